@@ -1,0 +1,10 @@
+# Run with -DOUT=header -DFILES=a.lua;b.lua. Writes raw string literals; a delimiter keeps `)"` in Lua safe.
+set(text "// Generated from lib/scripts/*.lua by cmake/embed_one.cmake. Do not edit.\n#pragma once\n#include <string_view>\n\nnamespace lockcheck::scripts {\n")
+foreach(file IN LISTS FILES)
+  get_filename_component(stem "${file}" NAME_WE)
+  string(REPLACE "-" "_" stem "${stem}")
+  file(READ "${file}" body)
+  string(APPEND text "inline constexpr std::string_view ${stem} = R\"lua_script(${body})lua_script\";\n")
+endforeach()
+string(APPEND text "}  // namespace lockcheck::scripts\n")
+file(WRITE "${OUT}" "${text}")

@@ -1,0 +1,30 @@
+#pragma once
+// Lua scripts sent by EVALSHA, with EVAL as the fallback when the server answers NOSCRIPT.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lockcheck/port.hpp"
+
+namespace lockcheck {
+
+class Script {
+ public:
+  explicit Script(std::string_view source);
+  std::string_view source() const { return source_; }
+  const std::string& sha() const { return sha_; }
+
+ private:
+  std::string source_;
+  std::string sha_;
+};
+
+// EVALSHA on `node`; on NOSCRIPT (cache flushed, server restarted, failover) one EVAL, which also caches it.
+Task<CallResult> eval(Port& port, std::size_t node, const Script& script, std::vector<std::string> keys,
+                      std::vector<std::string> args);
+
+// The same script on every node of `nodes`, concurrently (about one round trip), with the NOSCRIPT fallback.
+Task<std::vector<CallResult>> eval_on(Port& port, const std::vector<std::size_t>& nodes, const Script& script,
+                                      const std::vector<std::string>& keys, const std::vector<std::string>& args);
+
+}  // namespace lockcheck

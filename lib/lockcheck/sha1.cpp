@@ -1,0 +1,59 @@
+// SHA-1 written from FIPS 180-4, section 6.1.
+#include "lockcheck/sha1.hpp"
+
+#include <array>
+#include <cstdint>
+
+namespace lockcheck {
+namespace {
+
+std::uint32_t rotate_left(std::uint32_t value, int bits) { return (value << bits) | (value >> (32 - bits)); }
+
+void compress(std::array<std::uint32_t, 5>& state, const unsigned char* block) {
+  std::array<std::uint32_t, 80> words{};
+  for (int i = 0; i < 16; ++i) {
+    words[i] = (std::uint32_t{block[4 * i]} << 24) | (std::uint32_t{block[4 * i + 1]} << 16) |
+               (std::uint32_t{block[4 * i + 2]} << 8) | std::uint32_t{block[4 * i + 3]};
+  }
+  for (int i = 16; i < 80; ++i) words[i] = rotate_left(words[i - 3] ^ words[i - 8] ^ words[i - 14] ^ words[i - 16], 1);
+
+  std::uint32_t a = state[0], b = state[1], c = state[2], d = state[3], e = state[4];
+  for (int i = 0; i < 80; ++i) {
+    std::uint32_t f = 0, k = 0;
+    if (i < 20) {
+      f = (b & c) | (~b & d), k = 0x5A827999;
+    } else if (i < 40) {
+      f = b ^ c ^ d, k = 0x6ED9EBA1;
+    } else if (i < 60) {
+      f = (b & c) | (b & d) | (c & d), k = 0x8F1BBCDC;
+    } else {
+      f = b ^ c ^ d, k = 0xCA62C1D6;
+    }
+    const std::uint32_t next = rotate_left(a, 5) + f + e + k + words[i];
+    e = d, d = c, c = rotate_left(b, 30), b = a, a = next;
+  }
+  state[0] += a, state[1] += b, state[2] += c, state[3] += d, state[4] += e;
+}
+
+}  // namespace
+
+std::string sha1_hex(std::string_view data) {
+  std::array<std::uint32_t, 5> state{0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0};
+  std::string padded(data);
+  const std::uint64_t bit_length = static_cast<std::uint64_t>(data.size()) * 8;
+  padded.push_back(static_cast<char>(0x80));
+  while (padded.size() % 64 != 56) padded.push_back('\0');
+  for (int shift = 56; shift >= 0; shift -= 8) padded.push_back(static_cast<char>((bit_length >> shift) & 0xFF));
+  for (std::size_t offset = 0; offset < padded.size(); offset += 64) {
+    compress(state, reinterpret_cast<const unsigned char*>(padded.data() + offset));
+  }
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(40);
+  for (std::uint32_t word : state) {
+    for (int shift = 28; shift >= 0; shift -= 4) hex.push_back(digits[(word >> shift) & 0xF]);
+  }
+  return hex;
+}
+
+}  // namespace lockcheck

@@ -1,0 +1,117 @@
+#include "redis_server.hpp"
+
+#include <arpa/inet.h>
+#include <hiredis/hiredis.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+namespace lockcheck::testing {
+
+int find_free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) throw std::runtime_error("find_free_port: socket failed");
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = 0;
+  socklen_t length = sizeof address;
+  if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    close(fd);
+    throw std::runtime_error("find_free_port: bind failed");
+  }
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+RedisServer::RedisServer(std::vector<std::string> extra_args) : extra_args_(std::move(extra_args)) {
+  for (std::size_t i = 0; i + 1 < extra_args_.size(); ++i) {
+    if (extra_args_[i] == "--requirepass") password_ = extra_args_[i + 1];
+  }
+  // Another process may take the port between find_free_port and the server's bind: try a few ports.
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    port_ = find_free_port();
+    launch();
+    if (wait_until_ready(password_)) return;
+    kill();
+  }
+  throw std::runtime_error("RedisServer: redis-server did not start (is it installed? run tools/setup)");
+}
+
+RedisServer::~RedisServer() { kill(); }
+
+void RedisServer::launch() {
+  std::vector<std::string> args = {"redis-server", "--port", std::to_string(port_), "--bind", host_,
+                                   "--save", "", "--appendonly", "no", "--daemonize", "no",
+                                   "--loglevel", "warning", "--logfile", "/dev/null"};
+  args.insert(args.end(), extra_args_.begin(), extra_args_.end());
+  const pid_t child = fork();
+  if (child < 0) throw std::runtime_error("RedisServer: fork failed");
+  if (child == 0) {
+    std::vector<char*> argv;
+    for (auto& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    execvp("redis-server", argv.data());
+    _exit(127);
+  }
+  pid_ = child;
+}
+
+bool RedisServer::wait_until_ready(const std::string& password) {
+  // Up to ~10 s: a loaded CI machine can be slow to start a process.
+  for (int attempt = 0; attempt < 500; ++attempt) {
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return false;
+    }
+    timeval timeout{0, 200000};
+    redisContext* context = redisConnectWithTimeout(host_.c_str(), port_, timeout);
+    if (context != nullptr && context->err == 0) {
+      redisSetTimeout(context, timeout);
+      bool ready = true;
+      if (!password.empty()) {
+        auto* auth = static_cast<redisReply*>(redisCommand(context, "AUTH %s", password.c_str()));
+        ready = auth != nullptr && auth->type != REDIS_REPLY_ERROR;
+        if (auth != nullptr) freeReplyObject(auth);
+      }
+      auto* reply = ready ? static_cast<redisReply*>(redisCommand(context, "PING")) : nullptr;
+      ready = reply != nullptr && reply->type == REDIS_REPLY_STATUS;
+      if (reply != nullptr) freeReplyObject(reply);
+      redisFree(context);
+      if (ready) return true;
+    } else if (context != nullptr) {
+      redisFree(context);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+void RedisServer::kill() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  int status = 0;
+  waitpid(pid_, &status, 0);
+  pid_ = -1;
+}
+
+void RedisServer::restart() {
+  kill();
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    launch();
+    if (wait_until_ready(password_)) return;
+    kill();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the old socket may linger briefly
+  }
+  throw std::runtime_error("RedisServer: restart on port " + std::to_string(port_) + " failed");
+}
+
+}  // namespace lockcheck::testing

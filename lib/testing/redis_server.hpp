@@ -1,0 +1,43 @@
+#pragma once
+// Test support: a private redis-server on a free loopback port, started by the test and stopped by pid.
+// Never a system service. Used by tests labelled `redis` and by benchmarks.
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace lockcheck::testing {
+
+class RedisServer {
+ public:
+  // Starts `redis-server` (from PATH) with no persistence on 127.0.0.1 and a free port, and waits until it
+  // answers PING. `extra_args` are appended as command-line options, e.g. {"--requirepass", "x"}.
+  explicit RedisServer(std::vector<std::string> extra_args = {});
+  ~RedisServer();
+  RedisServer(const RedisServer&) = delete;
+  RedisServer& operator=(const RedisServer&) = delete;
+
+  int port() const { return port_; }
+  const std::string& host() const { return host_; }
+  pid_t pid() const { return pid_; }
+
+  // SIGKILL and wait: the server vanishes without a goodbye, as in a crash.
+  void kill();
+  // Starts again on the same port (after kill()), waiting until it answers PING.
+  void restart();
+
+ private:
+  void launch();
+  bool wait_until_ready(const std::string& password);
+
+  std::string host_ = "127.0.0.1";
+  int port_ = 0;
+  pid_t pid_ = -1;
+  std::vector<std::string> extra_args_;
+  std::string password_;
+};
+
+// A loopback TCP port that was free a moment ago (bind to port 0 and read it back).
+int find_free_port();
+
+}  // namespace lockcheck::testing
