@@ -1,0 +1,41 @@
+#pragma once
+// The command table: name, arity (Redis convention: n exact, -n at least n), flags and handler.
+#include <cstdint>
+#include <string_view>
+
+#include "keyspace.hpp"
+#include "lockcheck/reply.hpp"
+#include "session.hpp"
+
+namespace lockcheck::mock {
+
+class Node;
+
+struct CommandContext {
+  Node& node;
+  Keyspace& keys;
+  Session& session;
+  const Command& args;
+  bool in_script;
+};
+
+using Handler = Reply (*)(CommandContext&);
+
+enum CommandFlag : std::uint32_t {
+  kWrite = 1u << 0,     // modifies data: refused in read-only scripts
+  kDenyOom = 1u << 1,   // may grow memory: refused (or evicts first) at the key limit
+  kNoScript = 1u << 2,  // not callable from scripts
+  kPubSub = 1u << 3,    // allowed in RESP2 subscribed mode
+};
+
+struct CommandSpec {
+  std::string_view name;      // lower case
+  int arity;
+  std::uint32_t flags;
+  Handler handler;
+};
+
+// Looks a command up by lower-case name; nullptr when unknown.
+const CommandSpec* find_command(std::string_view lower_name);
+
+}  // namespace lockcheck::mock

@@ -1,0 +1,98 @@
+// Server, connection and pub/sub commands.
+#include "commands.hpp"
+#include "errors.hpp"
+#include "node.hpp"
+#include "numbers.hpp"
+#include "text.hpp"
+
+namespace lockcheck::mock::cmd {
+
+Reply ping(CommandContext& ctx) {
+  if (ctx.args.size() > 2) return err::arity("ping");
+  if (!ctx.session.channels.empty()) {
+    // RESP2 subscribed mode answers PING with a push-shaped array.
+    return Reply::array({Reply::bulk("pong"), Reply::bulk(ctx.args.size() == 2 ? ctx.args[1] : "")});
+  }
+  return ctx.args.size() == 2 ? Reply::bulk(ctx.args[1]) : Reply::status("PONG");
+}
+
+Reply echo(CommandContext& ctx) { return Reply::bulk(ctx.args[1]); }
+
+Reply time(CommandContext& ctx) {
+  // The node clock only has milliseconds; microseconds are its millisecond part.
+  std::int64_t now_ms = ctx.keys.now_ms();
+  std::int64_t seconds = now_ms / 1000;
+  std::int64_t micros = (now_ms % 1000) * 1000;
+  if (micros < 0) {
+    micros += 1'000'000;
+    seconds -= 1;
+  }
+  return Reply::array({Reply::bulk(std::to_string(seconds)), Reply::bulk(std::to_string(micros))});
+}
+
+Reply flushall(CommandContext& ctx) {
+  if (ctx.args.size() > 2 || (ctx.args.size() == 2 && !iequals(ctx.args[1], "sync") && !iequals(ctx.args[1], "async"))) {
+    return err::syntax();
+  }
+  ctx.keys.clear();
+  return Reply::ok();
+}
+
+Reply dbsize(CommandContext& ctx) { return Reply::integer_reply(static_cast<std::int64_t>(ctx.keys.size())); }
+
+Reply wait(CommandContext& ctx) {
+  auto numreplicas = parse_int64(ctx.args[1]);
+  if (!numreplicas) return err::not_integer();
+  auto timeout_ms = parse_int64(ctx.args[2]);
+  if (!timeout_ms) return Reply::error("ERR timeout is not an integer or out of range");
+  if (*timeout_ms < 0) return Reply::error("ERR timeout is negative");
+  return Reply::integer_reply(ctx.node.wait_replicas(ctx.session.client_id, *numreplicas, *timeout_ms));
+}
+
+Reply info(CommandContext& ctx) {
+  // Only what clients read: the server version and the replication role.
+  std::string section = ctx.args.size() > 1 ? to_lower(ctx.args[1]) : "default";
+  bool all = section == "default" || section == "all" || section == "everything";
+  std::string text;
+  if (all || section == "server") {
+    text += "# Server\r\nredis_version:7.0.15\r\nredis_mode:standalone\r\nexecutable:lockcheck-mock\r\n";
+  }
+  if (all || section == "replication") {
+    if (!text.empty()) text += "\r\n";
+    const ReplicationInfo& replication = ctx.node.replication();
+    text += "# Replication\r\nrole:" + replication.role + "\r\nconnected_slaves:" +
+            std::to_string(replication.connected_slaves) + "\r\n" + replication.extra_lines;
+  }
+  return Reply::bulk(std::move(text));
+}
+
+Reply select(CommandContext& ctx) {
+  auto db = parse_int64(ctx.args[1]);
+  if (!db) return Reply::error("ERR invalid DB index");
+  if (*db != 0) return Reply::error("ERR DB index is out of range");  // the mock has one database
+  return Reply::ok();
+}
+
+Reply quit(CommandContext& ctx) {
+  ctx.session.close_requested = true;
+  return Reply::ok();
+}
+
+Reply client(CommandContext& ctx) {
+  std::string sub = to_lower(ctx.args[1]);
+  if (sub == "id") return Reply::integer_reply(ctx.session.client_id);
+  if (sub == "setname" && ctx.args.size() == 3) return Reply::ok();
+  if (sub == "getname") return Reply::nil();
+  return Reply::error("ERR unknown subcommand '" + ctx.args[1] + "'. Try CLIENT HELP.");
+}
+
+Reply command(CommandContext&) {
+  // redis-cli asks for COMMAND DOCS at start-up for hints; an empty answer is fine.
+  return Reply::array({});
+}
+
+Reply publish(CommandContext& ctx) { return Reply::integer_reply(ctx.node.publish(ctx.args[1], ctx.args[2])); }
+Reply subscribe(CommandContext& ctx) { return ctx.node.subscribe(ctx.session, ctx.args); }
+Reply unsubscribe(CommandContext& ctx) { return ctx.node.unsubscribe(ctx.session, ctx.args); }
+
+}  // namespace lockcheck::mock::cmd

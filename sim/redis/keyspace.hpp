@@ -1,0 +1,96 @@
+#pragma once
+// The keyspace of one node: values, per-key deadlines on the node clock, lazy and active expiry, and
+// eviction. It reports every change to the Observer, naming the acting client and command.
+// Copyable state (Dataset) makes snapshots for replicas, failover and restarts trivial.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "observer.hpp"
+#include "value.hpp"
+
+namespace lockcheck::mock {
+
+struct Entry {
+  Value value;
+  std::optional<std::int64_t> expire_at_ms;  // Unix ms on the node clock; none = persistent
+  std::uint64_t last_access_tick = 0;        // logical access counter for allkeys-lru (never time)
+  friend bool operator==(const Entry&, const Entry&) = default;
+};
+
+// The whole data set, a plain value: copy it to snapshot, assign it to restore.
+struct Dataset {
+  std::map<std::string, Entry, std::less<>> entries;
+  std::set<std::pair<std::int64_t, std::string>> deadlines;  // (expire_at_ms, key), for active expiry
+  friend bool operator==(const Dataset&, const Dataset&) = default;
+};
+
+enum class EvictionPolicy : std::uint8_t { noeviction, allkeys_random, allkeys_lru };
+
+// Who is acting: stamped on observer events.
+struct Actor {
+  std::int64_t client_id = -1;
+  std::string_view command;
+  std::string_view script_sha;
+};
+
+class Keyspace {
+ public:
+  explicit Keyspace(std::uint64_t eviction_seed = 0x5eed);
+
+  void set_observer(Observer* observer) { observer_ = observer; }
+  // Every command starts here: the node time it runs at (frozen for a whole script) and the actor.
+  void begin(std::int64_t now_ms, Actor actor) {
+    now_ms_ = now_ms;
+    actor_ = actor;
+  }
+  void set_actor(Actor actor) { actor_ = actor; }
+  const Actor& actor() const { return actor_; }
+  std::int64_t now_ms() const { return now_ms_; }
+
+  // The live entry for key, or nullptr. A key whose deadline has passed (now > deadline, as Redis) is
+  // removed here and reported as a lazy expiry.
+  Entry* find(std::string_view key);
+  // Inserts a key that find() just reported absent.
+  Entry& add(std::string_view key, Value value);
+  // SET semantics: replace any value; the deadline is cleared unless keep_ttl.
+  Entry& put(std::string_view key, Value value, bool keep_ttl);
+  // Report an in-place change of an existing key.
+  void modified(std::string_view key);
+  // Removes key if present (DEL and friends); returns whether it existed (expired keys do not count).
+  bool remove(std::string_view key);
+  void set_expire(std::string_view key, std::int64_t expire_at_ms);
+  // Removes the deadline; returns whether there was one.
+  bool persist(std::string_view key);
+
+  // Active expiry: removes up to `limit` keys whose deadline has passed, earliest deadline first.
+  std::size_t expire_some(std::size_t limit);
+  // Evicts one key under `policy`, chosen deterministically (seeded PRNG or least recently used).
+  bool evict_one(EvictionPolicy policy);
+
+  // Number of keys including expired ones not yet reclaimed (what DBSIZE shows).
+  std::size_t size() const { return data_.entries.size(); }
+  void clear();
+
+  const Dataset& dataset() const { return data_; }
+  void restore(Dataset dataset) { data_ = std::move(dataset); }
+
+ private:
+  using Iterator = std::map<std::string, Entry, std::less<>>::iterator;
+  void emit(KeyEventKind kind, std::string_view key, std::int64_t expire_at_ms = 0, bool lazy = false);
+  void erase(Iterator it);
+  std::uint64_t next_random();
+
+  Dataset data_;
+  Observer* observer_ = nullptr;
+  Actor actor_;
+  std::int64_t now_ms_ = 0;
+  std::uint64_t access_tick_ = 0;
+  std::uint64_t rng_state_;
+};
+
+}  // namespace lockcheck::mock

@@ -1,0 +1,212 @@
+#include "lua_engine.hpp"
+
+#include <cassert>
+#include <cstdlib>
+#include <cstring>
+#include <lua.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "lua51_syntax.hpp"
+#include "lua_convert.hpp"
+#include "lua_prelude.hpp"
+#include "lua_redis_lib.hpp"
+#include "node.hpp"
+
+namespace lockcheck::mock {
+namespace {
+
+// The instruction hook fires every kHookEvery VM instructions; the limit is checked there.
+constexpr int kHookEvery = 10'000;
+
+constexpr std::string_view kCompileError = "ERR Error compiling script (new function): ";
+
+// Blanks a "#!lua flags=..." first line (keeping the newline so line numbers stay) and reports whether
+// it declared no-writes. Returns an error text for a shebang Redis would refuse.
+std::optional<std::string> strip_shebang(std::string& body, bool& no_writes) {
+  no_writes = false;
+  if (!body.starts_with("#!")) return std::nullopt;
+  std::size_t end = body.find('\n');
+  std::string line = body.substr(0, end);
+  if (!line.starts_with("#!lua")) return "ERR Could not find engine '" + line.substr(2, line.find(' ') - 2) + "'";
+  std::size_t flags_at = line.find("flags=");
+  if (flags_at != std::string::npos) {
+    std::string flags = line.substr(flags_at + 6);
+    flags = flags.substr(0, flags.find(' '));
+    std::size_t start = 0;
+    // Bounded by the number of commas in a single line.
+    while (start <= flags.size()) {
+      std::size_t comma = flags.find(',', start);
+      std::string flag = flags.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (flag == "no-writes") no_writes = true;
+      else if (!flag.empty() && flag != "allow-oom" && flag != "allow-stale" && flag != "no-cluster" &&
+               flag != "allow-cross-slot-keys") {
+        return "ERR Unexpected flag in script shebang: " + flag;
+      }
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  std::memset(body.data(), ' ', end == std::string::npos ? body.size() : end);
+  return std::nullopt;
+}
+
+void set_array_global(lua_State* L, const char* name, std::span<const std::string> values) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+  lua_pushstring(L, name);
+  lua_createtable(L, static_cast<int>(values.size()), 0);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    lua_pushlstring(L, values[i].data(), values[i].size());
+    lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+  }
+  lua_rawset(L, -3);  // raw: the globals table refuses ordinary writes
+  lua_pop(L, 1);
+}
+
+}  // namespace
+
+LuaEngine& LuaEngine::of(lua_State* L) { return **static_cast<LuaEngine**>(lua_getextraspace(L)); }
+
+void* LuaEngine::allocate(void* ud, void* ptr, std::size_t old_size, std::size_t new_size) {
+  auto* engine = static_cast<LuaEngine*>(ud);
+  std::size_t previous = ptr == nullptr ? 0 : old_size;  // with ptr == NULL, old_size is a type tag
+  if (new_size == 0) {
+    engine->memory_used_bytes_ -= previous;
+    std::free(ptr);
+    return nullptr;
+  }
+  if (new_size > previous && engine->memory_used_bytes_ + (new_size - previous) > engine->memory_limit_bytes_) {
+    return nullptr;  // Lua raises "not enough memory"
+  }
+  void* block = std::realloc(ptr, new_size);
+  if (block == nullptr) return nullptr;
+  engine->memory_used_bytes_ = engine->memory_used_bytes_ - previous + new_size;
+  return block;
+}
+
+void LuaEngine::count_hook(lua_State* L, lua_Debug*) {
+  LuaEngine& engine = of(L);
+  engine.instructions_ += kHookEvery;
+  if (engine.instructions_ <= engine.instruction_limit_) return;
+  // Fire on every instruction from now on, so a pcall in the script cannot swallow the abort for long.
+  lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+  push_error_table(L, "-BUSY script aborted by the lockcheck mock after " +
+                          std::to_string(engine.instruction_limit_) + " instructions (a runaway script)");
+  lua_error(L);
+}
+
+int LuaEngine::protected_setup(lua_State* L) {
+  luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
+  luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
+  luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
+  luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
+  luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);
+  lua_settop(L, 0);
+  open_redis_lib(L);
+  if (luaL_loadbufferx(L, kLuaPrelude, std::strlen(kLuaPrelude), "=prelude", "t") != LUA_OK) return lua_error(L);
+  lua_pushcfunction(L, lua_readonly_error);
+  lua_pushcfunction(L, lua_nonexistent_global);
+  lua_call(L, 2, 1);
+  of(L).env_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
+  return 0;
+}
+
+LuaEngine::LuaEngine(Node& node, std::uint64_t instruction_limit, std::size_t memory_limit_bytes)
+    : node_(node), instruction_limit_(instruction_limit), memory_limit_bytes_(memory_limit_bytes) {
+  L_ = lua_newstate(&LuaEngine::allocate, this);
+  assert(L_ != nullptr);
+  *static_cast<LuaEngine**>(lua_getextraspace(L_)) = this;
+  lua_pushcfunction(L_, protected_setup);
+  if (lua_pcall(L_, 0, 0, 0) != LUA_OK) {
+    std::string message = lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "?";
+    lua_close(L_);
+    L_ = nullptr;
+    throw std::runtime_error("lockcheck mock: Lua sandbox setup failed: " + message);
+  }
+  lua_sethook(L_, count_hook, LUA_MASKCOUNT, kHookEvery);
+}
+
+LuaEngine::~LuaEngine() {
+  if (L_ != nullptr) lua_close(L_);
+}
+
+std::optional<Reply> LuaEngine::load(const std::string& sha, std::string_view body) {
+  std::string source(body);
+  bool no_writes = false;
+  if (auto refused = strip_shebang(source, no_writes)) return Reply::error(*refused);
+  if (auto issue = find_lua54_only_syntax(source)) {
+    return Reply::error(std::string(kCompileError) + "user_script:" + std::to_string(issue->line) + ": " + issue->message);
+  }
+  lua_settop(L_, 0);
+  if (luaL_loadbufferx(L_, source.data(), source.size(), "@user_script", "t") != LUA_OK) {
+    std::string message = lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "?";
+    lua_settop(L_, 0);
+    return Reply::error(std::string(kCompileError) + message);
+  }
+  // The chunk's first upvalue is _ENV: point it at the read-only proxy.
+  lua_rawgeti(L_, LUA_REGISTRYINDEX, env_ref_);
+  lua_setupvalue(L_, -2, 1);
+  int ref = luaL_ref(L_, LUA_REGISTRYINDEX);
+  scripts_[sha] = Script{ref, no_writes};
+  return std::nullopt;
+}
+
+void LuaEngine::flush() {
+  for (auto& [sha, script] : scripts_) luaL_unref(L_, LUA_REGISTRYINDEX, script.function_ref);
+  scripts_.clear();
+  lua_gc(L_, LUA_GCCOLLECT);
+}
+
+int LuaEngine::protected_run(lua_State* L) {
+  of(L).run_inside(L);
+  return 0;
+}
+
+void LuaEngine::run_inside(lua_State* L) {
+  set_array_global(L, "KEYS", running_keys_);
+  set_array_global(L, "ARGV", running_argv_);
+  lua_pushcfunction(L, lua_error_handler);
+  int handler = lua_gettop(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, running_->function_ref);
+  instructions_ = 0;
+  lua_sethook(L, count_hook, LUA_MASKCOUNT, kHookEvery);
+  int status = lua_pcall(L, 0, 1, handler);
+  lua_sethook(L, count_hook, LUA_MASKCOUNT, kHookEvery);
+  if (status == LUA_OK) {
+    result_ = to_reply(L, *running_sha_);
+  } else if (lua_istable(L, -1)) {
+    result_ = error_table_to_reply(L, *running_sha_);
+  } else {
+    // Memory errors skip the message handler and leave a plain string.
+    const char* message = lua_tostring(L, -1);
+    result_ = Reply::error("ERR Error running script " + *running_sha_ + ", " + (message ? message : "unknown error"));
+  }
+}
+
+Reply LuaEngine::run(const std::string& sha, std::span<const std::string> keys, std::span<const std::string> argv,
+                     bool read_only) {
+  auto it = scripts_.find(sha);
+  assert(it != scripts_.end());
+  if (it == scripts_.end()) return Reply::error("NOSCRIPT No matching script. Please use EVAL.");
+  running_ = &it->second;
+  running_sha_ = &it->first;
+  running_keys_ = keys;
+  running_argv_ = argv;
+  read_only_ = read_only || it->second.no_writes;
+  result_ = Reply::nil();
+  node_.set_script_context(it->first);
+  lua_settop(L_, 0);
+  lua_pushcfunction(L_, protected_run);
+  // Conversions allocate inside Lua too, so they run protected as well: nothing can reach the panic handler.
+  if (lua_pcall(L_, 0, 0, 0) != LUA_OK) {
+    const char* message = lua_tostring(L_, -1);
+    result_ = Reply::error(std::string("ERR Error running script ") + sha + ", " + (message ? message : "unknown error"));
+  }
+  lua_settop(L_, 0);
+  running_ = nullptr;
+  read_only_ = false;
+  node_.set_script_context({});
+  return std::move(result_);
+}
+
+}  // namespace lockcheck::mock

@@ -1,0 +1,75 @@
+#pragma once
+// Lua 5.4 under Redis 7.0's rules: one lua_State per node, created once; scripts compiled once and cached
+// by sha1; KEYS/ARGV; the redis.* library; a read-only sandbox; Redis's reply conversions; a bound on
+// instructions and memory so a runaway script becomes an error reply, never a hang or a crash.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "lockcheck/reply.hpp"
+
+struct lua_State;
+struct lua_Debug;
+
+namespace lockcheck::mock {
+
+class Node;
+
+class LuaEngine {
+ public:
+  LuaEngine(Node& node, std::uint64_t instruction_limit, std::size_t memory_limit_bytes);
+  ~LuaEngine();
+  LuaEngine(const LuaEngine&) = delete;
+  LuaEngine& operator=(const LuaEngine&) = delete;
+
+  // Compiles `body` and caches it under `sha` (sha1 of body). Returns the error reply when it does not
+  // compile, or uses syntax Redis's Lua 5.1 lacks.
+  std::optional<Reply> load(const std::string& sha, std::string_view body);
+  bool has(std::string_view sha) const { return scripts_.find(sha) != scripts_.end(); }
+  void flush();
+
+  // Runs a cached script. `read_only` (EVAL_RO, or a `#!lua flags=no-writes` script) refuses writes.
+  Reply run(const std::string& sha, std::span<const std::string> keys, std::span<const std::string> argv,
+            bool read_only);
+
+  std::size_t memory_used_bytes() const { return memory_used_bytes_; }
+
+  // Internals reached from the Lua C functions (lua_redis_lib.cpp).
+  static LuaEngine& of(lua_State* L);
+  Node& node() { return node_; }
+  bool read_only() const { return read_only_; }
+  Command& scratch() { return scratch_; }
+
+ private:
+  struct Script {
+    int function_ref = 0;
+    bool no_writes = false;
+  };
+  static void* allocate(void* ud, void* ptr, std::size_t old_size, std::size_t new_size);
+  static void count_hook(lua_State* L, ::lua_Debug* ar);
+  static int protected_setup(lua_State* L);
+  static int protected_run(lua_State* L);
+  void run_inside(lua_State* L);
+
+  Node& node_;
+  lua_State* L_ = nullptr;
+  std::map<std::string, Script, std::less<>> scripts_;
+  int env_ref_ = 0;  // the read-only proxy every script sees as _ENV
+  std::uint64_t instruction_limit_;
+  std::uint64_t instructions_ = 0;
+  std::size_t memory_limit_bytes_;
+  std::size_t memory_used_bytes_ = 0;
+  bool read_only_ = false;
+  Command scratch_;  // redis.call argument buffer, reused: scripts cannot nest
+
+  // The script being run by run(), for protected_run.
+  const Script* running_ = nullptr;
+  const std::string* running_sha_ = nullptr;
+  std::span<const std::string> running_keys_, running_argv_;
+  Reply result_;
+};
+
+}  // namespace lockcheck::mock

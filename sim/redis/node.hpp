@@ -1,0 +1,105 @@
+#pragma once
+// One Redis node: keyspace + commands + Lua scripting, answering Commands with RESP2 Replies as
+// redis-server 7.0 does. No sockets, no OS clock: time comes from the injected NodeClock, randomness from
+// seeds, and everything the simulator needs to see (key events, published messages, WAIT) goes through hooks.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "clock.hpp"
+#include "keyspace.hpp"
+#include "lockcheck/reply.hpp"
+#include "observer.hpp"
+#include "session.hpp"
+
+namespace lockcheck::mock {
+
+class LuaEngine;
+
+struct ReplicationInfo {
+  std::string role = "master";  // "master" or "slave", as INFO prints it
+  std::int64_t connected_slaves = 0;
+  std::string extra_lines;      // appended verbatim to INFO replication, each "name:value\r\n"
+};
+
+struct NodeOptions {
+  NodeClock clock{};                       // required: Unix ms on this node's clock
+  Observer* observer = nullptr;          // optional key-event sink
+  std::size_t maxmemory_keys = 0;        // 0 = unlimited; otherwise a key-count stand-in for maxmemory
+  EvictionPolicy eviction = EvictionPolicy::noeviction;
+  std::uint64_t eviction_seed = 0x5eed;  // for allkeys-random
+  std::uint64_t script_instruction_limit = 200'000'000;  // a runaway script is aborted with an error
+  std::size_t script_memory_limit_bytes = 256u << 20;
+};
+
+// Published messages: (subscriber client id, ["message", channel, payload]).
+using PublishSink = std::function<void(std::int64_t client_id, const Reply& message)>;
+// WAIT numreplicas timeout_ms -> replicas that acknowledged. Default answers 0 (standalone).
+using WaitHook = std::function<std::int64_t(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms)>;
+
+class Node {
+ public:
+  explicit Node(NodeOptions options);
+  ~Node();
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  // Runs one command for a client, as redis-server would answer it.
+  Reply execute(const Command& command, Session& session);
+
+  // Hooks and configuration, changeable at any time.
+  void set_clock(NodeClock clock) { options_.clock = std::move(clock); }
+  void set_observer(Observer* observer);
+  void set_publish_sink(PublishSink sink) { publish_sink_ = std::move(sink); }
+  void set_wait_hook(WaitHook hook) { wait_hook_ = std::move(hook); }
+  void set_replication_info(ReplicationInfo info) { replication_ = std::move(info); }
+  void set_maxmemory_keys(std::size_t keys, EvictionPolicy policy);
+
+  // Forget a closed connection's subscriptions.
+  void disconnect(Session& session);
+
+  // Active expiry step: up to `limit` expired keys removed at the node's current time (deterministic:
+  // earliest deadline first). Returns how many.
+  std::size_t expire_some(std::size_t limit);
+  // Evicts one key under the configured policy (allkeys-random if none is configured).
+  bool evict_one();
+
+  // Whole-keyspace snapshot and restore (the script cache is not part of it, as on Redis).
+  Dataset snapshot() const { return keyspace_.dataset(); }
+  void restore(Dataset dataset) { keyspace_.restore(std::move(dataset)); }
+  void flush_scripts();
+
+  std::int64_t now_ms() const { return options_.clock(); }
+  const Keyspace& keyspace() const { return keyspace_; }
+
+  // Used by command handlers and the script engine.
+  Keyspace& mutable_keyspace() { return keyspace_; }
+  LuaEngine& lua() { return *lua_; }
+  Reply call_from_script(const Command& command, bool read_only);
+  std::int64_t publish(const std::string& channel, const std::string& message);
+  Reply subscribe(Session& session, const Command& command);
+  Reply unsubscribe(Session& session, const Command& command);
+  std::int64_t wait_replicas(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms);
+  const ReplicationInfo& replication() const { return replication_; }
+  void set_script_context(std::string_view sha) { script_sha_ = sha; }
+
+ private:
+  Reply dispatch(const Command& command, Session& session, bool in_script);
+  bool make_room();
+
+  NodeOptions options_;
+  Keyspace keyspace_;
+  std::unique_ptr<LuaEngine> lua_;
+  PublishSink publish_sink_;
+  WaitHook wait_hook_;
+  ReplicationInfo replication_;
+  std::map<std::string, std::set<std::int64_t>> subscribers_;  // channel -> client ids
+  Session* script_session_ = nullptr;  // the client whose script is running
+  std::string_view script_sha_;
+  int depth_ = 0;  // >0 while a command is running; nested commands come from scripts
+};
+
+}  // namespace lockcheck::mock

@@ -1,0 +1,33 @@
+#pragma once
+// A node on a hand-driven clock, and shorthand to run commands on it.
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+
+#include "redis/node.hpp"
+
+namespace lockcheck::mock::testing {
+
+struct MockFixture {
+  std::int64_t now_ms = 1'700'000'000'000;
+  Node node{NodeOptions{.clock = [this] { return now_ms; }}};
+  Session session{.client_id = 1};
+
+  Reply run(std::initializer_list<std::string> args) { return node.execute(Command(args), session); }
+  Reply eval(const std::string& body, std::initializer_list<std::string> keys = {},
+             std::initializer_list<std::string> argv = {}) {
+    Command command{"EVAL", body, std::to_string(keys.size())};
+    command.insert(command.end(), keys);
+    command.insert(command.end(), argv);
+    return node.execute(command, session);
+  }
+};
+
+inline Reply I(std::int64_t value) { return Reply::integer_reply(value); }
+inline Reply B(std::string text) { return Reply::bulk(std::move(text)); }
+inline Reply S(std::string text) { return Reply::status(std::move(text)); }
+inline Reply E(std::string text) { return Reply::error(std::move(text)); }
+inline Reply N() { return Reply::nil(); }
+inline Reply A(std::vector<Reply> elements) { return Reply::array(std::move(elements)); }
+
+}  // namespace lockcheck::mock::testing

@@ -1,0 +1,44 @@
+#pragma once
+// The value types a key can hold. Ordered containers only: iteration order reaches replies and must be
+// the same on every run.
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace lockcheck::mock {
+
+// A hash keeps insertion order, as Redis's listpack encoding does for small hashes (HGETALL order is
+// visible to scripts). Lookups are linear; lock hashes hold a handful of fields.
+using Hash = std::vector<std::pair<std::string, std::string>>;
+
+using List = std::deque<std::string>;
+
+// A sorted set: score by member, plus (score, member) order for ranges, as Redis orders ties by member.
+struct ZSet {
+  std::map<std::string, double, std::less<>> score_of;
+  std::set<std::pair<double, std::string>> by_score;
+  friend bool operator==(const ZSet&, const ZSet&) = default;
+};
+
+using Value = std::variant<std::string, Hash, List, ZSet>;
+
+// The TYPE name of a value: "string", "hash", "list", "zset".
+const char* type_name(const Value& value);
+
+// Hash helpers (linear, insertion ordered).
+const std::string* hash_find(const Hash& hash, std::string_view field);
+std::string* hash_find(Hash& hash, std::string_view field);
+// Sets field to value; returns true when the field is new.
+bool hash_set(Hash& hash, std::string_view field, std::string_view value);
+bool hash_erase(Hash& hash, std::string_view field);
+
+// ZSet helpers: returns true when member is new.
+bool zset_put(ZSet& zset, const std::string& member, double score);
+bool zset_erase(ZSet& zset, std::string_view member);
+
+}  // namespace lockcheck::mock
