@@ -1,0 +1,55 @@
+#pragma once
+// The production Port: one hiredis connection per node, blocking I/O with timeouts.
+//
+// Thread-safe: calls are serialised per port. A connection that breaks is dropped and re-made on the next
+// call. A command whose connection broke after it was written reports CallStatus::unknown, never a guess.
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "lockcheck/port.hpp"
+#include "lockcheck/time.hpp"
+
+struct redisContext;
+
+namespace lockcheck {
+
+struct ConnectionOptions {
+  std::string host = "127.0.0.1";
+  int port = 6379;
+  Millis connect_timeout{1000};
+  Millis command_timeout{1000};
+  std::string username{};  // ACL user (Redis 6+); empty means the default user
+  std::string password{};  // empty means no AUTH
+  int database = 0;      // SELECT after connecting when not 0
+};
+
+// Throws InvalidArgument naming the bad field.
+void validate_connection_options(const ConnectionOptions& options);
+
+class HiredisPort final : public Port {
+ public:
+  explicit HiredisPort(std::vector<ConnectionOptions> nodes);
+  ~HiredisPort() override;
+  HiredisPort(const HiredisPort&) = delete;
+  HiredisPort& operator=(const HiredisPort&) = delete;
+
+  std::size_t node_count() const override { return nodes_.size(); }
+  Task<CallResult> call(std::size_t node, Command command) override;
+  // Writes every command first, then reads the replies: one round trip for N nodes, not N.
+  Task<std::vector<CallResult>> fan_out(std::vector<NodeCommand> commands) override;
+
+  // Connects to `node` now (otherwise connections are made on first use). Throws ConnectionError.
+  void connect(std::size_t node);
+
+ private:
+  struct Node;
+  CallResult call_locked(std::size_t node, const Command& command);
+  std::string ensure_connected(Node& node);
+
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<Node>> nodes_;
+};
+
+}  // namespace lockcheck

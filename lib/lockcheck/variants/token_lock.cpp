@@ -1,0 +1,178 @@
+#include "lockcheck/variants/token_lock.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "lockcheck/errors.hpp"
+#include "lockcheck/script.hpp"
+#include "lockcheck/scripts.hpp"
+
+namespace lockcheck {
+namespace {
+
+const Script& release_script() {
+  static const Script script(scripts::token_release);
+  return script;
+}
+const Script& renew_script() {
+  static const Script script(scripts::token_renew);
+  return script;
+}
+const Script& reclaim_script() {
+  static const Script script(scripts::token_reclaim);
+  return script;
+}
+
+[[noreturn]] void throw_error_reply(const std::string& what, const std::string& key, const Reply& reply) {
+  throw RedisError(fmt::format("{} of lock '{}' failed: {}", what, key, reply.text));
+}
+
+}  // namespace
+
+TokenLock::TokenLock(Port& port, Clock& clock, Entropy& entropy, LockOptions options, std::size_t node)
+    : port_(port), clock_(clock), entropy_(entropy), options_(options), node_(node) {
+  validate_lock_options(options_);
+  if (node_ >= port_.node_count()) {
+    throw InvalidArgument(fmt::format("node {} does not exist; the port has {}", node_, port_.node_count()));
+  }
+}
+
+Task<CallResult> TokenLock::attempt(const std::string& key, const std::string& token, bool reclaim) {
+  const std::string ttl_ms = std::to_string(options_.ttl.count());
+  // Arguments are built outside co_await: g++ 12 miscompiles braced lists inside a co_await expression.
+  std::vector<std::string> keys{key};
+  if (reclaim) {
+    std::vector<std::string> args{token, ttl_ms};
+    co_return co_await eval(port_, node_, reclaim_script(), std::move(keys), std::move(args));
+  }
+  Command command{"SET", key, token, "NX", "PX", ttl_ms};
+  co_return co_await port_.call(node_, std::move(command));
+}
+
+Micros TokenLock::backoff(std::uint32_t busy_attempts) {
+  const RetryPolicy& retry = options_.retry;
+  Micros delay = retry.delay_min;
+  for (std::uint32_t i = 1; i < busy_attempts && delay < retry.delay_max; ++i) delay *= 2;
+  delay = std::min(delay, retry.delay_max);
+  // Jitter in [delay/2, delay] keeps contending clients from retrying in lockstep.
+  const auto half = delay.count() / 2;
+  return Micros(half + static_cast<Micros::rep>(entropy_.uniform(static_cast<std::uint64_t>(delay.count() - half) + 1)));
+}
+
+Task<AcquireResult> TokenLock::acquire(std::string key, Micros wait) {
+  validate_lock_key(key);
+  const MonoTime give_up_at = clock_.monotonic_now() + std::max(wait, Micros::zero());
+  const std::string token = entropy_.token_hex();
+  const Micros ttl_us = std::chrono::duration_cast<Micros>(options_.ttl);
+  const Micros margin = drift_margin(options_);
+
+  AcquireResult result;
+  bool maybe_ours = false;  // an attempt's reply was lost: the key may hold our token
+  bool any_reply = false;
+  std::uint32_t busy_attempts = 0;
+  std::uint32_t unknown_budget = options_.retry.unknown_outcome_attempts;
+
+  while (result.attempts < options_.retry.max_attempts) {
+    ++result.attempts;
+    const MonoTime sent_at = clock_.monotonic_now();
+    CallResult call = co_await attempt(key, token, maybe_ours);
+    if (call.replied()) {
+      any_reply = true;
+      if (call.reply.is_error()) {
+        if (maybe_ours) co_await release_token(key, token);
+        throw_error_reply("acquire", key, call.reply);
+      }
+      const bool granted = maybe_ours ? call.reply.is_integer(1) : call.reply == Reply::ok();
+      maybe_ours = false;
+      if (granted) {
+        Lease lease{key, token, sent_at, sent_at + ttl_us - margin, 0, false, &clock_};
+        if (clock_.monotonic_now() < lease.valid_until) {
+          result.status = AcquireStatus::acquired;
+          result.lease = std::move(lease);
+          co_return result;
+        }
+        // The grant came back after its validity was spent: it protects nothing, so give it back.
+        co_await release(lease);
+        result.detail = "the grant arrived after its validity had run out";
+      } else {
+        ++busy_attempts;
+        result.detail = "held by another owner";
+      }
+    } else {
+      if (call.status == CallStatus::unknown) maybe_ours = true;
+      result.detail = call.detail;
+    }
+
+    const MonoTime now = clock_.monotonic_now();
+    if (now >= give_up_at) {
+      // Out of time, but a lost reply earns a few more tries so we learn whether the key is ours.
+      if (call.replied() || unknown_budget == 0) break;
+      --unknown_budget;
+      co_await clock_.sleep(options_.retry.delay_min);
+      continue;
+    }
+    const Micros pause = std::min(backoff(std::max<std::uint32_t>(busy_attempts, 1)), give_up_at - now);
+    co_await clock_.sleep(pause);
+  }
+
+  if (maybe_ours) {
+    // Never leave a ghost: delete the key if it holds our token.
+    const ReleaseStatus cleanup = co_await release_token(key, token);
+    if (cleanup == ReleaseStatus::unknown) {
+      result.status = AcquireStatus::unknown;
+      result.detail = fmt::format("acquire outcome unknown and cleanup unreachable ({})", result.detail);
+      co_return result;
+    }
+  }
+  result.status = any_reply ? AcquireStatus::busy : AcquireStatus::unreachable;
+  co_return result;
+}
+
+Task<ReleaseStatus> TokenLock::release_token(const std::string& key, const std::string& token) {
+  bool earlier_reply_lost = false;
+  for (std::uint32_t i = 0; i < options_.retry.idempotent_attempts; ++i) {
+    if (i > 0) co_await clock_.sleep(options_.retry.delay_min);
+    std::vector<std::string> keys{key};
+    std::vector<std::string> args{token};
+    CallResult call = co_await eval(port_, node_, release_script(), std::move(keys), std::move(args));
+    if (!call.replied()) {
+      earlier_reply_lost = earlier_reply_lost || call.status == CallStatus::unknown;
+      continue;
+    }
+    if (call.reply.is_error()) throw_error_reply("release", key, call.reply);
+    if (call.reply.is_integer(1)) co_return ReleaseStatus::released;
+    // After a lost reply, "not found" most likely means our own earlier attempt deleted it.
+    co_return earlier_reply_lost ? ReleaseStatus::released : ReleaseStatus::not_owned;
+  }
+  co_return ReleaseStatus::unknown;
+}
+
+Task<ReleaseStatus> TokenLock::release(Lease& lease) {
+  lease.known_lost = true;  // whatever the outcome, the caller must stop relying on it
+  co_return co_await release_token(lease.key, lease.token);
+}
+
+Task<RenewStatus> TokenLock::renew(Lease& lease) {
+  if (lease.known_lost) co_return RenewStatus::lost;
+  const std::string ttl_ms = std::to_string(options_.ttl.count());
+  const Micros ttl_us = std::chrono::duration_cast<Micros>(options_.ttl);
+  for (std::uint32_t i = 0; i < options_.retry.idempotent_attempts; ++i) {
+    if (i > 0) co_await clock_.sleep(options_.retry.delay_min);
+    const MonoTime sent_at = clock_.monotonic_now();
+    std::vector<std::string> keys{lease.key};
+    std::vector<std::string> args{lease.token, ttl_ms};
+    CallResult call = co_await eval(port_, node_, renew_script(), std::move(keys), std::move(args));
+    if (!call.replied()) continue;
+    if (call.reply.is_error()) throw_error_reply("renew", lease.key, call.reply);
+    if (call.reply.is_integer(1)) {
+      lease.valid_until = std::max(lease.valid_until, sent_at + ttl_us - drift_margin(options_));
+      co_return RenewStatus::renewed;
+    }
+    lease.known_lost = true;
+    co_return RenewStatus::lost;
+  }
+  co_return RenewStatus::unknown;
+}
+
+}  // namespace lockcheck

@@ -1,0 +1,18 @@
+#include <gtest/gtest.h>
+
+#include "lockcheck/sha1.hpp"
+
+namespace lockcheck {
+namespace {
+
+// Vectors from FIPS 180 examples; the last is the sha Redis gives `return 1`'s script body.
+TEST(Sha1, MatchesKnownDigests) {
+  EXPECT_EQ(sha1_hex(""), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+  EXPECT_EQ(sha1_hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
+  EXPECT_EQ(sha1_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "84983e441c3bd26ebaae4aa1f95129e5e54670f1");
+  EXPECT_EQ(sha1_hex(std::string(1000000, 'a')), "34aa973cd4c4daa4f61eeb2bdbad27316534016f");
+}
+
+}  // namespace
+}  // namespace lockcheck
