@@ -1,0 +1,188 @@
+#include "resp_server.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+#include <vector>
+
+#include "real_clock.hpp"
+
+namespace lockcheck::mock {
+namespace {
+
+constexpr std::size_t kReadChunk = 64 * 1024;
+constexpr int kPollTimeoutMs = 100;
+
+void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK); }
+
+}  // namespace
+
+RespServer::RespServer(Node& node, ServeOptions options) : node_(node), options_(std::move(options)) {
+  listen_fd_ = socket(AF_INET, SOCK_STREAM, 0);
+  if (listen_fd_ < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+  int yes = 1;
+  setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(options_.port));
+  if (inet_pton(AF_INET, options_.host.c_str(), &address.sin_addr) != 1) {
+    close(listen_fd_);
+    throw std::runtime_error("not an IPv4 address: " + options_.host);
+  }
+  if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || listen(listen_fd_, 128) != 0) {
+    std::string why = std::strerror(errno);
+    close(listen_fd_);
+    throw std::runtime_error("cannot listen on " + options_.host + ":" + std::to_string(options_.port) + ": " + why);
+  }
+  socklen_t length = sizeof address;
+  getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&address), &length);
+  port_ = ntohs(address.sin_port);
+  set_nonblocking(listen_fd_);
+  node_.set_publish_sink([this](std::int64_t client_id, const Reply& message) {
+    auto it = fd_of_client_.find(client_id);
+    if (it == fd_of_client_.end()) return;
+    encode_reply(message, clients_.at(it->second).output);
+  });
+}
+
+RespServer::~RespServer() {
+  node_.set_publish_sink({});
+  while (!clients_.empty()) close_client(clients_.begin()->first);
+  if (listen_fd_ >= 0) close(listen_fd_);
+}
+
+void RespServer::accept_clients() {
+  // Accept what is pending now; bounded by max_clients and by the backlog.
+  for (std::size_t i = 0; i < 128; ++i) {
+    int fd = accept(listen_fd_, nullptr, nullptr);
+    if (fd < 0) return;
+    if (clients_.size() >= options_.max_clients) {
+      static constexpr std::string_view kFull = "-ERR max number of clients reached\r\n";
+      (void)!send(fd, kFull.data(), kFull.size(), MSG_NOSIGNAL);
+      close(fd);
+      continue;
+    }
+    set_nonblocking(fd);
+    int yes = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
+    std::int64_t id = next_client_id_++;
+    Client& client = clients_.try_emplace(fd, Client{Session{.client_id = id}, RespParser(options_.limits), {}, false}).first->second;
+    (void)client;
+    fd_of_client_[id] = fd;
+  }
+}
+
+void RespServer::read_from(int fd, Client& client) {
+  char chunk[kReadChunk];
+  ssize_t received = recv(fd, chunk, sizeof chunk, 0);
+  if (received == 0 || (received < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+    client.closing = true;
+    client.output.clear();  // the peer is gone
+    return;
+  }
+  if (received < 0) return;
+  client.parser.feed(std::string_view(chunk, static_cast<std::size_t>(received)));
+  Command command;
+  std::string error_text;
+  // Each command consumes input, so this is bounded by what was buffered.
+  while (!client.closing) {
+    RespParser::Status status = client.parser.next(command, error_text);
+    if (status == RespParser::Status::need_more) break;
+    if (status == RespParser::Status::error) {
+      encode_reply(Reply::error(error_text), client.output);
+      client.closing = true;  // as Redis: reply, then close
+      break;
+    }
+    encode_reply(node_.execute(command, client.session), client.output);
+    for (const Reply& extra : client.session.extra_replies) encode_reply(extra, client.output);
+    client.session.extra_replies.clear();
+    if (client.session.close_requested) client.closing = true;
+    if (client.output.size() > options_.max_output_bytes) {
+      client.output.clear();
+      client.closing = true;
+    }
+  }
+}
+
+void RespServer::write_to(int fd, Client& client) {
+  if (client.output.empty()) return;
+  ssize_t sent = send(fd, client.output.data(), client.output.size(), MSG_NOSIGNAL);
+  if (sent > 0) {
+    client.output.erase(0, static_cast<std::size_t>(sent));
+  } else if (sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+    client.output.clear();
+    client.closing = true;
+  }
+}
+
+void RespServer::close_client(int fd) {
+  auto it = clients_.find(fd);
+  if (it == clients_.end()) return;
+  node_.disconnect(it->second.session);
+  fd_of_client_.erase(it->second.session.client_id);
+  clients_.erase(it);
+  close(fd);
+}
+
+void RespServer::run(const std::atomic<bool>& stop) {
+  std::vector<pollfd> fds;
+  while (!stop.load()) {
+    fds.clear();
+    fds.push_back({listen_fd_, POLLIN, 0});
+    for (const auto& [fd, client] : clients_) {
+      short events = POLLIN;
+      if (!client.output.empty()) events |= POLLOUT;
+      fds.push_back({fd, events, 0});
+    }
+    int ready = poll(fds.data(), fds.size(), kPollTimeoutMs);
+    if (ready < 0 && errno != EINTR) throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+    for (std::size_t i = 1; i < fds.size() && ready > 0; ++i) {
+      auto it = clients_.find(fds[i].fd);
+      if (it == clients_.end()) continue;
+      if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) read_from(fds[i].fd, it->second);
+    }
+    // Flush everything (replies, and pub/sub pushes to clients that sent nothing this turn).
+    std::vector<int> finished;
+    for (auto& [fd, client] : clients_) {
+      write_to(fd, client);
+      if (client.closing && client.output.empty()) finished.push_back(fd);
+    }
+    for (int fd : finished) close_client(fd);
+    if (ready > 0 && (fds[0].revents & POLLIN)) accept_clients();
+    node_.expire_some(options_.active_expire_per_tick);
+  }
+}
+
+namespace {
+std::atomic<bool> g_stop_requested{false};
+void request_stop(int) { g_stop_requested.store(true); }
+}  // namespace
+
+int serve_main(const std::string& host, int port) {
+  Node node(NodeOptions{.clock = real_unix_time_ms});
+  try {
+    RespServer server(node, ServeOptions{.host = host, .port = port});
+    struct sigaction action {};
+    action.sa_handler = request_stop;
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+    std::cout << "lockcheck mock Redis (7.0 semantics) serving on " << host << ":" << server.port() << std::endl;
+    server.run(g_stop_requested);
+  } catch (const std::exception& e) {
+    std::cerr << "lockcheck serve: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace lockcheck::mock

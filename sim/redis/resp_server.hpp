@@ -1,0 +1,60 @@
+#pragma once
+// Serves one Node over RESP2 on a TCP socket: a single-threaded poll() loop, pipelining, pub/sub pushes,
+// bounded input (RespLimits) and output per client. A production seam: real sockets live here only.
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "node.hpp"
+#include "resp_protocol.hpp"
+
+namespace lockcheck::mock {
+
+struct ServeOptions {
+  std::string host = "127.0.0.1";  // loopback unless told otherwise
+  int port = 6379;                 // 0 picks a free port (see RespServer::port())
+  RespLimits limits{};
+  std::size_t max_clients = 1024;
+  std::size_t max_output_bytes = 256u << 20;  // a client that never reads is disconnected past this
+  std::size_t active_expire_per_tick = 20;    // keys removed by active expiry per loop turn
+};
+
+class RespServer {
+ public:
+  // Binds and listens; throws std::runtime_error when it cannot.
+  RespServer(Node& node, ServeOptions options);
+  ~RespServer();
+  RespServer(const RespServer&) = delete;
+  RespServer& operator=(const RespServer&) = delete;
+
+  int port() const { return port_; }
+  // Serves until `stop` becomes true (checked at least every 100 ms).
+  void run(const std::atomic<bool>& stop);
+
+ private:
+  struct Client {
+    Session session;
+    RespParser parser;
+    std::string output;
+    bool closing = false;  // close once the output is flushed
+  };
+  void accept_clients();
+  void read_from(int fd, Client& client);
+  void write_to(int fd, Client& client);
+  void close_client(int fd);
+
+  Node& node_;
+  ServeOptions options_;
+  int listen_fd_ = -1;
+  int port_ = 0;
+  std::int64_t next_client_id_ = 1;
+  std::map<int, Client> clients_;                // by fd
+  std::map<std::int64_t, int> fd_of_client_;     // client id -> fd, for pub/sub delivery
+};
+
+// `lockcheck serve`: a fresh node on the real clock, served on host:port until SIGINT/SIGTERM.
+// Returns a process exit code.
+int serve_main(const std::string& host, int port);
+
+}  // namespace lockcheck::mock

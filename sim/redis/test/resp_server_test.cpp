@@ -1,0 +1,135 @@
+// The RESP2 server: parser limits on raw bytes, and a live server on a free loopback port talked to
+// with hiredis and with raw (malformed) bytes.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <thread>
+
+#include "hiredis_client.hpp"
+#include "redis/real_clock.hpp"
+#include "redis/resp_server.hpp"
+
+namespace lockcheck::mock::testing {
+namespace {
+
+TEST(RespParser, MultibulkInlineAndPipelining) {
+  RespParser parser;
+  parser.feed("*2\r\n$3\r\nGET\r\n$1\r\nk\r\nPING\r\n*1\r\n$4\r\nPI");
+  Command command;
+  std::string error;
+  ASSERT_EQ(parser.next(command, error), RespParser::Status::command);
+  EXPECT_EQ(command, (Command{"GET", "k"}));
+  ASSERT_EQ(parser.next(command, error), RespParser::Status::command);
+  EXPECT_EQ(command, (Command{"PING"}));
+  EXPECT_EQ(parser.next(command, error), RespParser::Status::need_more);
+  parser.feed("NG\r\n");
+  ASSERT_EQ(parser.next(command, error), RespParser::Status::command);
+  EXPECT_EQ(command, (Command{"PING"}));
+  parser.feed("set \"a b\" 'c d'\r\n");
+  ASSERT_EQ(parser.next(command, error), RespParser::Status::command);
+  EXPECT_EQ(command, (Command{"set", "a b", "c d"}));
+}
+
+TEST(RespParser, MalformedAndOversizedInputIsAnError) {
+  struct Case {
+    std::string bytes;
+    std::string error;
+  };
+  const Case cases[] = {
+      {"*abc\r\n", "ERR Protocol error: invalid multibulk length"},
+      {"*99999999999\r\n", "ERR Protocol error: invalid multibulk length"},
+      {"*1\r\nx\r\n", "ERR Protocol error: expected '$', got 'x'"},
+      {"*1\r\n$-5\r\n", "ERR Protocol error: invalid bulk length"},
+      {"*1\r\n$999999999999\r\n", "ERR Protocol error: invalid bulk length"},
+      {"set \"a\r\n", "ERR Protocol error: unbalanced quotes in request"},
+      {std::string(70'000, 'x'), "ERR Protocol error: too big inline request"},
+  };
+  for (const Case& c : cases) {
+    RespParser parser;
+    parser.feed(c.bytes);
+    Command command;
+    std::string error;
+    EXPECT_EQ(parser.next(command, error), RespParser::Status::error) << c.bytes.substr(0, 40);
+    EXPECT_EQ(error, c.error);
+  }
+  RespParser small(RespLimits{.max_bulk_bytes = 100, .max_array_elements = 10, .max_inline_bytes = 100, .max_request_bytes = 1000});
+  EXPECT_FALSE(small.feed(std::string(2000, 'x')));  // never buffers past the limit
+}
+
+// A live server on a free port, served from a thread for the test's lifetime.
+class LiveServer : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = std::make_unique<RespServer>(node_, ServeOptions{.host = "127.0.0.1", .port = 0});
+    thread_ = std::thread([this] { server_->run(stop_); });
+  }
+  void TearDown() override {
+    stop_ = true;
+    thread_.join();
+  }
+
+  // Sends raw bytes on a fresh connection and returns everything received until the server closes it
+  // or 2 s pass.
+  std::string raw_exchange(const std::string& bytes) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(server_->port()));
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
+    EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    timeval timeout{2, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    (void)!send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    std::string received;
+    char chunk[4096];
+    for (int i = 0; i < 1000; ++i) {
+      ssize_t n = recv(fd, chunk, sizeof chunk, 0);
+      if (n <= 0) break;
+      received.append(chunk, static_cast<std::size_t>(n));
+    }
+    close(fd);
+    return received;
+  }
+
+  Node node_{NodeOptions{.clock = real_unix_time_ms}};
+  std::unique_ptr<RespServer> server_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+TEST_F(LiveServer, AnswersHiredis) {
+  HiredisClient client("127.0.0.1", server_->port());
+  EXPECT_EQ(client.call({"PING"}), Reply::status("PONG"));
+  EXPECT_EQ(client.call({"SET", "lock", "t1", "PX", "30000", "NX"}), Reply::ok());
+  EXPECT_EQ(client.call({"GET", "lock"}), Reply::bulk("t1"));
+  EXPECT_EQ(client.call({"EVAL", "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+                         "1", "lock", "t1"}),
+            Reply::integer_reply(1));
+  EXPECT_EQ(client.call({"GET", "lock"}), Reply::nil());
+  EXPECT_EQ(client.call({"HSET", "h", "a", "1"}), Reply::integer_reply(1));
+  EXPECT_EQ(client.call({"HGETALL", "h"}), Reply::array({Reply::bulk("a"), Reply::bulk("1")}));
+}
+
+TEST_F(LiveServer, PipeliningAndPubSub) {
+  EXPECT_EQ(raw_exchange("PING\r\n*1\r\n$4\r\nPING\r\nECHO hi\r\nQUIT\r\n"), "+PONG\r\n+PONG\r\n$2\r\nhi\r\n+OK\r\n");
+  HiredisClient subscriber("127.0.0.1", server_->port());
+  EXPECT_EQ(subscriber.call({"SUBSCRIBE", "ch"}), Reply::array({Reply::bulk("subscribe"), Reply::bulk("ch"), Reply::integer_reply(1)}));
+  HiredisClient publisher("127.0.0.1", server_->port());
+  EXPECT_EQ(publisher.call({"PUBLISH", "ch", "wake"}), Reply::integer_reply(1));
+}
+
+TEST_F(LiveServer, MalformedInputGetsAnErrorAndTheConnectionCloses) {
+  EXPECT_EQ(raw_exchange("*abc\r\n"), "-ERR Protocol error: invalid multibulk length\r\n");
+  EXPECT_EQ(raw_exchange("PING\r\n*1\r\n$999999999999\r\n"), "+PONG\r\n-ERR Protocol error: invalid bulk length\r\n");
+  EXPECT_EQ(raw_exchange(std::string(100'000, 'x')), "-ERR Protocol error: too big inline request\r\n");
+  // The server is still fine.
+  HiredisClient client("127.0.0.1", server_->port());
+  EXPECT_EQ(client.call({"PING"}), Reply::status("PONG"));
+}
+
+}  // namespace
+}  // namespace lockcheck::mock::testing
