@@ -183,10 +183,20 @@ rc::Gen<Command> set_command() {
 
 rc::Gen<Command> expire_command() {
   return rc::gen::exec([] {
-    bool seconds = *rc::gen::arbitrary<bool>();
-    Command command{seconds ? "EXPIRE" : "PEXPIRE", *key(), seconds ? *ttl_s() : *ttl_ms()};
     auto flags = *rc::gen::container<std::vector<std::string>>(rc::gen::element<std::string>("NX", "XX", "GT", "LT", "xx"));
     if (flags.size() > 2) flags.resize(2);
+    bool compares = std::any_of(flags.begin(), flags.end(), [](const std::string& f) { return f == "GT" || f == "LT"; });
+    bool seconds = *rc::gen::arbitrary<bool>();
+    Command command;
+    if (compares) {
+      // GT/LT compare deadlines: use absolute ones, or equal relative TTLs would compare differently on two
+      // servers that ran the commands in different milliseconds.
+      command = {seconds ? "EXPIREAT" : "PEXPIREAT", *key(),
+                 seconds ? *rc::gen::element<std::string>("4102444800", "4102445000", "1")
+                         : *rc::gen::element<std::string>("4102444800000", "4102444900000", "1000")};
+    } else {
+      command = {seconds ? "EXPIRE" : "PEXPIRE", *key(), seconds ? *ttl_s() : *ttl_ms()};
+    }
     command.insert(command.end(), flags.begin(), flags.end());
     return command;
   });
