@@ -1,5 +1,7 @@
 #include "lua_redis_lib.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -36,9 +38,17 @@ int redis_call_generic(lua_State* L, bool raise) {
       arg.assign(data, length);
     } else if (type == LUA_TNUMBER) {
       // Redis 7.0 sends any number as "%.17g" of its double: 3.0 -> "3", 0.1 -> "0.10000000000000001".
+      // Integral values below 2^53 print as plain integers under "%.17g", so they skip printf (hot path).
+      double value = static_cast<double>(lua_tonumber(L, i));
       char buffer[64];
-      int length = std::snprintf(buffer, sizeof buffer, "%.17g", static_cast<double>(lua_tonumber(L, i)));
-      arg.assign(buffer, static_cast<std::size_t>(length));
+      constexpr double kExactIntegers = 9007199254740992.0;  // 2^53
+      if (value == std::trunc(value) && std::fabs(value) < kExactIntegers && !(value == 0.0 && std::signbit(value))) {
+        auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, static_cast<std::int64_t>(value));
+        arg.assign(buffer, end);
+      } else {
+        int length = std::snprintf(buffer, sizeof buffer, "%.17g", value);
+        arg.assign(buffer, static_cast<std::size_t>(length));
+      }
     } else {
       return fail(L, raise, "Lua redis lib command arguments must be strings or integers");
     }

@@ -52,12 +52,13 @@ void Node::set_maxmemory_keys(std::size_t keys, EvictionPolicy policy) {
 
 Reply Node::execute(const Command& command, Session& session) {
   if (command.empty()) return Reply::error("ERR empty command");
-  std::string name = to_lower(command[0]);
+  char name_buffer[32];
+  std::string_view name = lower_into(command[0], name_buffer);
   const CommandSpec* spec = find_command(name);
   if (spec == nullptr) return unknown_command(command);
   if (!arity_ok(*spec, command.size())) return err::arity(spec->name);
   if (!session.channels.empty() && !(spec->flags & kPubSub)) {
-    return Reply::error("ERR Can't execute '" + name +
+    return Reply::error("ERR Can't execute '" + std::string(name) +
                         "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
   }
   // The node clock is read once per command; a script's nested commands share this reading (frozen time).
@@ -75,8 +76,8 @@ Reply Node::execute(const Command& command, Session& session) {
 
 Reply Node::call_from_script(const Command& command, bool read_only) {
   assert(script_session_ != nullptr && depth_ > 0);
-  std::string name = to_lower(command[0]);
-  const CommandSpec* spec = find_command(name);
+  char name_buffer[32];
+  const CommandSpec* spec = find_command(lower_into(command[0], name_buffer));
   if (spec == nullptr) return Reply::error("ERR Unknown Redis command called from script");
   if (!arity_ok(*spec, command.size())) return Reply::error("ERR Wrong number of args calling Redis command from script");
   if (spec->flags & kNoScript) return Reply::error("ERR This Redis command is not allowed from script");

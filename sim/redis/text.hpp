@@ -13,6 +13,15 @@ inline std::string to_lower(std::string_view text) {
   return out;
 }
 
+// Lower-cases a command name into `buffer` without allocating; names longer than the buffer are cut,
+// which only matters for unknown commands (they fail the lookup either way).
+template <std::size_t N>
+std::string_view lower_into(std::string_view text, char (&buffer)[N]) {
+  std::size_t length = text.size() < N ? text.size() : N;
+  for (std::size_t i = 0; i < length; ++i) buffer[i] = ascii_lower(text[i]);
+  return std::string_view(buffer, length);
+}
+
 inline bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
