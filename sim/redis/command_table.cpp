@@ -11,6 +11,7 @@ constexpr std::uint32_t kWO = kWrite | kDenyOom;
 
 // Sorted by name for binary search; arities as in Redis 7.0's command table.
 constexpr std::array kCommands = std::to_array<CommandSpec>({
+    {"auth", -2, kNoScript, cmd::auth},
     {"client", -2, kNoScript, cmd::client},
     {"command", -1, kNoScript, cmd::command},
     {"dbsize", 1, 0, cmd::dbsize},

@@ -57,6 +57,7 @@ Reply info(CommandContext&);
 Reply select(CommandContext&);
 Reply quit(CommandContext&);
 Reply client(CommandContext&);
+Reply auth(CommandContext&);
 Reply command(CommandContext&);
 // pub/sub
 Reply publish(CommandContext&);

@@ -86,6 +86,17 @@ Reply client(CommandContext& ctx) {
   return Reply::error("ERR unknown subcommand '" + ctx.args[1] + "'. Try CLIENT HELP.");
 }
 
+Reply auth(CommandContext& ctx) {
+  // The mock has no password: the default user is "nopass", exactly like an unconfigured redis-server.
+  if (ctx.args.size() == 2) {
+    return Reply::error("ERR AUTH <password> called without any password configured for the default user. "
+                        "Are you sure your configuration is correct?");
+  }
+  if (ctx.args.size() > 3) return err::syntax();
+  if (ctx.args[1] == "default") return Reply::ok();
+  return Reply::error("WRONGPASS invalid username-password pair or user is disabled.");
+}
+
 Reply command(CommandContext&) {
   // redis-cli asks for COMMAND DOCS at start-up for hints; an empty answer is fine.
   return Reply::array({});
