@@ -19,6 +19,7 @@
 #include <string>
 
 #include "lockcheck/client.hpp"
+#include "lockcheck/errors.hpp"
 #include "lockcheck/variants/token_lock.hpp"
 
 namespace lockcheck {

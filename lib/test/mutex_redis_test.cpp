@@ -278,7 +278,7 @@ TEST_F(MutexRedisTest, KilledConnectionIsAnUnknownOutcomeThatResolves) {
 // then executes the queued SET. The retry recognises our own token instead of reporting "busy".
 class SlowServerTest : public ::testing::Test {
  protected:
-  testing::RedisServer server{{"--enable-debug-command", "yes"}};
+  testing::RedisServer server{std::vector<std::string>{"--enable-debug-command", "yes"}};
 };
 
 TEST_F(SlowServerTest, LostAcquireReplyIsRecoveredNotLeftAsAGhost) {
@@ -296,8 +296,14 @@ TEST_F(SlowServerTest, LostAcquireReplyIsRecoveredNotLeftAsAGhost) {
     admin.command({"DEBUG", "SLEEP", "0.6"});
   });
   std::this_thread::sleep_for(100ms);  // let DEBUG SLEEP start
-  EXPECT_TRUE(mutex.try_lock());
+  bool acquired = false;
+  try {
+    acquired = mutex.try_lock();
+  } catch (const std::exception& error) {
+    ADD_FAILURE() << "try_lock threw: " << error.what();
+  }
   freezer.join();
+  ASSERT_TRUE(acquired);
   Admin admin(server);
   EXPECT_EQ(admin.get("lock:slow"), mutex.lease()->token);
   mutex.unlock();
@@ -320,14 +326,22 @@ TEST_F(SlowServerTest, AbandonedAcquireCleansUpItsToken) {
     admin.command({"DEBUG", "SLEEP", "0.5"});
   });
   std::this_thread::sleep_for(100ms);
-  EXPECT_FALSE(mutex.try_lock());
+  // The only attempt timed out: an honest ConnectionError, not a false "busy", and no key left behind.
+  bool threw_connection_error = false;
+  try {
+    EXPECT_FALSE(mutex.try_lock());
+  } catch (const ConnectionError& error) {
+    threw_connection_error = true;
+    EXPECT_NE(std::string(error.what()).find("cleaned up"), std::string::npos) << error.what();
+  }
   freezer.join();
+  EXPECT_TRUE(threw_connection_error);
   Admin admin(server);
   EXPECT_EQ(admin.command({"EXISTS", "lock:ghost"}).integer, 0) << "no ghost lock left behind";
 }
 
 TEST(MutexAuth, AclUserWithPasswordCanLock) {
-  testing::RedisServer server({"--requirepass", "admin-secret"});
+  testing::RedisServer server(std::vector<std::string>{"--requirepass", "admin-secret"});
   Admin admin(server, "admin-secret");
   ASSERT_EQ(admin.command({"ACL", "SETUSER", "locker", "on", ">locker-secret", "~lock:*", "+@all"}), Reply::ok());
   ConnectionOptions connection = options_for(server);

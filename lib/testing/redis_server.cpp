@@ -4,6 +4,8 @@
 #include <hiredis/hiredis.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,6 +57,14 @@ void RedisServer::launch() {
   const pid_t child = fork();
   if (child < 0) throw std::runtime_error("RedisServer: fork failed");
   if (child == 0) {
+    // Die with the test process, and never hold its stdout: an orphan would keep CTest waiting on the pipe.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    const int devnull = open("/dev/null", O_RDWR);
+    if (devnull >= 0) {
+      dup2(devnull, STDIN_FILENO);
+      dup2(devnull, STDOUT_FILENO);
+      dup2(devnull, STDERR_FILENO);
+    }
     std::vector<char*> argv;
     for (auto& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);

@@ -124,6 +124,7 @@ Task<AcquireResult> TokenLock::acquire(std::string key, Micros wait) {
       result.detail = fmt::format("acquire outcome unknown and cleanup unreachable ({})", result.detail);
       co_return result;
     }
+    result.detail += "; the key our lost attempt may have set was cleaned up";
   }
   result.status = any_reply ? AcquireStatus::busy : AcquireStatus::unreachable;
   co_return result;

@@ -1,0 +1,142 @@
+// Uncontended acquire+release through lockcheck::Mutex against a raw hiredis loop doing the same two
+// commands (SET NX PX; EVALSHA compare-and-delete), interleaved in one run so machine noise hits both alike;
+// and the contended case: 8 threads on one key.
+#include <benchmark/benchmark.h>
+#include <hiredis/hiredis.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "lockcheck/mutex.hpp"
+#include "lockcheck/scripts.hpp"
+#include "lockcheck/sha1.hpp"
+#include "redis_server.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+lockcheck::testing::RedisServer* server = nullptr;
+
+lockcheck::ConnectionOptions connection() { return {.host = server->host(), .port = server->port()}; }
+
+// The baseline a careful user would write by hand with hiredis.
+class RawCycle {
+ public:
+  RawCycle() : context_(redisConnect(server->host().c_str(), server->port())) {
+    sha_ = lockcheck::sha1_hex(lockcheck::scripts::token_release);
+    const std::string source(lockcheck::scripts::token_release);
+    freeReplyObject(redisCommand(context_, "SCRIPT LOAD %b", source.data(), source.size()));
+  }
+  ~RawCycle() { redisFree(context_); }
+  bool run(const std::string& key, const std::string& token) {
+    auto* set = static_cast<redisReply*>(redisCommand(context_, "SET %s %s NX PX 10000", key.c_str(), token.c_str()));
+    const bool ok = set != nullptr && set->type == REDIS_REPLY_STATUS;
+    if (set != nullptr) freeReplyObject(set);
+    auto* del = static_cast<redisReply*>(redisCommand(context_, "EVALSHA %s 1 %s %s", sha_.c_str(), key.c_str(), token.c_str()));
+    const bool released = del != nullptr && del->type == REDIS_REPLY_INTEGER && del->integer == 1;
+    if (del != nullptr) freeReplyObject(del);
+    return ok && released;
+  }
+
+ private:
+  redisContext* context_;
+  std::string sha_;
+};
+
+void BM_RawHiredisCycle(benchmark::State& state) {
+  RawCycle raw;
+  for (auto _ : state) {
+    if (!raw.run("bench:raw", "0123456789abcdef0123456789abcdef")) state.SkipWithError("raw cycle failed");
+  }
+  state.counters["cycles_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_RawHiredisCycle)->UseRealTime();
+
+void BM_MutexCycle(benchmark::State& state) {
+  lockcheck::Client client(connection());
+  lockcheck::Mutex mutex(client, "bench:mutex");
+  for (auto _ : state) {
+    mutex.lock();
+    mutex.unlock();
+  }
+  state.counters["cycles_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_MutexCycle)->UseRealTime();
+
+// One raw cycle and one library cycle per iteration: the ratio is measured under the same conditions.
+void BM_MutexVersusRaw(benchmark::State& state) {
+  RawCycle raw;
+  lockcheck::Client client(connection());
+  lockcheck::Mutex mutex(client, "bench:pair");
+  Clock::duration raw_time{}, lib_time{};
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    if (!raw.run("bench:pair-raw", "0123456789abcdef0123456789abcdef")) state.SkipWithError("raw cycle failed");
+    const auto t1 = Clock::now();
+    mutex.lock();
+    mutex.unlock();
+    const auto t2 = Clock::now();
+    raw_time += t1 - t0;
+    lib_time += t2 - t1;
+  }
+  const double iterations = static_cast<double>(state.iterations());
+  const double raw_rate = iterations / std::chrono::duration<double>(raw_time).count();
+  const double lib_rate = iterations / std::chrono::duration<double>(lib_time).count();
+  state.counters["raw_cycles_per_s"] = raw_rate;
+  state.counters["lib_cycles_per_s"] = lib_rate;
+  state.counters["lib_over_raw"] = lib_rate / raw_rate;
+}
+BENCHMARK(BM_MutexVersusRaw)->UseRealTime();
+
+// 8 threads, each with its own connection, take turns on one key; each does `per_thread` acquisitions.
+void BM_Contended8Threads(benchmark::State& state) {
+  constexpr int kThreads = 8;
+  const int per_thread = static_cast<int>(state.range(0));
+  double total_acquisitions = 0, total_seconds = 0;
+  std::vector<double> waits_ms;
+  for (auto _ : state) {
+    std::mutex waits_mutex;
+    waits_ms.clear();
+    const auto start = Clock::now();
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&] {
+        lockcheck::Client client(connection());
+        lockcheck::Mutex mutex(client, "bench:contended");
+        std::vector<double> local;
+        for (int i = 0; i < per_thread; ++i) {
+          const auto before = Clock::now();
+          mutex.lock();
+          local.push_back(std::chrono::duration<double, std::milli>(Clock::now() - before).count());
+          mutex.unlock();
+        }
+        std::lock_guard lock(waits_mutex);
+        waits_ms.insert(waits_ms.end(), local.begin(), local.end());
+      });
+    }
+    for (auto& thread : threads) thread.join();
+    total_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+    total_acquisitions += kThreads * per_thread;
+  }
+  std::sort(waits_ms.begin(), waits_ms.end());
+  state.counters["acquisitions_per_s"] = total_acquisitions / total_seconds;
+  state.counters["p50_wait_ms"] = waits_ms[waits_ms.size() / 2];
+  state.counters["p99_wait_ms"] = waits_ms[std::min(waits_ms.size() - 1, waits_ms.size() * 99 / 100)];
+}
+BENCHMARK(BM_Contended8Threads)->Arg(200)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  lockcheck::testing::RedisServer redis;
+  server = &redis;
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
