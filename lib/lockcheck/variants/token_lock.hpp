@@ -19,30 +19,24 @@
 #include "lockcheck/clock.hpp"
 #include "lockcheck/entropy.hpp"
 #include "lockcheck/lease.hpp"
+#include "lockcheck/lock_algorithm.hpp"
 #include "lockcheck/lock_options.hpp"
 #include "lockcheck/port.hpp"
 
 namespace lockcheck {
 
-struct AcquireResult {
-  AcquireStatus status = AcquireStatus::busy;
-  std::optional<Lease> lease;  // set when status == acquired
-  std::uint32_t attempts = 0;
-  std::string detail;  // why not acquired, for messages
-};
-
-class TokenLock {
+class TokenLock final : public LockAlgorithm {
  public:
   // Throws InvalidArgument when the options are out of range.
   TokenLock(Port& port, Clock& clock, Entropy& entropy, LockOptions options, std::size_t node = 0);
 
   // Tries until acquired or `wait` has passed on the monotonic clock (0: one attempt, plus the retries
   // an unknown outcome earns). Throws RedisError on an error reply, InvalidArgument on a bad key.
-  Task<AcquireResult> acquire(std::string key, Micros wait);
+  Task<AcquireResult> acquire(std::string key, Micros wait) override;
   // Safe to call more than once; retried on a lost reply. Marks the lease lost in every case.
-  Task<ReleaseStatus> release(Lease& lease);
+  Task<ReleaseStatus> release(Lease& lease) override;
   // Resets the TTL if the key still holds our token; on success the lease's validity moves forward.
-  Task<RenewStatus> renew(Lease& lease);
+  Task<RenewStatus> renew(Lease& lease) override;
 
   const LockOptions& options() const { return options_; }
 

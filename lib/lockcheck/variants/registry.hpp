@@ -1,0 +1,23 @@
+#pragma once
+// Every lock variant by its catalogue id (shared/DESIGN.md), built over the given seams. The simulator,
+// the command line and the comparison reports construct variants only through here.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lockcheck/clock.hpp"
+#include "lockcheck/entropy.hpp"
+#include "lockcheck/lock_algorithm.hpp"
+#include "lockcheck/lock_options.hpp"
+#include "lockcheck/port.hpp"
+
+namespace lockcheck {
+
+// The ids make_lock() accepts, in catalogue order.
+const std::vector<std::string>& variant_ids();
+
+// Throws InvalidArgument naming the known ids when `id` is unknown.
+std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Clock& clock, Entropy& entropy,
+                                         const LockOptions& options);
+
+}  // namespace lockcheck

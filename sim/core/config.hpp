@@ -1,0 +1,104 @@
+#pragma once
+// Everything a simulated run needs besides its seed. Scenario files (scenarios/*.toml) parse into this.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lockcheck/lock_options.hpp"
+#include "redis/keyspace.hpp"
+
+namespace lockcheck::sim {
+
+struct ClockConfig {
+  std::int64_t wall_offset_us = 0;  // constant skew of the wall clock
+  std::int64_t drift_ppm = 0;       // rate error: +10000 runs 1% fast
+};
+
+struct ClientConfig {
+  ClockConfig clock;
+};
+
+enum class RestartMode : std::uint8_t { kept, lost, aof_everysec };
+
+struct NodeConfig {
+  ClockConfig clock;
+  int replica_of = -1;               // index of the master this node replicates, -1 for a master
+  std::int64_t replication_lag_min_us = 1000;
+  std::int64_t replication_lag_max_us = 5000;
+  std::size_t maxmemory_keys = 0;    // 0 = unlimited
+  mock::EvictionPolicy eviction = mock::EvictionPolicy::noeviction;
+};
+
+struct LinkConfig {
+  std::int64_t delay_min_us = 100;  // one way
+  std::int64_t delay_max_us = 400;
+  std::uint32_t request_loss_ppm = 0;
+  std::uint32_t reply_loss_ppm = 0;
+};
+
+struct WorkloadConfig {
+  std::string key = "lock";
+  std::int64_t wait_us = 2000000;        // acquire wait budget
+  std::int64_t hold_min_us = 10000;      // time inside the critical section (between read and write)
+  std::int64_t hold_max_us = 50000;
+  std::int64_t think_min_us = 1000;      // time between a release and the next acquire
+  std::int64_t think_max_us = 20000;
+  std::uint32_t max_acquires_per_client = 100000;
+  bool fencing = false;                  // the resource rejects writes with stale fencing tokens
+};
+
+// One fault at a fixed true time. Which fields matter depends on `kind` (see sim/README.md).
+struct FaultSpec {
+  std::int64_t at_us = 0;
+  std::string kind;          // pause, crash, restart, client_clock_jump, client_clock_drift, node_clock_jump,
+                             // node_clock_drift, node_crash, node_restart, failover, partition, heal, loss,
+                             // slow_node, evict
+  int process = -1;
+  int node = -1;
+  std::int64_t duration_us = 0;  // pause; slow_node delay
+  std::int64_t delta_us = 0;     // clock jumps
+  std::int64_t drift_ppm = 0;    // clock drift
+  RestartMode mode = RestartMode::kept;
+  std::uint32_t request_loss_ppm = 0;
+  std::uint32_t reply_loss_ppm = 0;
+};
+
+// A random nemesis: each kind fires as a Poisson-like process with a mean interval (0 = off), drawn from
+// its own sub-seed so that enabling one kind does not change when the others fire.
+struct NemesisConfig {
+  std::int64_t pause_every_us = 0;
+  std::int64_t pause_min_us = 0, pause_max_us = 0;
+  std::int64_t crash_every_us = 0;       // a crashed client restarts after restart_after_us
+  std::int64_t restart_after_us = 1000000;
+  std::int64_t partition_every_us = 0;
+  std::int64_t partition_min_us = 0, partition_max_us = 0;
+  std::int64_t node_clock_jump_every_us = 0;
+  std::int64_t node_clock_jump_max_us = 0;
+  std::int64_t node_crash_every_us = 0;  // the node restarts after node_restart_after_us with restart_mode
+  std::int64_t node_restart_after_us = 500000;
+  RestartMode restart_mode = RestartMode::lost;
+};
+
+struct SimConfig {
+  std::string scenario = "unnamed";
+  std::string variant = "token";
+  LockOptions lock{};
+  std::int64_t command_timeout_us = 500000;
+  std::vector<ClientConfig> clients = std::vector<ClientConfig>(3);
+  std::vector<NodeConfig> nodes = std::vector<NodeConfig>(1);
+  LinkConfig link{};
+  WorkloadConfig workload{};
+  std::vector<FaultSpec> faults{};
+  NemesisConfig nemesis{};
+  std::int64_t duration_us = 10000000;
+  std::int64_t active_expiry_interval_us = 100000;  // Redis runs its active expiry cycle at 10 Hz
+  std::uint64_t max_events = 50000000;              // a runaway run stops here (reported, not hung)
+};
+
+// The services clients address: node indices that are masters at the start.
+std::vector<int> master_nodes(const SimConfig& config);
+
+// Turns the random nemesis into a fixed, sorted schedule (so a failing run can be shrunk fault by fault).
+std::vector<FaultSpec> draw_nemesis_schedule(const SimConfig& config, std::uint64_t seed);
+
+}  // namespace lockcheck::sim

@@ -1,0 +1,98 @@
+#include "core/process.hpp"
+
+#include "core/world.hpp"
+
+namespace lockcheck::sim {
+namespace {
+
+struct Suspend {
+  PendingCall& pending;
+  bool await_ready() const noexcept { return pending.settled; }
+  void await_suspend(std::coroutine_handle<> handle) noexcept { pending.waiter = handle; }
+  void await_resume() const noexcept {}
+};
+
+struct SleepUntil {
+  ClientProcess& process;
+  std::int64_t wake_at;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> handle) {
+    process.schedule(wake_at, [handle] { handle.resume(); });
+  }
+  void await_resume() const noexcept {}
+};
+
+}  // namespace
+
+MonoTime SimClock::monotonic_now() { return MonoTime(process_.local_now()); }
+
+Millis SimClock::wall_now() {
+  return Millis(process_.clock_model().wall_at(process_.world().scheduler().now()) / 1000);
+}
+
+Task<void> SimClock::sleep(Micros duration) {
+  const std::int64_t target = process_.local_now() + std::max<std::int64_t>(duration.count(), 0);
+  co_await SleepUntil{process_, process_.clock_model().true_time_of(target)};
+}
+
+std::size_t SimPort::node_count() const { return world_.service_count(); }
+
+Task<CallResult> SimPort::call(std::size_t service, Command command) {
+  auto pending = std::make_shared<PendingCall>();
+  world_.send(process_, service, std::move(command), pending);
+  co_await Suspend{*pending};
+  co_return std::move(pending->result);
+}
+
+ClientProcess::ClientProcess(World& world, int id, ClockModel clock, std::uint64_t seed)
+    : world_(world),
+      id_(id),
+      clock_model_(clock),
+      port_(world, *this),
+      entropy_(derive_seed(seed, "entropy")),
+      workload_prng_(derive_seed(seed, "workload")) {}
+
+std::int64_t ClientProcess::local_now() { return clock_model_.monotonic_at(world_.scheduler().now()); }
+
+void ClientProcess::schedule(std::int64_t when, std::function<void()> action) {
+  world_.scheduler().at(when, [this, epoch = epoch_, action = std::move(action)]() mutable { deliver(epoch, action); });
+}
+
+void ClientProcess::deliver(std::uint64_t epoch, std::function<void()>& action) {
+  if (epoch != epoch_ || crashed_) return;
+  if (paused_) {
+    held_.push_back(std::move(action));
+    return;
+  }
+  action();
+}
+
+void ClientProcess::start(std::unique_ptr<LockAlgorithm> lock, Task<void> workload) {
+  ++epoch_;
+  crashed_ = false;
+  paused_ = false;
+  held_.clear();
+  lock_ = std::move(lock);
+  workload_ = std::move(workload);
+  workload_.start();
+}
+
+void ClientProcess::pause() { paused_ = true; }
+
+void ClientProcess::resume() {
+  if (!paused_) return;
+  paused_ = false;
+  std::vector<std::function<void()>> held = std::move(held_);
+  held_.clear();
+  // Everything that came due during the pause happens now, in the order it came due.
+  for (auto& action : held) schedule(world_.scheduler().now(), std::move(action));
+}
+
+void ClientProcess::crash() {
+  crashed_ = true;
+  ++epoch_;
+  held_.clear();
+  workload_.reset();  // destroys every frame of the workload and the lock calls inside it
+}
+
+}  // namespace lockcheck::sim

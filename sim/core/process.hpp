@@ -1,0 +1,102 @@
+#pragma once
+// A simulated client process: its clocks, its seeded entropy, its port, the lock variant it runs (the
+// library's own code, unchanged) and its workload coroutine. Everything the process waits for goes
+// through schedule(), which is where stop-the-world pauses and crashes take effect: a paused process's
+// wake-ups are held until it resumes; a crashed process's are dropped and its coroutine frames destroyed.
+#include <coroutine>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/clock_model.hpp"
+#include "core/prng.hpp"
+#include "lockcheck/clock.hpp"
+#include "lockcheck/lock_algorithm.hpp"
+#include "lockcheck/port.hpp"
+
+namespace lockcheck::sim {
+
+class World;
+class ClientProcess;
+
+// The Clock seam of one process: its monotonic and wall clocks, and sleeps in virtual time.
+class SimClock final : public Clock {
+ public:
+  explicit SimClock(ClientProcess& process) : process_(process) {}
+  MonoTime monotonic_now() override;
+  Millis wall_now() override;
+  Task<void> sleep(Micros duration) override;
+
+ private:
+  ClientProcess& process_;
+};
+
+// The Port seam of one process: each command travels the simulated network to the node serving it.
+class SimPort final : public Port {
+ public:
+  SimPort(World& world, ClientProcess& process) : world_(world), process_(process) {}
+  std::size_t node_count() const override;
+  Task<CallResult> call(std::size_t service, Command command) override;
+
+ private:
+  World& world_;
+  ClientProcess& process_;
+};
+
+// Shared between a waiting call and the events that may settle it (reply, refusal or timeout): first wins.
+struct PendingCall {
+  bool settled = false;
+  CallResult result;
+  std::coroutine_handle<> waiter;
+  void settle(CallResult outcome) {
+    if (settled) return;
+    settled = true;
+    result = std::move(outcome);
+    if (waiter) waiter.resume();
+  }
+};
+
+class ClientProcess {
+ public:
+  ClientProcess(World& world, int id, ClockModel clock, std::uint64_t seed);
+
+  int id() const { return id_; }
+  ClockModel& clock_model() { return clock_model_; }
+  SimClock& clock() { return clock_; }
+  SimPort& port() { return port_; }
+  Entropy& entropy() { return entropy_; }
+  Prng& workload_prng() { return workload_prng_; }
+  LockAlgorithm& lock() { return *lock_; }
+  World& world() { return world_; }
+  bool alive() const { return !crashed_; }
+  bool paused() const { return paused_; }
+  std::int64_t local_now();
+
+  // Runs `action` at true time `when` on this process's behalf (held while paused, dropped after a crash).
+  void schedule(std::int64_t when, std::function<void()> action);
+
+  void start(std::unique_ptr<LockAlgorithm> lock, Task<void> workload);
+  void pause();
+  void resume();
+  void crash();
+
+ private:
+  void deliver(std::uint64_t epoch, std::function<void()>& action);
+
+  World& world_;
+  int id_;
+  ClockModel clock_model_;
+  SimClock clock_{*this};
+  SimPort port_;
+  SeededEntropy entropy_;
+  Prng workload_prng_;
+  std::unique_ptr<LockAlgorithm> lock_;
+  Task<void> workload_;
+  std::uint64_t epoch_ = 0;
+  bool paused_ = false;
+  bool crashed_ = false;
+  std::vector<std::function<void()>> held_;
+};
+
+}  // namespace lockcheck::sim

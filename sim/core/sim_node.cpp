@@ -1,0 +1,116 @@
+#include "core/sim_node.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace lockcheck::sim {
+
+SimNode::SimNode(int id, const NodeConfig& config, History& history, const Scheduler& scheduler)
+    : id_(id),
+      history_(history),
+      scheduler_(scheduler),
+      clock_(config.clock.wall_offset_us, config.clock.drift_ppm),
+      replica_of_(config.replica_of) {
+  mock::NodeOptions options;
+  options.clock = [this] { return clock_.wall_at(scheduler_.now()) / 1000; };
+  options.observer = this;
+  options.maxmemory_keys = config.maxmemory_keys;
+  options.eviction = config.eviction;
+  options.eviction_seed = 0x5eed + static_cast<std::uint64_t>(id);
+  node_ = std::make_unique<mock::Node>(std::move(options));
+}
+
+void SimNode::on_key_event(const mock::KeyEvent& event) {
+  std::string command(event.command);
+  std::transform(command.begin(), command.end(), command.begin(), [](unsigned char c) { return std::toupper(c); });
+  pending_.push_back(PendingEvent{event.kind, std::string(event.key), event.node_time_ms, event.client_id,
+                                  std::move(command), std::string(event.script_sha), event.expire_at_ms});
+}
+
+std::string SimNode::string_value(const std::string& key) const {
+  const auto& entries = node_->keyspace().dataset().entries;
+  const auto it = entries.find(key);
+  if (it == entries.end()) return "";
+  const auto* text = std::get_if<std::string>(&it->second.value);
+  return text != nullptr ? *text : "";
+}
+
+std::int64_t SimNode::deadline_of(const std::string& key) const {
+  const auto& entries = node_->keyspace().dataset().entries;
+  const auto it = entries.find(key);
+  if (it == entries.end() || !it->second.expire_at_ms) return -1;
+  return *it->second.expire_at_ms;
+}
+
+void SimNode::flush_events() {
+  for (auto& event : pending_) {
+    const bool key_gone = event.kind == mock::KeyEventKind::deleted || event.kind == mock::KeyEventKind::expired ||
+                          event.kind == mock::KeyEventKind::evicted;
+    Json fields{{"node", id_}, {"event", mock::to_string(event.kind)}, {"key", event.key},
+                {"value", key_gone ? std::string() : string_value(event.key)}, {"by", event.client_id},
+                {"command", event.command}};
+    if (!event.script_sha.empty()) fields["script"] = event.script_sha;
+    fields["node_time_ms"] = event.node_time_ms;
+    fields["expire_at_ms"] = key_gone ? (event.kind == mock::KeyEventKind::expired ? event.expire_at_ms : -1)
+                                      : deadline_of(event.key);
+    history_.record(scheduler_.now(), "server", fields);
+  }
+  pending_.clear();
+}
+
+Reply SimNode::execute(int process, const Command& command, bool& changed) {
+  mock::Session& session = sessions_[process];
+  session.client_id = process;
+  Reply reply = node_->execute(command, session);
+  session.extra_replies.clear();
+  changed = !pending_.empty();
+  flush_events();
+  return reply;
+}
+
+void SimNode::active_expiry() {
+  if (!up_) return;
+  node_->expire_some(20);
+  flush_events();
+}
+
+void SimNode::apply_replication(std::uint64_t sequence, const mock::Dataset& dataset) {
+  if (!up_ || sequence <= applied_sequence_) return;
+  applied_sequence_ = sequence;
+  node_->restore(dataset);
+}
+
+void SimNode::crash() {
+  if (!up_) return;
+  at_crash_ = node_->snapshot();
+  up_ = false;
+  sessions_.clear();
+}
+
+void SimNode::restart(RestartMode mode) {
+  if (up_) return;
+  switch (mode) {
+    case RestartMode::kept: node_->restore(at_crash_); break;
+    case RestartMode::lost: node_->restore({}); break;
+    case RestartMode::aof_everysec: node_->restore(fsynced_); break;
+  }
+  node_->flush_scripts();
+  up_ = true;
+  record_losses(at_crash_, id_);
+}
+
+void SimNode::record_losses(const mock::Dataset& before, int node_of_record) {
+  const auto& now_entries = node_->keyspace().dataset().entries;
+  for (const auto& [key, entry] : before.entries) {
+    const auto it = now_entries.find(key);
+    if (it != now_entries.end() && it->second.value == entry.value) continue;
+    const auto* text = std::get_if<std::string>(&entry.value);
+    history_.record(scheduler_.now(), "server",
+                    Json{{"node", node_of_record}, {"event", "lost"}, {"key", key},
+                         {"value", text != nullptr ? *text : std::string()}, {"by", -1}, {"command", ""},
+                         {"node_time_ms", clock_.wall_at(scheduler_.now()) / 1000},
+                         {"expire_at_ms", entry.expire_at_ms ? *entry.expire_at_ms : -1}});
+  }
+}
+
+}  // namespace lockcheck::sim

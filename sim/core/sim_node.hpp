@@ -1,0 +1,74 @@
+#pragma once
+// One simulated Redis node: the embedded mock with its own clock, up or crashed, master or replica, and the
+// server-side facts it records. Key events are buffered while a command runs and written to the history
+// after it, with the key's value then (the owner's token for token locks).
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/clock_model.hpp"
+#include "core/config.hpp"
+#include "core/history.hpp"
+#include "redis/node.hpp"
+
+namespace lockcheck::sim {
+
+class SimNode final : public mock::Observer {
+ public:
+  SimNode(int id, const NodeConfig& config, History& history, const Scheduler& scheduler);
+
+  int id() const { return id_; }
+  bool up() const { return up_; }
+  int replica_of() const { return replica_of_; }
+  ClockModel& clock() { return clock_; }
+  mock::Node& mock() { return *node_; }
+
+  // Runs a client's command now; records the key events it caused. Returns whether data changed.
+  Reply execute(int process, const Command& command, bool& changed);
+  // The 10 Hz active expiry cycle.
+  void active_expiry();
+  // A replica takes its master's data set as of sequence `sequence` (ignored when older than what it has).
+  void apply_replication(std::uint64_t sequence, const mock::Dataset& dataset);
+  std::uint64_t applied_sequence() const { return applied_sequence_; }
+
+  void crash();
+  void restart(RestartMode mode);
+  void promote() { replica_of_ = -1; }
+  void follow(int master) { replica_of_ = master; }
+  void fsync() { fsynced_ = node_->snapshot(); }
+  // Records `lost` events for the lock keys `before` had that this node's data does not (same value).
+  void record_losses(const mock::Dataset& before, int node_of_record);
+
+  void on_key_event(const mock::KeyEvent& event) override;
+
+ private:
+  struct PendingEvent {
+    mock::KeyEventKind kind;
+    std::string key;
+    std::int64_t node_time_ms;
+    std::int64_t client_id;
+    std::string command;
+    std::string script_sha;
+    std::int64_t expire_at_ms;
+  };
+  void flush_events();
+  std::string string_value(const std::string& key) const;
+  std::int64_t deadline_of(const std::string& key) const;
+
+  int id_;
+  History& history_;
+  const Scheduler& scheduler_;
+  ClockModel clock_;
+  std::unique_ptr<mock::Node> node_;
+  std::map<int, mock::Session> sessions_;
+  std::vector<PendingEvent> pending_;
+  bool up_ = true;
+  int replica_of_;
+  std::uint64_t applied_sequence_ = 0;
+  mock::Dataset at_crash_;
+  mock::Dataset fsynced_;
+};
+
+}  // namespace lockcheck::sim

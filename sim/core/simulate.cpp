@@ -1,0 +1,19 @@
+#include "core/simulate.hpp"
+
+#include "core/world.hpp"
+
+namespace lockcheck::sim {
+
+RunResult simulate(const SimConfig& config, std::uint64_t seed) {
+  RunResult result;
+  {
+    World world(config, seed);
+    result.events = world.run();
+    result.simulated_us = world.scheduler().now();
+    result.hit_event_limit = result.events >= config.max_events;
+    result.history = std::move(world.history());
+  }
+  return result;
+}
+
+}  // namespace lockcheck::sim

@@ -1,0 +1,19 @@
+#pragma once
+// One simulated run: a scenario's configuration and a seed in, a history and figures out.
+#include <cstdint>
+
+#include "core/config.hpp"
+#include "core/history.hpp"
+
+namespace lockcheck::sim {
+
+struct RunResult {
+  History history;
+  std::uint64_t events = 0;          // scheduler events run
+  std::int64_t simulated_us = 0;     // true time covered
+  bool hit_event_limit = false;      // the run stopped at SimConfig::max_events before its end
+};
+
+RunResult simulate(const SimConfig& config, std::uint64_t seed);
+
+}  // namespace lockcheck::sim

@@ -1,0 +1,59 @@
+// The client workload: acquire, read the resource, hold, write it back, release, think; until the run ends.
+// The write does not re-check the lease first: a process that paused right after such a check would write
+// anyway, and a pause can only land on an await here, so checking would hide Kleppmann's case (F4).
+#include "core/world.hpp"
+
+namespace lockcheck::sim {
+namespace {
+
+Json op_fields(ClientProcess& process, const char* type, const char* f, const std::string& key) {
+  return Json{{"type", type}, {"process", process.id()}, {"f", f}, {"key", key}, {"local", process.local_now()}};
+}
+
+void record_lease(ClientProcess& process, Json& fields, const Lease& lease) {
+  fields["token"] = lease.token;
+  fields["valid_until"] = process.clock_model().true_time_of(lease.valid_until.count());
+  fields["valid_until_local"] = lease.valid_until.count();
+}
+
+}  // namespace
+
+Task<void> run_workload(World& world, ClientProcess& process) {
+  const SimConfig& config = world.config();
+  const WorkloadConfig& workload = config.workload;
+  Prng& prng = process.workload_prng();
+  History& history = world.history();
+  Scheduler& scheduler = world.scheduler();
+
+  for (std::uint32_t round = 0; round < workload.max_acquires_per_client && scheduler.now() < config.duration_us; ++round) {
+    history.record(scheduler.now(), "op", op_fields(process, "invoke", "acquire", workload.key));
+    AcquireResult acquired = co_await process.lock().acquire(workload.key, Micros(workload.wait_us));
+    if (acquired.status != AcquireStatus::acquired) {
+      Json fields = op_fields(process, acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire", workload.key);
+      fields["detail"] = acquired.detail;
+      history.record(scheduler.now(), "op", fields);
+    } else {
+      Lease lease = std::move(*acquired.lease);
+      Json fields = op_fields(process, "ok", "acquire", workload.key);
+      record_lease(process, fields, lease);
+      fields["fencing"] = lease.fencing_token;
+      history.record(scheduler.now(), "op", fields);
+
+      const RegisterRead read = world.resource().read(process.id());
+      co_await process.clock().sleep(Micros(prng.between(workload.hold_min_us, workload.hold_max_us)));
+      world.resource().write(process.id(), read.value + 1, read.version, lease.fencing_token);
+
+      Json invoke = op_fields(process, "invoke", "release", workload.key);
+      invoke["token"] = lease.token;
+      history.record(scheduler.now(), "op", invoke);
+      const ReleaseStatus released = co_await process.lock().release(lease);
+      Json done = op_fields(process, released == ReleaseStatus::unknown ? "info" : "ok", "release", workload.key);
+      done["token"] = lease.token;
+      done["result"] = to_string(released);
+      history.record(scheduler.now(), "op", done);
+    }
+    co_await process.clock().sleep(Micros(prng.between(workload.think_min_us, workload.think_max_us)));
+  }
+}
+
+}  // namespace lockcheck::sim

@@ -1,0 +1,245 @@
+#include "core/world.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "lockcheck/variants/registry.hpp"
+
+namespace lockcheck::sim {
+
+std::vector<int> master_nodes(const SimConfig& config) {
+  std::vector<int> masters;
+  for (std::size_t i = 0; i < config.nodes.size(); ++i) {
+    if (config.nodes[i].replica_of < 0) masters.push_back(static_cast<int>(i));
+  }
+  return masters;
+}
+
+World::World(const SimConfig& config, std::uint64_t seed)
+    : config_(config),
+      seed_(seed),
+      resource_(history_, scheduler_, config.workload.fencing),
+      network_prng_(derive_seed(seed, "network")),
+      replication_prng_(derive_seed(seed, "replication")),
+      request_loss_ppm_(config.link.request_loss_ppm),
+      reply_loss_ppm_(config.link.reply_loss_ppm),
+      slow_node_us_(config.nodes.size(), 0) {
+  for (std::size_t i = 0; i < config_.nodes.size(); ++i) {
+    nodes_.push_back(std::make_unique<SimNode>(static_cast<int>(i), config_.nodes[i], history_, scheduler_));
+  }
+  routing_ = master_nodes(config_);
+  if (routing_.empty()) throw std::invalid_argument("a scenario needs at least one master node");
+  for (std::size_t i = 0; i < config_.clients.size(); ++i) {
+    const ClockConfig& clock = config_.clients[i].clock;
+    clients_.push_back(std::make_unique<ClientProcess>(*this, static_cast<int>(i), ClockModel(clock.wall_offset_us, clock.drift_ppm),
+                                                       derive_seed(seed, fmt::format("client/{}", i))));
+  }
+}
+
+World::~World() {
+  // Destroy suspended workloads before the nodes and scheduler they point into.
+  for (auto& client : clients_) client->crash();
+}
+
+std::int64_t World::link_delay() {
+  return network_prng_.between(config_.link.delay_min_us, config_.link.delay_max_us);
+}
+
+void World::send(ClientProcess& process, std::size_t service, Command command, std::shared_ptr<PendingCall> pending) {
+  const int node = service < routing_.size() ? routing_[service] : -1;
+  process.schedule(scheduler_.now() + config_.command_timeout_us, [pending] {
+    pending->settle(CallResult::failed(CallStatus::unknown, "command timed out"));
+  });
+  if (node < 0) {
+    process.schedule(scheduler_.now(), [pending] { pending->settle(CallResult::failed(CallStatus::not_sent, "no such node")); });
+    return;
+  }
+  if (partitioned(process.id(), node) || network_prng_.chance_ppm(request_loss_ppm_)) return;  // the timeout settles it
+  const int id = process.id();
+  scheduler_.after(link_delay() + slow_node_us_[static_cast<std::size_t>(node)],
+                   [this, id, node, command = std::move(command), pending]() { deliver(id, node, command, pending); });
+}
+
+void World::deliver(int process, int node_id, const Command& command, std::shared_ptr<PendingCall> pending) {
+  SimNode& node = *nodes_[static_cast<std::size_t>(node_id)];
+  ClientProcess& client = *clients_[static_cast<std::size_t>(process)];
+  if (!node.up()) {
+    // The host answers with a reset: the client learns at once that nothing ran.
+    client.schedule(scheduler_.now() + link_delay(), [pending, node_id] {
+      pending->settle(CallResult::failed(CallStatus::not_sent, fmt::format("connection refused by node {}", node_id)));
+    });
+    return;
+  }
+  bool changed = false;
+  Reply reply = node.execute(process, command, changed);
+  if (changed && node.replica_of() < 0) replicate(node);
+  if (partitioned(process, node_id) || network_prng_.chance_ppm(reply_loss_ppm_)) return;
+  client.schedule(scheduler_.now() + link_delay(), [pending, reply = std::move(reply)]() mutable {
+    pending->settle(CallResult::of(std::move(reply)));
+  });
+}
+
+void World::replicate(SimNode& master) {
+  const std::uint64_t sequence = ++replication_sequence_;
+  auto dataset = std::make_shared<mock::Dataset>(master.mock().snapshot());
+  for (auto& replica : nodes_) {
+    if (replica->replica_of() != master.id()) continue;
+    const NodeConfig& config = config_.nodes[static_cast<std::size_t>(replica->id())];
+    const std::int64_t lag = replication_prng_.between(config.replication_lag_min_us, config.replication_lag_max_us);
+    SimNode* target = replica.get();
+    scheduler_.after(lag, [target, sequence, dataset] { target->apply_replication(sequence, *dataset); });
+  }
+}
+
+void World::schedule_maintenance(int node_id) {
+  SimNode* node = nodes_[static_cast<std::size_t>(node_id)].get();
+  const std::int64_t interval = config_.active_expiry_interval_us;
+  // Bounded by the run's end: maintenance stops rescheduling itself past it.
+  auto tick = std::make_shared<std::function<void()>>();
+  *tick = [this, node, interval, tick] {
+    if (node->replica_of() < 0) node->active_expiry();
+    // AOF everysec: what a crash can keep is the data as of the last whole second.
+    if (scheduler_.now() % 1000000 < interval) node->fsync();
+    if (scheduler_.now() + interval <= config_.duration_us) scheduler_.after(interval, [tick] { (*tick)(); });
+  };
+  scheduler_.after(interval, [tick] { (*tick)(); });
+}
+
+void World::record_fault(const char* name, Json fields) {
+  Json line{{"fault", name}};
+  for (const auto& [key, value] : fields.items()) line[key] = value;
+  history_.record(scheduler_.now(), "fault", line);
+}
+
+void World::start_client(int id) {
+  ClientProcess& process = client(id);
+  auto lock = make_lock(config_.variant, process.port(), process.clock(), process.entropy(), config_.lock);
+  process.start(std::move(lock), run_workload(*this, process));
+}
+
+void World::apply(const FaultSpec& fault) {
+  const auto check_process = [&] {
+    if (fault.process < 0 || fault.process >= static_cast<int>(clients_.size())) {
+      throw std::invalid_argument(fmt::format("fault '{}' names process {}, which does not exist", fault.kind, fault.process));
+    }
+  };
+  const auto check_node = [&] {
+    if (fault.node < 0 || fault.node >= static_cast<int>(nodes_.size())) {
+      throw std::invalid_argument(fmt::format("fault '{}' names node {}, which does not exist", fault.kind, fault.node));
+    }
+  };
+  const std::string& kind = fault.kind;
+  if (kind == "pause") {
+    check_process();
+    ClientProcess& process = client(fault.process);
+    if (!process.alive() || process.paused()) return;
+    record_fault("pause", Json{{"process", fault.process}, {"duration_us", fault.duration_us}});
+    process.pause();
+    const int id = fault.process;
+    scheduler_.after(fault.duration_us, [this, id] {
+      if (!client(id).paused()) return;
+      record_fault("resume", Json{{"process", id}});
+      client(id).resume();
+    });
+  } else if (kind == "crash") {
+    check_process();
+    if (!client(fault.process).alive()) return;
+    record_fault("crash", Json{{"process", fault.process}});
+    client(fault.process).crash();
+  } else if (kind == "restart") {
+    check_process();
+    if (client(fault.process).alive()) return;
+    record_fault("restart", Json{{"process", fault.process}});
+    start_client(fault.process);
+  } else if (kind == "client_clock_jump") {
+    check_process();
+    record_fault("client_clock_jump", Json{{"process", fault.process}, {"delta_us", fault.delta_us}});
+    client(fault.process).clock_model().jump(fault.delta_us);
+  } else if (kind == "client_clock_drift") {
+    check_process();
+    record_fault("client_clock_drift", Json{{"process", fault.process}, {"drift_ppm", fault.drift_ppm}});
+    client(fault.process).clock_model().set_drift(scheduler_.now(), fault.drift_ppm);
+  } else if (kind == "node_clock_jump") {
+    check_node();
+    record_fault("node_clock_jump", Json{{"node", fault.node}, {"delta_us", fault.delta_us}});
+    node(fault.node).clock().jump(fault.delta_us);
+  } else if (kind == "node_clock_drift") {
+    check_node();
+    record_fault("node_clock_drift", Json{{"node", fault.node}, {"drift_ppm", fault.drift_ppm}});
+    node(fault.node).clock().set_drift(scheduler_.now(), fault.drift_ppm);
+  } else if (kind == "node_crash") {
+    check_node();
+    if (!node(fault.node).up()) return;
+    record_fault("node_crash", Json{{"node", fault.node}});
+    node(fault.node).crash();
+  } else if (kind == "node_restart") {
+    check_node();
+    if (node(fault.node).up()) return;
+    static constexpr const char* kModes[] = {"kept", "lost", "aof_everysec"};
+    record_fault("node_restart", Json{{"node", fault.node}, {"mode", kModes[static_cast<int>(fault.mode)]}});
+    node(fault.node).restart(fault.mode);
+  } else if (kind == "failover") {
+    check_node();
+    SimNode& replica = node(fault.node);
+    const int old_master = replica.replica_of();
+    if (old_master < 0) return;  // already a master
+    record_fault("failover", Json{{"node", fault.node}, {"from", old_master}});
+    SimNode& master = node(old_master);
+    const mock::Dataset before = master.up() ? master.mock().snapshot() : mock::Dataset{};
+    master.crash();  // Sentinel fences the old master off; it rejoins only as a replica
+    replica.promote();
+    for (auto& service : routing_) {
+      if (service == old_master) service = fault.node;
+    }
+    for (auto& other : nodes_) {
+      if (other->replica_of() == old_master && other->id() != fault.node) {
+        // Re-point the remaining replicas at the new master.
+        other->follow(fault.node);
+      }
+    }
+    replica.record_losses(before, old_master);
+  } else if (kind == "partition") {
+    check_process();
+    check_node();
+    record_fault("partition", Json{{"process", fault.process}, {"node", fault.node}});
+    partitions_.insert({fault.process, fault.node});
+  } else if (kind == "heal") {
+    record_fault("heal", Json::object());
+    partitions_.clear();
+  } else if (kind == "loss") {
+    record_fault("loss", Json{{"request_ppm", fault.request_loss_ppm}, {"reply_ppm", fault.reply_loss_ppm}});
+    request_loss_ppm_ = fault.request_loss_ppm;
+    reply_loss_ppm_ = fault.reply_loss_ppm;
+  } else if (kind == "slow_node") {
+    check_node();
+    record_fault("slow_node", Json{{"node", fault.node}, {"delay_us", fault.duration_us}});
+    slow_node_us_[static_cast<std::size_t>(fault.node)] = fault.duration_us;
+  } else if (kind == "evict") {
+    check_node();
+    record_fault("evict", Json{{"node", fault.node}});
+    node(fault.node).mock().evict_one();
+  } else {
+    throw std::invalid_argument(fmt::format("unknown fault kind '{}'", kind));
+  }
+}
+
+std::uint64_t World::run() {
+  history_.record(0, "meta",
+                  Json{{"schema", 1}, {"scenario", config_.scenario}, {"seed", seed_}, {"variant", config_.variant},
+                       {"ttl_ms", config_.lock.ttl.count()}, {"clients", config_.clients.size()},
+                       {"nodes", config_.nodes.size()}, {"fencing", config_.workload.fencing}, {"end", config_.duration_us}});
+  for (std::size_t i = 0; i < nodes_.size(); ++i) schedule_maintenance(static_cast<int>(i));
+  std::vector<FaultSpec> schedule = config_.faults;
+  for (auto& drawn : draw_nemesis_schedule(config_, seed_)) schedule.push_back(drawn);
+  for (const FaultSpec& fault : schedule) {
+    scheduler_.at(fault.at_us, [this, fault] { apply(fault); });
+  }
+  for (std::size_t i = 0; i < clients_.size(); ++i) {
+    const int id = static_cast<int>(i);
+    scheduler_.at(0, [this, id] { start_client(id); });
+  }
+  return scheduler_.run_until(config_.duration_us, config_.max_events);
+}
+
+}  // namespace lockcheck::sim

@@ -1,0 +1,69 @@
+#pragma once
+// The simulated world: scheduler, history, network, nodes, client processes and the protected resource.
+// It routes each client command over the network to the node serving it, and applies faults.
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/history.hpp"
+#include "core/process.hpp"
+#include "core/resource.hpp"
+#include "core/scheduler.hpp"
+#include "core/sim_node.hpp"
+
+namespace lockcheck::sim {
+
+class World {
+ public:
+  World(const SimConfig& config, std::uint64_t seed);
+  ~World();
+
+  Scheduler& scheduler() { return scheduler_; }
+  History& history() { return history_; }
+  Register& resource() { return resource_; }
+  const SimConfig& config() const { return config_; }
+  std::size_t service_count() const { return routing_.size(); }
+  ClientProcess& client(int id) { return *clients_.at(static_cast<std::size_t>(id)); }
+  SimNode& node(int id) { return *nodes_.at(static_cast<std::size_t>(id)); }
+
+  // Sends `command` from `process` to the node now serving `service`; settles `pending` with the reply,
+  // a refusal (node down) or, after the command timeout, an unknown outcome.
+  void send(ClientProcess& process, std::size_t service, Command command, std::shared_ptr<PendingCall> pending);
+
+  void apply(const FaultSpec& fault);
+  // Runs the whole scenario: starts clients, schedules faults, runs to the end. Returns events run.
+  std::uint64_t run();
+
+ private:
+  void start_client(int id);
+  void deliver(int process, int node, const Command& command, std::shared_ptr<PendingCall> pending);
+  void replicate(SimNode& master);
+  void schedule_maintenance(int node);
+  std::int64_t link_delay();
+  bool partitioned(int process, int node) const { return partitions_.count({process, node}) > 0; }
+  void record_fault(const char* name, Json fields);
+
+  SimConfig config_;
+  std::uint64_t seed_;
+  Scheduler scheduler_;
+  History history_;
+  Register resource_;
+  Prng network_prng_;
+  Prng replication_prng_;
+  std::vector<std::unique_ptr<SimNode>> nodes_;
+  std::vector<std::unique_ptr<ClientProcess>> clients_;
+  std::vector<int> routing_;  // service -> physical node
+  std::set<std::pair<int, int>> partitions_;  // (process, node) pairs that cannot talk
+  std::uint32_t request_loss_ppm_;
+  std::uint32_t reply_loss_ppm_;
+  std::vector<std::int64_t> slow_node_us_;
+  std::uint64_t replication_sequence_ = 0;
+};
+
+// The client's whole life: acquire, read-modify-write the resource, release, think; until the run ends.
+Task<void> run_workload(World& world, ClientProcess& process);
+
+}  // namespace lockcheck::sim
