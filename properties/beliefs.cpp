@@ -1,0 +1,133 @@
+#include "beliefs.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "history_facts.hpp"
+
+namespace lockcheck::properties {
+
+namespace {
+
+struct Hold {
+  std::int64_t count = 0;  // nested acquires not yet released
+  std::string token;
+  std::int64_t start_us = 0;
+  std::int64_t start_i = 0;
+  std::int64_t valid_until_us = kForever;
+  std::int64_t acted_us = -1;  // the latest resource op while inside, if after the validity
+  std::int64_t acted_i = -1;
+};
+
+class Tracker {
+ public:
+  std::vector<Belief> run(const History& history) {
+    for (const Event& event : history.events) {
+      if (const auto* op = std::get_if<Op>(&event)) on_op(*op);
+      if (const auto* resource = std::get_if<ResourceEvent>(&event)) on_resource(*resource);
+      if (const auto* fault = std::get_if<FaultEvent>(&event); fault != nullptr && fault->fault == "crash") {
+        for (auto& [process_key, hold] : holds_) {
+          if (process_key.first == fault->process && hold.count > 0) close(process_key, hold, fault->t, "crash");
+        }
+      }
+    }
+    for (auto& [process_key, hold] : holds_) {
+      if (hold.count > 0) close(process_key, hold, history.end_us(), "history end");
+    }
+    std::stable_sort(beliefs_.begin(), beliefs_.end(),
+                     [](const Belief& a, const Belief& b) { return a.start_us < b.start_us; });
+    return beliefs_;
+  }
+
+ private:
+  using ProcessKey = std::pair<std::int64_t, std::string>;
+
+  void on_op(const Op& op) {
+    ProcessKey id{op.process, op.key};
+    if (op.fn == OpFn::acquire && op.type == OpType::ok) {
+      Hold& hold = holds_[id];
+      std::int64_t valid_until = op.valid_until_us.value_or(kForever);
+      if (hold.count == 0) {
+        hold = Hold{1, op.token, op.t, op.i, valid_until};
+        return;
+      }
+      ++hold.count;  // reentry
+      restart_if_lapsed(id, hold, op);
+      hold.valid_until_us = std::max(hold.valid_until_us, valid_until);
+    } else if (op.fn == OpFn::release && op.type == OpType::invoke) {
+      auto it = holds_.find(id);
+      if (it == holds_.end() || it->second.count == 0) return;
+      if (--it->second.count == 0) close(id, it->second, op.t, "release");
+    } else if (op.fn == OpFn::renew && op.type == OpType::ok) {
+      auto it = holds_.find(id);
+      if (it == holds_.end() || it->second.count == 0) return;
+      restart_if_lapsed(id, it->second, op);
+      if (op.valid_until_us) it->second.valid_until_us = *op.valid_until_us;
+    } else if (op.fn == OpFn::renew && op.type == OpType::fail) {
+      auto it = holds_.find(id);
+      if (it == holds_.end() || it->second.count == 0) return;
+      // The client now knows the lock is gone: its belief ends here even if validity had time left.
+      if (op.t < it->second.valid_until_us) {
+        it->second.valid_until_us = op.t;
+        pending_reason_[id] = "renew lost";
+      }
+    }
+  }
+
+  void on_resource(const ResourceEvent& resource) {
+    for (auto& [process_key, hold] : holds_) {
+      if (process_key.first != resource.process || hold.count == 0) continue;
+      if (resource.t > hold.valid_until_us) {
+        hold.acted_us = resource.t;
+        hold.acted_i = resource.i;
+      }
+    }
+  }
+
+  // A renewal or reentry after the validity ran out: the believed stretch ended at valid_until; a new one
+  // starts now.
+  void restart_if_lapsed(const ProcessKey& id, Hold& hold, const Op& op) {
+    if (op.t <= hold.valid_until_us) return;
+    auto pending = pending_reason_.find(id);
+    emit(id, hold, hold.valid_until_us, pending != pending_reason_.end() ? pending->second : "valid_until");
+    pending_reason_.erase(id);
+    hold.start_us = op.t;
+    hold.start_i = op.i;
+    hold.acted_us = -1;
+    hold.acted_i = -1;
+  }
+
+  void close(const ProcessKey& id, Hold& hold, std::int64_t t_us, const char* reason) {
+    std::string why = reason;
+    if (hold.valid_until_us <= t_us) {
+      auto pending = pending_reason_.find(id);
+      why = pending != pending_reason_.end() ? pending->second : std::string("valid_until");
+    }
+    emit(id, hold, std::min(t_us, hold.valid_until_us), why);
+    hold.count = 0;
+    pending_reason_.erase(id);
+  }
+
+  void emit(const ProcessKey& id, const Hold& hold, std::int64_t end_us, const std::string& reason) {
+    std::int64_t acted_i = -1;
+    std::string why = reason;
+    if (hold.acted_us > end_us) {  // it kept acting past its validity: its belief reached that far
+      end_us = hold.acted_us;
+      acted_i = hold.acted_i;
+      why = "acted";
+    }
+    if (end_us <= hold.start_us) return;
+    beliefs_.push_back(Belief{id.first, id.second, hold.token, hold.start_us, end_us, hold.start_i, why,
+                              hold.valid_until_us, acted_i});
+  }
+
+  std::map<ProcessKey, Hold> holds_;
+  std::map<ProcessKey, std::string> pending_reason_;
+  std::vector<Belief> beliefs_;
+};
+
+}  // namespace
+
+std::vector<Belief> belief_intervals(const History& history) { return Tracker().run(history); }
+
+}  // namespace lockcheck::properties

@@ -1,0 +1,180 @@
+// bounded_unavailability: (a) no lock key stays without expiry (F1: SETNX, then the holder dies before
+// EXPIRE; a plain SET that strips the TTL) and (b) after a holder crashes, the lock can be taken again
+// within TTL + a bound (F20). A backward node clock step or a maybe-held acquire (S2, S7) may delay
+// others: within the bound that is the price of safety; past it, it is reported here, and only here.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "checkers.hpp"
+#include "describe.hpp"
+#include "history_facts.hpp"
+
+namespace lockcheck::properties {
+
+namespace {
+
+struct Finding {
+  Outcome outcome = Outcome::holds;
+  std::vector<std::int64_t> witnesses;
+  std::string cause;
+};
+
+// (a): a lock key that exists with no deadline for longer than the bound, or still so when the run ends
+// at least `bound_us` after it lost its deadline.
+std::vector<Finding> keys_without_expiry(const History& history, std::int64_t bound_us) {
+  struct NoDeadline {
+    std::int64_t since_us = 0;
+    std::int64_t since_i = 0;
+    std::int64_t by = -1;
+    std::string command;
+  };
+  std::set<std::string> keys = lock_keys(history);
+  std::map<std::pair<std::int64_t, std::string>, NoDeadline> open;  // (node, key) -> since when
+  std::vector<Finding> findings;
+  auto judge = [&](const std::pair<std::int64_t, std::string>& id, const NoDeadline& since, std::int64_t until_us,
+                   bool run_ended) {
+    if (until_us - since.since_us < bound_us) {
+      if (run_ended) findings.push_back({Outcome::unknown, {since.since_i}, ""});
+      return;
+    }
+    findings.push_back(
+        {Outcome::violated,
+         {since.since_i},
+         fmt::format("lock key '{}' on node {} had no expiry from t={} ({} by process {}) for {}{}, longer than "
+                     "the bound {}",
+                     id.second, id.first, format_time_us(since.since_us), since.command, since.by,
+                     format_duration_us(until_us - since.since_us), run_ended ? " until the run ended" : "",
+                     format_duration_us(bound_us))});
+  };
+  for (const Event& event : history.events) {
+    const auto* server = std::get_if<ServerEvent>(&event);
+    if (server == nullptr || keys.count(server->key) == 0) continue;
+    std::pair<std::int64_t, std::string> id{server->node, server->key};
+    auto it = open.find(id);
+    switch (server->event) {
+      case ServerEventKind::created:
+      case ServerEventKind::overwritten:
+      case ServerEventKind::expire_removed:
+        if (server->expire_at_ms < 0) {
+          if (it == open.end()) open[id] = NoDeadline{server->t, server->i, server->by, server->command};
+        } else if (it != open.end()) {
+          judge(id, it->second, server->t, false);
+          open.erase(it);
+        }
+        break;
+      case ServerEventKind::expire_set:
+      case ServerEventKind::deleted:
+      case ServerEventKind::expired:
+      case ServerEventKind::evicted:
+      case ServerEventKind::lost:
+        if (it != open.end()) {
+          judge(id, it->second, server->t, false);
+          open.erase(it);
+        }
+        break;
+      case ServerEventKind::modified: break;
+    }
+  }
+  for (const auto& [id, since] : open) judge(id, since, history.end_us(), true);
+  return findings;
+}
+
+// (b): for each crash of a process inside a critical section, did anyone get the lock within the bound?
+std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_after_us) {
+  std::vector<const Op*> acquires;  // acquire completions (ok/fail), in order
+  std::map<std::pair<std::int64_t, std::string>, std::pair<std::int64_t, std::int64_t>> inside;  // -> count, ok i
+  struct Crash {
+    const FaultEvent* fault;
+    std::string key;
+    std::int64_t ok_i;
+  };
+  std::vector<Crash> crashes;
+  for (const Event& event : history.events) {
+    if (const auto* op = std::get_if<Op>(&event)) {
+      std::pair<std::int64_t, std::string> id{op->process, op->key};
+      if (op->fn == OpFn::acquire && (op->type == OpType::ok || op->type == OpType::fail)) acquires.push_back(op);
+      if (op->fn == OpFn::acquire && op->type == OpType::ok) {
+        auto& [count, ok_i] = inside[id];
+        if (count++ == 0) ok_i = op->i;
+      }
+      if (op->fn == OpFn::release && op->type == OpType::invoke && inside[id].first > 0) --inside[id].first;
+    } else if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->fault == "crash") {
+      for (auto& [id, held] : inside) {
+        if (id.first != fault->process || held.first == 0) continue;
+        crashes.push_back({fault, id.second, held.second});
+        held.first = 0;
+      }
+    }
+  }
+  std::vector<Finding> findings;
+  std::int64_t end_us = history.end_us();
+  for (const Crash& crash : crashes) {
+    std::int64_t deadline_us = crash.fault->t + deadline_after_us;
+    const Op* first_ok = nullptr;
+    const Op* late_fail = nullptr;
+    for (const Op* op : acquires) {  // bounded by the number of acquire completions
+      if (op->t <= crash.fault->t || op->key != crash.key) continue;
+      if (op->type == OpType::ok) {
+        first_ok = op;
+        break;
+      }
+      if (op->t > deadline_us && late_fail == nullptr) late_fail = op;
+    }
+    if (first_ok != nullptr && first_ok->t <= deadline_us) continue;  // taken again in time
+    if (late_fail != nullptr) {
+      findings.push_back(
+          {Outcome::violated,
+           {crash.ok_i, crash.fault->i, late_fail->i},
+           fmt::format("process {} crashed at t={} holding '{}'; process {} still failed to acquire it at t={}, "
+                       "{} after the crash (TTL + bound = {})",
+                       crash.fault->process, format_time_us(crash.fault->t), crash.key, late_fail->process,
+                       format_time_us(late_fail->t), format_duration_us(late_fail->t - crash.fault->t),
+                       format_duration_us(deadline_after_us))});
+    } else if (first_ok == nullptr && end_us < deadline_us) {
+      findings.push_back({Outcome::unknown, {crash.fault->i}, ""});  // the run ended too soon to tell
+    }
+  }
+  return findings;
+}
+
+}  // namespace
+
+Verdict check_bounded_unavailability(const History& history) {
+  Verdict verdict;
+  verdict.property = "bounded_unavailability";
+  std::int64_t ttl_us = history.meta.ttl_ms * 1'000;
+  std::int64_t bound_us = 2 * ttl_us + 1'000'000;  // stated bound: 2 x TTL + 1 s beyond the TTL
+  std::vector<Finding> findings = keys_without_expiry(history, ttl_us + bound_us);
+  std::vector<Finding> crashes = dead_holders(history, ttl_us + bound_us);
+  findings.insert(findings.end(), crashes.begin(), crashes.end());
+  auto count = [&](Outcome outcome) {
+    return std::count_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.outcome == outcome; });
+  };
+  auto violated = count(Outcome::violated);
+  auto unknown = count(Outcome::unknown);
+  if (violated > 0) {
+    const Finding& first = *std::find_if(findings.begin(), findings.end(),
+                                         [](const Finding& f) { return f.outcome == Outcome::violated; });
+    verdict.outcome = Outcome::violated;
+    verdict.summary = fmt::format("{} lock(s) unavailable past TTL + bound ({})", violated,
+                                  format_duration_us(ttl_us + bound_us));
+    verdict.witnesses = first.witnesses;
+    verdict.cause = first.cause;
+  } else if (unknown > 0) {
+    verdict.outcome = Outcome::unknown;
+    verdict.summary = fmt::format("{} case(s) the run ended too soon to judge (needs {} after a crash or a key "
+                                  "without expiry)",
+                                  unknown, format_duration_us(ttl_us + bound_us));
+    verdict.witnesses = findings.front().witnesses;
+  } else {
+    verdict.outcome = Outcome::holds;
+    verdict.summary = fmt::format("every lock key got an expiry; any dead holder's lock was acquirable again "
+                                  "within TTL + bound ({})",
+                                  format_duration_us(ttl_us + bound_us));
+  }
+  return verdict;
+}
+
+}  // namespace lockcheck::properties

@@ -1,0 +1,55 @@
+#pragma once
+// The checkers: pure functions from a history to a verdict. Each reads only the history (sim/README.md,
+// schema 1), so it judges a simulated run and a real-Redis run alike. README.md in this folder says, per
+// property, what it reads, what it flags and what it deliberately never flags.
+#include <cstdint>
+#include <istream>
+#include <map>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "history.hpp"
+#include "verdict.hpp"
+
+namespace lockcheck::properties {
+
+// No node ever hands a lock instance to another owner while the first instance is still entitled to it.
+Verdict check_mutual_exclusion_server(const History& history);
+// No two processes are both inside the validity they believe they hold, in true time.
+Verdict check_mutual_exclusion_client(const History& history);
+// The protected resource never accepts a stale write (a lost update).
+Verdict check_mutual_exclusion_resource(const History& history);
+// No release or renew by one process removes or extends another process's lock instance.
+Verdict check_owner_only_release(const History& history);
+// No lock key is left without expiry; a dead holder's lock becomes acquirable within TTL + a bound.
+Verdict check_bounded_unavailability(const History& history);
+// Nested acquire by the owner: inner release keeps the lock, reentry never shortens the TTL.
+Verdict check_reentrancy(const History& history);
+// Renewal stops once the lock is released; a fault-free run never loses a renewed lock.
+Verdict check_renewal(const History& history);
+// With fencing, the resource accepts tokens in strictly increasing order across acquisitions.
+Verdict check_fencing(const History& history);
+
+// All verdicts, always in this order: mutual_exclusion_server, mutual_exclusion_client,
+// mutual_exclusion_resource, owner_only_release, bounded_unavailability, reentrancy, renewal, fencing.
+std::vector<Verdict> check_all(const History& history);
+
+// Parse a JSONL history and run check_all. Throws ParseError (with the line number) on a bad history.
+std::vector<Verdict> check_jsonl(std::istream& in);
+
+// Figures, not a verdict: how much work got done and who waited.
+struct Progress {
+  std::int64_t acquisitions = 0;      // acquire ok
+  std::int64_t acquire_attempts = 0;  // acquire invoke
+  std::int64_t acquisitions_per_second = 0;  // per true second of the run, rounded down
+  std::int64_t wait_p50_us = 0;       // acquire invoke -> ok, over successful acquisitions
+  std::int64_t wait_p99_us = 0;
+  std::map<std::int64_t, std::int64_t> acquisitions_by_process;  // every process that tried, even with 0
+  std::vector<std::int64_t> starved_processes;  // tried at least once, never acquired
+};
+
+Progress measure_progress(const History& history);
+void to_json(nlohmann::json& out, const Progress& progress);
+
+}  // namespace lockcheck::properties

@@ -1,0 +1,302 @@
+// Parsing a schema-1 history. Strict about what the checkers rely on (integer times, known kinds, order),
+// lenient about fields it does not know, so a newer simulator can add fields without breaking old checkers.
+#include "history.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace lockcheck::properties {
+
+namespace {
+
+using nlohmann::json;
+
+// Reads typed fields of one line's object; every error names the line and the field.
+class Fields {
+ public:
+  Fields(const json& object, std::int64_t line) : object_(object), line_(line) {}
+
+  [[noreturn]] void fail(const std::string& what) const { throw ParseError(line_, what); }
+
+  bool has(const char* name) const { return object_.contains(name) && !object_.at(name).is_null(); }
+
+  std::int64_t integer(const char* name) const {
+    if (!has(name)) fail(fmt::format("missing integer field '{}'", name));
+    return as_integer(name);
+  }
+  std::int64_t integer_or(const char* name, std::int64_t fallback) const {
+    return has(name) ? as_integer(name) : fallback;
+  }
+  std::optional<std::int64_t> optional_integer(const char* name) const {
+    if (!has(name)) return std::nullopt;
+    return as_integer(name);
+  }
+  std::uint64_t unsigned_or(const char* name, std::uint64_t fallback) const {
+    if (!has(name)) return fallback;
+    const json& value = object_.at(name);
+    if (value.is_number_unsigned()) return value.get<std::uint64_t>();
+    if (value.is_number_integer() && value.get<std::int64_t>() >= 0) {
+      return static_cast<std::uint64_t>(value.get<std::int64_t>());
+    }
+    fail(fmt::format("field '{}' must be a non-negative integer", name));
+  }
+  std::string string(const char* name) const {
+    if (!has(name)) fail(fmt::format("missing string field '{}'", name));
+    return as_string(name);
+  }
+  std::string string_or(const char* name, const char* fallback) const {
+    return has(name) ? as_string(name) : std::string(fallback);
+  }
+  bool boolean_or(const char* name, bool fallback) const {
+    if (!has(name)) return fallback;
+    const json& value = object_.at(name);
+    if (!value.is_boolean()) fail(fmt::format("field '{}' must be true or false", name));
+    return value.get<bool>();
+  }
+
+ private:
+  std::int64_t as_integer(const char* name) const {
+    const json& value = object_.at(name);
+    // Times are integers by contract; a float means the writer lost precision somewhere.
+    if (value.is_number_integer()) {
+      if (value.is_number_unsigned() &&
+          value.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
+        fail(fmt::format("field '{}' does not fit in a signed 64-bit integer", name));
+      }
+      return value.get<std::int64_t>();
+    }
+    fail(fmt::format("field '{}' must be an integer, got {}", name, value.dump()));
+  }
+  std::string as_string(const char* name) const {
+    const json& value = object_.at(name);
+    if (!value.is_string()) fail(fmt::format("field '{}' must be a string, got {}", name, value.dump()));
+    return value.get<std::string>();
+  }
+
+  const json& object_;
+  std::int64_t line_;
+};
+
+Meta parse_meta(const Fields& in) {
+  Meta meta;
+  meta.schema = in.integer("schema");
+  if (meta.schema != 1) in.fail(fmt::format("unsupported schema {} (this checker reads schema 1)", meta.schema));
+  meta.scenario = in.string_or("scenario", "");
+  meta.seed = in.unsigned_or("seed", 0);
+  meta.variant = in.string_or("variant", "");
+  meta.ttl_ms = in.integer("ttl_ms");
+  if (meta.ttl_ms < 0) in.fail("field 'ttl_ms' must not be negative");
+  meta.clients = in.integer_or("clients", 0);
+  meta.nodes = in.integer_or("nodes", 0);
+  meta.fencing = in.boolean_or("fencing", false);
+  meta.end_us = in.integer_or("end", -1);
+  return meta;
+}
+
+OpType parse_op_type(const Fields& in) {
+  std::string type = in.string("type");
+  if (type == "invoke") return OpType::invoke;
+  if (type == "ok") return OpType::ok;
+  if (type == "fail") return OpType::fail;
+  if (type == "info") return OpType::info;
+  in.fail(fmt::format("unknown op type '{}' (expected invoke, ok, fail or info)", type));
+}
+
+Op parse_op(const Fields& in) {
+  Op op;
+  op.type = parse_op_type(in);
+  op.process = in.integer("process");
+  op.f = in.string("f");
+  if (op.f == "acquire") {
+    op.fn = OpFn::acquire;
+  } else if (op.f == "release") {
+    op.fn = OpFn::release;
+  } else if (op.f == "renew") {
+    op.fn = OpFn::renew;
+  } else {
+    op.fn = OpFn::other;  // a function a newer workload added; the checkers here ignore it
+  }
+  op.key = in.string_or("key", "");
+  op.local_us = in.optional_integer("local");
+  op.token = in.string_or("token", "");
+  op.valid_until_us = in.optional_integer("valid_until");
+  op.valid_until_local_us = in.optional_integer("valid_until_local");
+  op.fencing = in.optional_integer("fencing");
+  op.detail = in.string_or("detail", "");
+  op.result = in.string_or("result", "");
+  if (op.fn == OpFn::acquire && op.type == OpType::ok && op.token.empty() && !in.has("token")) {
+    in.fail("acquire ok without 'token'");
+  }
+  return op;
+}
+
+ResourceEvent parse_resource(const Fields& in) {
+  ResourceEvent event;
+  event.process = in.integer("process");
+  event.f = in.string("f");
+  if (event.f != "read" && event.f != "write") {
+    in.fail(fmt::format("unknown resource f '{}' (expected read or write)", event.f));
+  }
+  event.value = in.integer_or("value", 0);
+  event.version = in.integer("version");
+  event.read_version = in.optional_integer("read_version");
+  event.fencing = in.optional_integer("fencing");
+  event.accepted = in.boolean_or("accepted", true);
+  event.stale = in.boolean_or("stale", false);
+  return event;
+}
+
+FaultEvent parse_fault(const Fields& in) {
+  FaultEvent event;
+  event.fault = in.string("fault");
+  event.process = in.integer_or("process", -1);
+  event.node = in.integer_or("node", -1);
+  event.from = in.integer_or("from", -1);
+  event.duration_us = in.integer_or("duration_us", 0);
+  event.delta_us = in.integer_or("delta_us", 0);
+  event.drift_ppm = in.integer_or("drift_ppm", 0);
+  event.delay_us = in.integer_or("delay_us", 0);
+  event.request_ppm = in.integer_or("request_ppm", 0);
+  event.reply_ppm = in.integer_or("reply_ppm", 0);
+  event.mode = in.string_or("mode", "");
+  if ((event.fault == "crash" || event.fault == "pause" || event.fault == "resume" || event.fault == "restart") &&
+      event.process < 0) {
+    in.fail(fmt::format("fault '{}' needs 'process'", event.fault));
+  }
+  if (event.fault == "failover" && (event.node < 0 || event.from < 0)) {
+    in.fail("fault 'failover' needs 'node' (the promoted replica) and 'from' (the old master)");
+  }
+  return event;
+}
+
+ServerEventKind parse_server_kind(const Fields& in) {
+  static constexpr ServerEventKind kAll[] = {
+      ServerEventKind::created,        ServerEventKind::overwritten, ServerEventKind::modified,
+      ServerEventKind::expire_set,     ServerEventKind::expire_removed, ServerEventKind::deleted,
+      ServerEventKind::expired,        ServerEventKind::evicted,     ServerEventKind::lost,
+  };
+  std::string name = in.string("event");
+  for (ServerEventKind kind : kAll) {
+    if (to_string(kind) == name) return kind;
+  }
+  in.fail(fmt::format("unknown server event '{}'", name));
+}
+
+ServerEvent parse_server(const Fields& in) {
+  ServerEvent event;
+  event.node = in.integer("node");
+  event.event = parse_server_kind(in);
+  event.key = in.string("key");
+  event.value = in.string_or("value", "");
+  event.by = in.integer_or("by", -1);
+  event.command = in.string_or("command", "");
+  event.script = in.string_or("script", "");
+  event.node_time_ms = in.integer("node_time_ms");
+  event.expire_at_ms = in.integer_or("expire_at_ms", -1);
+  event.replicated = in.boolean_or("replicated", false);
+  return event;
+}
+
+}  // namespace
+
+ParseError::ParseError(std::int64_t line, const std::string& what)
+    : std::runtime_error(fmt::format("history line {}: {}", line, what)), line_(line) {}
+
+std::string_view to_string(ServerEventKind kind) {
+  switch (kind) {
+    case ServerEventKind::created: return "created";
+    case ServerEventKind::overwritten: return "overwritten";
+    case ServerEventKind::modified: return "modified";
+    case ServerEventKind::expire_set: return "expire_set";
+    case ServerEventKind::expire_removed: return "expire_removed";
+    case ServerEventKind::deleted: return "deleted";
+    case ServerEventKind::expired: return "expired";
+    case ServerEventKind::evicted: return "evicted";
+    case ServerEventKind::lost: return "lost";
+  }
+  return "unknown";
+}
+
+std::int64_t event_index(const Event& event) {
+  return std::visit([](const auto& e) { return e.i; }, event);
+}
+
+std::int64_t event_time(const Event& event) {
+  return std::visit([](const auto& e) { return e.t; }, event);
+}
+
+std::int64_t History::end_us() const {
+  if (meta.end_us >= 0) return meta.end_us;
+  return events.empty() ? 0 : event_time(events.back());
+}
+
+History parse_history(std::istream& in) {
+  History history;
+  std::string text;
+  std::int64_t line_number = 0;
+  std::int64_t previous_t = 0;
+  while (std::getline(in, text)) {
+    ++line_number;
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    json object;
+    try {
+      object = json::parse(text);
+    } catch (const json::parse_error& error) {
+      throw ParseError(line_number, fmt::format("not valid JSON ({})", error.what()));
+    }
+    if (!object.is_object()) throw ParseError(line_number, "not a JSON object");
+    Fields fields(object, line_number);
+    std::int64_t i = fields.integer("i");
+    std::int64_t t = fields.integer("t");
+    std::string kind = fields.string("kind");
+    // Witnesses are line indices, so they must be unique and in order; checkers walk events in time order.
+    auto expected_i = static_cast<std::int64_t>(history.events.size());
+    if (i != expected_i) fields.fail(fmt::format("'i' is {}, expected {}", i, expected_i));
+    if (t < previous_t) fields.fail(fmt::format("'t' goes backwards ({} after {})", t, previous_t));
+    previous_t = t;
+    if (history.events.empty() && kind != "meta") fields.fail("the first line must be the 'meta' line");
+    Event event;
+    if (kind == "meta") {
+      if (!history.events.empty()) fields.fail("a second 'meta' line");
+      Meta meta = parse_meta(fields);
+      meta.i = i;
+      meta.t = t;
+      history.meta = meta;
+      event = meta;
+    } else if (kind == "op") {
+      Op op = parse_op(fields);
+      op.i = i;
+      op.t = t;
+      event = std::move(op);
+    } else if (kind == "resource") {
+      ResourceEvent resource = parse_resource(fields);
+      resource.i = i;
+      resource.t = t;
+      event = std::move(resource);
+    } else if (kind == "fault") {
+      FaultEvent fault = parse_fault(fields);
+      fault.i = i;
+      fault.t = t;
+      event = std::move(fault);
+    } else if (kind == "server") {
+      ServerEvent server = parse_server(fields);
+      server.i = i;
+      server.t = t;
+      event = std::move(server);
+    } else {
+      fields.fail(fmt::format("unknown kind '{}' (expected meta, op, resource, fault or server)", kind));
+    }
+    history.events.push_back(std::move(event));
+  }
+  if (history.events.empty()) throw ParseError(line_number, "empty history (no meta line)");
+  return history;
+}
+
+History parse_history(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  return parse_history(in);
+}
+
+}  // namespace lockcheck::properties

@@ -1,0 +1,140 @@
+#pragma once
+// A recorded history (sim/README.md, "History format", schema 1) as typed events.
+// The checkers read only this, never the simulator, so a history recorded on real Redis is judged the same way.
+#include <cstdint>
+#include <istream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace lockcheck::properties {
+
+// A malformed history: the message names the 1-based line number and what is wrong with it.
+class ParseError : public std::runtime_error {
+ public:
+  ParseError(std::int64_t line, const std::string& what);
+  std::int64_t line() const { return line_; }
+
+ private:
+  std::int64_t line_;
+};
+
+// Line 0: what was run.
+struct Meta {
+  std::int64_t i = 0;
+  std::int64_t t = 0;
+  std::int64_t schema = 1;
+  std::string scenario;
+  std::uint64_t seed = 0;
+  std::string variant;
+  std::int64_t ttl_ms = 0;
+  std::int64_t clients = 0;
+  std::int64_t nodes = 0;
+  bool fencing = false;
+  std::int64_t end_us = -1;  // "end": true time the run stopped; -1 when absent (then the last event's t)
+};
+
+enum class OpType : std::uint8_t { invoke, ok, fail, info };
+enum class OpFn : std::uint8_t { acquire, release, renew, other };
+
+// What a client tried (Jepsen style). Optional lease fields are present only where the format says so.
+struct Op {
+  std::int64_t i = 0;
+  std::int64_t t = 0;
+  OpType type = OpType::invoke;
+  std::int64_t process = 0;
+  OpFn fn = OpFn::other;
+  std::string f;  // the raw name, kept for messages and for functions this version does not know
+  std::string key;
+  std::optional<std::int64_t> local_us;
+  std::string token;
+  std::optional<std::int64_t> valid_until_us;  // true time at which the client's own validity ends
+  std::optional<std::int64_t> valid_until_local_us;
+  std::optional<std::int64_t> fencing;
+  std::string detail;
+  std::string result;  // release: released | not_owned | unknown; renew: renewed | lost | unknown
+};
+
+// The protected register: reads and writes inside the critical section.
+struct ResourceEvent {
+  std::int64_t i = 0;
+  std::int64_t t = 0;
+  std::int64_t process = 0;
+  std::string f;  // "read" or "write"
+  std::int64_t value = 0;
+  std::int64_t version = 0;
+  std::optional<std::int64_t> read_version;  // writes only
+  std::optional<std::int64_t> fencing;       // writes only
+  bool accepted = true;                      // writes only
+  bool stale = false;                        // writes only
+};
+
+// What the nemesis did. Fields a fault kind does not use keep their defaults (-1 / 0 / "").
+struct FaultEvent {
+  std::int64_t i = 0;
+  std::int64_t t = 0;
+  std::string fault;
+  std::int64_t process = -1;
+  std::int64_t node = -1;
+  std::int64_t from = -1;  // failover: the old master
+  std::int64_t duration_us = 0;
+  std::int64_t delta_us = 0;
+  std::int64_t drift_ppm = 0;
+  std::int64_t delay_us = 0;
+  std::int64_t request_ppm = 0;
+  std::int64_t reply_ppm = 0;
+  std::string mode;  // node_restart: kept | lost | aof_everysec
+};
+
+enum class ServerEventKind : std::uint8_t {
+  created,
+  overwritten,
+  modified,
+  expire_set,
+  expire_removed,
+  deleted,
+  expired,
+  evicted,
+  lost,
+};
+std::string_view to_string(ServerEventKind kind);
+
+// A fact a node recorded about one key.
+struct ServerEvent {
+  std::int64_t i = 0;
+  std::int64_t t = 0;
+  std::int64_t node = 0;
+  ServerEventKind event = ServerEventKind::created;
+  std::string key;
+  std::string value;  // the string value after the event (the owner's token for token locks), else ""
+  std::int64_t by = -1;  // the process whose command caused it; -1 for expiry, eviction, loss
+  std::string command;
+  std::string script;
+  std::int64_t node_time_ms = 0;
+  std::int64_t expire_at_ms = -1;  // the deadline on the node clock; -1: no expiry
+  // Extension: true when a replica applied this from the replication stream. Such events follow the
+  // master's decisions (and lag behind them), so judgements of "who took the lock when" skip them.
+  bool replicated = false;
+};
+
+using Event = std::variant<Meta, Op, ResourceEvent, FaultEvent, ServerEvent>;
+
+struct History {
+  Meta meta;
+  std::vector<Event> events;  // in file order, meta included (events[0])
+
+  // The true time the run ends: meta "end" when given, else the last event's t.
+  std::int64_t end_us() const;
+};
+
+// Parses a whole JSONL history. Blank lines are skipped; anything else malformed throws ParseError.
+History parse_history(std::istream& in);
+History parse_history(std::string_view text);
+
+std::int64_t event_index(const Event& event);  // its "i"
+std::int64_t event_time(const Event& event);   // its "t"
+
+}  // namespace lockcheck::properties

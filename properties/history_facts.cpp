@@ -1,0 +1,89 @@
+#include "history_facts.hpp"
+
+#include <fmt/format.h>
+
+#include "describe.hpp"
+
+namespace lockcheck::properties {
+
+std::set<std::string> lock_keys(const History& history) {
+  std::set<std::string> keys;
+  for (const Event& event : history.events) {
+    if (const auto* op = std::get_if<Op>(&event); op != nullptr && !op->key.empty()) keys.insert(op->key);
+  }
+  return keys;
+}
+
+std::map<std::string, std::int64_t> token_owners(const History& history) {
+  std::map<std::string, std::int64_t> owners;
+  for (const Event& event : history.events) {
+    const auto* op = std::get_if<Op>(&event);
+    if (op == nullptr || op->fn != OpFn::acquire || op->type != OpType::ok || op->token.empty()) continue;
+    owners.emplace(op->token, op->process);  // the first acquirer; a shared token (thread-id) keeps the first
+  }
+  return owners;
+}
+
+void InFlight::observe(const Op& op) {
+  if (op.type == OpType::invoke) {
+    pending_f_[op.process] = op.f;
+  } else {
+    pending_f_.erase(op.process);
+  }
+}
+
+std::string InFlight::describe(std::int64_t process, const std::string& command) const {
+  auto it = pending_f_.find(process);
+  std::string what = it == pending_f_.end() ? std::string("command") : it->second;
+  if (command.empty()) return fmt::format("process {}'s {}", process, what);
+  return fmt::format("process {}'s {} ({})", process, what, command);
+}
+
+namespace {
+
+std::string join_parts(const std::string& text, const std::string& part) {
+  return text.empty() ? part : text + ", " + part;
+}
+
+std::string signed_duration(std::int64_t delta_us) {
+  return (delta_us >= 0 ? "+" : "") + format_duration_us(delta_us);
+}
+
+}  // namespace
+
+std::string node_clock_faults(const History& history, std::int64_t node, std::int64_t from_us, std::int64_t to_us) {
+  std::string text;
+  for (const Event& event : history.events) {
+    const auto* fault = std::get_if<FaultEvent>(&event);
+    if (fault == nullptr || fault->node != node || fault->t <= from_us || fault->t > to_us) continue;
+    if (fault->fault == "node_clock_jump") {
+      text = join_parts(text, fmt::format("node {}'s clock jumped {} at t={}", node, signed_duration(fault->delta_us),
+                                          format_time_us(fault->t)));
+    } else if (fault->fault == "node_clock_drift") {
+      text = join_parts(text, fmt::format("node {}'s clock drifted {} ppm from t={}", node, fault->drift_ppm,
+                                          format_time_us(fault->t)));
+    }
+  }
+  return text;
+}
+
+std::string process_faults(const History& history, std::int64_t process, std::int64_t from_us, std::int64_t to_us) {
+  std::string text;
+  for (const Event& event : history.events) {
+    const auto* fault = std::get_if<FaultEvent>(&event);
+    if (fault == nullptr || fault->process != process || fault->t < from_us || fault->t > to_us) continue;
+    if (fault->fault == "pause") {
+      text = join_parts(text, fmt::format("process {} was paused at t={} for {}", process, format_time_us(fault->t),
+                                          format_duration_us(fault->duration_us)));
+    } else if (fault->fault == "client_clock_jump") {
+      text = join_parts(text, fmt::format("process {}'s clock jumped {} at t={}", process,
+                                          signed_duration(fault->delta_us), format_time_us(fault->t)));
+    } else if (fault->fault == "client_clock_drift") {
+      text = join_parts(text, fmt::format("process {}'s clock drifted {} ppm from t={}", process, fault->drift_ppm,
+                                          format_time_us(fault->t)));
+    }
+  }
+  return text;
+}
+
+}  // namespace lockcheck::properties

@@ -1,0 +1,38 @@
+#pragma once
+// Facts several checkers derive from a history the same way: which keys are locks, whose token is whose,
+// what a process was doing when a server event happened.
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <set>
+#include <string>
+
+#include "history.hpp"
+
+namespace lockcheck::properties {
+
+inline constexpr std::int64_t kForever = std::numeric_limits<std::int64_t>::max();
+
+// Keys named by client ops. Server events on other keys (a fencing counter, say) are not locks.
+std::set<std::string> lock_keys(const History& history);
+
+// Token -> the process that acquired it (acquire ok). Used when a server event does not say `by`.
+std::map<std::string, std::int64_t> token_owners(const History& history);
+
+// "process 3's release (EVALSHA)": names the actor of a server event from the op it had in flight.
+class InFlight {
+ public:
+  void observe(const Op& op);  // call for every op in order
+  std::string describe(std::int64_t process, const std::string& command) const;
+
+ private:
+  std::map<std::int64_t, std::string> pending_f_;  // process -> f of its invoke without a completion yet
+};
+
+// Node clock faults on `node` in (from_us, to_us], in words ("node 0's clock jumped +2000 ms at t=1.5s"), or "".
+std::string node_clock_faults(const History& history, std::int64_t node, std::int64_t from_us, std::int64_t to_us);
+
+// Process pauses and client clock faults of `process` in [from_us, to_us], in words, or "".
+std::string process_faults(const History& history, std::int64_t process, std::int64_t from_us, std::int64_t to_us);
+
+}  // namespace lockcheck::properties

@@ -1,0 +1,76 @@
+// mutual_exclusion_client: two processes both inside the validity they believe they hold, in true time.
+// This is the level a pause past the TTL breaks for every auto-releasing lock (F4, F14, F21), and that
+// validity computed on a bad clock breaks (F12, F13). Maybe-held (`info`) and failed acquires never
+// form an interval (S2, S3); a crashed holder's belief ends at the crash; touching ends (B acquires at the
+// very instant A invokes release) are not an overlap.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "beliefs.hpp"
+#include "checkers.hpp"
+#include "describe.hpp"
+#include "history_facts.hpp"
+
+namespace lockcheck::properties {
+
+namespace {
+
+std::string describe_overlap(const History& history, const Belief& first, const Belief& second) {
+  std::int64_t overlap_us = std::min(first.end_us, second.end_us) - second.start_us;
+  std::string text = fmt::format(
+      "process {} believed it held '{}' (token {}) from t={} until t={} ({}), but process {} acquired it "
+      "(token {}) at t={}: both inside their validity for {}",
+      first.process, first.key, short_token(first.token), format_time_us(first.start_us),
+      format_time_us(first.end_us), first.end_reason, second.process, short_token(second.token),
+      format_time_us(second.start_us), format_duration_us(overlap_us));
+  if (first.end_reason == "acted") {
+    text += fmt::format("; process {}'s validity ended at t={}, but it still used the resource at t={} believing "
+                        "it held the lock",
+                        first.process, format_time_us(first.valid_until_us), format_time_us(first.end_us));
+  }
+  std::string faults = process_faults(history, first.process, first.start_us, first.end_us);
+  if (!faults.empty()) text += "; " + faults;
+  return text;
+}
+
+}  // namespace
+
+Verdict check_mutual_exclusion_client(const History& history) {
+  Verdict verdict;
+  verdict.property = "mutual_exclusion_client";
+  std::vector<Belief> beliefs = belief_intervals(history);
+  if (beliefs.empty()) {
+    verdict.outcome = Outcome::unknown;
+    verdict.summary = "not exercised (no process ever held a lock)";
+    return verdict;
+  }
+  // Sweep in start order. For each key, remember per process the stretch reaching furthest: any other
+  // process's stretch still running when a new one starts overlaps it.
+  std::map<std::string, std::map<std::int64_t, const Belief*>> furthest;  // key -> process -> stretch
+  std::int64_t violations = 0;
+  for (const Belief& belief : beliefs) {
+    auto& by_process = furthest[belief.key];
+    for (const auto& [process, other] : by_process) {
+      if (process == belief.process || other->end_us <= belief.start_us) continue;
+      if (violations++ == 0) {
+        verdict.witnesses = {other->start_i, belief.start_i};
+        if (other->acted_i >= 0) verdict.witnesses.push_back(other->acted_i);
+        verdict.cause = describe_overlap(history, *other, belief);
+      }
+      break;  // one violation per new stretch keeps the count meaningful
+    }
+    const Belief*& mine = by_process[belief.process];
+    if (mine == nullptr || mine->end_us < belief.end_us) mine = &belief;
+  }
+  if (violations == 0) {
+    verdict.outcome = Outcome::holds;
+    verdict.summary = fmt::format("{} belief intervals, no two processes overlapping", beliefs.size());
+  } else {
+    verdict.outcome = Outcome::violated;
+    verdict.summary = fmt::format("{} acquisition(s) overlapped another process's believed validity", violations);
+  }
+  return verdict;
+}
+
+}  // namespace lockcheck::properties

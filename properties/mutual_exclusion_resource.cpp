@@ -1,0 +1,64 @@
+// mutual_exclusion_resource: the protected register accepted a write that was computed from a read older
+// than another accepted write: that other update is lost (F4, F14, F25). With fencing the register rejects
+// such a write (accepted=false), which is the lock working as designed (S11): never flagged.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "checkers.hpp"
+#include "describe.hpp"
+
+namespace lockcheck::properties {
+
+Verdict check_mutual_exclusion_resource(const History& history) {
+  Verdict verdict;
+  verdict.property = "mutual_exclusion_resource";
+  std::map<std::int64_t, const ResourceEvent*> write_making_version;  // version -> accepted write that made it
+  std::map<std::int64_t, const ResourceEvent*> last_read;             // process -> its latest read
+  std::int64_t writes = 0;
+  std::int64_t rejected = 0;
+  std::int64_t lost = 0;
+  for (const Event& event : history.events) {
+    const auto* resource = std::get_if<ResourceEvent>(&event);
+    if (resource == nullptr) continue;
+    if (resource->f == "read") {
+      last_read[resource->process] = resource;
+      continue;
+    }
+    ++writes;
+    if (!resource->accepted) {
+      ++rejected;
+      continue;
+    }
+    if (resource->stale && lost++ == 0) {
+      std::int64_t read_version = resource->read_version.value_or(-1);
+      auto overwritten = write_making_version.find(read_version + 1);
+      auto read = last_read.find(resource->process);
+      if (read != last_read.end()) verdict.witnesses.push_back(read->second->i);
+      if (overwritten != write_making_version.end()) verdict.witnesses.push_back(overwritten->second->i);
+      verdict.witnesses.push_back(resource->i);
+      std::string other = overwritten != write_making_version.end()
+                              ? fmt::format("process {}'s write at t={} (version {})", overwritten->second->process,
+                                            format_time_us(overwritten->second->t), read_version + 1)
+                              : fmt::format("a write after version {}", read_version);
+      verdict.cause = fmt::format(
+          "the resource accepted process {}'s stale write at t={} (computed from version {}), so {} was lost{}",
+          resource->process, format_time_us(resource->t), read_version, other,
+          history.meta.fencing ? " although fencing was on" : "");
+    }
+    write_making_version[resource->version] = resource;
+  }
+  if (writes == 0) {
+    verdict.outcome = Outcome::unknown;
+    verdict.summary = "not exercised (no resource writes)";
+  } else if (lost == 0) {
+    verdict.outcome = Outcome::holds;
+    verdict.summary = fmt::format("{} writes, no stale write accepted ({} rejected)", writes, rejected);
+  } else {
+    verdict.outcome = Outcome::violated;
+    verdict.summary = fmt::format("{} stale write(s) accepted of {} writes (lost updates)", lost, writes);
+  }
+  return verdict;
+}
+
+}  // namespace lockcheck::properties

@@ -1,0 +1,272 @@
+// mutual_exclusion_server: a node hands a lock to a second owner while the first owner's instance is still
+// entitled to it. Entitlement is the instance's TTL as the node granted it (deadline minus node time at the
+// last create / expire_set), measured in TRUE time from that moment. So a node clock that jumps forward or
+// runs fast (F7, F9, F12), a restart or failover that loses the key (F5, F6, F8, F10), eviction, an
+// overwrite (F15, F19 SET variant) or a non-owner's delete (F2, F3, F18, F23) count once a different owner
+// then takes the key inside that entitlement. A clock that steps back only makes the key live longer (S7):
+// never flagged. Expiry on time is the lock working (S1, F4's server level holds).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+
+#include "checkers.hpp"
+#include "describe.hpp"
+#include "history_facts.hpp"
+
+namespace lockcheck::properties {
+
+namespace {
+
+struct Instance {
+  std::string token;
+  std::int64_t owner = -1;      // process, -1 when neither `by` nor the token says
+  std::int64_t created_i = 0;   // line that created this instance (first witness)
+  std::int64_t set_t_us = 0;    // true time of the last create / expire_set
+  std::int64_t ttl_us = 0;      // node-clock duration granted at that moment
+  std::int64_t entitled_until_us = kForever;  // true time; kForever while the key has no deadline
+  std::string shortened;        // set when a later expire_set lowered the deadline (F17), for the cause
+};
+
+// An instance that vanished while still entitled: if another owner takes the key before `until`, two owners.
+struct Ghost {
+  Instance instance;
+  std::int64_t removed_i = 0;
+  std::string cause;
+};
+
+struct KeyState {
+  std::optional<Instance> current;
+  std::optional<Ghost> ghost;
+};
+
+bool same_owner(const Instance& a, std::int64_t owner, const std::string& token) {
+  if (a.owner >= 0 && owner >= 0) return a.owner == owner;
+  return !a.token.empty() && a.token == token;
+}
+
+std::string owner_name(std::int64_t owner) {
+  return owner >= 0 ? fmt::format("process {}", owner) : std::string("an unknown process");
+}
+
+std::int64_t tolerance_us(std::int64_t ttl_us) { return std::max<std::int64_t>(2'000, ttl_us / 100); }
+
+class Checker {
+ public:
+  explicit Checker(const History& history)
+      : history_(history), keys_(lock_keys(history)), owners_(token_owners(history)) {}
+
+  Verdict run() {
+    for (const Event& event : history_.events) {
+      if (const auto* op = std::get_if<Op>(&event)) in_flight_.observe(*op);
+      if (const auto* fault = std::get_if<FaultEvent>(&event)) on_fault(*fault);
+      if (const auto* server = std::get_if<ServerEvent>(&event)) {
+        if (keys_.count(server->key) != 0) on_server(*server);
+      }
+    }
+    Verdict verdict;
+    verdict.property = "mutual_exclusion_server";
+    if (violations_ == 0) {
+      verdict.outcome = seen_lock_event_ ? Outcome::holds : Outcome::unknown;
+      verdict.summary = seen_lock_event_ ? "no node handed a lock to a second owner while the first was entitled"
+                                         : "not exercised (no server events on lock keys)";
+      return verdict;
+    }
+    verdict.outcome = Outcome::violated;
+    verdict.summary = fmt::format("{} time(s) a node gave a lock to a second owner while the first was entitled",
+                                  violations_);
+    verdict.witnesses = first_witnesses_;
+    verdict.cause = first_cause_;
+    return verdict;
+  }
+
+ private:
+  std::int64_t owner_of(const ServerEvent& event) const {
+    if (event.by >= 0) return event.by;
+    auto it = owners_.find(event.value);
+    return it == owners_.end() ? -1 : it->second;
+  }
+
+  void flag(std::vector<std::int64_t> witnesses, const std::function<std::string()>& cause) {
+    if (violations_++ == 0) {
+      first_witnesses_ = std::move(witnesses);
+      first_cause_ = cause();
+    }
+  }
+
+  void on_fault(const FaultEvent& fault) {
+    if (fault.fault == "failover") {
+      on_failover(fault);
+    }
+    if (fault.node >= 0) last_node_fault_[fault.node] = fault;
+  }
+
+  // The promoted replica lacks what the old master held: that instance is lost in failover (F5, F6).
+  void on_failover(const FaultEvent& fault) {
+    for (const auto& [node_key, state] : states_) {
+      if (node_key.first != fault.from || !state.current) continue;
+      KeyState& promoted = states_[{fault.node, node_key.second}];
+      if (promoted.current && promoted.current->token == state.current->token) continue;
+      if (promoted.current) continue;  // the replica holds some other instance: judged by its own events
+      promoted.ghost = Ghost{*state.current, fault.i,
+                             fmt::format("lost in failover: node {} was promoted at t={} without {}'s instance "
+                                         "(token {}) that old master node {} held",
+                                         fault.node, format_time_us(fault.t), owner_name(state.current->owner),
+                                         short_token(state.current->token), fault.from)};
+    }
+  }
+
+  void on_server(const ServerEvent& event) {
+    seen_lock_event_ = true;
+    KeyState& state = states_[{event.node, event.key}];
+    switch (event.event) {
+      case ServerEventKind::created:
+      case ServerEventKind::overwritten: on_set(event, state); break;
+      case ServerEventKind::expire_set: on_expire_set(event, state); break;
+      case ServerEventKind::expire_removed:
+        if (state.current) state.current->entitled_until_us = kForever;
+        break;
+      case ServerEventKind::modified: break;  // hash locks change fields in place; ownership is by `by`
+      case ServerEventKind::deleted:
+      case ServerEventKind::expired:
+      case ServerEventKind::evicted:
+      case ServerEventKind::lost: on_removed(event, state); break;
+    }
+  }
+
+  void on_set(const ServerEvent& event, KeyState& state) {
+    std::int64_t owner = owner_of(event);
+    // Replicated writes follow a master's decision that the master's own events already judged.
+    if (!event.replicated) {
+      if (event.event == ServerEventKind::overwritten && state.current &&
+          !same_owner(*state.current, owner, event.value) && state.current->entitled_until_us > event.t) {
+        const Instance& held = *state.current;
+        flag({held.created_i, event.i}, [&] {
+          return fmt::format("{}'s lock instance (token {}) on node {} was overwritten by {} at t={} while it was "
+                             "entitled until t={}",
+                             owner_name(held.owner), short_token(held.token), event.node,
+                             in_flight_.describe(event.by, event.command), format_time_us(event.t),
+                             format_time_us(held.entitled_until_us));
+        });
+      }
+      if (state.ghost && !same_owner(state.ghost->instance, owner, event.value)) {
+        const Ghost& ghost = *state.ghost;
+        std::int64_t until = ghost.instance.entitled_until_us;
+        if (until != kForever && event.t < until - tolerance_us(ghost.instance.ttl_us)) {
+          flag({ghost.instance.created_i, ghost.removed_i, event.i}, [&] {
+            return fmt::format("{}; then {} took the key on node {} at t={}, {} before {}'s TTL ran out in true "
+                               "time (t={})",
+                               ghost.cause, owner_name(owner), event.node, format_time_us(event.t),
+                               format_duration_us(until - event.t), owner_name(ghost.instance.owner),
+                               format_time_us(until));
+          });
+        } else if (until == kForever) {
+          flag({ghost.instance.created_i, ghost.removed_i, event.i}, [&] {
+            return fmt::format("{}; then {} took the key on node {} at t={} (the instance had no expiry)",
+                               ghost.cause, owner_name(owner), event.node, format_time_us(event.t));
+          });
+        }
+      }
+    }
+    state.ghost.reset();
+    bool keeps_instance = event.event == ServerEventKind::overwritten && state.current &&
+                          same_owner(*state.current, owner, event.value);
+    Instance next;
+    if (keeps_instance) next = *state.current;  // the owner rewrote its own lock: entitlement carries on
+    if (!keeps_instance) next.created_i = event.i;
+    next.token = event.value;
+    next.owner = owner;
+    if (event.expire_at_ms >= 0) grant(next, event);
+    else if (!keeps_instance) next.entitled_until_us = kForever;
+    state.current = next;
+  }
+
+  // The node granted (expire_at_ms - node_time_ms) more: entitlement runs that long in true time from now.
+  static void grant(Instance& instance, const ServerEvent& event) {
+    std::int64_t ttl_us = (event.expire_at_ms - event.node_time_ms) * 1'000;
+    std::int64_t until = event.t + ttl_us;
+    if (instance.entitled_until_us != kForever && until < instance.entitled_until_us) {
+      // A lowered deadline does not shorten the owner's entitlement (F17: reentry with a shorter lease).
+      instance.shortened = fmt::format("its deadline was lowered to {} at t={} by {}", format_duration_us(ttl_us),
+                                       format_time_us(event.t), owner_name(event.by));
+      return;
+    }
+    instance.set_t_us = event.t;
+    instance.ttl_us = ttl_us;
+    instance.entitled_until_us = until;
+  }
+
+  void on_expire_set(const ServerEvent& event, KeyState& state) {
+    if (!state.current || event.expire_at_ms < 0) return;
+    grant(*state.current, event);
+  }
+
+  std::string removal_cause(const ServerEvent& event, const Instance& held) const {
+    std::string who = fmt::format("{}'s lock instance (token {})", owner_name(held.owner), short_token(held.token));
+    switch (event.event) {
+      case ServerEventKind::deleted:
+        if (event.by < 0) {
+          return fmt::format("{} was deleted on node {} by the server at t={}", who, event.node,
+                             format_time_us(event.t));
+        }
+        return fmt::format("{} was deleted on node {} by {} at t={}", who, event.node,
+                           in_flight_.describe(event.by, event.command), format_time_us(event.t));
+      case ServerEventKind::expired: {
+        std::string text = fmt::format(
+            "{} expired on node {}'s clock at t={} after only {} of true time (TTL {})", who, event.node,
+            format_time_us(event.t), format_duration_us(event.t - held.set_t_us), format_duration_us(held.ttl_us));
+        if (!held.shortened.empty()) text += "; " + held.shortened;
+        std::string clock = node_clock_faults(history_, event.node, held.set_t_us, event.t);
+        if (!clock.empty()) text += "; " + clock;
+        return text;
+      }
+      case ServerEventKind::evicted:
+        return fmt::format("{} was evicted from node {} at t={}", who, event.node, format_time_us(event.t));
+      case ServerEventKind::lost: {
+        auto it = last_node_fault_.find(event.node);
+        std::string how = "lost";
+        if (it != last_node_fault_.end()) {
+          const FaultEvent& fault = it->second;
+          if (fault.fault == "failover") how = "lost in failover";
+          if (fault.fault == "node_restart") how = fmt::format("lost when node {} restarted (mode {})", event.node,
+                                                               fault.mode.empty() ? "lost" : fault.mode);
+        }
+        return fmt::format("{} was {} on node {} at t={}", who, how, event.node, format_time_us(event.t));
+      }
+      default: return who;
+    }
+  }
+
+  void on_removed(const ServerEvent& event, KeyState& state) {
+    if (!state.current) return;
+    Instance held = *state.current;
+    state.current.reset();
+    state.ghost.reset();
+    if (event.replicated) return;
+    bool by_owner = event.event == ServerEventKind::deleted && event.by >= 0 &&
+                    (held.owner < 0 || held.owner == event.by);
+    if (by_owner) return;  // a release (or the owner's own DEL): the instance ends as intended
+    if (held.entitled_until_us != kForever && event.t >= held.entitled_until_us - tolerance_us(held.ttl_us)) {
+      return;  // gone on time (or late: a backward node clock, S7, costs liveness only)
+    }
+    state.ghost = Ghost{held, event.i, removal_cause(event, held)};
+  }
+
+  const History& history_;
+  std::set<std::string> keys_;
+  std::map<std::string, std::int64_t> owners_;
+  InFlight in_flight_;
+  std::map<std::pair<std::int64_t, std::string>, KeyState> states_;
+  std::map<std::int64_t, FaultEvent> last_node_fault_;
+  bool seen_lock_event_ = false;
+  std::int64_t violations_ = 0;
+  std::vector<std::int64_t> first_witnesses_;
+  std::string first_cause_;
+};
+
+}  // namespace
+
+Verdict check_mutual_exclusion_server(const History& history) { return Checker(history).run(); }
+
+}  // namespace lockcheck::properties

@@ -1,0 +1,77 @@
+// owner_only_release: a release or renew by one process removed or extended another process's lock
+// instance (F2, F3, F18, F19, F23). Read from the server's facts: a `deleted` or `expire_set` caused by
+// process B on a key whose current instance process A created or overwrote. A compare-and-delete or an
+// owner-checked extend that returns 0 leaves no server event, so it is never flagged (S1, S10); expiry and
+// eviction are the server's doing, not a release.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "checkers.hpp"
+#include "describe.hpp"
+#include "history_facts.hpp"
+
+namespace lockcheck::properties {
+
+Verdict check_owner_only_release(const History& history) {
+  Verdict verdict;
+  verdict.property = "owner_only_release";
+  std::set<std::string> keys = lock_keys(history);
+  struct Owner {
+    std::int64_t process = -1;
+    std::string token;
+    std::int64_t set_i = 0;
+  };
+  std::map<std::pair<std::int64_t, std::string>, Owner> owners;  // (node, key) -> current instance
+  InFlight in_flight;
+  std::int64_t judged = 0;
+  std::int64_t violations = 0;
+  for (const Event& event : history.events) {
+    if (const auto* op = std::get_if<Op>(&event)) in_flight.observe(*op);
+    const auto* server = std::get_if<ServerEvent>(&event);
+    if (server == nullptr || keys.count(server->key) == 0) continue;
+    std::pair<std::int64_t, std::string> id{server->node, server->key};
+    switch (server->event) {
+      case ServerEventKind::created:
+      case ServerEventKind::overwritten:
+        owners[id] = Owner{server->by, server->value, server->i};
+        break;
+      case ServerEventKind::deleted:
+      case ServerEventKind::expire_set: {
+        auto it = owners.find(id);
+        bool removes = server->event == ServerEventKind::deleted;
+        if (it != owners.end() && !server->replicated && server->by >= 0 && it->second.process >= 0) {
+          ++judged;
+          if (it->second.process != server->by && violations++ == 0) {
+            verdict.witnesses = {it->second.set_i, server->i};
+            verdict.cause = fmt::format(
+                "{} {} process {}'s lock instance (token {}) of '{}' on node {} at t={}",
+                in_flight.describe(server->by, server->command), removes ? "deleted" : "extended",
+                it->second.process, short_token(it->second.token), server->key, server->node,
+                format_time_us(server->t));
+          }
+        }
+        if (removes && it != owners.end()) owners.erase(it);
+        break;
+      }
+      case ServerEventKind::expired:
+      case ServerEventKind::evicted:
+      case ServerEventKind::lost: owners.erase(id); break;
+      case ServerEventKind::modified:
+      case ServerEventKind::expire_removed: break;
+    }
+  }
+  if (violations > 0) {
+    verdict.outcome = Outcome::violated;
+    verdict.summary = fmt::format("{} release(s) or renewal(s) took effect on another process's lock", violations);
+  } else if (judged == 0) {
+    verdict.outcome = Outcome::unknown;
+    verdict.summary = "not exercised (no release or renewal reached a held lock)";
+  } else {
+    verdict.outcome = Outcome::holds;
+    verdict.summary = fmt::format("{} deletes/extends, each by the instance's owner", judged);
+  }
+  return verdict;
+}
+
+}  // namespace lockcheck::properties

@@ -1,0 +1,89 @@
+// reentrancy: when the owner acquires a lock it already holds, (1) the inner release must keep the lock
+// (appid-thread: inner unlock frees the outer section) and (2) the reentry must not lower the key's deadline
+// (F17: lock(60 s) then lock(1 s)). Read from ops (who holds, how deep) and server facts (what the node did
+// while a nested acquire or an inner release was in flight). Correct counting (S9) is never flagged.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "checkers.hpp"
+#include "describe.hpp"
+
+namespace lockcheck::properties {
+
+Verdict check_reentrancy(const History& history) {
+  Verdict verdict;
+  verdict.property = "reentrancy";
+  std::map<std::pair<std::int64_t, std::string>, std::int64_t> depth;       // (process, key) -> holds
+  std::map<std::pair<std::int64_t, std::string>, const Op*> in_flight;      // (process, key) -> pending invoke
+  std::map<std::pair<std::int64_t, std::string>, std::int64_t> deadline_ms;  // (node, key) -> expire_at_ms
+  std::int64_t nested = 0;
+  std::int64_t violations = 0;
+  auto flag = [&](std::vector<std::int64_t> witnesses, std::string cause) {
+    if (violations++ > 0) return;
+    verdict.witnesses = std::move(witnesses);
+    verdict.cause = std::move(cause);
+  };
+  for (const Event& event : history.events) {
+    if (const auto* op = std::get_if<Op>(&event)) {
+      std::pair<std::int64_t, std::string> id{op->process, op->key};
+      if (op->type == OpType::invoke) {
+        in_flight[id] = op;
+        if (op->fn == OpFn::release && depth[id] > 0) --depth[id];
+      } else {
+        in_flight.erase(id);
+        if (op->fn == OpFn::acquire && op->type == OpType::ok && depth[id]++ > 0) ++nested;
+      }
+      continue;
+    }
+    if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->fault == "crash") {
+      for (auto& [id, holds] : depth) {
+        if (id.first == fault->process) holds = 0;
+      }
+      continue;
+    }
+    const auto* server = std::get_if<ServerEvent>(&event);
+    if (server == nullptr) continue;
+    std::pair<std::int64_t, std::string> node_key{server->node, server->key};
+    std::int64_t previous_deadline_ms = deadline_ms.count(node_key) ? deadline_ms[node_key] : -1;
+    if (server->event == ServerEventKind::expire_set) deadline_ms[node_key] = server->expire_at_ms;
+    if (server->event == ServerEventKind::deleted || server->event == ServerEventKind::expired ||
+        server->event == ServerEventKind::evicted || server->event == ServerEventKind::lost) {
+      deadline_ms.erase(node_key);
+    }
+    if (server->by < 0 || server->replicated) continue;
+    std::pair<std::int64_t, std::string> id{server->by, server->key};
+    auto pending = in_flight.find(id);
+    if (pending == in_flight.end() || depth[id] == 0) continue;  // only nested acquires and inner releases
+    const Op& op = *pending->second;
+    if (server->event == ServerEventKind::deleted && op.fn == OpFn::release) {
+      flag({op.i, server->i},
+           fmt::format("process {}'s inner release of '{}' at t={} deleted the key on node {} while it still held "
+                       "{} outer hold(s)",
+                       server->by, server->key, format_time_us(op.t), server->node, depth[id]));
+    }
+    if (server->event == ServerEventKind::expire_set && op.fn != OpFn::renew && previous_deadline_ms >= 0 &&
+        server->expire_at_ms < previous_deadline_ms) {
+      flag({op.i, server->i},
+           fmt::format("process {}'s {} of '{}' while already holding it lowered the deadline on node {} by {} "
+                       "(to {} from now)",
+                       server->by, op.fn == OpFn::acquire ? "reentrant acquire" : "inner release", server->key,
+                       server->node, format_duration_us((previous_deadline_ms - server->expire_at_ms) * 1'000),
+                       format_duration_us((server->expire_at_ms - server->node_time_ms) * 1'000)));
+    }
+  }
+  if (violations > 0) {
+    verdict.outcome = Outcome::violated;
+    verdict.summary = fmt::format("{} reentrancy violation(s) in {} nested acquisition(s)", violations, nested);
+  } else if (nested == 0) {
+    verdict.outcome = Outcome::unknown;
+    verdict.summary = "not exercised (no nested acquisition)";
+  } else {
+    verdict.outcome = Outcome::holds;
+    verdict.summary = fmt::format("{} nested acquisition(s): inner releases kept the lock, no deadline lowered",
+                                  nested);
+  }
+  return verdict;
+}
+
+}  // namespace lockcheck::properties

@@ -1,0 +1,99 @@
+#pragma once
+// Writes schema-1 JSONL lines for hand-made histories, numbering `i` itself, so a test reads as a timeline.
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "properties/history.hpp"
+
+namespace lockcheck::properties::testing {
+
+class HistoryBuilder {
+ public:
+  using json = nlohmann::ordered_json;
+
+  explicit HistoryBuilder(std::int64_t ttl_ms = 1000, bool fencing = false, std::int64_t end_us = -1) {
+    json meta{{"schema", 1}, {"scenario", "test"}, {"seed", 1},       {"variant", "token"},
+              {"ttl_ms", ttl_ms}, {"clients", 3},   {"nodes", 1},     {"fencing", fencing}};
+    if (end_us >= 0) meta["end"] = end_us;
+    line(0, "meta", meta);
+  }
+
+  // --- ops --------------------------------------------------------------------------------------------
+  std::int64_t invoke(std::int64_t t, std::int64_t process, const std::string& f, const std::string& token = "",
+                      const std::string& key = "lock") {
+    json op{{"type", "invoke"}, {"process", process}, {"f", f}, {"key", key}, {"local", t}};
+    if (!token.empty()) op["token"] = token;
+    return line(t, "op", op);
+  }
+  std::int64_t acquire_ok(std::int64_t t, std::int64_t process, const std::string& token, std::int64_t valid_until,
+                          std::int64_t fencing = 0, const std::string& key = "lock") {
+    return line(t, "op",
+                {{"type", "ok"}, {"process", process}, {"f", "acquire"}, {"key", key}, {"local", t},
+                 {"token", token}, {"valid_until", valid_until}, {"valid_until_local", valid_until},
+                 {"fencing", fencing}});
+  }
+  std::int64_t complete(std::int64_t t, std::int64_t process, const std::string& f, const std::string& type,
+                        const std::string& result = "", const std::string& token = "",
+                        const std::string& key = "lock") {
+    json op{{"type", type}, {"process", process}, {"f", f}, {"key", key}, {"local", t}};
+    if (!token.empty()) op["token"] = token;
+    if (!result.empty()) op["result"] = result;
+    return line(t, "op", op);
+  }
+  std::int64_t renew_ok(std::int64_t t, std::int64_t process, const std::string& token, std::int64_t valid_until,
+                        const std::string& key = "lock") {
+    return line(t, "op",
+                {{"type", "ok"}, {"process", process}, {"f", "renew"}, {"key", key}, {"local", t}, {"token", token},
+                 {"result", "renewed"}, {"valid_until", valid_until}, {"valid_until_local", valid_until}});
+  }
+
+  // --- server facts (node clock = true time in ms plus node_offset_ms unless given) -----------------------
+  std::int64_t server(std::int64_t t, std::int64_t node, const std::string& event, std::int64_t by,
+                      const std::string& value, std::int64_t node_time_ms, std::int64_t expire_at_ms,
+                      const std::string& command = "SET", const std::string& key = "lock",
+                      bool replicated = false) {
+    json fact{{"node", node},        {"event", event},           {"key", key},
+              {"value", value},      {"by", by},                 {"command", command},
+              {"node_time_ms", node_time_ms}, {"expire_at_ms", expire_at_ms}};
+    if (replicated) fact["replicated"] = true;
+    return line(t, "server", fact);
+  }
+  // SET NX PX as the mock reports it: created (no deadline yet), then expire_set.
+  std::int64_t set_nx_px(std::int64_t t, std::int64_t process, const std::string& token, std::int64_t ttl_ms,
+                         std::int64_t node = 0, std::int64_t node_offset_ms = 0) {
+    std::int64_t node_ms = t / 1000 + node_offset_ms;
+    std::int64_t created = server(t, node, "created", process, token, node_ms, -1);
+    server(t, node, "expire_set", process, token, node_ms, node_ms + ttl_ms);
+    return created;
+  }
+
+  // --- resource and faults -------------------------------------------------------------------------------
+  std::int64_t read(std::int64_t t, std::int64_t process, std::int64_t version) {
+    return line(t, "resource", {{"process", process}, {"f", "read"}, {"value", version}, {"version", version}});
+  }
+  std::int64_t write(std::int64_t t, std::int64_t process, std::int64_t read_version, std::int64_t version,
+                     bool accepted, bool stale, std::int64_t fencing = 0) {
+    return line(t, "resource",
+                {{"process", process}, {"f", "write"}, {"value", version}, {"read_version", read_version},
+                 {"version", version}, {"fencing", fencing}, {"accepted", accepted}, {"stale", stale}});
+  }
+  std::int64_t fault(std::int64_t t, json fields) { return line(t, "fault", std::move(fields)); }
+
+  const std::string& text() const { return text_; }
+  History parse() const { return parse_history(text_); }
+
+ private:
+  std::int64_t line(std::int64_t t, const char* kind, json fields) {
+    json object{{"i", next_i_}, {"t", t}, {"kind", kind}};
+    for (auto& [name, value] : fields.items()) object[name] = value;
+    text_ += object.dump() + "\n";
+    return next_i_++;
+  }
+
+  std::int64_t next_i_ = 0;
+  std::string text_;
+};
+
+}  // namespace lockcheck::properties::testing

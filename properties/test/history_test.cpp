@@ -1,0 +1,83 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "history_builder.hpp"
+#include "properties/history.hpp"
+
+namespace lockcheck::properties {
+namespace {
+
+using testing::HistoryBuilder;
+
+TEST(History, ParsesEveryKindWithIndicesAndTimes) {
+  HistoryBuilder b(1000, false, 9'000'000);
+  b.invoke(100, 1, "acquire");
+  b.set_nx_px(200, 1, "tok1", 1000);
+  b.acquire_ok(300, 1, "tok1", 900'000, 0);
+  b.read(400, 1, 0);
+  b.write(500, 1, 0, 1, true, false);
+  b.fault(600, {{"fault", "pause"}, {"process", 1}, {"duration_us", 5}});
+  History history = b.parse();
+  ASSERT_EQ(history.events.size(), 8u);
+  EXPECT_EQ(history.meta.ttl_ms, 1000);
+  EXPECT_EQ(history.end_us(), 9'000'000);
+  const auto& op = std::get<Op>(history.events[3]);
+  EXPECT_EQ(op.i, 3);
+  EXPECT_EQ(op.t, 200);  // the server's expire_set shares the create's t
+  const auto& ok = std::get<Op>(history.events[4]);
+  EXPECT_EQ(ok.type, OpType::ok);
+  EXPECT_EQ(ok.fn, OpFn::acquire);
+  EXPECT_EQ(ok.valid_until_us, 900'000);
+  const auto& created = std::get<ServerEvent>(history.events[2]);
+  EXPECT_EQ(created.event, ServerEventKind::created);
+  EXPECT_EQ(created.expire_at_ms, -1);
+  EXPECT_EQ(std::get<FaultEvent>(history.events[7]).duration_us, 5);
+  EXPECT_TRUE(std::get<ResourceEvent>(history.events[6]).accepted);
+}
+
+std::string parse_error(const std::string& text) {
+  try {
+    parse_history(text);
+  } catch (const ParseError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+constexpr const char* kMeta = R"({"i":0,"t":0,"kind":"meta","schema":1,"ttl_ms":1000})";
+
+TEST(History, ErrorsNameTheLineAndTheProblem) {
+  std::string meta = std::string(kMeta) + "\n";
+  EXPECT_EQ(parse_error(meta + "{oops\n").substr(0, 30), "history line 2: not valid JSON");
+  EXPECT_EQ(parse_error(meta + R"({"i":1,"t":1.5,"kind":"op"})" "\n"),
+            "history line 2: field 't' must be an integer, got 1.5");
+  EXPECT_EQ(parse_error(meta + R"({"i":2,"t":1,"kind":"op"})" "\n"), "history line 2: 'i' is 2, expected 1");
+  EXPECT_EQ(parse_error(meta + R"({"i":1,"t":1,"kind":"bogus"})" "\n"),
+            "history line 2: unknown kind 'bogus' (expected meta, op, resource, fault or server)");
+  EXPECT_EQ(parse_error(meta + R"({"i":1,"t":1,"kind":"op","type":"ok","f":"acquire","key":"k"})" "\n"),
+            "history line 2: missing integer field 'process'");
+  EXPECT_EQ(parse_error(meta + "\n" + R"({"i":1,"t":5,"kind":"fault","fault":"heal"})" "\n" +
+                        R"({"i":2,"t":4,"kind":"fault","fault":"heal"})"),
+            "history line 4: 't' goes backwards (4 after 5)");
+  EXPECT_EQ(parse_error(R"({"i":0,"t":0,"kind":"op"})"), "history line 1: the first line must be the 'meta' line");
+  EXPECT_EQ(parse_error(R"({"i":0,"t":0,"kind":"meta","schema":2,"ttl_ms":1})"),
+            "history line 1: unsupported schema 2 (this checker reads schema 1)");
+  EXPECT_EQ(parse_error(""), "history line 0: empty history (no meta line)");
+  EXPECT_EQ(parse_error(meta + R"({"i":1,"t":1,"kind":"server","node":0,"event":"vanished","key":"k",)"
+                               R"("node_time_ms":1})"),
+            "history line 2: unknown server event 'vanished'");
+}
+
+TEST(History, ParsesFromAStreamAndKeepsUnknownFunctions) {
+  std::istringstream in(std::string(kMeta) + "\n" +
+                        R"({"i":1,"t":3,"kind":"op","type":"invoke","process":2,"f":"read_lock","key":"k","x":1})");
+  History history = parse_history(in);
+  const auto& op = std::get<Op>(history.events[1]);
+  EXPECT_EQ(op.fn, OpFn::other);
+  EXPECT_EQ(op.f, "read_lock");
+  EXPECT_EQ(history.end_us(), 3);
+}
+
+}  // namespace
+}  // namespace lockcheck::properties

@@ -1,0 +1,35 @@
+#include "verdict.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <nlohmann/json.hpp>
+
+namespace lockcheck::properties {
+
+std::string_view to_string(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::holds: return "holds";
+    case Outcome::violated: return "violated";
+    case Outcome::unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+void to_json(nlohmann::json& out, const Verdict& verdict) {
+  out = nlohmann::json{{"property", verdict.property},
+                       {"outcome", std::string(to_string(verdict.outcome))},
+                       {"summary", verdict.summary},
+                       {"witnesses", verdict.witnesses},
+                       {"cause", verdict.cause}};
+}
+
+std::string to_string(const Verdict& verdict) {
+  std::string text = fmt::format("{}: {}", verdict.property, to_string(verdict.outcome));
+  if (!verdict.summary.empty()) text += fmt::format(" — {}", verdict.summary);
+  if (!verdict.witnesses.empty()) text += fmt::format(" [witness lines {}]", fmt::join(verdict.witnesses, ", "));
+  if (!verdict.cause.empty()) text += fmt::format("; cause: {}", verdict.cause);
+  return text;
+}
+
+}  // namespace lockcheck::properties

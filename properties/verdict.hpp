@@ -1,0 +1,28 @@
+#pragma once
+// A checker's answer: did the property hold on this history, and if not, which lines show it and why.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace lockcheck::properties {
+
+// unknown: the history cannot tell (too short, or the property was not exercised). Never a violation.
+enum class Outcome { holds, violated, unknown };
+
+std::string_view to_string(Outcome outcome);
+
+struct Verdict {
+  std::string property;                  // e.g. "mutual_exclusion_server"
+  Outcome outcome = Outcome::unknown;
+  std::string summary;                   // one line for the summary table
+  std::vector<std::int64_t> witnesses;   // history line indices ("i"), the first violation's evidence
+  std::string cause;                     // what the history shows happened, in words
+};
+
+void to_json(nlohmann::json& out, const Verdict& verdict);
+std::string to_string(const Verdict& verdict);  // "property: outcome — summary [witnesses i=..] cause: .."
+
+}  // namespace lockcheck::properties
