@@ -1,0 +1,116 @@
+// The run as a whole (name, backend, variant, duration, seeds) and the tables that configure every client
+// alike: [lock] (the variant's options) and [workload].
+#include <algorithm>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "lockcheck/lock_options.hpp"
+#include "scenario/readers.hpp"
+
+namespace lockcheck::sim::scenario_detail {
+namespace {
+
+constexpr std::int64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
+// More seeds than this is a sweep for `lockcheck run --runs`, not a file; it also bounds the vector.
+constexpr std::int64_t kMaxSeedCount = 1000000;
+
+}  // namespace
+
+void read_run(const Section& top, Scenario& out, const std::string& default_name) {
+  SimConfig& config = out.config;
+  out.name = top.string("name").value_or(default_name);
+  if (out.name.empty()) top.fail_at("name", "name must not be empty");
+  config.scenario = out.name;
+  out.description = top.string("description").value_or("");
+  out.backend = top.choice("backend", {"mock", "redis"}).value_or("mock");
+  // Any id: the variant registry knows the list, and reports an unknown id with its own message.
+  config.variant = top.string("variant").value_or(config.variant);
+  if (config.variant.empty()) top.fail_at("variant", "variant must not be empty");
+  top.read_millis("duration_ms", config.duration_us, 1, kMaxMillis);
+  top.read_millis("command_timeout_ms", config.command_timeout_us, 1, kMaxMillis);
+  top.read_millis("active_expiry_interval_ms", config.active_expiry_interval_us, 1, kMaxMillis);
+  top.read_integer("max_events", config.max_events, 1, kNoLimit);
+}
+
+void read_seeds(const Section& top, std::vector<std::uint64_t>& out) {
+  // Two ways of naming seeds in one file is ambiguous; blame the later one, which the user probably added.
+  const char* given = nullptr;
+  for (const char* key : {"seeds", "seed", "seed_list"}) {
+    if (!top.has(key)) continue;
+    if (given != nullptr) {
+      const bool later = top.find(key)->source().begin > top.find(given)->source().begin;
+      top.fail_at(later ? key : given, fmt::format("give only one of seeds, seed and seed_list (found {} and {})",
+                                                   given, key));
+    }
+    given = key;
+  }
+  out.clear();
+  if (auto count = top.integer("seeds", 1, kMaxSeedCount)) {
+    for (std::int64_t seed = 1; seed <= *count; ++seed) out.push_back(static_cast<std::uint64_t>(seed));
+  } else if (auto seed = top.integer("seed", 0, kNoLimit)) {
+    out.push_back(static_cast<std::uint64_t>(*seed));
+  } else if (const toml::array* list = top.array("seed_list")) {
+    if (list->empty()) top.fail_at("seed_list", "seed_list must not be empty");
+    for (const toml::node& element : *list) {
+      const auto* value = element.as_integer();
+      if (value == nullptr) {
+        fail(top.path(), element.source(),
+             fmt::format("seed_list entries must be integers, not {}", type_name(element)));
+      }
+      if (value->get() < 0) {
+        fail(top.path(), element.source(), fmt::format("seed_list entries must be >= 0, not {}", value->get()));
+      }
+      const auto seed = static_cast<std::uint64_t>(value->get());
+      // A repeated seed would count one run twice in the verdicts.
+      if (std::find(out.begin(), out.end(), seed) != out.end()) {
+        fail(top.path(), element.source(), fmt::format("seed_list names seed {} twice", seed));
+      }
+      out.push_back(seed);
+    }
+  } else {
+    out.push_back(1);
+  }
+}
+
+void read_lock(const Section& top, LockOptions& out) {
+  const auto lock = top.table("lock");
+  if (!lock) return;
+  lock->allow_only({"ttl_ms", "drift_ppm", "retry_delay_min_ms", "retry_delay_max_ms", "unknown_outcome_attempts",
+                    "drift_floor_ms", "max_attempts", "idempotent_attempts"});
+  if (auto ttl = lock->integer("ttl_ms", kMinTtl.count(), kMaxTtl.count())) out.ttl = Millis(*ttl);
+  lock->read_integer("drift_ppm", out.clock_drift_ppm, 0, kMaxPpm);
+  if (auto floor = lock->integer("drift_floor_ms", 0, kMaxMillis)) out.drift_floor = Millis(*floor);
+  if (auto low = lock->millis_as_micros("retry_delay_min_ms", 0, kMaxMillis)) out.retry.delay_min = Micros(*low);
+  if (auto high = lock->millis_as_micros("retry_delay_max_ms", 0, kMaxMillis)) out.retry.delay_max = Micros(*high);
+  lock->require_order("retry_delay_min_ms", out.retry.delay_min.count(), "retry_delay_max_ms",
+                      out.retry.delay_max.count(), 1000);
+  lock->read_integer("unknown_outcome_attempts", out.retry.unknown_outcome_attempts, 0, 1000);
+  lock->read_integer("max_attempts", out.retry.max_attempts, 1, kMaxU32);
+  lock->read_integer("idempotent_attempts", out.retry.idempotent_attempts, 1, 1000);
+}
+
+void read_workload(const Section& top, WorkloadConfig& out) {
+  const auto workload = top.table("workload");
+  if (!workload) return;
+  workload->allow_only({"key", "wait_ms", "hold_min_ms", "hold_max_ms", "think_min_ms", "think_max_ms",
+                        "max_acquires_per_client", "fencing"});
+  if (auto key = workload->string("key")) {
+    if (key->empty() || key->size() > kMaxKeyBytes) {
+      workload->fail_at("key", fmt::format("[workload] key must have 1 to {} bytes, not {}", kMaxKeyBytes,
+                                           key->size()));
+    }
+    out.key = *key;
+  }
+  workload->read_millis("wait_ms", out.wait_us, 0, kMaxMillis);
+  workload->read_millis("hold_min_ms", out.hold_min_us, 0, kMaxMillis);
+  workload->read_millis("hold_max_ms", out.hold_max_us, 0, kMaxMillis);
+  workload->require_order("hold_min_ms", out.hold_min_us, "hold_max_ms", out.hold_max_us, 1000);
+  workload->read_millis("think_min_ms", out.think_min_us, 0, kMaxMillis);
+  workload->read_millis("think_max_ms", out.think_max_us, 0, kMaxMillis);
+  workload->require_order("think_min_ms", out.think_min_us, "think_max_ms", out.think_max_us, 1000);
+  workload->read_integer("max_acquires_per_client", out.max_acquires_per_client, 1, kMaxU32);
+  out.fencing = workload->boolean("fencing").value_or(out.fencing);
+}
+
+}  // namespace lockcheck::sim::scenario_detail

@@ -1,0 +1,36 @@
+#pragma once
+// The readers of a scenario file's parts, one per table, called by parse_scenario in dependency order:
+// the run and topology first, because faults and nemesis are checked against the client and node counts.
+#include <filesystem>
+
+#include "scenario/scenario.hpp"
+#include "scenario/section.hpp"
+
+namespace lockcheck::sim::scenario_detail {
+
+// name, description, backend, variant, duration_ms, command_timeout_ms, active_expiry_interval_ms, max_events.
+void read_run(const Section& top, Scenario& out, const std::string& default_name);
+// seeds = N | seed = S | seed_list = [...]
+void read_seeds(const Section& top, std::vector<std::uint64_t>& out);
+void read_lock(const Section& top, LockOptions& out);
+void read_workload(const Section& top, WorkloadConfig& out);
+
+void read_clients(const Section& top, std::vector<ClientConfig>& out);
+void read_nodes(const Section& top, std::vector<NodeConfig>& out);
+void read_network(const Section& top, LinkConfig& out);
+
+void read_faults(const Section& top, SimConfig& config);
+void read_nemesis(const Section& top, NemesisConfig& out);
+
+// [scripts]: required for variant "script", refused otherwise. Paths resolve against `base_dir`; with
+// `check_files`, a missing file is an error at its line.
+void read_scripts(const Section& top, const std::string& variant, const std::filesystem::path& base_dir,
+                  bool check_files, Scenario::Scripts& out);
+void read_expectations(const Section& top, std::vector<Expectation>& out);
+
+// "a year" style bounds shared by the readers.
+inline constexpr std::int64_t kMaxPpm = 1000000;
+// A clock rate of 1e6 + drift must stay positive or the monotonic clock would stop or run backwards.
+inline constexpr std::int64_t kMinDriftPpm = -999999;
+
+}  // namespace lockcheck::sim::scenario_detail

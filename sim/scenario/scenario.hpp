@@ -1,0 +1,55 @@
+#pragma once
+// A scenario file (scenarios/*.toml, format in scenarios/README.md) parsed and checked: the simulator
+// configuration, the seeds to run, and the verdict the file expects per property. Every problem in a file is
+// reported as "path:line:column: message" so that a CI log points straight at the offending line.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/config.hpp"
+
+namespace lockcheck::sim {
+
+// The whole message, location included, is what(): callers print it as is.
+class ScenarioError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Expectation {
+  std::string property;  // one of kExpectableProperties
+  enum class Expected { holds, violated } expected;
+  int line;  // where the file states it, for messages about an unmet expectation
+};
+
+struct Scenario {
+  std::string name;         // SimConfig::scenario holds the same name
+  std::string path;         // as given to load_scenario / parse_scenario
+  std::string description;
+  std::string backend = "mock";  // "mock" | "redis"
+  SimConfig config;
+  std::vector<std::uint64_t> seeds;          // never empty; no duplicates
+  std::vector<Expectation> expectations;     // in file order
+  // For variant "script" only: absolute paths, resolved relative to the scenario file's directory.
+  // renew is empty when the file gives none.
+  struct Scripts {
+    std::string acquire, release, renew;
+  } scripts;
+};
+
+// The properties an [expect] table may name, in the order reports list them.
+inline constexpr std::string_view kExpectableProperties[] = {
+    "mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource", "owner_only_release",
+    "bounded_unavailability",  "reentrancy",              "renewal",                   "fencing",
+};
+
+// Reads and parses a file; also checks that the script files of variant "script" exist.
+Scenario load_scenario(const std::string& path);
+
+// Parses text; `path_for_messages` prefixes errors, gives the default name (its stem) and the directory that
+// script paths are relative to. Script files are not opened.
+Scenario parse_scenario(std::string_view text, const std::string& path_for_messages);
+
+}  // namespace lockcheck::sim

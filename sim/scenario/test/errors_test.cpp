@@ -1,0 +1,140 @@
+// Every class of mistake in a scenario file is reported at the right line:column with a message that says
+// what is allowed.
+#include <gtest/gtest.h>
+
+#include "scenario/scenario.hpp"
+
+namespace lockcheck::sim {
+namespace {
+
+std::string error_of(std::string_view text) {
+  try {
+    parse_scenario(text, "scenarios/x.toml");
+  } catch (const ScenarioError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(ScenarioErrors, UnknownKeyListsAllowed) {
+  EXPECT_EQ(error_of("duration_ms = 1000\n\n[lock]\nttl_ms = 100\n\n\ntll_ms = 5\n"),
+            "scenarios/x.toml:7:1: unknown key 'tll_ms' in [lock]; allowed: ttl_ms, drift_ppm, retry_delay_min_ms, "
+            "retry_delay_max_ms, unknown_outcome_attempts, drift_floor_ms, max_attempts, idempotent_attempts");
+}
+
+TEST(ScenarioErrors, UnknownTopLevelKeyAndTable) {
+  EXPECT_EQ(error_of("durations_ms = 5\n").substr(0, 57),
+            "scenarios/x.toml:1:1: unknown key 'durations_ms'; allowed");
+  EXPECT_NE(error_of("x = 1\n[foo]\n").find("[lock], [clients], [[nodes]]"), std::string::npos);
+  EXPECT_EQ(error_of("[foo]\na = 1\n").substr(0, 53), "scenarios/x.toml:1:1: unknown table [foo]; allowed: n");
+  EXPECT_EQ(error_of("[[fault]]\nkind = \"heal\"\n").substr(0, 47),
+            "scenarios/x.toml:1:1: unknown table [[fault]]; ");
+}
+
+TEST(ScenarioErrors, UnknownKeyInArrayTable) {
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"heal\"\nprocesss = 1\n").substr(0, 63),
+            "scenarios/x.toml:4:1: unknown key 'processs' in [[faults]]; all");
+}
+
+TEST(ScenarioErrors, WrongTypeNamesExpectedType) {
+  EXPECT_EQ(error_of("duration_ms = \"20s\"\n"),
+            "scenarios/x.toml:1:15: duration_ms must be an integer, not a string");
+  EXPECT_EQ(error_of("[lock]\nttl_ms = 1.5\n"),
+            "scenarios/x.toml:2:10: [lock] ttl_ms must be an integer, not a floating-point number");
+  EXPECT_EQ(error_of("[workload]\nfencing = 1\n"),
+            "scenarios/x.toml:2:11: [workload] fencing must be a boolean (true or false), not an integer");
+  EXPECT_EQ(error_of("lock = 5\n"), "scenarios/x.toml:1:8: lock must be a table, not an integer");
+  EXPECT_EQ(error_of("nodes = 1\n"),
+            "scenarios/x.toml:1:9: nodes must be written as [[nodes]] tables, not an integer");
+  EXPECT_EQ(error_of("variant = 3\n"), "scenarios/x.toml:1:11: variant must be a string, not an integer");
+}
+
+TEST(ScenarioErrors, BadEnum) {
+  EXPECT_EQ(error_of("[expect]\nmutual_exclusion_client = \"maybe\"\n"),
+            "scenarios/x.toml:2:27: [expect] mutual_exclusion_client must be \"holds\" or \"violated\", not \"maybe\"");
+  EXPECT_EQ(error_of("backend = \"etcd\"\n"),
+            "scenarios/x.toml:1:11: backend must be \"mock\" or \"redis\", not \"etcd\"");
+  EXPECT_EQ(error_of("[[nodes]]\neviction = \"lru\"\n"),
+            "scenarios/x.toml:2:12: [[nodes]] eviction must be one of \"noeviction\", \"allkeys-random\", "
+            "\"allkeys-lru\", not \"lru\"");
+  EXPECT_EQ(error_of("[expect]\nliveness = \"holds\"\n").substr(0, 63),
+            "scenarios/x.toml:2:1: unknown key 'liveness' in [expect]; allow");
+}
+
+TEST(ScenarioErrors, OutOfRange) {
+  EXPECT_EQ(error_of("[lock]\nttl_ms = 5\n"),
+            "scenarios/x.toml:2:10: [lock] ttl_ms must be in [10, 2592000000], not 5");
+  EXPECT_EQ(error_of("[lock]\nttl_ms = 2592000001\n"),
+            "scenarios/x.toml:2:10: [lock] ttl_ms must be in [10, 2592000000], not 2592000001");
+  EXPECT_EQ(error_of("duration_ms = -1\n"),
+            "scenarios/x.toml:1:15: duration_ms must be in [1, 31536000000], not -1");
+  EXPECT_EQ(error_of("[workload]\nhold_min_ms = -3\n"),
+            "scenarios/x.toml:2:15: [workload] hold_min_ms must be in [0, 31536000000], not -3");
+  EXPECT_EQ(error_of("[network]\nreply_loss_ppm = 1000001\n"),
+            "scenarios/x.toml:2:18: [network] reply_loss_ppm must be in [0, 1000000], not 1000001");
+  EXPECT_EQ(error_of("[network]\ndelay_min_us = 500\ndelay_max_us = 100\n"),
+            "scenarios/x.toml:3:16: [network] delay_max_us (100) must not be less than delay_min_us (500)");
+  EXPECT_EQ(error_of("[clients]\ncount = 2\n[[clients.clock]]\nprocess = 2\n"),
+            "scenarios/x.toml:4:11: [[clients.clock]] process must be in [0, 1], not 2");
+}
+
+TEST(ScenarioErrors, ReplicaOfMustNameAnExistingMaster) {
+  EXPECT_EQ(error_of("[[nodes]]\n[[nodes]]\nreplica_of = 2\n"),
+            "scenarios/x.toml:3:14: [[nodes]] replica_of must be in [-1, 1], not 2");
+  EXPECT_EQ(error_of("[[nodes]]\nreplica_of = 0\n"),
+            "scenarios/x.toml:2:14: [[nodes]] node 0 cannot be a replica of itself");
+  EXPECT_EQ(error_of("[[nodes]]\n[[nodes]]\nreplica_of = 0\n[[nodes]]\nreplica_of = 1\n"),
+            "scenarios/x.toml:5:14: [[nodes]] node 2 replicates node 1, which is itself a replica; replica_of must "
+            "name a master");
+}
+
+TEST(ScenarioErrors, FaultIndicesAndTimes) {
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"crash\"\nprocess = 3\n"),
+            "scenarios/x.toml:4:11: [[faults]] process must be in [0, 2], not 3");
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"node_crash\"\nnode = 1\n"),
+            "scenarios/x.toml:4:8: [[faults]] node must be in [0, 0], not 1");
+  EXPECT_EQ(error_of("duration_ms = 1000\n[[faults]]\nat_ms = 1001\nkind = \"heal\"\n"),
+            "scenarios/x.toml:3:9: [[faults]] at_ms (1001) is after the end of the run (duration_ms = 1000)");
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"failover\"\nnode = 0\n"),
+            "scenarios/x.toml:4:8: [[faults]] failover node 0 is a master; failover promotes a replica (a [[nodes]] "
+            "entry with replica_of)");
+}
+
+TEST(ScenarioErrors, UnknownFaultKindListsKinds) {
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"sleep\"\n"),
+            "scenarios/x.toml:3:8: [[faults]] kind must be one of \"pause\", \"crash\", \"restart\", "
+            "\"client_clock_jump\", \"client_clock_drift\", \"node_clock_jump\", \"node_clock_drift\", "
+            "\"node_crash\", \"node_restart\", \"failover\", \"partition\", \"heal\", \"loss\", \"slow_node\", "
+            "\"evict\", not \"sleep\"");
+}
+
+TEST(ScenarioErrors, MissingFaultField) {
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"pause\"\nprocess = 0\n"),
+            "scenarios/x.toml:1:1: [[faults]] kind \"pause\" needs duration_ms");
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"heal\"\n\n[[faults]]\nat_ms = 1\nkind = \"partition\"\nnode = 0\n"),
+            "scenarios/x.toml:5:1: [[faults]] kind \"partition\" needs process");
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"loss\"\n"),
+            "scenarios/x.toml:1:1: [[faults]] kind \"loss\" needs request_loss_ppm or reply_loss_ppm");
+  EXPECT_EQ(error_of("[[faults]]\nkind = \"heal\"\n"),
+            "scenarios/x.toml:1:1: [[faults]] needs at_ms (when the fault happens)");
+  // A key of another kind is allowed (it is in the list) and ignored.
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"heal\"\ndelta_ms = 5\n"), "no error");
+}
+
+TEST(ScenarioErrors, NemesisSizes) {
+  EXPECT_EQ(error_of("[nemesis]\npause_every_ms = 100\n"),
+            "scenarios/x.toml:1:1: [nemesis] pause_max_ms must be > 0 when pause_every_ms is set");
+  EXPECT_EQ(error_of("[nemesis]\nrestart_mode = \"gone\"\n"),
+            "scenarios/x.toml:2:16: [nemesis] restart_mode must be one of \"kept\", \"lost\", \"aof_everysec\", not "
+            "\"gone\"");
+}
+
+TEST(ScenarioErrors, TomlSyntaxErrorKeepsPosition) {
+  EXPECT_EQ(error_of("duration_ms = 1000\nseeds = = 3\n"),
+            "scenarios/x.toml:2:9: Error while parsing value: could not determine value type");
+  EXPECT_EQ(error_of("seeds = 3\nseeds = 4\n"),
+            "scenarios/x.toml:2:9: Error while parsing key-value pair: cannot redefine existing integer 'seeds'");
+}
+
+}  // namespace
+}  // namespace lockcheck::sim
