@@ -69,7 +69,7 @@ Verdict check_owner_only_release(const History& history) {
     verdict.summary = "not exercised (no release or renewal reached a held lock)";
   } else {
     verdict.outcome = Outcome::holds;
-    verdict.summary = fmt::format("{} deletes/extends, each by the instance's owner", judged);
+    verdict.summary = fmt::format("{} deletes or deadline changes, each by the instance's owner", judged);
   }
   return verdict;
 }

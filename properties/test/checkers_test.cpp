@@ -1,0 +1,526 @@
+// Hand-written histories: each violation the checkers must find, and the cases they must NOT flag
+// (research/harness-anchors.md section 7, S1-S11). Times are true microseconds; TTL 1000 ms unless stated.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "history_builder.hpp"
+#include "properties/checkers.hpp"
+
+namespace lockcheck::properties {
+namespace {
+
+using testing::HistoryBuilder;
+using json = nlohmann::json;
+
+Verdict verdict_of(const History& history, const std::string& property) {
+  for (Verdict& verdict : check_all(history)) {
+    if (verdict.property == property) return verdict;
+  }
+  ADD_FAILURE() << "no verdict for " << property;
+  return {};
+}
+
+Outcome outcome_of(const HistoryBuilder& b, const std::string& property) {
+  return verdict_of(b.parse(), property).outcome;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// p acquires `token` on node 0 at t (SET NX PX, node clock = true time), ok 100 us later, validity 90% of TTL.
+std::int64_t acquire(HistoryBuilder& b, std::int64_t t, std::int64_t p, const std::string& token,
+                     std::int64_t ttl_ms = 1000) {
+  b.invoke(t, p, "acquire");
+  b.set_nx_px(t + 50, p, token, ttl_ms);
+  return b.acquire_ok(t + 100, p, token, t + ttl_ms * 900);
+}
+
+// p releases with compare-and-delete that finds its token.
+void release(HistoryBuilder& b, std::int64_t t, std::int64_t p, const std::string& token) {
+  b.invoke(t, p, "release", token);
+  b.server(t + 50, 0, "deleted", p, "", t / 1000, -1, "EVALSHA");
+  b.complete(t + 100, p, "release", "ok", "released", token);
+}
+
+TEST(Checkers, CleanHandoffHoldsEverywhere) {
+  HistoryBuilder b;
+  acquire(b, 100, 1, "tokA");
+  b.read(400, 1, 0);
+  b.write(500, 1, 0, 1, true, false);
+  release(b, 600, 1, "tokA");
+  acquire(b, 900, 2, "tokB");
+  b.read(1200, 2, 1);
+  b.write(1300, 2, 1, 2, true, false);
+  release(b, 1400, 2, "tokB");
+  std::vector<Verdict> verdicts = check_all(b.parse());
+  ASSERT_EQ(verdicts.size(), 8u);
+  const char* order[] = {"mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource",
+                         "owner_only_release", "bounded_unavailability", "reentrancy", "renewal", "fencing"};
+  for (std::size_t k = 0; k < verdicts.size(); ++k) EXPECT_EQ(verdicts[k].property, order[k]);
+  for (std::size_t k = 0; k < 5; ++k) EXPECT_EQ(verdicts[k].outcome, Outcome::holds) << to_string(verdicts[k]);
+  for (std::size_t k = 5; k < 8; ++k) {
+    EXPECT_EQ(verdicts[k].outcome, Outcome::unknown) << to_string(verdicts[k]);
+    EXPECT_TRUE(contains(verdicts[k].summary, "not exercised"));
+  }
+}
+
+// S1 + F4: p1 paused past its TTL, the key expires on time, p2 acquires and writes, p1 resumes, writes,
+// and its compare-and-delete returns 0. Server level and owner-only release hold; client and resource fail.
+HistoryBuilder pause_past_ttl(bool fencing) {
+  HistoryBuilder b(1000, fencing);
+  acquire(b, 1'000, 1, "tokA");  // created at 1.05 ms, deadline node 1001 ms, valid until 0.901 s
+  b.read(2'000, 1, 0);
+  b.fault(3'000, {{"fault", "pause"}, {"process", 1}, {"duration_us", 2'000'000}});
+  b.server(1'002'000, 0, "expired", -1, "tokA", 1002, 1001, "");
+  b.invoke(1'100'000, 2, "acquire");
+  b.set_nx_px(1'101'000, 2, "tokB", 1000);
+  b.acquire_ok(1'102'000, 2, "tokB", 2'000'000, fencing ? 2 : 0);
+  b.read(1'200'000, 2, 0);
+  b.write(1'300'000, 2, 0, 1, true, false, fencing ? 2 : 0);
+  b.fault(2'003'000, {{"fault", "resume"}, {"process", 1}});
+  if (fencing) {
+    b.write(2'004'000, 1, 0, 1, false, true, 1);  // rejected: token 1 < 2
+  } else {
+    b.write(2'004'000, 1, 0, 2, true, true, 0);  // accepted: p2's update is lost
+  }
+  b.invoke(2'005'000, 1, "release", "tokA");
+  b.complete(2'006'000, 1, "release", "ok", "not_owned", "tokA");  // compare-and-delete returned 0
+  return b;
+}
+
+TEST(Checkers, S1LateCompareAndDeleteReturningZeroIsNotAReleaseViolation) {
+  HistoryBuilder b = pause_past_ttl(false);
+  History history = b.parse();
+  EXPECT_EQ(verdict_of(history, "mutual_exclusion_server").outcome, Outcome::holds);
+  EXPECT_EQ(verdict_of(history, "owner_only_release").outcome, Outcome::holds);
+  Verdict client = verdict_of(history, "mutual_exclusion_client");
+  EXPECT_EQ(client.outcome, Outcome::violated);  // F4: p1 acted after its validity while p2 held
+  EXPECT_EQ(client.witnesses, (std::vector<std::int64_t>{4, 11, 15}));
+  EXPECT_TRUE(contains(client.cause, "process 1 was paused at t=0.003s for 2000 ms")) << client.cause;
+  EXPECT_TRUE(contains(client.cause, "still used the resource at t=2.004s")) << client.cause;
+  Verdict resource = verdict_of(history, "mutual_exclusion_resource");
+  EXPECT_EQ(resource.outcome, Outcome::violated);
+  EXPECT_EQ(resource.witnesses, (std::vector<std::int64_t>{5, 13, 15}));
+  EXPECT_TRUE(contains(resource.cause, "process 2's write at t=1.3s (version 1) was lost")) << resource.cause;
+}
+
+TEST(Checkers, S11FencingRejectsTheStaleWriteSoTheResourceHolds) {
+  HistoryBuilder b = pause_past_ttl(true);
+  EXPECT_EQ(outcome_of(b, "mutual_exclusion_resource"), Outcome::holds);
+  EXPECT_EQ(outcome_of(b, "fencing"), Outcome::holds);
+  EXPECT_EQ(outcome_of(b, "mutual_exclusion_client"), Outcome::violated);  // transiently, as S11 says
+  EXPECT_EQ(outcome_of(b, "mutual_exclusion_server"), Outcome::holds);
+}
+
+TEST(Checkers, S2TimedOutAcquireIsMaybeHeldNeverAViolation) {
+  HistoryBuilder b(1000, false, 10'000'000);
+  b.invoke(1'000, 1, "acquire");
+  b.set_nx_px(1'050, 1, "tokA", 1000);  // the SET landed, the reply was lost
+  for (std::int64_t t = 200'000; t < 1'000'000; t += 200'000) {
+    b.invoke(t, 2, "acquire");
+    b.complete(t + 100, 2, "acquire", "fail");
+    if (t == 400'000) b.complete(501'000, 1, "acquire", "info");
+  }
+  b.server(1'002'000, 0, "expired", -1, "tokA", 1002, 1001, "");
+  acquire(b, 1'100'000, 2, "tokB");
+  release(b, 1'500'000, 2, "tokB");
+  History history = b.parse();
+  for (const Verdict& verdict : check_all(history)) {
+    EXPECT_NE(verdict.outcome, Outcome::violated) << to_string(verdict);
+  }
+  EXPECT_EQ(verdict_of(history, "bounded_unavailability").outcome, Outcome::holds);
+}
+
+TEST(Checkers, S3PauseDuringRedlockAcquisitionCaughtByValidityCheck) {
+  HistoryBuilder b(1000);
+  b.invoke(0, 1, "acquire");
+  for (std::int64_t node = 0; node < 3; ++node) b.set_nx_px(1'000 + node, 1, "tokA", 1000, node);
+  b.fault(5'000, {{"fault", "pause"}, {"process", 1}, {"duration_us", 1'500'000}});
+  for (std::int64_t node = 0; node < 3; ++node) b.server(1'002'000, node, "expired", -1, "tokA", 1002, 1001, "");
+  b.invoke(1'100'000, 2, "acquire");
+  for (std::int64_t node = 0; node < 3; ++node) b.set_nx_px(1'101'000, 2, "tokB", 1000, node);
+  b.acquire_ok(1'102'000, 2, "tokB", 2'000'000);
+  b.fault(1'505'000, {{"fault", "resume"}, {"process", 1}});
+  b.complete(1'506'000, 1, "acquire", "fail");  // elapsed >= TTL: validity check fails
+  b.invoke(1'507'000, 1, "release", "tokA");      // unlock all instances: compare-and-delete finds tokB
+  b.complete(1'508'000, 1, "release", "ok", "not_owned", "tokA");
+  History history = b.parse();
+  for (const Verdict& verdict : check_all(history)) {
+    EXPECT_NE(verdict.outcome, Outcome::violated) << to_string(verdict);
+  }
+}
+
+// S7: the node clock steps back 5 s: the key outlives its TTL. Never an exclusion failure; when its holder
+// died, others wait past TTL + bound, which bounded_unavailability reports (a liveness cost).
+TEST(Checkers, S7BackwardServerClockStepIsLivenessNotExclusion) {
+  HistoryBuilder b(1000, false, 8'000'000);
+  acquire(b, 1'000, 1, "tokA");
+  b.fault(500'000, {{"fault", "node_clock_jump"}, {"node", 0}, {"delta_us", -5'000'000}});
+  b.fault(600'000, {{"fault", "crash"}, {"process", 1}});
+  for (std::int64_t t = 1'000'000; t <= 5'000'000; t += 1'000'000) {
+    b.invoke(t, 2, "acquire");
+    b.complete(t + 100, 2, "acquire", "fail");
+  }
+  b.server(6'002'000, 0, "expired", -1, "tokA", 1002, 1001, "");
+  acquire(b, 6'010'000, 2, "tokB");
+  History history = b.parse();
+  EXPECT_EQ(verdict_of(history, "mutual_exclusion_server").outcome, Outcome::holds);
+  EXPECT_EQ(verdict_of(history, "mutual_exclusion_client").outcome, Outcome::holds);
+  Verdict liveness = verdict_of(history, "bounded_unavailability");
+  EXPECT_EQ(liveness.outcome, Outcome::violated);
+  EXPECT_TRUE(contains(liveness.cause, "process 1 crashed at t=0.6s holding 'lock'")) << liveness.cause;
+}
+
+TEST(Checkers, CrashedHolderIntervalEndsAtTheCrash) {
+  HistoryBuilder with_crash;
+  with_crash.acquire_ok(100, 1, "tokA", 900'000);
+  with_crash.fault(300'000, {{"fault", "crash"}, {"process", 1}});
+  with_crash.acquire_ok(500'000, 2, "tokB", 1'400'000);
+  EXPECT_EQ(outcome_of(with_crash, "mutual_exclusion_client"), Outcome::holds);
+
+  HistoryBuilder without_crash;
+  without_crash.acquire_ok(100, 1, "tokA", 900'000);
+  without_crash.acquire_ok(500'000, 2, "tokB", 1'400'000);
+  Verdict verdict = verdict_of(without_crash.parse(), "mutual_exclusion_client");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_EQ(verdict.witnesses, (std::vector<std::int64_t>{1, 2}));
+  EXPECT_TRUE(contains(verdict.cause, "both inside their validity for 400 ms")) << verdict.cause;
+}
+
+TEST(Checkers, AcquireExactlyAtReleaseTimeIsNotAnOverlap) {
+  HistoryBuilder touching;
+  touching.acquire_ok(100, 1, "tokA", 900'000);
+  touching.invoke(500'000, 1, "release", "tokA");
+  touching.acquire_ok(500'000, 2, "tokB", 1'400'000);
+  EXPECT_EQ(outcome_of(touching, "mutual_exclusion_client"), Outcome::holds);
+
+  HistoryBuilder overlapping;
+  overlapping.acquire_ok(100, 1, "tokA", 900'000);
+  overlapping.acquire_ok(499'999, 2, "tokB", 1'400'000);
+  overlapping.invoke(500'000, 1, "release", "tokA");
+  EXPECT_EQ(outcome_of(overlapping, "mutual_exclusion_client"), Outcome::violated);
+}
+
+TEST(Checkers, DifferentKeysNeverOverlap) {
+  HistoryBuilder b;
+  b.acquire_ok(100, 1, "tokA", 900'000, 0, "lock-a");
+  b.acquire_ok(200, 2, "tokB", 900'000, 0, "lock-b");
+  EXPECT_EQ(outcome_of(b, "mutual_exclusion_client"), Outcome::holds);
+}
+
+TEST(Checkers, RenewOkExtendsBeliefAndRenewLostEndsIt) {
+  HistoryBuilder renewed;
+  renewed.acquire_ok(100, 1, "tokA", 900'000);
+  renewed.renew_ok(800'000, 1, "tokA", 1'800'000);
+  renewed.acquire_ok(1'200'000, 2, "tokB", 2'000'000);
+  EXPECT_EQ(outcome_of(renewed, "mutual_exclusion_client"), Outcome::violated);
+
+  HistoryBuilder lost;
+  lost.acquire_ok(100, 1, "tokA", 900'000);
+  lost.complete(300'000, 1, "renew", "fail", "lost", "tokA");
+  lost.acquire_ok(400'000, 2, "tokB", 1'300'000);
+  EXPECT_EQ(outcome_of(lost, "mutual_exclusion_client"), Outcome::holds);
+}
+
+// --- server level -------------------------------------------------------------------------------------
+
+TEST(Checkers, ServerOverwriteByAnotherOwner) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "tokA");
+  b.invoke(200'000, 2, "acquire");
+  std::int64_t overwrite = b.server(200'050, 0, "overwritten", 2, "tokB", 200, -1, "SET");
+  Verdict verdict = verdict_of(b.parse(), "mutual_exclusion_server");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_EQ(verdict.witnesses, (std::vector<std::int64_t>{2, overwrite}));
+  EXPECT_TRUE(contains(verdict.cause, "overwritten by process 2's acquire (SET)")) << verdict.cause;
+}
+
+TEST(Checkers, F2PlainDelReleasesAnotherOwnersLock) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "tokA");
+  b.server(1'002'000, 0, "expired", -1, "tokA", 1002, 1001, "");
+  acquire(b, 1'100'000, 2, "tokB");
+  b.invoke(1'500'000, 1, "release", "tokA");
+  std::int64_t del = b.server(1'500'050, 0, "deleted", 1, "", 1500, -1, "DEL");
+  b.complete(1'500'100, 1, "release", "ok", "released", "tokA");
+  b.invoke(1'600'000, 3, "acquire");
+  std::int64_t third = b.set_nx_px(1'600'050, 3, "tokC", 1000);
+  History history = b.parse();
+  Verdict server = verdict_of(history, "mutual_exclusion_server");
+  EXPECT_EQ(server.outcome, Outcome::violated);
+  EXPECT_EQ(server.witnesses.back(), third);
+  EXPECT_TRUE(contains(server.cause, "deleted on node 0 by process 1's release (DEL)")) << server.cause;
+  Verdict owner = verdict_of(history, "owner_only_release");
+  EXPECT_EQ(owner.outcome, Outcome::violated);
+  EXPECT_EQ(owner.witnesses.back(), del);
+  EXPECT_TRUE(contains(owner.cause, "process 1's release (DEL) deleted process 2's lock instance")) << owner.cause;
+}
+
+TEST(Checkers, F7NodeClockJumpExpiresEarly) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "tokA");
+  b.fault(400'000, {{"fault", "node_clock_jump"}, {"node", 0}, {"delta_us", 2'000'000'000}});
+  b.server(450'000, 0, "expired", -1, "tokA", 2'000'450, 1001, "");
+  b.invoke(500'000, 2, "acquire");
+  b.server(500'050, 0, "created", 2, "tokB", 2'000'500, -1);
+  Verdict verdict = verdict_of(b.parse(), "mutual_exclusion_server");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_TRUE(contains(verdict.cause, "expired on node 0's clock at t=0.45s after only 448.95 ms of true time "
+                                      "(TTL 1000 ms)"))
+      << verdict.cause;
+  EXPECT_TRUE(contains(verdict.cause, "node 0's clock jumped +2000000 ms at t=0.4s")) << verdict.cause;
+}
+
+TEST(Checkers, SlightlyEarlyExpiryWithinToleranceIsNotFlagged) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "tokA");
+  b.server(995'000, 0, "expired", -1, "tokA", 1002, 1001, "");  // node ran 0.6% fast
+  acquire(b, 996'000, 2, "tokB");
+  EXPECT_EQ(outcome_of(b, "mutual_exclusion_server"), Outcome::holds);
+}
+
+TEST(Checkers, EvictionAndRestartLossThenAnotherOwner) {
+  HistoryBuilder evicted;
+  acquire(evicted, 1'000, 1, "tokA");
+  evicted.server(300'000, 0, "evicted", -1, "tokA", 300, 1001, "");
+  acquire(evicted, 400'000, 2, "tokB");
+  Verdict verdict = verdict_of(evicted.parse(), "mutual_exclusion_server");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_TRUE(contains(verdict.cause, "was evicted from node 0")) << verdict.cause;
+
+  HistoryBuilder restarted;
+  acquire(restarted, 1'000, 1, "tokA");
+  restarted.fault(300'000, {{"fault", "node_restart"}, {"node", 0}, {"mode", "lost"}});
+  restarted.server(300'000, 0, "lost", -1, "tokA", 300, 1001, "");
+  acquire(restarted, 400'000, 2, "tokB");
+  verdict = verdict_of(restarted.parse(), "mutual_exclusion_server");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_TRUE(contains(verdict.cause, "lost when node 0 restarted (mode lost)")) << verdict.cause;
+}
+
+TEST(Checkers, F5FailoverToAReplicaThatLacksTheLock) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "tokA");  // on node 0, never replicated
+  std::int64_t failover = b.fault(200'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
+  b.invoke(300'000, 2, "acquire");
+  std::int64_t taken = b.set_nx_px(300'050, 2, "tokB", 1000, 1);
+  Verdict verdict = verdict_of(b.parse(), "mutual_exclusion_server");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_EQ(verdict.witnesses, (std::vector<std::int64_t>{2, failover, taken}));
+  EXPECT_TRUE(contains(verdict.cause, "lost in failover")) << verdict.cause;
+}
+
+TEST(Checkers, FailoverToAReplicaThatHasTheLockHolds) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "tokA");
+  b.server(50'000, 1, "created", 1, "tokA", 50, -1, "SET", "lock", true);
+  b.server(50'000, 1, "expire_set", 1, "tokA", 50, 1001, "SET", "lock", true);
+  b.fault(200'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
+  b.invoke(300'000, 2, "acquire");
+  b.complete(300'100, 2, "acquire", "fail");
+  EXPECT_EQ(outcome_of(b, "mutual_exclusion_server"), Outcome::holds);
+}
+
+TEST(Checkers, ReplicationLagIsNotMistakenForEarlyExpiry) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "tokA");
+  b.server(101'000, 1, "created", 1, "tokA", 101, -1, "SET", "lock", true);  // 100 ms behind the master
+  b.server(101'000, 1, "expire_set", 1, "tokA", 101, 1001, "SET", "lock", true);
+  b.server(1'002'000, 0, "expired", -1, "tokA", 1002, 1001, "");
+  b.server(1'003'000, 1, "deleted", -1, "", 1003, -1, "DEL", "lock", true);
+  acquire(b, 1'050'000, 2, "tokB");
+  b.server(1'060'000, 1, "created", 2, "tokB", 1060, -1, "SET", "lock", true);
+  EXPECT_EQ(outcome_of(b, "mutual_exclusion_server"), Outcome::holds);
+}
+
+// --- owner-only release ---------------------------------------------------------------------------------
+
+TEST(Checkers, F19UncheckedRenewExtendsAnotherOwnersLock) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "tokA");
+  b.server(1'002'000, 0, "expired", -1, "tokA", 1002, 1001, "");
+  acquire(b, 1'100'000, 2, "tokB");
+  b.invoke(1'200'000, 1, "renew", "tokA");
+  b.server(1'200'050, 0, "expire_set", 1, "tokB", 1200, 2200, "PEXPIRE");
+  Verdict verdict = verdict_of(b.parse(), "owner_only_release");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_TRUE(contains(verdict.cause, "process 1's renew (PEXPIRE) extended process 2's lock instance"))
+      << verdict.cause;
+}
+
+TEST(Checkers, S10OwnerCheckedRenewReturningZeroHolds) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "tokA");
+  b.server(1'002'000, 0, "expired", -1, "tokA", 1002, 1001, "");
+  acquire(b, 1'100'000, 2, "tokB");
+  b.invoke(1'200'000, 1, "renew", "tokA");
+  b.complete(1'200'100, 1, "renew", "fail", "lost", "tokA");
+  release(b, 1'500'000, 2, "tokB");
+  EXPECT_EQ(outcome_of(b, "owner_only_release"), Outcome::holds);
+  EXPECT_EQ(outcome_of(b, "mutual_exclusion_server"), Outcome::holds);
+}
+
+TEST(Checkers, F23SharedThreadIdTokenLetsAnotherProcessRelease) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "thread-1");
+  b.invoke(200'000, 2, "release", "thread-1");
+  b.server(200'050, 0, "deleted", 2, "", 200, -1, "EVALSHA");
+  EXPECT_EQ(outcome_of(b, "owner_only_release"), Outcome::violated);
+}
+
+// --- bounded unavailability -------------------------------------------------------------------------------
+
+TEST(Checkers, F1SetnxThenCrashBeforeExpireLeavesKeyWithoutTtl) {
+  HistoryBuilder b(1000, false, 10'000'000);
+  b.invoke(1'000, 1, "acquire");
+  std::int64_t setnx = b.server(1'050, 0, "created", 1, "1", 1, -1, "SETNX");
+  b.fault(2'000, {{"fault", "crash"}, {"process", 1}});
+  Verdict verdict = verdict_of(b.parse(), "bounded_unavailability");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_EQ(verdict.witnesses.front(), setnx);
+  EXPECT_TRUE(contains(verdict.cause, "had no expiry from t=0.00105s (SETNX by process 1)")) << verdict.cause;
+
+  HistoryBuilder short_run(1000, false, 1'000'000);
+  short_run.invoke(1'000, 1, "acquire");
+  short_run.server(1'050, 0, "created", 1, "1", 1, -1, "SETNX");
+  EXPECT_EQ(outcome_of(short_run, "bounded_unavailability"), Outcome::unknown);
+}
+
+TEST(Checkers, DeadHolderLockTakenAgainAfterTtlHolds) {
+  HistoryBuilder b(1000, false, 10'000'000);
+  acquire(b, 1'000, 1, "tokA");
+  b.fault(100'000, {{"fault", "crash"}, {"process", 1}});
+  b.invoke(500'000, 2, "acquire");
+  b.complete(500'100, 2, "acquire", "fail");
+  b.server(1'002'000, 0, "expired", -1, "tokA", 1002, 1001, "");
+  acquire(b, 1'100'000, 2, "tokB");
+  EXPECT_EQ(outcome_of(b, "bounded_unavailability"), Outcome::holds);
+}
+
+// --- reentrancy, renewal, fencing -------------------------------------------------------------------------
+
+TEST(Checkers, ReentrancyInnerReleaseMustKeepTheLock) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "tokA");
+  b.invoke(10'000, 1, "acquire");
+  b.acquire_ok(10'100, 1, "tokA", 900'000);
+  b.invoke(20'000, 1, "release", "tokA");
+  b.server(20'050, 0, "deleted", 1, "", 20, -1, "DEL");  // the inner release freed the outer section
+  EXPECT_EQ(outcome_of(b, "reentrancy"), Outcome::violated);
+}
+
+TEST(Checkers, F17ReentryThatShortensTheTtl) {
+  HistoryBuilder b(60'000);
+  acquire(b, 1'000, 1, "tokA", 60'000);
+  b.invoke(10'000, 1, "acquire");
+  b.server(10'050, 0, "expire_set", 1, "tokA", 10, 1'010, "PEXPIRE");  // lock(1 s) inside lock(60 s)
+  b.acquire_ok(10'100, 1, "tokA", 900'000);
+  Verdict verdict = verdict_of(b.parse(), "reentrancy");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_TRUE(contains(verdict.cause, "lowered the deadline on node 0 by 58991 ms (to 1000 ms from now)"))
+      << verdict.cause;
+}
+
+TEST(Checkers, S9CorrectReentryHolds) {
+  HistoryBuilder b;
+  b.invoke(1'000, 1, "acquire");
+  b.server(1'050, 0, "created", 1, "", 1, -1, "EVALSHA");
+  b.server(1'050, 0, "expire_set", 1, "", 1, 1'001, "EVALSHA");
+  b.acquire_ok(1'100, 1, "tokA", 900'000);
+  b.invoke(10'000, 1, "acquire");
+  b.server(10'050, 0, "modified", 1, "", 10, -1, "EVALSHA");
+  b.server(10'050, 0, "expire_set", 1, "", 10, 1'010, "EVALSHA");
+  b.acquire_ok(10'100, 1, "tokA", 910'000);
+  b.invoke(20'000, 1, "release", "tokA");
+  b.server(20'050, 0, "modified", 1, "", 20, -1, "EVALSHA");
+  b.complete(20'100, 1, "release", "ok", "released", "tokA");
+  b.invoke(30'000, 1, "release", "tokA");
+  b.server(30'050, 0, "deleted", 1, "", 30, -1, "EVALSHA");
+  b.complete(30'100, 1, "release", "ok", "released", "tokA");
+  History history = b.parse();
+  EXPECT_EQ(verdict_of(history, "reentrancy").outcome, Outcome::holds);
+  EXPECT_EQ(verdict_of(history, "owner_only_release").outcome, Outcome::holds);
+  EXPECT_EQ(verdict_of(history, "mutual_exclusion_server").outcome, Outcome::holds);
+}
+
+TEST(Checkers, F20RenewalAfterReleaseAndLossWithoutFaults) {
+  HistoryBuilder after_release;
+  acquire(after_release, 1'000, 1, "tokA");
+  release(after_release, 100'000, 1, "tokA");
+  after_release.invoke(300'000, 1, "renew", "tokA");
+  Verdict verdict = verdict_of(after_release.parse(), "renewal");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_TRUE(contains(verdict.cause, "renewed 'lock' (token tokA) at t=0.3s after releasing it")) << verdict.cause;
+
+  HistoryBuilder lost;
+  acquire(lost, 1'000, 1, "tokA");
+  lost.invoke(300'000, 1, "renew", "tokA");
+  lost.complete(300'100, 1, "renew", "fail", "lost", "tokA");
+  EXPECT_EQ(outcome_of(lost, "renewal"), Outcome::violated);
+
+  HistoryBuilder fine;
+  acquire(fine, 1'000, 1, "tokA");
+  fine.invoke(300'000, 1, "renew", "tokA");
+  fine.renew_ok(300'100, 1, "tokA", 1'200'000);
+  release(fine, 500'000, 1, "tokA");
+  EXPECT_EQ(outcome_of(fine, "renewal"), Outcome::holds);
+}
+
+TEST(Checkers, F25DuplicateFencingTokenAccepted) {
+  HistoryBuilder b(1000, true);
+  b.acquire_ok(100, 1, "tokA", 900'000, 34);
+  b.write(200, 1, 0, 1, true, false, 34);
+  b.write(300, 1, 1, 2, true, false, 34);  // the same acquisition writes again: fine
+  b.invoke(400, 1, "release", "tokA");
+  b.acquire_ok(500, 2, "tokB", 900'000, 34);  // the counter was lost in a failover
+  b.write(600, 2, 2, 3, true, false, 34);
+  Verdict verdict = verdict_of(b.parse(), "fencing");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_EQ(verdict.witnesses, (std::vector<std::int64_t>{3, 6}));
+  EXPECT_TRUE(contains(verdict.cause, "the same token handed out twice")) << verdict.cause;
+}
+
+// --- progress and the entry points ------------------------------------------------------------------------
+
+TEST(Checkers, ProgressFigures) {
+  HistoryBuilder b(1000, false, 2'000'000);
+  b.invoke(0, 1, "acquire");
+  b.acquire_ok(1'000, 1, "tokA", 900'000);
+  b.invoke(5'000, 2, "acquire");
+  b.complete(6'000, 2, "acquire", "fail");
+  b.invoke(10'000, 1, "release", "tokA");
+  b.invoke(20'000, 1, "acquire");
+  b.acquire_ok(23'000, 1, "tokB", 900'000);
+  Progress progress = measure_progress(b.parse());
+  EXPECT_EQ(progress.acquisitions, 2);
+  EXPECT_EQ(progress.acquire_attempts, 3);
+  EXPECT_EQ(progress.acquisitions_per_second, 1);
+  EXPECT_EQ(progress.wait_p50_us, 1'000);
+  EXPECT_EQ(progress.wait_p99_us, 3'000);
+  EXPECT_EQ(progress.acquisitions_by_process, (std::map<std::int64_t, std::int64_t>{{1, 2}, {2, 0}}));
+  EXPECT_EQ(progress.starved_processes, (std::vector<std::int64_t>{2}));
+  json out = progress;
+  EXPECT_EQ(out["acquisitions_by_process"]["2"], 0);
+}
+
+TEST(Checkers, CheckJsonlAndVerdictRendering) {
+  HistoryBuilder b;
+  b.acquire_ok(100, 1, "tokA", 900'000);
+  b.acquire_ok(500'000, 2, "tokB", 1'400'000);
+  std::istringstream in(b.text());
+  std::vector<Verdict> verdicts = check_jsonl(in);
+  ASSERT_EQ(verdicts.size(), 8u);
+  const Verdict& client = verdicts[1];
+  json out = client;
+  EXPECT_EQ(out["property"], "mutual_exclusion_client");
+  EXPECT_EQ(out["outcome"], "violated");
+  EXPECT_EQ(out["witnesses"], json::array({1, 2}));
+  EXPECT_TRUE(contains(to_string(client), "mutual_exclusion_client: violated — ")) << to_string(client);
+  EXPECT_TRUE(contains(to_string(client), "[witness lines 1, 2]")) << to_string(client);
+  std::istringstream bad("{\"i\":0}\n");
+  EXPECT_THROW(check_jsonl(bad), ParseError);
+}
+
+}  // namespace
+}  // namespace lockcheck::properties

@@ -13,7 +13,8 @@ class HistoryBuilder {
  public:
   using json = nlohmann::ordered_json;
 
-  explicit HistoryBuilder(std::int64_t ttl_ms = 1000, bool fencing = false, std::int64_t end_us = -1) {
+  // end_us: the run's end (meta "end"); -1 leaves it out (then the last event's t ends the run).
+  explicit HistoryBuilder(std::int64_t ttl_ms = 1000, bool fencing = false, std::int64_t end_us = 10'000'000) {
     json meta{{"schema", 1}, {"scenario", "test"}, {"seed", 1},       {"variant", "token"},
               {"ttl_ms", ttl_ms}, {"clients", 3},   {"nodes", 1},     {"fencing", fencing}};
     if (end_us >= 0) meta["end"] = end_us;

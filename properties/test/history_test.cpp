@@ -22,9 +22,12 @@ TEST(History, ParsesEveryKindWithIndicesAndTimes) {
   ASSERT_EQ(history.events.size(), 8u);
   EXPECT_EQ(history.meta.ttl_ms, 1000);
   EXPECT_EQ(history.end_us(), 9'000'000);
-  const auto& op = std::get<Op>(history.events[3]);
-  EXPECT_EQ(op.i, 3);
-  EXPECT_EQ(op.t, 200);  // the server's expire_set shares the create's t
+  const auto& op = std::get<Op>(history.events[1]);
+  EXPECT_EQ(op.i, 1);
+  EXPECT_EQ(op.t, 100);
+  const auto& expire_set = std::get<ServerEvent>(history.events[3]);
+  EXPECT_EQ(expire_set.t, 200);  // the server's expire_set shares the create's t
+  EXPECT_EQ(expire_set.expire_at_ms, 1000);
   const auto& ok = std::get<Op>(history.events[4]);
   EXPECT_EQ(ok.type, OpType::ok);
   EXPECT_EQ(ok.fn, OpFn::acquire);
@@ -76,7 +79,7 @@ TEST(History, ParsesFromAStreamAndKeepsUnknownFunctions) {
   const auto& op = std::get<Op>(history.events[1]);
   EXPECT_EQ(op.fn, OpFn::other);
   EXPECT_EQ(op.f, "read_lock");
-  EXPECT_EQ(history.end_us(), 3);
+  EXPECT_EQ(history.end_us(), 3);  // no "end" in meta: the last event's t
 }
 
 }  // namespace
