@@ -1,0 +1,49 @@
+// The examples in scenarios/README.md parse: the documentation cannot drift from the loader.
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "scenario/scenario.hpp"
+
+namespace lockcheck::sim {
+namespace {
+
+std::vector<std::string> toml_blocks() {
+  std::ifstream in(LOCKCHECK_SCENARIOS_README);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string all = text.str();
+  std::vector<std::string> out;
+  const std::string open = "```toml\n";
+  for (std::size_t at = all.find(open); at != std::string::npos; at = all.find(open, at)) {
+    at += open.size();
+    const std::size_t end = all.find("```", at);
+    out.push_back(all.substr(at, end - at));
+    at = end;
+  }
+  return out;
+}
+
+TEST(ScenarioReadme, CompleteExampleParses) {
+  const auto blocks = toml_blocks();
+  ASSERT_EQ(blocks.size(), 2u);
+  const Scenario s = parse_scenario(blocks[0], "scenarios/example.toml");
+  EXPECT_EQ(s.name, "pause-breaks-token");
+  EXPECT_EQ(s.seeds.size(), 10u);
+  EXPECT_EQ(s.config.nodes.size(), 2u);
+  EXPECT_EQ(s.config.nodes[1].replica_of, 0);
+  EXPECT_EQ(s.config.clients[1].clock.wall_offset_us, 3000000);
+  ASSERT_EQ(s.config.faults.size(), 2u);
+  EXPECT_EQ(s.config.faults[1].kind, "failover");
+  EXPECT_EQ(s.expectations.size(), 5u);
+}
+
+TEST(ScenarioReadme, ScriptsExampleParses) {
+  const Scenario s = parse_scenario(toml_blocks().at(1), "/tmp/dir/mine.toml");
+  EXPECT_EQ(s.scripts.acquire, "/tmp/dir/my_acquire.lua");
+  EXPECT_EQ(s.scripts.renew, "/tmp/dir/my_renew.lua");
+}
+
+}  // namespace
+}  // namespace lockcheck::sim
