@@ -16,13 +16,24 @@ namespace lockcheck::properties {
 
 namespace {
 
+// Why a stretch ended, in words.
+std::string ending(const std::string& reason) {
+  if (reason == "valid_until") return "when its validity ended";
+  if (reason == "release") return "when it invoked release";
+  if (reason == "crash") return "when it crashed";
+  if (reason == "renew lost") return "when a renewal reported the lock lost";
+  if (reason == "history end") return "when the run ended";
+  if (reason == "acted") return "its last use of the resource";
+  return reason;
+}
+
 std::string describe_overlap(const History& history, const Belief& first, const Belief& second) {
   std::int64_t overlap_us = std::min(first.end_us, second.end_us) - second.start_us;
   std::string text = fmt::format(
       "process {} believed it held '{}' (token {}) from t={} until t={} ({}), but process {} acquired it "
       "(token {}) at t={}: both inside their validity for {}",
       first.process, first.key, short_token(first.token), format_time_us(first.start_us),
-      format_time_us(first.end_us), first.end_reason, second.process, short_token(second.token),
+      format_time_us(first.end_us), ending(first.end_reason), second.process, short_token(second.token),
       format_time_us(second.start_us), format_duration_us(overlap_us));
   if (first.end_reason == "acted") {
     text += fmt::format("; process {}'s validity ended at t={}, but it still used the resource at t={} believing "
