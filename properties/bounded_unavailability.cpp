@@ -114,8 +114,12 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
     std::int64_t deadline_us = crash.fault->t + deadline_after_us;
     const Op* first_ok = nullptr;
     const Op* late_fail = nullptr;
-    for (const Op* op : acquires) {  // bounded by the number of acquire completions
-      if (op->t <= crash.fault->t || op->key != crash.key) continue;
+    // Completions are in time order: start right after the crash.
+    auto after = std::upper_bound(acquires.begin(), acquires.end(), crash.fault->t,
+                                  [](std::int64_t t, const Op* op) { return t < op->t; });
+    for (auto it = after; it != acquires.end(); ++it) {
+      const Op* op = *it;
+      if (op->key != crash.key) continue;
       if (op->type == OpType::ok) {
         first_ok = op;
         break;

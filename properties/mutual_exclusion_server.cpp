@@ -34,6 +34,11 @@ struct Ghost {
   Instance instance;
   std::int64_t removed_i = 0;
   std::string cause;
+  // For an early expiry: look up the node's clock faults in (set, expiry] only if this ghost is reported,
+  // so a run full of early expiries stays linear.
+  std::int64_t clock_node = -1;
+  std::int64_t clock_from_us = 0;
+  std::int64_t clock_to_us = 0;
 };
 
 struct KeyState {
@@ -113,7 +118,8 @@ class Checker {
                              fmt::format("lost in failover: node {} was promoted at t={} without {}'s instance "
                                          "(token {}) that old master node {} held",
                                          fault.node, format_time_us(fault.t), owner_name(state.current->owner),
-                                         short_token(state.current->token), fault.from)};
+                                         short_token(state.current->token), fault.from),
+                             -1, 0, 0};
     }
   }
 
@@ -157,14 +163,14 @@ class Checker {
           flag({ghost.instance.created_i, ghost.removed_i, event.i}, [&] {
             return fmt::format("{}; then {} took the key on node {} at t={}, {} before {}'s TTL ran out in true "
                                "time (t={})",
-                               ghost.cause, owner_name(owner), event.node, format_time_us(event.t),
+                               full_cause(ghost), owner_name(owner), event.node, format_time_us(event.t),
                                format_duration_us(until - event.t), owner_name(ghost.instance.owner),
                                format_time_us(until));
           });
         } else if (until == kForever) {
           flag({ghost.instance.created_i, ghost.removed_i, event.i}, [&] {
             return fmt::format("{}; then {} took the key on node {} at t={} (the instance had no expiry)",
-                               ghost.cause, owner_name(owner), event.node, format_time_us(event.t));
+                               full_cause(ghost), owner_name(owner), event.node, format_time_us(event.t));
           });
         }
       }
@@ -217,8 +223,6 @@ class Checker {
             "{} expired on node {}'s clock at t={} after only {} of true time (TTL {})", who, event.node,
             format_time_us(event.t), format_duration_us(event.t - held.set_t_us), format_duration_us(held.ttl_us));
         if (!held.shortened.empty()) text += "; " + held.shortened;
-        std::string clock = node_clock_faults(history_, event.node, held.set_t_us, event.t);
-        if (!clock.empty()) text += "; " + clock;
         return text;
       }
       case ServerEventKind::evicted:
@@ -250,7 +254,18 @@ class Checker {
     if (held.entitled_until_us != kForever && event.t >= held.entitled_until_us - tolerance_us(held.ttl_us)) {
       return;  // gone on time (or late: a backward node clock, S7, costs liveness only)
     }
-    state.ghost = Ghost{held, event.i, removal_cause(event, held)};
+    state.ghost = Ghost{held, event.i, removal_cause(event, held), -1, 0, 0};
+    if (event.event == ServerEventKind::expired) {
+      state.ghost->clock_node = event.node;
+      state.ghost->clock_from_us = held.set_t_us;
+      state.ghost->clock_to_us = event.t;
+    }
+  }
+
+  std::string full_cause(const Ghost& ghost) const {
+    if (ghost.clock_node < 0) return ghost.cause;
+    std::string clock = node_clock_faults(history_, ghost.clock_node, ghost.clock_from_us, ghost.clock_to_us);
+    return clock.empty() ? ghost.cause : ghost.cause + "; " + clock;
   }
 
   const History& history_;

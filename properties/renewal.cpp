@@ -18,6 +18,7 @@ Verdict check_renewal(const History& history) {
     if (std::holds_alternative<FaultEvent>(event)) fault_free = false;
   }
   std::map<std::pair<std::int64_t, std::string>, const Op*> released;  // (process, token) -> release invoke
+  std::map<std::pair<std::int64_t, std::string>, std::int64_t> depth;  // (process, key) -> nested holds
   std::int64_t renewals = 0;
   std::int64_t violations = 0;
   auto flag = [&](std::vector<std::int64_t> witnesses, std::string cause) {
@@ -26,11 +27,21 @@ Verdict check_renewal(const History& history) {
     verdict.cause = std::move(cause);
   };
   for (const Event& event : history.events) {
+    if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->fault == "crash") {
+      for (auto& [process_key, holds] : depth) {
+        if (process_key.first == fault->process) holds = 0;
+      }
+    }
     const auto* op = std::get_if<Op>(&event);
     if (op == nullptr) continue;
     std::pair<std::int64_t, std::string> id{op->process, op->token};
-    if (op->fn == OpFn::acquire && op->type == OpType::ok) released.erase(id);
-    if (op->fn == OpFn::release && op->type == OpType::invoke) released[id] = op;
+    std::int64_t& holds = depth[{op->process, op->key}];
+    if (op->fn == OpFn::acquire && op->type == OpType::ok) {
+      ++holds;
+      released.erase(id);
+    }
+    // Only the outermost release ends the lock: renewing after an inner (reentrant) release is right.
+    if (op->fn == OpFn::release && op->type == OpType::invoke && holds > 0 && --holds == 0) released[id] = op;
     if (op->fn != OpFn::renew) continue;
     if (op->type == OpType::invoke) {
       ++renewals;

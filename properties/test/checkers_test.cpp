@@ -467,6 +467,18 @@ TEST(Checkers, F20RenewalAfterReleaseAndLossWithoutFaults) {
   EXPECT_EQ(outcome_of(fine, "renewal"), Outcome::holds);
 }
 
+TEST(Checkers, RenewalAfterAnInnerReentrantReleaseIsFine) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "tokA");
+  b.invoke(10'000, 1, "acquire");
+  b.acquire_ok(10'100, 1, "tokA", 900'000);
+  b.invoke(20'000, 1, "release", "tokA");  // inner release: still held once
+  b.complete(20'100, 1, "release", "ok", "released", "tokA");
+  b.invoke(300'000, 1, "renew", "tokA");
+  b.renew_ok(300'100, 1, "tokA", 1'200'000);
+  EXPECT_EQ(outcome_of(b, "renewal"), Outcome::holds);
+}
+
 TEST(Checkers, F25DuplicateFencingTokenAccepted) {
   HistoryBuilder b(1000, true);
   b.acquire_ok(100, 1, "tokA", 900'000, 34);
