@@ -75,7 +75,9 @@ void SimNode::active_expiry() {
 }
 
 void SimNode::apply_replication(std::uint64_t sequence, const mock::Dataset& dataset) {
-  if (!up_ || sequence <= applied_sequence_) return;
+  // A promoted replica has left its old master's stream: what was still in flight is dropped, as when
+  // Sentinel re-points the replication link.
+  if (!up_ || replica_of_ < 0 || sequence <= applied_sequence_) return;
   applied_sequence_ = sequence;
   node_->restore(dataset);
 }

@@ -1,0 +1,50 @@
+#include "junit.hpp"
+
+#include <fmt/format.h>
+
+namespace lockcheck::cli {
+namespace {
+
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string junit_xml(const std::vector<ScenarioReport>& reports) {
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"lockcheck\">\n";
+  for (const auto& report : reports) {
+    const auto& scenario = report.scenario;
+    xml += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n", escape(scenario.name),
+                       scenario.expectations.size(), report.mismatches.size(), report.wall_seconds);
+    for (const auto& expectation : scenario.expectations) {
+      xml += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", escape(scenario.name), escape(expectation.property));
+      for (const auto& mismatch : report.mismatches) {
+        if (mismatch.property != expectation.property) continue;
+        std::string body = mismatch.explanation + "\nreplay: " + mismatch.replay_command;
+        for (const auto& fault : mismatch.minimal_faults) body += "\nminimal fault: " + fault;
+        xml += fmt::format("      <failure message=\"expected {}\">{}</failure>\n",
+                           expectation.expected == sim::Expectation::Expected::holds ? "holds" : "violated", escape(body));
+      }
+      xml += "    </testcase>\n";
+    }
+    if (report.nondeterministic) {
+      xml += fmt::format("    <testcase classname=\"{}\" name=\"determinism\"><error message=\"nondeterminism\">{}</error></testcase>\n",
+                         escape(scenario.name), escape(report.nondeterminism_detail));
+    }
+    xml += "  </testsuite>\n";
+  }
+  return xml + "</testsuites>\n";
+}
+
+}  // namespace lockcheck::cli

@@ -1,0 +1,215 @@
+// The lockcheck command line: run scenarios as a CI gate, replay one seed, check a recorded history,
+// serve the embedded mock over RESP.
+//
+// Exit codes: 0 every verdict as expected; 1 a verdict differs from what a file expects (or `check`
+// found a violation); 2 bad usage or an invalid scenario; 3 internal error or nondeterminism detected.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "properties/checkers.hpp"
+#include "core/simulate.hpp"
+#include "junit.hpp"
+#include "redis/resp_server.hpp"
+#include "run_engine.hpp"
+
+namespace {
+
+using namespace lockcheck;
+
+constexpr int kExitOk = 0, kExitMismatch = 1, kExitUsage = 2, kExitInternal = 3;
+
+std::string observed_text(const cli::PropertyTally& tally) {
+  if (tally.runs == 0) return "not checked";
+  if (tally.violated > 0) return fmt::format("violated ({}/{})", tally.violated, tally.runs);
+  if (tally.unknown == tally.runs) return "unknown";
+  return fmt::format("holds ({})", tally.runs);
+}
+
+void print_report(const cli::ScenarioReport& report) {
+  const auto& scenario = report.scenario;
+  std::printf("\n%s  (%s, variant %s, %zu seed%s, %.2fs)\n", scenario.name.c_str(), scenario.path.c_str(),
+              scenario.config.variant.c_str(), report.seeds_run.size(), report.seeds_run.size() == 1 ? "" : "s",
+              report.wall_seconds);
+  std::printf("  %-28s %-10s %-22s %s\n", "property", "expected", "observed", "");
+  for (const auto& [property, tally] : report.tallies) {
+    std::string expected = "-";
+    std::string verdict;
+    for (const auto& expectation : scenario.expectations) {
+      if (expectation.property != property) continue;
+      expected = expectation.expected == sim::Expectation::Expected::holds ? "holds" : "violated";
+      verdict = "ok";
+      for (const auto& mismatch : report.mismatches) {
+        if (mismatch.property == property) verdict = "UNEXPECTED";
+      }
+    }
+    std::printf("  %-28s %-10s %-22s %s\n", property.c_str(), expected.c_str(), observed_text(tally).c_str(), verdict.c_str());
+  }
+  for (const auto& [property, tally] : report.tallies) {
+    if (tally.violated == 0) continue;
+    std::printf("  witness %s (seed %llu): %s\n", property.c_str(),
+                static_cast<unsigned long long>(*tally.first_violating_seed), tally.first_violation.cause.c_str());
+  }
+  for (const auto& mismatch : report.mismatches) {
+    std::printf("  UNEXPECTED %s: %s\n    replay: %s\n", mismatch.property.c_str(), mismatch.explanation.c_str(),
+                mismatch.replay_command.c_str());
+    if (!mismatch.minimal_faults.empty()) {
+      std::printf("    minimal fault schedule (%zu):\n", mismatch.minimal_faults.size());
+      for (const auto& fault : mismatch.minimal_faults) std::printf("      %s\n", fault.c_str());
+    }
+  }
+  if (report.nondeterministic) std::printf("  NONDETERMINISM: %s\n", report.nondeterminism_detail.c_str());
+  const auto& progress = report.progress;
+  std::printf("  progress (seed %llu): %lld acquisitions, %lld/s, wait p50 %.1f ms, p99 %.1f ms%s\n",
+              static_cast<unsigned long long>(report.seeds_run.empty() ? 0 : report.seeds_run.front()),
+              static_cast<long long>(progress.acquisitions), static_cast<long long>(progress.acquisitions_per_second),
+              static_cast<double>(progress.wait_p50_us) / 1000.0, static_cast<double>(progress.wait_p99_us) / 1000.0,
+              progress.starved_processes.empty() ? "" : fmt::format(", {} starved", progress.starved_processes.size()).c_str());
+}
+
+int command_run(const std::vector<std::string>& files, cli::RunOptions options, const std::string& junit_path,
+                const std::string& backend) {
+  std::vector<sim::Scenario> scenarios;
+  for (const auto& file : files) scenarios.push_back(sim::load_scenario(file));  // ScenarioError -> exit 2
+  options.progress_bar = isatty(STDERR_FILENO) != 0;
+  std::vector<cli::ScenarioReport> reports;
+  int exit_code = kExitOk;
+  for (auto& scenario : scenarios) {
+    if (!backend.empty()) scenario.backend = backend;
+    if (scenario.backend == "redis") {
+      std::fprintf(stderr, "lockcheck: %s: the redis backend is not implemented yet (issue 8); use --backend mock\n",
+                   scenario.path.c_str());
+      return kExitUsage;
+    }
+    if (!options.progress_bar) std::fprintf(stderr, "running %s over %zu seed(s)\n", scenario.name.c_str(), cli::seeds_for(scenario, options).size());
+    reports.push_back(cli::run_scenario(scenario, options));
+    print_report(reports.back());
+    if (reports.back().nondeterministic) exit_code = kExitInternal;
+    if (!reports.back().mismatches.empty() && exit_code == kExitOk) exit_code = kExitMismatch;
+  }
+  if (!junit_path.empty()) std::ofstream(junit_path) << cli::junit_xml(reports);
+  std::size_t mismatches = 0, expectations = 0;
+  for (const auto& report : reports) {
+    mismatches += report.mismatches.size();
+    expectations += report.scenario.expectations.size();
+  }
+  std::printf("\n%zu scenario%s, %zu expectation%s, %zu unexpected\n", reports.size(), reports.size() == 1 ? "" : "s",
+              expectations, expectations == 1 ? "" : "s", mismatches);
+  return exit_code;
+}
+
+int command_replay(const std::string& file, std::uint64_t seed, const std::string& out_path) {
+  const sim::Scenario scenario = sim::load_scenario(file);
+  const sim::RunResult run = sim::simulate(scenario.config, seed);
+  const std::string jsonl = run.history.jsonl();
+  if (out_path.empty() || out_path == "-") {
+    std::cout << jsonl;
+  } else {
+    std::ofstream(out_path) << jsonl;
+    std::fprintf(stderr, "wrote %zu lines to %s (hash %016llx)\n", run.history.lines().size(), out_path.c_str(),
+                 static_cast<unsigned long long>(run.history.hash()));
+  }
+  for (const auto& verdict : properties::check_all(properties::parse_history(jsonl))) {
+    std::fprintf(stderr, "%s\n", properties::to_string(verdict).c_str());
+  }
+  return kExitOk;
+}
+
+int command_check(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "lockcheck: cannot open %s\n", path.c_str());
+    return kExitUsage;
+  }
+  bool violated = false;
+  for (const auto& verdict : properties::check_jsonl(in)) {
+    std::printf("%s\n", properties::to_string(verdict).c_str());
+    violated = violated || verdict.outcome == properties::Outcome::violated;
+  }
+  return violated ? kExitMismatch : kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"lockcheck: Redis lock variants under a deterministic fault-injecting simulator"};
+  app.require_subcommand(1);
+
+  auto* run = app.add_subcommand("run", "Run scenario files, check every history, gate on expected verdicts");
+  std::vector<std::string> files;
+  cli::RunOptions options;
+  std::uint64_t seed = 0, runs = 0;
+  std::string junit_path, history_dir, backend, shard;
+  run->add_option("files", files, "Scenario files (TOML)")->required()->check(CLI::ExistingFile);
+  run->add_option("--seed", seed, "Run only this seed");
+  run->add_option("--runs", runs, "Run seeds 1..N instead of the file's seeds");
+  run->add_option("--jobs,-j", options.jobs, "Runs in parallel")->check(CLI::Range(1, 64));
+  run->add_option("--backend", backend, "mock or redis (default: the file's)")->check(CLI::IsMember({"mock", "redis"}));
+  run->add_option("--junit", junit_path, "Write JUnit XML here");
+  run->add_option("--history-dir", history_dir, "Write every run's history (JSONL) here");
+  run->add_option("--shard", shard, "i/n: run only every n-th seed starting at i (0-based), to split a sweep");
+  run->add_flag("!--no-shrink", options.shrink, "Do not shrink failing runs to a minimal fault schedule");
+
+  auto* replay = app.add_subcommand("replay", "Rerun one seed of a scenario and write its history");
+  std::string replay_file, out_path;
+  std::uint64_t replay_seed = 1;
+  replay->add_option("file", replay_file, "Scenario file")->required()->check(CLI::ExistingFile);
+  replay->add_option("--seed", replay_seed, "The seed to replay")->required();
+  replay->add_option("--out", out_path, "Write the history here (default: standard output)");
+
+  auto* check = app.add_subcommand("check", "Run the checkers on a recorded history (JSONL)");
+  std::string history_path;
+  check->add_option("history", history_path, "History file (JSON Lines, sim/README.md)")->required();
+
+  auto* serve = app.add_subcommand("serve", "Serve the embedded Redis mock over RESP2 (real clock)");
+  std::string host = "127.0.0.1";
+  int port = 6380;
+  serve->add_option("--host", host, "Address to bind (loopback by default)");
+  serve->add_option("--port", port, "TCP port")->check(CLI::Range(1, 65535));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int code = app.exit(error);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+
+  try {
+    if (*run) {
+      if (run->count("--seed") > 0) options.seed = seed;
+      if (run->count("--runs") > 0) options.runs = runs;
+      options.history_dir = history_dir;
+      if (!shard.empty()) {
+        unsigned index = 0, count = 0;
+        if (std::sscanf(shard.c_str(), "%u/%u", &index, &count) != 2 || count == 0 || index >= count) {
+          std::fprintf(stderr, "lockcheck: --shard wants i/n with 0 <= i < n, got '%s'\n", shard.c_str());
+          return kExitUsage;
+        }
+        options.shard_index = index;
+        options.shard_count = count;
+      }
+      return command_run(files, options, junit_path, backend);
+    }
+    if (*replay) return command_replay(replay_file, replay_seed, out_path);
+    if (*check) return command_check(history_path);
+    if (*serve) return lockcheck::mock::serve_main(host, port);
+  } catch (const sim::ScenarioError& error) {
+    std::fprintf(stderr, "lockcheck: %s\n", error.what());
+    return kExitUsage;
+  } catch (const properties::ParseError& error) {
+    std::fprintf(stderr, "lockcheck: %s: %s\n", history_path.c_str(), error.what());
+    return kExitUsage;
+  } catch (const std::invalid_argument& error) {
+    std::fprintf(stderr, "lockcheck: %s\n", error.what());
+    return kExitUsage;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "lockcheck: internal error: %s\n", error.what());
+    return kExitInternal;
+  }
+  return kExitUsage;
+}

@@ -1,0 +1,159 @@
+#include "run_engine.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "core/simulate.hpp"
+#include "shrink.hpp"
+
+namespace lockcheck::cli {
+namespace {
+
+struct SeedRun {
+  std::uint64_t seed = 0;
+  std::uint64_t hash = 0;
+  std::vector<properties::Verdict> verdicts;
+  properties::Progress progress;
+  std::string error;
+};
+
+SeedRun run_one(const sim::Scenario& scenario, std::uint64_t seed, const RunOptions& options) {
+  SeedRun out;
+  out.seed = seed;
+  try {
+    const sim::RunResult run = sim::simulate(scenario.config, seed);
+    const std::string jsonl = run.history.jsonl();
+    out.hash = run.history.hash();
+    if (!options.history_dir.empty()) {
+      std::filesystem::create_directories(options.history_dir);
+      std::ofstream(std::filesystem::path(options.history_dir) / fmt::format("{}-seed{}.jsonl", scenario.name, seed)) << jsonl;
+    }
+    const properties::History history = properties::parse_history(jsonl);
+    out.verdicts = properties::check_all(history);
+    out.progress = properties::measure_progress(history);
+    if (run.hit_event_limit) out.error = fmt::format("seed {} hit the event limit of {} events", seed, scenario.config.max_events);
+  } catch (const std::exception& error) {
+    out.error = fmt::format("seed {}: {}", seed, error.what());
+  }
+  return out;
+}
+
+void show_progress(const std::string& name, std::size_t done, std::size_t total, double elapsed_s) {
+  const double per_run = done > 0 ? elapsed_s / static_cast<double>(done) : 0;
+  const double remaining = per_run * static_cast<double>(total - done);
+  constexpr int kWidth = 30;
+  const int filled = total > 0 ? static_cast<int>(kWidth * done / total) : kWidth;
+  std::fprintf(stderr, "\r%-32.32s [%s%s] %zu/%zu runs, ~%.0fs left ", name.c_str(), std::string(static_cast<std::size_t>(filled), '#').c_str(),
+               std::string(static_cast<std::size_t>(kWidth - filled), '.').c_str(), done, total, remaining);
+  if (done == total) std::fputs("\n", stderr);
+  std::fflush(stderr);
+}
+
+}  // namespace
+
+std::string replay_command(const sim::Scenario& scenario, std::uint64_t seed) {
+  return fmt::format("lockcheck replay {} --seed {} --out {}-seed{}.jsonl", scenario.path, seed, scenario.name, seed);
+}
+
+std::vector<std::uint64_t> seeds_for(const sim::Scenario& scenario, const RunOptions& options) {
+  std::vector<std::uint64_t> all;
+  if (options.seed) {
+    all.push_back(*options.seed);
+  } else if (options.runs) {
+    for (std::uint64_t s = 1; s <= *options.runs; ++s) all.push_back(s);
+  } else {
+    all = scenario.seeds;
+  }
+  std::vector<std::uint64_t> mine;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (i % options.shard_count == options.shard_index) mine.push_back(all[i]);
+  }
+  return mine;
+}
+
+ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& options) {
+  ScenarioReport report;
+  report.scenario = scenario;
+  report.seeds_run = seeds_for(scenario, options);
+  const auto started = std::chrono::steady_clock::now();
+
+  std::vector<SeedRun> runs(report.seeds_run.size());
+  std::atomic<std::size_t> next{0}, done{0};
+  std::mutex progress_mutex;
+  const unsigned workers = std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(runs.size())));
+  auto work = [&] {
+    for (std::size_t index = next++; index < runs.size(); index = next++) {
+      runs[index] = run_one(scenario, report.seeds_run[index], options);
+      const std::size_t finished = ++done;
+      if (options.progress_bar) {
+        std::lock_guard lock(progress_mutex);
+        show_progress(scenario.name, finished, runs.size(),
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned w = 1; w < workers; ++w) threads.emplace_back(work);
+  work();
+  for (auto& thread : threads) thread.join();
+
+  for (const SeedRun& run : runs) {
+    if (!run.error.empty()) throw std::runtime_error(run.error);
+  }
+  // Determinism is checked, not assumed: the first seed runs once more and must give the same bytes.
+  if (!runs.empty()) {
+    const SeedRun again = run_one(scenario, runs.front().seed, RunOptions{});
+    if (again.hash != runs.front().hash) {
+      report.nondeterministic = true;
+      report.nondeterminism_detail = fmt::format("seed {} gave two different histories (hash {:016x} then {:016x})",
+                                                 runs.front().seed, runs.front().hash, again.hash);
+    }
+    report.progress = runs.front().progress;
+  }
+
+  for (const SeedRun& run : runs) {
+    for (const properties::Verdict& verdict : run.verdicts) {
+      PropertyTally& tally = report.tallies[verdict.property];
+      ++tally.runs;
+      if (verdict.outcome == properties::Outcome::unknown) ++tally.unknown;
+      if (verdict.outcome == properties::Outcome::violated) {
+        if (tally.violated++ == 0) {
+          tally.first_violating_seed = run.seed;
+          tally.first_violation = verdict;
+        }
+      }
+    }
+  }
+
+  for (const sim::Expectation& expectation : scenario.expectations) {
+    const PropertyTally& tally = report.tallies[expectation.property];
+    const bool holds_expected = expectation.expected == sim::Expectation::Expected::holds;
+    if (holds_expected && tally.violated > 0) {
+      Mismatch mismatch{expectation.property, expectation.expected, to_string(tally.first_violation),
+                        replay_command(scenario, *tally.first_violating_seed), {}};
+      if (options.shrink) {
+        const ShrinkResult shrunk = shrink_faults(scenario.config, *tally.first_violating_seed, expectation.property);
+        for (const auto& fault : shrunk.faults) mismatch.minimal_faults.push_back(describe_fault(fault));
+        if (!shrunk.reproduced) mismatch.minimal_faults.push_back("(the full schedule did not reproduce: nondeterminism?)");
+      }
+      report.mismatches.push_back(std::move(mismatch));
+    } else if (!holds_expected && tally.violated == 0) {
+      report.mismatches.push_back(Mismatch{expectation.property, expectation.expected,
+                                           fmt::format("expected a violation, but none of {} runs showed one", tally.runs),
+                                           replay_command(scenario, report.seeds_run.empty() ? 1 : report.seeds_run.front()), {}});
+    }
+  }
+  report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return report;
+}
+
+}  // namespace lockcheck::cli

@@ -1,0 +1,59 @@
+#pragma once
+// `lockcheck run`: runs scenarios over their seeds, checks every history, compares with expectations.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/checkers.hpp"
+#include "scenario/scenario.hpp"
+
+namespace lockcheck::cli {
+
+struct RunOptions {
+  std::optional<std::uint64_t> seed;   // only this seed
+  std::optional<std::uint64_t> runs;   // seeds 1..runs instead of the file's
+  unsigned jobs = 1;
+  unsigned shard_index = 0, shard_count = 1;  // --shard i/n: this process runs seeds at positions = i mod n
+  std::string history_dir;             // write every history here when set
+  bool shrink = true;
+  bool progress_bar = false;
+};
+
+struct PropertyTally {
+  std::int64_t runs = 0;
+  std::int64_t violated = 0;
+  std::int64_t unknown = 0;
+  std::optional<std::uint64_t> first_violating_seed;
+  properties::Verdict first_violation;
+};
+
+struct Mismatch {
+  std::string property;
+  sim::Expectation::Expected expected;
+  std::string explanation;             // the witness or "no run showed it"
+  std::string replay_command;
+  std::vector<std::string> minimal_faults;  // after shrinking, when there was a violation to shrink
+};
+
+struct ScenarioReport {
+  sim::Scenario scenario;
+  std::vector<std::uint64_t> seeds_run;
+  std::map<std::string, PropertyTally> tallies;  // every property checked, by name
+  std::vector<Mismatch> mismatches;
+  bool nondeterministic = false;
+  std::string nondeterminism_detail;
+  properties::Progress progress;  // of the first seed's run
+  double wall_seconds = 0;
+};
+
+// Runs one scenario; never throws for a violation (that is data), only for internal errors.
+ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& options);
+
+// Seeds this process runs for `scenario` under `options` (after --seed, --runs and --shard).
+std::vector<std::uint64_t> seeds_for(const sim::Scenario& scenario, const RunOptions& options);
+
+std::string replay_command(const sim::Scenario& scenario, std::uint64_t seed);
+
+}  // namespace lockcheck::cli
