@@ -36,7 +36,9 @@ std::string InFlight::describe(std::int64_t process, const std::string& command)
   auto it = pending_f_.find(process);
   std::string what = it == pending_f_.end() ? std::string("command") : it->second;
   if (command.empty()) return fmt::format("process {}'s {}", process, what);
-  return fmt::format("process {}'s {} ({})", process, what, command);
+  std::string upper = command;  // the mock reports command names in lower case; messages quote them as Redis does
+  for (char& c : upper) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+  return fmt::format("process {}'s {} ({})", process, what, upper);
 }
 
 namespace {

@@ -27,6 +27,8 @@ struct Instance {
   std::int64_t ttl_us = 0;      // node-clock duration granted at that moment
   std::int64_t entitled_until_us = kForever;  // true time; kForever while the key has no deadline
   std::string shortened;        // set when a later expire_set lowered the deadline (F17), for the cause
+  std::int64_t failover_i = -1;  // the failover that carried this instance to a promoted node
+  std::string failover_cause;
 };
 
 // An instance that vanished while still entitled: if another owner takes the key before `until`, two owners.
@@ -107,19 +109,23 @@ class Checker {
     if (fault.node >= 0) last_node_fault_[fault.node] = fault;
   }
 
-  // The promoted replica lacks what the old master held: that instance is lost in failover (F5, F6).
+  // Replicas record no key events of their own, so at a failover the promoted node is taken to hold what
+  // the old master held. If it did not, the history shows it: the old master's copy is reported `lost`, or
+  // another owner simply `created` the key on the promoted node while that instance was still entitled.
   void on_failover(const FaultEvent& fault) {
     for (const auto& [node_key, state] : states_) {
-      if (node_key.first != fault.from || !state.current) continue;
+      if (node_key.first != fault.from) continue;
       KeyState& promoted = states_[{fault.node, node_key.second}];
-      if (promoted.current && promoted.current->token == state.current->token) continue;
-      if (promoted.current) continue;  // the replica holds some other instance: judged by its own events
-      promoted.ghost = Ghost{*state.current, fault.i,
-                             fmt::format("lost in failover: node {} was promoted at t={} without {}'s instance "
-                                         "(token {}) that old master node {} held",
-                                         fault.node, format_time_us(fault.t), owner_name(state.current->owner),
-                                         short_token(state.current->token), fault.from),
-                             -1, 0, 0};
+      promoted.ghost.reset();
+      promoted.current = state.current;
+      if (promoted.current) {
+        promoted.current->failover_i = fault.i;
+        promoted.current->failover_cause =
+            fmt::format("lost in failover: node {} was promoted at t={} without {}'s instance (token {}) that old "
+                        "master node {} held",
+                        fault.node, format_time_us(fault.t), owner_name(state.current->owner),
+                        short_token(state.current->token), fault.from);
+      }
     }
   }
 
@@ -154,6 +160,27 @@ class Checker {
                              owner_name(held.owner), short_token(held.token), event.node,
                              in_flight_.describe(event.by, event.command), format_time_us(event.t),
                              format_time_us(held.entitled_until_us));
+        });
+      }
+      // A create while an instance is still on record: it vanished without an event (a failover to a
+      // replica that never had it, F5), and the node handed the key to someone else.
+      if (event.event == ServerEventKind::created && state.current &&
+          !same_owner(*state.current, owner, event.value) &&
+          event.t < state.current->entitled_until_us - tolerance_us(state.current->ttl_us)) {
+        const Instance& held = *state.current;
+        std::vector<std::int64_t> witnesses{held.created_i};
+        if (held.failover_i >= 0) witnesses.push_back(held.failover_i);
+        witnesses.push_back(event.i);
+        flag(witnesses, [&] {
+          std::string how = held.failover_i >= 0
+                                ? held.failover_cause
+                                : fmt::format("{}'s lock instance (token {}) vanished from node {} without a "
+                                              "recorded event",
+                                              owner_name(held.owner), short_token(held.token), event.node);
+          return fmt::format("{}; then {} took the key on node {} at t={}, {} before {}'s TTL ran out in true "
+                             "time",
+                             how, owner_name(owner), event.node, format_time_us(event.t),
+                             format_duration_us(held.entitled_until_us - event.t), owner_name(held.owner));
         });
       }
       if (state.ghost && !same_owner(state.ghost->instance, owner, event.value)) {

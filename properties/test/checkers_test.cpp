@@ -322,6 +322,38 @@ TEST(Checkers, FailoverToAReplicaThatHasTheLockHolds) {
   EXPECT_EQ(outcome_of(b, "mutual_exclusion_server"), Outcome::holds);
 }
 
+// The simulator's replicas record no key events: after a failover the promoted node holds what the old
+// master held, and the owner releasing it there is an ordinary release.
+TEST(Checkers, FailoverThenOwnerReleasesOnTheNewMasterHolds) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "tokA");
+  b.fault(200'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
+  b.invoke(300'000, 1, "release", "tokA");
+  b.server(300'050, 1, "deleted", 1, "", 300, -1, "evalsha");
+  b.complete(300'100, 1, "release", "ok", "released", "tokA");
+  b.invoke(400'000, 2, "acquire");
+  b.set_nx_px(400'050, 2, "tokB", 1000, 1);
+  History history = b.parse();
+  EXPECT_EQ(verdict_of(history, "mutual_exclusion_server").outcome, Outcome::holds);
+  EXPECT_EQ(verdict_of(history, "owner_only_release").outcome, Outcome::holds);
+}
+
+// As the simulator reports F5: failover, then the old master's copy that the replica lacked as `lost`
+// (recorded under the old master's node id), then another owner on the promoted node.
+TEST(Checkers, F5FailoverWithLostRecordedOnTheOldMaster) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "tokA");
+  b.fault(200'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
+  b.server(200'000, 0, "lost", -1, "tokA", 200, 1001, "");
+  b.invoke(300'000, 2, "acquire");
+  b.set_nx_px(300'050, 2, "tokB", 1000, 1);
+  Verdict verdict = verdict_of(b.parse(), "mutual_exclusion_server");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_TRUE(contains(verdict.cause, "lost in failover: node 1 was promoted at t=0.2s without process 1's "
+                                      "instance"))
+      << verdict.cause;
+}
+
 TEST(Checkers, ReplicationLagIsNotMistakenForEarlyExpiry) {
   HistoryBuilder b;
   acquire(b, 1'000, 1, "tokA");
