@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The lockcheck command line end to end: exit codes, witnesses, shrinking, replay, check, JUnit.
+# Usage: cli_test.sh path/to/lockcheck
+set -uo pipefail
+lockcheck="$1"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failures=0
+passes=0
+expect() {  # expect DESCRIPTION CONDITION...
+  local description="$1"; shift
+  if "$@"; then echo "ok: $description"; passes=$((passes + 1)); else echo "FAILED: $description"; failures=$((failures + 1)); fi
+}
+
+"$lockcheck" run "$here/mismatch.toml" --junit "$work/junit.xml" > "$work/mismatch.out" 2>&1
+code=$?
+expect "a wrong expectation exits 1 (got $code)" test "$code" -eq 1
+expect "it names the unexpected property" grep -q "UNEXPECTED mutual_exclusion_client" "$work/mismatch.out"
+expect "it prints the replay command" grep -q "replay: lockcheck replay .*mismatch.toml --seed" "$work/mismatch.out"
+expect "it shrinks to a single pause" grep -q "minimal fault schedule (1):" "$work/mismatch.out"
+expect "the JUnit report has the failure" grep -q "<failure message=\"expected holds\">" "$work/junit.xml"
+expect "the JUnit report passes the server level" grep -q "name=\"mutual_exclusion_server\">" "$work/junit.xml"
+
+"$lockcheck" run "$here/invalid.toml" > "$work/invalid.out" 2>&1
+code=$?
+expect "an invalid scenario exits 2 (got $code)" test "$code" -eq 2
+expect "the error has file:line:column" grep -q "invalid.toml:4:1: unknown key 'tll_ms'" "$work/invalid.out"
+
+"$lockcheck" replay "$here/mismatch.toml" --seed 2 --out "$work/a.jsonl" 2> /dev/null
+"$lockcheck" replay "$here/mismatch.toml" --seed 2 --out "$work/b.jsonl" 2> /dev/null
+expect "replay is byte for byte" cmp -s "$work/a.jsonl" "$work/b.jsonl"
+"$lockcheck" check "$work/a.jsonl" > "$work/check.out"
+code=$?
+expect "check finds the violation in the replayed history (exit $code)" test "$code" -eq 1
+expect "check prints verdicts" grep -q "mutual_exclusion_client" "$work/check.out"
+
+"$lockcheck" run "$here/mismatch.toml" --shard 1/3 --no-shrink > "$work/shard.out" 2>&1
+expect "a shard runs a third of the seeds" grep -q "1 seed," "$work/shard.out"
+"$lockcheck" run "$here/mismatch.toml" --shard 3/3 > /dev/null 2>&1
+code=$?
+expect "a bad shard is a usage error (got $code)" test "$code" -eq 2
+
+echo "$passes passed, $failures failed"
+exit $(( failures > 0 ))
