@@ -113,6 +113,7 @@ class Checker {
   // the old master held. If it did not, the history shows it: the old master's copy is reported `lost`, or
   // another owner simply `created` the key on the promoted node while that instance was still entitled.
   void on_failover(const FaultEvent& fault) {
+    failover_to_[fault.from] = fault;
     for (const auto& [node_key, state] : states_) {
       if (node_key.first != fault.from) continue;
       KeyState& promoted = states_[{fault.node, node_key.second}];
@@ -269,7 +270,20 @@ class Checker {
     }
   }
 
+  // The simulator reports what the promoted node lacked as `lost` on the old master, at the failover's
+  // time: the promoted node's copy of that instance is then known to be gone.
+  void carry_failover_loss(const ServerEvent& event) {
+    auto it = failover_to_.find(event.node);
+    if (it == failover_to_.end() || it->second.t != event.t) return;
+    KeyState& promoted = states_[{it->second.node, event.key}];
+    if (!promoted.current || promoted.current->token != event.value) return;
+    Instance held = *promoted.current;
+    promoted.current.reset();
+    promoted.ghost = Ghost{held, event.i, held.failover_cause, -1, 0, 0};
+  }
+
   void on_removed(const ServerEvent& event, KeyState& state) {
+    if (event.event == ServerEventKind::lost) carry_failover_loss(event);
     if (!state.current) return;
     Instance held = *state.current;
     state.current.reset();
@@ -301,6 +315,7 @@ class Checker {
   InFlight in_flight_;
   std::map<std::pair<std::int64_t, std::string>, KeyState> states_;
   std::map<std::int64_t, FaultEvent> last_node_fault_;
+  std::map<std::int64_t, FaultEvent> failover_to_;  // old master -> its latest failover
   bool seen_lock_event_ = false;
   std::int64_t violations_ = 0;
   std::vector<std::int64_t> first_witnesses_;

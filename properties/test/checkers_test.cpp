@@ -354,6 +354,22 @@ TEST(Checkers, F5FailoverWithLostRecordedOnTheOldMaster) {
       << verdict.cause;
 }
 
+// Seen in the simulator: the promoted replica still had an older, released instance, which then expires
+// there; the cause must still be the failover loss of the entitled instance, not an early expiry.
+TEST(Checkers, FailoverLossIsTheCauseEvenWhenAStaleCopyExpiresOnThePromotedNode) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "tokA");
+  b.fault(200'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
+  b.server(200'000, 0, "lost", -1, "tokA", 200, 1001, "");
+  b.server(250'000, 1, "expired", -1, "", 250, 249, "");
+  b.invoke(300'000, 2, "acquire");
+  b.set_nx_px(300'050, 2, "tokB", 1000, 1);
+  Verdict verdict = verdict_of(b.parse(), "mutual_exclusion_server");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_TRUE(contains(verdict.cause, "lost in failover")) << verdict.cause;
+  EXPECT_FALSE(contains(verdict.cause, "expired")) << verdict.cause;
+}
+
 TEST(Checkers, ReplicationLagIsNotMistakenForEarlyExpiry) {
   HistoryBuilder b;
   acquire(b, 1'000, 1, "tokA");
