@@ -3,18 +3,29 @@
 #include <fmt/format.h>
 
 #include "lockcheck/errors.hpp"
+#include "lockcheck/variants/exists_then_set.hpp"
+#include "lockcheck/variants/fenced_lock.hpp"
+#include "lockcheck/variants/set_nx_ex_del.hpp"
+#include "lockcheck/variants/setnx_then_expire.hpp"
+#include "lockcheck/variants/thread_id_lock.hpp"
 #include "lockcheck/variants/token_lock.hpp"
 
 namespace lockcheck {
 
 const std::vector<std::string>& variant_ids() {
-  static const std::vector<std::string> ids = {"token"};
+  static const std::vector<std::string> ids = {"exists-then-set", "setnx-then-expire", "set-nx-ex-del", "token", "thread-id", "fenced"};
   return ids;
 }
 
 std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Clock& clock, Entropy& entropy,
                                          const LockOptions& options) {
   if (id == "token") return std::make_unique<TokenLock>(port, clock, entropy, options);
+  if (id == "fenced") return std::make_unique<FencedLock>(port, clock, entropy, options);
+  // Deliberately broken variants, for study (namespace lockcheck::broken).
+  if (id == "exists-then-set") return std::make_unique<broken::ExistsThenSetLock>(port, clock, entropy, options);
+  if (id == "setnx-then-expire") return std::make_unique<broken::SetnxThenExpireLock>(port, clock, entropy, options);
+  if (id == "set-nx-ex-del") return std::make_unique<broken::SetNxExDelLock>(port, clock, entropy, options);
+  if (id == "thread-id") return std::make_unique<broken::ThreadIdLock>(port, clock, entropy, options);
   throw InvalidArgument(fmt::format("unknown lock variant '{}'; known: {}", id, fmt::join(variant_ids(), ", ")));
 }
 

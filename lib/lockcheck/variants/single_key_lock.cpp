@@ -1,0 +1,166 @@
+#include "lockcheck/variants/single_key_lock.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "lockcheck/errors.hpp"
+#include "lockcheck/scripts.hpp"
+
+namespace lockcheck::detail {
+namespace {
+
+// The token lock's compare-and-delete and compare-and-pexpire: the same bytes, the same guarantees.
+const Script& release_script() {
+  static const Script script(scripts::token_release);
+  return script;
+}
+const Script& renew_script() {
+  static const Script script(scripts::token_renew);
+  return script;
+}
+
+}  // namespace
+
+SingleKeyLock::SingleKeyLock(Port& port, Clock& clock, Entropy& entropy, LockOptions options, std::size_t node)
+    : port_(port), clock_(clock), entropy_(entropy), options_(options), node_(node) {
+  validate_lock_options(options_);
+  if (node_ >= port_.node_count()) {
+    throw InvalidArgument(fmt::format("node {} does not exist; the port has {}", node_, port_.node_count()));
+  }
+}
+
+void SingleKeyLock::throw_error_reply(const std::string& what, const std::string& key, const Reply& reply) {
+  throw RedisError(fmt::format("{} of lock '{}' failed: {}", what, key, reply.text));
+}
+
+std::string SingleKeyLock::make_token() { return entropy_.token_hex(); }
+
+Task<CallResult> SingleKeyLock::call(Command command) { co_return co_await port_.call(node_, std::move(command)); }
+
+Task<CallResult> SingleKeyLock::run_script(const Script& script, std::vector<std::string> keys,
+                                           std::vector<std::string> args) {
+  co_return co_await eval(port_, node_, script, std::move(keys), std::move(args));
+}
+
+Micros SingleKeyLock::backoff(std::uint32_t busy_attempts) {
+  const RetryPolicy& retry = options_.retry;
+  Micros delay = retry.delay_min;
+  for (std::uint32_t i = 1; i < busy_attempts && delay < retry.delay_max; ++i) delay *= 2;
+  delay = std::min(delay, retry.delay_max);
+  const auto half = delay.count() / 2;
+  return Micros(half + static_cast<Micros::rep>(entropy_.uniform(static_cast<std::uint64_t>(delay.count() - half) + 1)));
+}
+
+Task<AcquireResult> SingleKeyLock::acquire(std::string key, Micros wait) {
+  validate_lock_key(key);
+  const MonoTime give_up_at = clock_.monotonic_now() + std::max(wait, Micros::zero());
+  const std::string token = make_token();
+  const Micros ttl_us = std::chrono::duration_cast<Micros>(options_.ttl);
+  const Micros margin = drift_margin(options_);
+
+  AcquireResult result;
+  bool maybe_ours = false;
+  bool any_reply = false;
+  std::uint32_t busy_attempts = 0;
+  std::uint32_t unknown_budget = options_.retry.unknown_outcome_attempts;
+
+  while (result.attempts < options_.retry.max_attempts) {
+    ++result.attempts;
+    const MonoTime sent_at = clock_.monotonic_now();
+    Attempt tried = co_await attempt(key, token, maybe_ours);
+    const CallResult& call_result = tried.call;
+    if (call_result.replied()) {
+      any_reply = true;
+      if (call_result.reply.is_error()) {
+        if (maybe_ours) co_await release_token(key, token);
+        throw_error_reply("acquire", key, call_result.reply);
+      }
+      maybe_ours = false;
+      if (tried.granted) {
+        Lease lease{key, token, sent_at, sent_at + ttl_us - margin, tried.fencing_token, false, &clock_};
+        if (clock_.monotonic_now() < lease.valid_until) {
+          result.status = AcquireStatus::acquired;
+          result.lease = std::move(lease);
+          co_return result;
+        }
+        co_await release(lease);
+        result.detail = "the grant arrived after its validity had run out";
+      } else {
+        ++busy_attempts;
+        result.detail = "held by another owner";
+      }
+    } else {
+      if (call_result.status == CallStatus::unknown) maybe_ours = true;
+      result.detail = call_result.detail;
+    }
+
+    const MonoTime now = clock_.monotonic_now();
+    if (now >= give_up_at) {
+      if (call_result.replied() || unknown_budget == 0) break;
+      --unknown_budget;
+      co_await clock_.sleep(options_.retry.delay_min);
+      continue;
+    }
+    const Micros pause = std::min(backoff(std::max<std::uint32_t>(busy_attempts, 1)), give_up_at - now);
+    co_await clock_.sleep(pause);
+  }
+
+  if (maybe_ours) {
+    const ReleaseStatus cleanup = co_await release_token(key, token);
+    if (cleanup == ReleaseStatus::unknown) {
+      result.status = AcquireStatus::unknown;
+      result.detail = fmt::format("acquire outcome unknown and cleanup unreachable ({})", result.detail);
+      co_return result;
+    }
+    result.detail += "; the key our lost attempt may have set was cleaned up";
+  }
+  result.status = any_reply ? AcquireStatus::busy : AcquireStatus::unreachable;
+  co_return result;
+}
+
+Task<ReleaseStatus> SingleKeyLock::release_token(const std::string& key, const std::string& token) {
+  bool earlier_reply_lost = false;
+  for (std::uint32_t i = 0; i < options_.retry.idempotent_attempts; ++i) {
+    if (i > 0) co_await clock_.sleep(options_.retry.delay_min);
+    std::vector<std::string> keys{key};
+    std::vector<std::string> args{token};
+    CallResult result = co_await run_script(release_script(), std::move(keys), std::move(args));
+    if (!result.replied()) {
+      earlier_reply_lost = earlier_reply_lost || result.status == CallStatus::unknown;
+      continue;
+    }
+    if (result.reply.is_error()) throw_error_reply("release", key, result.reply);
+    if (result.reply.is_integer(1)) co_return ReleaseStatus::released;
+    co_return earlier_reply_lost ? ReleaseStatus::released : ReleaseStatus::not_owned;
+  }
+  co_return ReleaseStatus::unknown;
+}
+
+Task<ReleaseStatus> SingleKeyLock::release(Lease& lease) {
+  lease.known_lost = true;
+  co_return co_await release_token(lease.key, lease.token);
+}
+
+Task<RenewStatus> SingleKeyLock::renew(Lease& lease) {
+  if (lease.known_lost) co_return RenewStatus::lost;
+  const Micros ttl_us = std::chrono::duration_cast<Micros>(options_.ttl);
+  for (std::uint32_t i = 0; i < options_.retry.idempotent_attempts; ++i) {
+    if (i > 0) co_await clock_.sleep(options_.retry.delay_min);
+    const MonoTime sent_at = clock_.monotonic_now();
+    std::vector<std::string> keys{lease.key};
+    std::vector<std::string> args{lease.token, ttl_ms()};
+    CallResult result = co_await run_script(renew_script(), std::move(keys), std::move(args));
+    if (!result.replied()) continue;
+    if (result.reply.is_error()) throw_error_reply("renew", lease.key, result.reply);
+    if (result.reply.is_integer(1)) {
+      lease.valid_until = std::max(lease.valid_until, sent_at + ttl_us - drift_margin(options_));
+      co_return RenewStatus::renewed;
+    }
+    lease.known_lost = true;
+    co_return RenewStatus::lost;
+  }
+  co_return RenewStatus::unknown;
+}
+
+}  // namespace lockcheck::detail

@@ -1,0 +1,77 @@
+#pragma once
+// The acquire / release / renew loop shared by the single-instance catalogue variants (exists-then-set,
+// setnx-then-expire, set-nx-ex-del, thread-id, fenced). A variant supplies only what makes it that variant:
+// its token, one acquire attempt, and (when it is not compare-and-delete) its release. Everything else is the
+// same careful loop as the `token` lock (lib/lockcheck/variants/token_lock.hpp), so that a broken variant's
+// weak spot is exactly the step its header names and nothing else:
+//
+//   * waiting for a busy lock backs off exponentially with jitter, within the caller's wait budget;
+//   * an attempt whose reply was lost is an unknown outcome: the next attempt is told so (it must recognise
+//     our own token), and an acquire that gives up afterwards cleans the key up with release_token() or
+//     reports AcquireStatus::unknown — never a silent "busy";
+//   * the validity is measured on the monotonic clock from before the attempt's first request, minus the
+//     drift margin, and a grant that arrives after its validity is spent is given back;
+//   * release and renew are retried on a lost reply (compare-and-delete / compare-and-pexpire scripts).
+//
+// Not a user-facing lock on its own: construct a concrete variant (or go through make_lock()).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lockcheck/clock.hpp"
+#include "lockcheck/entropy.hpp"
+#include "lockcheck/lease.hpp"
+#include "lockcheck/lock_algorithm.hpp"
+#include "lockcheck/lock_options.hpp"
+#include "lockcheck/port.hpp"
+#include "lockcheck/script.hpp"
+
+namespace lockcheck::detail {
+
+class SingleKeyLock : public LockAlgorithm {
+ public:
+  Task<AcquireResult> acquire(std::string key, Micros wait) override;
+  Task<ReleaseStatus> release(Lease& lease) override;
+  Task<RenewStatus> renew(Lease& lease) override;
+
+  const LockOptions& options() const { return options_; }
+
+ protected:
+  // Throws InvalidArgument when the options are out of range or `node` does not exist.
+  SingleKeyLock(Port& port, Clock& clock, Entropy& entropy, LockOptions options, std::size_t node);
+
+  // What one attempt learned. `call` is the last call made: when it did not reply the loop treats the
+  // attempt as an unknown outcome (not_sent: certainly not run; unknown: it may have run).
+  struct Attempt {
+    CallResult call;
+    bool granted = false;
+    std::int64_t fencing_token = 0;
+  };
+
+  // The owner token of one acquire. Default: 128 random bits from the Entropy seam.
+  virtual std::string make_token();
+  // One acquire attempt. `after_lost_reply`: an earlier attempt's reply was lost, so the key may already
+  // hold `token`; the attempt must then count that as granted. Error replies are returned, not thrown.
+  virtual Task<Attempt> attempt(const std::string& key, const std::string& token, bool after_lost_reply) = 0;
+  // Deletes the key if (for a sound variant: only if) it holds `token`. Default: the compare-and-delete
+  // script, retried on a lost reply. Also used to clean up after an unknown acquire outcome.
+  virtual Task<ReleaseStatus> release_token(const std::string& key, const std::string& token);
+
+  // Helpers for attempts.
+  Task<CallResult> call(Command command);
+  Task<CallResult> run_script(const Script& script, std::vector<std::string> keys, std::vector<std::string> args);
+  std::string ttl_ms() const { return std::to_string(options_.ttl.count()); }
+  [[noreturn]] static void throw_error_reply(const std::string& what, const std::string& key, const Reply& reply);
+
+  Port& port_;
+  Clock& clock_;
+  Entropy& entropy_;
+  LockOptions options_;
+  std::size_t node_;
+
+ private:
+  Micros backoff(std::uint32_t busy_attempts);
+};
+
+}  // namespace lockcheck::detail
