@@ -36,6 +36,13 @@ struct LinkConfig {
   std::uint32_t reply_loss_ppm = 0;
 };
 
+// One link (client process -> node) that differs from the default: a slow or lossy path.
+struct LinkOverride {
+  int process = 0;
+  int node = 0;
+  LinkConfig link{};
+};
+
 struct WorkloadConfig {
   std::string key = "lock";
   std::int64_t wait_us = 2000000;        // acquire wait budget
@@ -87,6 +94,7 @@ struct SimConfig {
   std::vector<ClientConfig> clients = std::vector<ClientConfig>(3);
   std::vector<NodeConfig> nodes = std::vector<NodeConfig>(1);
   LinkConfig link{};
+  std::vector<LinkOverride> link_overrides{};
   WorkloadConfig workload{};
   std::vector<FaultSpec> faults{};
   NemesisConfig nemesis{};

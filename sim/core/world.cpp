@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "lockcheck/variants/registry.hpp"
@@ -28,6 +29,13 @@ World::World(const SimConfig& config, std::uint64_t seed)
   for (std::size_t i = 0; i < config_.nodes.size(); ++i) {
     nodes_.push_back(std::make_unique<SimNode>(static_cast<int>(i), config_.nodes[i], history_, scheduler_));
   }
+  for (const LinkOverride& entry : config_.link_overrides) {
+    if (entry.process < 0 || entry.process >= static_cast<int>(config_.clients.size()) || entry.node < 0 ||
+        entry.node >= static_cast<int>(config_.nodes.size())) {
+      throw std::invalid_argument(fmt::format("link override {} -> {} names a process or node that does not exist",
+                                              entry.process, entry.node));
+    }
+  }
   routing_ = master_nodes(config_);
   if (routing_.empty()) throw std::invalid_argument("a scenario needs at least one master node");
   for (std::size_t i = 0; i < config_.clients.size(); ++i) {
@@ -42,8 +50,16 @@ World::~World() {
   for (auto& client : clients_) client->crash();
 }
 
-std::int64_t World::link_delay() {
-  return network_prng_.between(config_.link.delay_min_us, config_.link.delay_max_us);
+const LinkConfig& World::link(int process, int node) const {
+  for (const LinkOverride& entry : config_.link_overrides) {
+    if (entry.process == process && entry.node == node) return entry.link;
+  }
+  return config_.link;
+}
+
+std::int64_t World::link_delay(int process, int node) {
+  const LinkConfig& path = link(process, node);
+  return network_prng_.between(path.delay_min_us, path.delay_max_us);
 }
 
 void World::send(ClientProcess& process, std::size_t service, Command command, std::shared_ptr<PendingCall> pending) {
@@ -55,9 +71,10 @@ void World::send(ClientProcess& process, std::size_t service, Command command, s
     process.schedule(scheduler_.now(), [pending] { pending->settle(CallResult::failed(CallStatus::not_sent, "no such node")); });
     return;
   }
-  if (partitioned(process.id(), node) || network_prng_.chance_ppm(request_loss_ppm_)) return;  // the timeout settles it
   const int id = process.id();
-  scheduler_.after(link_delay() + slow_node_us_[static_cast<std::size_t>(node)],
+  const std::uint32_t loss_ppm = std::max(request_loss_ppm_, link(id, node).request_loss_ppm);
+  if (partitioned(id, node) || network_prng_.chance_ppm(loss_ppm)) return;  // the timeout settles it
+  scheduler_.after(link_delay(id, node) + slow_node_us_[static_cast<std::size_t>(node)],
                    [this, id, node, command = std::move(command), pending]() { deliver(id, node, command, pending); });
 }
 
@@ -66,7 +83,7 @@ void World::deliver(int process, int node_id, const Command& command, std::share
   ClientProcess& client = *clients_[static_cast<std::size_t>(process)];
   if (!node.up()) {
     // The host answers with a reset: the client learns at once that nothing ran.
-    client.schedule(scheduler_.now() + link_delay(), [pending, node_id] {
+    client.schedule(scheduler_.now() + link_delay(process, node_id), [pending, node_id] {
       pending->settle(CallResult::failed(CallStatus::not_sent, fmt::format("connection refused by node {}", node_id)));
     });
     return;
@@ -74,8 +91,9 @@ void World::deliver(int process, int node_id, const Command& command, std::share
   bool changed = false;
   Reply reply = node.execute(process, command, changed);
   if (changed && node.replica_of() < 0) replicate(node);
-  if (partitioned(process, node_id) || network_prng_.chance_ppm(reply_loss_ppm_)) return;
-  client.schedule(scheduler_.now() + link_delay(), [pending, reply = std::move(reply)]() mutable {
+  const std::uint32_t loss_ppm = std::max(reply_loss_ppm_, link(process, node_id).reply_loss_ppm);
+  if (partitioned(process, node_id) || network_prng_.chance_ppm(loss_ppm)) return;
+  client.schedule(scheduler_.now() + link_delay(process, node_id), [pending, reply = std::move(reply)]() mutable {
     pending->settle(CallResult::of(std::move(reply)));
   });
 }

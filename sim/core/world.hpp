@@ -42,7 +42,9 @@ class World {
   void deliver(int process, int node, const Command& command, std::shared_ptr<PendingCall> pending);
   void replicate(SimNode& master);
   void schedule_maintenance(int node);
-  std::int64_t link_delay();
+  // The link between a process and a node: an override when the scenario has one, else the default.
+  const LinkConfig& link(int process, int node) const;
+  std::int64_t link_delay(int process, int node);
   bool partitioned(int process, int node) const { return partitions_.count({process, node}) > 0; }
   void record_fault(const char* name, Json fields);
 

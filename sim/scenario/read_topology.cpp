@@ -77,15 +77,33 @@ void read_nodes(const Section& top, std::vector<NodeConfig>& out) {
   }
 }
 
-void read_network(const Section& top, LinkConfig& out) {
+namespace {
+
+void read_link(const Section& section, LinkConfig& out) {
+  section.read_integer("delay_min_us", out.delay_min_us, 0, kMaxMicros);
+  section.read_integer("delay_max_us", out.delay_max_us, 0, kMaxMicros);
+  section.require_order("delay_min_us", out.delay_min_us, "delay_max_us", out.delay_max_us, 1);
+  section.read_integer("request_loss_ppm", out.request_loss_ppm, 0, kMaxPpm);
+  section.read_integer("reply_loss_ppm", out.reply_loss_ppm, 0, kMaxPpm);
+}
+
+}  // namespace
+
+void read_network(const Section& top, SimConfig& out) {
   const auto network = top.table("network");
   if (!network) return;
-  network->allow_only({"delay_min_us", "delay_max_us", "request_loss_ppm", "reply_loss_ppm"});
-  network->read_integer("delay_min_us", out.delay_min_us, 0, kMaxMicros);
-  network->read_integer("delay_max_us", out.delay_max_us, 0, kMaxMicros);
-  network->require_order("delay_min_us", out.delay_min_us, "delay_max_us", out.delay_max_us, 1);
-  network->read_integer("request_loss_ppm", out.request_loss_ppm, 0, kMaxPpm);
-  network->read_integer("reply_loss_ppm", out.reply_loss_ppm, 0, kMaxPpm);
+  network->allow_only({"delay_min_us", "delay_max_us", "request_loss_ppm", "reply_loss_ppm", "[[links]]"});
+  read_link(*network, out.link);
+  const auto clients = static_cast<std::int64_t>(out.clients.size());
+  const auto nodes = static_cast<std::int64_t>(out.nodes.size());
+  for (const Section& entry : network->array_of_tables("links")) {
+    entry.allow_only({"process", "node", "delay_min_us", "delay_max_us", "request_loss_ppm", "reply_loss_ppm"});
+    if (!entry.has("process") || !entry.has("node")) entry.fail_here("[[network.links]] needs process and node");
+    LinkOverride link{static_cast<int>(*entry.integer("process", 0, clients - 1)),
+                      static_cast<int>(*entry.integer("node", 0, nodes - 1)), out.link};
+    read_link(entry, link.link);
+    out.link_overrides.push_back(link);
+  }
 }
 
 }  // namespace lockcheck::sim::scenario_detail

@@ -17,7 +17,8 @@ void read_workload(const Section& top, WorkloadConfig& out);
 
 void read_clients(const Section& top, std::vector<ClientConfig>& out);
 void read_nodes(const Section& top, std::vector<NodeConfig>& out);
-void read_network(const Section& top, LinkConfig& out);
+// Needs the clients and nodes read first: link overrides name them.
+void read_network(const Section& top, SimConfig& out);
 
 void read_faults(const Section& top, SimConfig& config);
 void read_nemesis(const Section& top, NemesisConfig& out);

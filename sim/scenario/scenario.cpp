@@ -35,7 +35,7 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files)
   scenario_detail::read_lock(top, out.config.lock);
   scenario_detail::read_clients(top, out.config.clients);
   scenario_detail::read_nodes(top, out.config.nodes);
-  scenario_detail::read_network(top, out.config.link);
+  scenario_detail::read_network(top, out.config);
   scenario_detail::read_workload(top, out.config.workload);
   scenario_detail::read_faults(top, out.config);
   scenario_detail::read_nemesis(top, out.config.nemesis);

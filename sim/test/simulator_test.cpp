@@ -157,6 +157,16 @@ TEST(Simulator, ClientClockDriftAndSkewAreRecordedInLocalTime) {
   EXPECT_GT(count_lines(run, R"("type":"ok","process":1,"f":"acquire")"), 2u);
 }
 
+TEST(Simulator, PerLinkDelaysSlowOnlyThatPath) {
+  SimConfig config = base_config();
+  config.link_overrides.push_back(LinkOverride{.process = 0, .node = 0, .link = {.delay_min_us = 40000, .delay_max_us = 60000}});
+  const RunResult run = simulate(config, 9);
+  const auto slow = count_lines(run, R"("type":"ok","process":0,"f":"acquire")");
+  const auto fast = count_lines(run, R"("type":"ok","process":1,"f":"acquire")");
+  EXPECT_GT(slow, 0u);
+  EXPECT_LT(slow * 2, fast) << "a 50 ms path loses most races to a 0.25 ms one";
+}
+
 TEST(Simulator, EvictionRemovesTheLockKey) {
   SimConfig config = base_config();
   config.workload.hold_min_us = 300000;
