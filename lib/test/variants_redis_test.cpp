@@ -1,0 +1,381 @@
+// The single-key catalogue variants (exists-then-set, setnx-then-expire, set-nx-ex-del, thread-id, fenced)
+// against a real redis-server this test starts on a free port, through the production seams (Client).
+// Each variant's defining behaviour — its bug, for the deliberately broken ones — is shown deterministically
+// by a Port wrapper that runs a hook around one command (another client's SET, a crash, a lost reply).
+#include <gtest/gtest.h>
+#include <hiredis/hiredis.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <thread>
+
+#include "lockcheck/client.hpp"
+#include "lockcheck/errors.hpp"
+#include "lockcheck/variants/exists_then_set.hpp"
+#include "lockcheck/variants/fenced_lock.hpp"
+#include "lockcheck/variants/registry.hpp"
+#include "lockcheck/variants/set_nx_ex_del.hpp"
+#include "lockcheck/variants/setnx_then_expire.hpp"
+#include "lockcheck/variants/thread_id_lock.hpp"
+#include "redis_server.hpp"
+
+namespace lockcheck {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A plain hiredis connection for setting up and inspecting server state behind the library's back.
+class Admin {
+ public:
+  explicit Admin(const testing::RedisServer& server) : context_(redisConnect(server.host().c_str(), server.port())) {}
+  ~Admin() { redisFree(context_); }
+  Admin(const Admin&) = delete;
+  Admin& operator=(const Admin&) = delete;
+
+  Reply command(const std::vector<std::string>& args) {
+    std::vector<const char*> argv;
+    std::vector<std::size_t> lengths;
+    for (const auto& arg : args) {
+      argv.push_back(arg.data());
+      lengths.push_back(arg.size());
+    }
+    auto* reply = static_cast<redisReply*>(redisCommandArgv(context_, static_cast<int>(args.size()), argv.data(), lengths.data()));
+    if (reply == nullptr) return Reply::error("no reply");
+    Reply out;
+    switch (reply->type) {
+      case REDIS_REPLY_STRING: out = Reply::bulk(std::string(reply->str, reply->len)); break;
+      case REDIS_REPLY_INTEGER: out = Reply::integer_reply(reply->integer); break;
+      case REDIS_REPLY_STATUS: out = Reply::status(reply->str); break;
+      case REDIS_REPLY_ERROR: out = Reply::error(reply->str); break;
+      default: break;
+    }
+    freeReplyObject(reply);
+    return out;
+  }
+  std::string get(const std::string& key) { return command({"GET", key}).text; }
+  bool exists(const std::string& key) { return command({"EXISTS", key}).integer == 1; }
+  std::int64_t pttl(const std::string& key) { return command({"PTTL", key}).integer; }
+
+ private:
+  redisContext* context_;
+};
+
+// Forwards to a real port; a hook sees each command before it is sent and may drop it ("crash": never sent),
+// run something else first, or let it run and then lose its reply.
+class HookPort final : public Port {
+ public:
+  enum class Action { send, drop_request, lose_reply };
+  using Hook = std::function<Action(const Command&)>;
+
+  HookPort(Port& inner, Hook hook) : inner_(inner), hook_(std::move(hook)) {}
+  std::size_t node_count() const override { return inner_.node_count(); }
+  Task<CallResult> call(std::size_t node, Command command) override {
+    const Action action = hook_(command);
+    if (action == Action::drop_request) co_return CallResult::failed(CallStatus::unknown, "dropped by the test");
+    CallResult result = co_await inner_.call(node, std::move(command));
+    if (action == Action::lose_reply) co_return CallResult::failed(CallStatus::unknown, "reply lost by the test");
+    co_return result;
+  }
+
+ private:
+  Port& inner_;
+  Hook hook_;
+};
+
+LockOptions quick(Millis ttl = 5000ms) {
+  LockOptions options;
+  options.ttl = ttl;
+  options.retry.delay_min = Micros(200);
+  options.retry.delay_max = Micros(2000);
+  return options;
+}
+
+ConnectionOptions options_for(const testing::RedisServer& server) {
+  return ConnectionOptions{.host = server.host(), .port = server.port()};
+}
+
+// --- behaviour every variant shares, through the registry ---------------------------------------------------
+
+class VariantBasics : public ::testing::TestWithParam<std::string> {
+ protected:
+  testing::RedisServer server;
+};
+
+TEST_P(VariantBasics, AcquireBusyReleaseRenew) {
+  Client first(options_for(server)), second(options_for(server));
+  auto a = make_lock(GetParam(), first.port(), first.clock(), first.entropy(), quick());
+  auto b = make_lock(GetParam(), second.port(), second.clock(), second.entropy(), quick());
+  Admin admin(server);
+
+  AcquireResult got = run_sync(a->acquire("lock:basic", Micros::zero()));
+  ASSERT_EQ(got.status, AcquireStatus::acquired) << got.detail;
+  Lease lease = *got.lease;
+  EXPECT_FALSE(lease.lost());
+  EXPECT_EQ(admin.get("lock:basic"), lease.token);
+  EXPECT_GT(admin.pttl("lock:basic"), 0) << "the key carries a TTL after a completed acquire";
+  EXPECT_LE(lease.remaining(), Micros(5000ms));
+
+  AcquireResult busy = run_sync(b->acquire("lock:basic", Micros(20ms)));
+  EXPECT_EQ(busy.status, AcquireStatus::busy) << busy.detail;
+  EXPECT_GT(busy.attempts, 1u);
+
+  admin.command({"PEXPIRE", "lock:basic", "1000"});
+  EXPECT_EQ(run_sync(a->renew(lease)), RenewStatus::renewed);
+  EXPECT_GT(admin.pttl("lock:basic"), 1000);
+
+  EXPECT_EQ(run_sync(a->release(lease)), ReleaseStatus::released);
+  EXPECT_TRUE(lease.lost());
+  EXPECT_FALSE(admin.exists("lock:basic"));
+  EXPECT_EQ(run_sync(a->renew(lease)), RenewStatus::lost);
+
+  AcquireResult again = run_sync(b->acquire("lock:basic", Micros::zero()));
+  ASSERT_EQ(again.status, AcquireStatus::acquired) << again.detail;
+  EXPECT_EQ(run_sync(b->release(*again.lease)), ReleaseStatus::released);
+}
+
+TEST_P(VariantBasics, ReleaseAfterExpiryOnFreeKeyIsNotOwned) {
+  Client client(options_for(server));
+  auto lock = make_lock(GetParam(), client.port(), client.clock(), client.entropy(), quick(50ms));
+  AcquireResult got = run_sync(lock->acquire("lock:expired", Micros::zero()));
+  ASSERT_EQ(got.status, AcquireStatus::acquired) << got.detail;
+  std::this_thread::sleep_for(120ms);
+  EXPECT_TRUE(got.lease->lost());
+  EXPECT_EQ(run_sync(lock->renew(*got.lease)), RenewStatus::lost);
+  EXPECT_EQ(run_sync(lock->release(*got.lease)), ReleaseStatus::not_owned);
+}
+
+TEST_P(VariantBasics, ErrorReplyIsThrownTyped) {
+  Client client(options_for(server));
+  Admin admin(server);
+  admin.command({"RPUSH", "lock:wrongtype", "x"});
+  auto lock = make_lock(GetParam(), client.port(), client.clock(), client.entropy(), quick());
+  // Every variant renews with compare-and-pexpire, whose GET meets a list: WRONGTYPE, thrown as RedisError.
+  Lease lease{"lock:wrongtype", "some-token", client.clock().monotonic_now(),
+              client.clock().monotonic_now() + Micros(1s), 0, false, &client.clock()};
+  try {
+    run_sync(lock->renew(lease));
+    ADD_FAILURE() << "renew on a list must throw";
+  } catch (const RedisError& error) {
+    EXPECT_NE(std::string(error.what()).find("lock:wrongtype"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("WRONGTYPE"), std::string::npos) << error.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalogue, VariantBasics,
+                         ::testing::Values("exists-then-set", "setnx-then-expire", "set-nx-ex-del", "thread-id",
+                                           "fenced"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& c : name) c = c == '-' ? '_' : c;
+                           return name;
+                         });
+
+class VariantRedisTest : public ::testing::Test {
+ protected:
+  testing::RedisServer server;
+};
+
+// --- exists-then-set: another client's SET between EXISTS and SET is overwritten -----------------------
+
+TEST_F(VariantRedisTest, ExistsThenSetOverwritesALockTakenBetweenItsTwoCommands) {
+  Client client(options_for(server));
+  Admin admin(server);
+  HookPort port(client.port(), [&](const Command& command) {
+    // Another client wins the race right after our EXISTS said "absent".
+    if (command[0] == "SET") admin.command({"SET", "lock:race", "other-owner", "NX", "PX", "5000"});
+    return HookPort::Action::send;
+  });
+  broken::ExistsThenSetLock lock(port, client.clock(), client.entropy(), quick());
+  AcquireResult got = run_sync(lock.acquire("lock:race", Micros::zero()));
+  ASSERT_EQ(got.status, AcquireStatus::acquired) << got.detail;
+  EXPECT_EQ(admin.get("lock:race"), got.lease->token) << "our SET overwrote the other owner's token";
+}
+
+// --- setnx-then-expire: a crash between SETNX and PEXPIRE leaves a key that never expires ----------------
+
+TEST_F(VariantRedisTest, SetnxThenExpireCrashBetweenCommandsLeavesKeyWithoutTtl) {
+  Client crashing(options_for(server)), other(options_for(server));
+  Admin admin(server);
+  HookPort port(crashing.port(), [](const Command& command) {
+    return command[0] == "PEXPIRE" ? HookPort::Action::drop_request : HookPort::Action::send;  // dies here
+  });
+  broken::SetnxThenExpireLock victim(port, crashing.clock(), crashing.entropy(), quick(50ms));
+  AcquireResult got = run_sync(victim.acquire("lock:forever", Micros::zero()));
+  ASSERT_EQ(got.status, AcquireStatus::acquired) << "like the articles' code, the grant ignores PEXPIRE's fate";
+  EXPECT_EQ(admin.pttl("lock:forever"), -1) << "the key exists without a TTL";
+
+  std::this_thread::sleep_for(150ms);  // three TTLs
+  broken::SetnxThenExpireLock waiter(other.port(), other.clock(), other.entropy(), quick(50ms));
+  AcquireResult blocked = run_sync(waiter.acquire("lock:forever", Micros(30ms)));
+  EXPECT_EQ(blocked.status, AcquireStatus::busy) << "nobody can ever take the lock again";
+  EXPECT_EQ(admin.pttl("lock:forever"), -1);
+}
+
+TEST_F(VariantRedisTest, SetnxThenExpireSendsTwoCommands) {
+  Client client(options_for(server));
+  std::vector<std::string> verbs;
+  HookPort port(client.port(), [&](const Command& command) {
+    verbs.push_back(command[0]);
+    return HookPort::Action::send;
+  });
+  broken::SetnxThenExpireLock lock(port, client.clock(), client.entropy(), quick());
+  ASSERT_EQ(run_sync(lock.acquire("lock:two", Micros::zero())).status, AcquireStatus::acquired);
+  EXPECT_EQ(verbs, (std::vector<std::string>{"SET", "PEXPIRE"}));
+}
+
+// --- set-nx-ex-del: plain DEL removes a lock another client took after ours expired ---------------------
+
+TEST_F(VariantRedisTest, SetNxExDelReleaseDeletesAForeignLock) {
+  Client late(options_for(server)), next(options_for(server));
+  Admin admin(server);
+  broken::SetNxExDelLock a(late.port(), late.clock(), late.entropy(), quick(50ms));
+  broken::SetNxExDelLock b(next.port(), next.clock(), next.entropy(), quick(5000ms));
+  AcquireResult first = run_sync(a.acquire("lock:del", Micros::zero()));
+  ASSERT_EQ(first.status, AcquireStatus::acquired);
+  std::this_thread::sleep_for(100ms);  // a overruns its TTL
+  AcquireResult second = run_sync(b.acquire("lock:del", Micros::zero()));
+  ASSERT_EQ(second.status, AcquireStatus::acquired);
+  ASSERT_EQ(admin.get("lock:del"), second.lease->token);
+
+  EXPECT_EQ(run_sync(a.release(*first.lease)), ReleaseStatus::released) << "DEL reports the foreign key it deleted";
+  EXPECT_FALSE(admin.exists("lock:del")) << "b's lock is gone while b still believes it holds it";
+  EXPECT_FALSE(second.lease->lost());
+}
+
+// --- thread-id: thread 1 of two processes presents the same token ---------------------------------------
+
+TEST_F(VariantRedisTest, ThreadIdLocksOfTwoProcessesReleaseEachOther) {
+  Client process_a(options_for(server)), process_b(options_for(server));
+  Admin admin(server);
+  broken::ThreadIdLock a(process_a.port(), process_a.clock(), process_a.entropy(), quick(50ms));
+  broken::ThreadIdLock b(process_b.port(), process_b.clock(), process_b.entropy(), quick(5000ms));
+  AcquireResult first = run_sync(a.acquire("lock:tid", Micros::zero()));
+  ASSERT_EQ(first.status, AcquireStatus::acquired);
+  EXPECT_EQ(first.lease->token, "thread-1");
+  EXPECT_EQ(run_sync(b.acquire("lock:tid", Micros::zero())).status, AcquireStatus::busy) << "SET NX still excludes";
+
+  std::this_thread::sleep_for(100ms);
+  AcquireResult second = run_sync(b.acquire("lock:tid", Micros::zero()));
+  ASSERT_EQ(second.status, AcquireStatus::acquired);
+  EXPECT_EQ(run_sync(a.release(*first.lease)), ReleaseStatus::released)
+      << "a's compare-and-delete matches b's identical token";
+  EXPECT_FALSE(admin.exists("lock:tid"));
+}
+
+TEST_F(VariantRedisTest, ThreadIdRetryAfterLostReplyTakesOverAnotherProcessesLock) {
+  Client process_a(options_for(server)), process_b(options_for(server));
+  Admin admin(server);
+  broken::ThreadIdLock a(process_a.port(), process_a.clock(), process_a.entropy(), quick());
+  ASSERT_EQ(run_sync(a.acquire("lock:tid2", Micros::zero())).status, AcquireStatus::acquired);
+  // b's SET NX runs (and fails: a holds) but its reply is lost; b's retry recognises "thread-1" as its own.
+  bool lost_once = false;
+  HookPort port(process_b.port(), [&](const Command& command) {
+    if (command[0] == "SET" && !lost_once) {
+      lost_once = true;
+      return HookPort::Action::lose_reply;
+    }
+    return HookPort::Action::send;
+  });
+  broken::ThreadIdLock b(port, process_b.clock(), process_b.entropy(), quick());
+  EXPECT_EQ(run_sync(b.acquire("lock:tid2", Micros::zero())).status, AcquireStatus::acquired)
+      << "two processes now both hold the lock";
+}
+
+TEST_F(VariantRedisTest, ThreadIdDistinctIdsExclude) {
+  Client client(options_for(server));
+  broken::ThreadIdLock t1(client.port(), client.clock(), client.entropy(), quick(), "thread-1");
+  broken::ThreadIdLock t2(client.port(), client.clock(), client.entropy(), quick(), "thread-2");
+  AcquireResult got = run_sync(t1.acquire("lock:tid3", Micros::zero()));
+  ASSERT_EQ(got.status, AcquireStatus::acquired);
+  EXPECT_EQ(run_sync(t2.acquire("lock:tid3", Micros::zero())).status, AcquireStatus::busy);
+  EXPECT_THROW(broken::ThreadIdLock(client.port(), client.clock(), client.entropy(), quick(), ""), InvalidArgument);
+}
+
+// --- fenced: strictly increasing fencing tokens, recovered after a lost reply ---------------------------
+
+TEST_F(VariantRedisTest, FencedTokensStrictlyIncreaseAcrossClients) {
+  Client first(options_for(server)), second(options_for(server));
+  Admin admin(server);
+  FencedLock a(first.port(), first.clock(), first.entropy(), quick());
+  FencedLock b(second.port(), second.clock(), second.entropy(), quick());
+  std::int64_t previous = 0;
+  for (int round = 0; round < 10; ++round) {
+    FencedLock& lock = round % 2 == 0 ? a : b;
+    AcquireResult got = run_sync(lock.acquire("lock:fenced", Micros::zero()));
+    ASSERT_EQ(got.status, AcquireStatus::acquired) << got.detail;
+    EXPECT_GT(got.lease->fencing_token, previous);
+    previous = got.lease->fencing_token;
+    // A busy attempt hands out no token.
+    FencedLock& other = round % 2 == 0 ? b : a;
+    EXPECT_EQ(run_sync(other.acquire("lock:fenced", Micros::zero())).status, AcquireStatus::busy);
+    EXPECT_EQ(run_sync(lock.release(*got.lease)), ReleaseStatus::released);
+  }
+  EXPECT_EQ(previous, 10);
+  EXPECT_EQ(admin.command({"HGET", FencedLock::fence_key("lock:fenced"), "counter"}).text, "10");
+  EXPECT_EQ(admin.pttl(FencedLock::fence_key("lock:fenced")), -1) << "the counter never expires";
+}
+
+TEST_F(VariantRedisTest, FencedTokenIncreasesAfterExpiryToo) {
+  Client first(options_for(server)), second(options_for(server));
+  FencedLock a(first.port(), first.clock(), first.entropy(), quick(50ms));
+  FencedLock b(second.port(), second.clock(), second.entropy(), quick());
+  AcquireResult old_grant = run_sync(a.acquire("lock:fenced2", Micros::zero()));
+  ASSERT_EQ(old_grant.status, AcquireStatus::acquired);
+  std::this_thread::sleep_for(100ms);
+  AcquireResult new_grant = run_sync(b.acquire("lock:fenced2", Micros::zero()));
+  ASSERT_EQ(new_grant.status, AcquireStatus::acquired);
+  EXPECT_GT(new_grant.lease->fencing_token, old_grant.lease->fencing_token)
+      << "a resource that rejects lower tokens rejects the expired holder's writes";
+  EXPECT_EQ(run_sync(a.release(*old_grant.lease)), ReleaseStatus::not_owned);
+}
+
+TEST_F(VariantRedisTest, FencedLostReplyRecoversTheSameFencingToken) {
+  Client client(options_for(server));
+  Admin admin(server);
+  bool lost_once = false;
+  HookPort port(client.port(), [&](const Command& command) {
+    if ((command[0] == "EVALSHA" || command[0] == "EVAL") && !lost_once) {
+      lost_once = true;
+      return HookPort::Action::lose_reply;  // the acquire script runs, but we never hear its answer
+    }
+    return HookPort::Action::send;
+  });
+  FencedLock lock(port, client.clock(), client.entropy(), quick());
+  AcquireResult got = run_sync(lock.acquire("lock:fenced3", Micros::zero()));
+  ASSERT_EQ(got.status, AcquireStatus::acquired) << got.detail;
+  EXPECT_EQ(got.attempts, 2u);
+  EXPECT_EQ(admin.get("lock:fenced3"), got.lease->token);
+  // Whether the lost call was EVALSHA (script not cached yet: NOSCRIPT, nothing ran) or the script itself,
+  // the lease's fencing token is the one recorded for our token, and no token was wasted twice.
+  const std::string fence = FencedLock::fence_key("lock:fenced3");
+  EXPECT_EQ(admin.command({"HGET", fence, "holder"}).text, got.lease->token);
+  EXPECT_EQ(admin.command({"HGET", fence, "holder_fence"}).text, std::to_string(got.lease->fencing_token));
+  EXPECT_EQ(got.lease->fencing_token, 1);
+}
+
+TEST_F(VariantRedisTest, FencedReclaimAfterLostReplyWhenScriptRan) {
+  Client client(options_for(server));
+  Admin admin(server);
+  {  // Cache the acquire script first so the lost call below is the script itself, which did run.
+    FencedLock warm(client.port(), client.clock(), client.entropy(), quick());
+    AcquireResult got = run_sync(warm.acquire("lock:warm", Micros::zero()));
+    ASSERT_EQ(got.status, AcquireStatus::acquired);
+    run_sync(warm.release(*got.lease));
+  }
+  int evals = 0;
+  HookPort port(client.port(), [&](const Command& command) {
+    if (command[0] == "EVALSHA" && ++evals == 1) return HookPort::Action::lose_reply;
+    return HookPort::Action::send;
+  });
+  FencedLock lock(port, client.clock(), client.entropy(), quick());
+  AcquireResult got = run_sync(lock.acquire("lock:fenced4", Micros::zero()));
+  ASSERT_EQ(got.status, AcquireStatus::acquired) << got.detail;
+  const std::string fence = FencedLock::fence_key("lock:fenced4");
+  EXPECT_EQ(got.lease->fencing_token, 1) << "the reclaim returned the token the lost grant received";
+  EXPECT_EQ(admin.command({"HGET", fence, "counter"}).text, "1") << "no second token was handed out";
+  EXPECT_EQ(run_sync(lock.release(*got.lease)), ReleaseStatus::released);
+}
+
+}  // namespace
+}  // namespace lockcheck
