@@ -1,0 +1,139 @@
+#include "lockcheck/variants/redlock.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "lockcheck/errors.hpp"
+#include "lockcheck/script.hpp"
+#include "lockcheck/scripts.hpp"
+
+namespace lockcheck {
+namespace {
+
+const Script& release_script() {
+  static const Script script(scripts::token_release);
+  return script;
+}
+const Script& renew_script() {
+  static const Script script(scripts::token_renew);
+  return script;
+}
+
+}  // namespace
+
+Redlock::Redlock(Port& port, Clock& clock, Entropy& entropy, LockOptions options)
+    : port_(port), clock_(clock), entropy_(entropy), options_(options) {
+  validate_lock_options(options_);
+  if (port_.node_count() == 0) throw InvalidArgument("redlock needs at least one node");
+  for (std::size_t node = 0; node < port_.node_count(); ++node) nodes_.push_back(node);
+}
+
+Micros Redlock::backoff(std::uint32_t attempt) {
+  const RetryPolicy& retry = options_.retry;
+  Micros delay = retry.delay_min;
+  for (std::uint32_t i = 1; i < attempt && delay < retry.delay_max; ++i) delay *= 2;
+  delay = std::min(delay, retry.delay_max);
+  // Full jitter over [delay/2, delay]: clients that split a vote must not retry in lockstep.
+  const auto half = delay.count() / 2;
+  return Micros(half + static_cast<Micros::rep>(entropy_.uniform(static_cast<std::uint64_t>(delay.count() - half) + 1)));
+}
+
+Task<AcquireResult> Redlock::acquire(std::string key, Micros wait) {
+  validate_lock_key(key);
+  const MonoTime give_up_at = clock_.monotonic_now() + std::max(wait, Micros::zero());
+  const std::string token = entropy_.token_hex();
+  const std::string ttl_ms = std::to_string(options_.ttl.count());
+  const Micros ttl_us = std::chrono::duration_cast<Micros>(options_.ttl);
+  const Micros margin = drift_margin(options_);
+
+  AcquireResult result;
+  bool any_reply = false;
+  while (result.attempts < options_.retry.max_attempts) {
+    ++result.attempts;
+    std::vector<NodeCommand> commands;
+    for (std::size_t node : nodes_) commands.push_back({node, Command{"SET", key, token, "NX", "PX", ttl_ms}});
+    const MonoTime started = clock_.monotonic_now();  // before the first request leaves
+    std::vector<CallResult> replies = co_await port_.fan_out(std::move(commands));
+
+    std::size_t granted = 0;
+    for (const CallResult& reply : replies) {
+      any_reply = any_reply || reply.replied();
+      if (reply.replied() && reply.reply.is_error()) {
+        co_await release_everywhere(key, token);
+        throw RedisError(fmt::format("acquire of lock '{}' failed: {}", key, reply.reply.text));
+      }
+      if (reply.replied() && reply.reply == Reply::ok()) ++granted;
+    }
+    Lease lease{key, token, started, started + ttl_us - margin, 0, false, &clock_};
+    if (granted >= quorum() && clock_.monotonic_now() < lease.valid_until) {
+      result.status = AcquireStatus::acquired;
+      result.lease = std::move(lease);
+      co_return result;
+    }
+    result.detail = granted >= quorum() ? "a quorum was granted but no validity was left"
+                                        : fmt::format("{} of {} nodes granted; {} needed", granted, nodes_.size(), quorum());
+    // Undo a partial or late grant on every node, including those whose reply was lost.
+    co_await release_everywhere(key, token);
+
+    const MonoTime now = clock_.monotonic_now();
+    if (now >= give_up_at) break;
+    co_await clock_.sleep(std::min(backoff(result.attempts), give_up_at - now));
+  }
+  result.status = any_reply ? AcquireStatus::busy : AcquireStatus::unreachable;
+  co_return result;
+}
+
+Task<ReleaseStatus> Redlock::release_everywhere(const std::string& key, const std::string& token) {
+  std::vector<std::size_t> pending = nodes_;
+  bool released_somewhere = false, lost_reply = false;
+  const std::vector<std::string> keys{key};
+  const std::vector<std::string> args{token};
+  for (std::uint32_t round = 0; round < options_.retry.idempotent_attempts && !pending.empty(); ++round) {
+    if (round > 0) co_await clock_.sleep(options_.retry.delay_min);
+    std::vector<CallResult> replies = co_await eval_on(port_, pending, release_script(), keys, args);
+    std::vector<std::size_t> unanswered;
+    for (std::size_t i = 0; i < replies.size(); ++i) {
+      if (!replies[i].replied()) {
+        unanswered.push_back(pending[i]);
+        lost_reply = lost_reply || replies[i].status == CallStatus::unknown;
+      } else if (replies[i].reply.is_integer(1)) {
+        released_somewhere = true;
+      }
+    }
+    pending = std::move(unanswered);
+  }
+  if (released_somewhere) co_return ReleaseStatus::released;
+  // Nodes that never answered keep our token at most until its TTL runs out.
+  if (!pending.empty()) co_return ReleaseStatus::unknown;
+  co_return lost_reply ? ReleaseStatus::released : ReleaseStatus::not_owned;
+}
+
+Task<ReleaseStatus> Redlock::release(Lease& lease) {
+  lease.known_lost = true;
+  co_return co_await release_everywhere(lease.key, lease.token);
+}
+
+Task<RenewStatus> Redlock::renew(Lease& lease) {
+  if (lease.known_lost) co_return RenewStatus::lost;
+  const Micros ttl_us = std::chrono::duration_cast<Micros>(options_.ttl);
+  const std::vector<std::string> keys{lease.key};
+  const std::vector<std::string> args{lease.token, std::to_string(options_.ttl.count())};
+  const MonoTime started = clock_.monotonic_now();
+  std::vector<CallResult> replies = co_await eval_on(port_, nodes_, renew_script(), keys, args);
+  std::size_t extended = 0, unanswered = 0;
+  for (const CallResult& reply : replies) {
+    if (!reply.replied()) ++unanswered;
+    else if (reply.reply.is_integer(1)) ++extended;
+  }
+  const MonoTime valid_until = started + ttl_us - drift_margin(options_);
+  if (extended >= quorum() && clock_.monotonic_now() < valid_until) {
+    lease.valid_until = std::max(lease.valid_until, valid_until);
+    co_return RenewStatus::renewed;
+  }
+  if (extended + unanswered >= quorum()) co_return RenewStatus::unknown;  // the old validity still stands
+  lease.known_lost = true;
+  co_return RenewStatus::lost;
+}
+
+}  // namespace lockcheck
