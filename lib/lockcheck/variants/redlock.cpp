@@ -6,37 +6,16 @@
 
 #include "lockcheck/errors.hpp"
 #include "lockcheck/script.hpp"
-#include "lockcheck/scripts.hpp"
+#include "lockcheck/backoff.hpp"
+#include "lockcheck/token_scripts.hpp"
 
 namespace lockcheck {
-namespace {
-
-const Script& release_script() {
-  static const Script script(scripts::token_release);
-  return script;
-}
-const Script& renew_script() {
-  static const Script script(scripts::token_renew);
-  return script;
-}
-
-}  // namespace
 
 Redlock::Redlock(Port& port, Clock& clock, Entropy& entropy, LockOptions options)
     : port_(port), clock_(clock), entropy_(entropy), options_(options) {
   validate_lock_options(options_);
   if (port_.node_count() == 0) throw InvalidArgument("redlock needs at least one node");
   for (std::size_t node = 0; node < port_.node_count(); ++node) nodes_.push_back(node);
-}
-
-Micros Redlock::backoff(std::uint32_t attempt) {
-  const RetryPolicy& retry = options_.retry;
-  Micros delay = retry.delay_min;
-  for (std::uint32_t i = 1; i < attempt && delay < retry.delay_max; ++i) delay *= 2;
-  delay = std::min(delay, retry.delay_max);
-  // Full jitter over [delay/2, delay]: clients that split a vote must not retry in lockstep.
-  const auto half = delay.count() / 2;
-  return Micros(half + static_cast<Micros::rep>(entropy_.uniform(static_cast<std::uint64_t>(delay.count() - half) + 1)));
 }
 
 Task<AcquireResult> Redlock::acquire(std::string key, Micros wait) {
@@ -78,7 +57,7 @@ Task<AcquireResult> Redlock::acquire(std::string key, Micros wait) {
 
     const MonoTime now = clock_.monotonic_now();
     if (now >= give_up_at) break;
-    co_await clock_.sleep(std::min(backoff(result.attempts), give_up_at - now));
+    co_await clock_.sleep(std::min(backoff_delay(options_.retry, entropy_, result.attempts), give_up_at - now));
   }
   result.status = any_reply ? AcquireStatus::busy : AcquireStatus::unreachable;
   co_return result;
@@ -91,7 +70,7 @@ Task<ReleaseStatus> Redlock::release_everywhere(const std::string& key, const st
   const std::vector<std::string> args{token};
   for (std::uint32_t round = 0; round < options_.retry.idempotent_attempts && !pending.empty(); ++round) {
     if (round > 0) co_await clock_.sleep(options_.retry.delay_min);
-    std::vector<CallResult> replies = co_await eval_on(port_, pending, release_script(), keys, args);
+    std::vector<CallResult> replies = co_await eval_on(port_, pending, token_release_script(), keys, args);
     std::vector<std::size_t> unanswered;
     for (std::size_t i = 0; i < replies.size(); ++i) {
       if (!replies[i].replied()) {
@@ -120,7 +99,7 @@ Task<RenewStatus> Redlock::renew(Lease& lease) {
   const std::vector<std::string> keys{lease.key};
   const std::vector<std::string> args{lease.token, std::to_string(options_.ttl.count())};
   const MonoTime started = clock_.monotonic_now();
-  std::vector<CallResult> replies = co_await eval_on(port_, nodes_, renew_script(), keys, args);
+  std::vector<CallResult> replies = co_await eval_on(port_, nodes_, token_renew_script(), keys, args);
   std::size_t extended = 0, unanswered = 0;
   for (const CallResult& reply : replies) {
     if (!reply.replied()) ++unanswered;

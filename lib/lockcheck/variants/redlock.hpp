@@ -35,7 +35,6 @@ class Redlock final : public LockAlgorithm {
 
  private:
   Task<ReleaseStatus> release_everywhere(const std::string& key, const std::string& token);
-  Micros backoff(std::uint32_t attempt);
 
   Port& port_;
   Clock& clock_;

@@ -26,9 +26,8 @@ class SetNxExDelLock final : public detail::SingleKeyLock {
       : SingleKeyLock(port, clock, entropy, options, node) {}
 
  protected:
-  Task<Attempt> attempt(const std::string& key, const std::string& token, bool after_lost_reply) override;
-  // Plain DEL: returns released whenever the key existed, whoever held it.
-  Task<ReleaseStatus> release_token(const std::string& key, const std::string& token) override;
+  // Plain DEL: deletes the key whoever holds it, and counts that as released.
+  Task<CallResult> release_call(const std::string& key, const std::string& token) override;
 };
 
 }  // namespace lockcheck::broken

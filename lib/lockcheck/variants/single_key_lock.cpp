@@ -5,22 +5,10 @@
 #include <algorithm>
 
 #include "lockcheck/errors.hpp"
-#include "lockcheck/scripts.hpp"
+#include "lockcheck/backoff.hpp"
+#include "lockcheck/token_scripts.hpp"
 
 namespace lockcheck::detail {
-namespace {
-
-// The token lock's compare-and-delete and compare-and-pexpire: the same bytes, the same guarantees.
-const Script& release_script() {
-  static const Script script(scripts::token_release);
-  return script;
-}
-const Script& renew_script() {
-  static const Script script(scripts::token_renew);
-  return script;
-}
-
-}  // namespace
 
 SingleKeyLock::SingleKeyLock(Port& port, Clock& clock, Entropy& entropy, LockOptions options, std::size_t node)
     : port_(port), clock_(clock), entropy_(entropy), options_(options), node_(node) {
@@ -43,13 +31,21 @@ Task<CallResult> SingleKeyLock::run_script(const Script& script, std::vector<std
   co_return co_await eval(port_, node_, script, std::move(keys), std::move(args));
 }
 
-Micros SingleKeyLock::backoff(std::uint32_t busy_attempts) {
-  const RetryPolicy& retry = options_.retry;
-  Micros delay = retry.delay_min;
-  for (std::uint32_t i = 1; i < busy_attempts && delay < retry.delay_max; ++i) delay *= 2;
-  delay = std::min(delay, retry.delay_max);
-  const auto half = delay.count() / 2;
-  return Micros(half + static_cast<Micros::rep>(entropy_.uniform(static_cast<std::uint64_t>(delay.count() - half) + 1)));
+Task<SingleKeyLock::Attempt> SingleKeyLock::attempt(const std::string& key, const std::string& token,
+                                                   bool after_lost_reply) {
+  Attempt result;
+  if (after_lost_reply) {
+    // An earlier SET may have landed: the reclaim script counts "already holds my token" as granted.
+    std::vector<std::string> keys{key};
+    std::vector<std::string> args{token, ttl_ms()};
+    result.call = co_await run_script(token_reclaim_script(), std::move(keys), std::move(args));
+    result.granted = result.call.replied() && result.call.reply.is_integer(1);
+    co_return result;
+  }
+  Command set{"SET", key, token, "NX", "PX", ttl_ms()};
+  result.call = co_await call(std::move(set));
+  result.granted = result.call.replied() && result.call.reply == Reply::ok();
+  co_return result;
 }
 
 Task<AcquireResult> SingleKeyLock::acquire(std::string key, Micros wait) {
@@ -102,7 +98,7 @@ Task<AcquireResult> SingleKeyLock::acquire(std::string key, Micros wait) {
       co_await clock_.sleep(options_.retry.delay_min);
       continue;
     }
-    const Micros pause = std::min(backoff(std::max<std::uint32_t>(busy_attempts, 1)), give_up_at - now);
+    const Micros pause = std::min(backoff_delay(options_.retry, entropy_, std::max<std::uint32_t>(busy_attempts, 1)), give_up_at - now);
     co_await clock_.sleep(pause);
   }
 
@@ -119,13 +115,17 @@ Task<AcquireResult> SingleKeyLock::acquire(std::string key, Micros wait) {
   co_return result;
 }
 
+Task<CallResult> SingleKeyLock::release_call(const std::string& key, const std::string& token) {
+  std::vector<std::string> keys{key};
+  std::vector<std::string> args{token};
+  co_return co_await run_script(token_release_script(), std::move(keys), std::move(args));
+}
+
 Task<ReleaseStatus> SingleKeyLock::release_token(const std::string& key, const std::string& token) {
   bool earlier_reply_lost = false;
   for (std::uint32_t i = 0; i < options_.retry.idempotent_attempts; ++i) {
     if (i > 0) co_await clock_.sleep(options_.retry.delay_min);
-    std::vector<std::string> keys{key};
-    std::vector<std::string> args{token};
-    CallResult result = co_await run_script(release_script(), std::move(keys), std::move(args));
+    CallResult result = co_await release_call(key, token);
     if (!result.replied()) {
       earlier_reply_lost = earlier_reply_lost || result.status == CallStatus::unknown;
       continue;
@@ -150,7 +150,7 @@ Task<RenewStatus> SingleKeyLock::renew(Lease& lease) {
     const MonoTime sent_at = clock_.monotonic_now();
     std::vector<std::string> keys{lease.key};
     std::vector<std::string> args{lease.token, ttl_ms()};
-    CallResult result = co_await run_script(renew_script(), std::move(keys), std::move(args));
+    CallResult result = co_await run_script(token_renew_script(), std::move(keys), std::move(args));
     if (!result.replied()) continue;
     if (result.reply.is_error()) throw_error_reply("renew", lease.key, result.reply);
     if (result.reply.is_integer(1)) {

@@ -53,10 +53,13 @@ class SingleKeyLock : public LockAlgorithm {
   virtual std::string make_token();
   // One acquire attempt. `after_lost_reply`: an earlier attempt's reply was lost, so the key may already
   // hold `token`; the attempt must then count that as granted. Error replies are returned, not thrown.
-  virtual Task<Attempt> attempt(const std::string& key, const std::string& token, bool after_lost_reply) = 0;
-  // Deletes the key if (for a sound variant: only if) it holds `token`. Default: the compare-and-delete
-  // script, retried on a lost reply. Also used to clean up after an unknown acquire outcome.
-  virtual Task<ReleaseStatus> release_token(const std::string& key, const std::string& token);
+  // Default: the token lock's SET key token NX PX ttl, or its reclaim script after a lost reply.
+  virtual Task<Attempt> attempt(const std::string& key, const std::string& token, bool after_lost_reply);
+  // One release command: deletes the key if (for a sound variant: only if) it holds `token`, replying 1
+  // when it deleted. Default: the compare-and-delete script.
+  virtual Task<CallResult> release_call(const std::string& key, const std::string& token);
+  // release_call() retried on a lost reply. Also cleans up after an unknown acquire outcome.
+  Task<ReleaseStatus> release_token(const std::string& key, const std::string& token);
 
   // Helpers for attempts.
   Task<CallResult> call(Command command);
@@ -69,9 +72,6 @@ class SingleKeyLock : public LockAlgorithm {
   Entropy& entropy_;
   LockOptions options_;
   std::size_t node_;
-
- private:
-  Micros backoff(std::uint32_t busy_attempts);
 };
 
 }  // namespace lockcheck::detail

@@ -33,7 +33,6 @@ class ThreadIdLock final : public detail::SingleKeyLock {
  protected:
   // THE BUG: the same token in every process.
   std::string make_token() override { return thread_id_; }
-  Task<Attempt> attempt(const std::string& key, const std::string& token, bool after_lost_reply) override;
 
  private:
   std::string thread_id_;

@@ -13,43 +13,18 @@
 // on the monotonic clock from before the request was sent minus a drift margin, and a grant that arrives
 // after its validity is already spent is released instead of used.
 #include <cstddef>
-#include <optional>
-#include <string>
 
-#include "lockcheck/clock.hpp"
-#include "lockcheck/entropy.hpp"
-#include "lockcheck/lease.hpp"
-#include "lockcheck/lock_algorithm.hpp"
-#include "lockcheck/lock_options.hpp"
-#include "lockcheck/port.hpp"
+#include "lockcheck/variants/single_key_lock.hpp"
 
 namespace lockcheck {
 
-class TokenLock final : public LockAlgorithm {
+class TokenLock final : public detail::SingleKeyLock {
  public:
   // Throws InvalidArgument when the options are out of range.
-  TokenLock(Port& port, Clock& clock, Entropy& entropy, LockOptions options, std::size_t node = 0);
-
-  // Tries until acquired or `wait` has passed on the monotonic clock (0: one attempt, plus the retries
-  // an unknown outcome earns). Throws RedisError on an error reply, InvalidArgument on a bad key.
-  Task<AcquireResult> acquire(std::string key, Micros wait) override;
-  // Safe to call more than once; retried on a lost reply. Marks the lease lost in every case.
-  Task<ReleaseStatus> release(Lease& lease) override;
-  // Resets the TTL if the key still holds our token; on success the lease's validity moves forward.
-  Task<RenewStatus> renew(Lease& lease) override;
-
-  const LockOptions& options() const { return options_; }
-
- private:
-  Task<CallResult> attempt(const std::string& key, const std::string& token, bool reclaim);
-  Task<ReleaseStatus> release_token(const std::string& key, const std::string& token);
-  Micros backoff(std::uint32_t busy_attempts);
-
-  Port& port_;
-  Clock& clock_;
-  Entropy& entropy_;
-  LockOptions options_;
-  std::size_t node_;
+  TokenLock(Port& port, Clock& clock, Entropy& entropy, LockOptions options, std::size_t node = 0)
+      : SingleKeyLock(port, clock, entropy, options, node) {}
+  // Everything else is the shared loop: SET NX PX (the reclaim script after a lost reply), compare-and-delete,
+  // compare-and-pexpire (single_key_lock.hpp).
 };
 
 }  // namespace lockcheck
