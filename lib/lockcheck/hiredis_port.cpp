@@ -4,29 +4,13 @@
 #include <hiredis/hiredis.h>
 
 #include "lockcheck/errors.hpp"
+#include "lockcheck/hiredis_reply.hpp"
 
 namespace lockcheck {
 namespace {
 
 timeval to_timeval(Millis duration) {
   return timeval{static_cast<time_t>(duration.count() / 1000), static_cast<suseconds_t>(duration.count() % 1000 * 1000)};
-}
-
-// RESP2 only: we never send HELLO 3, and Debian's hiredis 0.14 has no RESP3 reply types.
-Reply convert(const redisReply* reply) {
-  switch (reply->type) {
-    case REDIS_REPLY_STATUS: return Reply::status(std::string(reply->str, reply->len));
-    case REDIS_REPLY_ERROR: return Reply::error(std::string(reply->str, reply->len));
-    case REDIS_REPLY_INTEGER: return Reply::integer_reply(reply->integer);
-    case REDIS_REPLY_STRING: return Reply::bulk(std::string(reply->str, reply->len));
-    case REDIS_REPLY_ARRAY: {
-      std::vector<Reply> elements;
-      elements.reserve(reply->elements);
-      for (std::size_t i = 0; i < reply->elements; ++i) elements.push_back(convert(reply->element[i]));
-      return Reply::array(std::move(elements));
-    }
-    default: return Reply::nil();
-  }
 }
 
 // Sends a command synchronously on a fresh connection during setup (AUTH, SELECT); returns an error text or "".
@@ -144,7 +128,7 @@ CallResult HiredisPort::call_locked(std::size_t index, const Command& command) {
     node.drop();  // a connection in an error state is unusable; reconnect on the next call
     return CallResult::failed(CallStatus::unknown, detail);
   }
-  CallResult result = CallResult::of(convert(reply));
+  CallResult result = CallResult::of(reply_from_hiredis(reply));
   freeReplyObject(reply);
   return result;
 }
@@ -208,7 +192,7 @@ Task<std::vector<CallResult>> HiredisPort::fan_out(std::vector<NodeCommand> comm
       continue;
     }
     auto* reply = static_cast<redisReply*>(raw);
-    results[i] = CallResult::of(convert(reply));
+    results[i] = CallResult::of(reply_from_hiredis(reply));
     freeReplyObject(reply);
   }
   co_return results;

@@ -11,6 +11,7 @@
 
 #include "lockcheck/errors.hpp"
 #include "lockcheck/mutex.hpp"
+#include "hiredis_client.hpp"
 #include "redis_server.hpp"
 
 namespace lockcheck {
@@ -18,39 +19,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// A plain hiredis connection for setting up and inspecting server state behind the library's back.
-class Admin {
- public:
-  explicit Admin(const testing::RedisServer& server, const std::string& password = "") {
-    context_ = redisConnect(server.host().c_str(), server.port());
-    if (!password.empty()) command({"AUTH", password});
-  }
-  ~Admin() { redisFree(context_); }
-  Reply command(const std::vector<std::string>& args) {
-    std::vector<const char*> argv;
-    std::vector<std::size_t> lengths;
-    for (const auto& arg : args) {
-      argv.push_back(arg.data());
-      lengths.push_back(arg.size());
-    }
-    auto* reply = static_cast<redisReply*>(redisCommandArgv(context_, static_cast<int>(args.size()), argv.data(), lengths.data()));
-    if (reply == nullptr) return Reply::error("no reply");
-    Reply out;
-    switch (reply->type) {
-      case REDIS_REPLY_STRING: out = Reply::bulk(std::string(reply->str, reply->len)); break;
-      case REDIS_REPLY_INTEGER: out = Reply::integer_reply(reply->integer); break;
-      case REDIS_REPLY_STATUS: out = Reply::status(reply->str); break;
-      case REDIS_REPLY_ERROR: out = Reply::error(reply->str); break;
-      default: break;
-    }
-    freeReplyObject(reply);
-    return out;
-  }
-  std::string get(const std::string& key) { return command({"GET", key}).text; }
-
- private:
-  redisContext* context_;
-};
+using Admin = testing::HiredisClient;
 
 ConnectionOptions options_for(const testing::RedisServer& server) {
   return ConnectionOptions{.host = server.host(), .port = server.port()};

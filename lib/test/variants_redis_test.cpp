@@ -18,6 +18,7 @@
 #include "lockcheck/variants/set_nx_ex_del.hpp"
 #include "lockcheck/variants/setnx_then_expire.hpp"
 #include "lockcheck/variants/thread_id_lock.hpp"
+#include "hiredis_client.hpp"
 #include "redis_server.hpp"
 
 namespace lockcheck {
@@ -25,41 +26,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// A plain hiredis connection for setting up and inspecting server state behind the library's back.
-class Admin {
- public:
-  explicit Admin(const testing::RedisServer& server) : context_(redisConnect(server.host().c_str(), server.port())) {}
-  ~Admin() { redisFree(context_); }
-  Admin(const Admin&) = delete;
-  Admin& operator=(const Admin&) = delete;
-
-  Reply command(const std::vector<std::string>& args) {
-    std::vector<const char*> argv;
-    std::vector<std::size_t> lengths;
-    for (const auto& arg : args) {
-      argv.push_back(arg.data());
-      lengths.push_back(arg.size());
-    }
-    auto* reply = static_cast<redisReply*>(redisCommandArgv(context_, static_cast<int>(args.size()), argv.data(), lengths.data()));
-    if (reply == nullptr) return Reply::error("no reply");
-    Reply out;
-    switch (reply->type) {
-      case REDIS_REPLY_STRING: out = Reply::bulk(std::string(reply->str, reply->len)); break;
-      case REDIS_REPLY_INTEGER: out = Reply::integer_reply(reply->integer); break;
-      case REDIS_REPLY_STATUS: out = Reply::status(reply->str); break;
-      case REDIS_REPLY_ERROR: out = Reply::error(reply->str); break;
-      default: break;
-    }
-    freeReplyObject(reply);
-    return out;
-  }
-  std::string get(const std::string& key) { return command({"GET", key}).text; }
-  bool exists(const std::string& key) { return command({"EXISTS", key}).integer == 1; }
-  std::int64_t pttl(const std::string& key) { return command({"PTTL", key}).integer; }
-
- private:
-  redisContext* context_;
-};
+using Admin = testing::HiredisClient;
 
 // Forwards to a real port; a hook sees each command before it is sent and may drop it ("crash": never sent),
 // run something else first, or let it run and then lose its reply.

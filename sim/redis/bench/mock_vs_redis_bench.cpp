@@ -7,7 +7,7 @@
 #include <map>
 #include <memory>
 
-#include "../test/hiredis_client.hpp"
+#include "hiredis_client.hpp"
 #include "lockcheck/sha1.hpp"
 #include "redis/node.hpp"
 #include "redis_server.hpp"
@@ -54,7 +54,7 @@ struct MockTarget {
 
 struct RedisTarget {
   lockcheck::testing::RedisServer server;
-  lockcheck::mock::testing::HiredisClient client{server.host(), server.port()};
+  lockcheck::testing::HiredisClient client{server.host(), server.port()};
   Reply call(const Command& command) { return client.call(command); }
 };
 

@@ -18,6 +18,8 @@
 #include "redis_server.hpp"
 
 namespace lockcheck::mock::testing {
+
+using lockcheck::testing::HiredisClient;
 namespace {
 
 struct ScriptSpec {

@@ -14,6 +14,8 @@
 #include "redis/resp_server.hpp"
 
 namespace lockcheck::mock::testing {
+
+using lockcheck::testing::HiredisClient;
 namespace {
 
 TEST(RespParser, MultibulkInlineAndPipelining) {

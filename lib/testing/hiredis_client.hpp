@@ -1,38 +1,29 @@
 #pragma once
-// A minimal synchronous hiredis client for tests and benchmarks: Command in, lockcheck::Reply out.
+// A minimal synchronous hiredis client for tests and benchmarks: Command in, lockcheck::Reply out. Tests use
+// it to set up and inspect server state behind the library's back.
 #include <hiredis/hiredis.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "lockcheck/reply.hpp"
+#include "lockcheck/hiredis_reply.hpp"
+#include "redis_server.hpp"
 
-namespace lockcheck::mock::testing {
-
-inline Reply from_hiredis(const redisReply* reply) {
-  switch (reply->type) {
-    case REDIS_REPLY_STATUS: return Reply::status(std::string(reply->str, reply->len));
-    case REDIS_REPLY_ERROR: return Reply::error(std::string(reply->str, reply->len));
-    case REDIS_REPLY_INTEGER: return Reply::integer_reply(reply->integer);
-    case REDIS_REPLY_STRING: return Reply::bulk(std::string(reply->str, reply->len));
-    case REDIS_REPLY_ARRAY: {
-      std::vector<Reply> elements;
-      for (std::size_t i = 0; i < reply->elements; ++i) elements.push_back(from_hiredis(reply->element[i]));
-      return Reply::array(std::move(elements));
-    }
-    default: return Reply::nil();
-  }
-}
+namespace lockcheck::testing {
 
 class HiredisClient {
  public:
-  HiredisClient(const std::string& host, int port) {
+  HiredisClient(const std::string& host, int port, const std::string& password = "") {
     timeval timeout{5, 0};
     context_ = redisConnectWithTimeout(host.c_str(), port, timeout);
     if (context_ == nullptr || context_->err) throw std::runtime_error("cannot connect to redis at port " + std::to_string(port));
     redisSetTimeout(context_, timeout);
+    if (!password.empty()) call({"AUTH", password});
   }
+  explicit HiredisClient(const RedisServer& server, const std::string& password = "")
+      : HiredisClient(server.host(), server.port(), password) {}
   ~HiredisClient() { redisFree(context_); }
   HiredisClient(const HiredisClient&) = delete;
   HiredisClient& operator=(const HiredisClient&) = delete;
@@ -46,13 +37,18 @@ class HiredisClient {
     }
     auto* reply = static_cast<redisReply*>(redisCommandArgv(context_, static_cast<int>(argv.size()), argv.data(), lengths.data()));
     if (reply == nullptr) throw std::runtime_error(std::string("redis connection failed: ") + context_->errstr);
-    Reply out = from_hiredis(reply);
+    Reply out = reply_from_hiredis(reply);
     freeReplyObject(reply);
     return out;
   }
+  // Shorthands for the checks tests make most.
+  Reply command(const Command& command) { return call(command); }
+  std::string get(const std::string& key) { return call({"GET", key}).text; }
+  bool exists(const std::string& key) { return call({"EXISTS", key}).integer == 1; }
+  std::int64_t pttl(const std::string& key) { return call({"PTTL", key}).integer; }
 
  private:
   redisContext* context_ = nullptr;
 };
 
-}  // namespace lockcheck::mock::testing
+}  // namespace lockcheck::testing
