@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "lockcheck/lock_options.hpp"
+#include "lockcheck/variants/script_lock.hpp"
 #include "redis/keyspace.hpp"
 
 namespace lockcheck::sim {
@@ -89,6 +90,7 @@ struct NemesisConfig {
 struct SimConfig {
   std::string scenario = "unnamed";
   std::string variant = "token";
+  UserScripts scripts{};  // variant "script": the user's Lua sources
   LockOptions lock{};
   std::int64_t command_timeout_us = 500000;
   std::vector<ClientConfig> clients = std::vector<ClientConfig>(3);

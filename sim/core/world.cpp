@@ -132,7 +132,8 @@ void World::record_fault(const char* name, Json fields) {
 
 void World::start_client(int id) {
   ClientProcess& process = client(id);
-  auto lock = make_lock(config_.variant, process.port(), process.clock(), process.entropy(), config_.lock);
+  auto lock = make_lock(config_.variant, process.port(), process.clock(), process.entropy(), config_.lock,
+                        VariantParams{config_.scripts});
   process.start(std::move(lock), run_workload(*this, process));
 }
 

@@ -1,16 +1,19 @@
 // What a scenario checks: the expected verdict per property, and the user's own Lua scripts for variant
 // "script".
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <system_error>
 
 #include <fmt/format.h>
 
+#include "core/user_scripts.hpp"
 #include "scenario/readers.hpp"
 
 namespace lockcheck::sim::scenario_detail {
 
 void read_scripts(const Section& top, const std::string& variant, const std::filesystem::path& base_dir,
-                  bool check_files, Scenario::Scripts& out) {
+                  bool check_files, Scenario::Scripts& out, UserScripts& sources) {
   const auto scripts = top.table("scripts");
   if (variant != "script") {
     // Scripts that would be ignored suggest the user meant variant "script".
@@ -31,12 +34,27 @@ void read_scripts(const Section& top, const std::string& variant, const std::fil
     }
     field = resolved.string();
   };
+  // With the files at hand: read them and check them now, so a bad script fails before any run.
+  const auto load = [&](std::string_view key, const std::string& path, std::string& source) {
+    if (!check_files || path.empty()) return;
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in && !in.eof()) scripts->fail_at(key, fmt::format("[scripts] {}: cannot read {}", key, path));
+    source = text.str();
+    if (const std::string problem = check_user_script(std::string(key), source); !problem.empty()) {
+      scripts->fail_at(key, fmt::format("[scripts] {} ({}): {}", key, path, problem));
+    }
+  };
   for (std::string_view required : {"acquire", "release"}) {
     if (!scripts->has(required)) scripts->fail_here(fmt::format("[scripts] needs {}", required));
   }
   resolve("acquire", out.acquire);
   resolve("release", out.release);
   resolve("renew", out.renew);
+  load("acquire", out.acquire, sources.acquire);
+  load("release", out.release, sources.release);
+  load("renew", out.renew, sources.renew);
 }
 
 void read_expectations(const Section& top, std::vector<Expectation>& out) {

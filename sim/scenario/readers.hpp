@@ -26,7 +26,7 @@ void read_nemesis(const Section& top, NemesisConfig& out);
 // [scripts]: required for variant "script", refused otherwise. Paths resolve against `base_dir`; with
 // `check_files`, a missing file is an error at its line.
 void read_scripts(const Section& top, const std::string& variant, const std::filesystem::path& base_dir,
-                  bool check_files, Scenario::Scripts& out);
+                  bool check_files, Scenario::Scripts& out, UserScripts& sources);
 void read_expectations(const Section& top, std::vector<Expectation>& out);
 
 // "a year" style bounds shared by the readers.

@@ -39,7 +39,8 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files)
   scenario_detail::read_workload(top, out.config.workload);
   scenario_detail::read_faults(top, out.config);
   scenario_detail::read_nemesis(top, out.config.nemesis);
-  scenario_detail::read_scripts(top, out.config.variant, file.parent_path(), check_files, out.scripts);
+  scenario_detail::read_scripts(top, out.config.variant, file.parent_path(), check_files, out.scripts,
+                                out.config.scripts);
   scenario_detail::read_expectations(top, out.expectations);
   return out;
 }

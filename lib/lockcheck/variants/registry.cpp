@@ -9,19 +9,21 @@
 #include "lockcheck/variants/setnx_then_expire.hpp"
 #include "lockcheck/variants/thread_id_lock.hpp"
 #include "lockcheck/variants/redlock.hpp"
+#include "lockcheck/variants/script_lock.hpp"
 #include "lockcheck/variants/token_lock.hpp"
 
 namespace lockcheck {
 
 const std::vector<std::string>& variant_ids() {
-  static const std::vector<std::string> ids = {"exists-then-set", "setnx-then-expire", "set-nx-ex-del", "token", "thread-id", "fenced", "redlock"};
+  static const std::vector<std::string> ids = {"exists-then-set", "setnx-then-expire", "set-nx-ex-del", "token", "thread-id", "fenced", "redlock", "script"};
   return ids;
 }
 
 std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Clock& clock, Entropy& entropy,
-                                         const LockOptions& options) {
+                                         const LockOptions& options, const VariantParams& params) {
   if (id == "token") return std::make_unique<TokenLock>(port, clock, entropy, options);
   if (id == "redlock") return std::make_unique<Redlock>(port, clock, entropy, options);
+  if (id == "script") return std::make_unique<ScriptLock>(port, clock, entropy, options, params.scripts);
   if (id == "fenced") return std::make_unique<FencedLock>(port, clock, entropy, options);
   // Deliberately broken variants, for study (namespace lockcheck::broken).
   if (id == "exists-then-set") return std::make_unique<broken::ExistsThenSetLock>(port, clock, entropy, options);

@@ -10,14 +10,20 @@
 #include "lockcheck/lock_algorithm.hpp"
 #include "lockcheck/lock_options.hpp"
 #include "lockcheck/port.hpp"
+#include "lockcheck/variants/script_lock.hpp"
 
 namespace lockcheck {
 
 // The ids make_lock() accepts, in catalogue order.
 const std::vector<std::string>& variant_ids();
 
+// What some variants need beyond the common options.
+struct VariantParams {
+  UserScripts scripts;  // `script`: the user's Lua sources
+};
+
 // Throws InvalidArgument naming the known ids when `id` is unknown.
 std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Clock& clock, Entropy& entropy,
-                                         const LockOptions& options);
+                                         const LockOptions& options, const VariantParams& params = {});
 
 }  // namespace lockcheck

@@ -121,6 +121,12 @@ Task<CallResult> SingleKeyLock::release_call(const std::string& key, const std::
   co_return co_await run_script(token_release_script(), std::move(keys), std::move(args));
 }
 
+Task<CallResult> SingleKeyLock::renew_call(const std::string& key, const std::string& token) {
+  std::vector<std::string> keys{key};
+  std::vector<std::string> args{token, ttl_ms()};
+  co_return co_await run_script(token_renew_script(), std::move(keys), std::move(args));
+}
+
 Task<ReleaseStatus> SingleKeyLock::release_token(const std::string& key, const std::string& token) {
   bool earlier_reply_lost = false;
   for (std::uint32_t i = 0; i < options_.retry.idempotent_attempts; ++i) {
@@ -148,9 +154,7 @@ Task<RenewStatus> SingleKeyLock::renew(Lease& lease) {
   for (std::uint32_t i = 0; i < options_.retry.idempotent_attempts; ++i) {
     if (i > 0) co_await clock_.sleep(options_.retry.delay_min);
     const MonoTime sent_at = clock_.monotonic_now();
-    std::vector<std::string> keys{lease.key};
-    std::vector<std::string> args{lease.token, ttl_ms()};
-    CallResult result = co_await run_script(token_renew_script(), std::move(keys), std::move(args));
+    CallResult result = co_await renew_call(lease.key, lease.token);
     if (!result.replied()) continue;
     if (result.reply.is_error()) throw_error_reply("renew", lease.key, result.reply);
     if (result.reply.is_integer(1)) {

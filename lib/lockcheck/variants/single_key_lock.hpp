@@ -58,6 +58,9 @@ class SingleKeyLock : public LockAlgorithm {
   // One release command: deletes the key if (for a sound variant: only if) it holds `token`, replying 1
   // when it deleted. Default: the compare-and-delete script.
   virtual Task<CallResult> release_call(const std::string& key, const std::string& token);
+  // One renew command: resets the TTL if the key holds `token`, replying 1 when it did. Default: the
+  // compare-and-pexpire script.
+  virtual Task<CallResult> renew_call(const std::string& key, const std::string& token);
   // release_call() retried on a lost reply. Also cleans up after an unknown acquire outcome.
   Task<ReleaseStatus> release_token(const std::string& key, const std::string& token);
 

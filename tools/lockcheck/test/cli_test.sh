@@ -27,6 +27,11 @@ code=$?
 expect "an invalid scenario exits 2 (got $code)" test "$code" -eq 2
 expect "the error has file:line:column" grep -q "invalid.toml:4:1: unknown key 'tll_ms'" "$work/invalid.out"
 
+"$lockcheck" run "$here/lua54-script.toml" > "$work/lua54.out" 2>&1
+code=$?
+expect "a Lua 5.4-only user script is rejected before the run (got $code)" test "$code" -eq 2
+expect "the rejection names the construct and the line" grep -q "lua54-script.toml:5:.*integer division operator '//' is not Lua 5.1 syntax" "$work/lua54.out"
+
 "$lockcheck" replay "$here/mismatch.toml" --seed 2 --out "$work/a.jsonl" 2> /dev/null
 "$lockcheck" replay "$here/mismatch.toml" --seed 2 --out "$work/b.jsonl" 2> /dev/null
 expect "replay is byte for byte" cmp -s "$work/a.jsonl" "$work/b.jsonl"
