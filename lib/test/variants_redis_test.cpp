@@ -188,7 +188,7 @@ TEST_F(VariantRedisTest, SetnxThenExpireSendsTwoCommands) {
   });
   broken::SetnxThenExpireLock lock(port, client.clock(), client.entropy(), quick());
   ASSERT_EQ(run_sync(lock.acquire("lock:two", Micros::zero())).status, AcquireStatus::acquired);
-  EXPECT_EQ(verbs, (std::vector<std::string>{"SET", "PEXPIRE"}));
+  EXPECT_EQ(verbs, (std::vector<std::string>{"SETNX", "PEXPIRE"}));
 }
 
 // --- set-nx-ex-del: plain DEL removes a lock another client took after ours expired ---------------------

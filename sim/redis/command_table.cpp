@@ -58,6 +58,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"script", -2, kNoScript, cmd::script},
     {"select", 2, 0, cmd::select},
     {"set", -3, kWO, cmd::set},
+    {"setnx", 3, kWO, cmd::setnx},
     {"subscribe", -2, kNoScript | kPubSub, cmd::subscribe},
     {"time", 1, 0, cmd::time},
     {"ttl", 2, 0, cmd::ttl},

@@ -19,6 +19,7 @@ Reply type(CommandContext&);
 Reply set(CommandContext&);
 Reply get(CommandContext&);
 Reply getdel(CommandContext&);
+Reply setnx(CommandContext&);
 Reply incr(CommandContext&);
 Reply decr(CommandContext&);
 Reply incrby(CommandContext&);

@@ -119,6 +119,14 @@ Reply getdel(CommandContext& ctx) {
   return reply;
 }
 
+// SETNX key value: 1 when set, 0 when the key exists (of any type). Never sets an expiry: the two-command
+// lock pattern (setnx-then-expire) depends on exactly that.
+Reply setnx(CommandContext& ctx) {
+  if (ctx.keys.find(ctx.args[1]) != nullptr) return Reply::integer_reply(0);
+  ctx.keys.add(ctx.args[1], Value(ctx.args[2]));
+  return Reply::integer_reply(1);
+}
+
 Reply incr(CommandContext& ctx) { return incr_by(ctx, 1); }
 Reply decr(CommandContext& ctx) { return incr_by(ctx, -1); }
 

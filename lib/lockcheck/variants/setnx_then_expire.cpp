@@ -15,10 +15,10 @@ Task<detail::SingleKeyLock::Attempt> SetnxThenExpireLock::attempt(const std::str
   }
   if (!ours) {
     // Step 1: SETNX key token (no expiry yet).
-    Command setnx{"SET", key, token, "NX"};
+    Command setnx{"SETNX", key, token};
     result.call = co_await call(std::move(setnx));
     if (!result.call.replied() || result.call.reply.is_error()) co_return result;
-    if (result.call.reply != Reply::ok()) co_return result;  // busy
+    if (!result.call.reply.is_integer(1)) co_return result;  // busy
   }
   // THE BUG: between step 1 and step 2 the key exists without a TTL. Dying here leaves it forever.
   // Step 2: PEXPIRE key ttl. Like the articles' code, the grant does not depend on its reply.

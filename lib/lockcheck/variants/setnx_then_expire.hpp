@@ -1,8 +1,7 @@
 #pragma once
 // `setnx-then-expire` — DELIBERATELY BROKEN, for study. Do not use it to protect anything.
 //
-// What it does: acquire = SETNX key <random token> (sent as the equivalent `SET key token NX`, which the
-// embedded mock also speaks), then PEXPIRE key ttl as a second command. Release = compare-and-delete,
+// What it does: acquire = SETNX key <random token>, then PEXPIRE key ttl as a second command. Release = compare-and-delete,
 // renew = compare-and-pexpire, so the only bug is the gap between the two acquire commands.
 //
 // Where it comes from: the articles' second attempt (SETNX + EXPIRE, before SET gained NX/PX in Redis 2.6.12);

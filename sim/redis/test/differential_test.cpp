@@ -228,6 +228,7 @@ rc::Gen<Step> step() {
       {4, as_step(set_command())},
       {3, as_step(plain({k}, "GET"))},
       {1, as_step(plain({k}, "GETDEL"))},
+      {2, as_step(plain({k, v}, "SETNX"))},
       {2, as_step(plain({k}, "DEL"))},
       {1, as_step(plain({k, k, k}, "EXISTS"))},
       {3, as_step(expire_command())},
