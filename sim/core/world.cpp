@@ -111,17 +111,17 @@ void World::replicate(SimNode& master) {
 }
 
 void World::schedule_maintenance(int node_id) {
-  SimNode* node = nodes_[static_cast<std::size_t>(node_id)].get();
+  scheduler_.after(config_.active_expiry_interval_us, [this, node_id] { maintenance_tick(node_id); });
+}
+
+void World::maintenance_tick(int node_id) {
+  SimNode& node = *nodes_[static_cast<std::size_t>(node_id)];
   const std::int64_t interval = config_.active_expiry_interval_us;
+  if (node.replica_of() < 0) node.active_expiry();
+  // AOF everysec: what a crash can keep is the data as of the last whole second.
+  if (scheduler_.now() % 1000000 < interval) node.fsync();
   // Bounded by the run's end: maintenance stops rescheduling itself past it.
-  auto tick = std::make_shared<std::function<void()>>();
-  *tick = [this, node, interval, tick] {
-    if (node->replica_of() < 0) node->active_expiry();
-    // AOF everysec: what a crash can keep is the data as of the last whole second.
-    if (scheduler_.now() % 1000000 < interval) node->fsync();
-    if (scheduler_.now() + interval <= config_.duration_us) scheduler_.after(interval, [tick] { (*tick)(); });
-  };
-  scheduler_.after(interval, [tick] { (*tick)(); });
+  if (scheduler_.now() + interval <= config_.duration_us) schedule_maintenance(node_id);
 }
 
 void World::record_fault(const char* name, Json fields) {

@@ -42,6 +42,7 @@ class World {
   void deliver(int process, int node, const Command& command, std::shared_ptr<PendingCall> pending);
   void replicate(SimNode& master);
   void schedule_maintenance(int node);
+  void maintenance_tick(int node);
   // The link between a process and a node: an override when the scenario has one, else the default.
   const LinkConfig& link(int process, int node) const;
   std::int64_t link_delay(int process, int node);
