@@ -22,6 +22,15 @@ class LockAlgorithm {
   virtual ~LockAlgorithm() = default;
   // Tries until acquired or `wait` has passed on the monotonic clock (0: one attempt).
   virtual Task<AcquireResult> acquire(std::string key, Micros wait) = 0;
+  // acquire() asking for a lease of `ttl` instead of the options' TTL, for reentrant locks whose nested
+  // acquire may ask for a different lease than the outer one (F17: lock(60 s), then lock(1 s) inside).
+  // Only the reentrant variants (reentrant-hash, reentrant-maxttl, appid-thread) honour `ttl`; every other
+  // variant keeps this default, which ignores `ttl` and calls acquire(), so existing variants and callers
+  // are unchanged. Whether a reentry may shorten the key's TTL is the variant's documented choice.
+  virtual Task<AcquireResult> acquire_with_ttl(std::string key, Micros wait, Millis ttl) {
+    (void)ttl;
+    co_return co_await acquire(std::move(key), wait);
+  }
   // Safe to call more than once. Marks the lease lost in every case.
   virtual Task<ReleaseStatus> release(Lease& lease) = 0;
   // Extends the lease if it is still ours; on success its validity moves forward.

@@ -4,7 +4,9 @@
 
 #include "lockcheck/errors.hpp"
 #include "lockcheck/variants/exists_then_set.hpp"
+#include "lockcheck/variants/appid_thread_lock.hpp"
 #include "lockcheck/variants/fenced_lock.hpp"
+#include "lockcheck/variants/reentrant_hash_lock.hpp"
 #include "lockcheck/variants/set_nx_ex_del.hpp"
 #include "lockcheck/variants/setnx_then_expire.hpp"
 #include "lockcheck/variants/thread_id_lock.hpp"
@@ -15,7 +17,7 @@
 namespace lockcheck {
 
 const std::vector<std::string>& variant_ids() {
-  static const std::vector<std::string> ids = {"exists-then-set", "setnx-then-expire", "set-nx-ex-del", "token", "thread-id", "fenced", "redlock", "script"};
+  static const std::vector<std::string> ids = {"exists-then-set", "setnx-then-expire", "set-nx-ex-del", "token", "thread-id", "fenced", "redlock", "script", "reentrant-hash", "reentrant-maxttl", "appid-thread"};
   return ids;
 }
 
@@ -25,11 +27,14 @@ std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Cloc
   if (id == "redlock") return std::make_unique<Redlock>(port, clock, entropy, options);
   if (id == "script") return std::make_unique<ScriptLock>(port, clock, entropy, options, params.scripts);
   if (id == "fenced") return std::make_unique<FencedLock>(port, clock, entropy, options);
+  if (id == "reentrant-hash") return std::make_unique<ReentrantHashLock>(port, clock, entropy, options);
+  if (id == "reentrant-maxttl") return std::make_unique<ReentrantMaxTtlLock>(port, clock, entropy, options);
   // Deliberately broken variants, for study (namespace lockcheck::broken).
   if (id == "exists-then-set") return std::make_unique<broken::ExistsThenSetLock>(port, clock, entropy, options);
   if (id == "setnx-then-expire") return std::make_unique<broken::SetnxThenExpireLock>(port, clock, entropy, options);
   if (id == "set-nx-ex-del") return std::make_unique<broken::SetNxExDelLock>(port, clock, entropy, options);
   if (id == "thread-id") return std::make_unique<broken::ThreadIdLock>(port, clock, entropy, options);
+  if (id == "appid-thread") return std::make_unique<broken::AppIdThreadLock>(port, clock, entropy, options);
   throw InvalidArgument(fmt::format("unknown lock variant '{}'; known: {}", id, fmt::join(variant_ids(), ", ")));
 }
 

@@ -48,11 +48,22 @@ Task<SingleKeyLock::Attempt> SingleKeyLock::attempt(const std::string& key, cons
   co_return result;
 }
 
+Task<SingleKeyLock::Attempt> SingleKeyLock::attempt_with_ttl(const std::string& key, const std::string& token,
+                                                            bool after_lost_reply, Millis ttl) {
+  (void)ttl;
+  co_return co_await attempt(key, token, after_lost_reply);
+}
+
 Task<AcquireResult> SingleKeyLock::acquire(std::string key, Micros wait) {
+  co_return co_await acquire_loop(std::move(key), wait, options_.ttl);
+}
+
+Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Millis ttl) {
   validate_lock_key(key);
+  if (ttl <= Millis::zero()) throw InvalidArgument(fmt::format("lock '{}': the TTL must be positive", key));
   const MonoTime give_up_at = clock_.monotonic_now() + std::max(wait, Micros::zero());
   const std::string token = make_token();
-  const Micros ttl_us = std::chrono::duration_cast<Micros>(options_.ttl);
+  const Micros ttl_us = std::chrono::duration_cast<Micros>(ttl);
   const Micros margin = drift_margin(options_);
 
   AcquireResult result;
@@ -64,7 +75,7 @@ Task<AcquireResult> SingleKeyLock::acquire(std::string key, Micros wait) {
   while (result.attempts < options_.retry.max_attempts) {
     ++result.attempts;
     const MonoTime sent_at = clock_.monotonic_now();
-    Attempt tried = co_await attempt(key, token, maybe_ours);
+    Attempt tried = co_await attempt_with_ttl(key, token, maybe_ours, ttl);
     const CallResult& call_result = tried.call;
     if (call_result.replied()) {
       any_reply = true;

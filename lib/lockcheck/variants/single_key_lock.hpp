@@ -55,6 +55,13 @@ class SingleKeyLock : public LockAlgorithm {
   // hold `token`; the attempt must then count that as granted. Error replies are returned, not thrown.
   // Default: the token lock's SET key token NX PX ttl, or its reclaim script after a lost reply.
   virtual Task<Attempt> attempt(const std::string& key, const std::string& token, bool after_lost_reply);
+  // One attempt asking for a lease of `ttl` (acquire_loop() with a TTL other than the options'). Default:
+  // attempt(), which uses the options' TTL; the variants that override acquire_with_ttl() override this.
+  virtual Task<Attempt> attempt_with_ttl(const std::string& key, const std::string& token, bool after_lost_reply,
+                                         Millis ttl);
+  // The acquire loop for a lease of `ttl`: acquire() is acquire_loop(key, wait, options().ttl). A variant
+  // that honours acquire_with_ttl() calls this with the caller's ttl (validity is measured against it).
+  Task<AcquireResult> acquire_loop(std::string key, Micros wait, Millis ttl);
   // One release command: deletes the key if (for a sound variant: only if) it holds `token`, replying 1
   // when it deleted. Default: the compare-and-delete script.
   virtual Task<CallResult> release_call(const std::string& key, const std::string& token);

@@ -1,0 +1,153 @@
+// The reentrant variants (reentrant-hash, reentrant-maxttl) and the deliberately broken appid-thread against a
+// real redis-server this test starts on a free port, through the production seams (Client).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+#include "lockcheck/client.hpp"
+#include "lockcheck/variants/appid_thread_lock.hpp"
+#include "lockcheck/variants/reentrant_hash_lock.hpp"
+#include "hiredis_client.hpp"
+#include "redis_server.hpp"
+
+namespace lockcheck {
+namespace {
+
+using namespace std::chrono_literals;
+using Admin = testing::HiredisClient;
+
+LockOptions quick(Millis ttl = 30000ms) {
+  LockOptions options;
+  options.ttl = ttl;
+  options.retry.delay_min = Micros(200);
+  options.retry.delay_max = Micros(2000);
+  return options;
+}
+
+ConnectionOptions options_for(const testing::RedisServer& server) {
+  return ConnectionOptions{.host = server.host(), .port = server.port()};
+}
+
+std::int64_t hold_count(Admin& admin, const std::string& key, const std::string& owner) {
+  const Reply reply = admin.command({"HGET", key, owner});
+  return reply.kind == Reply::Kind::nil ? 0 : std::stoll(reply.text);
+}
+
+class Reentrant : public ::testing::Test {
+ protected:
+  testing::RedisServer server;
+};
+
+// S9: the same owner re-acquires, then releases twice: count 2 -> 1 -> deleted.
+template <class Lock>
+void counts_two_one_deleted(testing::RedisServer& server) {
+  Client client(options_for(server));
+  Admin admin(server);
+  Lock lock(client.port(), client.clock(), client.entropy(), quick());
+  AcquireResult outer = run_sync(lock.acquire("lock:re", Micros::zero()));
+  ASSERT_EQ(outer.status, AcquireStatus::acquired) << outer.detail;
+  EXPECT_EQ(outer.lease->token, lock.owner_id());
+  EXPECT_EQ(hold_count(admin, "lock:re", lock.owner_id()), 1);
+  AcquireResult inner = run_sync(lock.acquire("lock:re", Micros::zero()));
+  ASSERT_EQ(inner.status, AcquireStatus::acquired) << inner.detail;
+  EXPECT_EQ(hold_count(admin, "lock:re", lock.owner_id()), 2);
+  EXPECT_GT(admin.pttl("lock:re"), 0);
+
+  EXPECT_EQ(run_sync(lock.release(*inner.lease)), ReleaseStatus::released);
+  EXPECT_EQ(hold_count(admin, "lock:re", lock.owner_id()), 1);
+  EXPECT_TRUE(admin.exists("lock:re")) << "the inner release keeps the outer hold";
+  EXPECT_EQ(run_sync(lock.release(*inner.lease)), ReleaseStatus::not_owned) << "a second release of one lease";
+  EXPECT_EQ(hold_count(admin, "lock:re", lock.owner_id()), 1);
+
+  EXPECT_EQ(run_sync(lock.release(*outer.lease)), ReleaseStatus::released);
+  EXPECT_FALSE(admin.exists("lock:re"));
+}
+
+TEST_F(Reentrant, HashCountsTwoOneDeleted) { counts_two_one_deleted<ReentrantHashLock>(server); }
+TEST_F(Reentrant, MaxTtlCountsTwoOneDeleted) { counts_two_one_deleted<ReentrantMaxTtlLock>(server); }
+
+template <class Lock>
+void other_owner_cannot_release_or_enter(testing::RedisServer& server) {
+  Client first(options_for(server)), second(options_for(server));
+  Admin admin(server);
+  Lock a(first.port(), first.clock(), first.entropy(), quick());
+  Lock b(second.port(), second.clock(), second.entropy(), quick());
+  ASSERT_NE(a.owner_id(), b.owner_id());
+  AcquireResult held = run_sync(a.acquire("lock:other", Micros::zero()));
+  ASSERT_EQ(held.status, AcquireStatus::acquired) << held.detail;
+  AcquireResult busy = run_sync(b.acquire("lock:other", Micros(20ms)));
+  EXPECT_EQ(busy.status, AcquireStatus::busy) << busy.detail;
+
+  // b presents a's key with b's owner id (what b would send if it believed it held the lock).
+  Lease forged{"lock:other", b.owner_id(), second.clock().monotonic_now(),
+               second.clock().monotonic_now() + Micros(1s), 0, false, &second.clock()};
+  EXPECT_EQ(run_sync(b.release(forged)), ReleaseStatus::not_owned);
+  EXPECT_EQ(hold_count(admin, "lock:other", a.owner_id()), 1);
+  Lease forged_renew = forged;
+  forged_renew.known_lost = false;
+  EXPECT_EQ(run_sync(b.renew(forged_renew)), RenewStatus::lost);
+  EXPECT_EQ(run_sync(a.renew(*held.lease)), RenewStatus::renewed);
+  EXPECT_EQ(run_sync(a.release(*held.lease)), ReleaseStatus::released);
+  EXPECT_FALSE(admin.exists("lock:other"));
+}
+
+TEST_F(Reentrant, HashOtherOwnerHasNoEffect) { other_owner_cannot_release_or_enter<ReentrantHashLock>(server); }
+TEST_F(Reentrant, MaxTtlOtherOwnerHasNoEffect) { other_owner_cannot_release_or_enter<ReentrantMaxTtlLock>(server); }
+
+TEST_F(Reentrant, HashReentryWithShorterTtlShortensTheKey) {
+  // reentrant-hash does what Redisson does (F17): its documented weak spot.
+  Client client(options_for(server));
+  Admin admin(server);
+  ReentrantHashLock lock(client.port(), client.clock(), client.entropy(), quick(60000ms));
+  AcquireResult outer = run_sync(lock.acquire("lock:short", Micros::zero()));
+  ASSERT_EQ(outer.status, AcquireStatus::acquired) << outer.detail;
+  AcquireResult inner = run_sync(lock.acquire_with_ttl("lock:short", Micros::zero(), 1000ms));
+  ASSERT_EQ(inner.status, AcquireStatus::acquired) << inner.detail;
+  EXPECT_LE(admin.pttl("lock:short"), 1000);
+  EXPECT_LE(inner.lease->remaining(), Micros(1000ms));
+}
+
+TEST_F(Reentrant, MaxTtlKeepsTheLongerTtl) {
+  Client client(options_for(server));
+  Admin admin(server);
+  ReentrantMaxTtlLock lock(client.port(), client.clock(), client.entropy(), quick(60000ms));
+  AcquireResult outer = run_sync(lock.acquire("lock:max", Micros::zero()));
+  ASSERT_EQ(outer.status, AcquireStatus::acquired) << outer.detail;
+  AcquireResult inner = run_sync(lock.acquire_with_ttl("lock:max", Micros::zero(), 1000ms));
+  ASSERT_EQ(inner.status, AcquireStatus::acquired) << inner.detail;
+  EXPECT_GT(admin.pttl("lock:max"), 50000) << "a shorter reentry does not shorten the key";
+  // A longer one raises it.
+  AcquireResult longer = run_sync(lock.acquire_with_ttl("lock:max", Micros::zero(), 120000ms));
+  ASSERT_EQ(longer.status, AcquireStatus::acquired) << longer.detail;
+  EXPECT_GT(admin.pttl("lock:max"), 100000);
+  // Renew with the options' 60 s does not lower the 120 s either.
+  EXPECT_EQ(run_sync(lock.renew(*outer.lease)), RenewStatus::renewed);
+  EXPECT_GT(admin.pttl("lock:max"), 100000);
+  EXPECT_EQ(hold_count(admin, "lock:max", lock.owner_id()), 3);
+}
+
+TEST_F(Reentrant, AppIdThreadInnerReleaseFreesTheKey) {
+  Client first(options_for(server)), second(options_for(server));
+  Admin admin(server);
+  broken::AppIdThreadLock a(first.port(), first.clock(), first.entropy(), quick(60000ms));
+  broken::AppIdThreadLock b(second.port(), second.clock(), second.entropy(), quick(60000ms));
+  ASSERT_NE(a.token(), b.token()) << "APP_ID differs between objects";
+  EXPECT_NE(a.token().find(":thread-1"), std::string::npos);
+  AcquireResult outer = run_sync(a.acquire("lock:app", Micros::zero()));
+  ASSERT_EQ(outer.status, AcquireStatus::acquired) << outer.detail;
+  EXPECT_EQ(admin.get("lock:app"), a.token());
+  EXPECT_EQ(run_sync(b.acquire("lock:app", Micros(20ms))).status, AcquireStatus::busy);
+
+  AcquireResult inner = run_sync(a.acquire_with_ttl("lock:app", Micros::zero(), 1000ms));
+  ASSERT_EQ(inner.status, AcquireStatus::acquired) << inner.detail;
+  EXPECT_LE(admin.pttl("lock:app"), 1000) << "THE BUG: reentry shortened the TTL";
+
+  EXPECT_EQ(run_sync(a.release(*inner.lease)), ReleaseStatus::released);
+  EXPECT_FALSE(admin.exists("lock:app")) << "THE BUG: the inner release freed the outer hold";
+  AcquireResult stolen = run_sync(b.acquire("lock:app", Micros::zero()));
+  EXPECT_EQ(stolen.status, AcquireStatus::acquired) << "another object gets in while the outer section runs";
+}
+
+}  // namespace
+}  // namespace lockcheck
