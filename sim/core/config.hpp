@@ -53,6 +53,14 @@ struct WorkloadConfig {
   std::int64_t think_max_us = 20000;
   std::uint32_t max_acquires_per_client = 100000;
   bool fencing = false;                  // the resource rejects writes with stale fencing tokens
+  // Nesting (for reentrant variants), off by default. Every `nest_every`-th successful acquire of a client
+  // (1: every one) is followed by a nested acquire of the same key (with `nested_ttl_us`, or the lock's TTL
+  // when 0), a hold of nested_hold_min_us .. nested_hold_max_us, and the inner release; then the outer hold,
+  // write and release go on as usual. The inner hold is drawn from the workload PRNG only when nesting is on.
+  std::uint32_t nest_every = 0;
+  std::int64_t nested_ttl_us = 0;
+  std::int64_t nested_hold_min_us = 1000;
+  std::int64_t nested_hold_max_us = 10000;
 };
 
 // One fault at a fixed true time. Which fields matter depends on `kind` (see sim/README.md).

@@ -16,6 +16,49 @@ void record_lease(ClientProcess& process, Json& fields, const Lease& lease) {
   fields["valid_until_local"] = lease.valid_until.count();
 }
 
+// A nested acquire of the key the process already holds, its inner hold and its inner release, each op line
+// marked "nested":true. Called only when nesting is on.
+Task<void> run_nested(World& world, ClientProcess& process, Prng& prng) {
+  const WorkloadConfig& workload = world.config().workload;
+  History& history = world.history();
+  Scheduler& scheduler = world.scheduler();
+  auto nested_op = [&](const char* type, const char* f) {
+    Json fields = op_fields(process, type, f, workload.key);
+    fields["nested"] = true;
+    return fields;
+  };
+  history.record(scheduler.now(), "op", nested_op("invoke", "acquire"));
+  AcquireResult acquired;
+  if (workload.nested_ttl_us > 0) {
+    const Millis ttl(workload.nested_ttl_us / 1000);
+    acquired = co_await process.lock().acquire_with_ttl(workload.key, Micros(workload.wait_us), ttl);
+  } else {
+    acquired = co_await process.lock().acquire(workload.key, Micros(workload.wait_us));
+  }
+  if (acquired.status != AcquireStatus::acquired) {
+    Json fields = nested_op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
+    fields["detail"] = acquired.detail;
+    history.record(scheduler.now(), "op", fields);
+    co_return;
+  }
+  Lease lease = std::move(*acquired.lease);
+  Json fields = nested_op("ok", "acquire");
+  record_lease(process, fields, lease);
+  fields["fencing"] = lease.fencing_token;
+  history.record(scheduler.now(), "op", fields);
+
+  co_await process.clock().sleep(Micros(prng.between(workload.nested_hold_min_us, workload.nested_hold_max_us)));
+
+  Json invoke = nested_op("invoke", "release");
+  invoke["token"] = lease.token;
+  history.record(scheduler.now(), "op", invoke);
+  const ReleaseStatus released = co_await process.lock().release(lease);
+  Json done = nested_op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
+  done["token"] = lease.token;
+  done["result"] = to_string(released);
+  history.record(scheduler.now(), "op", done);
+}
+
 }  // namespace
 
 Task<void> run_workload(World& world, ClientProcess& process) {
@@ -25,6 +68,7 @@ Task<void> run_workload(World& world, ClientProcess& process) {
   History& history = world.history();
   Scheduler& scheduler = world.scheduler();
 
+  std::uint32_t outer_acquires = 0;
   for (std::uint32_t round = 0; round < workload.max_acquires_per_client && scheduler.now() < config.duration_us; ++round) {
     history.record(scheduler.now(), "op", op_fields(process, "invoke", "acquire", workload.key));
     AcquireResult acquired = co_await process.lock().acquire(workload.key, Micros(workload.wait_us));
@@ -40,6 +84,9 @@ Task<void> run_workload(World& world, ClientProcess& process) {
       history.record(scheduler.now(), "op", fields);
 
       const RegisterRead read = world.resource().read(process.id());
+      if (workload.nest_every > 0 && ++outer_acquires % workload.nest_every == 0) {
+        co_await run_nested(world, process, prng);
+      }
       co_await process.clock().sleep(Micros(prng.between(workload.hold_min_us, workload.hold_max_us)));
       world.resource().write(process.id(), read.value + 1, read.version, lease.fencing_token);
 

@@ -94,7 +94,8 @@ void read_workload(const Section& top, WorkloadConfig& out) {
   const auto workload = top.table("workload");
   if (!workload) return;
   workload->allow_only({"key", "wait_ms", "hold_min_ms", "hold_max_ms", "think_min_ms", "think_max_ms",
-                        "max_acquires_per_client", "fencing"});
+                        "max_acquires_per_client", "fencing", "nest_every", "nested_ttl_ms", "nested_hold_min_ms",
+                        "nested_hold_max_ms"});
   if (auto key = workload->string("key")) {
     if (key->empty() || key->size() > kMaxKeyBytes) {
       workload->fail_at("key", fmt::format("[workload] key must have 1 to {} bytes, not {}", kMaxKeyBytes,
@@ -111,6 +112,12 @@ void read_workload(const Section& top, WorkloadConfig& out) {
   workload->require_order("think_min_ms", out.think_min_us, "think_max_ms", out.think_max_us, 1000);
   workload->read_integer("max_acquires_per_client", out.max_acquires_per_client, 1, kMaxU32);
   out.fencing = workload->boolean("fencing").value_or(out.fencing);
+  workload->read_integer("nest_every", out.nest_every, 0, kMaxU32);
+  if (auto ttl = workload->integer("nested_ttl_ms", kMinTtl.count(), kMaxTtl.count())) out.nested_ttl_us = *ttl * 1000;
+  workload->read_millis("nested_hold_min_ms", out.nested_hold_min_us, 0, kMaxMillis);
+  workload->read_millis("nested_hold_max_ms", out.nested_hold_max_us, 0, kMaxMillis);
+  workload->require_order("nested_hold_min_ms", out.nested_hold_min_us, "nested_hold_max_ms", out.nested_hold_max_us,
+                          1000);
 }
 
 }  // namespace lockcheck::sim::scenario_detail
