@@ -113,7 +113,13 @@ void read_workload(const Section& top, WorkloadConfig& out) {
   workload->read_integer("max_acquires_per_client", out.max_acquires_per_client, 1, kMaxU32);
   out.fencing = workload->boolean("fencing").value_or(out.fencing);
   workload->read_integer("nest_every", out.nest_every, 0, kMaxU32);
-  if (auto ttl = workload->integer("nested_ttl_ms", kMinTtl.count(), kMaxTtl.count())) out.nested_ttl_us = *ttl * 1000;
+  if (auto ttl = workload->integer("nested_ttl_ms", 0, kMaxTtl.count())) {
+    if (*ttl != 0 && *ttl < kMinTtl.count()) {
+      workload->fail_at("nested_ttl_ms", fmt::format("[workload] nested_ttl_ms must be 0 (the lock's TTL) or {} .. {}, "
+                                                     "not {}", kMinTtl.count(), kMaxTtl.count(), *ttl));
+    }
+    out.nested_ttl_us = *ttl * 1000;
+  }
   workload->read_millis("nested_hold_min_ms", out.nested_hold_min_us, 0, kMaxMillis);
   workload->read_millis("nested_hold_max_ms", out.nested_hold_max_us, 0, kMaxMillis);
   workload->require_order("nested_hold_min_ms", out.nested_hold_min_us, "nested_hold_max_ms", out.nested_hold_max_us,

@@ -136,5 +136,23 @@ TEST(ScenarioErrors, TomlSyntaxErrorKeepsPosition) {
             "scenarios/x.toml:2:9: Error while parsing key-value pair: cannot redefine existing integer 'seeds'");
 }
 
+TEST(ScenarioErrors, WorkloadNesting) {
+  const Scenario s = parse_scenario(
+      "[workload]\nnest_every = 2\nnested_ttl_ms = 50\nnested_hold_min_ms = 3\nnested_hold_max_ms = 7\n",
+      "scenarios/x.toml");
+  EXPECT_EQ(s.config.workload.nest_every, 2u);
+  EXPECT_EQ(s.config.workload.nested_ttl_us, 50000);
+  EXPECT_EQ(s.config.workload.nested_hold_min_us, 3000);
+  EXPECT_EQ(s.config.workload.nested_hold_max_us, 7000);
+  const Scenario off = parse_scenario("", "scenarios/x.toml");
+  EXPECT_EQ(off.config.workload.nest_every, 0u);
+  EXPECT_EQ(off.config.workload.nested_ttl_us, 0);
+  EXPECT_EQ(error_of("[workload]\nnest_every = -1\n").substr(0, 40), "scenarios/x.toml:2:14: [workload] nest_e");
+  EXPECT_NE(error_of("[workload]\nnested_ttl_ms = 5\n").find("nested_ttl_ms must be 0 (the lock's TTL) or 10"), std::string::npos);
+  EXPECT_NE(error_of("[workload]\nnested_hold_min_ms = 9\nnested_hold_max_ms = 2\n").find("nested_hold"),
+            std::string::npos);
+  EXPECT_NE(error_of("[workload]\nnest = 1\n").find("nest_every, nested_ttl_ms"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace lockcheck::sim
