@@ -79,21 +79,29 @@ TEST_F(MutexRedisTest, TryLockFailsWhileAnotherOwnerHolds) {
   b.unlock();
 }
 
+// `iterations` critical sections, each a read-modify-write of `counter` under `mutex`.
+void increment_under_lock(Mutex& mutex, const testing::RedisServer& server, const std::string& counter, int iterations) {
+  Admin admin(server);
+  for (int i = 0; i < iterations; ++i) {
+    std::lock_guard hold(mutex);
+    increment_unsafely(admin, counter);
+  }
+}
+
+template <typename Body>
+void run_threads(int count, Body body) {
+  std::vector<std::thread> threads;
+  for (int t = 0; t < count; ++t) threads.emplace_back(body);
+  for (auto& thread : threads) thread.join();
+}
+
 TEST_F(MutexRedisTest, ThreadsExcludeEachOther) {
   constexpr int kThreads = 4, kIterations = 40;
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&] {
-      Client client(options_for(server));
-      Mutex mutex(client, "lock:threads", quick_options());
-      Admin admin(server);
-      for (int i = 0; i < kIterations; ++i) {
-        std::lock_guard hold(mutex);
-        increment_unsafely(admin, "counter:threads");
-      }
-    });
-  }
-  for (auto& thread : threads) thread.join();
+  run_threads(kThreads, [&] {
+    Client client(options_for(server));
+    Mutex mutex(client, "lock:threads", quick_options());
+    increment_under_lock(mutex, server, "counter:threads", kIterations);
+  });
   Admin admin(server);
   EXPECT_EQ(admin.get("counter:threads"), std::to_string(kThreads * kIterations));
 }
@@ -102,17 +110,7 @@ TEST_F(MutexRedisTest, ThreadsSharingOneMutexExcludeEachOther) {
   Client client(options_for(server));
   Mutex mutex(client, "lock:shared", quick_options());
   constexpr int kThreads = 3, kIterations = 30;
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&] {
-      Admin admin(server);
-      for (int i = 0; i < kIterations; ++i) {
-        std::lock_guard hold(mutex);
-        increment_unsafely(admin, "counter:shared");
-      }
-    });
-  }
-  for (auto& thread : threads) thread.join();
+  run_threads(kThreads, [&] { increment_under_lock(mutex, server, "counter:shared", kIterations); });
   Admin admin(server);
   EXPECT_EQ(admin.get("counter:shared"), std::to_string(kThreads * kIterations));
 }
@@ -128,11 +126,7 @@ TEST_F(MutexRedisTest, ProcessesExcludeEachOther) {
       try {
         Client client(options_for(server));
         Mutex mutex(client, "lock:processes", quick_options());
-        Admin admin(server);
-        for (int i = 0; i < kIterations; ++i) {
-          std::lock_guard hold(mutex);
-          increment_unsafely(admin, "counter:processes");
-        }
+        increment_under_lock(mutex, server, "counter:processes", kIterations);
       } catch (...) {
         code = 1;
       }
