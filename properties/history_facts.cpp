@@ -32,12 +32,14 @@ void InFlight::observe(const Op& op) {
   }
 }
 
-std::string InFlight::describe(std::int64_t process, const std::string& command) const {
+std::string InFlight::describe(std::int64_t process, const std::string& command, const std::string& script) const {
   auto it = pending_f_.find(process);
   std::string what = it == pending_f_.end() ? std::string("command") : it->second;
   if (command.empty()) return fmt::format("process {}'s {}", process, what);
   std::string upper = command;  // the mock reports command names in lower case; messages quote them as Redis does
   for (char& c : upper) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+  // A command run by a script is named with the script, so a compare-and-delete is not mistaken for a bare DEL.
+  if (!script.empty()) return fmt::format("process {}'s {} ({} in script {})", process, what, upper, script.substr(0, 8));
   return fmt::format("process {}'s {} ({})", process, what, upper);
 }
 

@@ -23,7 +23,7 @@ std::map<std::string, std::int64_t> token_owners(const History& history);
 class InFlight {
  public:
   void observe(const Op& op);  // call for every op in order
-  std::string describe(std::int64_t process, const std::string& command) const;
+  std::string describe(std::int64_t process, const std::string& command, const std::string& script = "") const;
 
  private:
   std::map<std::int64_t, std::string> pending_f_;  // process -> f of its invoke without a completion yet

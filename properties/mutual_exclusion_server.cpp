@@ -159,7 +159,7 @@ class Checker {
           return fmt::format("{}'s lock instance (token {}) on node {} was overwritten by {} at t={} while it was "
                              "entitled until t={}",
                              owner_name(held.owner), short_token(held.token), event.node,
-                             in_flight_.describe(event.by, event.command), format_time_us(event.t),
+                             in_flight_.describe(event.by, event.command, event.script), format_time_us(event.t),
                              format_time_us(held.entitled_until_us));
         });
       }
@@ -245,7 +245,7 @@ class Checker {
                              format_time_us(event.t));
         }
         return fmt::format("{} was deleted on node {} by {} at t={}", who, event.node,
-                           in_flight_.describe(event.by, event.command), format_time_us(event.t));
+                           in_flight_.describe(event.by, event.command, event.script), format_time_us(event.t));
       case ServerEventKind::expired: {
         std::string text = fmt::format(
             "{} expired on node {}'s clock at t={} after only {} of true time (TTL {})", who, event.node,
