@@ -17,6 +17,7 @@ struct Hold {
   std::int64_t valid_until_us = kForever;
   std::int64_t acted_us = -1;  // the latest resource op while inside, if after the validity
   std::int64_t acted_i = -1;
+  bool shared = false;  // the outermost acquire was a read
 };
 
 class Tracker {
@@ -49,6 +50,7 @@ class Tracker {
       std::int64_t valid_until = op.valid_until_us.value_or(kForever);
       if (hold.count == 0) {
         hold = Hold{1, op.token, op.t, op.i, valid_until};
+        hold.shared = op.shared;
         return;
       }
       ++hold.count;  // reentry
@@ -118,7 +120,7 @@ class Tracker {
     }
     if (end_us <= hold.start_us) return;
     beliefs_.push_back(Belief{id.first, id.second, hold.token, hold.start_us, end_us, hold.start_i, why,
-                              hold.valid_until_us, acted_i});
+                              hold.valid_until_us, acted_i, hold.shared});
   }
 
   std::map<ProcessKey, Hold> holds_;

@@ -20,6 +20,7 @@ struct Belief {
   std::string end_reason;    // "valid_until", "release", "crash", "renew lost", "history end", "acted"
   std::int64_t valid_until_us = 0;  // the validity the client had when the stretch ended
   std::int64_t acted_i = -1;  // end_reason "acted": the resource op done after the validity ran out
+  bool shared = false;        // a read (shared) hold of a read-write lock: compatible with other reads
 };
 
 // Process p believes it holds key k from an acquire ok until min(valid_until, its release invoke, its crash,

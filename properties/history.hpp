@@ -56,6 +56,7 @@ struct Op {
   std::optional<std::int64_t> fencing;
   std::string detail;
   std::string result;  // release: released | not_owned | unknown; renew: renewed | lost | unknown
+  bool shared = false;  // "mode":"read": a shared (read) acquisition of a read-write lock; absent = write
 };
 
 // The protected register: reads and writes inside the critical section.

@@ -29,11 +29,12 @@ std::string ending(const std::string& reason) {
 
 std::string describe_overlap(const History& history, const Belief& first, const Belief& second) {
   std::int64_t overlap_us = std::min(first.end_us, second.end_us) - second.start_us;
+  auto mode = [](const Belief& belief) { return belief.shared ? " for reading" : ""; };
   std::string text = fmt::format(
-      "process {} believed it held '{}' (token {}) from t={} until t={} ({}), but process {} acquired it "
+      "process {} believed it held '{}'{} (token {}) from t={} until t={} ({}), but process {} acquired it{} "
       "(token {}) at t={}: both inside their validity for {}",
-      first.process, first.key, short_token(first.token), format_time_us(first.start_us),
-      format_time_us(first.end_us), ending(first.end_reason), second.process, short_token(second.token),
+      first.process, first.key, mode(first), short_token(first.token), format_time_us(first.start_us),
+      format_time_us(first.end_us), ending(first.end_reason), second.process, mode(second), short_token(second.token),
       format_time_us(second.start_us), format_duration_us(overlap_us));
   if (first.end_reason == "acted") {
     text += fmt::format("; process {}'s validity ended at t={}, but it still used the resource at t={} believing "
@@ -56,14 +57,17 @@ Verdict check_mutual_exclusion_client(const History& history) {
     verdict.summary = "not exercised (no process ever held a lock)";
     return verdict;
   }
-  // Sweep in start order. For each key, remember per process the stretch reaching furthest: any other
-  // process's stretch still running when a new one starts overlaps it.
-  std::map<std::string, std::map<std::int64_t, const Belief*>> furthest;  // key -> process -> stretch
+  // Sweep in start order. For each key, remember per process and mode the stretch reaching furthest: any
+  // other process's stretch still running when a new one starts overlaps it, unless both are reads
+  // (read-write locks: readers share, a writer excludes everyone).
+  using Furthest = std::map<std::pair<std::int64_t, bool>, const Belief*>;  // (process, shared) -> stretch
+  std::map<std::string, Furthest> furthest;                                 // key -> ...
   std::int64_t violations = 0;
   for (const Belief& belief : beliefs) {
     auto& by_process = furthest[belief.key];
-    for (const auto& [process, other] : by_process) {
-      if (process == belief.process || other->end_us <= belief.start_us) continue;
+    for (const auto& [process_mode, other] : by_process) {
+      if (process_mode.first == belief.process || other->end_us <= belief.start_us) continue;
+      if (other->shared && belief.shared) continue;
       if (violations++ == 0) {
         verdict.witnesses = {other->start_i, belief.start_i};
         if (other->acted_i >= 0) verdict.witnesses.push_back(other->acted_i);
@@ -71,7 +75,7 @@ Verdict check_mutual_exclusion_client(const History& history) {
       }
       break;  // one violation per new stretch keeps the count meaningful
     }
-    const Belief*& mine = by_process[belief.process];
+    const Belief*& mine = by_process[{belief.process, belief.shared}];
     if (mine == nullptr || mine->end_us < belief.end_us) mine = &belief;
   }
   if (violations == 0) {

@@ -20,6 +20,8 @@ struct Lease {
   bool known_lost = false;
   // The clock valid_until is measured on; lost() reads it.
   Clock* clock = nullptr;
+  // A shared (read) lease of a read-write lock (LockAlgorithm::acquire_shared); false for exclusive ones.
+  bool shared = false;
 
   Micros remaining() const {
     if (known_lost || clock == nullptr) return Micros::zero();

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "lockcheck/errors.hpp"
 #include "lockcheck/lease.hpp"
 #include "lockcheck/task.hpp"
 
@@ -31,6 +32,17 @@ class LockAlgorithm {
     (void)ttl;
     co_return co_await acquire(std::move(key), wait);
   }
+  // Read-write locks: a shared (read) acquire, compatible with other shared holds and with no exclusive one;
+  // the lease comes back with `shared` set. acquire() is the exclusive (write) acquire. Only read-write
+  // variants (rw-owned, rw-two-keys) override it; the default throws InvalidArgument.
+  virtual Task<AcquireResult> acquire_shared(std::string key, Micros wait) {
+    (void)key;
+    (void)wait;
+    throw InvalidArgument("this variant has no shared mode");
+    co_return AcquireResult{};
+  }
+  // Releases a shared lease. Default: release(), for variants whose release tells the modes apart itself.
+  virtual Task<ReleaseStatus> release_shared(Lease& lease) { co_return co_await release(lease); }
   // Safe to call more than once. Marks the lease lost in every case.
   virtual Task<ReleaseStatus> release(Lease& lease) = 0;
   // Extends the lease if it is still ours; on success its validity moves forward.

@@ -202,6 +202,45 @@ TEST(Checkers, AcquireExactlyAtReleaseTimeIsNotAnOverlap) {
   EXPECT_EQ(outcome_of(overlapping, "mutual_exclusion_client"), Outcome::violated);
 }
 
+TEST(Checkers, OverlappingReadersAreCompatible) {
+  HistoryBuilder b;
+  b.read_acquire_ok(100, 1, "tokA", 900'000);
+  b.read_acquire_ok(200, 2, "tokB", 900'000);
+  b.read_acquire_ok(300, 3, "tokC", 900'000);
+  b.invoke(400'000, 1, "release", "tokA");
+  EXPECT_EQ(outcome_of(b, "mutual_exclusion_client"), Outcome::holds);
+}
+
+TEST(Checkers, WriterOverlappingAReaderIsAViolation) {
+  HistoryBuilder writer_after_reader;
+  writer_after_reader.read_acquire_ok(100, 1, "tokA", 900'000);
+  writer_after_reader.acquire_ok(200'000, 2, "tokB", 1'200'000);
+  Verdict verdict = verdict_of(writer_after_reader.parse(), "mutual_exclusion_client");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_TRUE(contains(verdict.cause, "held 'lock' for reading")) << verdict.cause;
+
+  HistoryBuilder reader_after_writer;
+  reader_after_writer.acquire_ok(100, 1, "tokA", 900'000);
+  reader_after_writer.read_acquire_ok(200, 2, "tokB", 900'000);
+  reader_after_writer.read_acquire_ok(300, 3, "tokC", 900'000);
+  EXPECT_EQ(outcome_of(reader_after_writer, "mutual_exclusion_client"), Outcome::violated);
+
+  // Two writers, as before.
+  HistoryBuilder writers_too;
+  writers_too.acquire_ok(100, 1, "tokA", 900'000);
+  writers_too.acquire_ok(200, 2, "tokB", 900'000);
+  EXPECT_EQ(outcome_of(writers_too, "mutual_exclusion_client"), Outcome::violated);
+}
+
+TEST(Checkers, UnknownOpModeIsRejected) {
+  HistoryBuilder b;
+  b.acquire_ok(100, 1, "tokA", 900'000);
+  std::string text = b.text();
+  const std::string needle = "\"f\":\"acquire\"";
+  text.replace(text.find(needle), needle.size(), needle + ",\"mode\":\"upgrade\"");
+  EXPECT_THROW(parse_history(text), std::exception);
+}
+
 TEST(Checkers, DifferentKeysNeverOverlap) {
   HistoryBuilder b;
   b.acquire_ok(100, 1, "tokA", 900'000, 0, "lock-a");

@@ -35,6 +35,14 @@ class HistoryBuilder {
                  {"token", token}, {"valid_until", valid_until}, {"valid_until_local", valid_until},
                  {"fencing", fencing}});
   }
+  // A shared (read) acquire of a read-write lock: the acquire ok carries "mode":"read".
+  std::int64_t read_acquire_ok(std::int64_t t, std::int64_t process, const std::string& token,
+                               std::int64_t valid_until, const std::string& key = "lock") {
+    return line(t, "op",
+                {{"type", "ok"}, {"process", process}, {"f", "acquire"}, {"key", key}, {"local", t},
+                 {"mode", "read"}, {"token", token}, {"valid_until", valid_until},
+                 {"valid_until_local", valid_until}, {"fencing", 0}});
+  }
   std::int64_t complete(std::int64_t t, std::int64_t process, const std::string& f, const std::string& type,
                         const std::string& result = "", const std::string& token = "",
                         const std::string& key = "lock") {

@@ -61,6 +61,10 @@ struct WorkloadConfig {
   std::int64_t nested_ttl_us = 0;
   std::int64_t nested_hold_min_us = 1000;
   std::int64_t nested_hold_max_us = 10000;
+  // Readers (for read-write variants), off by default. Each acquisition is a read with probability
+  // readers_ppm / 1e6: acquire_shared, read the resource (no write), hold, release_shared; its op lines carry
+  // "mode":"read". Drawn from the workload PRNG only when readers_ppm > 0. Reads are never nested.
+  std::uint32_t readers_ppm = 0;
 };
 
 // One fault at a fixed true time. Which fields matter depends on `kind` (see sim/README.md).

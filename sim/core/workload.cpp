@@ -70,31 +70,47 @@ Task<void> run_workload(World& world, ClientProcess& process) {
 
   std::uint32_t outer_acquires = 0;
   for (std::uint32_t round = 0; round < workload.max_acquires_per_client && scheduler.now() < config.duration_us; ++round) {
-    history.record(scheduler.now(), "op", op_fields(process, "invoke", "acquire", workload.key));
-    AcquireResult acquired = co_await process.lock().acquire(workload.key, Micros(workload.wait_us));
+    const bool reader = workload.readers_ppm > 0 && prng.chance_ppm(workload.readers_ppm);
+    auto op = [&](const char* type, const char* f) {
+      Json fields = op_fields(process, type, f, workload.key);
+      if (reader) fields["mode"] = "read";
+      return fields;
+    };
+    history.record(scheduler.now(), "op", op("invoke", "acquire"));
+    AcquireResult acquired;
+    if (reader) {
+      acquired = co_await process.lock().acquire_shared(workload.key, Micros(workload.wait_us));
+    } else {
+      acquired = co_await process.lock().acquire(workload.key, Micros(workload.wait_us));
+    }
     if (acquired.status != AcquireStatus::acquired) {
-      Json fields = op_fields(process, acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire", workload.key);
+      Json fields = op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
       fields["detail"] = acquired.detail;
       history.record(scheduler.now(), "op", fields);
     } else {
       Lease lease = std::move(*acquired.lease);
-      Json fields = op_fields(process, "ok", "acquire", workload.key);
+      Json fields = op("ok", "acquire");
       record_lease(process, fields, lease);
       fields["fencing"] = lease.fencing_token;
       history.record(scheduler.now(), "op", fields);
 
       const RegisterRead read = world.resource().read(process.id());
-      if (workload.nest_every > 0 && ++outer_acquires % workload.nest_every == 0) {
+      if (!reader && workload.nest_every > 0 && ++outer_acquires % workload.nest_every == 0) {
         co_await run_nested(world, process, prng);
       }
       co_await process.clock().sleep(Micros(prng.between(workload.hold_min_us, workload.hold_max_us)));
-      world.resource().write(process.id(), read.value + 1, read.version, lease.fencing_token);
+      if (!reader) world.resource().write(process.id(), read.value + 1, read.version, lease.fencing_token);
 
-      Json invoke = op_fields(process, "invoke", "release", workload.key);
+      Json invoke = op("invoke", "release");
       invoke["token"] = lease.token;
       history.record(scheduler.now(), "op", invoke);
-      const ReleaseStatus released = co_await process.lock().release(lease);
-      Json done = op_fields(process, released == ReleaseStatus::unknown ? "info" : "ok", "release", workload.key);
+      ReleaseStatus released = ReleaseStatus::unknown;
+      if (reader) {
+        released = co_await process.lock().release_shared(lease);
+      } else {
+        released = co_await process.lock().release(lease);
+      }
+      Json done = op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
       done["token"] = lease.token;
       done["result"] = to_string(released);
       history.record(scheduler.now(), "op", done);

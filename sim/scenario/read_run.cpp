@@ -95,7 +95,7 @@ void read_workload(const Section& top, WorkloadConfig& out) {
   if (!workload) return;
   workload->allow_only({"key", "wait_ms", "hold_min_ms", "hold_max_ms", "think_min_ms", "think_max_ms",
                         "max_acquires_per_client", "fencing", "nest_every", "nested_ttl_ms", "nested_hold_min_ms",
-                        "nested_hold_max_ms"});
+                        "nested_hold_max_ms", "readers_ppm"});
   if (auto key = workload->string("key")) {
     if (key->empty() || key->size() > kMaxKeyBytes) {
       workload->fail_at("key", fmt::format("[workload] key must have 1 to {} bytes, not {}", kMaxKeyBytes,
@@ -124,6 +124,7 @@ void read_workload(const Section& top, WorkloadConfig& out) {
   workload->read_millis("nested_hold_max_ms", out.nested_hold_max_us, 0, kMaxMillis);
   workload->require_order("nested_hold_min_ms", out.nested_hold_min_us, "nested_hold_max_ms", out.nested_hold_max_us,
                           1000);
+  workload->read_integer("readers_ppm", out.readers_ppm, 0, kMaxPpm);
 }
 
 }  // namespace lockcheck::sim::scenario_detail
