@@ -11,13 +11,14 @@
 #include "lockcheck/variants/setnx_then_expire.hpp"
 #include "lockcheck/variants/thread_id_lock.hpp"
 #include "lockcheck/variants/redlock.hpp"
+#include "lockcheck/variants/rw_owned_lock.hpp"
 #include "lockcheck/variants/script_lock.hpp"
 #include "lockcheck/variants/token_lock.hpp"
 
 namespace lockcheck {
 
 const std::vector<std::string>& variant_ids() {
-  static const std::vector<std::string> ids = {"exists-then-set", "setnx-then-expire", "set-nx-ex-del", "token", "thread-id", "fenced", "redlock", "script", "reentrant-hash", "reentrant-maxttl", "appid-thread"};
+  static const std::vector<std::string> ids = {"exists-then-set", "setnx-then-expire", "set-nx-ex-del", "token", "thread-id", "fenced", "redlock", "script", "reentrant-hash", "reentrant-maxttl", "appid-thread", "rw-owned"};
   return ids;
 }
 
@@ -29,6 +30,7 @@ std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Cloc
   if (id == "fenced") return std::make_unique<FencedLock>(port, clock, entropy, options);
   if (id == "reentrant-hash") return std::make_unique<ReentrantHashLock>(port, clock, entropy, options);
   if (id == "reentrant-maxttl") return std::make_unique<ReentrantMaxTtlLock>(port, clock, entropy, options);
+  if (id == "rw-owned") return std::make_unique<RwOwnedLock>(port, clock, entropy, options);
   // Deliberately broken variants, for study (namespace lockcheck::broken).
   if (id == "exists-then-set") return std::make_unique<broken::ExistsThenSetLock>(port, clock, entropy, options);
   if (id == "setnx-then-expire") return std::make_unique<broken::SetnxThenExpireLock>(port, clock, entropy, options);

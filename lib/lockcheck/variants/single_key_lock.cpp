@@ -58,7 +58,17 @@ Task<AcquireResult> SingleKeyLock::acquire(std::string key, Micros wait) {
   co_return co_await acquire_loop(std::move(key), wait, options_.ttl);
 }
 
-Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Millis ttl) {
+Task<SingleKeyLock::Attempt> SingleKeyLock::attempt_shared(const std::string& key, const std::string& token,
+                                                           bool after_lost_reply, Millis ttl) {
+  (void)key;
+  (void)token;
+  (void)after_lost_reply;
+  (void)ttl;
+  throw InvalidArgument("this variant has no shared mode");
+  co_return Attempt{};
+}
+
+Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Millis ttl, bool shared) {
   validate_lock_key(key);
   if (ttl <= Millis::zero()) throw InvalidArgument(fmt::format("lock '{}': the TTL must be positive", key));
   const MonoTime give_up_at = clock_.monotonic_now() + std::max(wait, Micros::zero());
@@ -75,7 +85,12 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
   while (result.attempts < options_.retry.max_attempts) {
     ++result.attempts;
     const MonoTime sent_at = clock_.monotonic_now();
-    Attempt tried = co_await attempt_with_ttl(key, token, maybe_ours, ttl);
+    Attempt tried;
+    if (shared) {
+      tried = co_await attempt_shared(key, token, maybe_ours, ttl);
+    } else {
+      tried = co_await attempt_with_ttl(key, token, maybe_ours, ttl);
+    }
     const CallResult& call_result = tried.call;
     if (call_result.replied()) {
       any_reply = true;
@@ -86,6 +101,7 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
       maybe_ours = false;
       if (tried.granted) {
         Lease lease{key, token, sent_at, sent_at + ttl_us - margin, tried.fencing_token, false, &clock_};
+        lease.shared = shared;
         if (clock_.monotonic_now() < lease.valid_until) {
           result.status = AcquireStatus::acquired;
           result.lease = std::move(lease);

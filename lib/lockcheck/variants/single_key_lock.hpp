@@ -61,7 +61,12 @@ class SingleKeyLock : public LockAlgorithm {
                                          Millis ttl);
   // The acquire loop for a lease of `ttl`: acquire() is acquire_loop(key, wait, options().ttl). A variant
   // that honours acquire_with_ttl() calls this with the caller's ttl (validity is measured against it).
-  Task<AcquireResult> acquire_loop(std::string key, Micros wait, Millis ttl);
+  // `shared`: each attempt is attempt_shared() and the lease comes back with `shared` set (read-write
+  // variants' acquire_shared()).
+  Task<AcquireResult> acquire_loop(std::string key, Micros wait, Millis ttl, bool shared = false);
+  // One shared (read) attempt, for read-write variants. Default: throws InvalidArgument (no shared mode).
+  virtual Task<Attempt> attempt_shared(const std::string& key, const std::string& token, bool after_lost_reply,
+                                       Millis ttl);
   // One release command: deletes the key if (for a sound variant: only if) it holds `token`, replying 1
   // when it deleted. Default: the compare-and-delete script.
   virtual Task<CallResult> release_call(const std::string& key, const std::string& token);

@@ -1,0 +1,51 @@
+#include "lockcheck/variants/rw_owned_lock.hpp"
+
+#include "lockcheck/scripts.hpp"
+
+namespace lockcheck {
+
+Task<AcquireResult> RwOwnedLock::acquire_shared(std::string key, Micros wait) {
+  co_return co_await acquire_loop(std::move(key), wait, options_.ttl, true);
+}
+
+// Both acquire scripts count "already holds our token" as granted, so a retry after a lost reply needs no
+// separate reclaim.
+Task<detail::SingleKeyLock::Attempt> RwOwnedLock::attempt(const std::string& key, const std::string& token,
+                                                          bool after_lost_reply) {
+  (void)after_lost_reply;
+  static const Script script(scripts::rw_owned_acquire_write);
+  Attempt result;
+  std::vector<std::string> keys{key};
+  std::vector<std::string> args{token, ttl_ms()};
+  result.call = co_await run_script(script, std::move(keys), std::move(args));
+  result.granted = result.call.replied() && result.call.reply.is_integer(1);
+  co_return result;
+}
+
+Task<detail::SingleKeyLock::Attempt> RwOwnedLock::attempt_shared(const std::string& key, const std::string& token,
+                                                                 bool after_lost_reply, Millis ttl) {
+  (void)after_lost_reply;
+  static const Script script(scripts::rw_owned_acquire_read);
+  Attempt result;
+  std::vector<std::string> keys{key};
+  std::vector<std::string> args{token, std::to_string(ttl.count())};
+  result.call = co_await run_script(script, std::move(keys), std::move(args));
+  result.granted = result.call.replied() && result.call.reply.is_integer(1);
+  co_return result;
+}
+
+Task<CallResult> RwOwnedLock::release_call(const std::string& key, const std::string& token) {
+  static const Script script(scripts::rw_owned_release);
+  std::vector<std::string> keys{key};
+  std::vector<std::string> args{token};
+  co_return co_await run_script(script, std::move(keys), std::move(args));
+}
+
+Task<CallResult> RwOwnedLock::renew_call(const std::string& key, const std::string& token) {
+  static const Script script(scripts::rw_owned_renew);
+  std::vector<std::string> keys{key};
+  std::vector<std::string> args{token, ttl_ms()};
+  co_return co_await run_script(script, std::move(keys), std::move(args));
+}
+
+}  // namespace lockcheck

@@ -1,0 +1,91 @@
+// The read-write variant rw-owned against a real redis-server this test starts on a free port, through the
+// production seams (Client).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+#include "lockcheck/client.hpp"
+#include "lockcheck/errors.hpp"
+#include "lockcheck/variants/rw_owned_lock.hpp"
+#include "lockcheck/variants/token_lock.hpp"
+#include "hiredis_client.hpp"
+#include "redis_server.hpp"
+
+namespace lockcheck {
+namespace {
+
+using namespace std::chrono_literals;
+using Admin = testing::HiredisClient;
+
+LockOptions quick(Millis ttl = 30000ms) {
+  LockOptions options;
+  options.ttl = ttl;
+  options.retry.delay_min = Micros(200);
+  options.retry.delay_max = Micros(2000);
+  return options;
+}
+
+ConnectionOptions options_for(const testing::RedisServer& server) {
+  return ConnectionOptions{.host = server.host(), .port = server.port()};
+}
+
+class RwOwned : public ::testing::Test {
+ protected:
+  testing::RedisServer server;
+};
+
+TEST_F(RwOwned, ReadersShareAndAWriterWaitsForTheLast) {
+  Client client(options_for(server));
+  Admin admin(server);
+  RwOwnedLock lock(client.port(), client.clock(), client.entropy(), quick());
+  AcquireResult r1 = run_sync(lock.acquire_shared("lock:rw", Micros::zero()));
+  ASSERT_EQ(r1.status, AcquireStatus::acquired) << r1.detail;
+  EXPECT_TRUE(r1.lease->shared);
+  AcquireResult r2 = run_sync(lock.acquire_shared("lock:rw", Micros::zero()));
+  ASSERT_EQ(r2.status, AcquireStatus::acquired) << r2.detail;
+  EXPECT_GT(admin.pttl("lock:rw"), 0);
+  EXPECT_EQ(run_sync(lock.acquire("lock:rw", Micros::zero())).status, AcquireStatus::busy) << "readers inside";
+
+  EXPECT_EQ(run_sync(lock.release_shared(*r1.lease)), ReleaseStatus::released);
+  EXPECT_TRUE(admin.exists("lock:rw")) << "one reader's release keeps the other's hold";
+  EXPECT_EQ(run_sync(lock.release_shared(*r1.lease)), ReleaseStatus::not_owned) << "only its own field";
+  EXPECT_EQ(run_sync(lock.acquire("lock:rw", Micros::zero())).status, AcquireStatus::busy) << "one reader left";
+
+  EXPECT_EQ(run_sync(lock.release_shared(*r2.lease)), ReleaseStatus::released);
+  EXPECT_FALSE(admin.exists("lock:rw")) << "the last reader deletes the key";
+  AcquireResult w = run_sync(lock.acquire("lock:rw", Micros::zero()));
+  ASSERT_EQ(w.status, AcquireStatus::acquired) << w.detail;
+  EXPECT_FALSE(w.lease->shared);
+  EXPECT_EQ(run_sync(lock.acquire_shared("lock:rw", Micros::zero())).status, AcquireStatus::busy) << "writer inside";
+  EXPECT_EQ(run_sync(lock.acquire("lock:rw", Micros::zero())).status, AcquireStatus::busy);
+  EXPECT_EQ(run_sync(lock.renew(*w.lease)), RenewStatus::renewed);
+  EXPECT_EQ(run_sync(lock.release(*w.lease)), ReleaseStatus::released);
+  EXPECT_FALSE(admin.exists("lock:rw"));
+}
+
+TEST_F(RwOwned, AReaderNeverShortensTheKeyAndEverythingExpires) {
+  Client client(options_for(server));
+  Admin admin(server);
+  RwOwnedLock long_lock(client.port(), client.clock(), client.entropy(), quick(30000ms));
+  RwOwnedLock short_lock(client.port(), client.clock(), client.entropy(), quick(200ms));
+  AcquireResult r1 = run_sync(long_lock.acquire_shared("lock:rw2", Micros::zero()));
+  ASSERT_EQ(r1.status, AcquireStatus::acquired) << r1.detail;
+  AcquireResult r2 = run_sync(short_lock.acquire_shared("lock:rw2", Micros::zero()));
+  ASSERT_EQ(r2.status, AcquireStatus::acquired) << r2.detail;
+  EXPECT_GT(admin.pttl("lock:rw2"), 10000) << "the short reader must not shorten the long reader's key";
+
+  AcquireResult s = run_sync(short_lock.acquire_shared("lock:rw3", Micros::zero()));
+  ASSERT_EQ(s.status, AcquireStatus::acquired) << s.detail;
+  AcquireResult w = run_sync(short_lock.acquire("lock:rw3", Micros(2'000'000)));
+  EXPECT_EQ(w.status, AcquireStatus::acquired) << "the reader's key expired: " << w.detail;
+}
+
+TEST_F(RwOwned, VariantsWithoutASharedModeSaySo) {
+  Client client(options_for(server));
+  TokenLock lock(client.port(), client.clock(), client.entropy(), quick());
+  EXPECT_THROW(run_sync(lock.acquire_shared("lock:tok", Micros::zero())), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace lockcheck
