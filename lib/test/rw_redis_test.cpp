@@ -8,6 +8,7 @@
 #include "lockcheck/client.hpp"
 #include "lockcheck/errors.hpp"
 #include "lockcheck/variants/rw_owned_lock.hpp"
+#include "lockcheck/variants/rw_two_keys_lock.hpp"
 #include "lockcheck/variants/token_lock.hpp"
 #include "hiredis_client.hpp"
 #include "redis_server.hpp"
@@ -79,6 +80,23 @@ TEST_F(RwOwned, AReaderNeverShortensTheKeyAndEverythingExpires) {
   ASSERT_EQ(s.status, AcquireStatus::acquired) << s.detail;
   AcquireResult w = run_sync(short_lock.acquire("lock:rw3", Micros(2'000'000)));
   EXPECT_EQ(w.status, AcquireStatus::acquired) << "the reader's key expired: " << w.detail;
+}
+
+// F18's shape: one reader's release frees every reader, and a writer walks in on the other reader.
+TEST_F(RwOwned, BrokenTwoKeysOneReaderReleaseFreesAll) {
+  Client client(options_for(server));
+  Admin admin(server);
+  broken::RwTwoKeysLock lock(client.port(), client.clock(), client.entropy(), quick());
+  AcquireResult r1 = run_sync(lock.acquire_shared("lock:two", Micros::zero()));
+  ASSERT_EQ(r1.status, AcquireStatus::acquired) << r1.detail;
+  AcquireResult r2 = run_sync(lock.acquire_shared("lock:two", Micros::zero()));
+  ASSERT_EQ(r2.status, AcquireStatus::acquired) << r2.detail;
+  EXPECT_EQ(run_sync(lock.acquire("lock:two", Micros::zero())).status, AcquireStatus::busy);
+  EXPECT_EQ(run_sync(lock.release_shared(*r1.lease)), ReleaseStatus::released);
+  EXPECT_FALSE(admin.exists("lock:two:read")) << "the whole read key is gone";
+  AcquireResult w = run_sync(lock.acquire("lock:two", Micros::zero()));
+  EXPECT_EQ(w.status, AcquireStatus::acquired) << "the writer enters while reader 2 still reads";
+  EXPECT_FALSE(r2.lease->lost()) << "reader 2 still believes it holds the lock";
 }
 
 TEST_F(RwOwned, VariantsWithoutASharedModeSaySo) {

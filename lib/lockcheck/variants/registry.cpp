@@ -12,13 +12,14 @@
 #include "lockcheck/variants/thread_id_lock.hpp"
 #include "lockcheck/variants/redlock.hpp"
 #include "lockcheck/variants/rw_owned_lock.hpp"
+#include "lockcheck/variants/rw_two_keys_lock.hpp"
 #include "lockcheck/variants/script_lock.hpp"
 #include "lockcheck/variants/token_lock.hpp"
 
 namespace lockcheck {
 
 const std::vector<std::string>& variant_ids() {
-  static const std::vector<std::string> ids = {"exists-then-set", "setnx-then-expire", "set-nx-ex-del", "token", "thread-id", "fenced", "redlock", "script", "reentrant-hash", "reentrant-maxttl", "appid-thread", "rw-owned"};
+  static const std::vector<std::string> ids = {"exists-then-set", "setnx-then-expire", "set-nx-ex-del", "token", "thread-id", "fenced", "redlock", "script", "reentrant-hash", "reentrant-maxttl", "appid-thread", "rw-owned", "rw-two-keys"};
   return ids;
 }
 
@@ -37,6 +38,7 @@ std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Cloc
   if (id == "set-nx-ex-del") return std::make_unique<broken::SetNxExDelLock>(port, clock, entropy, options);
   if (id == "thread-id") return std::make_unique<broken::ThreadIdLock>(port, clock, entropy, options);
   if (id == "appid-thread") return std::make_unique<broken::AppIdThreadLock>(port, clock, entropy, options);
+  if (id == "rw-two-keys") return std::make_unique<broken::RwTwoKeysLock>(port, clock, entropy, options);
   throw InvalidArgument(fmt::format("unknown lock variant '{}'; known: {}", id, fmt::join(variant_ids(), ", ")));
 }
 
