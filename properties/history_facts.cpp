@@ -30,7 +30,19 @@ void InFlight::observe(const Op& op) {
   } else {
     pending_f_.erase(op.process);
   }
+  // A reader is in read mode from its shared acquire's invoke until its shared release completes (or the
+  // acquire fails): the server events it causes meanwhile touch a key that readers share.
+  if (!op.shared) return;
+  const bool ends = (op.fn == OpFn::release && op.type != OpType::invoke) ||
+                    (op.fn == OpFn::acquire && op.type == OpType::fail);
+  if (ends) {
+    reading_.erase(op.process);
+  } else {
+    reading_.insert(op.process);
+  }
 }
+
+bool InFlight::reading(std::int64_t process) const { return reading_.count(process) > 0; }
 
 std::string InFlight::describe(std::int64_t process, const std::string& command, const std::string& script) const {
   auto it = pending_f_.find(process);

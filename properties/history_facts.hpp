@@ -24,9 +24,12 @@ class InFlight {
  public:
   void observe(const Op& op);  // call for every op in order
   std::string describe(std::int64_t process, const std::string& command, const std::string& script = "") const;
+  // True while `process` is acquiring, holding or releasing in read (shared) mode.
+  bool reading(std::int64_t process) const;
 
  private:
   std::map<std::int64_t, std::string> pending_f_;  // process -> f of its invoke without a completion yet
+  std::set<std::int64_t> reading_;
 };
 
 // Node clock faults on `node` in (from_us, to_us], in words ("node 0's clock jumped +2000 ms at t=1.5s"), or "".

@@ -29,6 +29,7 @@ struct Instance {
   std::string shortened;        // set when a later expire_set lowered the deadline (F17), for the cause
   std::int64_t failover_i = -1;  // the failover that carried this instance to a promoted node
   std::string failover_cause;
+  bool shared = false;  // created by a reader: other readers join, extend and finally delete it legitimately
 };
 
 // An instance that vanished while still entitled: if another owner takes the key before `until`, two owners.
@@ -208,7 +209,10 @@ class Checker {
                           same_owner(*state.current, owner, event.value);
     Instance next;
     if (keeps_instance) next = *state.current;  // the owner rewrote its own lock: entitlement carries on
-    if (!keeps_instance) next.created_i = event.i;
+    if (!keeps_instance) {
+      next.created_i = event.i;
+      next.shared = in_flight_.reading(event.by);
+    }
     next.token = event.value;
     next.owner = owner;
     if (event.expire_at_ms >= 0) grant(next, event);
@@ -290,7 +294,7 @@ class Checker {
     state.ghost.reset();
     if (event.replicated) return;
     bool by_owner = event.event == ServerEventKind::deleted && event.by >= 0 &&
-                    (held.owner < 0 || held.owner == event.by);
+                    (held.owner < 0 || held.owner == event.by || (held.shared && in_flight_.reading(event.by)));
     if (by_owner) return;  // a release (or the owner's own DEL): the instance ends as intended
     if (held.entitled_until_us != kForever && event.t >= held.entitled_until_us - tolerance_us(held.ttl_us)) {
       return;  // gone on time (or late: a backward node clock, S7, costs liveness only)

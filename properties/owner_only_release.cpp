@@ -21,6 +21,7 @@ Verdict check_owner_only_release(const History& history) {
     std::int64_t process = -1;
     std::string token;
     std::int64_t set_i = 0;
+    bool shared = false;  // a readers' key: every reader may extend it, and the last one deletes it
   };
   std::map<std::pair<std::int64_t, std::string>, Owner> owners;  // (node, key) -> current instance
   InFlight in_flight;
@@ -34,7 +35,7 @@ Verdict check_owner_only_release(const History& history) {
     switch (server->event) {
       case ServerEventKind::created:
       case ServerEventKind::overwritten:
-        owners[id] = Owner{server->by, server->value, server->i};
+        owners[id] = Owner{server->by, server->value, server->i, in_flight.reading(server->by)};
         break;
       case ServerEventKind::deleted:
       case ServerEventKind::expire_set: {
@@ -42,7 +43,8 @@ Verdict check_owner_only_release(const History& history) {
         bool removes = server->event == ServerEventKind::deleted;
         if (it != owners.end() && !server->replicated && server->by >= 0 && it->second.process >= 0) {
           ++judged;
-          if (it->second.process != server->by && violations++ == 0) {
+          const bool fellow_reader = it->second.shared && in_flight.reading(server->by);
+          if (it->second.process != server->by && !fellow_reader && violations++ == 0) {
             verdict.witnesses = {it->second.set_i, server->i};
             verdict.cause = fmt::format(
                 "{} {} process {}'s lock instance (token {}) of '{}' on node {} at t={}",

@@ -211,6 +211,35 @@ TEST(Checkers, OverlappingReadersAreCompatible) {
   EXPECT_EQ(outcome_of(b, "mutual_exclusion_client"), Outcome::holds);
 }
 
+// Readers share one hash key: the first creates it, the next joins (and extends it), the last deletes it.
+HistoryBuilder shared_readers_history(bool last_is_reader) {
+  HistoryBuilder h(1000);
+  h.read_invoke(100, 1, "acquire");
+  h.server(200, 0, "created", 1, "", 0, -1, "HSET");
+  h.server(200, 0, "expire_set", 1, "", 0, 1000, "PEXPIRE");
+  h.read_acquire_ok(300, 1, "r1", 900'000);
+  if (last_is_reader) {
+    h.read_invoke(400, 2, "acquire");
+  } else {
+    h.invoke(400, 2, "acquire");
+  }
+  h.server(500, 0, "modified", 2, "", 0, -1, "HSET");
+  h.server(500, 0, "expire_set", 2, "", 0, 1000, "PEXPIRE");
+  h.server(600, 0, "deleted", 2, "", 0, -1, "DEL");
+  return h;
+}
+
+TEST(Checkers, FellowReadersMayExtendAndDeleteASharedKey) {
+  const History history = shared_readers_history(true).parse();
+  EXPECT_NE(check_owner_only_release(history).outcome, Outcome::violated);
+  EXPECT_NE(check_mutual_exclusion_server(history).outcome, Outcome::violated);
+}
+
+TEST(Checkers, ANonReaderTouchingAReadersKeyIsStillFlagged) {
+  const Verdict verdict = check_owner_only_release(shared_readers_history(false).parse());
+  EXPECT_EQ(verdict.outcome, Outcome::violated) << to_string(verdict);
+}
+
 TEST(Checkers, WriterOverlappingAReaderIsAViolation) {
   HistoryBuilder writer_after_reader;
   writer_after_reader.read_acquire_ok(100, 1, "tokA", 900'000);

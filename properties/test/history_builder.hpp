@@ -28,6 +28,12 @@ class HistoryBuilder {
     if (!token.empty()) op["token"] = token;
     return line(t, "op", op);
   }
+  // An invoke in read (shared) mode of a read-write lock.
+  std::int64_t read_invoke(std::int64_t t, std::int64_t process, const std::string& f, const std::string& token = "") {
+    json op{{"type", "invoke"}, {"process", process}, {"f", f}, {"key", "lock"}, {"local", t}, {"mode", "read"}};
+    if (!token.empty()) op["token"] = token;
+    return line(t, "op", op);
+  }
   std::int64_t acquire_ok(std::int64_t t, std::int64_t process, const std::string& token, std::int64_t valid_until,
                           std::int64_t fencing = 0, const std::string& key = "lock") {
     return line(t, "op",
