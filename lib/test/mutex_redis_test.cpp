@@ -12,6 +12,7 @@
 #include "lockcheck/errors.hpp"
 #include "lockcheck/mutex.hpp"
 #include "hiredis_client.hpp"
+#include "lock_testing.hpp"
 #include "redis_server.hpp"
 
 namespace lockcheck {
@@ -21,9 +22,7 @@ using namespace std::chrono_literals;
 
 using Admin = testing::HiredisClient;
 
-ConnectionOptions options_for(const testing::RedisServer& server) {
-  return ConnectionOptions{.host = server.host(), .port = server.port()};
-}
+using testing::options_for;
 
 MutexOptions quick_options(Millis ttl = 5000ms) {
   MutexOptions options;

@@ -9,6 +9,7 @@
 #include "lockcheck/variants/appid_thread_lock.hpp"
 #include "lockcheck/variants/reentrant_hash_lock.hpp"
 #include "hiredis_client.hpp"
+#include "lock_testing.hpp"
 #include "redis_server.hpp"
 
 namespace lockcheck {
@@ -17,17 +18,9 @@ namespace {
 using namespace std::chrono_literals;
 using Admin = testing::HiredisClient;
 
-LockOptions quick(Millis ttl = 30000ms) {
-  LockOptions options;
-  options.ttl = ttl;
-  options.retry.delay_min = Micros(200);
-  options.retry.delay_max = Micros(2000);
-  return options;
-}
+LockOptions quick(Millis ttl = 30000ms) { return testing::quick_lock_options(ttl); }
 
-ConnectionOptions options_for(const testing::RedisServer& server) {
-  return ConnectionOptions{.host = server.host(), .port = server.port()};
-}
+using testing::options_for;
 
 std::int64_t hold_count(Admin& admin, const std::string& key, const std::string& owner) {
   const Reply reply = admin.command({"HGET", key, owner});

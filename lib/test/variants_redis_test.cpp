@@ -19,6 +19,7 @@
 #include "lockcheck/variants/setnx_then_expire.hpp"
 #include "lockcheck/variants/thread_id_lock.hpp"
 #include "hiredis_client.hpp"
+#include "lock_testing.hpp"
 #include "redis_server.hpp"
 
 namespace lockcheck {
@@ -50,17 +51,9 @@ class HookPort final : public Port {
   Hook hook_;
 };
 
-LockOptions quick(Millis ttl = 5000ms) {
-  LockOptions options;
-  options.ttl = ttl;
-  options.retry.delay_min = Micros(200);
-  options.retry.delay_max = Micros(2000);
-  return options;
-}
+LockOptions quick(Millis ttl = 5000ms) { return testing::quick_lock_options(ttl); }
 
-ConnectionOptions options_for(const testing::RedisServer& server) {
-  return ConnectionOptions{.host = server.host(), .port = server.port()};
-}
+using testing::options_for;
 
 // --- behaviour every variant shares, through the registry ---------------------------------------------------
 
