@@ -25,12 +25,9 @@ Task<detail::SingleKeyLock::Attempt> AppIdThreadLock::attempt_with_ttl(const std
   // same script.
   (void)after_lost_reply;
   static const Script script(scripts::appid_thread_acquire);
-  Attempt result;
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, std::to_string(ttl.count())};
-  result.call = co_await run_script(script, std::move(keys), std::move(args));
-  result.granted = result.call.replied() && result.call.reply.is_integer(1);
-  co_return result;
+  co_return co_await script_attempt(script, std::move(keys), std::move(args));
 }
 
 }  // namespace lockcheck::broken

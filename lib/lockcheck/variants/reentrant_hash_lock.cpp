@@ -41,12 +41,9 @@ Task<detail::SingleKeyLock::Attempt> ReentrantHashLock::attempt_with_ttl(const s
   // After a lost reply the same script runs again: our field is then found and counted once more (see the
   // header's weak spots).
   (void)after_lost_reply;
-  Attempt result;
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, std::to_string(ttl.count())};
-  result.call = co_await run_script(acquire_script(), std::move(keys), std::move(args));
-  result.granted = result.call.replied() && result.call.reply.is_integer(1);
-  co_return result;
+  co_return co_await script_attempt(acquire_script(), std::move(keys), std::move(args));
 }
 
 Task<CallResult> ReentrantHashLock::release_call(const std::string& key, const std::string& token) {

@@ -14,24 +14,18 @@ Task<detail::SingleKeyLock::Attempt> RwOwnedLock::attempt(const std::string& key
                                                           bool after_lost_reply) {
   (void)after_lost_reply;
   static const Script script(scripts::rw_owned_acquire_write);
-  Attempt result;
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, ttl_ms()};
-  result.call = co_await run_script(script, std::move(keys), std::move(args));
-  result.granted = result.call.replied() && result.call.reply.is_integer(1);
-  co_return result;
+  co_return co_await script_attempt(script, std::move(keys), std::move(args));
 }
 
 Task<detail::SingleKeyLock::Attempt> RwOwnedLock::attempt_shared(const std::string& key, const std::string& token,
                                                                  bool after_lost_reply, Millis ttl) {
   (void)after_lost_reply;
   static const Script script(scripts::rw_owned_acquire_read);
-  Attempt result;
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, std::to_string(ttl.count())};
-  result.call = co_await run_script(script, std::move(keys), std::move(args));
-  result.granted = result.call.replied() && result.call.reply.is_integer(1);
-  co_return result;
+  co_return co_await script_attempt(script, std::move(keys), std::move(args));
 }
 
 Task<CallResult> RwOwnedLock::release_call(const std::string& key, const std::string& token) {

@@ -17,12 +17,9 @@ Task<detail::SingleKeyLock::Attempt> RwTwoKeysLock::attempt(const std::string& k
                                                             bool after_lost_reply) {
   (void)after_lost_reply;  // the script counts "the write key already holds my token" as granted
   static const Script script(scripts::rw_two_keys_acquire_write);
-  Attempt result;
   std::vector<std::string> keys{read_key(key), write_key(key)};
   std::vector<std::string> args{token, ttl_ms()};
-  result.call = co_await run_script(script, std::move(keys), std::move(args));
-  result.granted = result.call.replied() && result.call.reply.is_integer(1);
-  co_return result;
+  co_return co_await script_attempt(script, std::move(keys), std::move(args));
 }
 
 Task<detail::SingleKeyLock::Attempt> RwTwoKeysLock::attempt_shared(const std::string& key, const std::string& token,
@@ -31,12 +28,9 @@ Task<detail::SingleKeyLock::Attempt> RwTwoKeysLock::attempt_shared(const std::st
   (void)token;
   (void)after_lost_reply;
   static const Script script(scripts::rw_two_keys_acquire_read);
-  Attempt result;
   std::vector<std::string> keys{read_key(key), write_key(key)};
   std::vector<std::string> args{std::to_string(ttl.count())};
-  result.call = co_await run_script(script, std::move(keys), std::move(args));
-  result.granted = result.call.replied() && result.call.reply.is_integer(1);
-  co_return result;
+  co_return co_await script_attempt(script, std::move(keys), std::move(args));
 }
 
 Task<CallResult> RwTwoKeysLock::release_call(const std::string& key, const std::string& token) {

@@ -26,6 +26,14 @@ std::string SingleKeyLock::make_token() { return entropy_.token_hex(); }
 
 Task<CallResult> SingleKeyLock::call(Command command) { co_return co_await port_.call(node_, std::move(command)); }
 
+Task<SingleKeyLock::Attempt> SingleKeyLock::script_attempt(const Script& script, std::vector<std::string> keys,
+                                                         std::vector<std::string> args) {
+  Attempt result;
+  result.call = co_await run_script(script, std::move(keys), std::move(args));
+  result.granted = result.call.replied() && result.call.reply.is_integer(1);
+  co_return result;
+}
+
 Task<CallResult> SingleKeyLock::run_script(const Script& script, std::vector<std::string> keys,
                                            std::vector<std::string> args) {
   co_return co_await eval(port_, node_, script, std::move(keys), std::move(args));
@@ -38,9 +46,7 @@ Task<SingleKeyLock::Attempt> SingleKeyLock::attempt(const std::string& key, cons
     // An earlier SET may have landed: the reclaim script counts "already holds my token" as granted.
     std::vector<std::string> keys{key};
     std::vector<std::string> args{token, ttl_ms()};
-    result.call = co_await run_script(token_reclaim_script(), std::move(keys), std::move(args));
-    result.granted = result.call.replied() && result.call.reply.is_integer(1);
-    co_return result;
+    co_return co_await script_attempt(token_reclaim_script(), std::move(keys), std::move(args));
   }
   Command set{"SET", key, token, "NX", "PX", ttl_ms()};
   result.call = co_await call(std::move(set));

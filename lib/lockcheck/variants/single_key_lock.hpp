@@ -79,6 +79,8 @@ class SingleKeyLock : public LockAlgorithm {
   // Helpers for attempts.
   Task<CallResult> call(Command command);
   Task<CallResult> run_script(const Script& script, std::vector<std::string> keys, std::vector<std::string> args);
+  // One attempt that runs `script` and counts a reply of 1 as granted (anything else: not granted).
+  Task<Attempt> script_attempt(const Script& script, std::vector<std::string> keys, std::vector<std::string> args);
   std::string ttl_ms() const { return std::to_string(options_.ttl.count()); }
   [[noreturn]] static void throw_error_reply(const std::string& what, const std::string& key, const Reply& reply);
 
