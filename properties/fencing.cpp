@@ -50,17 +50,10 @@ Verdict check_fencing(const History& history) {
     previous = write;
     previous_acquisition = acquired;
   }
-  if (violations > 0) {
-    verdict.outcome = Outcome::violated;
-    verdict.summary = fmt::format("{} accepted write(s) did not carry a strictly newer fencing token", violations);
-  } else if (accepted == 0) {
-    verdict.outcome = Outcome::unknown;
-    verdict.summary = "not exercised (no accepted write carried a fencing token)";
-  } else {
-    verdict.outcome = Outcome::holds;
-    verdict.summary = fmt::format("{} accepted write(s), fencing tokens strictly increasing per acquisition",
-                                  accepted);
-  }
+  conclude(verdict, violations, accepted,
+           fmt::format("{} accepted write(s) did not carry a strictly newer fencing token", violations),
+           "not exercised (no accepted write carried a fencing token)",
+           fmt::format("{} accepted write(s), fencing tokens strictly increasing per acquisition", accepted));
   return verdict;
 }
 

@@ -63,16 +63,10 @@ Verdict check_owner_only_release(const History& history) {
       case ServerEventKind::expire_removed: break;
     }
   }
-  if (violations > 0) {
-    verdict.outcome = Outcome::violated;
-    verdict.summary = fmt::format("{} release(s) or renewal(s) took effect on another process's lock", violations);
-  } else if (judged == 0) {
-    verdict.outcome = Outcome::unknown;
-    verdict.summary = "not exercised (no release or renewal reached a held lock)";
-  } else {
-    verdict.outcome = Outcome::holds;
-    verdict.summary = fmt::format("{} deletes or deadline changes, each by the instance's owner", judged);
-  }
+  conclude(verdict, violations, judged,
+           fmt::format("{} release(s) or renewal(s) took effect on another process's lock", violations),
+           "not exercised (no release or renewal reached a held lock)",
+           fmt::format("{} deletes or deadline changes, each by the instance's owner", judged));
   return verdict;
 }
 

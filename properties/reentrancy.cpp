@@ -72,17 +72,10 @@ Verdict check_reentrancy(const History& history) {
                        format_duration_us((server->expire_at_ms - server->node_time_ms) * 1'000)));
     }
   }
-  if (violations > 0) {
-    verdict.outcome = Outcome::violated;
-    verdict.summary = fmt::format("{} reentrancy violation(s) in {} nested acquisition(s)", violations, nested);
-  } else if (nested == 0) {
-    verdict.outcome = Outcome::unknown;
-    verdict.summary = "not exercised (no nested acquisition)";
-  } else {
-    verdict.outcome = Outcome::holds;
-    verdict.summary = fmt::format("{} nested acquisition(s): inner releases kept the lock, no deadline lowered",
-                                  nested);
-  }
+  conclude(verdict, violations, nested,
+           fmt::format("{} reentrancy violation(s) in {} nested acquisition(s)", violations, nested),
+           "not exercised (no nested acquisition)",
+           fmt::format("{} nested acquisition(s): inner releases kept the lock, no deadline lowered", nested));
   return verdict;
 }
 

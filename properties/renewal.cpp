@@ -56,17 +56,11 @@ Verdict check_renewal(const History& history) {
                                 op->process, op->key, short_token(op->token), format_time_us(op->t)));
     }
   }
-  if (violations > 0) {
-    verdict.outcome = Outcome::violated;
-    verdict.summary = fmt::format("{} renewal violation(s) in {} renewal(s)", violations, renewals);
-  } else if (renewals == 0) {
-    verdict.outcome = Outcome::unknown;
-    verdict.summary = "not exercised (no renewals)";
-  } else {
-    verdict.outcome = Outcome::holds;
-    verdict.summary = fmt::format("{} renewal(s), none after a release{}", renewals,
-                                  fault_free ? ", none lost in this fault-free run" : "");
-  }
+  conclude(verdict, violations, renewals,
+           fmt::format("{} renewal violation(s) in {} renewal(s)", violations, renewals),
+           "not exercised (no renewals)",
+           fmt::format("{} renewal(s), none after a release{}", renewals,
+                       fault_free ? ", none lost in this fault-free run" : ""));
   return verdict;
 }
 

@@ -32,4 +32,18 @@ std::string to_string(const Verdict& verdict) {
   return text;
 }
 
+void conclude(Verdict& verdict, std::int64_t violations, std::int64_t exercised, std::string violated_summary,
+              std::string unexercised_summary, std::string held_summary) {
+  if (violations > 0) {
+    verdict.outcome = Outcome::violated;
+    verdict.summary = std::move(violated_summary);
+  } else if (exercised == 0) {
+    verdict.outcome = Outcome::unknown;
+    verdict.summary = std::move(unexercised_summary);
+  } else {
+    verdict.outcome = Outcome::holds;
+    verdict.summary = std::move(held_summary);
+  }
+}
+
 }  // namespace lockcheck::properties

@@ -25,4 +25,9 @@ struct Verdict {
 void to_json(nlohmann::json& out, const Verdict& verdict);
 std::string to_string(const Verdict& verdict);  // "property: outcome — summary [witnesses i=..] cause: .."
 
+// The usual ending of a checker: violated when it counted violations, unknown when nothing exercised the
+// property, holds otherwise; `summary` is the matching one of the three texts.
+void conclude(Verdict& verdict, std::int64_t violations, std::int64_t exercised, std::string violated_summary,
+              std::string unexercised_summary, std::string held_summary);
+
 }  // namespace lockcheck::properties
