@@ -26,9 +26,9 @@ std::map<std::string, std::int64_t> token_owners(const History& history) {
 
 void InFlight::observe(const Op& op) {
   if (op.type == OpType::invoke) {
-    pending_f_[op.process] = op.f;
+    pending_f_[op.process].insert(op.f);
   } else {
-    pending_f_.erase(op.process);
+    pending_f_[op.process].erase(op.f);
   }
   // A reader is in read mode from its shared acquire's invoke until its shared release completes (or the
   // acquire fails): the server events it causes meanwhile touch a key that readers share.
@@ -44,9 +44,13 @@ void InFlight::observe(const Op& op) {
 
 bool InFlight::reading(std::int64_t process) const { return reading_.count(process) > 0; }
 
-std::string InFlight::describe(std::int64_t process, const std::string& command, const std::string& script) const {
+std::string InFlight::describe(std::int64_t process, const std::string& command, const std::string& script,
+                               const std::string& likely_f) const {
   auto it = pending_f_.find(process);
-  std::string what = it == pending_f_.end() ? std::string("command") : it->second;
+  std::string what = "command";
+  if (it != pending_f_.end() && !it->second.empty()) {
+    what = it->second.count(likely_f) > 0 ? likely_f : *it->second.begin();
+  }
   if (command.empty()) return fmt::format("process {}'s {}", process, what);
   std::string upper = command;  // the mock reports command names in lower case; messages quote them as Redis does
   for (char& c : upper) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;

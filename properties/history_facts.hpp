@@ -23,12 +23,15 @@ std::map<std::string, std::int64_t> token_owners(const History& history);
 class InFlight {
  public:
   void observe(const Op& op);  // call for every op in order
-  std::string describe(std::int64_t process, const std::string& command, const std::string& script = "") const;
+  // Names what `process` was doing when a command of its reached the server. A process may have several
+  // operations in flight (a watchdog renews while its holder releases): `likely_f` picks among them.
+  std::string describe(std::int64_t process, const std::string& command, const std::string& script = "",
+                       const std::string& likely_f = "") const;
   // True while `process` is acquiring, holding or releasing in read (shared) mode.
   bool reading(std::int64_t process) const;
 
  private:
-  std::map<std::int64_t, std::string> pending_f_;  // process -> f of its invoke without a completion yet
+  std::map<std::int64_t, std::set<std::string>> pending_f_;  // process -> fs of its invokes not completed yet
   std::set<std::int64_t> reading_;
 };
 

@@ -48,7 +48,7 @@ Verdict check_owner_only_release(const History& history) {
             verdict.witnesses = {it->second.set_i, server->i};
             verdict.cause = fmt::format(
                 "{} {} process {}'s lock instance (token {}) of '{}' on node {} at t={}",
-                in_flight.describe(server->by, server->command, server->script), removes ? "deleted" : "extended",
+                in_flight.describe(server->by, server->command, server->script, removes ? "release" : "renew"), removes ? "deleted" : "extended",
                 it->second.process, short_token(it->second.token), server->key, server->node,
                 format_time_us(server->t));
           }

@@ -1,11 +1,36 @@
 #pragma once
 // What a successful acquire hands back: the proof of ownership and how long it may be trusted.
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "lockcheck/clock.hpp"
+#include "lockcheck/stop_signal.hpp"
 
 namespace lockcheck {
+
+// Shared by a lease's copies and its background renewal (a watchdog): the validity renewals moved forward,
+// whether renewal learned the lock is lost, and the signal that stops renewal. Thread-safe: a production
+// watchdog writes it from its own thread while the holder reads it.
+class LeaseRenewal {
+ public:
+  explicit LeaseRenewal(MonoTime valid_until) : valid_until_us_(valid_until.count()) {}
+  MonoTime valid_until() const { return MonoTime(valid_until_us_.load()); }
+  // Never moves the validity back. One writer only: the renewal loop.
+  void extend_to(MonoTime valid_until) {
+    valid_until_us_.store(std::max(valid_until_us_.load(), valid_until.count()));
+  }
+  bool lost() const { return lost_.load(); }
+  void mark_lost() { lost_.store(true); }
+  StopSignal& stop() { return stop_; }
+
+ private:
+  std::atomic<std::int64_t> valid_until_us_;
+  std::atomic<bool> lost_{false};
+  StopSignal stop_;
+};
 
 struct Lease {
   std::string key;
@@ -22,10 +47,17 @@ struct Lease {
   Clock* clock = nullptr;
   // A shared (read) lease of a read-write lock (LockAlgorithm::acquire_shared); false for exclusive ones.
   bool shared = false;
+  // Set while a background renewal (watchdog) keeps this lease alive: its validity and lost signal count.
+  std::shared_ptr<LeaseRenewal> renewal{};
 
   Micros remaining() const {
     if (known_lost || clock == nullptr) return Micros::zero();
-    const Micros left = valid_until - clock->monotonic_now();
+    MonoTime until = valid_until;
+    if (renewal) {
+      if (renewal->lost()) return Micros::zero();
+      until = std::max(until, renewal->valid_until());
+    }
+    const Micros left = until - clock->monotonic_now();
     return left > Micros::zero() ? left : Micros::zero();
   }
   // True once the lease can no longer be trusted: validity ran out, or the server said it is not ours.

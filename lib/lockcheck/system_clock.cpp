@@ -17,4 +17,9 @@ Task<void> SystemClock::sleep(Micros duration) {
   co_return;
 }
 
+Task<void> SystemClock::sleep_unless_stopped(Micros duration, StopSignal& stop) {
+  if (duration > Micros::zero()) stop.wait_for(duration);
+  co_return;
+}
+
 }  // namespace lockcheck

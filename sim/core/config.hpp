@@ -99,11 +99,19 @@ struct NemesisConfig {
   RestartMode restart_mode = RestartMode::lost;
 };
 
+// Background renewal of the renewing variants (watchdog, watchdog-unchecked, client-reentrant).
+struct RenewalConfig {
+  std::uint32_t renew_divisor = 3;               // renew every ttl / renew_divisor
+  std::uint32_t max_renewals = 0;                // 0: no cap (client-reentrant: its own default, 3)
+  std::int64_t max_hold_us = 3'600'000'000;      // renewal stops this long after the acquire
+};
+
 struct SimConfig {
   std::string scenario = "unnamed";
   std::string variant = "token";
   UserScripts scripts{};  // variant "script": the user's Lua sources
   LockOptions lock{};
+  RenewalConfig renewal{};
   std::int64_t command_timeout_us = 500000;
   std::vector<ClientConfig> clients = std::vector<ClientConfig>(3);
   std::vector<NodeConfig> nodes = std::vector<NodeConfig>(1);

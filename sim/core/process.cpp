@@ -22,6 +22,40 @@ struct SleepUntil {
   void await_resume() const noexcept {}
 };
 
+// A spawned task's handle: finished once the task returned (or the process crashed, destroying it).
+class SimSpawned final : public Spawned {
+ public:
+  explicit SimSpawned(ClientProcess& process) : process_(process) {}
+  Task<void> join() override {
+    if (!finished_) co_await Joiner{*this};
+  }
+  bool finished() const override { return finished_; }
+  void finish() {
+    finished_ = true;
+    if (joiner_) process_.schedule(process_.world().scheduler().now(), [joiner = std::exchange(joiner_, {})] { joiner.resume(); });
+  }
+
+ private:
+  struct Joiner {
+    SimSpawned& spawned;
+    bool await_ready() const noexcept { return spawned.finished_; }
+    void await_suspend(std::coroutine_handle<> handle) noexcept { spawned.joiner_ = handle; }
+    void await_resume() const noexcept {}
+  };
+  ClientProcess& process_;
+  bool finished_ = false;
+  std::coroutine_handle<> joiner_;
+};
+
+Task<void> run_spawned(Task<void> task, std::shared_ptr<SimSpawned> handle) {
+  try {
+    co_await std::move(task);
+  } catch (...) {
+    // Spawned work reports through its own state (the production spawner swallows the same way).
+  }
+  handle->finish();
+}
+
 }  // namespace
 
 MonoTime SimClock::monotonic_now() { return MonoTime(process_.local_now()); }
@@ -33,6 +67,38 @@ Millis SimClock::wall_now() {
 Task<void> SimClock::sleep(Micros duration) {
   const std::int64_t target = process_.local_now() + std::max<std::int64_t>(duration.count(), 0);
   co_await SleepUntil{process_, process_.clock_model().true_time_of(target)};
+}
+
+Task<void> SimClock::sleep_unless_stopped(Micros duration, StopSignal& stop) {
+  if (stop.requested()) co_return;
+  const std::int64_t target = process_.local_now() + std::max<std::int64_t>(duration.count(), 0);
+  struct EarlyOrLate {
+    ClientProcess& process;
+    StopSignal& stop;
+    std::int64_t wake_at;
+    std::uint64_t stop_wake = 0;
+    std::shared_ptr<bool> woken = std::make_shared<bool>(false);
+    // Also runs when a crash destroys the suspended frame: neither wake-up may resume it afterwards.
+    ~EarlyOrLate() {
+      *woken = true;
+      if (stop_wake != 0) stop.cancel(stop_wake);
+    }
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<> handle) {
+      // Whichever of the deadline and the stop comes first resumes; the other finds `woken` set.
+      auto wake = [handle, woken = woken] {
+        if (std::exchange(*woken, true)) return;
+        handle.resume();
+      };
+      process.schedule(wake_at, wake);
+      stop_wake = stop.on_request([&owner = process, wake] { owner.schedule(owner.world().scheduler().now(), wake); });
+    }
+    void await_resume() const noexcept {}
+  };
+  // A named awaiter, not a temporary: g++ 12 mishandles the lifetime of temporaries with destructors in
+  // co_await expressions.
+  EarlyOrLate awaiter{process_, stop, process_.clock_model().true_time_of(target)};
+  co_await awaiter;
 }
 
 std::size_t SimPort::node_count() const { return world_.service_count(); }
@@ -77,6 +143,14 @@ void ClientProcess::start(std::unique_ptr<LockAlgorithm> lock, Task<void> worklo
   workload_.start();
 }
 
+std::shared_ptr<Spawned> ClientProcess::spawn(Task<void> task) {
+  std::erase_if(spawned_, [](const Task<void>& done) { return done.done(); });
+  auto handle = std::make_shared<SimSpawned>(*this);
+  spawned_.push_back(run_spawned(std::move(task), handle));
+  spawned_.back().start();
+  return handle;
+}
+
 void ClientProcess::pause() { paused_ = true; }
 
 void ClientProcess::resume() {
@@ -92,6 +166,7 @@ void ClientProcess::crash() {
   crashed_ = true;
   ++epoch_;
   held_.clear();
+  spawned_.clear();   // a crashed process's renewal loops die with it
   workload_.reset();  // destroys every frame of the workload and the lock calls inside it
 }
 

@@ -14,6 +14,7 @@
 #include "lockcheck/clock.hpp"
 #include "lockcheck/lock_algorithm.hpp"
 #include "lockcheck/port.hpp"
+#include "lockcheck/spawner.hpp"
 
 namespace lockcheck::sim {
 
@@ -27,6 +28,8 @@ class SimClock final : public Clock {
   MonoTime monotonic_now() override;
   Millis wall_now() override;
   Task<void> sleep(Micros duration) override;
+  // Wakes at the deadline or as soon as `stop` is requested, whichever comes first (once).
+  Task<void> sleep_unless_stopped(Micros duration, StopSignal& stop) override;
 
  private:
   ClientProcess& process_;
@@ -57,7 +60,9 @@ struct PendingCall {
   }
 };
 
-class ClientProcess {
+// The Spawner seam of one process: spawned tasks (a watchdog's renewal loop) are further coroutines of the
+// process, so they pause with it and die with it, as threads of a real process do.
+class ClientProcess final : public Spawner {
  public:
   ClientProcess(World& world, int id, ClockModel clock, std::uint64_t seed);
 
@@ -77,6 +82,7 @@ class ClientProcess {
   void schedule(std::int64_t when, std::function<void()> action);
 
   void start(std::unique_ptr<LockAlgorithm> lock, Task<void> workload);
+  std::shared_ptr<Spawned> spawn(Task<void> task) override;
   void pause();
   void resume();
   void crash();
@@ -93,6 +99,8 @@ class ClientProcess {
   Prng workload_prng_;
   std::unique_ptr<LockAlgorithm> lock_;
   Task<void> workload_;
+  // Declared after lock_: spawned loops point into it, so they are destroyed first.
+  std::vector<Task<void>> spawned_;
   std::uint64_t epoch_ = 0;
   bool paused_ = false;
   bool crashed_ = false;

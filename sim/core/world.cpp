@@ -132,9 +132,35 @@ void World::record_fault(const char* name, Json fields) {
 
 void World::start_client(int id) {
   ClientProcess& process = client(id);
-  auto lock = make_lock(config_.variant, process.port(), process.clock(), process.entropy(), config_.lock,
-                        VariantParams{config_.scripts});
+  VariantParams params{config_.scripts};
+  params.spawner = &process;
+  params.watchdog.renew_divisor = config_.renewal.renew_divisor;
+  params.watchdog.max_renewals = config_.renewal.max_renewals;
+  params.watchdog.max_hold = Millis(config_.renewal.max_hold_us / 1000);
+  params.watchdog.observer = [this, &process](const RenewalEvent& event) { record_renewal(process, event); };
+  auto lock = make_lock(config_.variant, process.port(), process.clock(), process.entropy(), config_.lock, params);
   process.start(std::move(lock), run_workload(*this, process));
+}
+
+void World::record_renewal(ClientProcess& process, const RenewalEvent& event) {
+  const char* type = nullptr;
+  const char* result = nullptr;
+  switch (event.kind) {
+    case RenewalEvent::Kind::renewing: type = "invoke"; break;
+    case RenewalEvent::Kind::renewed: type = "ok"; result = "renewed"; break;
+    case RenewalEvent::Kind::lost: type = "fail"; result = "lost"; break;
+    case RenewalEvent::Kind::unknown: type = "info"; result = "unknown"; break;
+    case RenewalEvent::Kind::stopped: return;  // the loop's end is not an operation
+  }
+  Json fields{{"type", type}, {"process", process.id()}, {"f", "renew"}, {"key", event.key},
+              {"local", process.local_now()}, {"token", event.token}};
+  if (result != nullptr) fields["result"] = result;
+  if (event.kind == RenewalEvent::Kind::renewed) {
+    fields["valid_until"] = process.clock_model().true_time_of(event.valid_until.count());
+    fields["valid_until_local"] = event.valid_until.count();
+  }
+  if (!event.detail.empty()) fields["detail"] = event.detail;
+  history_.record(scheduler_.now(), "op", fields);
 }
 
 void World::apply(const FaultSpec& fault) {

@@ -13,6 +13,7 @@
 #include "core/resource.hpp"
 #include "core/scheduler.hpp"
 #include "core/sim_node.hpp"
+#include "lockcheck/variants/watchdog_lock.hpp"
 
 namespace lockcheck::sim {
 
@@ -39,6 +40,8 @@ class World {
 
  private:
   void start_client(int id);
+  // A renewing variant's background renewal, as renew ops in the history (sim/README.md).
+  void record_renewal(ClientProcess& process, const RenewalEvent& event);
   void deliver(int process, int node, const Command& command, std::shared_ptr<PendingCall> pending);
   void replicate(SimNode& master);
   void schedule_maintenance(int node);

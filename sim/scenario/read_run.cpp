@@ -73,11 +73,15 @@ void read_seeds(const Section& top, std::vector<std::uint64_t>& out) {
   }
 }
 
-void read_lock(const Section& top, LockOptions& out) {
+void read_lock(const Section& top, LockOptions& out, RenewalConfig& renewal) {
   const auto lock = top.table("lock");
   if (!lock) return;
   lock->allow_only({"ttl_ms", "drift_ppm", "retry_delay_min_ms", "retry_delay_max_ms", "unknown_outcome_attempts",
-                    "drift_floor_ms", "max_attempts", "idempotent_attempts"});
+                    "drift_floor_ms", "max_attempts", "idempotent_attempts", "renew_divisor", "max_renewals",
+                    "max_hold_ms"});
+  lock->read_integer("renew_divisor", renewal.renew_divisor, 2, 1000);
+  lock->read_integer("max_renewals", renewal.max_renewals, 0, kMaxU32);
+  lock->read_millis("max_hold_ms", renewal.max_hold_us, 1, kMaxMillis);
   if (auto ttl = lock->integer("ttl_ms", kMinTtl.count(), kMaxTtl.count())) out.ttl = Millis(*ttl);
   lock->read_integer("drift_ppm", out.clock_drift_ppm, 0, kMaxPpm);
   if (auto floor = lock->integer("drift_floor_ms", 0, kMaxMillis)) out.drift_floor = Millis(*floor);

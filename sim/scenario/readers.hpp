@@ -12,7 +12,7 @@ namespace lockcheck::sim::scenario_detail {
 void read_run(const Section& top, Scenario& out, const std::string& default_name);
 // seeds = N | seed = S | seed_list = [...]
 void read_seeds(const Section& top, std::vector<std::uint64_t>& out);
-void read_lock(const Section& top, LockOptions& out);
+void read_lock(const Section& top, LockOptions& out, RenewalConfig& renewal);
 void read_workload(const Section& top, WorkloadConfig& out);
 
 void read_clients(const Section& top, std::vector<ClientConfig>& out);

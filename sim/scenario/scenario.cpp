@@ -32,7 +32,7 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files)
   const std::string stem = file.stem().string();
   scenario_detail::read_run(top, out, stem.empty() ? "unnamed" : stem);
   scenario_detail::read_seeds(top, out.seeds);
-  scenario_detail::read_lock(top, out.config.lock);
+  scenario_detail::read_lock(top, out.config.lock, out.config.renewal);
   scenario_detail::read_clients(top, out.config.clients);
   scenario_detail::read_nodes(top, out.config.nodes);
   scenario_detail::read_network(top, out.config);

@@ -5,6 +5,7 @@
 #include "lockcheck/errors.hpp"
 #include "lockcheck/variants/exists_then_set.hpp"
 #include "lockcheck/variants/appid_thread_lock.hpp"
+#include "lockcheck/variants/client_reentrant_lock.hpp"
 #include "lockcheck/variants/fenced_lock.hpp"
 #include "lockcheck/variants/reentrant_hash_lock.hpp"
 #include "lockcheck/variants/set_nx_ex_del.hpp"
@@ -15,16 +16,31 @@
 #include "lockcheck/variants/rw_two_keys_lock.hpp"
 #include "lockcheck/variants/script_lock.hpp"
 #include "lockcheck/variants/token_lock.hpp"
+#include "lockcheck/variants/watchdog_unchecked.hpp"
 
 namespace lockcheck {
 
 const std::vector<std::string>& variant_ids() {
-  static const std::vector<std::string> ids = {"exists-then-set", "setnx-then-expire", "set-nx-ex-del", "token", "thread-id", "fenced", "redlock", "script", "reentrant-hash", "reentrant-maxttl", "appid-thread", "rw-owned", "rw-two-keys"};
+  static const std::vector<std::string> ids = {
+      "exists-then-set", "setnx-then-expire", "set-nx-ex-del", "token", "thread-id", "appid-thread",
+      "reentrant-hash", "reentrant-maxttl", "client-reentrant", "watchdog-unchecked", "watchdog", "rw-two-keys",
+      "redlock", "fenced", "rw-owned", "script"};
   return ids;
 }
 
 std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Clock& clock, Entropy& entropy,
                                          const LockOptions& options, const VariantParams& params) {
+  auto spawner = [&]() -> Spawner& {
+    if (params.spawner == nullptr) throw InvalidArgument(fmt::format("lock variant '{}' renews in the background and needs a Spawner", id));
+    return *params.spawner;
+  };
+  if (id == "watchdog") {
+    return std::make_unique<WatchdogLock>(std::make_unique<TokenLock>(port, clock, entropy, options), clock, spawner(),
+                                          options.ttl, params.watchdog);
+  }
+  if (id == "client-reentrant") {
+    return std::make_unique<ClientReentrantLock>(port, clock, entropy, options, spawner(), params.watchdog);
+  }
   if (id == "token") return std::make_unique<TokenLock>(port, clock, entropy, options);
   if (id == "redlock") return std::make_unique<Redlock>(port, clock, entropy, options);
   if (id == "script") return std::make_unique<ScriptLock>(port, clock, entropy, options, params.scripts);
@@ -38,6 +54,9 @@ std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Cloc
   if (id == "set-nx-ex-del") return std::make_unique<broken::SetNxExDelLock>(port, clock, entropy, options);
   if (id == "thread-id") return std::make_unique<broken::ThreadIdLock>(port, clock, entropy, options);
   if (id == "appid-thread") return std::make_unique<broken::AppIdThreadLock>(port, clock, entropy, options);
+  if (id == "watchdog-unchecked") {
+    return std::make_unique<broken::WatchdogUncheckedLock>(port, clock, entropy, options, spawner(), params.watchdog);
+  }
   if (id == "rw-two-keys") return std::make_unique<broken::RwTwoKeysLock>(port, clock, entropy, options);
   throw InvalidArgument(fmt::format("unknown lock variant '{}'; known: {}", id, fmt::join(variant_ids(), ", ")));
 }

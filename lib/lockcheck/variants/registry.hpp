@@ -10,7 +10,9 @@
 #include "lockcheck/lock_algorithm.hpp"
 #include "lockcheck/lock_options.hpp"
 #include "lockcheck/port.hpp"
+#include "lockcheck/spawner.hpp"
 #include "lockcheck/variants/script_lock.hpp"
+#include "lockcheck/variants/watchdog_lock.hpp"
 
 namespace lockcheck {
 
@@ -20,6 +22,10 @@ const std::vector<std::string>& variant_ids();
 // What some variants need beyond the common options.
 struct VariantParams {
   UserScripts scripts;  // `script`: the user's Lua sources
+  // The renewing variants (watchdog, watchdog-unchecked, client-reentrant): where their renewal loop runs
+  // (required for them), and its options (observer, lost-lock callback, caps).
+  Spawner* spawner = nullptr;
+  WatchdogOptions watchdog{};
 };
 
 // Throws InvalidArgument naming the known ids when `id` is unknown.

@@ -106,7 +106,13 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
       }
       maybe_ours = false;
       if (tried.granted) {
-        Lease lease{key, token, sent_at, sent_at + ttl_us - margin, tried.fencing_token, false, &clock_};
+        Lease lease;
+        lease.key = key;
+        lease.token = token;
+        lease.sent_at = sent_at;
+        lease.valid_until = sent_at + ttl_us - margin;
+        lease.fencing_token = tried.fencing_token;
+        lease.clock = &clock_;
         lease.shared = shared;
         if (clock_.monotonic_now() < lease.valid_until) {
           result.status = AcquireStatus::acquired;

@@ -19,7 +19,8 @@ std::string error_of(std::string_view text) {
 TEST(ScenarioErrors, UnknownKeyListsAllowed) {
   EXPECT_EQ(error_of("duration_ms = 1000\n\n[lock]\nttl_ms = 100\n\n\ntll_ms = 5\n"),
             "scenarios/x.toml:7:1: unknown key 'tll_ms' in [lock]; allowed: ttl_ms, drift_ppm, retry_delay_min_ms, "
-            "retry_delay_max_ms, unknown_outcome_attempts, drift_floor_ms, max_attempts, idempotent_attempts");
+            "retry_delay_max_ms, unknown_outcome_attempts, drift_floor_ms, max_attempts, idempotent_attempts, "
+            "renew_divisor, max_renewals, max_hold_ms");
 }
 
 TEST(ScenarioErrors, UnknownTopLevelKeyAndTable) {
