@@ -27,18 +27,22 @@ Mutex::Mutex(Client& client, std::string key, MutexOptions options)
     : client_(client),
       key_(std::move(key)),
       options_(std::move(options)),
-      lock_(client.port(), client.clock(), client.entropy(), options_.lock) {
+      lock_(std::make_unique<TokenLock>(client.port(), client.clock(), client.entropy(), options_.lock)) {
+  if (options_.watchdog) {
+    lock_ = std::make_unique<WatchdogLock>(std::move(lock_), client.clock(), spawner_, options_.lock.ttl,
+                                           *options_.watchdog);
+  }
   validate_lock_key(key_);
   if (options_.lock_wait < Micros::zero()) throw InvalidArgument("lock_wait must not be negative");
 }
 
 std::optional<Lease> Mutex::try_acquire(Micros wait) {
-  return lease_or_throw(run_sync(lock_.acquire(key_, wait)), key_);
+  return lease_or_throw(run_sync(lock_->acquire(key_, wait)), key_);
 }
 
-ReleaseStatus Mutex::release(Lease& lease) { return run_sync(lock_.release(lease)); }
+ReleaseStatus Mutex::release(Lease& lease) { return run_sync(lock_->release(lease)); }
 
-RenewStatus Mutex::renew(Lease& lease) { return run_sync(lock_.renew(lease)); }
+RenewStatus Mutex::renew(Lease& lease) { return run_sync(lock_->renew(lease)); }
 
 bool Mutex::try_acquire_held(Micros wait) {
   std::optional<Lease> lease = try_acquire(std::max(wait, Micros::zero()));

@@ -20,7 +20,9 @@
 
 #include "lockcheck/client.hpp"
 #include "lockcheck/errors.hpp"
+#include "lockcheck/thread_spawner.hpp"
 #include "lockcheck/variants/token_lock.hpp"
+#include "lockcheck/variants/watchdog_lock.hpp"
 
 namespace lockcheck {
 
@@ -30,7 +32,11 @@ struct MutexOptions {
   Micros lock_wait{std::chrono::minutes(10)};
   // Called (never thrown) when unlock() or a Guard's destructor could not release cleanly: the lease had
   // already been lost, or Redis could not be reached. The default writes one line to stderr.
-  std::function<void(const std::string& message)> on_release_problem;
+  std::function<void(const std::string& message)> on_release_problem{};
+  // Set: a background thread renews the held lock every ttl/3 (the `watchdog` variant), so sections may
+  // run longer than the TTL; lost() turns true, and watchdog->on_lost is called, as soon as renewal finds
+  // the lock gone. Renewal stops before unlock() releases, and after watchdog->max_hold at the latest.
+  std::optional<WatchdogOptions> watchdog{};
 };
 
 class Guard;
@@ -80,7 +86,8 @@ class Mutex {
   Client& client_;
   std::string key_;
   MutexOptions options_;
-  TokenLock lock_;
+  ThreadSpawner spawner_;
+  std::unique_ptr<LockAlgorithm> lock_;  // TokenLock, or WatchdogLock over one
   mutable std::mutex state_mutex_;
   std::optional<Lease> held_;
 };

@@ -53,8 +53,8 @@ struct WatchdogOptions {
   Millis max_hold{Millis(3'600'000)};
   // Called (from the renewal loop: in production its own thread) when renewal learns the lock is lost, or
   // stops because the validity ran out without a renewal. Must not throw.
-  std::function<void(const std::string& key)> on_lost;
-  RenewalObserver observer;
+  std::function<void(const std::string& key)> on_lost{};
+  RenewalObserver observer{};
 };
 
 // Throws InvalidArgument for a divisor below 2 or a max_hold that is not positive.
