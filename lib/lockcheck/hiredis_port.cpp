@@ -2,6 +2,12 @@
 
 #include <fmt/format.h>
 #include <hiredis/hiredis.h>
+#include <poll.h>
+
+#include <chrono>
+#include <deque>
+#include <map>
+#include <set>
 
 #include "lockcheck/errors.hpp"
 #include "lockcheck/hiredis_reply.hpp"
@@ -33,10 +39,19 @@ std::string setup_command(redisContext* context, const std::vector<std::string>&
 struct HiredisPort::Node {
   ConnectionOptions options;
   redisContext* context = nullptr;
+  // Pub/sub: a connection of its own (a subscribed RESP2 connection can run nothing else).
+  redisContext* subscriber = nullptr;
+  std::set<std::string> channels;
+  std::map<std::string, std::deque<std::string>> queued;
 
   void drop() {
     if (context != nullptr) redisFree(context);
     context = nullptr;
+  }
+  void drop_subscriber() {
+    if (subscriber != nullptr) redisFree(subscriber);
+    subscriber = nullptr;
+    channels.clear();
   }
   std::string name() const { return fmt::format("{}:{}", options.host, options.port); }
 };
@@ -66,16 +81,20 @@ HiredisPort::HiredisPort(std::vector<ConnectionOptions> nodes) {
 }
 
 HiredisPort::~HiredisPort() {
-  for (auto& node : nodes_) node->drop();
+  for (auto& node : nodes_) {
+    node->drop();
+    node->drop_subscriber();
+  }
 }
 
-std::string HiredisPort::ensure_connected(Node& node) {
-  if (node.context != nullptr) return {};
-  const ConnectionOptions& options = node.options;
+namespace {
+
+// A new connection with AUTH and SELECT done, or an error text.
+std::string open_connection(const ConnectionOptions& options, const std::string& name, redisContext*& out) {
   redisContext* context = redisConnectWithTimeout(options.host.c_str(), options.port, to_timeval(options.connect_timeout));
-  if (context == nullptr) return fmt::format("cannot connect to {}: out of memory", node.name());
+  if (context == nullptr) return fmt::format("cannot connect to {}: out of memory", name);
   if (context->err != 0) {
-    std::string error = fmt::format("cannot connect to {}: {}", node.name(), context->errstr);
+    std::string error = fmt::format("cannot connect to {}: {}", name, context->errstr);
     redisFree(context);
     return error;
   }
@@ -84,18 +103,25 @@ std::string HiredisPort::ensure_connected(Node& node) {
   if (!options.password.empty()) {
     error = options.username.empty() ? setup_command(context, {"AUTH", options.password})
                                      : setup_command(context, {"AUTH", options.username, options.password});
-    if (!error.empty()) error = fmt::format("AUTH on {} failed: {}", node.name(), error);
+    if (!error.empty()) error = fmt::format("AUTH on {} failed: {}", name, error);
   }
   if (error.empty() && options.database != 0) {
     error = setup_command(context, {"SELECT", std::to_string(options.database)});
-    if (!error.empty()) error = fmt::format("SELECT {} on {} failed: {}", options.database, node.name(), error);
+    if (!error.empty()) error = fmt::format("SELECT {} on {} failed: {}", options.database, name, error);
   }
   if (!error.empty()) {
     redisFree(context);
     return error;
   }
-  node.context = context;
+  out = context;
   return {};
+}
+
+}  // namespace
+
+std::string HiredisPort::ensure_connected(Node& node) {
+  if (node.context != nullptr) return {};
+  return open_connection(node.options, node.name(), node.context);
 }
 
 void HiredisPort::connect(std::size_t node) {
@@ -196,6 +222,91 @@ Task<std::vector<CallResult>> HiredisPort::fan_out(std::vector<NodeCommand> comm
     freeReplyObject(reply);
   }
   co_return results;
+}
+
+}  // namespace lockcheck
+
+namespace lockcheck {
+
+void HiredisPort::queue_message(Node& node, const Reply& push) {
+  // ["message", channel, payload]; subscribe confirmations and anything else are not messages.
+  if (push.kind != Reply::Kind::array || push.elements.size() != 3 || push.elements[0].text != "message") return;
+  std::deque<std::string>& queue = node.queued[push.elements[1].text];
+  queue.push_back(push.elements[2].text);
+  while (queue.size() > kMaxQueuedMessages) queue.pop_front();
+}
+
+Task<CallResult> HiredisPort::subscribe(std::size_t index, std::string channel) {
+  std::lock_guard lock(pubsub_mutex_);
+  if (index >= nodes_.size()) co_return CallResult::failed(CallStatus::not_sent, fmt::format("node {} does not exist", index));
+  Node& node = *nodes_[index];
+  if (node.channels.count(channel) > 0) co_return CallResult::of(Reply::integer_reply(1));
+  if (node.subscriber == nullptr) {
+    if (std::string error = open_connection(node.options, node.name(), node.subscriber); !error.empty()) {
+      co_return CallResult::failed(CallStatus::not_sent, error);
+    }
+  }
+  const char* argv[] = {"SUBSCRIBE", channel.data()};
+  const std::size_t lengths[] = {9, channel.size()};
+  if (redisAppendCommandArgv(node.subscriber, 2, argv, lengths) != REDIS_OK) {
+    node.drop_subscriber();
+    co_return CallResult::failed(CallStatus::not_sent, fmt::format("{}: SUBSCRIBE could not be sent", node.name()));
+  }
+  // Messages for channels subscribed earlier may arrive before this confirmation: queue them. The socket's
+  // command timeout bounds each read; the count bounds the loop.
+  for (std::size_t read = 0; read < 10000; ++read) {
+    void* raw = nullptr;
+    if (redisGetReply(node.subscriber, &raw) != REDIS_OK || raw == nullptr) break;
+    Reply reply = reply_from_hiredis(static_cast<redisReply*>(raw));
+    freeReplyObject(raw);
+    if (reply.kind == Reply::Kind::array && reply.elements.size() == 3 && reply.elements[0].text == "subscribe" &&
+        reply.elements[1].text == channel) {
+      node.channels.insert(channel);
+      co_return CallResult::of(Reply::integer_reply(1));
+    }
+    if (reply.is_error()) {
+      node.drop_subscriber();
+      co_return CallResult::of(std::move(reply));
+    }
+    queue_message(node, reply);
+  }
+  std::string detail = fmt::format("{}: no SUBSCRIBE confirmation: {}", node.name(), node.subscriber->errstr);
+  node.drop_subscriber();
+  co_return CallResult::failed(CallStatus::unknown, detail);
+}
+
+Task<CallResult> HiredisPort::await_message(std::size_t index, std::string channel, Micros timeout) {
+  std::lock_guard lock(pubsub_mutex_);
+  if (index >= nodes_.size()) co_return CallResult::failed(CallStatus::not_sent, fmt::format("node {} does not exist", index));
+  Node& node = *nodes_[index];
+  if (node.channels.count(channel) == 0) co_return CallResult::failed(CallStatus::not_sent, "not subscribed to " + channel);
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // Bounded: each round either takes a buffered reply, reads from the socket, or ends at the deadline.
+  for (std::size_t round = 0; round < 100000; ++round) {
+    std::deque<std::string>& queue = node.queued[channel];
+    if (!queue.empty()) {
+      std::string payload = std::move(queue.front());
+      queue.pop_front();
+      co_return CallResult::of(Reply::bulk(std::move(payload)));
+    }
+    void* raw = nullptr;
+    if (redisGetReplyFromReader(node.subscriber, &raw) != REDIS_OK) break;
+    if (raw != nullptr) {
+      queue_message(node, reply_from_hiredis(static_cast<redisReply*>(raw)));
+      freeReplyObject(raw);
+      continue;
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) co_return CallResult::failed(CallStatus::unknown, "no message before the timeout");
+    pollfd ready{node.subscriber->fd, POLLIN, 0};
+    const int polled = poll(&ready, 1, static_cast<int>(std::min<std::int64_t>(left.count() + 1, 60000)));
+    if (polled < 0) break;
+    if (polled == 0) continue;  // the deadline check above ends the wait
+    if (redisBufferRead(node.subscriber) != REDIS_OK) break;
+  }
+  std::string detail = fmt::format("{}: pub/sub connection failed: {}", node.name(), node.subscriber->errstr);
+  node.drop_subscriber();
+  co_return CallResult::failed(CallStatus::unknown, detail);
 }
 
 }  // namespace lockcheck

@@ -39,6 +39,10 @@ class HiredisPort final : public Port {
   Task<CallResult> call(std::size_t node, Command command) override;
   // Writes every command first, then reads the replies: one round trip for N nodes, not N.
   Task<std::vector<CallResult>> fan_out(std::vector<NodeCommand> commands) override;
+  // Pub/sub on a second connection per node, made on first use; waiting for a message blocks only other
+  // pub/sub calls, never commands.
+  Task<CallResult> subscribe(std::size_t node, std::string channel) override;
+  Task<CallResult> await_message(std::size_t node, std::string channel, Micros timeout) override;
 
   // Connects to `node` now (otherwise connections are made on first use). Throws ConnectionError.
   void connect(std::size_t node);
@@ -48,7 +52,11 @@ class HiredisPort final : public Port {
   CallResult call_locked(std::size_t node, const Command& command);
   std::string ensure_connected(Node& node);
 
+  // Queues a pub/sub "message" push for await_message (the newest kMaxQueuedMessages per channel).
+  void queue_message(Node& node, const Reply& push);
+
   std::mutex mutex_;
+  std::mutex pubsub_mutex_;  // guards each Node's subscriber connection, channels and queued messages
   std::vector<std::unique_ptr<Node>> nodes_;
 };
 

@@ -9,4 +9,17 @@ Task<std::vector<CallResult>> Port::fan_out(std::vector<NodeCommand> commands) {
   co_return co_await when_all(std::move(calls));
 }
 
+Task<CallResult> Port::subscribe(std::size_t node, std::string channel) {
+  (void)node;
+  (void)channel;
+  co_return CallResult::failed(CallStatus::not_sent, "this port has no pub/sub");
+}
+
+Task<CallResult> Port::await_message(std::size_t node, std::string channel, Micros timeout) {
+  (void)node;
+  (void)channel;
+  (void)timeout;
+  co_return CallResult::failed(CallStatus::not_sent, "this port has no pub/sub");
+}
+
 }  // namespace lockcheck

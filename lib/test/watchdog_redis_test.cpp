@@ -13,6 +13,7 @@
 #include "lockcheck/mutex.hpp"
 #include "lockcheck/thread_spawner.hpp"
 #include "lockcheck/variants/client_reentrant_lock.hpp"
+#include "lockcheck/variants/redisson_like_lock.hpp"
 #include "lockcheck/variants/token_lock.hpp"
 #include "lockcheck/variants/watchdog_lock.hpp"
 #include "lockcheck/variants/watchdog_unchecked.hpp"
@@ -150,6 +151,53 @@ TEST_F(Watchdog, MutexOptionKeepsLongSectionsExclusive) {
   mutex.unlock();
   EXPECT_TRUE(other.try_lock());
   other.unlock();
+}
+
+// HiredisPort pub/sub: a message published after subscribe() is delivered; none means a timeout, not a hang.
+TEST_F(Watchdog, PortDeliversPublishedMessagesAndTimesOut) {
+  ASSERT_TRUE(run_sync(client.port().subscribe(0, "chan:a")).replied());
+  admin.command({"PUBLISH", "chan:a", "one"});
+  admin.command({"PUBLISH", "chan:a", "two"});
+  CallResult first = run_sync(client.port().await_message(0, "chan:a", Micros(1000000)));
+  ASSERT_TRUE(first.replied()) << first.detail;
+  EXPECT_EQ(first.reply.text, "one");
+  EXPECT_EQ(run_sync(client.port().await_message(0, "chan:a", Micros(1000000))).reply.text, "two");
+  const auto before = std::chrono::steady_clock::now();
+  CallResult none = run_sync(client.port().await_message(0, "chan:a", Micros(200000)));
+  EXPECT_EQ(none.status, CallStatus::unknown);
+  EXPECT_LT(std::chrono::steady_clock::now() - before, 2s);
+  // Commands still work on the command connection while subscribed.
+  EXPECT_TRUE(run_sync(client.port().call(0, {"PING"})).replied());
+}
+
+// redisson-like: reentry counts in the hash; a waiter blocked on a held lock wakes on the release's message,
+// long before the one-TTL fallback (30 s here) would retry.
+TEST_F(Watchdog, RedissonLikeWaiterWakesOnRelease) {
+  RedissonLikeLock holder(client.port(), client.clock(), client.entropy(), testing::quick_lock_options(30000ms), spawner,
+                          WatchdogOptions{});
+  Lease outer = acquire(holder, "lock:rl");
+  Lease inner = acquire(holder, "lock:rl");
+  EXPECT_EQ(admin.command({"HGET", "lock:rl", outer.token}).text, "2");
+
+  std::atomic<bool> acquired{false};
+  std::thread waiter([&] {
+    Client waiter_client(options_for(server));
+    ThreadSpawner waiter_spawner;
+    RedissonLikeLock lock(waiter_client.port(), waiter_client.clock(), waiter_client.entropy(),
+                          testing::quick_lock_options(30000ms), waiter_spawner, WatchdogOptions{});
+    AcquireResult result = run_sync(lock.acquire("lock:rl", Micros(20000000)));
+    acquired = result.status == AcquireStatus::acquired;
+    if (result.lease) run_sync(lock.release(*result.lease));
+  });
+  std::this_thread::sleep_for(300ms);  // the waiter subscribes and goes to sleep on the channel
+  EXPECT_FALSE(acquired.load());
+  EXPECT_EQ(run_sync(holder.release(inner)), ReleaseStatus::released);
+  EXPECT_TRUE(admin.exists("lock:rl")) << "an inner release keeps the lock (and announces nothing)";
+  const auto released_at = std::chrono::steady_clock::now();
+  EXPECT_EQ(run_sync(holder.release(outer)), ReleaseStatus::released);
+  waiter.join();
+  EXPECT_TRUE(acquired.load());
+  EXPECT_LT(std::chrono::steady_clock::now() - released_at, 5s) << "woken by the message, not by the 30 s fallback";
 }
 
 }  // namespace

@@ -110,6 +110,40 @@ Task<CallResult> SimPort::call(std::size_t service, Command command) {
   co_return std::move(pending->result);
 }
 
+Task<CallResult> SimPort::subscribe(std::size_t service, std::string channel) {
+  Command command{"SUBSCRIBE", std::move(channel)};
+  CallResult result = co_await call(service, std::move(command));
+  if (result.replied() && !result.reply.is_error()) co_return CallResult::of(Reply::integer_reply(1));
+  co_return result;
+}
+
+Task<CallResult> SimPort::await_message(std::size_t service, std::string channel, Micros timeout) {
+  ClientProcess::Inbox& inbox = process_.inbox(service, channel);
+  if (!inbox.queued.empty()) {
+    std::string payload = std::move(inbox.queued.front());
+    inbox.queued.pop_front();
+    co_return CallResult::of(Reply::bulk(std::move(payload)));
+  }
+  auto pending = std::make_shared<PendingCall>();
+  inbox.waiter = pending;
+  const std::int64_t deadline_local = process_.local_now() + std::max<std::int64_t>(timeout.count(), 0);
+  process_.schedule(process_.clock_model().true_time_of(deadline_local), [pending] {
+    pending->settle(CallResult::failed(CallStatus::unknown, "no message before the timeout"));
+  });
+  co_await Suspend{*pending};
+  co_return std::move(pending->result);
+}
+
+void ClientProcess::receive_message(std::size_t service, const std::string& channel, std::string payload) {
+  Inbox& box = inbox(service, channel);
+  if (box.waiter && !box.waiter->settled) {
+    std::exchange(box.waiter, {})->settle(CallResult::of(Reply::bulk(std::move(payload))));
+    return;
+  }
+  box.queued.push_back(std::move(payload));
+  while (box.queued.size() > kMaxQueuedMessages) box.queued.pop_front();
+}
+
 ClientProcess::ClientProcess(World& world, int id, ClockModel clock, std::uint64_t seed)
     : world_(world),
       id_(id),
@@ -167,6 +201,7 @@ void ClientProcess::crash() {
   ++epoch_;
   held_.clear();
   spawned_.clear();   // a crashed process's renewal loops die with it
+  inboxes_.clear();   // and its pub/sub connections
   workload_.reset();  // destroys every frame of the workload and the lock calls inside it
 }
 

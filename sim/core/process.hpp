@@ -5,7 +5,10 @@
 // wake-ups are held until it resumes; a crashed process's are dropped and its coroutine frames destroyed.
 #include <coroutine>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <map>
+#include <string>
 #include <memory>
 #include <vector>
 
@@ -41,6 +44,10 @@ class SimPort final : public Port {
   SimPort(World& world, ClientProcess& process) : world_(world), process_(process) {}
   std::size_t node_count() const override;
   Task<CallResult> call(std::size_t service, Command command) override;
+  // SUBSCRIBE travels like any command (to the process's subscriber session on the node); messages come
+  // back over the network into the process's inbox (ClientProcess::receive_message).
+  Task<CallResult> subscribe(std::size_t service, std::string channel) override;
+  Task<CallResult> await_message(std::size_t service, std::string channel, Micros timeout) override;
 
  private:
   World& world_;
@@ -83,6 +90,15 @@ class ClientProcess final : public Spawner {
 
   void start(std::unique_ptr<LockAlgorithm> lock, Task<void> workload);
   std::shared_ptr<Spawned> spawn(Task<void> task) override;
+
+  // Pub/sub messages delivered to this process, per (service, channel): queued (the newest few) until a
+  // waiter takes one. Cleared by a crash, like a closed connection.
+  struct Inbox {
+    std::deque<std::string> queued;
+    std::shared_ptr<PendingCall> waiter;
+  };
+  Inbox& inbox(std::size_t service, const std::string& channel) { return inboxes_[{service, channel}]; }
+  void receive_message(std::size_t service, const std::string& channel, std::string payload);
   void pause();
   void resume();
   void crash();
@@ -101,6 +117,7 @@ class ClientProcess final : public Spawner {
   Task<void> workload_;
   // Declared after lock_: spawned loops point into it, so they are destroyed first.
   std::vector<Task<void>> spawned_;
+  std::map<std::pair<std::size_t, std::string>, Inbox> inboxes_;
   std::uint64_t epoch_ = 0;
   bool paused_ = false;
   bool crashed_ = false;

@@ -59,8 +59,10 @@ void SimNode::flush_events() {
 }
 
 Reply SimNode::execute(int process, const Command& command, bool& changed) {
-  mock::Session& session = sessions_[process];
-  session.client_id = process;
+  const bool subscribing = !command.empty() && (command[0] == "SUBSCRIBE" || command[0] == "subscribe");
+  const int session_id = subscribing ? process + kSubscriberSession : process;
+  mock::Session& session = sessions_[session_id];
+  session.client_id = session_id;
   Reply reply = node_->execute(command, session);
   session.extra_replies.clear();
   changed = !pending_.empty();
@@ -86,6 +88,7 @@ void SimNode::crash() {
   if (!up_) return;
   at_crash_ = node_->snapshot();
   up_ = false;
+  for (auto& [id, session] : sessions_) node_->disconnect(session);  // connections close: subscriptions end
   sessions_.clear();
 }
 

@@ -25,7 +25,11 @@ class SimNode final : public mock::Observer {
   ClockModel& clock() { return clock_; }
   mock::Node& mock() { return *node_; }
 
+  // Session ids at or above this are the pub/sub connections of process (id - kSubscriberSession).
+  static constexpr int kSubscriberSession = 1 << 20;
+
   // Runs a client's command now; records the key events it caused. Returns whether data changed.
+  // SUBSCRIBE runs on the process's subscriber session, as a real client subscribes on its own connection.
   Reply execute(int process, const Command& command, bool& changed);
   // The 10 Hz active expiry cycle.
   void active_expiry();

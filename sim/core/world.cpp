@@ -36,6 +36,12 @@ World::World(const SimConfig& config, std::uint64_t seed)
                                               entry.process, entry.node));
     }
   }
+  for (auto& node : nodes_) {
+    const int node_id = node->id();
+    node->mock().set_publish_sink([this, node_id](std::int64_t client_id, const Reply& push) {
+      route_message(node_id, client_id, push);
+    });
+  }
   routing_ = master_nodes(config_);
   if (routing_.empty()) throw std::invalid_argument("a scenario needs at least one master node");
   for (std::size_t i = 0; i < config_.clients.size(); ++i) {
@@ -96,6 +102,24 @@ void World::deliver(int process, int node_id, const Command& command, std::share
   client.schedule(scheduler_.now() + link_delay(process, node_id), [pending, reply = std::move(reply)]() mutable {
     pending->settle(CallResult::of(std::move(reply)));
   });
+}
+
+void World::route_message(int node_id, std::int64_t client_id, const Reply& push) {
+  const std::int64_t process = client_id - SimNode::kSubscriberSession;
+  if (process < 0 || process >= static_cast<std::int64_t>(clients_.size()) || push.elements.size() != 3) return;
+  const int id = static_cast<int>(process);
+  // The node a message comes from is the service it serves now; a demoted node's messages reach nobody.
+  std::size_t service = routing_.size();
+  for (std::size_t s = 0; s < routing_.size(); ++s) {
+    if (routing_[s] == node_id) service = s;
+  }
+  const std::uint32_t loss_ppm = std::max(reply_loss_ppm_, link(id, node_id).reply_loss_ppm);
+  if (service == routing_.size() || partitioned(id, node_id) || network_prng_.chance_ppm(loss_ppm)) return;
+  ClientProcess& client = *clients_[static_cast<std::size_t>(id)];
+  client.schedule(scheduler_.now() + link_delay(id, node_id),
+                  [&client, service, channel = push.elements[1].text, payload = push.elements[2].text]() mutable {
+                    client.receive_message(service, channel, std::move(payload));
+                  });
 }
 
 void World::replicate(SimNode& master) {

@@ -44,6 +44,8 @@ class World {
   void record_renewal(ClientProcess& process, const RenewalEvent& event);
   void deliver(int process, int node, const Command& command, std::shared_ptr<PendingCall> pending);
   void replicate(SimNode& master);
+  // A PUBLISH on `node_id` reaching a subscriber session: delivered to its process over the network.
+  void route_message(int node_id, std::int64_t client_id, const Reply& push);
   void schedule_maintenance(int node);
   void maintenance_tick(int node);
   // The link between a process and a node: an override when the scenario has one, else the default.

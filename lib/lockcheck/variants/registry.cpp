@@ -12,6 +12,7 @@
 #include "lockcheck/variants/setnx_then_expire.hpp"
 #include "lockcheck/variants/thread_id_lock.hpp"
 #include "lockcheck/variants/redlock.hpp"
+#include "lockcheck/variants/redisson_like_lock.hpp"
 #include "lockcheck/variants/rw_owned_lock.hpp"
 #include "lockcheck/variants/rw_two_keys_lock.hpp"
 #include "lockcheck/variants/script_lock.hpp"
@@ -24,7 +25,7 @@ const std::vector<std::string>& variant_ids() {
   static const std::vector<std::string> ids = {
       "exists-then-set", "setnx-then-expire", "set-nx-ex-del", "token", "thread-id", "appid-thread",
       "reentrant-hash", "reentrant-maxttl", "client-reentrant", "watchdog-unchecked", "watchdog", "rw-two-keys",
-      "redlock", "fenced", "rw-owned", "script"};
+      "redlock", "redisson-like", "fenced", "rw-owned", "script"};
   return ids;
 }
 
@@ -37,6 +38,9 @@ std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Cloc
   if (id == "watchdog") {
     return std::make_unique<WatchdogLock>(std::make_unique<TokenLock>(port, clock, entropy, options), clock, spawner(),
                                           options.ttl, params.watchdog);
+  }
+  if (id == "redisson-like") {
+    return std::make_unique<RedissonLikeLock>(port, clock, entropy, options, spawner(), params.watchdog);
   }
   if (id == "client-reentrant") {
     return std::make_unique<ClientReentrantLock>(port, clock, entropy, options, spawner(), params.watchdog);

@@ -60,6 +60,12 @@ Task<SingleKeyLock::Attempt> SingleKeyLock::attempt_with_ttl(const std::string& 
   co_return co_await attempt(key, token, after_lost_reply);
 }
 
+Task<void> SingleKeyLock::wait_to_retry(const std::string& key, Micros pause, Micros left) {
+  (void)key;
+  (void)left;
+  co_await clock_.sleep(pause);
+}
+
 Task<AcquireResult> SingleKeyLock::acquire(std::string key, Micros wait) {
   co_return co_await acquire_loop(std::move(key), wait, options_.ttl);
 }
@@ -138,7 +144,7 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
       continue;
     }
     const Micros pause = std::min(backoff_delay(options_.retry, entropy_, std::max<std::uint32_t>(busy_attempts, 1)), give_up_at - now);
-    co_await clock_.sleep(pause);
+    co_await wait_to_retry(key, pause, give_up_at - now);
   }
 
   if (maybe_ours) {

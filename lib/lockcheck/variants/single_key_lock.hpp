@@ -73,6 +73,9 @@ class SingleKeyLock : public LockAlgorithm {
   // One renew command: resets the TTL if the key holds `token`, replying 1 when it did. Default: the
   // compare-and-pexpire script.
   virtual Task<CallResult> renew_call(const std::string& key, const std::string& token);
+  // Waits before the next attempt of a busy lock. `pause` is the backoff delay (already within the budget),
+  // `left` what remains of the wait budget. Default: sleep `pause`. Pub/sub variants wait for a release.
+  virtual Task<void> wait_to_retry(const std::string& key, Micros pause, Micros left);
   // release_call() retried on a lost reply. Also cleans up after an unknown acquire outcome.
   Task<ReleaseStatus> release_token(const std::string& key, const std::string& token);
 

@@ -1,0 +1,41 @@
+#include "lockcheck/variants/redisson_like_lock.hpp"
+
+#include <algorithm>
+
+#include "lockcheck/scripts.hpp"
+
+namespace lockcheck::detail {
+
+Task<CallResult> PubSubReentrantHashLock::release_call(const std::string& key, const std::string& token) {
+  static const Script script(scripts::redisson_like_release);
+  std::vector<std::string> keys{key};
+  std::vector<std::string> args{token, channel_of(key)};
+  co_return co_await run_script(script, std::move(keys), std::move(args));
+}
+
+Task<void> PubSubReentrantHashLock::wait_to_retry(const std::string& key, Micros pause, Micros left) {
+  if (pubsub_unavailable_) {
+    co_await clock_.sleep(pause);
+    co_return;
+  }
+  const std::string channel = channel_of(key);
+  if (subscribed_.count(channel) == 0) {
+    CallResult subscribed = co_await port_.subscribe(node_, channel);
+    if (subscribed.status == CallStatus::not_sent && subscribed.detail == "this port has no pub/sub") {
+      pubsub_unavailable_ = true;
+    }
+    if (!subscribed.replied() || subscribed.reply.is_error()) {
+      co_await clock_.sleep(pause);
+      co_return;
+    }
+    subscribed_.insert(channel);
+    co_return;  // retry at once: a release before the subscription took effect was not announced to us
+  }
+  // Wait for a release, but never longer than one TTL (a lost message must not strand a waiter) or the budget.
+  const Micros timeout = std::min(std::chrono::duration_cast<Micros>(options_.ttl), left);
+  CallResult message = co_await port_.await_message(node_, channel, timeout);
+  // No message: the subscription may be gone (broken connection, restarted node); subscribe again next time.
+  if (!message.replied()) subscribed_.erase(channel);
+}
+
+}  // namespace lockcheck::detail
