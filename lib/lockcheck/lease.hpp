@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "lockcheck/clock.hpp"
@@ -26,10 +27,32 @@ class LeaseRenewal {
   void mark_lost() { lost_.store(true); }
   StopSignal& stop() { return stop_; }
 
+  // The renewal loop brackets each renewal with these; begin_renewal() is false once stop was requested,
+  // and then no renewal may start.
+  bool begin_renewal() {
+    std::lock_guard lock(in_flight_mutex_);
+    if (stop_.requested()) return false;
+    in_flight_ = true;
+    return true;
+  }
+  void end_renewal() {
+    std::lock_guard lock(in_flight_mutex_);
+    in_flight_ = false;
+  }
+  // Stops renewal for good. True when a renewal is in flight: the caller must wait for the loop to finish
+  // before releasing; false means none is and none will start, so the release may go at once.
+  bool stop_renewal() {
+    std::lock_guard lock(in_flight_mutex_);
+    stop_.request();
+    return in_flight_;
+  }
+
  private:
   std::atomic<std::int64_t> valid_until_us_;
   std::atomic<bool> lost_{false};
   StopSignal stop_;
+  std::mutex in_flight_mutex_;
+  bool in_flight_ = false;
 };
 
 struct Lease {

@@ -31,6 +31,7 @@ WatchdogLock::~WatchdogLock() {
     watches = std::move(watches_);
   }
   for (auto& [token, watch] : watches) watch.renewal->stop().request();
+  // Destroying the handles joins production threads (they are all stopping now).
 }
 
 Task<AcquireResult> WatchdogLock::acquire(std::string key, Micros wait) {
@@ -56,6 +57,7 @@ void WatchdogLock::watch(Lease& lease) {
   std::lock_guard lock(watches_mutex_);
   // Forget loops that ended on their own (lost, max_hold) so the map stays as small as the leases held.
   std::erase_if(watches_, [](const auto& entry) { return entry.second.loop->finished(); });
+  std::erase_if(stopping_, [](const auto& loop) { return loop->finished(); });
   auto existing = watches_.find(lease.token);
   if (existing != watches_.end()) {  // a reentrant acquire: the running loop already renews this token
     ++existing->second.holds;
@@ -79,11 +81,17 @@ Task<void> WatchdogLock::stop_watching(Lease& lease) {
     auto it = watches_.find(lease.token);
     if (it == watches_.end()) co_return;
     if (--it->second.holds > 0) co_return;  // an inner release of a reentrant hold: keep renewing
-    it->second.renewal->stop().request();
+    const bool in_flight = it->second.renewal->stop_renewal();
     loop = std::move(it->second.loop);
     watches_.erase(it);
+    if (!in_flight) {
+      // No renewal is in flight and none can start: release at once. The loop ends on its own (its sleep is
+      // cut short by the stop); keep its handle so a production thread is joined later, off this path.
+      stopping_.push_back(std::move(loop));
+      co_return;
+    }
   }
-  // Strictly before the release is sent: a renewal in flight finishes first, none starts after.
+  // Strictly before the release is sent: the renewal in flight finishes first.
   co_await loop->join();
 }
 
@@ -129,6 +137,7 @@ Task<void> WatchdogLock::renewal_loop(Lease lease, std::shared_ptr<LeaseRenewal>
       signal_lost(lease, *renewal, "validity ran out before a renewal succeeded");
       co_return;
     }
+    if (!renewal->begin_renewal()) break;  // released meanwhile
     notify(RenewalEvent::Kind::renewing, lease);
     RenewStatus status = RenewStatus::unknown;
     std::string detail;
@@ -137,6 +146,7 @@ Task<void> WatchdogLock::renewal_loop(Lease lease, std::shared_ptr<LeaseRenewal>
     } catch (const std::exception& error) {
       detail = error.what();
     }
+    renewal->end_renewal();
     if (status == RenewStatus::renewed) {
       ++renewals;
       renewal->extend_to(lease.valid_until);

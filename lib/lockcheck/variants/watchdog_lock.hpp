@@ -25,6 +25,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "lockcheck/clock.hpp"
 #include "lockcheck/lock_algorithm.hpp"
@@ -103,6 +104,7 @@ class WatchdogLock : public LockAlgorithm {
   bool fail_stop_;
   std::mutex watches_mutex_;  // production: several threads may acquire and release through one lock
   std::map<std::string, Watch> watches_;
+  std::vector<std::shared_ptr<Spawned>> stopping_;  // loops told to stop, not yet seen finished
 };
 
 }  // namespace lockcheck
