@@ -6,6 +6,7 @@
 
 #include "lockcheck/lock_options.hpp"
 #include "lockcheck/variants/script_lock.hpp"
+#include "lockcheck/variants/token_wait_lock.hpp"
 #include "redis/keyspace.hpp"
 
 namespace lockcheck::sim {
@@ -103,6 +104,7 @@ struct SimConfig {
   std::string scenario = "unnamed";
   std::string variant = "token";
   UserScripts scripts{};  // variant "script": the user's Lua sources
+  TokenWaitOptions token_wait{};  // variant "token-wait": replicas to wait for, WAIT timeout
   LockOptions lock{};
   std::int64_t command_timeout_us = 500000;
   std::vector<ClientConfig> clients = std::vector<ClientConfig>(3);

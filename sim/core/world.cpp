@@ -25,7 +25,8 @@ World::World(const SimConfig& config, std::uint64_t seed)
       replication_prng_(derive_seed(seed, "replication")),
       request_loss_ppm_(config.link.request_loss_ppm),
       reply_loss_ppm_(config.link.reply_loss_ppm),
-      slow_node_us_(config.nodes.size(), 0) {
+      slow_node_us_(config.nodes.size(), 0),
+      sent_sequence_(config.nodes.size(), 0) {
   for (std::size_t i = 0; i < config_.nodes.size(); ++i) {
     nodes_.push_back(std::make_unique<SimNode>(static_cast<int>(i), config_.nodes[i], history_, scheduler_));
   }
@@ -91,6 +92,15 @@ void World::deliver(int process, int node_id, const Command& command, std::share
   bool changed = false;
   Reply reply = node.execute(process, command, changed);
   if (changed && node.replica_of() < 0) replicate(node);
+  if (const auto wait = node.take_wait_request(); wait && node.replica_of() < 0) {
+    start_wait(process, node_id, *wait, std::move(pending));
+    return;
+  }
+  reply_to(process, node_id, std::move(reply), std::move(pending));
+}
+
+void World::reply_to(int process, int node_id, Reply reply, std::shared_ptr<PendingCall> pending) {
+  ClientProcess& client = *clients_[static_cast<std::size_t>(process)];
   const std::uint32_t loss_ppm = std::max(reply_loss_ppm_, link(process, node_id).reply_loss_ppm);
   if (partitioned(process, node_id) || network_prng_.chance_ppm(loss_ppm)) return;
   client.schedule(scheduler_.now() + link_delay(process, node_id), [pending, reply = std::move(reply)]() mutable {
@@ -100,13 +110,18 @@ void World::deliver(int process, int node_id, const Command& command, std::share
 
 void World::replicate(SimNode& master) {
   const std::uint64_t sequence = ++replication_sequence_;
+  const int from = master.id();
+  sent_sequence_[static_cast<std::size_t>(from)] = sequence;
   auto dataset = std::make_shared<mock::Dataset>(master.mock().snapshot());
   for (auto& replica : nodes_) {
-    if (replica->replica_of() != master.id()) continue;
+    if (replica->replica_of() != from) continue;
     const NodeConfig& config = config_.nodes[static_cast<std::size_t>(replica->id())];
     const std::int64_t lag = replication_prng_.between(config.replication_lag_min_us, config.replication_lag_max_us);
     SimNode* target = replica.get();
-    scheduler_.after(lag, [target, sequence, dataset] { target->apply_replication(sequence, *dataset); });
+    scheduler_.after(lag, [this, target, from, sequence, dataset] {
+      target->apply_replication(from, sequence, *dataset);
+      wake_waits(from);
+    });
   }
 }
 
@@ -133,7 +148,7 @@ void World::record_fault(const char* name, Json fields) {
 void World::start_client(int id) {
   ClientProcess& process = client(id);
   auto lock = make_lock(config_.variant, process.port(), process.clock(), process.entropy(), config_.lock,
-                        VariantParams{config_.scripts});
+                        VariantParams{config_.scripts, config_.token_wait});
   process.start(std::move(lock), run_workload(*this, process));
 }
 
@@ -192,6 +207,7 @@ void World::apply(const FaultSpec& fault) {
     if (!node(fault.node).up()) return;
     record_fault("node_crash", Json{{"node", fault.node}});
     node(fault.node).crash();
+    drop_waits(fault.node);
   } else if (kind == "node_restart") {
     check_node();
     if (node(fault.node).up()) return;
@@ -207,6 +223,7 @@ void World::apply(const FaultSpec& fault) {
     SimNode& master = node(old_master);
     const mock::Dataset before = master.up() ? master.mock().snapshot() : mock::Dataset{};
     master.crash();  // Sentinel fences the old master off; it rejoins only as a replica
+    drop_waits(old_master);
     replica.promote();
     for (auto& service : routing_) {
       if (service == old_master) service = fault.node;

@@ -11,6 +11,7 @@
 #include "lockcheck/lock_options.hpp"
 #include "lockcheck/port.hpp"
 #include "lockcheck/variants/script_lock.hpp"
+#include "lockcheck/variants/token_wait_lock.hpp"
 
 namespace lockcheck {
 
@@ -20,6 +21,7 @@ const std::vector<std::string>& variant_ids();
 // What some variants need beyond the common options.
 struct VariantParams {
   UserScripts scripts;  // `script`: the user's Lua sources
+  TokenWaitOptions token_wait{};  // `token-wait`: replicas to wait for, WAIT timeout
 };
 
 // Throws InvalidArgument naming the known ids when `id` is unknown.
