@@ -1,6 +1,6 @@
 -- rw-hash-timestamps release, both modes (DELIBERATELY BROKEN variant). KEYS[1] the lock hash; ARGV[1] token.
 -- Removes our write or read field, and the key with the last field: 1. Neither field: 0, no effect.
-local removed = redis.call('HDEL', KEYS[1], 'write:' .. ARGV[1], 'read:' .. ARGV[1])
+local removed = redis.call('HDEL', KEYS[1], 'write:' .. tostring(ARGV[1]), 'read:' .. tostring(ARGV[1]))
 if removed == 0 then
   return 0
 end

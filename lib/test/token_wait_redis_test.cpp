@@ -70,6 +70,7 @@ TEST_F(TokenWait, TooFewReplicasMeansNotAcquiredAndNoKeyLeftBehind) {
   const auto started = std::chrono::steady_clock::now();
   AcquireResult alone = run_sync(one.acquire("lock:wait", Micros::zero()));
   EXPECT_EQ(alone.status, AcquireStatus::busy) << alone.detail;
+  EXPECT_EQ(alone.detail, "WAIT: 0 of 1 replicas acknowledged within 100 ms");
   EXPECT_GE(std::chrono::steady_clock::now() - started, 90ms) << "WAIT blocked for its timeout";
   EXPECT_FALSE(master_admin.exists("lock:wait"));
 }

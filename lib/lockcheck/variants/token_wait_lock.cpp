@@ -43,6 +43,10 @@ Task<detail::SingleKeyLock::Attempt> TokenWaitLock::attempt(const std::string& k
     co_return result;
   }
   // Too few acknowledgements (or WAIT refused): the grant may vanish in a failover, so give it back.
+  result.refused_because = reply.kind == Reply::Kind::integer
+                               ? fmt::format("WAIT: {} of {} replicas acknowledged within {} ms", reply.integer,
+                                             wait_.replicas, wait_.wait_timeout.count())
+                               : fmt::format("WAIT failed: {}", reply.text);
   const ReleaseStatus given_back = co_await release_token(key, token);
   if (given_back == ReleaseStatus::unknown) {
     result.call = CallResult::failed(CallStatus::unknown, "WAIT got too few replicas and the release went unanswered");
