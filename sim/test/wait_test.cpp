@@ -38,7 +38,8 @@ std::shared_ptr<PendingCall> send(World& world, Command command) {
 void run_to(World& world, std::int64_t t_us) { world.scheduler().run_until(t_us, 1000000); }
 
 // SET now (applied on the master 100 us later), then WAIT sent 1 ms from now.
-std::shared_ptr<PendingCall> set_then_wait(World& world, const std::string& numreplicas, const std::string& timeout_ms) {
+std::shared_ptr<PendingCall> set_then_wait(World& world, const std::string& numreplicas,
+                                           const std::string& timeout_ms) {
   const auto set = send(world, Command{"SET", "lock", "me", "PX", "30000"});
   run_to(world, world.scheduler().now() + 1000);
   EXPECT_TRUE(set->settled && set->result.replied());
@@ -134,9 +135,18 @@ TEST(SimWait, FailoverBreaksTheBlockedConnectionAndTheNewMasterCountsItsOwnRepli
   EXPECT_EQ(answer(*again), 1);
 }
 
-// The token-wait variant through the whole simulator: with a replica it locks as `token` does; without one
-// no acquire can ever succeed (WAIT's liveness cost), and nothing is left locked.
-TEST(SimWait, TokenWaitLocksWithAReplicaAndNeverWithoutOne) {
+// The token-wait variant through the whole simulator: with a replica it locks as `token` does, and the same
+// seed gives the same history; with no replica, or one lagging past the WAIT timeout, no acquire can ever
+// succeed (WAIT's liveness cost).
+std::size_t acquisitions(const RunResult& run) {
+  std::size_t count = 0;
+  for (const auto& line : run.history.lines()) {
+    count += line.find(R"("type":"ok","process":0,"f":"acquire")") != std::string::npos ? 1 : 0;
+  }
+  return count;
+}
+
+TEST(SimWait, TokenWaitLocksOnlyWithAReplicaThatKeepsUp) {
   SimConfig config;
   config.variant = "token-wait";
   config.lock.ttl = Millis(1000);
@@ -144,17 +154,16 @@ TEST(SimWait, TokenWaitLocksWithAReplicaAndNeverWithoutOne) {
   config.nodes = std::vector<NodeConfig>(2);
   config.nodes[1].replica_of = 0;
   const RunResult replicated = simulate(config, 1);
-  std::size_t acquired = 0;
-  for (const auto& line : replicated.history.lines()) {
-    acquired += line.find(R"("type":"ok","process":0,"f":"acquire")") != std::string::npos ? 1 : 0;
-  }
-  EXPECT_GT(acquired, 3u);
+  EXPECT_GT(acquisitions(replicated), 3u);
+  EXPECT_EQ(replicated.history.jsonl(), simulate(config, 1).history.jsonl());
+
+  SimConfig slow = config;
+  slow.nodes[1].replication_lag_min_us = 300000;  // beyond the 200 ms WAIT timeout
+  slow.nodes[1].replication_lag_max_us = 400000;
+  EXPECT_EQ(acquisitions(simulate(slow, 1)), 0u);
 
   config.nodes.resize(1);
-  const RunResult alone = simulate(config, 1);
-  for (const auto& line : alone.history.lines()) {
-    EXPECT_EQ(line.find(R"("type":"ok","process":0,"f":"acquire")"), std::string::npos) << line;
-  }
+  EXPECT_EQ(acquisitions(simulate(config, 1)), 0u);
 }
 
 }  // namespace

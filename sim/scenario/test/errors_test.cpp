@@ -167,8 +167,9 @@ TEST(ScenarioErrors, TokenWaitOptionsAreCheckedAgainstTheVariantAndTheTtl) {
   EXPECT_NE(error_of("variant = \"token-wait\"\n[lock]\nttl_ms = 500\n").find("scenarios/x.toml:1:11: token-wait: "
                                                                               "the WAIT timeout (200 ms)"),
             std::string::npos);
-  EXPECT_EQ(error_of("variant = \"token-wait\"\n[lock]\nttl_ms = 3000\n[token_wait]\nreplicas = 2\ntimeout_ms = 300\n"),
-            "no error");
+  EXPECT_EQ(
+      error_of("variant = \"token-wait\"\n[lock]\nttl_ms = 3000\n[token_wait]\nreplicas = 2\ntimeout_ms = 300\n"),
+      "no error");
 }
 
 }  // namespace
