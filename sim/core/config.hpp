@@ -72,7 +72,8 @@ struct WorkloadConfig {
 struct FaultSpec {
   std::int64_t at_us = 0;
   std::string kind;          // pause, crash, restart, client_clock_jump, client_clock_drift, node_clock_jump,
-                             // node_clock_drift, node_crash, node_restart, failover, partition, heal, loss,
+                             // node_clock_drift, node_crash, node_restart, failover, partition,
+                             // replica_partition, heal, loss,
                              // slow_node, evict
   int process = -1;
   int node = -1;

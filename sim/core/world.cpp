@@ -114,11 +114,12 @@ void World::replicate(SimNode& master) {
   sent_sequence_[static_cast<std::size_t>(from)] = sequence;
   auto dataset = std::make_shared<mock::Dataset>(master.mock().snapshot());
   for (auto& replica : nodes_) {
-    if (replica->replica_of() != from) continue;
+    if (replica->replica_of() != from || cut_replicas_.count(replica->id()) != 0) continue;
     const NodeConfig& config = config_.nodes[static_cast<std::size_t>(replica->id())];
     const std::int64_t lag = replication_prng_.between(config.replication_lag_min_us, config.replication_lag_max_us);
     SimNode* target = replica.get();
     scheduler_.after(lag, [this, target, from, sequence, dataset] {
+      if (cut_replicas_.count(target->id()) != 0) return;  // lost on the cut link
       target->apply_replication(from, sequence, *dataset);
       wake_waits(from);
     });
@@ -240,9 +241,20 @@ void World::apply(const FaultSpec& fault) {
     check_node();
     record_fault("partition", Json{{"process", fault.process}, {"node", fault.node}});
     partitions_.insert({fault.process, fault.node});
+  } else if (kind == "replica_partition") {
+    check_node();
+    if (node(fault.node).replica_of() < 0) return;  // promoted meanwhile: no replication link to cut
+    record_fault("replica_partition", Json{{"node", fault.node}});
+    cut_replicas_.insert(fault.node);
   } else if (kind == "heal") {
     record_fault("heal", Json::object());
     partitions_.clear();
+    // A healed replica resynchronises with its master at once, as a partial resync would.
+    const std::set<int> healed = std::exchange(cut_replicas_, {});
+    for (const int replica : healed) {
+      const int master = node(replica).replica_of();
+      if (master >= 0 && node(master).up()) replicate(node(master));
+    }
   } else if (kind == "loss") {
     record_fault("loss", Json{{"request_ppm", fault.request_loss_ppm}, {"reply_ppm", fault.reply_loss_ppm}});
     request_loss_ppm_ = fault.request_loss_ppm;

@@ -78,6 +78,7 @@ class World {
   std::vector<std::unique_ptr<ClientProcess>> clients_;
   std::vector<int> routing_;  // service -> physical node
   std::set<std::pair<int, int>> partitions_;  // (process, node) pairs that cannot talk
+  std::set<int> cut_replicas_;  // replicas whose replication link is partitioned (replica_partition)
   std::uint32_t request_loss_ppm_;
   std::uint32_t reply_loss_ppm_;
   std::vector<std::int64_t> slow_node_us_;

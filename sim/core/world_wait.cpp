@@ -1,7 +1,8 @@
 // WAIT numreplicas timeout on a simulated master. Redis blocks the client until `numreplicas` replicas have
 // acknowledged the replication offset the master had when WAIT ran, or until the timeout, and then replies
 // with the number that had. Here a replica acknowledges when it has applied that replication sequence (the
-// ack's trip back is not modelled), and only replicas that are up and still follow the master count.
+// ack's trip back is not modelled), and only replicas that are up, reachable (no replica_partition) and still
+// follow the master count.
 // Everything is driven by scheduler events: a replica applying a write wakes the master's waits, a timer on
 // the master's clock ends them, a crash of the master (or its fencing in a failover) drops the connection.
 #include <fmt/format.h>
@@ -13,7 +14,8 @@ namespace lockcheck::sim {
 std::int64_t World::acknowledged_replicas(int master, std::uint64_t target_sequence) const {
   std::int64_t acknowledged = 0;
   for (const auto& replica : nodes_) {
-    if (replica->replica_of() == master && replica->up() && replica->applied_sequence() >= target_sequence) {
+    if (replica->replica_of() == master && replica->up() && cut_replicas_.count(replica->id()) == 0 &&
+        replica->applied_sequence() >= target_sequence) {
       ++acknowledged;
     }
   }

@@ -95,6 +95,16 @@ TEST(SimWait, ACrashedReplicaDoesNotAcknowledge) {
   EXPECT_EQ(answer_between(world, *wait, 100000, 101300), 0);
 }
 
+TEST(SimWait, APartitionedReplicaDoesNotAcknowledgeAndCatchesUpWhenHealed) {
+  World world(wait_config({5000}), 1);
+  world.apply(FaultSpec{.kind = "replica_partition", .node = 1});
+  const auto cut = set_then_wait(world, "1", "100");
+  EXPECT_EQ(answer_between(world, *cut, 100000, 101300), 0);
+  world.apply(FaultSpec{.kind = "heal"});
+  const auto healed = send(world, Command{"WAIT", "1", "100"});
+  EXPECT_EQ(answer_between(world, *healed, 105000, 106500), 1) << "resynchronised 5 ms after the heal";
+}
+
 TEST(SimWait, AReplicaRestartedWithoutDataAcknowledgesOnlyNewWrites) {
   World world(wait_config({5000}), 1);
   const auto first = set_then_wait(world, "1", "100");

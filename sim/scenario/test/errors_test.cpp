@@ -105,7 +105,7 @@ TEST(ScenarioErrors, UnknownFaultKindListsKinds) {
             "scenarios/x.toml:3:8: [[faults]] kind must be one of \"pause\", \"crash\", \"restart\", "
             "\"client_clock_jump\", \"client_clock_drift\", \"node_clock_jump\", \"node_clock_drift\", "
             "\"node_crash\", \"node_restart\", \"failover\", \"partition\", \"heal\", \"loss\", \"slow_node\", "
-            "\"evict\", not \"sleep\"");
+            "\"evict\", \"replica_partition\", not \"sleep\"");
 }
 
 TEST(ScenarioErrors, MissingFaultField) {
@@ -152,6 +152,14 @@ TEST(ScenarioErrors, WorkloadNesting) {
   EXPECT_NE(error_of("[workload]\nnested_hold_min_ms = 9\nnested_hold_max_ms = 2\n").find("nested_hold"),
             std::string::npos);
   EXPECT_NE(error_of("[workload]\nnest = 1\n").find("nest_every, nested_ttl_ms"), std::string::npos);
+}
+
+TEST(ScenarioErrors, ReplicaPartitionNeedsAReplica) {
+  EXPECT_EQ(error_of("[[nodes]]\n[[faults]]\nat_ms = 1\nkind = \"replica_partition\"\nnode = 0\n"),
+            "scenarios/x.toml:5:8: [[faults]] replica_partition node 0 is a master; it cuts a replica's replication "
+            "link (a [[nodes]] entry with replica_of)");
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"replica_partition\"\n"),
+            "scenarios/x.toml:1:1: [[faults]] kind \"replica_partition\" needs node");
 }
 
 TEST(ScenarioErrors, TokenWaitOptionsAreCheckedAgainstTheVariantAndTheTtl) {
