@@ -21,13 +21,14 @@
 //
 // What it does not promise (WAIT does not make Redis strongly consistent):
 //   * the acknowledging replicas may not be the one promoted: with two replicas and replicas = 1, promoting
-//     the one that had not caught up loses the key exactly as with `token`;
+//     the one that had not caught up (lagging, or cut off from the master) loses the key exactly as with
+//     `token` (scenarios token-wait-unacked-replica-promoted-breaks, -partitioned-replica-promoted-breaks);
 //   * a failover while a SET is granted but not yet acknowledged loses that grant on the server; the
-//     acquirer never used it (its WAIT fails), but the server did briefly have two owners;
+//     acquirer never uses it (its WAIT fails), but the server did hand the lock out twice (token-wait-failover);
 //   * release and renew are not waited for: a failover can resurrect a released key until its TTL (costs
-//     liveness) or lose a renewal (the lease then ends at the old TTL, which the client still counts on:
-//     renewal is not protected);
-//   * a replica that loses its data on restart, or is promoted after being partitioned, forgets acks;
+//     liveness) or lose a renewal, so the promoted node keeps the old deadline while the holder's lease has
+//     moved forward, and another client can acquire inside that lease (renewal is not protected);
+//   * an acknowledgement is forgotten when the replica restarts without its data;
 //   * everything else that breaks `token`: a pause past the TTL, server clock jumps.
 // The cost is liveness and latency: every acquire waits a replication round trip, and while fewer than
 // `replicas` replicas are reachable (or they lag more than the WAIT timeout) no acquire succeeds at all.
