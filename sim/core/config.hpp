@@ -6,6 +6,7 @@
 
 #include "lockcheck/lock_options.hpp"
 #include "lockcheck/variants/script_lock.hpp"
+#include "lockcheck/variants/token_wait_lock.hpp"
 #include "redis/keyspace.hpp"
 
 namespace lockcheck::sim {
@@ -71,7 +72,8 @@ struct WorkloadConfig {
 struct FaultSpec {
   std::int64_t at_us = 0;
   std::string kind;          // pause, crash, restart, client_clock_jump, client_clock_drift, node_clock_jump,
-                             // node_clock_drift, node_crash, node_restart, failover, partition, heal, loss,
+                             // node_clock_drift, node_crash, node_restart, failover, partition,
+                             // replica_partition, heal, loss,
                              // slow_node, evict
   int process = -1;
   int node = -1;
@@ -110,6 +112,7 @@ struct SimConfig {
   std::string scenario = "unnamed";
   std::string variant = "token";
   UserScripts scripts{};  // variant "script": the user's Lua sources
+  TokenWaitOptions token_wait{};  // variant "token-wait": replicas to wait for, WAIT timeout
   LockOptions lock{};
   RenewalConfig renewal{};
   std::int64_t command_timeout_us = 500000;

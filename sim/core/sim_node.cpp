@@ -18,6 +18,11 @@ SimNode::SimNode(int id, const NodeConfig& config, History& history, const Sched
   options.eviction = config.eviction;
   options.eviction_seed = 0x5eed + static_cast<std::uint64_t>(id);
   node_ = std::make_unique<mock::Node>(std::move(options));
+  // The mock answers WAIT synchronously; the world defers the reply until replicas acknowledge.
+  node_->set_wait_hook([this](std::int64_t, std::int64_t numreplicas, std::int64_t timeout_ms) -> std::int64_t {
+    wait_request_ = WaitRequest{numreplicas, timeout_ms};
+    return 0;
+  });
 }
 
 void SimNode::on_key_event(const mock::KeyEvent& event) {
@@ -76,10 +81,10 @@ void SimNode::active_expiry() {
   flush_events();
 }
 
-void SimNode::apply_replication(std::uint64_t sequence, const mock::Dataset& dataset) {
-  // A promoted replica has left its old master's stream: what was still in flight is dropped, as when
-  // Sentinel re-points the replication link.
-  if (!up_ || replica_of_ < 0 || sequence <= applied_sequence_) return;
+void SimNode::apply_replication(int from, std::uint64_t sequence, const mock::Dataset& dataset) {
+  // A promoted or re-pointed replica has left its old master's stream: what was still in flight is dropped,
+  // as when Sentinel re-points the replication link.
+  if (!up_ || replica_of_ != from || sequence <= applied_sequence_) return;
   applied_sequence_ = sequence;
   node_->restore(dataset);
 }
@@ -99,6 +104,8 @@ void SimNode::restart(RestartMode mode) {
     case RestartMode::lost: node_->restore({}); break;
     case RestartMode::aof_everysec: node_->restore(fsynced_); break;
   }
+  // A replica that lost data acknowledges nothing until its master's stream brings it up to date again.
+  if (mode != RestartMode::kept) applied_sequence_ = 0;
   node_->flush_scripts();
   up_ = true;
   record_losses(at_crash_, id_);

@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/clock_model.hpp"
@@ -17,6 +19,12 @@ namespace lockcheck::sim {
 
 class SimNode final : public mock::Observer {
  public:
+  // A WAIT the node just ran: the world blocks the client until replicas acknowledge (world_wait.cpp).
+  struct WaitRequest {
+    std::int64_t numreplicas = 0;
+    std::int64_t timeout_ms = 0;  // 0: no timeout
+  };
+
   SimNode(int id, const NodeConfig& config, History& history, const Scheduler& scheduler);
 
   int id() const { return id_; }
@@ -33,9 +41,12 @@ class SimNode final : public mock::Observer {
   Reply execute(int process, const Command& command, bool& changed);
   // The 10 Hz active expiry cycle.
   void active_expiry();
-  // A replica takes its master's data set as of sequence `sequence` (ignored when older than what it has).
-  void apply_replication(std::uint64_t sequence, const mock::Dataset& dataset);
+  // A replica takes master `from`'s data set as of sequence `sequence` (ignored when older than what it has,
+  // or when it no longer follows `from`).
+  void apply_replication(int from, std::uint64_t sequence, const mock::Dataset& dataset);
   std::uint64_t applied_sequence() const { return applied_sequence_; }
+  // The WAIT the last execute() ran, if any (cleared by taking it).
+  std::optional<WaitRequest> take_wait_request() { return std::exchange(wait_request_, std::nullopt); }
 
   void crash();
   void restart(RestartMode mode);
@@ -71,6 +82,7 @@ class SimNode final : public mock::Observer {
   bool up_ = true;
   int replica_of_;
   std::uint64_t applied_sequence_ = 0;
+  std::optional<WaitRequest> wait_request_;
   mock::Dataset at_crash_;
   mock::Dataset fsynced_;
 };

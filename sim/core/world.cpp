@@ -25,7 +25,8 @@ World::World(const SimConfig& config, std::uint64_t seed)
       replication_prng_(derive_seed(seed, "replication")),
       request_loss_ppm_(config.link.request_loss_ppm),
       reply_loss_ppm_(config.link.reply_loss_ppm),
-      slow_node_us_(config.nodes.size(), 0) {
+      slow_node_us_(config.nodes.size(), 0),
+      sent_sequence_(config.nodes.size(), 0) {
   for (std::size_t i = 0; i < config_.nodes.size(); ++i) {
     nodes_.push_back(std::make_unique<SimNode>(static_cast<int>(i), config_.nodes[i], history_, scheduler_));
   }
@@ -97,6 +98,15 @@ void World::deliver(int process, int node_id, const Command& command, std::share
   bool changed = false;
   Reply reply = node.execute(process, command, changed);
   if (changed && node.replica_of() < 0) replicate(node);
+  if (const auto wait = node.take_wait_request(); wait && node.replica_of() < 0) {
+    start_wait(process, node_id, *wait, std::move(pending));
+    return;
+  }
+  reply_to(process, node_id, std::move(reply), std::move(pending));
+}
+
+void World::reply_to(int process, int node_id, Reply reply, std::shared_ptr<PendingCall> pending) {
+  ClientProcess& client = *clients_[static_cast<std::size_t>(process)];
   const std::uint32_t loss_ppm = std::max(reply_loss_ppm_, link(process, node_id).reply_loss_ppm);
   if (partitioned(process, node_id) || network_prng_.chance_ppm(loss_ppm)) return;
   client.schedule(scheduler_.now() + link_delay(process, node_id), [pending, reply = std::move(reply)]() mutable {
@@ -124,13 +134,19 @@ void World::route_message(int node_id, std::int64_t client_id, const Reply& push
 
 void World::replicate(SimNode& master) {
   const std::uint64_t sequence = ++replication_sequence_;
+  const int from = master.id();
+  sent_sequence_[static_cast<std::size_t>(from)] = sequence;
   auto dataset = std::make_shared<mock::Dataset>(master.mock().snapshot());
   for (auto& replica : nodes_) {
-    if (replica->replica_of() != master.id()) continue;
+    if (replica->replica_of() != from || cut_replicas_.count(replica->id()) != 0) continue;
     const NodeConfig& config = config_.nodes[static_cast<std::size_t>(replica->id())];
     const std::int64_t lag = replication_prng_.between(config.replication_lag_min_us, config.replication_lag_max_us);
     SimNode* target = replica.get();
-    scheduler_.after(lag, [target, sequence, dataset] { target->apply_replication(sequence, *dataset); });
+    scheduler_.after(lag, [this, target, from, sequence, dataset] {
+      if (cut_replicas_.count(target->id()) != 0) return;  // lost on the cut link
+      target->apply_replication(from, sequence, *dataset);
+      wake_waits(from);
+    });
   }
 }
 
@@ -157,6 +173,7 @@ void World::record_fault(const char* name, Json fields) {
 void World::start_client(int id) {
   ClientProcess& process = client(id);
   VariantParams params{config_.scripts};
+  params.token_wait = config_.token_wait;
   params.spawner = &process;
   params.watchdog.renew_divisor = config_.renewal.renew_divisor;
   params.watchdog.max_renewals = config_.renewal.max_renewals;
@@ -242,6 +259,7 @@ void World::apply(const FaultSpec& fault) {
     if (!node(fault.node).up()) return;
     record_fault("node_crash", Json{{"node", fault.node}});
     node(fault.node).crash();
+    drop_waits(fault.node);
   } else if (kind == "node_restart") {
     check_node();
     if (node(fault.node).up()) return;
@@ -257,6 +275,7 @@ void World::apply(const FaultSpec& fault) {
     SimNode& master = node(old_master);
     const mock::Dataset before = master.up() ? master.mock().snapshot() : mock::Dataset{};
     master.crash();  // Sentinel fences the old master off; it rejoins only as a replica
+    drop_waits(old_master);
     replica.promote();
     for (auto& service : routing_) {
       if (service == old_master) service = fault.node;
@@ -273,9 +292,20 @@ void World::apply(const FaultSpec& fault) {
     check_node();
     record_fault("partition", Json{{"process", fault.process}, {"node", fault.node}});
     partitions_.insert({fault.process, fault.node});
+  } else if (kind == "replica_partition") {
+    check_node();
+    if (node(fault.node).replica_of() < 0) return;  // promoted meanwhile: no replication link to cut
+    record_fault("replica_partition", Json{{"node", fault.node}});
+    cut_replicas_.insert(fault.node);
   } else if (kind == "heal") {
     record_fault("heal", Json::object());
     partitions_.clear();
+    // A healed replica resynchronises with its master at once, as a partial resync would.
+    const std::set<int> healed = std::exchange(cut_replicas_, {});
+    for (const int replica : healed) {
+      const int master = node(replica).replica_of();
+      if (master >= 0 && node(master).up()) replicate(node(master));
+    }
   } else if (kind == "loss") {
     record_fault("loss", Json{{"request_ppm", fault.request_loss_ppm}, {"reply_ppm", fault.reply_loss_ppm}});
     request_loss_ppm_ = fault.request_loss_ppm;

@@ -2,6 +2,7 @@
 // The simulated world: scheduler, history, network, nodes, client processes and the protected resource.
 // It routes each client command over the network to the node serving it, and applies faults.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <utility>
@@ -43,6 +44,8 @@ class World {
   // A renewing variant's background renewal, as renew ops in the history (sim/README.md).
   void record_renewal(ClientProcess& process, const RenewalEvent& event);
   void deliver(int process, int node, const Command& command, std::shared_ptr<PendingCall> pending);
+  // Sends `reply` back over the link (unless the link drops it; the client's timeout then settles it).
+  void reply_to(int process, int node, Reply reply, std::shared_ptr<PendingCall> pending);
   void replicate(SimNode& master);
   // A PUBLISH on `node_id` reaching a subscriber session: delivered to its process over the network.
   void route_message(int node_id, std::int64_t client_id, const Reply& push);
@@ -53,6 +56,21 @@ class World {
   std::int64_t link_delay(int process, int node);
   bool partitioned(int process, int node) const { return partitions_.count({process, node}) > 0; }
   void record_fault(const char* name, Json fields);
+
+  // WAIT on a master (world_wait.cpp): the reply waits until `numreplicas` replicas have applied what the
+  // master had sent when WAIT ran, or until the timeout on the master's clock; a crash of the master ends it.
+  struct ReplicaWait {
+    int process = 0;
+    int node = 0;
+    std::uint64_t target_sequence = 0;
+    std::int64_t numreplicas = 0;
+    std::shared_ptr<PendingCall> pending;
+  };
+  void start_wait(int process, int node, const SimNode::WaitRequest& request, std::shared_ptr<PendingCall> pending);
+  std::int64_t acknowledged_replicas(int master, std::uint64_t target_sequence) const;
+  void wake_waits(int master);
+  void finish_wait(std::uint64_t id);
+  void drop_waits(int node);
 
   SimConfig config_;
   std::uint64_t seed_;
@@ -65,10 +83,14 @@ class World {
   std::vector<std::unique_ptr<ClientProcess>> clients_;
   std::vector<int> routing_;  // service -> physical node
   std::set<std::pair<int, int>> partitions_;  // (process, node) pairs that cannot talk
+  std::set<int> cut_replicas_;  // replicas whose replication link is partitioned (replica_partition)
   std::uint32_t request_loss_ppm_;
   std::uint32_t reply_loss_ppm_;
   std::vector<std::int64_t> slow_node_us_;
   std::uint64_t replication_sequence_ = 0;
+  std::vector<std::uint64_t> sent_sequence_;  // per node: the last replication sequence it sent as a master
+  std::map<std::uint64_t, ReplicaWait> waits_;  // blocked WAITs by id (creation order)
+  std::uint64_t next_wait_id_ = 0;
 };
 
 // The client's whole life: acquire, read-modify-write the resource, release, think; until the run ends.

@@ -15,6 +15,7 @@ constexpr std::string_view kKindNames[] = {
     "pause",       "crash",        "restart",  "client_clock_jump", "client_clock_drift",
     "node_clock_jump", "node_clock_drift", "node_crash", "node_restart", "failover",
     "partition",   "heal",         "loss",     "slow_node",         "evict",
+    "replica_partition",
 };
 
 struct KindNeeds {
@@ -39,6 +40,7 @@ constexpr KindNeeds kNeeds[] = {
     {"loss", {"request_loss_ppm", "reply_loss_ppm"}, true},
     {"slow_node", {"node", "duration_ms"}},
     {"evict", {"node", ""}},
+    {"replica_partition", {"node", ""}},
 };
 
 void require_fields(const Section& fault, const std::string& kind) {
@@ -93,6 +95,11 @@ FaultSpec read_fault(const Section& fault, const SimConfig& config) {
   if (out.kind == "failover" && config.nodes[static_cast<std::size_t>(out.node)].replica_of < 0) {
     fault.fail_at("node", fmt::format("[[faults]] failover node {} is a master; failover promotes a replica "
                                       "(a [[nodes]] entry with replica_of)",
+                                      out.node));
+  }
+  if (out.kind == "replica_partition" && config.nodes[static_cast<std::size_t>(out.node)].replica_of < 0) {
+    fault.fail_at("node", fmt::format("[[faults]] replica_partition node {} is a master; it cuts a replica's "
+                                      "replication link (a [[nodes]] entry with replica_of)",
                                       out.node));
   }
   return out;

@@ -27,6 +27,9 @@ void read_nemesis(const Section& top, NemesisConfig& out);
 // `check_files`, a missing file is an error at its line.
 void read_scripts(const Section& top, const std::string& variant, const std::filesystem::path& base_dir,
                   bool check_files, Scenario::Scripts& out, UserScripts& sources);
+// [token_wait] (replicas, timeout_ms): only for variant "token-wait"; needs [lock] read first (the timeout is
+// bounded by the TTL).
+void read_token_wait(const Section& top, const std::string& variant, const LockOptions& lock, TokenWaitOptions& out);
 void read_expectations(const Section& top, std::vector<Expectation>& out);
 
 // "a year" style bounds shared by the readers.

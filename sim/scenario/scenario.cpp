@@ -25,7 +25,7 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files)
   const Section top(table, path);
   top.allow_only({"name", "description", "backend", "variant", "duration_ms", "seeds", "seed", "seed_list",
                   "command_timeout_ms", "active_expiry_interval_ms", "max_events", "[lock]", "[clients]",
-                  "[[nodes]]", "[network]", "[workload]", "[[faults]]", "[nemesis]", "[scripts]", "[expect]"});
+                  "[[nodes]]", "[network]", "[workload]", "[[faults]]", "[nemesis]", "[scripts]", "[token_wait]", "[expect]"});
   Scenario out;
   out.path = path;
   const std::filesystem::path file(path);
@@ -41,6 +41,7 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files)
   scenario_detail::read_nemesis(top, out.config.nemesis);
   scenario_detail::read_scripts(top, out.config.variant, file.parent_path(), check_files, out.scripts,
                                 out.config.scripts);
+  scenario_detail::read_token_wait(top, out.config.variant, out.config.lock, out.config.token_wait);
   scenario_detail::read_expectations(top, out.expectations);
   return out;
 }

@@ -15,9 +15,11 @@
 #include "lockcheck/variants/redisson_like_lock.hpp"
 #include "lockcheck/variants/rw_owned_lock.hpp"
 #include "lockcheck/variants/rw_two_keys_lock.hpp"
+#include "lockcheck/variants/rw_hash_timestamps_lock.hpp"
 #include "lockcheck/variants/script_lock.hpp"
 #include "lockcheck/variants/token_lock.hpp"
 #include "lockcheck/variants/watchdog_unchecked.hpp"
+#include "lockcheck/variants/token_wait_lock.hpp"
 
 namespace lockcheck {
 
@@ -25,7 +27,7 @@ const std::vector<std::string>& variant_ids() {
   static const std::vector<std::string> ids = {
       "exists-then-set", "setnx-then-expire", "set-nx-ex-del", "token", "thread-id", "appid-thread",
       "reentrant-hash", "reentrant-maxttl", "client-reentrant", "watchdog-unchecked", "watchdog", "rw-two-keys",
-      "redlock", "redisson-like", "fenced", "rw-owned", "script"};
+      "rw-hash-timestamps", "redlock", "redisson-like", "fenced", "token-wait", "rw-owned", "script"};
   return ids;
 }
 
@@ -52,6 +54,7 @@ std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Cloc
   if (id == "reentrant-hash") return std::make_unique<ReentrantHashLock>(port, clock, entropy, options);
   if (id == "reentrant-maxttl") return std::make_unique<ReentrantMaxTtlLock>(port, clock, entropy, options);
   if (id == "rw-owned") return std::make_unique<RwOwnedLock>(port, clock, entropy, options);
+  if (id == "token-wait") return std::make_unique<TokenWaitLock>(port, clock, entropy, options, params.token_wait);
   // Deliberately broken variants, for study (namespace lockcheck::broken).
   if (id == "exists-then-set") return std::make_unique<broken::ExistsThenSetLock>(port, clock, entropy, options);
   if (id == "setnx-then-expire") return std::make_unique<broken::SetnxThenExpireLock>(port, clock, entropy, options);
@@ -62,6 +65,7 @@ std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Cloc
     return std::make_unique<broken::WatchdogUncheckedLock>(port, clock, entropy, options, spawner(), params.watchdog);
   }
   if (id == "rw-two-keys") return std::make_unique<broken::RwTwoKeysLock>(port, clock, entropy, options);
+  if (id == "rw-hash-timestamps") return std::make_unique<broken::RwHashTimestampsLock>(port, clock, entropy, options);
   throw InvalidArgument(fmt::format("unknown lock variant '{}'; known: {}", id, fmt::join(variant_ids(), ", ")));
 }
 

@@ -13,6 +13,7 @@
 #include "lockcheck/spawner.hpp"
 #include "lockcheck/variants/script_lock.hpp"
 #include "lockcheck/variants/watchdog_lock.hpp"
+#include "lockcheck/variants/token_wait_lock.hpp"
 
 namespace lockcheck {
 
@@ -26,6 +27,7 @@ struct VariantParams {
   // (required for them), and its options (observer, lost-lock callback, caps).
   Spawner* spawner = nullptr;
   WatchdogOptions watchdog{};
+  TokenWaitOptions token_wait{};  // `token-wait`: replicas to wait for, WAIT timeout
 };
 
 // Throws InvalidArgument naming the known ids when `id` is unknown.

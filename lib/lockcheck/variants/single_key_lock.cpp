@@ -129,7 +129,7 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
         result.detail = "the grant arrived after its validity had run out";
       } else {
         ++busy_attempts;
-        result.detail = "held by another owner";
+        result.detail = tried.refused_because.empty() ? "held by another owner" : tried.refused_because;
       }
     } else {
       if (call_result.status == CallStatus::unknown) maybe_ours = true;

@@ -47,6 +47,7 @@ class SingleKeyLock : public LockAlgorithm {
     CallResult call;
     bool granted = false;
     std::int64_t fencing_token = 0;
+    std::string refused_because;  // why a replied attempt was not granted; empty: "held by another owner"
   };
 
   // The owner token of one acquire. Default: 128 random bits from the Entropy seam.

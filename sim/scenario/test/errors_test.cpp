@@ -106,7 +106,7 @@ TEST(ScenarioErrors, UnknownFaultKindListsKinds) {
             "scenarios/x.toml:3:8: [[faults]] kind must be one of \"pause\", \"crash\", \"restart\", "
             "\"client_clock_jump\", \"client_clock_drift\", \"node_clock_jump\", \"node_clock_drift\", "
             "\"node_crash\", \"node_restart\", \"failover\", \"partition\", \"heal\", \"loss\", \"slow_node\", "
-            "\"evict\", not \"sleep\"");
+            "\"evict\", \"replica_partition\", not \"sleep\"");
 }
 
 TEST(ScenarioErrors, MissingFaultField) {
@@ -153,6 +153,32 @@ TEST(ScenarioErrors, WorkloadNesting) {
   EXPECT_NE(error_of("[workload]\nnested_hold_min_ms = 9\nnested_hold_max_ms = 2\n").find("nested_hold"),
             std::string::npos);
   EXPECT_NE(error_of("[workload]\nnest = 1\n").find("nest_every, nested_ttl_ms"), std::string::npos);
+}
+
+TEST(ScenarioErrors, ReplicaPartitionNeedsAReplica) {
+  EXPECT_EQ(error_of("[[nodes]]\n[[faults]]\nat_ms = 1\nkind = \"replica_partition\"\nnode = 0\n"),
+            "scenarios/x.toml:5:8: [[faults]] replica_partition node 0 is a master; it cuts a replica's replication "
+            "link (a [[nodes]] entry with replica_of)");
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"replica_partition\"\n"),
+            "scenarios/x.toml:1:1: [[faults]] kind \"replica_partition\" needs node");
+}
+
+TEST(ScenarioErrors, TokenWaitOptionsAreCheckedAgainstTheVariantAndTheTtl) {
+  EXPECT_EQ(error_of("[token_wait]\nreplicas = 1\n"),
+            "scenarios/x.toml:1:1: [token_wait] is only for variant = \"token-wait\", not \"token\"");
+  EXPECT_EQ(error_of("variant = \"token-wait\"\n[token_wait]\nreplicas = 0\n"),
+            "scenarios/x.toml:3:12: [token_wait] replicas must be in [1, 1000], not 0");
+  EXPECT_NE(error_of("variant = \"token-wait\"\n[token_wait]\nreplica = 2\n").find("allowed: replicas, timeout_ms"),
+            std::string::npos);
+  EXPECT_EQ(error_of("variant = \"token-wait\"\n[lock]\nttl_ms = 1000\n[token_wait]\ntimeout_ms = 300\n"),
+            "scenarios/x.toml:5:14: [token_wait] token-wait: the WAIT timeout (300 ms) must be at most a quarter of "
+            "the TTL (1000 ms): it is spent from the lease");
+  EXPECT_NE(error_of("variant = \"token-wait\"\n[lock]\nttl_ms = 500\n").find("scenarios/x.toml:1:11: token-wait: "
+                                                                              "the WAIT timeout (200 ms)"),
+            std::string::npos);
+  EXPECT_EQ(
+      error_of("variant = \"token-wait\"\n[lock]\nttl_ms = 3000\n[token_wait]\nreplicas = 2\ntimeout_ms = 300\n"),
+      "no error");
 }
 
 }  // namespace

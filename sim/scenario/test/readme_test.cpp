@@ -27,7 +27,7 @@ std::vector<std::string> toml_blocks() {
 
 TEST(ScenarioReadme, CompleteExampleParses) {
   const auto blocks = toml_blocks();
-  ASSERT_EQ(blocks.size(), 2u);
+  ASSERT_EQ(blocks.size(), 3u);
   const Scenario s = parse_scenario(blocks[0], "scenarios/example.toml");
   EXPECT_EQ(s.name, "pause-breaks-token");
   EXPECT_EQ(s.seeds.size(), 10u);
@@ -43,6 +43,13 @@ TEST(ScenarioReadme, ScriptsExampleParses) {
   const Scenario s = parse_scenario(toml_blocks().at(1), "/tmp/dir/mine.toml");
   EXPECT_EQ(s.scripts.acquire, "/tmp/dir/my_acquire.lua");
   EXPECT_EQ(s.scripts.renew, "/tmp/dir/my_renew.lua");
+}
+
+TEST(ScenarioReadme, TokenWaitExampleParses) {
+  const Scenario s = parse_scenario(toml_blocks().at(2), "scenarios/wait.toml");
+  EXPECT_EQ(s.config.variant, "token-wait");
+  EXPECT_EQ(s.config.token_wait.replicas, 1);
+  EXPECT_EQ(s.config.token_wait.wait_timeout, Millis(300));
 }
 
 }  // namespace
