@@ -27,7 +27,8 @@ class SimSpawned final : public Spawned {
  public:
   explicit SimSpawned(ClientProcess& process) : process_(process) {}
   Task<void> join() override {
-    if (!finished_) co_await Joiner{*this};
+    Joiner joiner{*this};  // named, not a temporary in the co_await (g++ 12)
+    if (!finished_) co_await joiner;
   }
   bool finished() const override { return finished_; }
   void finish() {
