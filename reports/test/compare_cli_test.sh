@@ -2,7 +2,7 @@
 # `lockcheck compare` end to end: outputs, determinism across --jobs, usage errors, replaying a counterexample.
 # Usage: compare_cli_test.sh path/to/lockcheck
 set -uo pipefail
-lockcheck="$1"
+lockcheck="$(realpath "$1")"
 # shellcheck source=/dev/null
 source "$(dirname "${BASH_SOURCE[0]}")/../../tools/lockcheck/test/expect.sh"
 
