@@ -21,10 +21,12 @@ struct VariantTraits {
   int masters = 1;                // Redlock's quorum needs independent masters
   std::uint32_t nest_every = 0;   // reentrant variants: every Nth acquire re-enters
   std::uint32_t readers_ppm = 0;  // read-write variants: share of reads
+  bool fencing = false;           // the resource checks the variant's fencing tokens
 };
 
 constexpr VariantTraits kVariantTraits[] = {
     {"redlock", 5, 0, 0},
+    {"fenced", 1, 0, 0, true},
     {"reentrant-hash", 1, 2, 0},
     {"reentrant-maxttl", 1, 2, 0},
     {"appid-thread", 1, 2, 0},
@@ -168,6 +170,7 @@ sim::SimConfig variant_base_config(const std::string& variant) {
   config.workload.hold_max_us = 200 * kMs;
   config.workload.nest_every = traits.nest_every;
   config.workload.readers_ppm = traits.readers_ppm;
+  config.workload.fencing = traits.fencing;
   return config;
 }
 
