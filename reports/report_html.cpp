@@ -27,13 +27,14 @@ svg.timeline { display: block; max-width: 100%; height: auto; border: 1px solid 
 svg.timeline .lane-bg { fill: #fafafa; } svg.timeline .lane-bg.odd { fill: #f1f1f1; }
 svg.timeline .lane-label { font: 12px sans-serif; fill: #333; }
 svg.timeline .tick { stroke: #e2e2e2; } svg.timeline .tick-label { font: 10px sans-serif; fill: #777; text-anchor: middle; }
+svg.timeline .read-hold { opacity: .5; stroke: #333; stroke-dasharray: 3 2; }
 svg.timeline .validity { opacity: .55; } svg.timeline .instance { opacity: .75; }
 svg.timeline .pause, .swatch.pause { fill: #c9c9ff; background: #c9c9ff; opacity: .8; }
 svg.timeline .crash, .swatch.crash { fill: #bbbbbb; background: #bbbbbb; opacity: .8; }
 svg.timeline .partition, .swatch.partition { fill: #ffe8a8; background: #ffe8a8; opacity: .8; }
 svg.timeline .down, .swatch.down { fill: #d8d8d8; background: #d8d8d8; opacity: .9; }
 svg.timeline .mark { font: 12px sans-serif; text-anchor: middle; fill: #333; }
-svg.timeline .hold, svg.timeline .validity, svg.timeline .instance { fill: #999999; }
+svg.timeline .hold, svg.timeline .read-hold, svg.timeline .validity, svg.timeline .instance { fill: #999999; }
 svg.timeline .created { fill: #2a7a2a; } svg.timeline .expired { fill: #b86e00; }
 svg.timeline .deleted { fill: #333; } svg.timeline .lost, svg.timeline .evicted { fill: #c00000; }
 svg.timeline .write { stroke: #333; stroke-width: 1.5; } svg.timeline .stale-write { stroke: #d00000; stroke-width: 3; }
@@ -122,7 +123,7 @@ std::string family_title(const Comparison& comparison, const std::string& id) {
 std::string legend() {
   std::string out = "<p class=\"legend\">";
   out += fmt::format("<span><i class=\"swatch\" style=\"background:{}\"></i>hold (acquire → release), one colour per "
-                     "client</span>", owner_colour(0));
+                     "client; dashed and pale: a read (shared) hold</span>", owner_colour(0));
   out += "<span><i class=\"swatch\" style=\"background:#4e79a7;opacity:.55;height:4px\"></i>the client's believed "
          "validity</span>";
   out += "<span><i class=\"swatch\" style=\"background:#4e79a7;opacity:.75\"></i>key on a node (owner's colour)</span>";

@@ -151,7 +151,7 @@ class Builder {
       if (key.first == process) depth = 0;
     }
     Lane* lane = client_lane(process);
-    lane->spans.push_back(Span{hold.from_us, t, "hold", process,
+    lane->spans.push_back(Span{hold.from_us, t, hold.shared ? "read-hold" : "hold", process,
                                fmt::format("{} hold of '{}' (token {})", hold.shared ? "read" : "write", hold.key,
                                            short_token(hold.token))});
     // The client believes it holds the lock until its validity ends or it lets go, whichever comes first.

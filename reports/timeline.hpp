@@ -11,7 +11,8 @@
 
 namespace lockcheck::reports {
 
-// Something that lasts on a lane. kind: "hold" (acquire ok -> release invoke or crash), "validity" (what the
+// Something that lasts on a lane. kind: "hold" (acquire ok -> release invoke or crash; "read-hold" for a
+// shared acquisition of a read-write lock), "validity" (what the
 // client believed: acquire or renew ok -> valid_until), "instance" (a key on a node: created -> gone),
 // "pause", "crash", "partition", "down" (a node crashed until its restart).
 struct Span {

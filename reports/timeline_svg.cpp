@@ -73,7 +73,7 @@ std::string span_element(const Span& span, const Scale& scale, std::int64_t lane
   const std::int64_t width = std::max<std::int64_t>(5, scale.x_tenths(span.to_us) - x);
   std::int64_t y = lane_top, height = kLaneHeight;
   std::string owner;
-  if (span.kind == "hold") {
+  if (span.kind == "hold" || span.kind == "read-hold") {
     y = lane_top + 5, height = 12, owner = owner_class(span.owner);
   } else if (span.kind == "validity") {
     y = lane_top + 20, height = 5, owner = owner_class(span.owner);
@@ -150,7 +150,8 @@ std::string timeline_svg(const Timeline& timeline, const std::string& id, const 
     // Shading first, then what it shades, so faults sit behind holds and key instances.
     for (const bool shading : {true, false}) {
       for (const Span& span : lane.spans) {
-        const bool is_shading = span.kind != "hold" && span.kind != "validity" && span.kind != "instance";
+        const bool is_shading =
+            span.kind != "hold" && span.kind != "read-hold" && span.kind != "validity" && span.kind != "instance";
         if (is_shading == shading) out += span_element(span, scale, top);
       }
     }

@@ -31,6 +31,13 @@ expect "it lists the known ones" grep -q "known: .*token" "$work/unknown.out"
 code=$?
 expect "script without --scripts exits 2 (got $code)" test "$code" -eq 2
 
+scripts="$(dirname "${BASH_SOURCE[0]}")/../../scenarios/scripts"
+"$lockcheck" compare --variants script --faults baseline --runs 1 \
+  --scripts "$scripts/token_acquire.lua,$scripts/token_release.lua" > "$work/script.md" 2> /dev/null
+code=$?
+expect "--scripts compares the user's own lock (got $code)" test "$code" -eq 0
+expect "it has a row for script" grep -q '^| `script` | ✓ |' "$work/script.md"
+
 seed=$(grep -o '"seed": [0-9]*' "$work/a/results.json" | head -1 | grep -o '[0-9]*$')
 replay=$(grep -o "lockcheck compare --variants token --faults pause --seed $seed --history-dir ." "$work/a/report.html" | head -1)
 expect "the report shows the replay command of seed $seed" test -n "$replay"
