@@ -95,6 +95,12 @@ const Cell* progress_cell(const Comparison& comparison, const std::string& varia
   return find_cell(comparison, variant, comparison.families.front().id);
 }
 
+std::string progress_heading(const Comparison& comparison) {
+  const bool has_baseline = std::any_of(comparison.families.begin(), comparison.families.end(),
+                                        [](const FamilyInfo& family) { return family.id == "baseline"; });
+  return has_baseline ? "Progress (fault-free baseline, first seed)" : "Progress (first column, first seed)";
+}
+
 std::string milliseconds_text(std::int64_t micros) {
   // Integer arithmetic, rounded half up, so no float formatting can differ between machines.
   const std::int64_t tenths = (micros + 50) / 100;

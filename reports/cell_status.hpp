@@ -51,6 +51,9 @@ std::string counterexample_anchor(const Cell& cell, const PropertyResult& result
 // The cell the progress table reads for a variant: the baseline when it ran, else the first family's.
 const Cell* progress_cell(const Comparison& comparison, const std::string& variant);
 
+// "Progress (fault-free baseline, first seed)", or "(first column, ...)" when the baseline did not run.
+std::string progress_heading(const Comparison& comparison);
+
 // "1.2" ms with one decimal, from microseconds (fixed formatting: the same bytes on every machine).
 std::string milliseconds_text(std::int64_t micros);
 

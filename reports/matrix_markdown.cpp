@@ -86,9 +86,7 @@ std::string matrix_markdown(const Comparison& comparison, const std::string& rep
   out += ").\n\n";
   out += table(comparison, [&](const Cell* cell) { return others_cell(cell, others, report_html_name); });
 
-  const bool has_baseline =
-      find_cell(comparison, comparison.variants.empty() ? "" : comparison.variants.front(), "baseline") != nullptr;
-  out += has_baseline ? "\n## Progress (fault-free baseline, first seed)\n\n" : "\n## Progress (first column, first seed)\n\n";
+  out += "\n## " + progress_heading(comparison) + "\n\n";
   out += "| variant | acquisitions | acquisitions/s | wait p50 (ms) | wait p99 (ms) | starved clients |\n";
   out += "|---|---|---|---|---|---|\n";
   for (const std::string& variant : comparison.variants) {

@@ -173,7 +173,7 @@ std::string report_html(const Comparison& comparison) {
   const std::vector<std::string> others = other_properties(comparison);
   out += "<h2 id=\"other-properties\">Other properties</h2>\n<p>Broken ones are listed; ✓: every exercised one held.</p>\n";
   out += matrix_table(comparison, "other", [&](const Cell* cell) { return others_td(cell, others); });
-  out += "<h2 id=\"progress\">Progress (first seed of the fault-free baseline)</h2>\n" + progress_table(comparison);
+  out += "<h2 id=\"progress\">" + progress_heading(comparison) + "</h2>\n" + progress_table(comparison);
 
   out += "<h2 id=\"fault-families\">Fault families</h2>\n<dl>\n";
   for (const FamilyInfo& family : comparison.families) {

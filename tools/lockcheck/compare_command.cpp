@@ -101,14 +101,22 @@ int command_compare(const CompareOptions& options) {
                    plan.families.size(), plan.families.size() == 1 ? "y" : "ies", plan.seeds.size());
       announced = planned.variant;
     }
-    const ScenarioReport report = run_scenario(planned.scenario, run_options);
-    if (report.nondeterministic) {
-      std::fprintf(stderr, "lockcheck: NONDETERMINISM in %s: %s\n", planned.scenario.name.c_str(),
-                   report.nondeterminism_detail.c_str());
+    try {
+      const ScenarioReport report = run_scenario(planned.scenario, run_options);
+      if (report.nondeterministic) {
+        std::fprintf(stderr, "lockcheck: NONDETERMINISM in %s: %s\n", planned.scenario.name.c_str(),
+                     report.nondeterminism_detail.c_str());
+        exit_code = kExitInternal;
+      }
+      comparison.cells.push_back(to_cell(planned, report));
+      add_counterexamples(options.selection, planned, comparison.cells.back(), comparison.counterexamples);
+    } catch (const std::exception& error) {
+      // One cell that cannot run (a new variant that needs a configuration compare does not give it) must
+      // not hide the others: its cell stays empty, the reports say why, and the exit code is 3.
+      std::fprintf(stderr, "lockcheck: %s failed: %s\n", planned.scenario.name.c_str(), error.what());
+      comparison.notes.push_back(fmt::format("`{}` under `{}` did not run: {}", planned.variant, planned.family, error.what()));
       exit_code = kExitInternal;
     }
-    comparison.cells.push_back(to_cell(planned, report));
-    add_counterexamples(options.selection, planned, comparison.cells.back(), comparison.counterexamples);
     done += plan.seeds.size();
     if (tty) {
       show_progress(fmt::format("{} x {}", planned.variant, planned.family), done, total_runs,

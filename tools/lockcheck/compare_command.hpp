@@ -16,7 +16,8 @@ struct CompareOptions {
   unsigned jobs = 1;
 };
 
-// 0 when the comparison ran (violations are findings, not failures); 3 on nondeterminism. Throws
+// 0 when the comparison ran (violations are findings, not failures); 3 on nondeterminism or when a cell could
+// not run (the reports are still written, with a note per such cell). Throws
 // std::invalid_argument for bad usage (unknown ids, a backend other than mock).
 int command_compare(const CompareOptions& options);
 
