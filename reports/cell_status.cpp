@@ -101,6 +101,12 @@ std::string progress_heading(const Comparison& comparison) {
   return has_baseline ? "Progress (fault-free baseline, first seed)" : "Progress (first column, first seed)";
 }
 
+std::string rate_text(std::int64_t acquisitions, std::int64_t duration_us) {
+  if (duration_us <= 0) return "-";
+  const std::int64_t tenths = (acquisitions * 10'000'000 + duration_us / 2) / duration_us;
+  return fmt::format("{}.{}", tenths / 10, tenths % 10);
+}
+
 std::string milliseconds_text(std::int64_t micros) {
   // Integer arithmetic, rounded half up, so no float formatting can differ between machines.
   const std::int64_t tenths = (micros + 50) / 100;

@@ -54,6 +54,9 @@ const Cell* progress_cell(const Comparison& comparison, const std::string& varia
 // "Progress (fault-free baseline, first seed)", or "(first column, ...)" when the baseline did not run.
 std::string progress_heading(const Comparison& comparison);
 
+// Acquisitions per simulated second with one decimal ("0.6"), from the first seed's count.
+std::string rate_text(std::int64_t acquisitions, std::int64_t duration_us);
+
 // "1.2" ms with one decimal, from microseconds (fixed formatting: the same bytes on every machine).
 std::string milliseconds_text(std::int64_t micros);
 

@@ -34,6 +34,7 @@ struct Cell {
   std::string family;
   std::vector<PropertyResult> properties;  // in checker order
   properties::Progress progress;           // of the first seed's run
+  std::int64_t duration_us = 0;            // simulated time per run, for rates
 };
 
 // One violating run, drawn: every property whose first violation was in this run links here.

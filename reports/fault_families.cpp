@@ -15,26 +15,32 @@ constexpr std::int64_t kMs = 1000;
 constexpr std::int64_t kTtlMs = 1000;
 constexpr std::int64_t kDurationMs = 8000;
 
-// What a variant needs so that the comparison exercises it; variants not listed take the defaults.
+// What a variant needs so that the comparison exercises it; variants not listed take the defaults. Ids of
+// variants not (yet) in the registry are harmless: only registered ids are looked up.
 struct VariantTraits {
   const char* id;
   int masters = 1;                // Redlock's quorum needs independent masters
   std::uint32_t nest_every = 0;   // reentrant variants: every Nth acquire re-enters
   std::uint32_t readers_ppm = 0;  // read-write variants: share of reads
   bool fencing = false;           // the resource checks the variant's fencing tokens
+  std::int64_t hold_min_ms = 50;  // renewing variants hold past the TTL, so that renewal matters
+  std::int64_t hold_max_ms = 200;
+  std::int64_t wait_ms = 2000;
 };
 
 constexpr VariantTraits kVariantTraits[] = {
-    {"redlock", 5, 0, 0},
-    {"fenced", 1, 0, 0, true},
-    {"reentrant-hash", 1, 2, 0},
-    {"reentrant-maxttl", 1, 2, 0},
-    {"appid-thread", 1, 2, 0},
-    {"client-reentrant", 1, 2, 0},
-    {"redisson-like", 1, 2, 0},
-    {"rw-owned", 1, 0, 500000},
-    {"rw-two-keys", 1, 0, 500000},
-    {"rw-hash-timestamps", 1, 0, 500000},
+    {.id = "redlock", .masters = 5},
+    {.id = "fenced", .fencing = true},
+    {.id = "reentrant-hash", .nest_every = 2},
+    {.id = "reentrant-maxttl", .nest_every = 2},
+    {.id = "appid-thread", .nest_every = 2},
+    {.id = "redisson-like", .nest_every = 2, .hold_min_ms = 500, .hold_max_ms = 2500, .wait_ms = 5000},
+    {.id = "client-reentrant", .nest_every = 2, .hold_min_ms = 100, .hold_max_ms = 600},
+    {.id = "watchdog", .hold_min_ms = 500, .hold_max_ms = 2500, .wait_ms = 5000},
+    {.id = "watchdog-unchecked", .hold_min_ms = 500, .hold_max_ms = 2500, .wait_ms = 5000},
+    {.id = "rw-owned", .readers_ppm = 500000},
+    {.id = "rw-two-keys", .readers_ppm = 500000},
+    {.id = "rw-hash-timestamps", .readers_ppm = 500000},
 };
 
 VariantTraits traits_of(const std::string& variant) {
@@ -166,8 +172,9 @@ sim::SimConfig variant_base_config(const std::string& variant) {
   config.duration_us = kDurationMs * kMs;
   config.clients = std::vector<sim::ClientConfig>(3);
   config.nodes = std::vector<sim::NodeConfig>(static_cast<std::size_t>(traits.masters));
-  config.workload.hold_min_us = 50 * kMs;
-  config.workload.hold_max_us = 200 * kMs;
+  config.workload.hold_min_us = traits.hold_min_ms * kMs;
+  config.workload.hold_max_us = traits.hold_max_ms * kMs;
+  config.workload.wait_us = traits.wait_ms * kMs;
   config.workload.nest_every = traits.nest_every;
   config.workload.readers_ppm = traits.readers_ppm;
   config.workload.fencing = traits.fencing;

@@ -94,7 +94,7 @@ std::string matrix_markdown(const Comparison& comparison, const std::string& rep
     if (cell == nullptr) continue;
     const properties::Progress& progress = cell->progress;
     out += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", markdown_cell_escape(variant), progress.acquisitions,
-                       progress.acquisitions_per_second, milliseconds_text(progress.wait_p50_us),
+                       rate_text(progress.acquisitions, cell->duration_us), milliseconds_text(progress.wait_p50_us),
                        milliseconds_text(progress.wait_p99_us), progress.starved_processes.size());
   }
 

@@ -16,7 +16,7 @@ code, pre { font: 12.5px ui-monospace, monospace; background: #f4f4f4; padding: 
 pre.replay { padding: 6px 8px; overflow-x: auto; }
 table { border-collapse: collapse; margin: .5em 0; }
 th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: center; vertical-align: top; }
-th:first-child { text-align: left; }
+th:first-child { text-align: left; } td, tbody th { white-space: nowrap; }
 td.broken { background: #fde2e1; } td.holds { background: #e3f4e1; } td.not-exercised { color: #888; }
 td a { color: #a40000; font-weight: 600; text-decoration: none; } td a:hover { text-decoration: underline; }
 .counterexample { margin: 1.5em 0 2.5em; }
@@ -106,7 +106,7 @@ std::string progress_table(const Comparison& comparison) {
     if (cell == nullptr) continue;
     const properties::Progress& progress = cell->progress;
     out += fmt::format("<tr><th><code>{}</code></th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                       markup_escape(variant), progress.acquisitions, progress.acquisitions_per_second,
+                       markup_escape(variant), progress.acquisitions, rate_text(progress.acquisitions, cell->duration_us),
                        milliseconds_text(progress.wait_p50_us), milliseconds_text(progress.wait_p99_us),
                        progress.starved_processes.size());
   }

@@ -49,6 +49,7 @@ std::string results_json(const Comparison& comparison) {
                          {"backend", comparison.backend},
                          {"runs", static_cast<std::int64_t>(comparison.seeds.size())},
                          {"properties", properties},
+                         {"duration_us", cell.duration_us},
                          {"progress_first_seed", progress_json(cell.progress)}});
   }
   Json counterexamples = Json::array();

@@ -19,7 +19,7 @@ Comparison sample_comparison(const std::string& hostile_text) {
   comparison.notes = {"`script` is skipped " + hostile_text};
   for (const std::string& variant : comparison.variants) {
     for (const FamilyInfo& family : comparison.families) {
-      Cell cell{variant, family.id, {}, {}};
+      Cell cell{variant, family.id, {}, {}, 8'000'000};
       cell.progress.acquisitions = 120;
       cell.progress.acquisitions_per_second = 15;
       cell.progress.wait_p50_us = 1234;

@@ -33,7 +33,7 @@ TEST(MatrixMarkdown, BrokenCellLinksToItsTimeline) {
   EXPECT_NE(md.find("## Mutual exclusion, client level"), std::string::npos);
   EXPECT_NE(md.find("## Mutual exclusion, resource level"), std::string::npos);
   EXPECT_NE(md.find("| `fenced` | ✓ | ✓ |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| `token` | 120 | 15 | 1.2 | 56.8 | 0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `token` | 120 | 15.0 | 1.2 | 56.8 | 0 |"), std::string::npos) << md;
 }
 
 TEST(MatrixMarkdown, EscapesTableSeparators) {

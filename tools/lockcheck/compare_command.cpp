@@ -25,7 +25,7 @@ namespace {
 constexpr int kExitOk = 0, kExitInternal = 3;
 
 reports::Cell to_cell(const reports::PlannedCell& planned, const ScenarioReport& report) {
-  reports::Cell cell{planned.variant, planned.family, {}, report.progress};
+  reports::Cell cell{planned.variant, planned.family, {}, report.progress, planned.scenario.config.duration_us};
   std::vector<std::string> names;
   for (const auto& [property, tally] : report.tallies) names.push_back(property);
   reports::sort_in_checker_order(names);
