@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Checks that the committed comparison (reports/matrix.md, report.html, results.json) is what the default
-# `lockcheck compare` produces today. Usage: reports_current.sh path/to/lockcheck path/to/reports
+# Checks that the committed comparison (reports/matrix.md, report.html, results.json) and the README's excerpt
+# of it are what the default `lockcheck compare` produces today. Usage: reports_current.sh path/to/lockcheck
+# path/to/reports
 set -uo pipefail
 lockcheck="$1"
 committed="$2"
@@ -19,8 +20,14 @@ for file in matrix.md report.html results.json; do
     stale=1
   fi
 done
+"$committed/readme_excerpt.sh" print "$work/matrix.md" > "$work/excerpt.md"
+if ! awk '/^<!-- compare:client-level -->$/ { inside = 1; next } /^<!-- \/compare:client-level -->$/ { inside = 0 } inside' \
+    "$committed/../README.md" | cmp -s - "$work/excerpt.md"; then
+  echo "README.md's client-level excerpt is out of date"
+  stale=1
+fi
 if ((stale)); then
-  echo "FAILED: the committed comparison is stale; run tools/compare (or: build/tools/lockcheck compare --out reports) to refresh it, then commit reports/"
+  echo "FAILED: the committed comparison is stale; run tools/compare to refresh it (reports/ and the README excerpt), then commit them"
   exit 1
 fi
 echo "ok: reports/ is current"
