@@ -2,22 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "reports/escape.hpp"
+
 namespace lockcheck::cli {
 namespace {
 
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+// The same escaping as the comparison reports (reports/escape.hpp).
+std::string escape(const std::string& text) { return reports::markup_escape(text); }
 
 }  // namespace
 

@@ -1,5 +1,5 @@
 // The lockcheck command line: run scenarios as a CI gate, replay one seed, check a recorded history,
-// serve the embedded mock over RESP.
+// compare every variant under every fault family, serve the embedded mock over RESP.
 //
 // Exit codes: 0 every verdict as expected; 1 a verdict differs from what a file expects (or `check`
 // found a violation); 2 bad usage or an invalid scenario; 3 internal error or nondeterminism detected.
@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "properties/checkers.hpp"
+#include "compare_command.hpp"
 #include "core/simulate.hpp"
 #include "junit.hpp"
 #include "redis/resp_server.hpp"
@@ -166,6 +167,22 @@ int main(int argc, char** argv) {
   std::string history_path;
   check->add_option("history", history_path, "History file (JSON Lines, sim/README.md)")->required();
 
+  auto* compare = app.add_subcommand("compare", "Every variant under every fault family: matrix.md, report.html, results.json");
+  cli::CompareOptions compare_options;
+  compare->add_option("--variants", compare_options.selection.variants, "Variant ids (default: all but script)")->delimiter(',');
+  compare->add_option("--faults", compare_options.selection.families, "Fault family ids (default: all)")->delimiter(',');
+  compare->add_option("--runs", compare_options.selection.runs, "Seeds 1..N per cell")->check(CLI::Range(1, 100000));
+  compare->add_option("--seed", seed, "Run only this seed (replaying one cell)");
+  compare->add_option("--scripts", compare_options.selection.script_paths,
+                      "acquire.lua,release.lua[,renew.lua]: include the script variant with these")
+      ->delimiter(',')
+      ->check(CLI::ExistingFile);
+  compare->add_option("--out", compare_options.out_dir, "Write matrix.md, report.html, results.json here (default: print matrix.md)");
+  compare->add_option("--junit", compare_options.junit_path, "Write JUnit XML here");
+  compare->add_option("--history-dir", compare_options.history_dir, "Write every run's history (JSONL) here");
+  compare->add_option("--jobs,-j", compare_options.jobs, "Runs in parallel")->check(CLI::Range(1, 64));
+  compare->add_option("--backend", compare_options.backend, "mock (redis: issue 8)");
+
   auto* serve = app.add_subcommand("serve", "Serve the embedded Redis mock over RESP2 (real clock)");
   std::string host = "127.0.0.1";
   int port = 6380;
@@ -194,6 +211,10 @@ int main(int argc, char** argv) {
         options.shard_count = count;
       }
       return command_run(files, options, junit_path, backend);
+    }
+    if (*compare) {
+      if (compare->count("--seed") > 0) compare_options.selection.seed = seed;
+      return cli::command_compare(compare_options);
     }
     if (*replay) return command_replay(replay_file, replay_seed, out_path);
     if (*check) return command_check(history_path);

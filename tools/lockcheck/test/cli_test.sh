@@ -4,14 +4,8 @@
 set -uo pipefail
 lockcheck="$1"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-expect() {  # expect DESCRIPTION CONDITION...
-  local description="$1"; shift
-  if "$@"; then echo "ok: $description"; passes=$((passes + 1)); else echo "FAILED: $description"; failures=$((failures + 1)); fi
-}
+# shellcheck source=/dev/null
+source "$here/expect.sh"
 
 "$lockcheck" run "$here/mismatch.toml" --junit "$work/junit.xml" > "$work/mismatch.out" 2>&1
 code=$?
@@ -46,5 +40,4 @@ expect "a shard runs a third of the seeds" grep -q "1 seed," "$work/shard.out"
 code=$?
 expect "a bad shard is a usage error (got $code)" test "$code" -eq 2
 
-echo "$passes passed, $failures failed"
-exit $(( failures > 0 ))
+expect_summary

@@ -1,0 +1,63 @@
+#pragma once
+// How the writers read a cell: one status per (cell, property), and the words for properties, so that
+// matrix.md, report.html and results.json say the same thing the same way.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "comparison.hpp"
+
+namespace lockcheck::reports {
+
+// The three levels of mutual exclusion, each its own table (DESIGN: a pause breaks the client level of
+// every lock with auto-release, the server level holds for a correct token lock, only fencing keeps the
+// resource level).
+inline constexpr std::string_view kExclusionLevels[] = {"mutual_exclusion_server", "mutual_exclusion_client",
+                                                        "mutual_exclusion_resource"};
+
+enum class Status {
+  holds,          // checked, never violated (some runs may have been unable to tell)
+  broken,         // violated in at least one run
+  not_exercised,  // every run was unable to tell
+  not_checked,    // no result for this property
+};
+
+Status status_of(const PropertyResult* result);
+std::string_view to_string(Status status);
+
+// "server level", "owner-only release", ...; an unknown property keeps its id.
+std::string property_label(std::string_view property);
+// "Mutual exclusion, server level" for the levels, else the label.
+std::string property_title(std::string_view property);
+
+// Where a property comes in the checkers' order (check_all, scenarios/README.md); newer ones after.
+std::size_t checker_rank(std::string_view property);
+// Sorts property ids by checker_rank, then by name.
+void sort_in_checker_order(std::vector<std::string>& properties);
+
+// Properties other than the exclusion levels that any cell has, in checker order.
+std::vector<std::string> other_properties(const Comparison& comparison);
+
+// A cell of the "other properties" table: the broken ones, in order, and whether any was checked at all.
+struct OthersSummary {
+  std::vector<const PropertyResult*> broken;
+  bool any_checked = false;
+};
+OthersSummary summarize_others(const Cell& cell, const std::vector<std::string>& others);
+
+// The anchor of the counterexample drawn for this result (it has a first violating seed).
+std::string counterexample_anchor(const Cell& cell, const PropertyResult& result);
+
+// The cell the progress table reads for a variant: the baseline when it ran, else the first family's.
+const Cell* progress_cell(const Comparison& comparison, const std::string& variant);
+
+// "Progress (fault-free baseline, first seed)", or "(first column, ...)" when the baseline did not run.
+std::string progress_heading(const Comparison& comparison);
+
+// Acquisitions per simulated second with one decimal ("0.6"), from the first seed's count.
+std::string rate_text(std::int64_t acquisitions, std::int64_t duration_us);
+
+// "1.2" ms with one decimal, from microseconds (fixed formatting: the same bytes on every machine).
+std::string milliseconds_text(std::int64_t micros);
+
+}  // namespace lockcheck::reports

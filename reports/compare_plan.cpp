@@ -1,0 +1,125 @@
+#include "compare_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/user_scripts.hpp"
+#include "fault_families.hpp"
+#include "lockcheck/variants/registry.hpp"
+
+namespace lockcheck::reports {
+namespace {
+
+std::vector<std::string> chosen_variants(const CompareSelection& selection, std::vector<std::string>& notes) {
+  const std::vector<std::string>& known = variant_ids();
+  const bool have_scripts = !selection.script_paths.empty();
+  if (selection.variants.empty()) {
+    std::vector<std::string> all;
+    for (const std::string& id : known) {
+      if (variant_needs_user_scripts(id) && !have_scripts) {
+        notes.push_back(fmt::format("`{}` is skipped: it runs the user's own Lua scripts; compare them with "
+                                    "`lockcheck compare --scripts acquire.lua,release.lua[,renew.lua]`.", id));
+        continue;
+      }
+      all.push_back(id);
+    }
+    return all;
+  }
+  for (const std::string& id : selection.variants) {
+    if (std::find(known.begin(), known.end(), id) == known.end()) {
+      throw std::invalid_argument(fmt::format("unknown variant '{}'; known: {}", id, fmt::join(known, ", ")));
+    }
+    if (variant_needs_user_scripts(id) && !have_scripts) {
+      throw std::invalid_argument(fmt::format("variant '{}' needs --scripts acquire.lua,release.lua[,renew.lua]", id));
+    }
+  }
+  return selection.variants;
+}
+
+UserScripts read_scripts(const std::vector<std::string>& paths) {
+  if (paths.size() < 2 || paths.size() > 3) {
+    throw std::invalid_argument("--scripts wants acquire.lua,release.lua and optionally renew.lua");
+  }
+  static constexpr const char* kRoles[] = {"acquire", "release", "renew"};
+  std::string sources[3];
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    std::ifstream in(paths[i]);
+    if (!in) throw std::invalid_argument(fmt::format("--scripts: cannot read {}", paths[i]));
+    std::ostringstream text;
+    text << in.rdbuf();
+    sources[i] = text.str();
+    const std::string problem = sim::check_user_script(kRoles[i], sources[i]);
+    if (!problem.empty()) throw std::invalid_argument(fmt::format("--scripts {} ({}): {}", kRoles[i], paths[i], problem));
+  }
+  return UserScripts{sources[0], sources[1], sources[2]};
+}
+
+std::string scripts_option(const CompareSelection& selection) {
+  return selection.script_paths.empty() ? "" : fmt::format(" --scripts {}", fmt::join(selection.script_paths, ","));
+}
+
+}  // namespace
+
+ComparePlan plan_comparison(const CompareSelection& selection) {
+  ComparePlan plan;
+  plan.variants = chosen_variants(selection, plan.notes);
+  const std::optional<UserScripts> scripts =
+      selection.script_paths.empty() ? std::nullopt : std::optional(read_scripts(selection.script_paths));
+
+  std::vector<std::string> family_ids = selection.families;
+  if (family_ids.empty()) {
+    for (const FaultFamily& family : fault_families()) family_ids.push_back(family.id);
+  }
+  for (const std::string& id : family_ids) {
+    const FaultFamily& family = fault_family(id);  // throws for an unknown id
+    plan.families.push_back(FamilyInfo{family.id, family.title, family.description});
+  }
+
+  if (selection.seed) {
+    plan.seeds = {*selection.seed};
+  } else {
+    for (std::uint64_t s = 1; s <= selection.runs; ++s) plan.seeds.push_back(s);
+  }
+
+  for (const std::string& variant : plan.variants) {
+    for (const FamilyInfo& info : plan.families) {
+      PlannedCell cell{variant, info.id, {}};
+      sim::Scenario& scenario = cell.scenario;
+      scenario.name = fmt::format("{}--{}", variant, info.id);
+      scenario.path = "compare:" + scenario.name;
+      scenario.description = info.description;
+      scenario.config = variant_base_config(variant);
+      if (scripts && variant_needs_user_scripts(variant)) scenario.config.scripts = *scripts;
+      fault_family(info.id).apply(scenario.config);
+      scenario.config.scenario = scenario.name;
+      scenario.seeds = plan.seeds;
+      plan.cells.push_back(std::move(cell));
+    }
+  }
+  return plan;
+}
+
+std::string replay_command(const CompareSelection& selection, const std::string& variant, const std::string& family,
+                           std::uint64_t seed) {
+  return fmt::format("lockcheck compare --variants {} --faults {}{} --seed {} --history-dir .", variant, family,
+                     scripts_option(selection), seed);
+}
+
+std::string selection_command(const CompareSelection& selection) {
+  std::string command = "lockcheck compare";
+  if (!selection.variants.empty()) command += fmt::format(" --variants {}", fmt::join(selection.variants, ","));
+  if (!selection.families.empty()) command += fmt::format(" --faults {}", fmt::join(selection.families, ","));
+  command += scripts_option(selection);
+  if (selection.seed) {
+    command += fmt::format(" --seed {}", *selection.seed);
+  } else if (selection.runs != CompareSelection{}.runs) {
+    command += fmt::format(" --runs {}", selection.runs);
+  }
+  return command;
+}
+
+}  // namespace lockcheck::reports

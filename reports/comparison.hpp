@@ -1,0 +1,67 @@
+#pragma once
+// The outcome of `lockcheck compare` as plain data: what every writer (Markdown, HTML, JSON, JUnit) reads.
+// Ordering is part of the data (variants, families, properties in the order given), so writers that walk
+// it produce the same bytes for the same comparison.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/checkers.hpp"
+#include "timeline.hpp"
+
+namespace lockcheck::reports {
+
+struct FamilyInfo {
+  std::string id;
+  std::string title;
+  std::string description;
+};
+
+// One property over the N runs of one cell.
+struct PropertyResult {
+  std::string property;
+  std::int64_t runs = 0;
+  std::int64_t violated = 0;
+  std::int64_t unknown = 0;                        // runs that could not tell ("not exercised")
+  std::optional<std::uint64_t> first_violating_seed;
+  properties::Verdict first_violation;             // of that seed
+};
+
+// One variant under one fault family.
+struct Cell {
+  std::string variant;
+  std::string family;
+  std::vector<PropertyResult> properties;  // in checker order
+  properties::Progress progress;           // of the first seed's run
+  std::int64_t duration_us = 0;            // simulated time per run, for rates
+};
+
+// One violating run, drawn: every property whose first violation was in this run links here.
+struct Counterexample {
+  std::string variant;
+  std::string family;
+  std::uint64_t seed = 0;
+  std::vector<properties::Verdict> violations;  // the violated verdicts of this run, checker order
+  std::string replay_command;
+  Timeline timeline;
+};
+
+struct Comparison {
+  std::string command;                      // how to regenerate this comparison, shown in the reports
+  std::string backend = "mock";
+  std::vector<std::uint64_t> seeds;
+  std::vector<std::string> variants;        // rows
+  std::vector<FamilyInfo> families;         // columns
+  std::vector<std::string> notes;           // e.g. which variants were skipped and why
+  std::vector<Cell> cells;                  // variant-major, in row and column order
+  std::vector<Counterexample> counterexamples;
+};
+
+// The HTML id of a counterexample, used by report.html and the links in matrix.md.
+std::string anchor_of(const std::string& variant, const std::string& family, std::uint64_t seed);
+
+const Cell* find_cell(const Comparison& comparison, const std::string& variant, const std::string& family);
+const PropertyResult* find_property(const Cell& cell, const std::string& property);
+
+}  // namespace lockcheck::reports

@@ -1,0 +1,186 @@
+#include "fault_families.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace lockcheck::reports {
+namespace {
+
+using sim::FaultSpec;
+using sim::SimConfig;
+
+constexpr std::int64_t kMs = 1000;
+// One TTL for every variant, so the columns mean the same thing in every row: "past the TTL" is 1.5-3 s.
+constexpr std::int64_t kTtlMs = 1000;
+constexpr std::int64_t kDurationMs = 8000;
+
+// What a variant needs so that the comparison exercises it; variants not listed take the defaults. Ids of
+// variants not (yet) in the registry are harmless: only registered ids are looked up.
+struct VariantTraits {
+  const char* id;
+  int masters = 1;                // Redlock's quorum needs independent masters
+  std::uint32_t nest_every = 0;   // reentrant variants: every Nth acquire re-enters
+  std::uint32_t readers_ppm = 0;  // read-write variants: share of reads
+  bool fencing = false;           // the resource checks the variant's fencing tokens
+  std::int64_t hold_min_ms = 50;  // renewing variants hold past the TTL, so that renewal matters
+  std::int64_t hold_max_ms = 200;
+  std::int64_t wait_ms = 2000;
+};
+
+constexpr VariantTraits kVariantTraits[] = {
+    {.id = "redlock", .masters = 5},
+    {.id = "fenced", .fencing = true},
+    {.id = "reentrant-hash", .nest_every = 2},
+    {.id = "reentrant-maxttl", .nest_every = 2},
+    {.id = "appid-thread", .nest_every = 2},
+    {.id = "redisson-like", .nest_every = 2, .hold_min_ms = 500, .hold_max_ms = 2500, .wait_ms = 5000},
+    {.id = "client-reentrant", .nest_every = 2, .hold_min_ms = 100, .hold_max_ms = 600},
+    {.id = "watchdog", .hold_min_ms = 500, .hold_max_ms = 2500, .wait_ms = 5000},
+    {.id = "watchdog-unchecked", .hold_min_ms = 500, .hold_max_ms = 2500, .wait_ms = 5000},
+    {.id = "rw-owned", .readers_ppm = 500000},
+    {.id = "rw-two-keys", .readers_ppm = 500000},
+    {.id = "rw-hash-timestamps", .readers_ppm = 500000},
+};
+
+VariantTraits traits_of(const std::string& variant) {
+  for (const VariantTraits& traits : kVariantTraits) {
+    if (variant == traits.id) return traits;
+  }
+  return VariantTraits{""};
+}
+
+FaultSpec fault_at(std::int64_t at_ms, std::string kind) {
+  FaultSpec fault;
+  fault.at_us = at_ms * kMs;
+  fault.kind = std::move(kind);
+  return fault;
+}
+
+void add_failovers(SimConfig& config) {
+  // Two asynchronous replicas of master 0, promoted one after the other: each failover may lose a lock
+  // that had not reached the replica yet (lag 100-200 ms against holds of 50-200 ms).
+  const int first_replica = static_cast<int>(config.nodes.size());
+  for (int r = 0; r < 2; ++r) {
+    sim::NodeConfig replica;
+    replica.replica_of = 0;
+    replica.replication_lag_min_us = 100 * kMs;
+    replica.replication_lag_max_us = 200 * kMs;
+    config.nodes.push_back(replica);
+  }
+  FaultSpec first = fault_at(2500, "failover");
+  first.node = first_replica;
+  FaultSpec second = fault_at(5500, "failover");
+  second.node = first_replica + 1;
+  config.faults.push_back(first);
+  config.faults.push_back(second);
+}
+
+void add_clock_jumps(SimConfig& config) {
+  for (const std::int64_t at_ms : {1500, 3500, 5500}) {
+    FaultSpec jump = fault_at(at_ms, "node_clock_jump");
+    jump.node = 0;
+    jump.delta_us = 3 * kTtlMs * kMs;
+    config.faults.push_back(jump);
+  }
+}
+
+void add_client_clock_skew(SimConfig& config) {
+  // Client 1: wall clock 5 s ahead and running 5% slow; client 2 running 5% fast.
+  config.clients.at(1).clock = sim::ClockConfig{5000 * kMs, -50000};
+  config.clients.at(2).clock = sim::ClockConfig{0, 50000};
+}
+
+void add_evictions(SimConfig& config) {
+  for (std::int64_t at_ms = 500; at_ms < kDurationMs; at_ms += 700) {
+    FaultSpec evict = fault_at(at_ms, "evict");
+    evict.node = 0;
+    config.faults.push_back(evict);
+  }
+}
+
+std::vector<FaultFamily> make_families() {
+  std::vector<FaultFamily> families;
+  families.push_back({"baseline", "no faults", "fault-free run: the lock must simply work", [](SimConfig&) {}});
+  families.push_back({"pause", "client pause > TTL",
+                      "a random client stops the world for 1.5-3 s (1.5-3x the TTL) about every 2 s",
+                      [](SimConfig& config) {
+                        config.nemesis.pause_every_us = 2000 * kMs;
+                        config.nemesis.pause_min_us = 1500 * kMs;
+                        config.nemesis.pause_max_us = 3000 * kMs;
+                      }});
+  families.push_back({"crash", "client crash",
+                      "a random client crashes (no release) about every 1.5 s and restarts 0.5 s later",
+                      [](SimConfig& config) {
+                        config.nemesis.crash_every_us = 1500 * kMs;
+                        config.nemesis.restart_after_us = 500 * kMs;
+                      }});
+  families.push_back({"lossy", "lossy network", "2% of requests and 2% of replies dropped; 200 ms command timeout",
+                      [](SimConfig& config) {
+                        config.link.request_loss_ppm = 20000;
+                        config.link.reply_loss_ppm = 20000;
+                        config.command_timeout_us = 200 * kMs;
+                      }});
+  families.push_back({"partition", "partition",
+                      "a random client is cut from a random master for 0.1-1.5 s about every 2 s",
+                      [](SimConfig& config) {
+                        config.nemesis.partition_every_us = 2000 * kMs;
+                        config.nemesis.partition_min_us = 100 * kMs;
+                        config.nemesis.partition_max_us = 1500 * kMs;
+                      }});
+  families.push_back({"failover", "failover (async replica)",
+                      "master 0 has two asynchronous replicas (lag 100-200 ms), promoted at 2.5 s and 5.5 s",
+                      add_failovers});
+  families.push_back({"clock-jump", "server clock jump",
+                      "node 0's clock jumps forward by 3 s (3x the TTL) at 1.5 s, 3.5 s and 5.5 s", add_clock_jumps});
+  families.push_back({"restart", "restart, no persistence",
+                      "a random master crashes about every 1.5 s and restarts 50 ms later with its data lost",
+                      [](SimConfig& config) {
+                        config.nemesis.node_crash_every_us = 1500 * kMs;
+                        config.nemesis.node_restart_after_us = 50 * kMs;
+                        config.nemesis.restart_mode = sim::RestartMode::lost;
+                      }});
+  families.push_back({"client-clock", "client clock skew",
+                      "client 1's wall clock is 5 s ahead and runs 5% slow; client 2's runs 5% fast",
+                      add_client_clock_skew});
+  families.push_back({"eviction", "eviction", "node 0 evicts one random key every 0.7 s, as Redis does under maxmemory with allkeys-random",
+                      add_evictions});
+  return families;
+}
+
+}  // namespace
+
+const std::vector<FaultFamily>& fault_families() {
+  static const std::vector<FaultFamily> families = make_families();
+  return families;
+}
+
+const FaultFamily& fault_family(const std::string& id) {
+  std::string known;
+  for (const FaultFamily& family : fault_families()) {
+    if (family.id == id) return family;
+    known += (known.empty() ? "" : ", ") + family.id;
+  }
+  throw std::invalid_argument(fmt::format("unknown fault family '{}'; known: {}", id, known));
+}
+
+sim::SimConfig variant_base_config(const std::string& variant) {
+  const VariantTraits traits = traits_of(variant);
+  SimConfig config;
+  config.variant = variant;
+  config.lock.ttl = Millis(kTtlMs);
+  config.duration_us = kDurationMs * kMs;
+  config.clients = std::vector<sim::ClientConfig>(3);
+  config.nodes = std::vector<sim::NodeConfig>(static_cast<std::size_t>(traits.masters));
+  config.workload.hold_min_us = traits.hold_min_ms * kMs;
+  config.workload.hold_max_us = traits.hold_max_ms * kMs;
+  config.workload.wait_us = traits.wait_ms * kMs;
+  config.workload.nest_every = traits.nest_every;
+  config.workload.readers_ppm = traits.readers_ppm;
+  config.workload.fencing = traits.fencing;
+  return config;
+}
+
+bool variant_needs_user_scripts(const std::string& variant) { return variant == "script"; }
+
+}  // namespace lockcheck::reports

@@ -1,0 +1,33 @@
+#pragma once
+// What `lockcheck compare` runs: the fault families (columns of the matrix) and the per-variant base
+// configuration (rows) each family is applied to. Both are data in fault_families.cpp; the list of
+// variants itself comes from the registry at run time, so new variants appear without touching this.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+
+namespace lockcheck::reports {
+
+struct FaultFamily {
+  std::string id;           // column id, e.g. "pause"; used in --faults, anchors and results.json
+  std::string title;        // column header, e.g. "pause past TTL"
+  std::string description;  // one sentence: what is injected, with its numbers
+  std::function<void(sim::SimConfig&)> apply;  // adds the faults to a variant's base configuration
+};
+
+// Every family, baseline first, in column order.
+const std::vector<FaultFamily>& fault_families();
+
+// Throws std::invalid_argument naming the known ids when `id` is unknown.
+const FaultFamily& fault_family(const std::string& id);
+
+// The fault-free configuration of one variant: the same workload for all, plus what a variant needs to be
+// exercised at all (Redlock five masters, reentrant variants nested acquires, read-write variants readers).
+sim::SimConfig variant_base_config(const std::string& variant);
+
+// Variants compare skips unless the user supplies something (the `script` variant needs the user's scripts).
+bool variant_needs_user_scripts(const std::string& variant);
+
+}  // namespace lockcheck::reports

@@ -1,0 +1,56 @@
+#include "reports/compare_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "lockcheck/variants/registry.hpp"
+#include "reports/fault_families.hpp"
+
+namespace lockcheck::reports {
+namespace {
+
+TEST(ComparePlan, EveryRegisteredVariantButScriptByDefault) {
+  const ComparePlan plan = plan_comparison(CompareSelection{});
+  EXPECT_EQ(std::count(plan.variants.begin(), plan.variants.end(), "script"), 0);
+  EXPECT_EQ(plan.variants.size() + 1, variant_ids().size());
+  ASSERT_EQ(plan.notes.size(), 1u);
+  EXPECT_NE(plan.notes[0].find("script"), std::string::npos);
+  EXPECT_EQ(plan.families.front().id, "baseline");
+  EXPECT_EQ(plan.cells.size(), plan.variants.size() * plan.families.size());
+  EXPECT_EQ(plan.seeds.size(), 10u);
+}
+
+TEST(ComparePlan, UnknownIdsAreUsageErrors) {
+  EXPECT_THROW(plan_comparison(CompareSelection{{"no-such-lock"}, {}, 1, {}, {}}), std::invalid_argument);
+  EXPECT_THROW(plan_comparison(CompareSelection{{"token"}, {"no-such-fault"}, 1, {}, {}}), std::invalid_argument);
+  EXPECT_THROW(plan_comparison(CompareSelection{{"script"}, {}, 1, {}, {}}), std::invalid_argument);
+}
+
+TEST(ComparePlan, RedlockGetsFiveMastersAndFailoverAddsReplicas) {
+  const ComparePlan plan = plan_comparison(CompareSelection{{"redlock", "token"}, {"baseline", "failover"}, 2, {}, {}});
+  ASSERT_EQ(plan.cells.size(), 4u);
+  EXPECT_EQ(plan.cells[0].scenario.config.nodes.size(), 5u);
+  EXPECT_EQ(plan.cells[1].scenario.config.nodes.size(), 7u);
+  EXPECT_EQ(plan.cells[2].scenario.config.nodes.size(), 1u);
+  EXPECT_EQ(plan.cells[3].scenario.name, "token--failover");
+  EXPECT_EQ(plan.cells[3].scenario.seeds, (std::vector<std::uint64_t>{1, 2}));
+}
+
+TEST(ComparePlan, ReplayCommandNamesTheCell) {
+  EXPECT_EQ(replay_command(CompareSelection{}, "token", "pause", 7),
+            "lockcheck compare --variants token --faults pause --seed 7 --history-dir .");
+  EXPECT_EQ(selection_command(CompareSelection{}), "lockcheck compare");
+  EXPECT_EQ(selection_command(CompareSelection{{"token"}, {}, 5, {}, {}}), "lockcheck compare --variants token --runs 5");
+}
+
+TEST(FaultFamilies, IdsAreUnique) {
+  const auto& families = fault_families();
+  for (std::size_t i = 0; i < families.size(); ++i) {
+    for (std::size_t j = i + 1; j < families.size(); ++j) EXPECT_NE(families[i].id, families[j].id);
+  }
+}
+
+}  // namespace
+}  // namespace lockcheck::reports

@@ -1,0 +1,54 @@
+#include "sample_comparison.hpp"
+
+#include "reports/timeline.hpp"
+
+namespace lockcheck::reports::testing {
+
+namespace {
+
+PropertyResult held(const std::string& property) { return PropertyResult{property, 3, 0, 0, std::nullopt, {}}; }
+
+}  // namespace
+
+Comparison sample_comparison(const std::string& hostile_text) {
+  Comparison comparison;
+  comparison.command = "lockcheck compare --runs 3";
+  comparison.seeds = {1, 2, 3};
+  comparison.variants = {"token", "fenced"};
+  comparison.families = {{"baseline", "no faults", "fault-free"}, {"pause", "client pause > TTL", "pauses " + hostile_text}};
+  comparison.notes = {"`script` is skipped " + hostile_text};
+  for (const std::string& variant : comparison.variants) {
+    for (const FamilyInfo& family : comparison.families) {
+      Cell cell{variant, family.id, {}, {}, 8'000'000};
+      cell.progress.acquisitions = 120;
+      cell.progress.acquisitions_per_second = 15;
+      cell.progress.wait_p50_us = 1234;
+      cell.progress.wait_p99_us = 56789;
+      for (const char* property : {"mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource",
+                                   "owner_only_release", "reentrancy"}) {
+        cell.properties.push_back(held(property));
+      }
+      cell.properties.back().unknown = 3;  // reentrancy: not exercised
+      comparison.cells.push_back(cell);
+    }
+  }
+
+  const properties::History history = kleppmann_history();
+  std::vector<properties::Verdict> violated = violated_verdicts(history);
+  for (properties::Verdict& verdict : violated) verdict.cause += hostile_text;
+  Cell& token_pause = comparison.cells[1];
+  for (PropertyResult& result : token_pause.properties) {
+    for (const properties::Verdict& verdict : violated) {
+      if (verdict.property != result.property) continue;
+      result.violated = 2;
+      result.first_violating_seed = 3;
+      result.first_violation = verdict;
+    }
+  }
+  comparison.counterexamples.push_back(Counterexample{"token", "pause", 3, violated,
+                                                      "lockcheck compare --variants token --faults pause --seed 3",
+                                                      build_timeline(history, violated)});
+  return comparison;
+}
+
+}  // namespace lockcheck::reports::testing

@@ -1,0 +1,93 @@
+// The writers: byte-for-byte determinism, escaping of everything that comes from a history or the user, and
+// links from a broken cell to its counterexample's timeline.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "reports/compare_junit.hpp"
+#include "reports/escape.hpp"
+#include "reports/matrix_markdown.hpp"
+#include "reports/report_html.hpp"
+#include "reports/results_json.hpp"
+#include "sample_comparison.hpp"
+
+namespace lockcheck::reports {
+namespace {
+
+std::size_t occurrences(const std::string& text, const std::string& needle) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++count;
+  return count;
+}
+
+TEST(Writers, SameComparisonSameBytes) {
+  EXPECT_EQ(matrix_markdown(testing::sample_comparison()), matrix_markdown(testing::sample_comparison()));
+  EXPECT_EQ(report_html(testing::sample_comparison()), report_html(testing::sample_comparison()));
+  EXPECT_EQ(results_json(testing::sample_comparison()), results_json(testing::sample_comparison()));
+  EXPECT_EQ(compare_junit_xml(testing::sample_comparison()), compare_junit_xml(testing::sample_comparison()));
+}
+
+TEST(MatrixMarkdown, BrokenCellLinksToItsTimeline) {
+  const std::string md = matrix_markdown(testing::sample_comparison());
+  EXPECT_NE(md.find("✗ 2/3 [seed 3](report.html#cx-token--pause--seed3)"), std::string::npos) << md;
+  EXPECT_NE(md.find("## Mutual exclusion, server level"), std::string::npos);
+  EXPECT_NE(md.find("## Mutual exclusion, client level"), std::string::npos);
+  EXPECT_NE(md.find("## Mutual exclusion, resource level"), std::string::npos);
+  EXPECT_NE(md.find("| `fenced` | ✓ | ✓ |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `token` | 120 | 15.0 | 1.2 | 56.8 | 0 |"), std::string::npos) << md;
+}
+
+TEST(MatrixMarkdown, EscapesTableSeparators) {
+  const std::string md = matrix_markdown(testing::sample_comparison("a|b"));
+  EXPECT_NE(md.find("pauses a\\|b"), std::string::npos);
+}
+
+TEST(ReportHtml, BrokenCellLinksToAnExistingTimeline) {
+  const std::string html = report_html(testing::sample_comparison());
+  EXPECT_NE(html.find("href=\"#cx-token--pause--seed3\""), std::string::npos);
+  EXPECT_EQ(occurrences(html, "id=\"cx-token--pause--seed3\""), 1u);
+  EXPECT_EQ(occurrences(html, "<svg class=\"timeline\""), 1u);
+  EXPECT_NE(html.find("data-lanes=\"4\""), std::string::npos);
+  EXPECT_EQ(occurrences(html, "<g class=\"lane\""), 4u);
+  EXPECT_NE(html.find("class=\"violation client\""), std::string::npos);
+  EXPECT_NE(html.find("lockcheck compare --variants token --faults pause --seed 3"), std::string::npos);
+}
+
+TEST(ReportHtml, SelfContained) {
+  const std::string html = report_html(testing::sample_comparison());
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_EQ(html.find("src="), std::string::npos);
+  EXPECT_EQ(html.find("http://", html.find("<body")), html.find("http://www.w3.org/2000/svg", html.find("<body")));
+}
+
+TEST(ReportHtml, EscapesTextFromHistoriesAndUsers) {
+  const std::string hostile = "<script>alert(\"x\")</script> & 'q'";
+  const std::string html = report_html(testing::sample_comparison(hostile));
+  EXPECT_EQ(html.find("<script>"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;"), std::string::npos);
+}
+
+TEST(Escape, Markup) { EXPECT_EQ(markup_escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;"); }
+
+TEST(ResultsJson, CellsCarryBackendAndCounterexample) {
+  const auto json = nlohmann::json::parse(results_json(testing::sample_comparison()));
+  EXPECT_EQ(json["backend"], "mock");
+  ASSERT_EQ(json["cells"].size(), 4u);
+  const auto& token_pause = json["cells"][1];
+  EXPECT_EQ(token_pause["backend"], "mock");
+  EXPECT_EQ(token_pause["fault"], "pause");
+  EXPECT_EQ(token_pause["properties"]["mutual_exclusion_client"]["status"], "broken");
+  EXPECT_EQ(token_pause["properties"]["mutual_exclusion_client"]["counterexample"], "cx-token--pause--seed3");
+  EXPECT_EQ(token_pause["properties"]["reentrancy"]["status"], "not exercised");
+  EXPECT_EQ(json["counterexamples"][0]["seed"], 3);
+}
+
+TEST(CompareJunit, FailureForEachBrokenProperty) {
+  const std::string xml = compare_junit_xml(testing::sample_comparison("<&>"));
+  EXPECT_NE(xml.find("name=\"pause/mutual_exclusion_client\">"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<failure message=\"broken in 2/3 runs\">"), std::string::npos);
+  EXPECT_EQ(xml.find("<&>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace lockcheck::reports

@@ -1,0 +1,24 @@
+#pragma once
+// `lockcheck compare`: every chosen variant under every chosen fault family over N seeds, through the same
+// run engine as `lockcheck run`, then the reports (reports/): matrix.md, report.html, results.json, JUnit.
+#include <string>
+
+#include "reports/compare_plan.hpp"
+
+namespace lockcheck::cli {
+
+struct CompareOptions {
+  reports::CompareSelection selection;
+  std::string backend = "mock";
+  std::string out_dir;      // empty: print matrix.md to standard output, write nothing
+  std::string junit_path;   // empty: no JUnit XML
+  std::string history_dir;  // write every run's history here when set
+  unsigned jobs = 1;
+};
+
+// 0 when the comparison ran (violations are findings, not failures); 3 on nondeterminism or when a cell could
+// not run (the reports are still written, with a note per such cell). Throws
+// std::invalid_argument for bad usage (unknown ids, a backend other than mock).
+int command_compare(const CompareOptions& options);
+
+}  // namespace lockcheck::cli
