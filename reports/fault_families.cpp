@@ -20,6 +20,7 @@ constexpr std::int64_t kDurationMs = 8000;
 struct VariantTraits {
   const char* id;
   int masters = 1;                // Redlock's quorum needs independent masters
+  int replicas = 0;               // token-wait: asynchronous replicas of master 0, for WAIT to count
   std::uint32_t nest_every = 0;   // reentrant variants: every Nth acquire re-enters
   std::uint32_t readers_ppm = 0;  // read-write variants: share of reads
   bool fencing = false;           // the resource checks the variant's fencing tokens
@@ -31,6 +32,7 @@ struct VariantTraits {
 constexpr VariantTraits kVariantTraits[] = {
     {.id = "redlock", .masters = 5},
     {.id = "fenced", .fencing = true},
+    {.id = "token-wait", .replicas = 1},
     {.id = "reentrant-hash", .nest_every = 2},
     {.id = "reentrant-maxttl", .nest_every = 2},
     {.id = "appid-thread", .nest_every = 2},
@@ -172,6 +174,11 @@ sim::SimConfig variant_base_config(const std::string& variant) {
   config.duration_us = kDurationMs * kMs;
   config.clients = std::vector<sim::ClientConfig>(3);
   config.nodes = std::vector<sim::NodeConfig>(static_cast<std::size_t>(traits.masters));
+  for (int r = 0; r < traits.replicas; ++r) {
+    sim::NodeConfig replica;
+    replica.replica_of = 0;
+    config.nodes.push_back(replica);
+  }
   config.workload.hold_min_us = traits.hold_min_ms * kMs;
   config.workload.hold_max_us = traits.hold_max_ms * kMs;
   config.workload.wait_us = traits.wait_ms * kMs;
