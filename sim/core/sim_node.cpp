@@ -36,8 +36,13 @@ std::string SimNode::string_value(const std::string& key) const {
   const auto& entries = node_->keyspace().dataset().entries;
   const auto it = entries.find(key);
   if (it == entries.end()) return "";
-  const auto* text = std::get_if<std::string>(&it->second.value);
-  return text != nullptr ? *text : "";
+  if (const auto* text = std::get_if<std::string>(&it->second.value)) return *text;
+  // A hash with a single field (reentrant-hash, redisson-like: owner id -> hold count): the field names the
+  // owner, as a string lock's value does. Hashes with several fields name no single owner.
+  if (const auto* hash = std::get_if<mock::Hash>(&it->second.value); hash != nullptr && hash->size() == 1) {
+    return hash->front().first;
+  }
+  return "";
 }
 
 std::int64_t SimNode::deadline_of(const std::string& key) const {
