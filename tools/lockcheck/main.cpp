@@ -15,6 +15,7 @@
 #include "properties/checkers.hpp"
 #include "core/simulate.hpp"
 #include "junit.hpp"
+#include "redis_backend/backend.hpp"
 #include "redis/resp_server.hpp"
 #include "run_engine.hpp"
 
@@ -81,13 +82,10 @@ int command_run(const std::vector<std::string>& files, cli::RunOptions options, 
   int exit_code = kExitOk;
   for (auto& scenario : scenarios) {
     if (!backend.empty()) scenario.backend = backend;
-    if (scenario.backend == "redis") {
-      std::fprintf(stderr, "lockcheck: %s: the redis backend is not implemented yet (issue 8); use --backend mock\n",
-                   scenario.path.c_str());
-      return kExitUsage;
-    }
+    const cli::RunOptions scenario_options =
+        scenario.backend == "redis" ? redis_backend::with_redis_backend(scenario, options) : options;  // invalid_argument -> exit 2
     if (!options.progress_bar) std::fprintf(stderr, "running %s over %zu seed(s)\n", scenario.name.c_str(), cli::seeds_for(scenario, options).size());
-    reports.push_back(cli::run_scenario(scenario, options));
+    reports.push_back(cli::run_scenario(scenario, scenario_options));
     print_report(reports.back());
     if (reports.back().nondeterministic) exit_code = kExitInternal;
     if (!reports.back().mismatches.empty() && exit_code == kExitOk) exit_code = kExitMismatch;

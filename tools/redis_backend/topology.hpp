@@ -1,0 +1,72 @@
+#pragma once
+// A run's real servers: the scenario's nodes (masters, replicas with `replicaof`, persistence chosen from the
+// restarts the scenario asks for), their clocks, their observers, the routing every worker follows, and
+// the node-level faults made real: crash (SIGKILL), restart with or without data, failover (the old master
+// is killed, REPLICAOF NO ONE on the replica, other replicas and the clients re-pointed), partition (the link
+// is routed to a port that refuses connections) and heal, server clock jumps and drift.
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/config.hpp"
+#include "delay_proxy.hpp"
+#include "node_observer.hpp"
+#include "record_sink.hpp"
+#include "routing_table.hpp"
+#include "server_clock.hpp"
+#include "server_process.hpp"
+
+namespace lockcheck::redis_backend {
+
+class Topology {
+ public:
+  Topology(const sim::SimConfig& config, const std::string& directory, const std::string& clock_shim, const TimeBase& time,
+           RecordSink& sink);
+  ~Topology();
+
+  const RoutingTable& routing() const { return routing_; }
+  int services() const { return static_cast<int>(service_node_.size()); }
+
+  // Starts observing every master (after the servers are up; call before clients start).
+  void observe();
+  void stop_observing();
+
+  void node_crash(int node);
+  // `t_us` is the fault's time: what the node lost is recorded then.
+  void node_restart(int node, sim::RestartMode mode, std::int64_t t_us);
+  void failover(int replica, std::int64_t t_us);
+  void partition(int process, int node);
+  void heal();
+  void clock_jump(int node, std::int64_t delta_us);
+  void clock_drift(int node, std::int64_t drift_ppm);
+  int master_of(int node) const { return replica_of_.at(static_cast<std::size_t>(node)); }
+
+  // Events on lock keys that the observers could not pin down (see node_observer.hpp).
+  std::int64_t unobserved() const;
+
+ private:
+  void publish_routing(const std::set<int>& blocked_nodes = {});
+  void start_observer(int node, const std::map<std::string, KeyState>& before, std::int64_t t_us, int node_of_record);
+  void wait_for_replicas();
+
+  const sim::SimConfig& config_;
+  const TimeBase& time_;
+  RecordSink& sink_;
+  std::set<std::string> keys_;
+  std::vector<std::unique_ptr<ServerClock>> clocks_;
+  std::vector<std::unique_ptr<ServerProcess>> servers_;
+  std::vector<std::unique_ptr<NodeObserver>> observers_;
+  std::vector<std::unique_ptr<DelayProxy>> replication_links_;  // by replica node; null for masters
+  std::vector<std::map<std::string, KeyState>> state_at_crash_;
+  std::vector<int> replica_of_;
+  std::vector<int> service_node_;  // service -> node serving it
+  std::set<std::pair<int, int>> partitions_;  // (process, node)
+  RoutingTable routing_;
+  int refusing_port_ = 0;  // bound, never listening: connections to it are refused
+  int refusing_fd_ = -1;
+  std::int64_t retired_unobserved_ = 0;
+};
+
+}  // namespace lockcheck::redis_backend
