@@ -84,7 +84,7 @@ void require_file(const std::string& path) {
 const std::set<std::string>& supported_faults() {
   static const std::set<std::string> kinds = {"pause",          "crash",        "restart",  "node_clock_jump",
                                               "node_clock_drift", "node_crash", "node_restart", "failover",
-                                              "partition",      "heal"};
+                                              "partition",      "heal",       "slow_node"};
   return kinds;
 }
 
@@ -222,6 +222,9 @@ class Run {
     } else if (kind == "heal") {
       record_fault(now, "heal", Json::object());
       topology_.heal();
+    } else if (kind == "slow_node") {
+      record_fault(now, "slow_node", Json{{"node", fault.node}, {"delay_us", fault.duration_us}});
+      topology_.slow_node(fault.node, fault.duration_us);
     }
   }
 
@@ -285,9 +288,9 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
   if (config.nodes.size() > static_cast<std::size_t>(kMaxServices)) refuse("more than 16 nodes");
   if (config.workload.nest_every > 0) refuse("nested acquires (workload nest_every)");
   if (config.workload.readers_ppm > 0) refuse("readers (workload readers_ppm)");
-  if (config.link.request_loss_ppm > 0 || config.link.reply_loss_ppm > 0 || !config.link_overrides.empty()) {
-    refuse("network loss and per-link delays (the fault proxy for client links is not written yet)");
-  }
+  bool loss = config.link.request_loss_ppm > 0 || config.link.reply_loss_ppm > 0;
+  for (const auto& entry : config.link_overrides) loss = loss || entry.link.request_loss_ppm > 0 || entry.link.reply_loss_ppm > 0;
+  if (loss) refuse("request or reply loss (dropping whole commands needs a RESP-aware proxy)");
   for (const auto& client : config.clients) {
     if (client.clock.wall_offset_us != 0 || client.clock.drift_ppm != 0) refuse("client clock skew or drift");
   }

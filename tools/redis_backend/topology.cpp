@@ -26,6 +26,15 @@ Persistence persistence_for(const sim::SimConfig& config, int node) {
   return kept ? Persistence::aof_always : everysec ? Persistence::aof_everysec : Persistence::none;
 }
 
+// Client links go through proxies only when the scenario has link faults; otherwise clients connect directly.
+bool needs_link_proxies(const sim::SimConfig& config) {
+  if (config.nemesis.partition_every_us > 0 || !config.link_overrides.empty()) return true;
+  for (const auto& fault : config.faults) {
+    if (fault.kind == "partition" || fault.kind == "slow_node") return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Topology::Topology(const sim::SimConfig& config, const std::string& directory, const std::string& clock_shim,
@@ -48,7 +57,7 @@ Topology::Topology(const sim::SimConfig& config, const std::string& directory, c
       ServerSpec spec{directory + "/node-" + std::to_string(i), persistence_for(config, i), 0, clock_shim,
                       clocks_[static_cast<std::size_t>(i)]->path(), true};
       if (master >= 0) {
-        replication_links_[static_cast<std::size_t>(i)] = std::make_unique<DelayProxy>(servers_[static_cast<std::size_t>(master)]->port(), 0);
+        replication_links_[static_cast<std::size_t>(i)] = std::make_unique<LinkProxy>(servers_[static_cast<std::size_t>(master)]->port(), 0);
         spec.replica_of_port = replication_links_[static_cast<std::size_t>(i)]->port();
       }
       servers_[static_cast<std::size_t>(i)] = std::make_unique<ServerProcess>(spec);
@@ -60,6 +69,16 @@ Topology::Topology(const sim::SimConfig& config, const std::string& directory, c
     if (auto& link = replication_links_[static_cast<std::size_t>(i)]) {
       const auto& node = config.nodes[static_cast<std::size_t>(i)];
       link->set_delay((node.replication_lag_min_us + node.replication_lag_max_us) / 2);
+    }
+  }
+  if (needs_link_proxies(config)) {
+    for (int process = 0; process < static_cast<int>(config.clients.size()); ++process) {
+      for (int node = 0; node < nodes; ++node) {
+        links_[{process, node}] = std::make_unique<LinkProxy>(servers_[static_cast<std::size_t>(node)]->port(), 0);
+      }
+    }
+    for (const sim::LinkOverride& entry : config.link_overrides) {
+      link(entry.process, entry.node).set_delay((entry.link.delay_min_us + entry.link.delay_max_us) / 2);
     }
   }
   service_node_ = sim::master_nodes(config);
@@ -78,6 +97,7 @@ Topology::Topology(const sim::SimConfig& config, const std::string& directory, c
 
 Topology::~Topology() {
   stop_observing();
+  for (auto& [ends, proxy] : links_) proxy->stop();
   for (auto& link : replication_links_) {
     if (link) link->stop();
   }
@@ -103,8 +123,9 @@ void Topology::publish_routing(const std::set<int>& blocked_nodes) {
   for (int process = 0; process < static_cast<int>(config_.clients.size()); ++process) {
     std::vector<int> ports;
     for (int node : service_node_) {
-      const bool cut = partitions_.count({process, node}) > 0 || blocked_nodes.count(node) > 0;
-      ports.push_back(cut ? refusing_port_ : servers_[static_cast<std::size_t>(node)]->port());
+      if (blocked_nodes.count(node) > 0) ports.push_back(refusing_port_);
+      else if (!links_.empty()) ports.push_back(link(process, node).port());
+      else ports.push_back(servers_[static_cast<std::size_t>(node)]->port());
     }
     routing_.publish(process, ports);
   }
@@ -199,14 +220,17 @@ void Topology::failover(int replica, std::int64_t t_us) {
   publish_routing();
 }
 
-void Topology::partition(int process, int node) {
-  partitions_.insert({process, node});
-  publish_routing();
-}
+void Topology::partition(int process, int node) { link(process, node).set_partitioned(true); }
 
 void Topology::heal() {
-  partitions_.clear();
-  publish_routing();
+  for (auto& [ends, proxy] : links_) proxy->set_partitioned(false);
+}
+
+// One way each direction: a round trip to the node takes `delay_us` longer, as in the simulator.
+void Topology::slow_node(int node, std::int64_t delay_us) {
+  for (auto& [ends, proxy] : links_) {
+    if (ends.second == node) proxy->set_delay(delay_us / 2);
+  }
 }
 
 void Topology::clock_jump(int node, std::int64_t delta_us) { clocks_.at(static_cast<std::size_t>(node))->jump(delta_us); }

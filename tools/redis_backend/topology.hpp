@@ -2,8 +2,9 @@
 // A run's real servers: the scenario's nodes (masters, replicas with `replicaof`, persistence chosen from the
 // restarts the scenario asks for), their clocks, their observers, the routing every worker follows, and
 // the node-level faults made real: crash (SIGKILL), restart with or without data, failover (the old master
-// is killed, REPLICAOF NO ONE on the replica, other replicas and the clients re-pointed), partition (the link
-// is routed to a port that refuses connections) and heal, server clock jumps and drift.
+// is killed, REPLICAOF NO ONE on the replica, other replicas and the clients re-pointed), server clock jumps
+// and drift, and, when the scenario has link faults, a LinkProxy per client-node link for partition / heal
+// (silently dropped bytes), slow nodes and per-link delays.
 #include <memory>
 #include <set>
 #include <string>
@@ -11,7 +12,7 @@
 #include <vector>
 
 #include "core/config.hpp"
-#include "delay_proxy.hpp"
+#include "link_proxy.hpp"
 #include "node_observer.hpp"
 #include "record_sink.hpp"
 #include "routing_table.hpp"
@@ -39,6 +40,7 @@ class Topology {
   void failover(int replica, std::int64_t t_us);
   void partition(int process, int node);
   void heal();
+  void slow_node(int node, std::int64_t delay_us);
   void clock_jump(int node, std::int64_t delta_us);
   void clock_drift(int node, std::int64_t drift_ppm);
   int master_of(int node) const { return replica_of_.at(static_cast<std::size_t>(node)); }
@@ -48,6 +50,7 @@ class Topology {
 
  private:
   void publish_routing(const std::set<int>& blocked_nodes = {});
+  LinkProxy& link(int process, int node) { return *links_.at({process, node}); }
   void start_observer(int node, const std::map<std::string, KeyState>& before, std::int64_t t_us, int node_of_record);
   void wait_for_replicas();
 
@@ -58,13 +61,13 @@ class Topology {
   std::vector<std::unique_ptr<ServerClock>> clocks_;
   std::vector<std::unique_ptr<ServerProcess>> servers_;
   std::vector<std::unique_ptr<NodeObserver>> observers_;
-  std::vector<std::unique_ptr<DelayProxy>> replication_links_;  // by replica node; null for masters
+  std::vector<std::unique_ptr<LinkProxy>> replication_links_;  // by replica node; null for masters
   std::vector<std::map<std::string, KeyState>> state_at_crash_;
   std::vector<int> replica_of_;
   std::vector<int> service_node_;  // service -> node serving it
-  std::set<std::pair<int, int>> partitions_;  // (process, node)
+  std::map<std::pair<int, int>, std::unique_ptr<LinkProxy>> links_;  // (process, node); empty: direct links
   RoutingTable routing_;
-  int refusing_port_ = 0;  // bound, never listening: connections to it are refused
+  int refusing_port_ = 0;  // bound, never listening: keeps clients off a restarting node
   int refusing_fd_ = -1;
   std::int64_t retired_unobserved_ = 0;
 };

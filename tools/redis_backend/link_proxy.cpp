@@ -1,4 +1,4 @@
-#include "delay_proxy.hpp"
+#include "link_proxy.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -61,29 +61,29 @@ bool write_all(int fd, const std::string& bytes) {
 
 }  // namespace
 
-DelayProxy::DelayProxy(int target_port, std::int64_t delay_us) : target_port_(target_port), delay_us_(delay_us) {
+LinkProxy::LinkProxy(int target_port, std::int64_t delay_us) : target_port_(target_port), delay_us_(delay_us) {
   listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in address = loopback(0);
   socklen_t length = sizeof address;
   if (listen_fd_ < 0 || bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
       listen(listen_fd_, 16) != 0 || getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
     if (listen_fd_ >= 0) ::close(listen_fd_);
-    throw std::runtime_error("delay proxy: cannot listen");
+    throw std::runtime_error("link proxy: cannot listen");
   }
   port_ = ntohs(address.sin_port);
   thread_ = std::thread([this] { loop(); });
 }
 
-DelayProxy::~DelayProxy() { stop(); }
+LinkProxy::~LinkProxy() { stop(); }
 
-void DelayProxy::stop() {
+void LinkProxy::stop() {
   stopping_ = true;
   if (thread_.joinable()) thread_.join();
   if (listen_fd_ >= 0) ::close(listen_fd_);
   listen_fd_ = -1;
 }
 
-void DelayProxy::loop() {
+void LinkProxy::loop() {
   std::vector<Pair> pairs;
   char buffer[65536];
   while (!stopping_) {
@@ -120,11 +120,15 @@ void DelayProxy::loop() {
           pair.close_both();
           continue;
         }
-        pair.queue[d].push_back(Chunk{now_us() + delay_us_, std::string(buffer, static_cast<std::size_t>(n))});
+        if (!partitioned_) pair.queue[d].push_back(Chunk{now_us() + delay_us_, std::string(buffer, static_cast<std::size_t>(n))});
       }
     }
     const std::int64_t after = now_us();
     for (Pair& pair : pairs) {
+      if (partitioned_) {
+        pair.queue[0].clear();
+        pair.queue[1].clear();
+      }
       for (int d = 0; d < 2 && pair.open; ++d) {
         while (pair.open && !pair.queue[d].empty() && pair.queue[d].front().due_us <= after) {
           if (!write_all(pair.side[1 - d], pair.queue[d].front().bytes)) {
