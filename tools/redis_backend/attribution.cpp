@@ -55,9 +55,12 @@ std::int64_t sole_cause(const Record& record, const std::vector<Interval>& inter
                         const std::map<std::string, std::set<std::int64_t>>& token_holders) {
   const std::string event = record.fields.value("event", "");
   const std::string value = record.fields.value("value", "");
-  if (auto holders = token_holders.find(value); !value.empty() && holders != token_holders.end() && holders->second.size() == 1) {
-    return *holders->second.begin();
+  // A value that carries exactly one acquired token (alone, or inside "deadline:token" and the like).
+  std::set<std::int64_t> token_owner;
+  for (const auto& [token, holders] : token_holders) {
+    if (!token.empty() && value.find(token) != std::string::npos) token_owner.insert(holders.begin(), holders.end());
   }
+  if (token_owner.size() == 1) return *token_owner.begin();
   const std::int64_t node = record.fields.value("node", -1);
   const std::set<std::string> causes = causes_of(event);
   since_us = std::max(since_us, record.t_us - kObserverLagBoundUs);
@@ -98,7 +101,8 @@ std::int64_t attribute_server_events(std::vector<Record>& records) {
     }
     if (record.kind != "server") continue;
     const std::int64_t node = record.fields.value("node", -1);
-    const std::int64_t since_us = previous_event_us.count(node) > 0 ? previous_event_us[node] : 0;
+    // The observer says when the event certainly came after; else the node's previous event does.
+    const std::int64_t since_us = record.fields.value("since_us", previous_event_us.count(node) > 0 ? previous_event_us[node] : 0);
     previous_event_us[node] = record.t_us;
     const std::string event = record.fields.value("event", "");
     if (!causes_of(event).empty() && record.fields.value("by", -1) < 0) {

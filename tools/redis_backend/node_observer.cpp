@@ -45,6 +45,7 @@ bool is_write(const std::string& event) { return event == "set" || is_hash_write
 
 struct NodeObserver::Notification {
   std::int64_t t_us;
+  std::int64_t since_us;
   std::string event;  // the keyevent name: set, expire, del, expired, ...
   std::string key;
 };
@@ -75,7 +76,8 @@ NodeObserver::NodeObserver(int node, int port, std::set<std::string> keys, const
     ReplyPtr reply(static_cast<redisReply*>(raw));
     if (reply->type == REDIS_REPLY_ARRAY && reply->elements == 3 && text_of(reply->element[0]) == "message" &&
         text_of(reply->element[2]) == std::to_string(first)) {
-      initial_ = reads_.at(first).first;
+      initial_ = reads_.at(first).state;
+      resolved_issued_us_ = reads_.at(first).issued_us;
       state_ = initial_;
       reads_.clear();
       thread_ = std::thread([this] { loop(); });
@@ -100,6 +102,7 @@ std::map<std::string, KeyState> NodeObserver::last_state() const {
 std::uint64_t NodeObserver::request_read() {
   redisContext* reader = connections_->reader;
   const std::uint64_t marker = next_marker_++;
+  const std::int64_t issued_us = time_.now_us();
   redisAppendCommand(reader, "MULTI");
   for (const std::string& key : keys_) {
     redisAppendCommand(reader, "GET %b", key.data(), key.size());
@@ -135,7 +138,7 @@ std::uint64_t NodeObserver::request_read() {
   if (time->type == REDIS_REPLY_ARRAY && time->elements == 2) {
     node_ms = std::stoll(text_of(time->element[0])) * 1000 + std::stoll(text_of(time->element[1])) / 1000;
   }
-  reads_[marker] = {std::move(state), node_ms};
+  reads_[marker] = Read{std::move(state), node_ms, issued_us};
   return marker;
 }
 
@@ -159,7 +162,7 @@ void NodeObserver::loop() {
         const std::string channel = text_of(reply->element[2]);
         const std::string key = text_of(reply->element[3]);
         if (keys_.count(key) == 0 || channel.rfind(kKeyeventPrefix, 0) != 0) continue;
-        pending_.push_back(Notification{time_.now_us(), channel.substr(std::string(kKeyeventPrefix).size()), key});
+        pending_.push_back(Notification{time_.now_us(), resolved_issued_us_, channel.substr(std::string(kKeyeventPrefix).size()), key});
         if (!outstanding_) outstanding_ = request_read();
       } else if (type == "message") {
         const std::uint64_t marker = std::stoull(text_of(reply->element[2]));
@@ -185,7 +188,8 @@ bool NodeObserver::removed_later_in_batch(std::size_t index) const {
 void NodeObserver::resolve(std::uint64_t marker) {
   auto read = reads_.find(marker);
   if (read == reads_.end()) return;
-  const auto& [after, node_ms] = read->second;
+  const std::map<std::string, KeyState>& after = read->second.state;
+  const std::int64_t node_ms = read->second.node_ms;
   std::lock_guard lock(state_mutex_);
   for (std::size_t j = 0; j < pending_.size(); ++j) {
     const Notification& note = pending_[j];
@@ -225,7 +229,8 @@ void NodeObserver::resolve(std::uint64_t marker) {
       }
     }
     Json fields{{"node", node_}, {"event", event}, {"key", note.key}, {"value", post.present ? post.value : ""},
-                {"by", -1}, {"command", ""}, {"notification", note.event}, {"node_time_ms", node_ms}};
+                {"by", -1}, {"command", ""}, {"notification", note.event}, {"since_us", note.since_us},
+                {"node_time_ms", node_ms}};
     fields["expire_at_ms"] = is_removal(note.event) ? (note.event == "expired" ? tracked.expire_at_ms : -1) : post.expire_at_ms;
     if (unread) fields["state_unread"] = true;
     sink_.add(note.t_us, "server", std::move(fields));
@@ -233,6 +238,7 @@ void NodeObserver::resolve(std::uint64_t marker) {
   }
   for (const auto& [key, state] : after) state_[key] = state;
   pending_.clear();
+  resolved_issued_us_ = read->second.issued_us;
   reads_.erase(read);
 }
 

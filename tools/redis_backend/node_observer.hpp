@@ -12,7 +12,9 @@
 //
 // What the notifications do not say is which client caused an event (`by`): attribution.hpp derives it
 // from the clients' operations afterwards, and only when exactly one client can have caused it.
-// `t` is when the notification reached the observer (at most a fraction of a millisecond late on loopback).
+// `t` is when the notification reached the observer (usually a fraction of a millisecond late on loopback,
+// more when the machine is busy); `since_us` is a time the event certainly came after: when the read whose
+// marker preceded it was sent.
 #include <atomic>
 #include <map>
 #include <optional>
@@ -65,7 +67,13 @@ class NodeObserver {
   std::map<std::string, KeyState> state_;
   mutable std::mutex state_mutex_;
   std::vector<Notification> pending_;
-  std::map<std::uint64_t, std::pair<std::map<std::string, KeyState>, std::int64_t>> reads_;  // marker -> (state, node ms)
+  struct Read {
+    std::map<std::string, KeyState> state;
+    std::int64_t node_ms = 0;
+    std::int64_t issued_us = 0;
+  };
+  std::map<std::uint64_t, Read> reads_;  // by marker
+  std::int64_t resolved_issued_us_ = 0;  // when the read of the last marker received was sent
   std::optional<std::uint64_t> outstanding_;
   std::uint64_t next_marker_ = 1;
   std::atomic<bool> stopping_{false};

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "attribution.hpp"
+#include "client_clock.hpp"
 #include "core/history.hpp"
 #include "record_sink.hpp"
 #include "topology.hpp"
@@ -84,7 +85,8 @@ void require_file(const std::string& path) {
 const std::set<std::string>& supported_faults() {
   static const std::set<std::string> kinds = {"pause",          "crash",        "restart",  "node_clock_jump",
                                               "node_clock_drift", "node_crash", "node_restart", "failover",
-                                              "partition",      "heal",       "slow_node"};
+                                              "partition",      "heal",       "slow_node",    "client_clock_jump",
+                                              "client_clock_drift"};
   return kinds;
 }
 
@@ -118,13 +120,19 @@ class Run {
         seed_(seed),
         resource_(ServerSpec{directory + "/resource", Persistence::none, 0, "", "", false}),
         topology_(config_, directory, tools + "/liblockcheck_clock_shim.so", time_, sink_),
-        launch_{tools + "/lockcheck_redis_worker", scenario.path, topology_.routing().path(), directory,
+        directory_(directory),
+        launch_{tools + "/lockcheck_redis_worker", scenario.path, topology_.routing().path(), directory, directory,
                 topology_.services(), resource_.port(), 0, config_.duration_us, seed} {}
 
   RedisRunResult execute() {
     time_ = TimeBase();  // t = 0: the servers are up; observers and clients start now
     topology_.observe();
     launch_.start_ns = time_.start_ns();
+    for (std::size_t i = 0; i < config_.clients.size(); ++i) {
+      const sim::ClockConfig& clock = config_.clients[i].clock;
+      client_clocks_.push_back(std::make_unique<ClientClockState>(
+          fmt::format("{}/client-{}.clock", directory_, i), true, time_.start_ns(), clock.wall_offset_us, clock.drift_ppm));
+    }
     workers_ = std::make_unique<Workers>(launch_, static_cast<int>(config_.clients.size()));
     for (const sim::FaultSpec& fault : fault_schedule(config_, seed_)) {
       schedule(fault.at_us, [this, fault] { apply(fault); });
@@ -195,6 +203,12 @@ class Run {
       if (workers_->alive(fault.process)) return;
       record_fault(now, "restart", Json{{"process", fault.process}});
       workers_->start(fault.process);
+    } else if (kind == "client_clock_jump") {
+      record_fault(now, "client_clock_jump", Json{{"process", fault.process}, {"delta_us", fault.delta_us}});
+      client_clocks_.at(static_cast<std::size_t>(fault.process))->jump_wall(fault.delta_us);
+    } else if (kind == "client_clock_drift") {
+      record_fault(now, "client_clock_drift", Json{{"process", fault.process}, {"drift_ppm", fault.drift_ppm}});
+      client_clocks_.at(static_cast<std::size_t>(fault.process))->set_drift(fault.drift_ppm);
     } else if (kind == "node_clock_jump") {
       record_fault(now, "node_clock_jump", Json{{"node", fault.node}, {"delta_us", fault.delta_us}});
       topology_.clock_jump(fault.node, fault.delta_us);
@@ -270,7 +284,9 @@ class Run {
   RecordSink sink_;
   ServerProcess resource_;
   Topology topology_;
+  std::string directory_;
   WorkerLaunch launch_;
+  std::vector<std::unique_ptr<ClientClockState>> client_clocks_;
   std::unique_ptr<Workers> workers_;
   std::map<std::pair<std::int64_t, std::uint64_t>, std::function<void()>> actions_;
   std::uint64_t next_action_ = 0;
@@ -291,9 +307,6 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
   bool loss = config.link.request_loss_ppm > 0 || config.link.reply_loss_ppm > 0;
   for (const auto& entry : config.link_overrides) loss = loss || entry.link.request_loss_ppm > 0 || entry.link.reply_loss_ppm > 0;
   if (loss) refuse("request or reply loss (dropping whole commands needs a RESP-aware proxy)");
-  for (const auto& client : config.clients) {
-    if (client.clock.wall_offset_us != 0 || client.clock.drift_ppm != 0) refuse("client clock skew or drift");
-  }
   for (const auto& node : config.nodes) {
     if (node.clock.wall_offset_us != 0 || node.clock.drift_ppm != 0) refuse("a node clock skewed from the start");
     if (node.maxmemory_keys > 0) refuse("maxmemory eviction");

@@ -20,30 +20,23 @@ void RoutingTable::publish(int process, const std::vector<int>& ports_by_service
     throw std::invalid_argument("the redis backend supports up to 32 clients and 16 nodes");
   }
   Layout& table = layout();
-  table.sequence = table.sequence + 1;
-  __sync_synchronize();
-  for (std::size_t s = 0; s < ports_by_service.size(); ++s) table.port[process][s] = ports_by_service[s];
-  table.generation = table.generation + 1;
-  __sync_synchronize();
-  table.sequence = table.sequence + 1;
+  write_sequenced(table.sequence, [&] {
+    for (std::size_t s = 0; s < ports_by_service.size(); ++s) table.port[process][s] = ports_by_service[s];
+    table.generation = table.generation + 1;
+  });
 }
 
 std::uint64_t RoutingTable::generation() const { return layout().generation; }
 
 std::vector<int> RoutingTable::ports(int process, int services, std::uint64_t& generation) const {
   const Layout& table = layout();
-  std::vector<int> out(static_cast<std::size_t>(services), 0);
-  // Bounded: the run holds the odd sequence only for a few stores.
-  for (int attempt = 0; attempt < 100000; ++attempt) {
-    const std::uint64_t before = table.sequence;
-    if ((before & 1u) != 0) continue;
-    __sync_synchronize();
+  auto [ports, seen] = read_sequenced(table.sequence, [&] {
+    std::vector<int> out(static_cast<std::size_t>(services), 0);
     for (int s = 0; s < services; ++s) out[static_cast<std::size_t>(s)] = table.port[process][s];
-    generation = table.generation;
-    __sync_synchronize();
-    if (table.sequence == before) return out;
-  }
-  throw std::runtime_error("routing table: could not read a consistent copy");
+    return std::make_pair(out, static_cast<std::uint64_t>(table.generation));
+  });
+  generation = seen;
+  return ports;
 }
 
 }  // namespace lockcheck::redis_backend

@@ -9,16 +9,6 @@ ServerClock::ServerClock(std::string path) : file_(std::move(path), sizeof(lockc
 
 lockcheck_clock_offset& ServerClock::state() const { return *static_cast<lockcheck_clock_offset*>(file_.data()); }
 
-void ServerClock::begin_write() {
-  state().sequence = state().sequence + 1;
-  __sync_synchronize();
-}
-
-void ServerClock::end_write() {
-  __sync_synchronize();
-  state().sequence = state().sequence + 1;
-}
-
 std::int64_t ServerClock::offset_ns() const {
   const lockcheck_clock_offset& s = state();
   if (s.drift_ppm == 0) return s.offset_ns;
@@ -27,19 +17,19 @@ std::int64_t ServerClock::offset_ns() const {
 
 void ServerClock::jump(std::int64_t delta_us) {
   const std::int64_t current = offset_ns();
-  begin_write();
-  state().offset_ns = current + delta_us * 1000;
-  state().drift_since_ns = monotonic_ns();
-  end_write();
+  write_sequenced(state().sequence, [&] {
+    state().offset_ns = current + delta_us * 1000;
+    state().drift_since_ns = monotonic_ns();
+  });
 }
 
 void ServerClock::set_drift(std::int64_t drift_ppm) {
   const std::int64_t current = offset_ns();
-  begin_write();
-  state().offset_ns = current;
-  state().drift_ppm = drift_ppm;
-  state().drift_since_ns = monotonic_ns();
-  end_write();
+  write_sequenced(state().sequence, [&] {
+    state().offset_ns = current;
+    state().drift_ppm = drift_ppm;
+    state().drift_since_ns = monotonic_ns();
+  });
 }
 
 }  // namespace lockcheck::redis_backend

@@ -22,8 +22,6 @@ class ServerClock {
 
  private:
   lockcheck_clock_offset& state() const;
-  void begin_write();
-  void end_write();
 
   SharedFile file_;
 };

@@ -25,6 +25,7 @@ void Workers::start(int process) {
                                    "--process", std::to_string(process),
                                    "--services", std::to_string(launch_.services),
                                    "--routing", launch_.routing_path,
+                                   "--clock", launch_.clock_directory + "/client-" + std::to_string(process) + ".clock",
                                    "--resource-port", std::to_string(launch_.resource_port),
                                    "--start-ns", std::to_string(launch_.start_ns),
                                    "--end-us", std::to_string(launch_.end_us),

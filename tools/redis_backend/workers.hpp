@@ -13,6 +13,7 @@ struct WorkerLaunch {
   std::string executable;    // lockcheck_redis_worker
   std::string scenario_path;
   std::string routing_path;
+  std::string clock_directory;  // client-<i>.clock files (ClientClockState) are here
   std::string directory;     // worker-<i>.jsonl files go here
   int services = 1;
   int resource_port = 0;
