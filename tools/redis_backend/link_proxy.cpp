@@ -1,5 +1,7 @@
 #include "link_proxy.hpp"
 
+#include "resp_frames.hpp"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -37,14 +39,17 @@ struct Chunk {
 struct Pair {
   int side[2] = {-1, -1};
   std::deque<Chunk> queue[2];
+  std::string partial[2];  // resp links: bytes of a message not yet complete
   bool open = true;
   void close_both() {
     for (int& fd : side) {
       if (fd >= 0) ::close(fd);
       fd = -1;
     }
-    queue[0].clear();
-    queue[1].clear();
+    for (int d = 0; d < 2; ++d) {
+      queue[d].clear();
+      partial[d].clear();
+    }
     open = false;
   }
 };
@@ -61,7 +66,8 @@ bool write_all(int fd, const std::string& bytes) {
 
 }  // namespace
 
-LinkProxy::LinkProxy(int target_port, std::int64_t delay_us) : target_port_(target_port), delay_us_(delay_us) {
+LinkProxy::LinkProxy(int target_port, std::int64_t delay_us, bool resp, std::uint64_t seed)
+    : target_port_(target_port), delay_us_(delay_us), resp_(resp), prng_(seed) {
   listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in address = loopback(0);
   socklen_t length = sizeof address;
@@ -120,14 +126,32 @@ void LinkProxy::loop() {
           pair.close_both();
           continue;
         }
-        if (!partitioned_) pair.queue[d].push_back(Chunk{now_us() + delay_us_, std::string(buffer, static_cast<std::size_t>(n))});
+        if (partitioned_) continue;
+        const std::int64_t due = now_us() + delay_us_;
+        if (!resp_) {
+          pair.queue[d].push_back(Chunk{due, std::string(buffer, static_cast<std::size_t>(n))});
+          continue;
+        }
+        std::string& partial = pair.partial[d];
+        partial.append(buffer, static_cast<std::size_t>(n));
+        try {
+          // Bounded: each pass removes one whole message from `partial`.
+          for (std::size_t length = resp_frame_length(partial); length > 0; length = resp_frame_length(partial)) {
+            if (!prng_.chance_ppm(loss_ppm_[d])) pair.queue[d].push_back(Chunk{due, partial.substr(0, length)});
+            partial.erase(0, length);
+          }
+        } catch (const std::runtime_error&) {
+          pair.close_both();  // not RESP2: nothing sensible to forward
+        }
       }
     }
     const std::int64_t after = now_us();
     for (Pair& pair : pairs) {
       if (partitioned_) {
-        pair.queue[0].clear();
-        pair.queue[1].clear();
+        for (int d = 0; d < 2; ++d) {
+          pair.queue[d].clear();
+          pair.partial[d].clear();
+        }
       }
       for (int d = 0; d < 2 && pair.open; ++d) {
         while (pair.open && !pair.queue[d].empty() && pair.queue[d].front().due_us <= after) {

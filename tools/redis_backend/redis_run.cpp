@@ -85,7 +85,7 @@ void require_file(const std::string& path) {
 const std::set<std::string>& supported_faults() {
   static const std::set<std::string> kinds = {"pause",          "crash",        "restart",  "node_clock_jump",
                                               "node_clock_drift", "node_crash", "node_restart", "failover",
-                                              "partition",      "heal",       "slow_node",    "client_clock_jump",
+                                              "partition",      "heal",       "slow_node",    "loss",     "client_clock_jump",
                                               "client_clock_drift"};
   return kinds;
 }
@@ -119,7 +119,7 @@ class Run {
       : config_(scenario.config),
         seed_(seed),
         resource_(ServerSpec{directory + "/resource", Persistence::none, 0, "", "", false}),
-        topology_(config_, directory, tools + "/liblockcheck_clock_shim.so", time_, sink_),
+        topology_(config_, seed, directory, tools + "/liblockcheck_clock_shim.so", time_, sink_),
         directory_(directory),
         launch_{tools + "/lockcheck_redis_worker", scenario.path, topology_.routing().path(), directory, directory,
                 topology_.services(), resource_.port(), 0, config_.duration_us, seed} {}
@@ -236,6 +236,9 @@ class Run {
     } else if (kind == "heal") {
       record_fault(now, "heal", Json::object());
       topology_.heal();
+    } else if (kind == "loss") {
+      record_fault(now, "loss", Json{{"request_ppm", fault.request_loss_ppm}, {"reply_ppm", fault.reply_loss_ppm}});
+      topology_.set_loss(fault.request_loss_ppm, fault.reply_loss_ppm);
     } else if (kind == "slow_node") {
       record_fault(now, "slow_node", Json{{"node", fault.node}, {"delay_us", fault.duration_us}});
       topology_.slow_node(fault.node, fault.duration_us);
@@ -304,9 +307,6 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
   if (config.nodes.size() > static_cast<std::size_t>(kMaxServices)) refuse("more than 16 nodes");
   if (config.workload.nest_every > 0) refuse("nested acquires (workload nest_every)");
   if (config.workload.readers_ppm > 0) refuse("readers (workload readers_ppm)");
-  bool loss = config.link.request_loss_ppm > 0 || config.link.reply_loss_ppm > 0;
-  for (const auto& entry : config.link_overrides) loss = loss || entry.link.request_loss_ppm > 0 || entry.link.reply_loss_ppm > 0;
-  if (loss) refuse("request or reply loss (dropping whole commands needs a RESP-aware proxy)");
   for (const auto& node : config.nodes) {
     if (node.clock.wall_offset_us != 0 || node.clock.drift_ppm != 0) refuse("a node clock skewed from the start");
     if (node.maxmemory_keys > 0) refuse("maxmemory eviction");

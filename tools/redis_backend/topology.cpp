@@ -29,16 +29,17 @@ Persistence persistence_for(const sim::SimConfig& config, int node) {
 // Client links go through proxies only when the scenario has link faults; otherwise clients connect directly.
 bool needs_link_proxies(const sim::SimConfig& config) {
   if (config.nemesis.partition_every_us > 0 || !config.link_overrides.empty()) return true;
+  if (config.link.request_loss_ppm > 0 || config.link.reply_loss_ppm > 0) return true;
   for (const auto& fault : config.faults) {
-    if (fault.kind == "partition" || fault.kind == "slow_node") return true;
+    if (fault.kind == "partition" || fault.kind == "slow_node" || fault.kind == "loss") return true;
   }
   return false;
 }
 
 }  // namespace
 
-Topology::Topology(const sim::SimConfig& config, const std::string& directory, const std::string& clock_shim,
-                   const TimeBase& time, RecordSink& sink)
+Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::string& directory,
+                   const std::string& clock_shim, const TimeBase& time, RecordSink& sink)
     : config_(config), time_(time), sink_(sink), keys_{config.workload.key}, routing_(directory + "/routing", true) {
   const int nodes = static_cast<int>(config.nodes.size());
   servers_.resize(static_cast<std::size_t>(nodes));
@@ -74,12 +75,14 @@ Topology::Topology(const sim::SimConfig& config, const std::string& directory, c
   if (needs_link_proxies(config)) {
     for (int process = 0; process < static_cast<int>(config.clients.size()); ++process) {
       for (int node = 0; node < nodes; ++node) {
-        links_[{process, node}] = std::make_unique<LinkProxy>(servers_[static_cast<std::size_t>(node)]->port(), 0);
+        const std::uint64_t link_seed = sim::derive_seed(seed, "link/" + std::to_string(process) + "/" + std::to_string(node));
+        links_[{process, node}] = std::make_unique<LinkProxy>(servers_[static_cast<std::size_t>(node)]->port(), 0, true, link_seed);
       }
     }
     for (const sim::LinkOverride& entry : config.link_overrides) {
       link(entry.process, entry.node).set_delay((entry.link.delay_min_us + entry.link.delay_max_us) / 2);
     }
+    set_loss(config.link.request_loss_ppm, config.link.reply_loss_ppm);
   }
   service_node_ = sim::master_nodes(config);
   refusing_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -224,6 +227,18 @@ void Topology::partition(int process, int node) { link(process, node).set_partit
 
 void Topology::heal() {
   for (auto& [ends, proxy] : links_) proxy->set_partitioned(false);
+}
+
+void Topology::set_loss(std::uint32_t request_ppm, std::uint32_t reply_ppm) {
+  for (auto& [ends, proxy] : links_) {
+    std::uint32_t request = request_ppm, reply = reply_ppm;
+    for (const sim::LinkOverride& entry : config_.link_overrides) {
+      if (entry.process != ends.first || entry.node != ends.second) continue;
+      request = std::max(request, entry.link.request_loss_ppm);
+      reply = std::max(reply, entry.link.reply_loss_ppm);
+    }
+    proxy->set_loss(request, reply);
+  }
 }
 
 // One way each direction: a round trip to the node takes `delay_us` longer, as in the simulator.

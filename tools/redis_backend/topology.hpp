@@ -4,7 +4,7 @@
 // the node-level faults made real: crash (SIGKILL), restart with or without data, failover (the old master
 // is killed, REPLICAOF NO ONE on the replica, other replicas and the clients re-pointed), server clock jumps
 // and drift, and, when the scenario has link faults, a LinkProxy per client-node link for partition / heal
-// (silently dropped bytes), slow nodes and per-link delays.
+// (silently dropped bytes), request and reply loss, slow nodes and per-link delays.
 #include <memory>
 #include <set>
 #include <string>
@@ -23,8 +23,8 @@ namespace lockcheck::redis_backend {
 
 class Topology {
  public:
-  Topology(const sim::SimConfig& config, const std::string& directory, const std::string& clock_shim, const TimeBase& time,
-           RecordSink& sink);
+  Topology(const sim::SimConfig& config, std::uint64_t seed, const std::string& directory, const std::string& clock_shim,
+           const TimeBase& time, RecordSink& sink);
   ~Topology();
 
   const RoutingTable& routing() const { return routing_; }
@@ -41,6 +41,8 @@ class Topology {
   void partition(int process, int node);
   void heal();
   void slow_node(int node, std::int64_t delay_us);
+  // Request and reply loss on every client link (a link's own [[links]] loss still applies when higher).
+  void set_loss(std::uint32_t request_ppm, std::uint32_t reply_ppm);
   void clock_jump(int node, std::int64_t delta_us);
   void clock_drift(int node, std::int64_t drift_ppm);
   int master_of(int node) const { return replica_of_.at(static_cast<std::size_t>(node)); }
