@@ -56,6 +56,9 @@ void print_report(const cli::ScenarioReport& report) {
     std::printf("  witness %s (seed %llu): %s\n", property.c_str(),
                 static_cast<unsigned long long>(*tally.first_violating_seed), tally.first_violation.cause.c_str());
   }
+  for (const auto& [property, tally] : report.tallies) {
+    if (!tally.unobservable.empty()) std::printf("  unknown %s: %s\n", property.c_str(), tally.unobservable.c_str());
+  }
   for (const auto& mismatch : report.mismatches) {
     std::printf("  UNEXPECTED %s: %s\n    replay: %s\n", mismatch.property.c_str(), mismatch.explanation.c_str(),
                 mismatch.replay_command.c_str());

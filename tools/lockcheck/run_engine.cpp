@@ -22,6 +22,7 @@ struct SeedRun {
   std::uint64_t seed = 0;
   std::uint64_t hash = 0;
   std::vector<properties::Verdict> verdicts;
+  std::map<std::string, std::string> unobservable;
   properties::Progress progress;
   std::string error;
 };
@@ -31,7 +32,7 @@ SeedRun run_one(const sim::Scenario& scenario, std::uint64_t seed, const RunOpti
   out.seed = seed;
   try {
     std::string jsonl;
-    std::map<std::string, std::string> unobservable;
+    std::map<std::string, std::string>& unobservable = out.unobservable;
     bool hit_event_limit = false;
     if (options.real_backend) {
       BackendHistory real = options.real_backend(scenario, seed);
@@ -143,6 +144,9 @@ ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& opt
     for (const properties::Verdict& verdict : run.verdicts) {
       PropertyTally& tally = report.tallies[verdict.property];
       ++tally.runs;
+      if (auto why = run.unobservable.find(verdict.property); why != run.unobservable.end() && tally.unobservable.empty()) {
+        tally.unobservable = why->second;
+      }
       if (verdict.outcome == properties::Outcome::unknown) ++tally.unknown;
       if (verdict.outcome == properties::Outcome::violated) {
         if (tally.violated++ == 0) {

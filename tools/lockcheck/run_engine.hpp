@@ -38,6 +38,7 @@ struct PropertyTally {
   std::int64_t unknown = 0;
   std::optional<std::uint64_t> first_violating_seed;
   properties::Verdict first_violation;
+  std::string unobservable;  // why the backend could not judge it in some run (BackendHistory), or ""
 };
 
 struct Mismatch {

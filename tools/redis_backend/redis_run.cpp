@@ -305,10 +305,7 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
   };
   if (config.clients.size() > static_cast<std::size_t>(kMaxProcesses)) refuse("more than 32 clients");
   if (config.nodes.size() > static_cast<std::size_t>(kMaxServices)) refuse("more than 16 nodes");
-  if (config.workload.nest_every > 0) refuse("nested acquires (workload nest_every)");
-  if (config.workload.readers_ppm > 0) refuse("readers (workload readers_ppm)");
   for (const auto& node : config.nodes) {
-    if (node.clock.wall_offset_us != 0 || node.clock.drift_ppm != 0) refuse("a node clock skewed from the start");
     if (node.maxmemory_keys > 0) refuse("maxmemory eviction");
   }
   for (const auto& fault : fault_schedule(config, seed)) {

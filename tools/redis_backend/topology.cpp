@@ -48,6 +48,9 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
   state_at_crash_.resize(static_cast<std::size_t>(nodes));
   for (int i = 0; i < nodes; ++i) {
     clocks_.push_back(std::make_unique<ServerClock>(directory + "/node-" + std::to_string(i) + ".clock"));
+    const sim::ClockConfig& skew = config.nodes[static_cast<std::size_t>(i)].clock;
+    if (skew.wall_offset_us != 0) clocks_.back()->jump(skew.wall_offset_us);
+    if (skew.drift_ppm != 0) clocks_.back()->set_drift(skew.drift_ppm);
     replica_of_.push_back(config.nodes[static_cast<std::size_t>(i)].replica_of);
   }
   // Masters first: a replica's `replicaof` needs its master's port (through a delaying link).

@@ -41,7 +41,7 @@ class Topology {
   void partition(int process, int node);
   void heal();
   void slow_node(int node, std::int64_t delay_us);
-  // Request and reply loss on every client link (a link's own [[links]] loss still applies when higher).
+  // Request and reply loss on every client link (a link's own [[network.links]] loss still applies when higher).
   void set_loss(std::uint32_t request_ppm, std::uint32_t reply_ppm);
   void clock_jump(int node, std::int64_t delta_us);
   void clock_drift(int node, std::int64_t drift_ppm);

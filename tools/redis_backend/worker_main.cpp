@@ -1,6 +1,7 @@
 // lockcheck_redis_worker: one client process of a redis-backend run. It runs the library's real lock
 // variant over HiredisPort (through RoutingPort), the same workload as sim/core/workload.cpp (acquire,
-// read the resource, hold, write it back, release, think), and appends one history record per line to its
+// read the resource, hold, write it back, release, think; nested acquires and readers when the scenario
+// asks), and appends one history record per line to its
 // output file with times from CLOCK_MONOTONIC relative to the run's start, which every process shares.
 // Each record is written with one write(2), so a SIGKILL (a client crash) never leaves half a line.
 // The run starts it (redis_run.cpp); it is not meant to be started by hand.
@@ -41,6 +42,12 @@ class Recorder {
   std::int64_t local_of(MonoTime mono) const { return mono.count() - time_.start_ns() / 1000; }
   std::int64_t true_time_of(MonoTime mono) const { return (clock_.true_time_of(mono.count() * 1000) - time_.start_ns()) / 1000; }
 
+  void record_lease(Json& fields, const Lease& lease) const {
+    fields["token"] = lease.token;
+    fields["valid_until"] = true_time_of(lease.valid_until);
+    fields["valid_until_local"] = local_of(lease.valid_until);
+    fields["fencing"] = lease.fencing_token;
+  }
   Json op(const char* type, const char* f, const std::string& key) const {
     return Json{{"type", type}, {"process", process_}, {"f", f}, {"key", key}, {"local", local_us()}};
   }
@@ -60,39 +67,82 @@ class Recorder {
   const ClientClockState& clock_;
 };
 
+// A nested acquire of the key the process already holds, its inner hold and its inner release, each op line
+// marked "nested":true, as sim/core/workload.cpp does.
+void run_nested(const sim::WorkloadConfig& workload, LockAlgorithm& lock, Clock& clock, Recorder& out, sim::Prng& prng) {
+  auto nested_op = [&](const char* type, const char* f) {
+    Json fields = out.op(type, f, workload.key);
+    fields["nested"] = true;
+    return fields;
+  };
+  out.record("op", nested_op("invoke", "acquire"));
+  AcquireResult acquired = workload.nested_ttl_us > 0
+                               ? run_sync(lock.acquire_with_ttl(workload.key, Micros(workload.wait_us), Millis(workload.nested_ttl_us / 1000)))
+                               : run_sync(lock.acquire(workload.key, Micros(workload.wait_us)));
+  if (acquired.status != AcquireStatus::acquired) {
+    Json fields = nested_op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
+    fields["detail"] = acquired.detail;
+    out.record("op", fields);
+    return;
+  }
+  Lease lease = std::move(*acquired.lease);
+  Json fields = nested_op("ok", "acquire");
+  out.record_lease(fields, lease);
+  out.record("op", fields);
+  run_sync(clock.sleep(Micros(prng.between(workload.nested_hold_min_us, workload.nested_hold_max_us))));
+  Json invoke = nested_op("invoke", "release");
+  invoke["token"] = lease.token;
+  out.record("op", invoke);
+  const ReleaseStatus released = run_sync(lock.release(lease));
+  Json done = nested_op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
+  done["token"] = lease.token;
+  done["result"] = to_string(released);
+  out.record("op", done);
+}
+
 void run_workload(const sim::SimConfig& config, int process, LockAlgorithm& lock, Clock& clock, ResourceClient& resource,
                   Recorder& out, sim::Prng& prng, std::int64_t end_us) {
   const sim::WorkloadConfig& workload = config.workload;
   const std::string& key = workload.key;
+  std::uint32_t outer_acquires = 0;
   for (std::uint32_t round = 0; round < workload.max_acquires_per_client && out.now_us() < end_us; ++round) {
-    out.record("op", out.op("invoke", "acquire", key));
-    AcquireResult acquired = run_sync(lock.acquire(key, Micros(workload.wait_us)));
+    const bool reader = workload.readers_ppm > 0 && prng.chance_ppm(workload.readers_ppm);
+    auto op = [&](const char* type, const char* f) {
+      Json fields = out.op(type, f, key);
+      if (reader) fields["mode"] = "read";
+      return fields;
+    };
+    out.record("op", op("invoke", "acquire"));
+    AcquireResult acquired = reader ? run_sync(lock.acquire_shared(key, Micros(workload.wait_us)))
+                                    : run_sync(lock.acquire(key, Micros(workload.wait_us)));
     if (acquired.status != AcquireStatus::acquired) {
-      Json fields = out.op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire", key);
+      Json fields = op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
       fields["detail"] = acquired.detail;
       out.record("op", fields);
     } else {
       Lease lease = std::move(*acquired.lease);
-      Json fields = out.op("ok", "acquire", key);
-      fields["token"] = lease.token;
-      fields["valid_until"] = out.true_time_of(lease.valid_until);
-      fields["valid_until_local"] = out.local_of(lease.valid_until);
-      fields["fencing"] = lease.fencing_token;
+      Json fields = op("ok", "acquire");
+      out.record_lease(fields, lease);
       out.record("op", fields);
 
       const ResourceRead read = resource.read();
       out.record("resource", Json{{"process", process}, {"f", "read"}, {"value", read.value}, {"version", read.version}});
+      if (!reader && workload.nest_every > 0 && ++outer_acquires % workload.nest_every == 0) {
+        run_nested(workload, lock, clock, out, prng);
+      }
       run_sync(clock.sleep(Micros(prng.between(workload.hold_min_us, workload.hold_max_us))));
-      const ResourceWrite wrote = resource.write(read.value + 1, read.version, lease.fencing_token);
-      out.record("resource", Json{{"process", process}, {"f", "write"}, {"value", read.value + 1},
-                                  {"read_version", read.version}, {"version", wrote.version},
-                                  {"fencing", lease.fencing_token}, {"accepted", wrote.accepted}, {"stale", wrote.stale}});
+      if (!reader) {
+        const ResourceWrite wrote = resource.write(read.value + 1, read.version, lease.fencing_token);
+        out.record("resource", Json{{"process", process}, {"f", "write"}, {"value", read.value + 1},
+                                    {"read_version", read.version}, {"version", wrote.version},
+                                    {"fencing", lease.fencing_token}, {"accepted", wrote.accepted}, {"stale", wrote.stale}});
+      }
 
-      Json invoke = out.op("invoke", "release", key);
+      Json invoke = op("invoke", "release");
       invoke["token"] = lease.token;
       out.record("op", invoke);
-      const ReleaseStatus released = run_sync(lock.release(lease));
-      Json done = out.op(released == ReleaseStatus::unknown ? "info" : "ok", "release", key);
+      const ReleaseStatus released = reader ? run_sync(lock.release_shared(lease)) : run_sync(lock.release(lease));
+      Json done = op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
       done["token"] = lease.token;
       done["result"] = to_string(released);
       out.record("op", done);

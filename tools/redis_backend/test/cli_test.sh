@@ -39,7 +39,7 @@ expect "a finished run leaves no file" test -z "$(ls -A "$work/tmp")"
 
 "$lockcheck" run "$unsupported" --backend redis > "$work/unsupported.out" 2>&1
 code=$?
-expect "a scenario with nested acquires is refused with exit 2 (got $code)" test "$code" -eq 2
-expect "the refusal names what is missing" grep -q "cannot make this real yet: nested acquires" "$work/unsupported.out"
+expect "a scenario with eviction is refused with exit 2 (got $code)" test "$code" -eq 2
+expect "the refusal names what is missing" grep -q "cannot make this real yet: maxmemory eviction" "$work/unsupported.out"
 
 exit $((failures > 0))
