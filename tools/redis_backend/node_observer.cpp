@@ -143,6 +143,12 @@ std::uint64_t NodeObserver::request_read() {
 }
 
 void NodeObserver::loop() {
+  observe();
+  // Notifications whose state was never read (the node went away, or the run ended first).
+  unobserved_ += static_cast<std::int64_t>(pending_.size());
+}
+
+void NodeObserver::observe() {
   redisContext* subscriber = connections_->subscriber;
   // Bounded by the run: stop() ends it, and a lost connection (the node crashed) ends it at once.
   while (!stopping_) {

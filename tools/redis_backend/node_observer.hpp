@@ -53,6 +53,7 @@ class NodeObserver {
   struct Notification;
   struct Connections;
   void loop();
+  void observe();
   std::uint64_t request_read();
   void resolve(std::uint64_t marker);
   bool removed_later_in_batch(std::size_t index) const;
