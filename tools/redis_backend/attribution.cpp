@@ -9,10 +9,9 @@ namespace lockcheck::redis_backend {
 namespace {
 
 constexpr std::int64_t kOpen = std::numeric_limits<std::int64_t>::max();
-// Redis writes a notification to the observer in the same event-loop pass as the reply to the client, so the
-// observer sees an event within well under a millisecond of the client's reply; an op that completed longer
-// ago than this before the observation cannot have caused it. Generous for a loaded machine.
-constexpr std::int64_t kObserverLagBoundUs = 250'000;
+// Redis writes a notification in the same event-loop pass as the reply to the client that caused it; the
+// writes of one pass land within microseconds of each other. This margin covers that, nothing more.
+constexpr std::int64_t kSamePassMarginUs = 1'000;
 
 struct Interval {
   std::int64_t process;
@@ -63,10 +62,9 @@ std::int64_t sole_cause(const Record& record, const std::vector<Interval>& inter
   if (token_owner.size() == 1) return *token_owner.begin();
   const std::int64_t node = record.fields.value("node", -1);
   const std::set<std::string> causes = causes_of(event);
-  since_us = std::max(since_us, record.t_us - kObserverLagBoundUs);
   std::set<std::int64_t> candidates, releasing;
   for (const Interval& op : intervals) {
-    if (causes.count(op.f) > 0 && !op.changed_nothing && op.from_us <= record.t_us && op.to_us >= since_us &&
+    if (causes.count(op.f) > 0 && !op.changed_nothing && op.from_us <= record.t_us && op.to_us >= since_us - kSamePassMarginUs &&
         partitioned.count({op.process, node}) == 0) {
       candidates.insert(op.process);
       if (op.f != "acquire") releasing.insert(op.process);

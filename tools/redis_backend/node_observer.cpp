@@ -2,7 +2,9 @@
 
 #include <hiredis/hiredis.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -150,14 +152,30 @@ void NodeObserver::loop() {
 
 void NodeObserver::observe() {
   redisContext* subscriber = connections_->subscriber;
+  // When the bytes being parsed reached us: after `fill_lo` (the socket was last seen empty then) and by
+  // `fill_hi` (when they were read). Redis writes a notification in the same event-loop pass as the reply to
+  // the client that caused it, so that client's operation completed after fill_lo too. Bytes left over from
+  // the constructor's reads came after the initial read was sent.
+  std::int64_t socket_empty_us = resolved_issued_us_;
+  std::int64_t fill_lo = resolved_issued_us_, fill_hi = time_.now_us();
   // Bounded by the run: stop() ends it, and a lost connection (the node crashed) ends it at once.
   while (!stopping_) {
     void* raw = nullptr;
     if (redisReaderGetReply(subscriber->reader, &raw) != REDIS_OK) return;
     if (raw == nullptr) {
       pollfd wait{subscriber->fd, POLLIN, 0};
-      if (poll(&wait, 1, 20) <= 0) continue;
+      // A short wait keeps `fill_lo` close to the bytes' arrival (and the attribution window narrow).
+      const int ready = poll(&wait, 1, 2);
+      const std::int64_t now = time_.now_us();
+      if (ready <= 0) {
+        socket_empty_us = now;
+        continue;
+      }
       if (redisBufferRead(subscriber) != REDIS_OK) return;
+      fill_lo = socket_empty_us;
+      fill_hi = now;
+      int left = 0;
+      if (ioctl(subscriber->fd, FIONREAD, &left) == 0 && left == 0) socket_empty_us = now;
       continue;
     }
     ReplyPtr reply(static_cast<redisReply*>(raw));
@@ -168,7 +186,8 @@ void NodeObserver::observe() {
         const std::string channel = text_of(reply->element[2]);
         const std::string key = text_of(reply->element[3]);
         if (keys_.count(key) == 0 || channel.rfind(kKeyeventPrefix, 0) != 0) continue;
-        pending_.push_back(Notification{time_.now_us(), resolved_issued_us_, channel.substr(std::string(kKeyeventPrefix).size()), key});
+        pending_.push_back(Notification{fill_hi, std::max(resolved_issued_us_, fill_lo),
+                                        channel.substr(std::string(kKeyeventPrefix).size()), key});
         if (!outstanding_) outstanding_ = request_read();
       } else if (type == "message") {
         const std::uint64_t marker = std::stoull(text_of(reply->element[2]));

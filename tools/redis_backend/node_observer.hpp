@@ -12,9 +12,9 @@
 //
 // What the notifications do not say is which client caused an event (`by`): attribution.hpp derives it
 // from the clients' operations afterwards, and only when exactly one client can have caused it.
-// `t` is when the notification reached the observer (usually a fraction of a millisecond late on loopback,
-// more when the machine is busy); `since_us` is a time the event certainly came after: when the read whose
-// marker preceded it was sent.
+// `t` is when the notification's bytes were read from the socket; `since_us` a time the event certainly came
+// after: the later of when the socket was last seen empty before those bytes and when the read whose marker
+// preceded them was sent. The client operation that caused the event completed after `since_us` as well.
 #include <atomic>
 #include <map>
 #include <optional>
