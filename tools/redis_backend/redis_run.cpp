@@ -21,6 +21,7 @@
 #include "core/history.hpp"
 #include "record_sink.hpp"
 #include "topology.hpp"
+#include "worker_config.hpp"
 #include "workers.hpp"
 
 namespace lockcheck::redis_backend {
@@ -121,8 +122,10 @@ class Run {
         resource_(ServerSpec{directory + "/resource", Persistence::none, 0, "", "", false}),
         topology_(config_, seed, directory, tools + "/liblockcheck_clock_shim.so", time_, sink_),
         directory_(directory),
-        launch_{tools + "/lockcheck_redis_worker", scenario.path, topology_.routing().path(), directory, directory,
-                topology_.services(), resource_.port(), 0, config_.duration_us, seed} {}
+        launch_{tools + "/lockcheck_redis_worker", directory + "/worker-config.json", topology_.routing().path(), directory,
+                directory, topology_.services(), resource_.port(), 0, config_.duration_us, seed} {
+    write_worker_config(config_, launch_.config_path);
+  }
 
   RedisRunResult execute() {
     time_ = TimeBase();  // t = 0: the servers are up; observers and clients start now

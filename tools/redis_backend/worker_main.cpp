@@ -20,7 +20,7 @@
 #include "lockcheck/variants/registry.hpp"
 #include "resource_client.hpp"
 #include "routing_port.hpp"
-#include "scenario/scenario.hpp"
+#include "worker_config.hpp"
 
 namespace {
 
@@ -155,11 +155,11 @@ void run_workload(const sim::SimConfig& config, int process, LockAlgorithm& lock
 
 int main(int argc, char** argv) {
   CLI::App app{"lockcheck_redis_worker: one client process of a lockcheck run on real Redis"};
-  std::string scenario_path, routing_path, clock_path, out_path;
+  std::string config_path, routing_path, clock_path, out_path;
   int process = 0, services = 1, resource_port = 0;
   std::int64_t start_ns = 0, end_us = 0;
   std::uint64_t seed = 1, incarnation = 0;
-  app.add_option("--scenario", scenario_path)->required();
+  app.add_option("--config", config_path, "The run's worker configuration (worker_config.hpp)")->required();
   app.add_option("--process", process)->required();
   app.add_option("--services", services)->required();
   app.add_option("--routing", routing_path)->required();
@@ -172,8 +172,7 @@ int main(int argc, char** argv) {
   app.add_option("--out", out_path)->required();
   CLI11_PARSE(app, argc, argv);
   try {
-    const sim::Scenario scenario = sim::load_scenario(scenario_path);
-    const sim::SimConfig& config = scenario.config;
+    const sim::SimConfig config = read_worker_config(config_path);
     redis_backend::RoutingTable table(routing_path, false);
     const Millis timeout(std::max<std::int64_t>(1, config.command_timeout_us / 1000));
     redis_backend::RoutingPort port(table, process, services, timeout);

@@ -21,7 +21,7 @@ std::string Workers::output_path(int process) const {
 void Workers::start(int process) {
   const auto index = static_cast<std::size_t>(process);
   std::vector<std::string> args = {launch_.executable,
-                                   "--scenario", launch_.scenario_path,
+                                   "--config", launch_.config_path,
                                    "--process", std::to_string(process),
                                    "--services", std::to_string(launch_.services),
                                    "--routing", launch_.routing_path,

@@ -11,7 +11,7 @@ namespace lockcheck::redis_backend {
 
 struct WorkerLaunch {
   std::string executable;    // lockcheck_redis_worker
-  std::string scenario_path;
+  std::string config_path;   // worker_config.hpp
   std::string routing_path;
   std::string clock_directory;  // client-<i>.clock files (ClientClockState) are here
   std::string directory;     // worker-<i>.jsonl files go here
