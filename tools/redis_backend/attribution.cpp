@@ -53,13 +53,23 @@ std::int64_t sole_cause(const Record& record, const std::vector<Interval>& inter
                         std::int64_t owner, const std::set<std::pair<std::int64_t, std::int64_t>>& partitioned,
                         const std::map<std::string, std::set<std::int64_t>>& token_holders) {
   const std::string event = record.fields.value("event", "");
-  const std::string value = record.fields.value("value", "");
-  // A value that carries exactly one acquired token (alone, or inside "deadline:token" and the like).
-  std::set<std::int64_t> token_owner;
-  for (const auto& [token, holders] : token_holders) {
-    if (!token.empty() && value.find(token) != std::string::npos) token_owner.insert(holders.begin(), holders.end());
+  // A write puts its writer's token in the key: a string value that carries exactly one acquired token
+  // (alone, or inside "deadline:token" and the like), or, for a hash the write created, field names that do.
+  // Deadline changes and deletions say nothing of their actor this way (a foreign renew leaves the owner's
+  // token in place), so they are judged by the ops in flight only.
+  if (event == "created" || event == "overwritten") {
+    std::vector<std::string> carriers{record.fields.value("value", "")};
+    if (event == "created" && record.fields.contains("fields")) {
+      for (const auto& field : record.fields.at("fields")) carriers.push_back(field.get<std::string>());
+    }
+    std::set<std::int64_t> token_owner;
+    for (const auto& [token, holders] : token_holders) {
+      for (const std::string& carrier : carriers) {
+        if (!token.empty() && carrier.find(token) != std::string::npos) token_owner.insert(holders.begin(), holders.end());
+      }
+    }
+    if (token_owner.size() == 1) return *token_owner.begin();
   }
-  if (token_owner.size() == 1) return *token_owner.begin();
   const std::int64_t node = record.fields.value("node", -1);
   const std::set<std::string> causes = causes_of(event);
   std::set<std::int64_t> candidates, releasing;

@@ -1,7 +1,9 @@
 #pragma once
 // Keyspace notifications do not say which client caused a server event. This fills in `by` from the
 // clients' own operations, and only where the history leaves one answer:
-// - a write whose value is a token that exactly one process's acquire returned is that process's;
+// - a write (created, overwritten) whose value carries a token that exactly one process's acquire returned is
+//   that process's; so is a created hash whose field names carry one (a renew or delete is not judged by
+//   the token: a foreign renew leaves the owner's token in place);
 // - otherwise the one process whose matching operation (acquire for writes, release for deletes, renew or
 //   acquire for deadline changes) was in flight while the event can have happened (after the node's previous
 //   event was observed, up to this one's observation).

@@ -109,11 +109,12 @@ std::uint64_t NodeObserver::request_read() {
   for (const std::string& key : keys_) {
     redisAppendCommand(reader, "GET %b", key.data(), key.size());
     redisAppendCommand(reader, "PEXPIRETIME %b", key.data(), key.size());
+    redisAppendCommand(reader, "HKEYS %b", key.data(), key.size());  // WRONGTYPE on a string: fine
   }
   redisAppendCommand(reader, "TIME");
   redisAppendCommand(reader, "PUBLISH %s %llu", kMarkerChannel, static_cast<unsigned long long>(marker));
   redisAppendCommand(reader, "EXEC");
-  const std::size_t queued = 2 * keys_.size() + 3;  // MULTI and every queued command answer first
+  const std::size_t queued = 3 * keys_.size() + 3;  // MULTI and every queued command answer first
   for (std::size_t i = 0; i < queued; ++i) {
     void* raw = nullptr;
     if (redisGetReply(reader, &raw) != REDIS_OK) throw std::runtime_error("observer: read failed");
@@ -122,7 +123,7 @@ std::uint64_t NodeObserver::request_read() {
   void* raw = nullptr;
   if (redisGetReply(reader, &raw) != REDIS_OK || raw == nullptr) throw std::runtime_error("observer: read failed");
   ReplyPtr exec(static_cast<redisReply*>(raw));
-  if (exec->type != REDIS_REPLY_ARRAY || exec->elements != 2 * keys_.size() + 2) {
+  if (exec->type != REDIS_REPLY_ARRAY || exec->elements != 3 * keys_.size() + 2) {
     throw std::runtime_error("observer: unexpected EXEC reply");
   }
   std::map<std::string, KeyState> state;
@@ -130,7 +131,11 @@ std::uint64_t NodeObserver::request_read() {
   for (const std::string& key : keys_) {
     const redisReply* value = exec->element[index++];
     const redisReply* expire = exec->element[index++];
+    const redisReply* fields = exec->element[index++];
     KeyState& entry = state[key];
+    if (fields->type == REDIS_REPLY_ARRAY) {
+      for (std::size_t f = 0; f < fields->elements; ++f) entry.fields.push_back(text_of(fields->element[f]));
+    }
     entry.present = value->type != REDIS_REPLY_NIL;  // an error (WRONGTYPE) means a non-string lock: present
     entry.value = value->type == REDIS_REPLY_STRING ? text_of(value) : "";
     entry.expire_at_ms = expire->type == REDIS_REPLY_INTEGER && expire->integer >= 0 ? expire->integer : -1;
@@ -258,6 +263,7 @@ void NodeObserver::resolve(std::uint64_t marker) {
                 {"node_time_ms", node_ms}};
     fields["expire_at_ms"] = is_removal(note.event) ? (note.event == "expired" ? tracked.expire_at_ms : -1) : post.expire_at_ms;
     if (unread) fields["state_unread"] = true;
+    if (!post.fields.empty()) fields["fields"] = post.fields;
     sink_.add(note.t_us, "server", std::move(fields));
     tracked = post;
   }

@@ -3,7 +3,7 @@
 //
 // How: one connection subscribes to the node's keyevent notifications (notify-keyspace-events) and to a
 // marker channel; after each notification on a lock key a second connection reads the key's state in a
-// MULTI (GET, PEXPIRETIME, TIME) that also PUBLISHes a numbered marker. Redis delivers the marker on the
+// MULTI (GET, PEXPIRETIME, HKEYS, TIME) that also PUBLISHes a numbered marker. Redis delivers the marker on the
 // subscription in execution order, so the state read is exactly the state after the notifications that
 // arrived before that marker: nothing is guessed from timing. When several notifications on one key arrive
 // before a marker, only the last one's state is known. An earlier write whose key is removed again before
@@ -21,6 +21,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "record_sink.hpp"
 
@@ -29,6 +30,7 @@ namespace lockcheck::redis_backend {
 struct KeyState {
   bool present = false;
   std::string value;  // "" when not a string (a hash lock)
+  std::vector<std::string> fields;  // a hash lock's field names (owner ids), else empty
   std::int64_t expire_at_ms = -1;
 };
 
