@@ -56,6 +56,21 @@ TEST(Attribution, TheOwnersReleaseWhileOthersAcquire) {
   EXPECT_EQ(by_of(records, 5), 1);
 }
 
+TEST(Attribution, AForeignRenewIsNotTheTokenOwners) {
+  std::vector<Record> records = {op(1, 1, "invoke", "acquire"), op(2, 1, "ok", "acquire", Json{{"token", "aaa"}}),
+                                 op(10, 2, "invoke", "renew"), server(21, 5, "expire_set", "aaa")};
+  EXPECT_EQ(attribute_server_events(records), 0);
+  EXPECT_EQ(by_of(records, 3), 2);
+}
+
+TEST(Attribution, ACreatedHashNamesItsOwnerByField) {
+  std::vector<Record> records = {op(1, 1, "invoke", "acquire"), op(2, 2, "invoke", "acquire"),
+                                 op(3, 2, "ok", "acquire", Json{{"token", "bbb"}}), server(4, 1, "created")};
+  records[3].fields["fields"] = Json::array({"bbb"});
+  EXPECT_EQ(attribute_server_events(records), 0);
+  EXPECT_EQ(by_of(records, 3), 2);
+}
+
 TEST(Attribution, TwoReleasesInFlightAreLeftUnknownAndCounted) {
   std::vector<Record> records = {op(10, 1, "invoke", "release"), op(11, 2, "invoke", "release"), server(21, 5, "deleted")};
   EXPECT_EQ(attribute_server_events(records), 1);
