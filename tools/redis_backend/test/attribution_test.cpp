@@ -58,7 +58,7 @@ TEST(Attribution, TheOwnersReleaseWhileOthersAcquire) {
 
 TEST(Attribution, AForeignRenewIsNotTheTokenOwners) {
   std::vector<Record> records = {op(1, 1, "invoke", "acquire"), op(2, 1, "ok", "acquire", Json{{"token", "aaa"}}),
-                                 op(10, 2, "invoke", "renew"), server(21, 5, "expire_set", "aaa")};
+                                 op(10000, 2, "invoke", "renew"), server(10021, 10005, "expire_set", "aaa")};
   EXPECT_EQ(attribute_server_events(records), 0);
   EXPECT_EQ(by_of(records, 3), 2);
 }
