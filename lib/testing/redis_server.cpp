@@ -33,7 +33,8 @@ int find_free_port() {
   return ntohs(address.sin_port);
 }
 
-RedisServer::RedisServer(std::vector<std::string> extra_args) : extra_args_(std::move(extra_args)) {
+RedisServer::RedisServer(std::vector<std::string> extra_args, std::vector<std::string> extra_env)
+    : extra_args_(std::move(extra_args)), extra_env_(std::move(extra_env)) {
   for (std::size_t i = 0; i + 1 < extra_args_.size(); ++i) {
     if (extra_args_[i] == "--requirepass") password_ = extra_args_[i + 1];
   }
@@ -54,6 +55,15 @@ void RedisServer::launch() {
                                    "--save", "", "--appendonly", "no", "--daemonize", "no",
                                    "--loglevel", "warning", "--logfile", "/dev/null"};
   args.insert(args.end(), extra_args_.begin(), extra_args_.end());
+  std::vector<std::string> env;
+  for (char** entry = environ; *entry != nullptr; ++entry) env.emplace_back(*entry);
+  env.insert(env.end(), extra_env_.begin(), extra_env_.end());
+  // Everything the child needs is built before fork: the parent may have threads.
+  std::vector<char*> argv, envp;
+  for (auto& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  for (auto& entry : env) envp.push_back(entry.data());
+  envp.push_back(nullptr);
   const pid_t child = fork();
   if (child < 0) throw std::runtime_error("RedisServer: fork failed");
   if (child == 0) {
@@ -65,10 +75,7 @@ void RedisServer::launch() {
       dup2(devnull, STDOUT_FILENO);
       dup2(devnull, STDERR_FILENO);
     }
-    std::vector<char*> argv;
-    for (auto& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    execvp("redis-server", argv.data());
+    execvpe("redis-server", argv.data(), envp.data());
     _exit(127);
   }
   pid_ = child;

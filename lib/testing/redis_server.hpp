@@ -11,8 +11,10 @@ namespace lockcheck::testing {
 class RedisServer {
  public:
   // Starts `redis-server` (from PATH) with no persistence on 127.0.0.1 and a free port, and waits until it
-  // answers PING. `extra_args` are appended as command-line options, e.g. {"--requirepass", "x"}.
-  explicit RedisServer(std::vector<std::string> extra_args = {});
+  // answers PING. `extra_args` are appended as command-line options, e.g. {"--requirepass", "x"} (later
+  // options win, so they may also turn persistence on). `extra_env` entries ("NAME=value") are added to the
+  // server's environment, e.g. an LD_PRELOAD.
+  explicit RedisServer(std::vector<std::string> extra_args = {}, std::vector<std::string> extra_env = {});
   ~RedisServer();
   RedisServer(const RedisServer&) = delete;
   RedisServer& operator=(const RedisServer&) = delete;
@@ -34,6 +36,7 @@ class RedisServer {
   int port_ = 0;
   pid_t pid_ = -1;
   std::vector<std::string> extra_args_;
+  std::vector<std::string> extra_env_;
   std::string password_;
 };
 

@@ -16,6 +16,7 @@
 #include "compare_command.hpp"
 #include "core/simulate.hpp"
 #include "junit.hpp"
+#include "../redis_backend/backend.hpp"
 #include "redis/resp_server.hpp"
 #include "run_engine.hpp"
 
@@ -56,6 +57,9 @@ void print_report(const cli::ScenarioReport& report) {
     std::printf("  witness %s (seed %llu): %s\n", property.c_str(),
                 static_cast<unsigned long long>(*tally.first_violating_seed), tally.first_violation.cause.c_str());
   }
+  for (const auto& [property, tally] : report.tallies) {
+    if (!tally.unobservable.empty()) std::printf("  unknown %s: %s\n", property.c_str(), tally.unobservable.c_str());
+  }
   for (const auto& mismatch : report.mismatches) {
     std::printf("  UNEXPECTED %s: %s\n    replay: %s\n", mismatch.property.c_str(), mismatch.explanation.c_str(),
                 mismatch.replay_command.c_str());
@@ -82,13 +86,10 @@ int command_run(const std::vector<std::string>& files, cli::RunOptions options, 
   int exit_code = kExitOk;
   for (auto& scenario : scenarios) {
     if (!backend.empty()) scenario.backend = backend;
-    if (scenario.backend == "redis") {
-      std::fprintf(stderr, "lockcheck: %s: the redis backend is not implemented yet (issue 8); use --backend mock\n",
-                   scenario.path.c_str());
-      return kExitUsage;
-    }
+    const cli::RunOptions scenario_options =
+        scenario.backend == "redis" ? redis_backend::with_redis_backend(scenario, options) : options;  // invalid_argument -> exit 2
     if (!options.progress_bar) std::fprintf(stderr, "running %s over %zu seed(s)\n", scenario.name.c_str(), cli::seeds_for(scenario, options).size());
-    reports.push_back(cli::run_scenario(scenario, options));
+    reports.push_back(cli::run_scenario(scenario, scenario_options));
     print_report(reports.back());
     if (reports.back().nondeterministic) exit_code = kExitInternal;
     if (!reports.back().mismatches.empty() && exit_code == kExitOk) exit_code = kExitMismatch;

@@ -23,6 +23,7 @@ struct SeedRun {
   std::uint64_t seed = 0;
   std::uint64_t hash = 0;
   std::vector<properties::Verdict> verdicts;
+  std::map<std::string, std::string> unobservable;
   properties::Progress progress;
   std::string error;
 };
@@ -31,17 +32,32 @@ SeedRun run_one(const sim::Scenario& scenario, std::uint64_t seed, const RunOpti
   SeedRun out;
   out.seed = seed;
   try {
-    const sim::RunResult run = sim::simulate(scenario.config, seed);
-    const std::string jsonl = run.history.jsonl();
-    out.hash = run.history.hash();
+    std::string jsonl;
+    std::map<std::string, std::string>& unobservable = out.unobservable;
+    bool hit_event_limit = false;
+    if (options.real_backend) {
+      BackendHistory real = options.real_backend(scenario, seed);
+      jsonl = std::move(real.jsonl);
+      unobservable = std::move(real.unobservable);
+    } else {
+      const sim::RunResult run = sim::simulate(scenario.config, seed);
+      jsonl = run.history.jsonl();
+      out.hash = run.history.hash();
+      hit_event_limit = run.hit_event_limit;
+    }
     if (!options.history_dir.empty()) {
       std::filesystem::create_directories(options.history_dir);
       std::ofstream(std::filesystem::path(options.history_dir) / fmt::format("{}-seed{}.jsonl", scenario.name, seed)) << jsonl;
     }
     const properties::History history = properties::parse_history(jsonl);
     out.verdicts = properties::check_all(history);
+    for (properties::Verdict& verdict : out.verdicts) {
+      if (auto why = unobservable.find(verdict.property); why != unobservable.end()) {
+        verdict = properties::Verdict{verdict.property, properties::Outcome::unknown, why->second, {}, {}};
+      }
+    }
     out.progress = properties::measure_progress(history);
-    if (run.hit_event_limit) out.error = fmt::format("seed {} hit the event limit of {} events", seed, scenario.config.max_events);
+    if (hit_event_limit) out.error = fmt::format("seed {} hit the event limit of {} events", seed, scenario.config.max_events);
   } catch (const std::exception& error) {
     out.error = fmt::format("seed {}: {}", seed, error.what());
   }
@@ -51,6 +67,9 @@ SeedRun run_one(const sim::Scenario& scenario, std::uint64_t seed, const RunOpti
 }  // namespace
 
 std::string replay_command(const sim::Scenario& scenario, std::uint64_t seed) {
+  if (scenario.backend == "redis") {
+    return fmt::format("lockcheck run {} --backend redis --seed {} --history-dir .", scenario.path, seed);
+  }
   return fmt::format("lockcheck replay {} --seed {} --out {}-seed{}.jsonl", scenario.path, seed, scenario.name, seed);
 }
 
@@ -79,7 +98,8 @@ ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& opt
   std::vector<SeedRun> runs(report.seeds_run.size());
   std::atomic<std::size_t> next{0}, done{0};
   std::mutex progress_mutex;
-  const unsigned workers = std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(runs.size())));
+  const unsigned jobs = options.real_backend ? 1u : options.jobs;
+  const unsigned workers = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(runs.size())));
   auto work = [&] {
     for (std::size_t index = next++; index < runs.size(); index = next++) {
       runs[index] = run_one(scenario, report.seeds_run[index], options);
@@ -100,20 +120,23 @@ ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& opt
     if (!run.error.empty()) throw std::runtime_error(run.error);
   }
   // Determinism is checked, not assumed: the first seed runs once more and must give the same bytes.
-  if (!runs.empty()) {
+  if (!runs.empty() && !options.real_backend) {
     const SeedRun again = run_one(scenario, runs.front().seed, RunOptions{});
     if (again.hash != runs.front().hash) {
       report.nondeterministic = true;
       report.nondeterminism_detail = fmt::format("seed {} gave two different histories (hash {:016x} then {:016x})",
                                                  runs.front().seed, runs.front().hash, again.hash);
     }
-    report.progress = runs.front().progress;
   }
+  if (!runs.empty()) report.progress = runs.front().progress;
 
   for (const SeedRun& run : runs) {
     for (const properties::Verdict& verdict : run.verdicts) {
       PropertyTally& tally = report.tallies[verdict.property];
       ++tally.runs;
+      if (auto why = run.unobservable.find(verdict.property); why != run.unobservable.end() && tally.unobservable.empty()) {
+        tally.unobservable = why->second;
+      }
       if (verdict.outcome == properties::Outcome::unknown) ++tally.unknown;
       if (verdict.outcome == properties::Outcome::violated) {
         if (tally.violated++ == 0) {
@@ -130,7 +153,7 @@ ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& opt
     if (holds_expected && tally.violated > 0) {
       Mismatch mismatch{expectation.property, expectation.expected, to_string(tally.first_violation),
                         replay_command(scenario, *tally.first_violating_seed), {}};
-      if (options.shrink) {
+      if (options.shrink && !options.real_backend) {
         const ShrinkResult shrunk = shrink_faults(scenario.config, *tally.first_violating_seed, expectation.property);
         for (const auto& fault : shrunk.faults) mismatch.minimal_faults.push_back(describe_fault(fault));
         if (!shrunk.reproduced) mismatch.minimal_faults.push_back("(the full schedule did not reproduce: nondeterminism?)");

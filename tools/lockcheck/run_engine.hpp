@@ -1,6 +1,7 @@
 #pragma once
 // `lockcheck run`: runs scenarios over their seeds, checks every history, compares with expectations.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -11,6 +12,13 @@
 
 namespace lockcheck::cli {
 
+// A seed's history from another backend than the simulator (`--backend redis`), and the properties that
+// history cannot support (property -> why): those are reported unknown, never holds or violated.
+struct BackendHistory {
+  std::string jsonl;
+  std::map<std::string, std::string> unobservable;
+};
+
 struct RunOptions {
   std::optional<std::uint64_t> seed;   // only this seed
   std::optional<std::uint64_t> runs;   // seeds 1..runs instead of the file's
@@ -19,6 +27,9 @@ struct RunOptions {
   std::string history_dir;             // write every history here when set
   bool shrink = true;
   bool progress_bar = false;
+  // Set: every seed runs there instead of the simulator. Real runs are not deterministic, so they are run
+  // one at a time, and neither re-run for the determinism check nor shrunk.
+  std::function<BackendHistory(const sim::Scenario&, std::uint64_t seed)> real_backend;
 };
 
 struct PropertyTally {
@@ -27,6 +38,7 @@ struct PropertyTally {
   std::int64_t unknown = 0;
   std::optional<std::uint64_t> first_violating_seed;
   properties::Verdict first_violation;
+  std::string unobservable;  // why the backend could not judge it in some run (BackendHistory), or ""
 };
 
 struct Mismatch {

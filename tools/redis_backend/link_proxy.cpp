@@ -1,0 +1,171 @@
+#include "link_proxy.hpp"
+
+#include "resp_frames.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <deque>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace lockcheck::redis_backend {
+namespace {
+
+std::int64_t now_us() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+sockaddr_in loopback(int port) {
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  return address;
+}
+
+struct Chunk {
+  std::int64_t due_us;
+  std::string bytes;
+};
+
+// One proxied connection: side[0] the accepted client, side[1] the target; queue[d] carries bytes read
+// from side[d] to side[1 - d].
+struct Pair {
+  int side[2] = {-1, -1};
+  std::deque<Chunk> queue[2];
+  std::string partial[2];  // resp links: bytes of a message not yet complete
+  bool open = true;
+  void close_both() {
+    for (int& fd : side) {
+      if (fd >= 0) ::close(fd);
+      fd = -1;
+    }
+    for (int d = 0; d < 2; ++d) {
+      queue[d].clear();
+      partial[d].clear();
+    }
+    open = false;
+  }
+};
+
+bool write_all(int fd, const std::string& bytes) {
+  std::size_t sent = 0;
+  for (int attempt = 0; attempt < 10000 && sent < bytes.size(); ++attempt) {
+    const ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) return false;
+    sent += static_cast<std::size_t>(n);
+  }
+  return sent == bytes.size();
+}
+
+}  // namespace
+
+LinkProxy::LinkProxy(int target_port, std::int64_t delay_us, bool resp, std::uint64_t seed)
+    : target_port_(target_port), delay_us_(delay_us), resp_(resp), prng_(seed) {
+  listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address = loopback(0);
+  socklen_t length = sizeof address;
+  if (listen_fd_ < 0 || bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      listen(listen_fd_, 16) != 0 || getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    if (listen_fd_ >= 0) ::close(listen_fd_);
+    throw std::runtime_error("link proxy: cannot listen");
+  }
+  port_ = ntohs(address.sin_port);
+  thread_ = std::thread([this] { loop(); });
+}
+
+LinkProxy::~LinkProxy() { stop(); }
+
+void LinkProxy::stop() {
+  stopping_ = true;
+  if (thread_.joinable()) thread_.join();
+  if (listen_fd_ >= 0) ::close(listen_fd_);
+  listen_fd_ = -1;
+}
+
+void LinkProxy::loop() {
+  std::vector<Pair> pairs;
+  char buffer[65536];
+  while (!stopping_) {
+    std::vector<pollfd> fds{{listen_fd_, POLLIN, 0}};
+    for (const Pair& pair : pairs) {
+      for (int side : pair.side) fds.push_back({side, POLLIN, 0});
+    }
+    std::int64_t wait_us = 10'000;
+    const std::int64_t now = now_us();
+    for (const Pair& pair : pairs) {
+      for (const auto& queue : pair.queue) {
+        if (!queue.empty()) wait_us = std::min(wait_us, std::max<std::int64_t>(0, queue.front().due_us - now));
+      }
+    }
+    poll(fds.data(), fds.size(), static_cast<int>((wait_us + 999) / 1000));
+    if ((fds[0].revents & POLLIN) != 0) {
+      Pair pair;
+      pair.side[0] = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+      pair.side[1] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+      sockaddr_in target = loopback(target_port_);
+      if (pair.side[0] < 0 || pair.side[1] < 0 ||
+          connect(pair.side[1], reinterpret_cast<sockaddr*>(&target), sizeof target) != 0) {
+        pair.close_both();
+      } else {
+        pairs.push_back(std::move(pair));
+      }
+    }
+    std::size_t index = 1;
+    for (Pair& pair : pairs) {
+      for (int d = 0; d < 2 && index < fds.size(); ++d, ++index) {
+        if (!pair.open || (fds[index].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+        const ssize_t n = ::recv(pair.side[d], buffer, sizeof buffer, 0);
+        if (n <= 0) {
+          pair.close_both();
+          continue;
+        }
+        if (partitioned_) continue;
+        const std::int64_t due = now_us() + delay_us_;
+        if (!resp_) {
+          pair.queue[d].push_back(Chunk{due, std::string(buffer, static_cast<std::size_t>(n))});
+          continue;
+        }
+        std::string& partial = pair.partial[d];
+        partial.append(buffer, static_cast<std::size_t>(n));
+        try {
+          // Bounded: each pass removes one whole message from `partial`.
+          for (std::size_t length = resp_frame_length(partial); length > 0; length = resp_frame_length(partial)) {
+            if (!prng_.chance_ppm(loss_ppm_[d])) pair.queue[d].push_back(Chunk{due, partial.substr(0, length)});
+            partial.erase(0, length);
+          }
+        } catch (const std::runtime_error&) {
+          pair.close_both();  // not RESP2: nothing sensible to forward
+        }
+      }
+    }
+    const std::int64_t after = now_us();
+    for (Pair& pair : pairs) {
+      if (partitioned_) {
+        for (int d = 0; d < 2; ++d) {
+          pair.queue[d].clear();
+          pair.partial[d].clear();
+        }
+      }
+      for (int d = 0; d < 2 && pair.open; ++d) {
+        while (pair.open && !pair.queue[d].empty() && pair.queue[d].front().due_us <= after) {
+          if (!write_all(pair.side[1 - d], pair.queue[d].front().bytes)) {
+            pair.close_both();
+            break;
+          }
+          pair.queue[d].pop_front();
+        }
+      }
+    }
+    std::erase_if(pairs, [](const Pair& pair) { return !pair.open; });
+  }
+  for (Pair& pair : pairs) pair.close_both();
+}
+
+}  // namespace lockcheck::redis_backend

@@ -1,0 +1,54 @@
+#pragma once
+// The fault proxy: a TCP proxy on a loopback port in front of one server, for one link. It delays every byte
+// by a settable time in each direction, and while partitioned it silently drops every byte both ways (a DROP
+// partition: the client's command times out, its outcome unknown, as in the simulator). A client link
+// (`resp`) is cut into whole RESP2 messages, so it can also lose single requests and replies at set rates.
+// The run puts one between each replica and its master, so replication lag is real (a write still in the
+// proxy when the master is killed never reaches the replica: F5), and, when a scenario has partitions or
+// slow nodes, one per client-node link. When either side closes, the connection pair closes and what was
+// still queued is dropped, as a crashed host's in-flight data is.
+// Production code (sockets, a thread, poll); bounded: stop() ends the thread within one poll interval.
+#include <atomic>
+#include <cstdint>
+#include <thread>
+
+#include "core/prng.hpp"
+
+namespace lockcheck::redis_backend {
+
+class LinkProxy {
+ public:
+  // `resp`: the link carries RESP2 both ways (a client link, not a replication stream); `seed` draws losses.
+  LinkProxy(int target_port, std::int64_t delay_us, bool resp = false, std::uint64_t seed = 0);
+  ~LinkProxy();
+  LinkProxy(const LinkProxy&) = delete;
+  LinkProxy& operator=(const LinkProxy&) = delete;
+
+  int port() const { return port_; }
+  // Takes effect for bytes read from now on (a replica syncs first with no delay, then lags).
+  void set_delay(std::int64_t delay_us) { delay_us_ = delay_us; }
+  // Partitioned: bytes already queued and every byte from now on are dropped, until healed.
+  void set_partitioned(bool partitioned) { partitioned_ = partitioned; }
+  // Each request (client to server) or reply (back) is dropped with this probability; `resp` links only.
+  void set_loss(std::uint32_t request_ppm, std::uint32_t reply_ppm) {
+    loss_ppm_[0] = request_ppm;
+    loss_ppm_[1] = reply_ppm;
+  }
+  void stop();
+
+ private:
+  void loop();
+
+  int target_port_;
+  std::atomic<std::int64_t> delay_us_;
+  std::atomic<bool> partitioned_{false};
+  bool resp_;
+  std::atomic<std::uint32_t> loss_ppm_[2] = {0, 0};
+  sim::Prng prng_;  // used by the proxy's thread only
+  int listen_fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
+}  // namespace lockcheck::redis_backend

@@ -1,0 +1,331 @@
+#include "redis_run.hpp"
+
+#include <fmt/format.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+#include "attribution.hpp"
+#include "client_clock.hpp"
+#include "core/history.hpp"
+#include "record_sink.hpp"
+#include "topology.hpp"
+#include "worker_config.hpp"
+#include "workers.hpp"
+
+namespace lockcheck::redis_backend {
+namespace {
+
+std::atomic<int> g_interrupt_signal{0};
+extern "C" void on_interrupt(int signal) { g_interrupt_signal = signal; }
+
+// While a run is on, Ctrl-C and SIGTERM stop it in order (every child killed, every file removed).
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~InterruptGuard() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  static void check() {
+    if (const int signal = g_interrupt_signal.load(); signal != 0) {
+      throw std::runtime_error(fmt::format("interrupted by signal {}; every server and worker was stopped", signal));
+    }
+  }
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+class TempDirectory {
+ public:
+  TempDirectory() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "lockcheck-redis-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot make a temporary directory");
+    path_ = pattern;
+  }
+  ~TempDirectory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// The worker and the clock shim are built next to the lockcheck binary.
+std::string tools_directory() {
+  if (const char* override_dir = std::getenv("LOCKCHECK_REDIS_TOOLS_DIR")) return override_dir;
+  return std::filesystem::read_symlink("/proc/self/exe").parent_path().string();
+}
+
+void require_file(const std::string& path) {
+  if (!std::filesystem::exists(path)) {
+    throw std::runtime_error(fmt::format("{} is missing: build it (cmake --build build) or set LOCKCHECK_REDIS_TOOLS_DIR", path));
+  }
+}
+
+const std::set<std::string>& supported_faults() {
+  static const std::set<std::string> kinds = {"pause",          "crash",        "restart",  "node_clock_jump",
+                                              "node_clock_drift", "node_crash", "node_restart", "failover",
+                                              "partition",      "heal",       "slow_node",    "loss",     "client_clock_jump",
+                                              "client_clock_drift"};
+  return kinds;
+}
+
+std::vector<sim::FaultSpec> fault_schedule(const sim::SimConfig& config, std::uint64_t seed) {
+  std::vector<sim::FaultSpec> faults = config.faults;
+  for (const auto& fault : sim::draw_nemesis_schedule(config, seed)) faults.push_back(fault);
+  std::stable_sort(faults.begin(), faults.end(), [](const auto& a, const auto& b) { return a.at_us < b.at_us; });
+  return faults;
+}
+
+std::vector<Record> read_worker_records(const std::string& path) {
+  std::vector<Record> records;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    Json fields = Json::parse(line);
+    Record record{fields.at("t").get<std::int64_t>(), fields.at("kind").get<std::string>(), Json::object()};
+    for (const auto& [name, value] : fields.items()) {
+      if (name != "t" && name != "kind") record.fields[name] = value;
+    }
+    records.push_back(std::move(record));
+  }
+  return records;
+}
+
+class Run {
+ public:
+  Run(const sim::Scenario& scenario, std::uint64_t seed, const std::string& directory, const std::string& tools)
+      : config_(scenario.config),
+        seed_(seed),
+        resource_(ServerSpec{directory + "/resource", Persistence::none, 0, "", "", false}),
+        topology_(config_, seed, directory, tools + "/liblockcheck_clock_shim.so", time_, sink_),
+        directory_(directory),
+        launch_{tools + "/lockcheck_redis_worker", directory + "/worker-config.json", topology_.routing().path(), directory,
+                directory, topology_.services(), resource_.port(), 0, config_.duration_us, seed} {
+    write_worker_config(config_, launch_.config_path);
+  }
+
+  RedisRunResult execute() {
+    time_ = TimeBase();  // t = 0: the servers are up; observers and clients start now
+    topology_.observe();
+    launch_.start_ns = time_.start_ns();
+    for (std::size_t i = 0; i < config_.clients.size(); ++i) {
+      const sim::ClockConfig& clock = config_.clients[i].clock;
+      client_clocks_.push_back(std::make_unique<ClientClockState>(
+          fmt::format("{}/client-{}.clock", directory_, i), true, time_.start_ns(), clock.wall_offset_us, clock.drift_ppm));
+    }
+    workers_ = std::make_unique<Workers>(launch_, static_cast<int>(config_.clients.size()));
+    for (const sim::FaultSpec& fault : fault_schedule(config_, seed_)) {
+      schedule(fault.at_us, [this, fault] { apply(fault); });
+    }
+    // Faults at t=0 (a partition from the start) are in place before any client sends a command.
+    while (!actions_.empty() && actions_.begin()->first.first <= 0) run_next_action();
+    start();
+    drive();
+    return finish();
+  }
+
+ private:
+  void start() {
+    for (int process = 0; process < workers_->count(); ++process) workers_->start(process);
+  }
+
+  void run_next_action() {
+    auto action = std::move(actions_.begin()->second);
+    actions_.erase(actions_.begin());
+    action();
+  }
+
+  void schedule(std::int64_t at_us, std::function<void()> action) { actions_.emplace(std::make_pair(at_us, next_action_++), std::move(action)); }
+
+  // At `t_us`, the time the fault is applied: what it causes (a `lost` key) is recorded at the same time.
+  void record_fault(std::int64_t t_us, const char* name, Json fields) {
+    Json line{{"fault", name}};
+    for (const auto& [key, value] : fields.items()) line[key] = value;
+    sink_.add(t_us, "fault", std::move(line));
+  }
+
+  // Real time: sleeps until the next fault (at most 20 ms at a time, to notice Ctrl-C and failed workers).
+  void drive() {
+    for (;;) {
+      InterruptGuard::check();
+      if (const std::string failure = workers_->reap(); !failure.empty()) throw std::runtime_error(failure);
+      const std::int64_t now = time_.now_us();
+      if (now >= config_.duration_us) return;
+      if (!actions_.empty() && actions_.begin()->first.first <= now) {
+        run_next_action();
+        continue;
+      }
+      const std::int64_t next = actions_.empty() ? config_.duration_us : std::min(config_.duration_us, actions_.begin()->first.first);
+      std::this_thread::sleep_for(std::chrono::microseconds(std::clamp<std::int64_t>(next - now, 0, 20'000)));
+    }
+  }
+
+  void apply(const sim::FaultSpec& fault) {
+    const std::string& kind = fault.kind;
+    const std::int64_t now = time_.now_us();
+    if (kind == "pause") {
+      if (!workers_->alive(fault.process) || paused_.count(fault.process) > 0) return;
+      record_fault(now, "pause", Json{{"process", fault.process}, {"duration_us", fault.duration_us}});
+      workers_->pause(fault.process);
+      paused_.insert(fault.process);
+      const int id = fault.process;
+      schedule(now + fault.duration_us, [this, id] {
+        if (paused_.erase(id) == 0) return;
+        record_fault(time_.now_us(), "resume", Json{{"process", id}});
+        workers_->resume(id);
+      });
+    } else if (kind == "crash") {
+      if (!workers_->alive(fault.process)) return;
+      record_fault(now, "crash", Json{{"process", fault.process}});
+      workers_->crash(fault.process);
+      paused_.erase(fault.process);
+    } else if (kind == "restart") {
+      if (workers_->alive(fault.process)) return;
+      record_fault(now, "restart", Json{{"process", fault.process}});
+      workers_->start(fault.process);
+    } else if (kind == "client_clock_jump") {
+      record_fault(now, "client_clock_jump", Json{{"process", fault.process}, {"delta_us", fault.delta_us}});
+      client_clocks_.at(static_cast<std::size_t>(fault.process))->jump_wall(fault.delta_us);
+    } else if (kind == "client_clock_drift") {
+      record_fault(now, "client_clock_drift", Json{{"process", fault.process}, {"drift_ppm", fault.drift_ppm}});
+      client_clocks_.at(static_cast<std::size_t>(fault.process))->set_drift(fault.drift_ppm);
+    } else if (kind == "node_clock_jump") {
+      record_fault(now, "node_clock_jump", Json{{"node", fault.node}, {"delta_us", fault.delta_us}});
+      topology_.clock_jump(fault.node, fault.delta_us);
+    } else if (kind == "node_clock_drift") {
+      record_fault(now, "node_clock_drift", Json{{"node", fault.node}, {"drift_ppm", fault.drift_ppm}});
+      topology_.clock_drift(fault.node, fault.drift_ppm);
+    } else if (kind == "node_crash") {
+      if (down_.count(fault.node) > 0) return;
+      record_fault(now, "node_crash", Json{{"node", fault.node}});
+      topology_.node_crash(fault.node);
+      down_.insert(fault.node);
+    } else if (kind == "node_restart") {
+      if (down_.erase(fault.node) == 0) return;
+      static constexpr const char* kModes[] = {"kept", "lost", "aof_everysec"};
+      record_fault(now, "node_restart", Json{{"node", fault.node}, {"mode", kModes[static_cast<int>(fault.mode)]}});
+      topology_.node_restart(fault.node, fault.mode, now);
+    } else if (kind == "failover") {
+      const int old_master = topology_.master_of(fault.node);
+      if (old_master < 0) return;
+      record_fault(now, "failover", Json{{"node", fault.node}, {"from", old_master}});
+      topology_.failover(fault.node, now);
+    } else if (kind == "partition") {
+      record_fault(now, "partition", Json{{"process", fault.process}, {"node", fault.node}});
+      topology_.partition(fault.process, fault.node);
+    } else if (kind == "heal") {
+      record_fault(now, "heal", Json::object());
+      topology_.heal();
+    } else if (kind == "loss") {
+      record_fault(now, "loss", Json{{"request_ppm", fault.request_loss_ppm}, {"reply_ppm", fault.reply_loss_ppm}});
+      topology_.set_loss(fault.request_loss_ppm, fault.reply_loss_ppm);
+    } else if (kind == "slow_node") {
+      record_fault(now, "slow_node", Json{{"node", fault.node}, {"delay_us", fault.duration_us}});
+      topology_.slow_node(fault.node, fault.duration_us);
+    }
+  }
+
+  RedisRunResult finish() {
+    workers_->kill_all();
+    // Let the observers take in the last notifications before they stop.
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    topology_.stop_observing();
+    std::vector<Record> records = sink_.take();
+    for (int process = 0; process < workers_->count(); ++process) {
+      for (Record& record : read_worker_records(workers_->output_path(process))) records.push_back(std::move(record));
+    }
+    std::erase_if(records, [&](const Record& record) { return record.t_us > config_.duration_us; });
+    std::stable_sort(records.begin(), records.end(), [](const Record& a, const Record& b) { return a.t_us < b.t_us; });
+    const std::int64_t unattributed = attribute_server_events(records);
+
+    sim::History history;
+    history.record(0, "meta",
+                   sim::Json{{"schema", 1}, {"scenario", config_.scenario}, {"seed", seed_}, {"variant", config_.variant},
+                             {"ttl_ms", config_.lock.ttl.count()}, {"clients", config_.clients.size()},
+                             {"nodes", config_.nodes.size()}, {"fencing", config_.workload.fencing},
+                             {"end", config_.duration_us}, {"backend", "redis"}});
+    for (const Record& record : records) history.record(record.t_us, record.kind.c_str(), record.fields);
+
+    RedisRunResult result;
+    result.jsonl = history.jsonl();
+    const std::int64_t unobserved = topology_.unobserved();
+    if (unobserved + unattributed > 0) {
+      const std::string why = fmt::format(
+          "not observable on the redis backend in this run: {} server event(s) whose state was overwritten before it "
+          "could be read, {} whose client could not be told apart (tools/redis_backend/README.md)",
+          unobserved, unattributed);
+      for (const char* property : {"mutual_exclusion_server", "owner_only_release", "reentrancy"}) result.unobservable[property] = why;
+      // An unread state has no known deadline either.
+      if (unobserved > 0) result.unobservable["bounded_unavailability"] = why;
+    }
+    return result;
+  }
+
+  const sim::SimConfig& config_;
+  std::uint64_t seed_;
+  TimeBase time_;
+  RecordSink sink_;
+  ServerProcess resource_;
+  Topology topology_;
+  std::string directory_;
+  WorkerLaunch launch_;
+  std::vector<std::unique_ptr<ClientClockState>> client_clocks_;
+  std::unique_ptr<Workers> workers_;
+  std::map<std::pair<std::int64_t, std::uint64_t>, std::function<void()>> actions_;
+  std::uint64_t next_action_ = 0;
+  std::set<int> paused_;
+  std::set<int> down_;
+};
+
+}  // namespace
+
+void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
+  auto refuse = [](const std::string& what) {
+    throw std::invalid_argument("the redis backend cannot make this real yet: " + what + " (use --backend mock)");
+  };
+  if (config.clients.size() > static_cast<std::size_t>(kMaxProcesses)) refuse("more than 32 clients");
+  if (config.nodes.size() > static_cast<std::size_t>(kMaxServices)) refuse("more than 16 nodes");
+  for (const auto& node : config.nodes) {
+    if (node.maxmemory_keys > 0) refuse("maxmemory eviction");
+  }
+  for (const auto& fault : fault_schedule(config, seed)) {
+    if (supported_faults().count(fault.kind) == 0) refuse("fault '" + fault.kind + "'");
+  }
+}
+
+RedisRunResult run_on_redis(const sim::Scenario& scenario, std::uint64_t seed) {
+  check_supported(scenario.config, seed);
+  const std::string tools = tools_directory();
+  require_file(tools + "/lockcheck_redis_worker");
+  require_file(tools + "/liblockcheck_clock_shim.so");
+  InterruptGuard interrupts;
+  g_interrupt_signal = 0;
+  TempDirectory directory;
+  Run run(scenario, seed, directory.path(), tools);
+  return run.execute();
+}
+
+}  // namespace lockcheck::redis_backend

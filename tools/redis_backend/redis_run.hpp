@@ -1,0 +1,27 @@
+#pragma once
+// One seed of a scenario on real redis-servers (`lockcheck run --backend redis`): start the topology on
+// free loopback ports, start one worker process per client, apply the fault schedule in real time, stop,
+// and merge every record into one history (sim/README.md format) with times from CLOCK_MONOTONIC.
+// Every process and file it made is removed again, also when it fails or is interrupted (SIGINT/SIGTERM).
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "scenario/scenario.hpp"
+
+namespace lockcheck::redis_backend {
+
+struct RedisRunResult {
+  std::string jsonl;
+  // Properties the history cannot support on this backend for this run, with the reason.
+  std::map<std::string, std::string> unobservable;
+};
+
+// Throws std::invalid_argument when the scenario asks for something this backend cannot make real
+// (named in the message), std::runtime_error on an internal failure or an interruption.
+RedisRunResult run_on_redis(const sim::Scenario& scenario, std::uint64_t seed);
+
+// Throws std::invalid_argument naming the first unsupported feature of `config`, if any.
+void check_supported(const sim::SimConfig& config, std::uint64_t seed);
+
+}  // namespace lockcheck::redis_backend

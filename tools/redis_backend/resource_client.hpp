@@ -1,0 +1,34 @@
+#pragma once
+// The protected resource on the redis backend: the read-modify-write register of sim/core/resource.hpp, kept
+// in a separate redis-server that no fault touches, shared by every worker. Read and write are Lua scripts,
+// so `stale` (another write was accepted since this read) and the fencing check are decided atomically
+// at the register, exactly as the simulator's Register decides them.
+#include <cstdint>
+
+#include "core/resource.hpp"
+#include "hiredis_client.hpp"
+
+namespace lockcheck::redis_backend {
+
+using ResourceRead = sim::RegisterRead;
+
+struct ResourceWrite {
+  bool accepted = false;
+  bool stale = false;
+  std::int64_t version = 0;
+};
+
+class ResourceClient {
+ public:
+  ResourceClient(int port, bool fencing) : client_("127.0.0.1", port), fencing_(fencing) {}
+
+  // Throw std::runtime_error: the resource server is never faulted, so a failure is an internal error.
+  ResourceRead read();
+  ResourceWrite write(std::int64_t value, std::int64_t read_version, std::int64_t fencing_token);
+
+ private:
+  testing::HiredisClient client_;
+  bool fencing_;
+};
+
+}  // namespace lockcheck::redis_backend

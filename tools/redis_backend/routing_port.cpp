@@ -1,0 +1,48 @@
+#include "routing_port.hpp"
+
+namespace lockcheck::redis_backend {
+
+RoutingPort::RoutingPort(const RoutingTable& table, int process, int services, Millis command_timeout)
+    : table_(table), process_(process), services_(services), command_timeout_(command_timeout) {}
+
+std::shared_ptr<HiredisPort> RoutingPort::current() {
+  std::lock_guard lock(mutex_);
+  if (port_ && table_.generation() == generation_) return port_;
+  std::uint64_t generation = 0;
+  const std::vector<int> ports = table_.ports(process_, services_, generation);
+  std::vector<ConnectionOptions> nodes;
+  for (int port : ports) {
+    ConnectionOptions options;
+    options.port = port;
+    options.connect_timeout = command_timeout_;
+    options.command_timeout = command_timeout_;
+    nodes.push_back(options);
+  }
+  port_ = std::make_shared<HiredisPort>(std::move(nodes));
+  generation_ = generation;
+  return port_;
+}
+
+Task<CallResult> RoutingPort::call(std::size_t node, Command command) {
+  const std::shared_ptr<HiredisPort> port = current();
+  co_return co_await port->call(node, std::move(command));
+}
+
+Task<std::vector<CallResult>> RoutingPort::fan_out(std::vector<NodeCommand> commands) {
+  const std::shared_ptr<HiredisPort> port = current();
+  co_return co_await port->fan_out(std::move(commands));
+}
+
+// A new generation means new connections: subscriptions made on the old port are gone, and the waiter's
+// next await_message says "not subscribed", so it subscribes again.
+Task<CallResult> RoutingPort::subscribe(std::size_t node, std::string channel) {
+  const std::shared_ptr<HiredisPort> port = current();
+  co_return co_await port->subscribe(node, std::move(channel));
+}
+
+Task<CallResult> RoutingPort::await_message(std::size_t node, std::string channel, Micros timeout) {
+  const std::shared_ptr<HiredisPort> port = current();
+  co_return co_await port->await_message(node, std::move(channel), timeout);
+}
+
+}  // namespace lockcheck::redis_backend

@@ -1,0 +1,36 @@
+#pragma once
+// A worker's Port: a HiredisPort to the ports the run's RoutingTable gives this process, rebuilt when the
+// run publishes a new generation (a failover re-pointed a service, a partition cut or healed a link).
+// Established connections are dropped with the old HiredisPort, as a client library reconnecting would.
+// Thread-safe: a watchdog's renewal thread calls beside the workload; a call keeps the port it started on.
+#include <memory>
+#include <mutex>
+
+#include "lockcheck/hiredis_port.hpp"
+#include "routing_table.hpp"
+
+namespace lockcheck::redis_backend {
+
+class RoutingPort final : public Port {
+ public:
+  RoutingPort(const RoutingTable& table, int process, int services, Millis command_timeout);
+
+  std::size_t node_count() const override { return static_cast<std::size_t>(services_); }
+  Task<CallResult> call(std::size_t node, Command command) override;
+  Task<std::vector<CallResult>> fan_out(std::vector<NodeCommand> commands) override;
+  Task<CallResult> subscribe(std::size_t node, std::string channel) override;
+  Task<CallResult> await_message(std::size_t node, std::string channel, Micros timeout) override;
+
+ private:
+  std::shared_ptr<HiredisPort> current();
+
+  const RoutingTable& table_;
+  int process_;
+  int services_;
+  Millis command_timeout_;
+  std::uint64_t generation_ = 0;
+  std::mutex mutex_;
+  std::shared_ptr<HiredisPort> port_;
+};
+
+}  // namespace lockcheck::redis_backend

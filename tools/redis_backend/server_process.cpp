@@ -1,0 +1,39 @@
+#include "server_process.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "hiredis_client.hpp"
+
+namespace lockcheck::redis_backend {
+
+ServerProcess::ServerProcess(ServerSpec spec) : spec_(std::move(spec)) {
+  std::filesystem::create_directories(spec_.directory);
+  std::vector<std::string> args = {"--dir", spec_.directory, "--logfile", spec_.directory + "/redis.log"};
+  if (spec_.persistence != Persistence::none) {
+    args.insert(args.end(), {"--appendonly", "yes", "--appendfsync", spec_.persistence == Persistence::aof_always ? "always" : "everysec"});
+  }
+  if (spec_.keyspace_events) args.insert(args.end(), {"--notify-keyspace-events", "KEA"});
+  if (spec_.replica_of_port > 0) args.insert(args.end(), {"--replicaof", "127.0.0.1", std::to_string(spec_.replica_of_port)});
+  std::vector<std::string> env;
+  if (!spec_.clock_shim.empty()) env = {"LD_PRELOAD=" + spec_.clock_shim, "LOCKCHECK_CLOCK_FILE=" + spec_.clock_file};
+  server_ = std::make_unique<testing::RedisServer>(std::move(args), std::move(env));
+}
+
+void ServerProcess::restart(bool keep_data) {
+  server_->kill();
+  if (!keep_data) {
+    std::error_code ignored;
+    std::filesystem::remove_all(spec_.directory + "/appendonlydir", ignored);
+    std::filesystem::remove(spec_.directory + "/dump.rdb", ignored);
+  }
+  server_->restart();
+}
+
+Reply run_command(int port, const Command& command) {
+  Reply reply = testing::HiredisClient("127.0.0.1", port).call(command);
+  if (reply.is_error()) throw std::runtime_error("port " + std::to_string(port) + ": " + reply.text);
+  return reply;
+}
+
+}  // namespace lockcheck::redis_backend

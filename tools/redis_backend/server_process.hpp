@@ -1,0 +1,44 @@
+#pragma once
+// One redis-server of a run's topology: a RedisServer (lib/testing: free loopback port, PDEATHSIG, stopped by
+// pid) in its own directory, with persistence as asked, keyspace notifications for the observer, and its wall
+// clock under a ServerClock through the LD_PRELOAD clock shim. Killed with SIGKILL; restarted on the same
+// port with or without its data.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lockcheck/reply.hpp"
+#include "redis_server.hpp"
+
+namespace lockcheck::redis_backend {
+
+enum class Persistence { none, aof_always, aof_everysec };
+
+struct ServerSpec {
+  std::string directory;          // working directory (AOF files live here)
+  Persistence persistence = Persistence::none;
+  int replica_of_port = 0;        // 0: a master
+  std::string clock_shim;         // path of the shim library; empty: no shim (the resource server)
+  std::string clock_file;         // the ServerClock file the shim reads
+  bool keyspace_events = true;    // notify-keyspace-events for the observer
+};
+
+class ServerProcess {
+ public:
+  // Throws std::runtime_error when the server does not answer PING.
+  explicit ServerProcess(ServerSpec spec);
+
+  int port() const { return server_->port(); }
+  void kill() { server_->kill(); }  // SIGKILL and reap: a crash
+  // Starts again on the same port; keep_data false removes the AOF first (a restart without data).
+  void restart(bool keep_data);
+
+ private:
+  ServerSpec spec_;
+  std::unique_ptr<testing::RedisServer> server_;
+};
+
+// Runs one command on a loopback server; throws std::runtime_error on a failed connection or an error reply.
+Reply run_command(int port, const Command& command);
+
+}  // namespace lockcheck::redis_backend

@@ -1,0 +1,40 @@
+// The configuration a worker runs is the run's own, field for field.
+#include "worker_config.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace lockcheck::redis_backend {
+namespace {
+
+TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
+  sim::SimConfig config;
+  config.variant = "script";
+  config.scripts = UserScripts{"return 1", "return 2", "return 3"};
+  config.command_timeout_us = 123000;
+  config.lock.ttl = Millis(4321);
+  config.lock.clock_drift_ppm = 77;
+  config.lock.drift_floor = Millis(9);
+  config.lock.retry = RetryPolicy{Micros(1234), Micros(56789), 42, 5, 6};
+  config.workload = sim::WorkloadConfig{"k", 11, 12, 13, 14, 15, 16, true, 2, 17, 18, 19, 20};
+  const std::string path = (std::filesystem::temp_directory_path() / ("worker-config-test-" + std::to_string(getpid()))).string();
+  write_worker_config(config, path);
+  const sim::SimConfig back = read_worker_config(path);
+  // Writing what was read gives the same file: no field written is lost on the way back.
+  write_worker_config(back, path + ".again");
+  std::ifstream first(path), second(path + ".again");
+  const std::string first_text{std::istreambuf_iterator<char>(first), {}}, second_text{std::istreambuf_iterator<char>(second), {}};
+  std::filesystem::remove(path);
+  std::filesystem::remove(path + ".again");
+  EXPECT_EQ(first_text, second_text);
+  EXPECT_EQ(back.scripts.renew, "return 3");
+  EXPECT_EQ(back.lock.retry.delay_max, Micros(56789));
+  EXPECT_EQ(back.workload.readers_ppm, 20u);
+}
+
+}  // namespace
+}  // namespace lockcheck::redis_backend

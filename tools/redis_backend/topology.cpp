@@ -1,0 +1,260 @@
+#include "topology.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+namespace lockcheck::redis_backend {
+namespace {
+
+// How a node persists: enough for the strongest restart the scenario asks of it.
+Persistence persistence_for(const sim::SimConfig& config, int node) {
+  bool kept = false, everysec = false;
+  auto note = [&](sim::RestartMode mode) {
+    kept = kept || mode == sim::RestartMode::kept;
+    everysec = everysec || mode == sim::RestartMode::aof_everysec;
+  };
+  for (const auto& fault : config.faults) {
+    if (fault.kind == "node_restart" && fault.node == node) note(fault.mode);
+  }
+  if (config.nemesis.node_crash_every_us > 0) note(config.nemesis.restart_mode);
+  return kept ? Persistence::aof_always : everysec ? Persistence::aof_everysec : Persistence::none;
+}
+
+// Client links go through proxies only when the scenario has link faults; otherwise clients connect directly.
+bool needs_link_proxies(const sim::SimConfig& config) {
+  if (config.nemesis.partition_every_us > 0 || !config.link_overrides.empty()) return true;
+  if (config.link.request_loss_ppm > 0 || config.link.reply_loss_ppm > 0) return true;
+  for (const auto& fault : config.faults) {
+    if (fault.kind == "partition" || fault.kind == "slow_node" || fault.kind == "loss") return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::string& directory,
+                   const std::string& clock_shim, const TimeBase& time, RecordSink& sink)
+    : config_(config), time_(time), sink_(sink), keys_{config.workload.key}, routing_(directory + "/routing", true) {
+  const int nodes = static_cast<int>(config.nodes.size());
+  servers_.resize(static_cast<std::size_t>(nodes));
+  observers_.resize(static_cast<std::size_t>(nodes));
+  replication_links_.resize(static_cast<std::size_t>(nodes));
+  state_at_crash_.resize(static_cast<std::size_t>(nodes));
+  for (int i = 0; i < nodes; ++i) {
+    clocks_.push_back(std::make_unique<ServerClock>(directory + "/node-" + std::to_string(i) + ".clock"));
+    const sim::ClockConfig& skew = config.nodes[static_cast<std::size_t>(i)].clock;
+    if (skew.wall_offset_us != 0) clocks_.back()->jump(skew.wall_offset_us);
+    if (skew.drift_ppm != 0) clocks_.back()->set_drift(skew.drift_ppm);
+    replica_of_.push_back(config.nodes[static_cast<std::size_t>(i)].replica_of);
+  }
+  // Masters first: a replica's `replicaof` needs its master's port (through a delaying link).
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int i = 0; i < nodes; ++i) {
+      const int master = replica_of_[static_cast<std::size_t>(i)];
+      if ((pass == 0) != (master < 0)) continue;
+      ServerSpec spec{directory + "/node-" + std::to_string(i), persistence_for(config, i), 0, clock_shim,
+                      clocks_[static_cast<std::size_t>(i)]->path(), true};
+      if (master >= 0) {
+        replication_links_[static_cast<std::size_t>(i)] = std::make_unique<LinkProxy>(servers_[static_cast<std::size_t>(master)]->port(), 0);
+        spec.replica_of_port = replication_links_[static_cast<std::size_t>(i)]->port();
+      }
+      servers_[static_cast<std::size_t>(i)] = std::make_unique<ServerProcess>(spec);
+    }
+  }
+  wait_for_replicas();
+  // The initial sync went through at full speed; from now on the replication stream lags.
+  for (int i = 0; i < nodes; ++i) {
+    if (auto& link = replication_links_[static_cast<std::size_t>(i)]) {
+      const auto& node = config.nodes[static_cast<std::size_t>(i)];
+      link->set_delay((node.replication_lag_min_us + node.replication_lag_max_us) / 2);
+    }
+  }
+  if (needs_link_proxies(config)) {
+    for (int process = 0; process < static_cast<int>(config.clients.size()); ++process) {
+      for (int node = 0; node < nodes; ++node) {
+        const std::uint64_t link_seed = sim::derive_seed(seed, "link/" + std::to_string(process) + "/" + std::to_string(node));
+        links_[{process, node}] = std::make_unique<LinkProxy>(servers_[static_cast<std::size_t>(node)]->port(), 0, true, link_seed);
+      }
+    }
+    for (const sim::LinkOverride& entry : config.link_overrides) {
+      link(entry.process, entry.node).set_delay((entry.link.delay_min_us + entry.link.delay_max_us) / 2);
+    }
+    set_loss(config.link.request_loss_ppm, config.link.reply_loss_ppm);
+  }
+  service_node_ = sim::master_nodes(config);
+  refusing_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  if (refusing_fd_ < 0 || bind(refusing_fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      getsockname(refusing_fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    throw std::runtime_error("cannot reserve a refusing port for partitions");
+  }
+  refusing_port_ = ntohs(address.sin_port);
+  publish_routing();
+}
+
+Topology::~Topology() {
+  stop_observing();
+  for (auto& [ends, proxy] : links_) proxy->stop();
+  for (auto& link : replication_links_) {
+    if (link) link->stop();
+  }
+  for (auto& server : servers_) {
+    if (server) server->kill();
+  }
+  if (refusing_fd_ >= 0) close(refusing_fd_);
+}
+
+void Topology::wait_for_replicas() {
+  for (std::size_t i = 0; i < servers_.size(); ++i) {
+    if (replica_of_[i] < 0) continue;
+    bool up = false;
+    for (int attempt = 0; attempt < 200 && !up; ++attempt) {  // up to ~10 s
+      up = run_command(servers_[i]->port(), {"INFO", "replication"}).text.find("master_link_status:up") != std::string::npos;
+      if (!up) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (!up) throw std::runtime_error("replica node " + std::to_string(i) + " did not connect to its master");
+  }
+}
+
+void Topology::publish_routing(const std::set<int>& blocked_nodes) {
+  for (int process = 0; process < static_cast<int>(config_.clients.size()); ++process) {
+    std::vector<int> ports;
+    for (int node : service_node_) {
+      if (blocked_nodes.count(node) > 0) ports.push_back(refusing_port_);
+      else if (!links_.empty()) ports.push_back(link(process, node).port());
+      else ports.push_back(servers_[static_cast<std::size_t>(node)]->port());
+    }
+    routing_.publish(process, ports);
+  }
+}
+
+void Topology::observe() {
+  for (std::size_t i = 0; i < servers_.size(); ++i) {
+    if (replica_of_[i] < 0) observers_[i] = std::make_unique<NodeObserver>(static_cast<int>(i), servers_[i]->port(), keys_, time_, sink_);
+  }
+}
+
+void Topology::stop_observing() {
+  for (auto& observer : observers_) {
+    if (!observer) continue;
+    observer->stop();
+    retired_unobserved_ += observer->unobserved();
+    observer.reset();
+  }
+}
+
+std::int64_t Topology::unobserved() const {
+  std::int64_t total = retired_unobserved_;
+  for (const auto& observer : observers_) {
+    if (observer) total += observer->unobserved();
+  }
+  return total;
+}
+
+// Compares what a node held before (at its crash, or the old master's view at a failover) with what it
+// holds now, and records what vanished as `lost` on `node_of_record` at `t_us` (the simulator's convention).
+void Topology::start_observer(int node, const std::map<std::string, KeyState>& before, std::int64_t t_us, int node_of_record) {
+  auto& slot = observers_[static_cast<std::size_t>(node)];
+  slot = std::make_unique<NodeObserver>(node, servers_[static_cast<std::size_t>(node)]->port(), keys_, time_, sink_);
+  for (const auto& [key, now] : slot->initial_state()) {
+    auto it = before.find(key);
+    const bool had = it != before.end() && it->second.present;
+    if (had && (!now.present || now.value != it->second.value)) {
+      sink_.add(t_us, "server", Json{{"node", node_of_record}, {"event", "lost"}, {"key", key}, {"value", it->second.value},
+                                     {"by", -1}, {"command", ""}, {"node_time_ms", 0}, {"expire_at_ms", it->second.expire_at_ms}});
+    }
+    if (now.present && (!had || now.value != it->second.value)) {
+      // A copy the node has that the run never saw written there (an older write replayed from the AOF).
+      sink_.add(t_us, "server", Json{{"node", node}, {"event", "created"}, {"key", key}, {"value", now.value},
+                                     {"by", -1}, {"command", ""}, {"node_time_ms", 0}, {"expire_at_ms", now.expire_at_ms}});
+    }
+  }
+}
+
+void Topology::node_crash(int node) {
+  auto& observer = observers_.at(static_cast<std::size_t>(node));
+  if (observer) {
+    observer->stop();
+    state_at_crash_[static_cast<std::size_t>(node)] = observer->last_state();
+    retired_unobserved_ += observer->unobserved();
+    observer.reset();
+  }
+  servers_.at(static_cast<std::size_t>(node))->kill();
+}
+
+void Topology::node_restart(int node, sim::RestartMode mode, std::int64_t t_us) {
+  // Clients are kept off the node until its observer listens, so no write goes unseen.
+  publish_routing({node});
+  servers_.at(static_cast<std::size_t>(node))->restart(mode != sim::RestartMode::lost);
+  if (replica_of_[static_cast<std::size_t>(node)] < 0) start_observer(node, state_at_crash_[static_cast<std::size_t>(node)], t_us, node);
+  publish_routing();
+}
+
+void Topology::failover(int replica, std::int64_t t_us) {
+  const int old_master = replica_of_.at(static_cast<std::size_t>(replica));
+  if (old_master < 0) return;
+  std::map<std::string, KeyState> before = state_at_crash_[static_cast<std::size_t>(old_master)];
+  if (auto& observer = observers_[static_cast<std::size_t>(old_master)]) {
+    observer->stop();
+    before = observer->last_state();
+    retired_unobserved_ += observer->unobserved();
+    observer.reset();
+  }
+  // Sentinel fences the old master off; here it is killed, and what was still on the link is lost with it.
+  servers_[static_cast<std::size_t>(old_master)]->kill();
+  replication_links_[static_cast<std::size_t>(replica)]->stop();
+  run_command(servers_[static_cast<std::size_t>(replica)]->port(), {"REPLICAOF", "NO", "ONE"});
+  replica_of_[static_cast<std::size_t>(replica)] = -1;
+  for (std::size_t other = 0; other < servers_.size(); ++other) {
+    if (replica_of_[other] != old_master) continue;
+    run_command(servers_[other]->port(), {"REPLICAOF", "127.0.0.1", std::to_string(servers_[static_cast<std::size_t>(replica)]->port())});
+    replica_of_[other] = replica;
+  }
+  start_observer(replica, before, t_us, old_master);
+  for (int& node : service_node_) {
+    if (node == old_master) node = replica;
+  }
+  publish_routing();
+}
+
+void Topology::partition(int process, int node) { link(process, node).set_partitioned(true); }
+
+void Topology::heal() {
+  for (auto& [ends, proxy] : links_) proxy->set_partitioned(false);
+}
+
+void Topology::set_loss(std::uint32_t request_ppm, std::uint32_t reply_ppm) {
+  for (auto& [ends, proxy] : links_) {
+    std::uint32_t request = request_ppm, reply = reply_ppm;
+    for (const sim::LinkOverride& entry : config_.link_overrides) {
+      if (entry.process != ends.first || entry.node != ends.second) continue;
+      request = std::max(request, entry.link.request_loss_ppm);
+      reply = std::max(reply, entry.link.reply_loss_ppm);
+    }
+    proxy->set_loss(request, reply);
+  }
+}
+
+// One way each direction: a round trip to the node takes `delay_us` longer, as in the simulator.
+void Topology::slow_node(int node, std::int64_t delay_us) {
+  for (auto& [ends, proxy] : links_) {
+    if (ends.second == node) proxy->set_delay(delay_us / 2);
+  }
+}
+
+void Topology::clock_jump(int node, std::int64_t delta_us) { clocks_.at(static_cast<std::size_t>(node))->jump(delta_us); }
+
+void Topology::clock_drift(int node, std::int64_t drift_ppm) {
+  clocks_.at(static_cast<std::size_t>(node))->set_drift(drift_ppm);
+}
+
+}  // namespace lockcheck::redis_backend

@@ -1,0 +1,77 @@
+#pragma once
+// A run's real servers: the scenario's nodes (masters, replicas with `replicaof`, persistence chosen from the
+// restarts the scenario asks for), their clocks, their observers, the routing every worker follows, and
+// the node-level faults made real: crash (SIGKILL), restart with or without data, failover (the old master
+// is killed, REPLICAOF NO ONE on the replica, other replicas and the clients re-pointed), server clock jumps
+// and drift, and, when the scenario has link faults, a LinkProxy per client-node link for partition / heal
+// (silently dropped bytes), request and reply loss, slow nodes and per-link delays.
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/config.hpp"
+#include "link_proxy.hpp"
+#include "node_observer.hpp"
+#include "record_sink.hpp"
+#include "routing_table.hpp"
+#include "server_clock.hpp"
+#include "server_process.hpp"
+
+namespace lockcheck::redis_backend {
+
+class Topology {
+ public:
+  Topology(const sim::SimConfig& config, std::uint64_t seed, const std::string& directory, const std::string& clock_shim,
+           const TimeBase& time, RecordSink& sink);
+  ~Topology();
+
+  const RoutingTable& routing() const { return routing_; }
+  int services() const { return static_cast<int>(service_node_.size()); }
+
+  // Starts observing every master (after the servers are up; call before clients start).
+  void observe();
+  void stop_observing();
+
+  void node_crash(int node);
+  // `t_us` is the fault's time: what the node lost is recorded then.
+  void node_restart(int node, sim::RestartMode mode, std::int64_t t_us);
+  void failover(int replica, std::int64_t t_us);
+  void partition(int process, int node);
+  void heal();
+  void slow_node(int node, std::int64_t delay_us);
+  // Request and reply loss on every client link (a link's own [[network.links]] loss still applies when higher).
+  void set_loss(std::uint32_t request_ppm, std::uint32_t reply_ppm);
+  void clock_jump(int node, std::int64_t delta_us);
+  void clock_drift(int node, std::int64_t drift_ppm);
+  int master_of(int node) const { return replica_of_.at(static_cast<std::size_t>(node)); }
+
+  // Events on lock keys that the observers could not pin down (see node_observer.hpp).
+  std::int64_t unobserved() const;
+
+ private:
+  void publish_routing(const std::set<int>& blocked_nodes = {});
+  LinkProxy& link(int process, int node) { return *links_.at({process, node}); }
+  void start_observer(int node, const std::map<std::string, KeyState>& before, std::int64_t t_us, int node_of_record);
+  void wait_for_replicas();
+
+  const sim::SimConfig& config_;
+  const TimeBase& time_;
+  RecordSink& sink_;
+  std::set<std::string> keys_;
+  std::vector<std::unique_ptr<ServerClock>> clocks_;
+  std::vector<std::unique_ptr<ServerProcess>> servers_;
+  std::vector<std::unique_ptr<NodeObserver>> observers_;
+  std::vector<std::unique_ptr<LinkProxy>> replication_links_;  // by replica node; null for masters
+  std::vector<std::map<std::string, KeyState>> state_at_crash_;
+  std::vector<int> replica_of_;
+  std::vector<int> service_node_;  // service -> node serving it
+  std::map<std::pair<int, int>, std::unique_ptr<LinkProxy>> links_;  // (process, node); empty: direct links
+  RoutingTable routing_;
+  int refusing_port_ = 0;  // bound, never listening: keeps clients off a restarting node
+  int refusing_fd_ = -1;
+  std::int64_t retired_unobserved_ = 0;
+};
+
+}  // namespace lockcheck::redis_backend

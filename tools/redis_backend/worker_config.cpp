@@ -1,0 +1,80 @@
+#include "worker_config.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace lockcheck::redis_backend {
+
+void write_worker_config(const sim::SimConfig& config, const std::string& path) {
+  const LockOptions& lock = config.lock;
+  const sim::WorkloadConfig& w = config.workload;
+  const nlohmann::json out{
+      {"variant", config.variant},
+      {"scripts", {{"acquire", config.scripts.acquire}, {"release", config.scripts.release}, {"renew", config.scripts.renew}}},
+      {"command_timeout_us", config.command_timeout_us},
+      {"lock",
+       {{"ttl_ms", lock.ttl.count()}, {"clock_drift_ppm", lock.clock_drift_ppm}, {"drift_floor_ms", lock.drift_floor.count()},
+        {"retry_delay_min_us", lock.retry.delay_min.count()}, {"retry_delay_max_us", lock.retry.delay_max.count()},
+        {"max_attempts", lock.retry.max_attempts}, {"unknown_outcome_attempts", lock.retry.unknown_outcome_attempts},
+        {"idempotent_attempts", lock.retry.idempotent_attempts}}},
+      {"renewal",
+       {{"renew_divisor", config.renewal.renew_divisor}, {"max_renewals", config.renewal.max_renewals},
+        {"max_hold_us", config.renewal.max_hold_us}}},
+      {"token_wait",
+       {{"replicas", config.token_wait.replicas}, {"wait_timeout_ms", config.token_wait.wait_timeout.count()}}},
+      {"workload",
+       {{"key", w.key}, {"wait_us", w.wait_us}, {"hold_min_us", w.hold_min_us}, {"hold_max_us", w.hold_max_us},
+        {"think_min_us", w.think_min_us}, {"think_max_us", w.think_max_us}, {"max_acquires_per_client", w.max_acquires_per_client},
+        {"fencing", w.fencing}, {"nest_every", w.nest_every}, {"nested_ttl_us", w.nested_ttl_us},
+        {"nested_hold_min_us", w.nested_hold_min_us}, {"nested_hold_max_us", w.nested_hold_max_us}, {"readers_ppm", w.readers_ppm}}}};
+  std::ofstream file(path);
+  file << out.dump();
+  if (!file) throw std::runtime_error("cannot write " + path);
+}
+
+sim::SimConfig read_worker_config(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) throw std::runtime_error("cannot read " + path);
+  const nlohmann::json in = nlohmann::json::parse(file);
+  sim::SimConfig config;
+  config.variant = in.at("variant").get<std::string>();
+  const auto& scripts = in.at("scripts");
+  config.scripts = UserScripts{scripts.at("acquire").get<std::string>(), scripts.at("release").get<std::string>(),
+                               scripts.at("renew").get<std::string>()};
+  config.command_timeout_us = in.at("command_timeout_us").get<std::int64_t>();
+  const auto& lock = in.at("lock");
+  config.lock.ttl = Millis(lock.at("ttl_ms").get<std::int64_t>());
+  config.lock.clock_drift_ppm = lock.at("clock_drift_ppm").get<std::uint32_t>();
+  config.lock.drift_floor = Millis(lock.at("drift_floor_ms").get<std::int64_t>());
+  config.lock.retry.delay_min = Micros(lock.at("retry_delay_min_us").get<std::int64_t>());
+  config.lock.retry.delay_max = Micros(lock.at("retry_delay_max_us").get<std::int64_t>());
+  config.lock.retry.max_attempts = lock.at("max_attempts").get<std::uint32_t>();
+  config.lock.retry.unknown_outcome_attempts = lock.at("unknown_outcome_attempts").get<std::uint32_t>();
+  config.lock.retry.idempotent_attempts = lock.at("idempotent_attempts").get<std::uint32_t>();
+  const auto& renewal = in.at("renewal");
+  config.renewal.renew_divisor = renewal.at("renew_divisor").get<std::uint32_t>();
+  config.renewal.max_renewals = renewal.at("max_renewals").get<std::uint32_t>();
+  config.renewal.max_hold_us = renewal.at("max_hold_us").get<std::int64_t>();
+  const auto& token_wait = in.at("token_wait");
+  config.token_wait.replicas = token_wait.at("replicas").get<std::int64_t>();
+  config.token_wait.wait_timeout = Millis(token_wait.at("wait_timeout_ms").get<std::int64_t>());
+  const auto& w = in.at("workload");
+  sim::WorkloadConfig& out = config.workload;
+  out.key = w.at("key").get<std::string>();
+  out.wait_us = w.at("wait_us").get<std::int64_t>();
+  out.hold_min_us = w.at("hold_min_us").get<std::int64_t>();
+  out.hold_max_us = w.at("hold_max_us").get<std::int64_t>();
+  out.think_min_us = w.at("think_min_us").get<std::int64_t>();
+  out.think_max_us = w.at("think_max_us").get<std::int64_t>();
+  out.max_acquires_per_client = w.at("max_acquires_per_client").get<std::uint32_t>();
+  out.fencing = w.at("fencing").get<bool>();
+  out.nest_every = w.at("nest_every").get<std::uint32_t>();
+  out.nested_ttl_us = w.at("nested_ttl_us").get<std::int64_t>();
+  out.nested_hold_min_us = w.at("nested_hold_min_us").get<std::int64_t>();
+  out.nested_hold_max_us = w.at("nested_hold_max_us").get<std::int64_t>();
+  out.readers_ppm = w.at("readers_ppm").get<std::uint32_t>();
+  return config;
+}
+
+}  // namespace lockcheck::redis_backend

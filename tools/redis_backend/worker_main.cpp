@@ -1,0 +1,227 @@
+// lockcheck_redis_worker: one client process of a redis-backend run. It runs the library's real lock
+// variant over HiredisPort (through RoutingPort), the same workload as sim/core/workload.cpp (acquire,
+// read the resource, hold, write it back, release, think; nested acquires and readers when the scenario
+// asks), and appends one history record per line to its
+// output file with times from CLOCK_MONOTONIC relative to the run's start, which every process shares.
+// Each record is written with one write(2), so a SIGKILL (a client crash) never leaves half a line.
+// The run starts it (redis_run.cpp); it is not meant to be started by hand.
+#include <CLI/CLI.hpp>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <mutex>
+#include <nlohmann/json.hpp>
+
+#include "client_clock.hpp"
+#include "core/prng.hpp"
+#include "record_sink.hpp"
+#include "lockcheck/clock.hpp"
+#include "lockcheck/entropy.hpp"
+#include "lockcheck/thread_spawner.hpp"
+#include "lockcheck/variants/registry.hpp"
+#include "resource_client.hpp"
+#include "routing_port.hpp"
+#include "worker_config.hpp"
+
+namespace {
+
+using namespace lockcheck;
+using namespace lockcheck::redis_backend;
+
+class Recorder {
+ public:
+  Recorder(const std::string& path, std::int64_t start_ns, int process, const ClientClockState& clock)
+      : fd_(open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600)), time_(start_ns), process_(process), clock_(clock) {
+    if (fd_ < 0) throw std::runtime_error("cannot open " + path);
+  }
+  ~Recorder() { close(fd_); }
+
+  // The run's true time: every process reads the same CLOCK_MONOTONIC.
+  std::int64_t now_us() const { return time_.now_us(); }
+  // Both relative to the run's start: `local` on this process's own (maybe skewed) monotonic clock.
+  std::int64_t local_us() const { return (clock_.local_at(monotonic_ns()) - time_.start_ns()) / 1000; }
+  std::int64_t local_of(MonoTime mono) const { return mono.count() - time_.start_ns() / 1000; }
+  std::int64_t true_time_of(MonoTime mono) const { return (clock_.true_time_of(mono.count() * 1000) - time_.start_ns()) / 1000; }
+
+  void record_lease(Json& fields, const Lease& lease) const {
+    fields["token"] = lease.token;
+    fields["valid_until"] = true_time_of(lease.valid_until);
+    fields["valid_until_local"] = local_of(lease.valid_until);
+    fields["fencing"] = lease.fencing_token;
+  }
+  Json op(const char* type, const char* f, const std::string& key) const {
+    return Json{{"type", type}, {"process", process_}, {"f", f}, {"key", key}, {"local", local_us()}};
+  }
+  // A renewing variant's background renewal, as renew ops (the simulator's World::record_renewal).
+  void record_renewal(const RenewalEvent& event) {
+    const char* type = nullptr;
+    const char* result = nullptr;
+    switch (event.kind) {
+      case RenewalEvent::Kind::renewing: type = "invoke"; break;
+      case RenewalEvent::Kind::renewed: type = "ok"; result = "renewed"; break;
+      case RenewalEvent::Kind::lost: type = "fail"; result = "lost"; break;
+      case RenewalEvent::Kind::unknown: type = "info"; result = "unknown"; break;
+      case RenewalEvent::Kind::stopped: return;
+    }
+    Json fields = op(type, "renew", event.key);
+    fields["token"] = event.token;
+    if (result != nullptr) fields["result"] = result;
+    if (event.kind == RenewalEvent::Kind::renewed) {
+      fields["valid_until"] = true_time_of(event.valid_until);
+      fields["valid_until_local"] = local_of(event.valid_until);
+    }
+    if (!event.detail.empty()) fields["detail"] = event.detail;
+    record("op", fields);
+  }
+  void record(const char* kind, const Json& fields) {
+    Json line{{"t", now_us()}, {"kind", kind}};
+    for (const auto& [name, value] : fields.items()) line[name] = value;
+    const std::string text = line.dump() + "\n";
+    if (::write(fd_, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
+      throw std::runtime_error("cannot write the worker's history");
+    }
+  }
+
+ private:
+  int fd_;
+  TimeBase time_;
+  int process_;
+  const ClientClockState& clock_;
+};
+
+// A nested acquire of the key the process already holds, its inner hold and its inner release, each op line
+// marked "nested":true, as sim/core/workload.cpp does.
+void run_nested(const sim::WorkloadConfig& workload, LockAlgorithm& lock, Clock& clock, Recorder& out, sim::Prng& prng) {
+  auto nested_op = [&](const char* type, const char* f) {
+    Json fields = out.op(type, f, workload.key);
+    fields["nested"] = true;
+    return fields;
+  };
+  out.record("op", nested_op("invoke", "acquire"));
+  AcquireResult acquired = workload.nested_ttl_us > 0
+                               ? run_sync(lock.acquire_with_ttl(workload.key, Micros(workload.wait_us), Millis(workload.nested_ttl_us / 1000)))
+                               : run_sync(lock.acquire(workload.key, Micros(workload.wait_us)));
+  if (acquired.status != AcquireStatus::acquired) {
+    Json fields = nested_op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
+    fields["detail"] = acquired.detail;
+    out.record("op", fields);
+    return;
+  }
+  Lease lease = std::move(*acquired.lease);
+  Json fields = nested_op("ok", "acquire");
+  out.record_lease(fields, lease);
+  out.record("op", fields);
+  run_sync(clock.sleep(Micros(prng.between(workload.nested_hold_min_us, workload.nested_hold_max_us))));
+  Json invoke = nested_op("invoke", "release");
+  invoke["token"] = lease.token;
+  out.record("op", invoke);
+  const ReleaseStatus released = run_sync(lock.release(lease));
+  Json done = nested_op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
+  done["token"] = lease.token;
+  done["result"] = to_string(released);
+  out.record("op", done);
+}
+
+void run_workload(const sim::SimConfig& config, int process, LockAlgorithm& lock, Clock& clock, ResourceClient& resource,
+                  Recorder& out, sim::Prng& prng, std::int64_t end_us) {
+  const sim::WorkloadConfig& workload = config.workload;
+  const std::string& key = workload.key;
+  std::uint32_t outer_acquires = 0;
+  for (std::uint32_t round = 0; round < workload.max_acquires_per_client && out.now_us() < end_us; ++round) {
+    const bool reader = workload.readers_ppm > 0 && prng.chance_ppm(workload.readers_ppm);
+    auto op = [&](const char* type, const char* f) {
+      Json fields = out.op(type, f, key);
+      if (reader) fields["mode"] = "read";
+      return fields;
+    };
+    out.record("op", op("invoke", "acquire"));
+    AcquireResult acquired = reader ? run_sync(lock.acquire_shared(key, Micros(workload.wait_us)))
+                                    : run_sync(lock.acquire(key, Micros(workload.wait_us)));
+    if (acquired.status != AcquireStatus::acquired) {
+      Json fields = op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
+      fields["detail"] = acquired.detail;
+      out.record("op", fields);
+    } else {
+      Lease lease = std::move(*acquired.lease);
+      Json fields = op("ok", "acquire");
+      out.record_lease(fields, lease);
+      out.record("op", fields);
+
+      const ResourceRead read = resource.read();
+      out.record("resource", Json{{"process", process}, {"f", "read"}, {"value", read.value}, {"version", read.version}});
+      if (!reader && workload.nest_every > 0 && ++outer_acquires % workload.nest_every == 0) {
+        run_nested(workload, lock, clock, out, prng);
+      }
+      run_sync(clock.sleep(Micros(prng.between(workload.hold_min_us, workload.hold_max_us))));
+      if (!reader) {
+        const ResourceWrite wrote = resource.write(read.value + 1, read.version, lease.fencing_token);
+        out.record("resource", Json{{"process", process}, {"f", "write"}, {"value", read.value + 1},
+                                    {"read_version", read.version}, {"version", wrote.version},
+                                    {"fencing", lease.fencing_token}, {"accepted", wrote.accepted}, {"stale", wrote.stale}});
+      }
+
+      Json invoke = op("invoke", "release");
+      invoke["token"] = lease.token;
+      out.record("op", invoke);
+      const ReleaseStatus released = reader ? run_sync(lock.release_shared(lease)) : run_sync(lock.release(lease));
+      Json done = op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
+      done["token"] = lease.token;
+      done["result"] = to_string(released);
+      out.record("op", done);
+    }
+    run_sync(clock.sleep(Micros(prng.between(workload.think_min_us, workload.think_max_us))));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"lockcheck_redis_worker: one client process of a lockcheck run on real Redis"};
+  std::string config_path, routing_path, clock_path, out_path;
+  int process = 0, services = 1, resource_port = 0;
+  std::int64_t start_ns = 0, end_us = 0;
+  std::uint64_t seed = 1, incarnation = 0;
+  app.add_option("--config", config_path, "The run's worker configuration (worker_config.hpp)")->required();
+  app.add_option("--process", process)->required();
+  app.add_option("--services", services)->required();
+  app.add_option("--routing", routing_path)->required();
+  app.add_option("--clock", clock_path, "This process's ClientClockState file")->required();
+  app.add_option("--resource-port", resource_port)->required();
+  app.add_option("--start-ns", start_ns)->required();
+  app.add_option("--end-us", end_us)->required();
+  app.add_option("--seed", seed)->required();
+  app.add_option("--incarnation", incarnation, "How many times this process restarted: varies its draws");
+  app.add_option("--out", out_path)->required();
+  CLI11_PARSE(app, argc, argv);
+  try {
+    const sim::SimConfig config = read_worker_config(config_path);
+    redis_backend::RoutingTable table(routing_path, false);
+    const Millis timeout(std::max<std::int64_t>(1, config.command_timeout_us / 1000));
+    redis_backend::RoutingPort port(table, process, services, timeout);
+    ClientClockState clock_state(clock_path, false);
+    ClientClock clock(clock_state);
+    OsEntropy entropy;
+    Recorder out(out_path, start_ns, process, clock_state);
+    ThreadSpawner spawner;
+    std::mutex out_mutex;  // the renewal thread records beside the workload
+    VariantParams params{config.scripts};
+    params.token_wait = config.token_wait;
+    params.spawner = &spawner;
+    params.watchdog.renew_divisor = config.renewal.renew_divisor;
+    params.watchdog.max_renewals = config.renewal.max_renewals;
+    params.watchdog.max_hold = Millis(config.renewal.max_hold_us / 1000);
+    params.watchdog.observer = [&](const RenewalEvent& event) {
+      std::lock_guard lock(out_mutex);
+      out.record_renewal(event);
+    };
+    auto lock = make_lock(config.variant, port, clock, entropy, config.lock, params);
+    redis_backend::ResourceClient resource(resource_port, config.workload.fencing);
+    sim::Prng prng(sim::derive_seed(seed, "client/" + std::to_string(process) + "/" + std::to_string(incarnation)));
+    run_workload(config, process, *lock, clock, resource, out, prng, end_us);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "lockcheck_redis_worker %d: %s\n", process, error.what());
+    return 3;
+  }
+  return 0;
+}
