@@ -10,6 +10,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "../redis_backend/backend.hpp"
 #include "core/simulate.hpp"
 #include "progress_bar.hpp"
 #include "reports/cell_status.hpp"
@@ -72,10 +73,10 @@ void write_file(const std::filesystem::path& path, const std::string& content) {
 }  // namespace
 
 int command_compare(const CompareOptions& options) {
-  if (options.backend != "mock") {
-    throw std::invalid_argument(fmt::format(
-        "compare: the {} backend is not implemented yet (issue 8); only --backend mock is available", options.backend));
+  if (options.backend != "mock" && options.backend != "redis") {
+    throw std::invalid_argument(fmt::format("compare: unknown backend '{}' (mock or redis)", options.backend));
   }
+  const bool real_redis = options.backend == "redis";
   const reports::ComparePlan plan = reports::plan_comparison(options.selection);
   reports::Comparison comparison;
   comparison.command = reports::selection_command(options.selection);
@@ -84,6 +85,11 @@ int command_compare(const CompareOptions& options) {
   comparison.variants = plan.variants;
   comparison.families = plan.families;
   comparison.notes = plan.notes;
+  if (real_redis) {
+    comparison.notes.push_back(
+        "Run on real redis-server processes (`--backend redis`): real time, not deterministic; no timelines are "
+        "drawn (they re-simulate a seed on the mock). `--history-dir` keeps each run's history for `lockcheck check`.");
+  }
 
   RunOptions run_options;
   run_options.jobs = options.jobs;
@@ -102,14 +108,26 @@ int command_compare(const CompareOptions& options) {
       announced = planned.variant;
     }
     try {
-      const ScenarioReport report = run_scenario(planned.scenario, run_options);
+      RunOptions cell_options = run_options;
+      if (real_redis) {
+        try {
+          cell_options = redis_backend::with_redis_backend(planned.scenario, run_options);
+        } catch (const std::invalid_argument& refused) {
+          // A fault this backend cannot make real (eviction): the cell is skipped and says why.
+          comparison.notes.push_back(fmt::format("`{}` under `{}` is not run on real Redis: {}", planned.variant,
+                                                 planned.family, refused.what()));
+          done += plan.seeds.size();
+          continue;
+        }
+      }
+      const ScenarioReport report = run_scenario(planned.scenario, cell_options);
       if (report.nondeterministic) {
         std::fprintf(stderr, "lockcheck: NONDETERMINISM in %s: %s\n", planned.scenario.name.c_str(),
                      report.nondeterminism_detail.c_str());
         exit_code = kExitInternal;
       }
       comparison.cells.push_back(to_cell(planned, report));
-      add_counterexamples(options.selection, planned, comparison.cells.back(), comparison.counterexamples);
+      if (!real_redis) add_counterexamples(options.selection, planned, comparison.cells.back(), comparison.counterexamples);
     } catch (const std::exception& error) {
       // One cell that cannot run (a new variant that needs a configuration compare does not give it) must
       // not hide the others: its cell stays empty, the reports say why, and the exit code is 3.

@@ -182,7 +182,9 @@ int main(int argc, char** argv) {
   compare->add_option("--junit", compare_options.junit_path, "Write JUnit XML here");
   compare->add_option("--history-dir", compare_options.history_dir, "Write every run's history (JSONL) here");
   compare->add_option("--jobs,-j", compare_options.jobs, "Runs in parallel")->check(CLI::Range(1, 64));
-  compare->add_option("--backend", compare_options.backend, "mock (redis: issue 8)");
+  compare->add_option("--backend", compare_options.backend,
+                      "mock (default), or redis: real redis-servers, real time (use few variants, faults and --runs)")
+      ->check(CLI::IsMember({"mock", "redis"}));
 
   auto* serve = app.add_subcommand("serve", "Serve the embedded Redis mock over RESP2 (real clock)");
   std::string host = "127.0.0.1";
