@@ -38,9 +38,7 @@ ConnectionOptions fast_failing(const testing::RedisServer& server) {
 }
 
 MutexOptions bounded_options() {
-  MutexOptions options;
-  options.lock = testing::quick_lock_options(kTtl);
-  options.lock_wait = 1000ms;
+  MutexOptions options = testing::quick_mutex_options(kTtl, 1000ms);
   options.on_release_problem = [](const std::string&) {};
   return options;
 }

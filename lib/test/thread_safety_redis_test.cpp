@@ -22,12 +22,7 @@ namespace {
 using namespace std::chrono_literals;
 using Admin = testing::HiredisClient;
 
-MutexOptions shared_options() {
-  MutexOptions options;
-  options.lock = testing::quick_lock_options(5000ms);
-  options.lock_wait = 30s;
-  return options;
-}
+MutexOptions shared_options() { return testing::quick_mutex_options(5000ms, 30s); }
 
 template <typename Body>
 void on_threads(int count, Body body) {
