@@ -5,7 +5,7 @@
 #  - otherwise: NAME_replay runs every corpus file once through the same entry point (label unit), so every
 #    regression input stays tested in the gcc and sanitizer builds too.
 set(LOCKCHECK_FUZZ_RUNS 20000 CACHE STRING "Executions per fuzzer in the CTest smoke run")
-set(LOCKCHECK_FUZZ_SECONDS 60 CACHE STRING "Time bound per fuzzer in the CTest smoke run")
+set(LOCKCHECK_FUZZ_SECONDS 30 CACHE STRING "Time bound per fuzzer in the CTest smoke run")
 if(LOCKCHECK_FUZZ)
   add_custom_target(lockcheck_fuzzers)
 endif()
