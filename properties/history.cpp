@@ -246,7 +246,8 @@ History parse_history(std::istream& in) {
     json object;
     try {
       object = json::parse(text);
-    } catch (const json::parse_error& error) {
+    } catch (const json::exception& error) {
+      // parse_error, and out_of_range for a number too large for a double (found by history_fuzzer).
       throw ParseError(line_number, fmt::format("not valid JSON ({})", error.what()));
     }
     if (!object.is_object()) throw ParseError(line_number, "not a JSON object");

@@ -1,5 +1,12 @@
 #pragma once
 // A production client: the hiredis port, the system clock and the OS CSPRNG, bundled for the locks.
+//
+// Thread safety: a Client may be shared by any number of threads and Mutexes. Its Redis calls are
+// serialised (one request in flight per Client), so a thread waits behind another's call for at most that
+// call's command timeout; give threads that must not wait on each other a Client each. Tokens come from
+// getrandom(2) on every acquire, never from a seeded or shared PRNG.
+// Every call is bounded by ConnectionOptions::connect_timeout and command_timeout: a paused, dead or slow
+// server makes calls fail or report an unknown outcome, never block forever (lib/test/broken_connection_redis_test.cpp).
 #include <memory>
 #include <vector>
 

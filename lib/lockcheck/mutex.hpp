@@ -12,6 +12,13 @@
 // A Redis lock is a lease, not a mutex: it ends when its TTL runs out even if the holder is still inside.
 // Check lost() (or Guard::lost()) before acting, keep sections well inside the TTL, and use a fencing
 // token where the resource can check one.
+//
+// Thread safety: every member of Mutex may be called from any thread concurrently (lost(), lease() and
+// renew() included); like std::mutex, unlock() belongs to the thread that locked, and one Mutex holds at
+// most one lease through lock() at a time. A Guard, like std::unique_lock, is used by one thread at a time
+// and may be moved to another. Tested under ThreadSanitizer (lib/test/thread_safety_redis_test.cpp).
+// Time bounds: lock() and try_lock_for() return within their wait plus the retry budget's timeouts (see
+// LockOptions::retry); unlock() and ~Guard() never throw and never wait longer than the release retries.
 #include <chrono>
 #include <functional>
 #include <mutex>

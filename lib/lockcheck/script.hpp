@@ -1,5 +1,8 @@
 #pragma once
 // Lua scripts sent by EVALSHA, with EVAL as the fallback when the server answers NOSCRIPT.
+// Security: a Script is built only from the embedded lib/scripts/*.lua constants (or, for the `script`
+// variant, the user's own files), never from keys, tokens or other data: those travel in KEYS/ARGV only,
+// so no input can change the code Redis runs.
 #include <string>
 #include <string_view>
 #include <vector>

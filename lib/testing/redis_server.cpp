@@ -120,6 +120,14 @@ void RedisServer::kill() {
   pid_ = -1;
 }
 
+void RedisServer::pause() {
+  if (pid_ > 0) ::kill(pid_, SIGSTOP);
+}
+
+void RedisServer::resume() {
+  if (pid_ > 0) ::kill(pid_, SIGCONT);
+}
+
 void RedisServer::restart() {
   kill();
   for (int attempt = 0; attempt < 50; ++attempt) {

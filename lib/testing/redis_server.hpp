@@ -27,6 +27,10 @@ class RedisServer {
   void kill();
   // Starts again on the same port (after kill()), waiting until it answers PING.
   void restart();
+  // SIGSTOP / SIGCONT: the server keeps its sockets (connects and writes still succeed into kernel buffers)
+  // but answers nothing until resumed, like a GC pause or a VM freeze. The destructor's SIGKILL still works.
+  void pause();
+  void resume();
 
  private:
   void launch();

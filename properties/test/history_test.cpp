@@ -53,6 +53,7 @@ constexpr const char* kMeta = R"({"i":0,"t":0,"kind":"meta","schema":1,"ttl_ms":
 TEST(History, ErrorsNameTheLineAndTheProblem) {
   std::string meta = std::string(kMeta) + "\n";
   EXPECT_EQ(parse_error(meta + "{oops\n").substr(0, 30), "history line 2: not valid JSON");
+  EXPECT_EQ(parse_error(meta + R"({"i":1,"t":1e999})" "\n").substr(0, 30), "history line 2: not valid JSON");
   EXPECT_EQ(parse_error(meta + R"({"i":1,"t":1.5,"kind":"op"})" "\n"),
             "history line 2: field 't' must be an integer, got 1.5");
   EXPECT_EQ(parse_error(meta + R"({"i":2,"t":1,"kind":"op"})" "\n"), "history line 2: 'i' is 2, expected 1");

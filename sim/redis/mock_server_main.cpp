@@ -1,4 +1,5 @@
-// lockcheck-mock-server [--host 127.0.0.1] [--port 6379]: the embedded mock as a standalone RESP server.
+// lockcheck-mock-server [--bind 127.0.0.1] [--port 6379] [--requirepass P]: the embedded mock as a standalone
+// RESP server.
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -6,18 +7,19 @@
 #include "resp_server.hpp"
 
 int main(int argc, char** argv) {
-  std::string host = "127.0.0.1";
-  int port = 6379;
+  lockcheck::mock::ServeOptions options;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "--host" && i + 1 < argc) {
-      host = argv[++i];
+    if ((arg == "--host" || arg == "--bind") && i + 1 < argc) {
+      options.host = argv[++i];
     } else if (arg == "--port" && i + 1 < argc) {
-      port = std::atoi(argv[++i]);
+      options.port = std::atoi(argv[++i]);
+    } else if (arg == "--requirepass" && i + 1 < argc) {
+      options.requirepass = argv[++i];
     } else {
-      std::cerr << "usage: lockcheck-mock-server [--host ADDRESS] [--port N]\n";
+      std::cerr << "usage: lockcheck-mock-server [--bind ADDRESS] [--port N] [--requirepass PASSWORD]\n";
       return 2;
     }
   }
-  return lockcheck::mock::serve_main(host, port);
+  return lockcheck::mock::serve_main(options);
 }

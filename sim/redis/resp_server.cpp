@@ -51,7 +51,7 @@ RespServer::RespServer(Node& node, ServeOptions options) : node_(node), options_
   node_.set_publish_sink([this](std::int64_t client_id, const Reply& message) {
     auto it = fd_of_client_.find(client_id);
     if (it == fd_of_client_.end()) return;
-    encode_reply(message, clients_.at(it->second).output);
+    encode_reply(message, clients_.at(it->second).output());
   });
 }
 
@@ -76,8 +76,7 @@ void RespServer::accept_clients() {
     int yes = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
     std::int64_t id = next_client_id_++;
-    Client& client = clients_.try_emplace(fd, Client{Session{.client_id = id}, RespParser(options_.limits), {}, false}).first->second;
-    (void)client;
+    clients_.try_emplace(fd, id, options_.limits, options_.requirepass);
     fd_of_client_[id] = fd;
   }
 }
@@ -86,50 +85,29 @@ void RespServer::read_from(int fd, Client& client) {
   char chunk[kReadChunk];
   ssize_t received = recv(fd, chunk, sizeof chunk, 0);
   if (received == 0 || (received < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-    client.closing = true;
-    client.output.clear();  // the peer is gone
+    client.abandon();  // the peer is gone
     return;
   }
   if (received < 0) return;
-  client.parser.feed(std::string_view(chunk, static_cast<std::size_t>(received)));
-  Command command;
-  std::string error_text;
-  // Each command consumes input, so this is bounded by what was buffered.
-  while (!client.closing) {
-    RespParser::Status status = client.parser.next(command, error_text);
-    if (status == RespParser::Status::need_more) break;
-    if (status == RespParser::Status::error) {
-      encode_reply(Reply::error(error_text), client.output);
-      client.closing = true;  // as Redis: reply, then close
-      break;
-    }
-    encode_reply(node_.execute(command, client.session), client.output);
-    for (const Reply& extra : client.session.extra_replies) encode_reply(extra, client.output);
-    client.session.extra_replies.clear();
-    if (client.session.close_requested) client.closing = true;
-    if (client.output.size() > options_.max_output_bytes) {
-      client.output.clear();
-      client.closing = true;
-    }
-  }
+  client.receive(std::string_view(chunk, static_cast<std::size_t>(received)), node_);
 }
 
 void RespServer::write_to(int fd, Client& client) {
-  if (client.output.empty()) return;
-  ssize_t sent = send(fd, client.output.data(), client.output.size(), MSG_NOSIGNAL);
+  std::string& output = client.output();
+  if (output.empty()) return;
+  ssize_t sent = send(fd, output.data(), output.size(), MSG_NOSIGNAL);
   if (sent > 0) {
-    client.output.erase(0, static_cast<std::size_t>(sent));
+    output.erase(0, static_cast<std::size_t>(sent));
   } else if (sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-    client.output.clear();
-    client.closing = true;
+    client.abandon();
   }
 }
 
 void RespServer::close_client(int fd) {
   auto it = clients_.find(fd);
   if (it == clients_.end()) return;
-  node_.disconnect(it->second.session);
-  fd_of_client_.erase(it->second.session.client_id);
+  node_.disconnect(it->second.session());
+  fd_of_client_.erase(it->second.session().client_id);
   clients_.erase(it);
   close(fd);
 }
@@ -141,7 +119,7 @@ void RespServer::run(const std::atomic<bool>& stop) {
     fds.push_back({listen_fd_, POLLIN, 0});
     for (const auto& [fd, client] : clients_) {
       short events = POLLIN;
-      if (!client.output.empty()) events |= POLLOUT;
+      if (!client.output().empty()) events |= POLLOUT;
       fds.push_back({fd, events, 0});
     }
     int ready = poll(fds.data(), fds.size(), kPollTimeoutMs);
@@ -154,8 +132,10 @@ void RespServer::run(const std::atomic<bool>& stop) {
     // Flush everything (replies, and pub/sub pushes to clients that sent nothing this turn).
     std::vector<int> finished;
     for (auto& [fd, client] : clients_) {
+      // Pub/sub pushes bypass receive(), so a subscriber that never reads is bounded here.
+      if (client.output().size() > options_.limits.max_output_bytes) client.abandon();
       write_to(fd, client);
-      if (client.closing && client.output.empty()) finished.push_back(fd);
+      if (client.closing() && client.output().empty()) finished.push_back(fd);
     }
     for (int fd : finished) close_client(fd);
     if (ready > 0 && (fds[0].revents & POLLIN)) accept_clients();
@@ -168,15 +148,16 @@ std::atomic<bool> g_stop_requested{false};
 void request_stop(int) { g_stop_requested.store(true); }
 }  // namespace
 
-int serve_main(const std::string& host, int port) {
+int serve_main(const ServeOptions& options) {
   Node node(NodeOptions{.clock = real_unix_time_ms});
   try {
-    RespServer server(node, ServeOptions{.host = host, .port = port});
+    RespServer server(node, options);
     struct sigaction action {};
     action.sa_handler = request_stop;
     sigaction(SIGINT, &action, nullptr);
     sigaction(SIGTERM, &action, nullptr);
-    std::cout << "lockcheck mock Redis (7.0 semantics) serving on " << host << ":" << server.port() << std::endl;
+    std::cout << "lockcheck mock Redis (7.0 semantics) serving on " << options.host << ":" << server.port()
+              << (options.requirepass.empty() ? " (no password)" : " (AUTH required)") << std::endl;
     server.run(g_stop_requested);
   } catch (const std::exception& e) {
     std::cerr << "lockcheck serve: " << e.what() << "\n";

@@ -7,16 +7,16 @@
 #include <string>
 
 #include "node.hpp"
-#include "resp_protocol.hpp"
+#include "resp_connection.hpp"
 
 namespace lockcheck::mock {
 
 struct ServeOptions {
   std::string host = "127.0.0.1";  // loopback unless told otherwise
   int port = 6379;                 // 0 picks a free port (see RespServer::port())
-  RespLimits limits{};
+  std::string requirepass{};       // non-empty: clients must AUTH first (see RespConnection)
+  ConnectionLimits limits{};
   std::size_t max_clients = 1024;
-  std::size_t max_output_bytes = 256u << 20;  // a client that never reads is disconnected past this
   std::size_t active_expire_per_tick = 20;    // keys removed by active expiry per loop turn
 };
 
@@ -33,12 +33,7 @@ class RespServer {
   void run(const std::atomic<bool>& stop);
 
  private:
-  struct Client {
-    Session session;
-    RespParser parser;
-    std::string output;
-    bool closing = false;  // close once the output is flushed
-  };
+  using Client = RespConnection;  // closing() = close once the output is flushed
   void accept_clients();
   void read_from(int fd, Client& client);
   void write_to(int fd, Client& client);
@@ -53,8 +48,9 @@ class RespServer {
   std::map<std::int64_t, int> fd_of_client_;     // client id -> fd, for pub/sub delivery
 };
 
-// `lockcheck serve`: a fresh node on the real clock, served on host:port until SIGINT/SIGTERM.
-// Returns a process exit code.
-int serve_main(const std::string& host, int port);
+// `lockcheck serve`: a fresh node on the real clock, served until SIGINT/SIGTERM. Returns a process exit code.
+// Binding anything but loopback, or serving without a password, exposes every key and EVAL to the network:
+// README.md's threat model says what that means.
+int serve_main(const ServeOptions& options);
 
 }  // namespace lockcheck::mock

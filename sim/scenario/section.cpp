@@ -74,8 +74,9 @@ std::string Section::name(std::string_view key) const {
 void Section::allow_only(std::span<const std::string_view> allowed) const {
   // toml::table is a std::map: keys come sorted, so the first unknown key reported is deterministic.
   for (auto&& [key, node] : *table_) {
+    const std::string_view name = key.str();  // clang 14 cannot capture a structured binding
     const bool known = std::any_of(allowed.begin(), allowed.end(),
-                                   [&](std::string_view display) { return bare(display) == key.str(); });
+                                   [&](std::string_view display) { return bare(display) == name; });
     if (known) continue;
     const std::string where = dotted_.empty() ? "" : " in " + label();
     const std::string list = join(allowed, "");

@@ -187,10 +187,11 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"mock", "redis"}));
 
   auto* serve = app.add_subcommand("serve", "Serve the embedded Redis mock over RESP2 (real clock)");
-  std::string host = "127.0.0.1";
-  int port = 6380;
-  serve->add_option("--host", host, "Address to bind (loopback by default)");
-  serve->add_option("--port", port, "TCP port")->check(CLI::Range(1, 65535));
+  lockcheck::mock::ServeOptions serve_options{.port = 6380};
+  serve->add_option("--bind,--host", serve_options.host, "Address to bind (loopback by default)");
+  serve->add_option("--port", serve_options.port, "TCP port")->check(CLI::Range(1, 65535));
+  serve->add_option("--requirepass", serve_options.requirepass, "Clients must AUTH with this password")
+      ->envname("LOCKCHECK_REQUIREPASS");
 
   try {
     app.parse(argc, argv);
@@ -221,7 +222,7 @@ int main(int argc, char** argv) {
     }
     if (*replay) return command_replay(replay_file, replay_seed, out_path);
     if (*check) return command_check(history_path);
-    if (*serve) return lockcheck::mock::serve_main(host, port);
+    if (*serve) return lockcheck::mock::serve_main(serve_options);
   } catch (const sim::ScenarioError& error) {
     std::fprintf(stderr, "lockcheck: %s\n", error.what());
     return kExitUsage;

@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "hiredis_client.hpp"
+#include "lockcheck/errors.hpp"
+#include "lockcheck/mutex.hpp"
 #include "redis/real_clock.hpp"
 #include "redis/resp_server.hpp"
 
@@ -66,7 +68,7 @@ TEST(RespParser, MalformedAndOversizedInputIsAnError) {
 class LiveServer : public ::testing::Test {
  protected:
   void SetUp() override {
-    server_ = std::make_unique<RespServer>(node_, ServeOptions{.host = "127.0.0.1", .port = 0});
+    server_ = std::make_unique<RespServer>(node_, options());
     thread_ = std::thread([this] { server_->run(stop_); });
   }
   void TearDown() override {
@@ -96,6 +98,8 @@ class LiveServer : public ::testing::Test {
     close(fd);
     return received;
   }
+
+  virtual ServeOptions options() const { return ServeOptions{.host = "127.0.0.1", .port = 0}; }
 
   Node node_{NodeOptions{.clock = real_unix_time_ms}};
   std::unique_ptr<RespServer> server_;
@@ -131,6 +135,44 @@ TEST_F(LiveServer, MalformedInputGetsAnErrorAndTheConnectionCloses) {
   // The server is still fine.
   HiredisClient client("127.0.0.1", server_->port());
   EXPECT_EQ(client.call({"PING"}), Reply::status("PONG"));
+}
+
+TEST(ServeOptions, BindsLoopbackWithoutAPasswordUnlessTold) {
+  EXPECT_EQ(ServeOptions{}.host, "127.0.0.1");
+  EXPECT_TRUE(ServeOptions{}.requirepass.empty());
+}
+
+// `lockcheck serve --requirepass`: nothing runs before AUTH, as on redis-server with requirepass.
+class PasswordServer : public LiveServer {
+ protected:
+  ServeOptions options() const override {
+    return ServeOptions{.host = "127.0.0.1", .port = 0, .requirepass = "s3cret"};
+  }
+};
+
+TEST_F(PasswordServer, CommandsBeforeAuthGetNoauth) {
+  EXPECT_EQ(raw_exchange("SET k v\r\nEVAL \"return 1\" 0\r\nQUIT\r\n"),
+            "-NOAUTH Authentication required.\r\n-NOAUTH Authentication required.\r\n+OK\r\n");
+  EXPECT_EQ(raw_exchange("AUTH wrong\r\nAUTH admin s3cret\r\nGET k\r\nQUIT\r\n"),
+            "-WRONGPASS invalid username-password pair or user is disabled.\r\n"
+            "-WRONGPASS invalid username-password pair or user is disabled.\r\n"
+            "-NOAUTH Authentication required.\r\n+OK\r\n");
+  EXPECT_EQ(raw_exchange("AUTH s3cret\r\nSET k v\r\nAUTH default s3cret\r\nGET k\r\nQUIT\r\n"),
+            "+OK\r\n+OK\r\n+OK\r\n$1\r\nv\r\n+OK\r\n");
+  EXPECT_EQ(raw_exchange("AUTH s3cret\r\nDBSIZE\r\nQUIT\r\n"), "+OK\r\n:1\r\n+OK\r\n")
+      << "only the authenticated connection wrote";
+}
+
+TEST_F(PasswordServer, TheLibraryLocksWithThePasswordAndIsRefusedWithout) {
+  ConnectionOptions connection{.host = "127.0.0.1", .port = server_->port(), .password = "s3cret"};
+  Client client(connection);
+  Mutex mutex(client, "lock:auth", MutexOptions{});
+  EXPECT_TRUE(mutex.try_lock());
+  mutex.unlock();
+  connection.password = "wrong";
+  EXPECT_THROW(Client{connection}, ConnectionError);
+  connection.password.clear();
+  EXPECT_THROW(Client{connection}, ConnectionError) << "NOAUTH on the first command";
 }
 
 }  // namespace

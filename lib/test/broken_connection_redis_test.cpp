@@ -1,0 +1,228 @@
+// The library under broken connections, against real redis-server processes this test pauses (SIGSTOP),
+// kills or slows down (DEBUG SLEEP). Every call must return or throw within a bound computed from its
+// timeouts and retry budget, and no lock key may be left that neither a token holder can delete nor its TTL
+// will expire. The bounds are loose on purpose (CI machines are slow); what they catch is a call that waits
+// for the server instead of for its timeout.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "hiredis_client.hpp"
+#include "lock_testing.hpp"
+#include "lockcheck/errors.hpp"
+#include "lockcheck/mutex.hpp"
+#include "lockcheck/variants/redlock.hpp"
+#include "redis_server.hpp"
+
+namespace lockcheck {
+namespace {
+
+using namespace std::chrono_literals;
+using Admin = testing::HiredisClient;
+using SteadyClock = std::chrono::steady_clock;
+
+constexpr Millis kConnectTimeout = 200ms;
+constexpr Millis kCommandTimeout = 200ms;
+constexpr Millis kTtl = 3000ms;
+
+ConnectionOptions fast_failing(const testing::RedisServer& server) {
+  ConnectionOptions options = testing::options_for(server);
+  options.connect_timeout = kConnectTimeout;
+  options.command_timeout = kCommandTimeout;
+  return options;
+}
+
+MutexOptions bounded_options() {
+  MutexOptions options = testing::quick_mutex_options(kTtl, 1000ms);
+  options.on_release_problem = [](const std::string&) {};
+  return options;
+}
+
+// The longest a single lock call may take when every request times out: its wait budget, then one round
+// per attempt the retry policy allows after the budget (lost replies, then the token cleanup), each round
+// a reconnect plus a command timeout, plus the retry pauses.
+Millis worst_case(Millis wait, const RetryPolicy& retry) {
+  const auto rounds = 1 + retry.unknown_outcome_attempts + retry.idempotent_attempts;
+  const Millis per_round = kConnectTimeout + kCommandTimeout + std::chrono::duration_cast<Millis>(retry.delay_max);
+  return wait + per_round * rounds;
+}
+
+// Redlock: each attempt is one fan-out to every node plus up to idempotent_attempts release rounds (each an
+// EVALSHA and, after NOSCRIPT, an EVAL); a fan-out reads the nodes one after another.
+Millis redlock_worst_case(Millis wait, const RetryPolicy& retry, std::size_t nodes) {
+  const auto fan_outs = 1 + 2 * retry.idempotent_attempts;
+  const Millis per_fan_out = (kConnectTimeout + kCommandTimeout) * static_cast<long>(nodes);
+  return wait + per_fan_out * fan_outs + std::chrono::duration_cast<Millis>(retry.delay_max) * fan_outs;
+}
+
+// Runs `call` and returns how long it took; any exception is swallowed (the tests judge time and state).
+Millis time_of(const std::function<void()>& call) {
+  const auto start = SteadyClock::now();
+  try {
+    call();
+  } catch (const Error&) {
+    // ConnectionError, UnknownOutcome, LockTimeout: all honest answers to a frozen server.
+  }
+  return std::chrono::duration_cast<Millis>(SteadyClock::now() - start);
+}
+
+// Twice the computed bound plus a second: wide for a loaded machine, far below "blocked until resumed".
+void expect_within(Millis took, Millis bound, const char* what) {
+  EXPECT_LE(took, bound * 2 + 1000ms) << what << " took " << took.count() << " ms; computed bound " << bound.count()
+                                      << " ms";
+}
+
+// Every key the locks left behind either is gone or expires by itself within the TTL.
+void expect_no_immortal_lock(testing::RedisServer& server, const std::string& key) {
+  Admin admin(server);
+  const std::int64_t pttl = admin.pttl(key);
+  EXPECT_TRUE(pttl == -2 || (pttl > 0 && pttl <= kTtl.count())) << key << " PTTL " << pttl;
+}
+
+class BrokenConnection : public ::testing::Test {
+ protected:
+  testing::RedisServer server{std::vector<std::string>{"--enable-debug-command", "yes"}};
+};
+
+TEST_F(BrokenConnection, AcquireOnAPausedServerEndsWithinItsBound) {
+  Client client(fast_failing(server));
+  Mutex mutex(client, "lock:paused-acquire", bounded_options());
+  server.pause();
+  const MutexOptions options = bounded_options();
+  const Millis try_lock_took = time_of([&] { EXPECT_FALSE(mutex.try_lock()); });
+  expect_within(try_lock_took, worst_case(0ms, options.lock.retry), "try_lock");
+  const Millis lock_took = time_of([&] { mutex.lock(); });
+  expect_within(lock_took, worst_case(std::chrono::duration_cast<Millis>(options.lock_wait), options.lock.retry), "lock");
+  const Millis timed_took = time_of([&] { EXPECT_FALSE(mutex.try_lock_for(300ms)); });
+  expect_within(timed_took, worst_case(300ms, options.lock.retry), "try_lock_for");
+  server.resume();
+  // The queued SETs run on resume; whatever they left carries our TTL.
+  std::this_thread::sleep_for(100ms);
+  expect_no_immortal_lock(server, "lock:paused-acquire");
+  // And the lock works again once the server does.
+  EXPECT_NO_THROW({
+    if (mutex.try_lock_for(std::chrono::duration_cast<Millis>(kTtl) + 1000ms)) mutex.unlock();
+  });
+}
+
+TEST_F(BrokenConnection, ReleaseAndRenewOnAPausedServerEndWithinTheirBound) {
+  Client client(fast_failing(server));
+  Mutex mutex(client, "lock:paused-holder", bounded_options());
+  std::optional<Lease> lease = mutex.try_acquire(0ms);
+  ASSERT_TRUE(lease);
+  const RetryPolicy retry = bounded_options().lock.retry;
+  server.pause();
+  RenewStatus renewed = RenewStatus::renewed;
+  expect_within(time_of([&] { renewed = mutex.renew(*lease); }), worst_case(0ms, retry), "renew");
+  EXPECT_EQ(renewed, RenewStatus::unknown);
+  ReleaseStatus released = ReleaseStatus::released;
+  expect_within(time_of([&] { released = mutex.release(*lease); }), worst_case(0ms, retry), "release");
+  EXPECT_EQ(released, ReleaseStatus::unknown);
+  server.resume();
+  std::this_thread::sleep_for(100ms);
+  expect_no_immortal_lock(server, "lock:paused-holder");
+}
+
+TEST_F(BrokenConnection, GuardAndUnlockDoNotHangOnAPausedServer) {
+  Client client(fast_failing(server));
+  Mutex mutex(client, "lock:paused-guard", bounded_options());
+  const RetryPolicy retry = bounded_options().lock.retry;
+  {
+    std::unique_lock hold(mutex);
+    server.pause();
+    const auto start = SteadyClock::now();
+    hold.unlock();  // noexcept: reports the problem, returns
+    expect_within(std::chrono::duration_cast<Millis>(SteadyClock::now() - start), worst_case(0ms, retry), "unlock");
+  }
+  server.resume();
+  // The lost release left the first key to its TTL; the guard takes another.
+  Mutex other(client, "lock:paused-guard-2", bounded_options());
+  std::optional<Guard> guard;
+  ASSERT_NO_THROW(guard.emplace(other.guard()));
+  server.pause();
+  const auto start = SteadyClock::now();
+  guard.reset();  // the destructor releases: bounded, never throws
+  expect_within(std::chrono::duration_cast<Millis>(SteadyClock::now() - start), worst_case(0ms, retry), "~Guard");
+  server.resume();
+  std::this_thread::sleep_for(100ms);
+  expect_no_immortal_lock(server, "lock:paused-guard");
+  expect_no_immortal_lock(server, "lock:paused-guard-2");
+}
+
+TEST_F(BrokenConnection, AKilledServerFailsFastAndARestartedOneWorks) {
+  Client client(fast_failing(server));
+  Mutex mutex(client, "lock:killed-server", bounded_options());
+  ASSERT_TRUE(mutex.try_lock());
+  server.kill();
+  const RetryPolicy retry = bounded_options().lock.retry;
+  expect_within(time_of([&] { mutex.unlock(); }), worst_case(0ms, retry), "unlock on a dead server");
+  expect_within(time_of([&] { EXPECT_THROW(mutex.try_lock(), ConnectionError); }), worst_case(0ms, retry),
+                "try_lock on a dead server");
+  server.restart();
+  EXPECT_TRUE(mutex.try_lock());
+  mutex.unlock();
+}
+
+TEST_F(BrokenConnection, SlowRepliesPastTheTimeoutEndWithinTheBound) {
+  Client client(fast_failing(server));
+  Mutex mutex(client, "lock:slow-replies", bounded_options());
+  std::thread freezer([&] {
+    Admin admin(server);
+    admin.command({"DEBUG", "SLEEP", "2"});
+  });
+  std::this_thread::sleep_for(100ms);  // let DEBUG SLEEP start
+  const RetryPolicy retry = bounded_options().lock.retry;
+  expect_within(time_of([&] { (void)mutex.try_lock_for(200ms); }), worst_case(200ms, retry), "try_lock_for");
+  freezer.join();
+  std::this_thread::sleep_for(100ms);
+  expect_no_immortal_lock(server, "lock:slow-replies");
+  if (mutex.lease()) mutex.unlock();
+}
+
+// Redlock over three servers: one paused leaves a quorum; two paused must fail within the bound.
+class BrokenRedlock : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (int i = 0; i < 3; ++i) servers.push_back(std::make_unique<testing::RedisServer>());
+  }
+  std::vector<ConnectionOptions> nodes() const {
+    std::vector<ConnectionOptions> out;
+    for (const auto& server : servers) out.push_back(fast_failing(*server));
+    return out;
+  }
+  void TearDown() override {
+    for (auto& server : servers) server->resume();
+  }
+  std::vector<std::unique_ptr<testing::RedisServer>> servers;
+};
+
+TEST_F(BrokenRedlock, OnePausedNodeLeavesAQuorumTwoFailWithinTheBound) {
+  Client client(nodes());
+  const LockOptions options = testing::quick_lock_options(kTtl);
+  Redlock lock(client.port(), client.clock(), client.entropy(), options);
+  servers[0]->pause();
+  AcquireResult acquired;
+  const Millis one_paused = time_of([&] { acquired = run_sync(lock.acquire("lock:redlock-paused", 0ms)); });
+  expect_within(one_paused, redlock_worst_case(0ms, options.retry, 3), "acquire with one paused node");
+  ASSERT_EQ(acquired.status, AcquireStatus::acquired) << acquired.detail;
+  ReleaseStatus released = ReleaseStatus::unknown;
+  expect_within(time_of([&] { released = run_sync(lock.release(*acquired.lease)); }),
+                redlock_worst_case(0ms, options.retry, 3), "release with one paused node");
+
+  servers[1]->pause();
+  AcquireResult denied;
+  const Millis two_paused = time_of([&] { denied = run_sync(lock.acquire("lock:redlock-paused", 500ms)); });
+  expect_within(two_paused, redlock_worst_case(500ms, options.retry, 3), "acquire with two paused nodes");
+  EXPECT_NE(denied.status, AcquireStatus::acquired);
+  for (auto& server : servers) server->resume();
+  std::this_thread::sleep_for(100ms);
+  for (auto& server : servers) expect_no_immortal_lock(*server, "lock:redlock-paused");
+}
+
+}  // namespace
+}  // namespace lockcheck
