@@ -82,6 +82,40 @@ TEST_F(ThreadSafety, OneMutexSharedByLockersAndObservers) {
   EXPECT_EQ(max_inside, 1);
 }
 
+// The watchdog option: a renewal thread per held lease writes the lease's validity while lockers and an
+// observer read it (LeaseRenewal), and unlock stops it (StopSignal). Holds of 120 ms against a 300 ms TTL
+// make every hold renew at least once; exclusion must hold throughout.
+TEST_F(ThreadSafety, WatchdogMutexSharedByLockersAndObservers) {
+  Client client(testing::options_for(server));
+  MutexOptions options = testing::quick_mutex_options(300ms, 30s);
+  std::atomic<int> lost_calls{0};
+  options.watchdog = WatchdogOptions{.on_lost = [&](const std::string&) { lost_calls.fetch_add(1); }};
+  Mutex mutex(client, "lock:watchdog-mutex", options);
+  constexpr int kLockers = 3, kIterations = 4;
+  int inside = 0;  // deliberately unsynchronised: only the lock protects it (TSan checks the claim)
+  int max_inside = 0;
+  std::atomic<bool> done{false};
+  std::thread observer([&] {
+    for (int i = 0; i < 10'000 && !done.load(); ++i) {
+      (void)mutex.lost();
+      (void)mutex.lease();
+      std::this_thread::sleep_for(1ms);
+    }
+  });
+  on_threads(kLockers, [&](int) {
+    for (int i = 0; i < kIterations; ++i) {
+      std::lock_guard hold(mutex);
+      ++inside;
+      max_inside = std::max(max_inside, inside);
+      std::this_thread::sleep_for(120ms);
+      --inside;
+    }
+  });
+  done = true;
+  observer.join();
+  EXPECT_EQ(max_inside, 1);
+}
+
 // A Guard is used by one thread at a time but may move between threads, like std::unique_lock.
 TEST_F(ThreadSafety, GuardMovesToAnotherThreadAndReleasesThere) {
   Client client(testing::options_for(server));
