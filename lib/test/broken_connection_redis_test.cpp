@@ -5,6 +5,7 @@
 // for the server instead of for its timeout.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -126,6 +127,34 @@ TEST_F(BrokenConnection, ReleaseAndRenewOnAPausedServerEndWithinTheirBound) {
   server.resume();
   std::this_thread::sleep_for(100ms);
   expect_no_immortal_lock(server, "lock:paused-holder");
+}
+
+// The watchdog's lost-lock signal: with the server frozen, renewals time out; once the validity they could not
+// extend has run out the loop stops, lost() turns true and on_lost fires — within the TTL plus a renewal
+// round's worst case, not when the server comes back. unlock() afterwards reports, never hangs.
+TEST_F(BrokenConnection, WatchdogSignalsTheLossWhenRenewalCannotReachRedis) {
+  Client client(fast_failing(server));
+  MutexOptions options = bounded_options();
+  std::atomic<int> lost_calls{0};
+  options.watchdog = WatchdogOptions{.on_lost = [&](const std::string& key) {
+    EXPECT_EQ(key, "lock:paused-watchdog");
+    lost_calls.fetch_add(1);
+  }};
+  Mutex mutex(client, "lock:paused-watchdog", options);
+  mutex.lock();
+  server.pause();
+  const Millis bound = kTtl + worst_case(0ms, options.lock.retry);
+  const auto paused_at = SteadyClock::now();
+  for (int poll = 0; poll < 1000 && lost_calls.load() == 0 && SteadyClock::now() - paused_at < bound * 2 + 1000ms; ++poll) {
+    std::this_thread::sleep_for(20ms);
+  }
+  const auto took = std::chrono::duration_cast<Millis>(SteadyClock::now() - paused_at);
+  EXPECT_EQ(lost_calls.load(), 1) << "no lost-lock signal " << took.count() << " ms after the server froze";
+  EXPECT_TRUE(mutex.lost());
+  expect_within(time_of([&] { mutex.unlock(); }), worst_case(0ms, options.lock.retry), "unlock");
+  server.resume();
+  std::this_thread::sleep_for(100ms);
+  expect_no_immortal_lock(server, "lock:paused-watchdog");
 }
 
 TEST_F(BrokenConnection, GuardAndUnlockDoNotHangOnAPausedServer) {
