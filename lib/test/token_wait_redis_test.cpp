@@ -37,6 +37,8 @@ class TokenWait : public ::testing::Test {
   void SetUp() override {
     ASSERT_TRUE(wait_for_info(replica_admin, "master_link_status:up")) << "the replica never synced";
     ASSERT_TRUE(wait_for_info(master_admin, "connected_slaves:1"));
+    // WAIT counts only replicas the master sees online (full sync done), not merely connected ones.
+    ASSERT_TRUE(wait_for_info(master_admin, "state=online")) << "the master never saw its replica online";
   }
 
   // No diskless-sync delay: the replica's first full sync would otherwise wait 5 s for more replicas.
@@ -48,7 +50,7 @@ class TokenWait : public ::testing::Test {
 };
 
 TEST_F(TokenWait, AcquireCountsOnceTheReplicaHasTheKey) {
-  TokenWaitLock lock(client.port(), client.clock(), client.entropy(), quick(), TokenWaitOptions{1, 500ms});
+  TokenWaitLock lock(client.port(), client.clock(), client.entropy(), quick(), TokenWaitOptions{1, 1000ms});
   AcquireResult got = run_sync(lock.acquire("lock:wait", Micros::zero()));
   ASSERT_EQ(got.status, AcquireStatus::acquired) << got.detail;
   EXPECT_EQ(replica_admin.get("lock:wait"), got.lease->token) << "WAIT answered after the replica applied the SET";
