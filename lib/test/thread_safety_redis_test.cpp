@@ -52,12 +52,9 @@ TEST_F(ThreadSafety, OneClientManyMutexesOnManyThreads) {
   EXPECT_EQ(sections.load(), kThreads * kIterations);
 }
 
-// One Mutex shared by threads: lock/unlock exclude each other, and the observers (lost, lease, renew) may
-// be called from any thread at any time.
-TEST_F(ThreadSafety, OneMutexSharedByLockersAndObservers) {
-  Client client(testing::options_for(server));
-  Mutex mutex(client, "lock:shared-mutex", shared_options());
-  constexpr int kLockers = 3, kIterations = 20;
+// Lockers take `mutex` `iterations` times each, holding it `hold`, while an observer calls lost(), lease() and
+// (when `observer_renews`) renew() from its own thread. Returns the most lockers ever inside at once.
+int max_inside_with_observer(Mutex& mutex, int lockers, int iterations, Millis hold, bool observer_renews) {
   int inside = 0;  // deliberately unsynchronised: only the lock protects it (TSan checks the claim)
   int max_inside = 0;
   std::atomic<bool> done{false};
@@ -65,21 +62,30 @@ TEST_F(ThreadSafety, OneMutexSharedByLockersAndObservers) {
     for (int i = 0; i < 10'000 && !done.load(); ++i) {
       (void)mutex.lost();
       (void)mutex.lease();
-      (void)mutex.renew();
+      if (observer_renews) (void)mutex.renew();
       std::this_thread::sleep_for(1ms);
     }
   });
-  on_threads(kLockers, [&](int) {
-    for (int i = 0; i < kIterations; ++i) {
-      std::lock_guard hold(mutex);
+  on_threads(lockers, [&](int) {
+    for (int i = 0; i < iterations; ++i) {
+      std::lock_guard hold_lock(mutex);
       ++inside;
       max_inside = std::max(max_inside, inside);
+      if (hold > Millis::zero()) std::this_thread::sleep_for(hold);
       --inside;
     }
   });
   done = true;
   observer.join();
-  EXPECT_EQ(max_inside, 1);
+  return max_inside;
+}
+
+// One Mutex shared by threads: lock/unlock exclude each other, and the observers (lost, lease, renew) may
+// be called from any thread at any time.
+TEST_F(ThreadSafety, OneMutexSharedByLockersAndObservers) {
+  Client client(testing::options_for(server));
+  Mutex mutex(client, "lock:shared-mutex", shared_options());
+  EXPECT_EQ(max_inside_with_observer(mutex, 3, 20, 0ms, true), 1);
 }
 
 // The watchdog option: a renewal thread per held lease writes the lease's validity while lockers and an
@@ -88,32 +94,9 @@ TEST_F(ThreadSafety, OneMutexSharedByLockersAndObservers) {
 TEST_F(ThreadSafety, WatchdogMutexSharedByLockersAndObservers) {
   Client client(testing::options_for(server));
   MutexOptions options = testing::quick_mutex_options(300ms, 30s);
-  std::atomic<int> lost_calls{0};
-  options.watchdog = WatchdogOptions{.on_lost = [&](const std::string&) { lost_calls.fetch_add(1); }};
+  options.watchdog = WatchdogOptions{};
   Mutex mutex(client, "lock:watchdog-mutex", options);
-  constexpr int kLockers = 3, kIterations = 4;
-  int inside = 0;  // deliberately unsynchronised: only the lock protects it (TSan checks the claim)
-  int max_inside = 0;
-  std::atomic<bool> done{false};
-  std::thread observer([&] {
-    for (int i = 0; i < 10'000 && !done.load(); ++i) {
-      (void)mutex.lost();
-      (void)mutex.lease();
-      std::this_thread::sleep_for(1ms);
-    }
-  });
-  on_threads(kLockers, [&](int) {
-    for (int i = 0; i < kIterations; ++i) {
-      std::lock_guard hold(mutex);
-      ++inside;
-      max_inside = std::max(max_inside, inside);
-      std::this_thread::sleep_for(120ms);
-      --inside;
-    }
-  });
-  done = true;
-  observer.join();
-  EXPECT_EQ(max_inside, 1);
+  EXPECT_EQ(max_inside_with_observer(mutex, 3, 4, 120ms, false), 1);
 }
 
 // A Guard is used by one thread at a time but may move between threads, like std::unique_lock.
