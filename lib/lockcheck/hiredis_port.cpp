@@ -4,6 +4,8 @@
 #include <hiredis/hiredis.h>
 #include <poll.h>
 
+#include <cerrno>
+
 #include <chrono>
 #include <deque>
 #include <map>
@@ -203,25 +205,82 @@ Task<std::vector<CallResult>> HiredisPort::fan_out(std::vector<NodeCommand> comm
     }
     pending[i] = true;
   }
-  // Phase 2: every request is on the wire; now collect the replies.
+  // Phase 2: every request is on the wire; collect the replies as they arrive, whichever node answers
+  // first. Each node gets its command timeout from now, all running at once: k silent nodes cost one
+  // timeout, not k (reading them in turn would restart the socket timeout at each).
+  std::map<std::size_t, std::deque<std::size_t>> waiting;  // node -> its commands' indices, in send order
   for (std::size_t i = 0; i < commands.size(); ++i) {
-    if (!pending[i]) continue;
-    Node& node = *nodes_[commands[i].node];
-    if (node.context == nullptr) {
-      results[i] = CallResult::failed(CallStatus::unknown, fmt::format("{}: connection dropped", node.name()));
-      continue;
-    }
-    void* raw = nullptr;
-    if (redisGetReply(node.context, &raw) != REDIS_OK || raw == nullptr) {
-      results[i] = CallResult::failed(CallStatus::unknown, fmt::format("{}: {}", node.name(), node.context->errstr));
-      node.drop();
-      continue;
-    }
-    auto* reply = static_cast<redisReply*>(raw);
-    results[i] = CallResult::of(reply_from_hiredis(reply));
-    freeReplyObject(reply);
+    if (pending[i]) waiting[commands[i].node].push_back(i);
   }
+  collect_replies(waiting, results);
   co_return results;
+}
+
+void HiredisPort::collect_replies(std::map<std::size_t, std::deque<std::size_t>>& waiting, std::vector<CallResult>& results) {
+  using SteadyClock = std::chrono::steady_clock;
+  const SteadyClock::time_point started = SteadyClock::now();
+  auto fail_node = [&](std::size_t index, const std::string& detail) {
+    for (std::size_t i : waiting[index]) results[i] = CallResult::failed(CallStatus::unknown, detail);
+    nodes_[index]->drop();  // a connection with replies still owed is out of step: reconnect next time
+  };
+  // Bounded: a round takes what is buffered, then waits for data or a deadline; a reply of any size is read
+  // in a few rounds, and the deadlines end the rest.
+  for (std::size_t round = 0; round < 1000000 && !waiting.empty(); ++round) {
+    for (auto it = waiting.begin(); it != waiting.end();) {
+      Node& node = *nodes_[it->first];
+      bool broken = false;
+      while (!it->second.empty()) {
+        void* raw = nullptr;
+        if (redisGetReplyFromReader(node.context, &raw) != REDIS_OK) {
+          broken = true;
+          break;
+        }
+        if (raw == nullptr) break;
+        auto* reply = static_cast<redisReply*>(raw);
+        results[it->second.front()] = CallResult::of(reply_from_hiredis(reply));
+        freeReplyObject(reply);
+        it->second.pop_front();
+      }
+      if (broken) fail_node(it->first, fmt::format("{}: {}", node.name(), node.context->errstr));
+      it = broken || it->second.empty() ? waiting.erase(it) : std::next(it);
+    }
+    if (waiting.empty()) break;
+
+    const SteadyClock::time_point now = SteadyClock::now();
+    std::vector<pollfd> ready;
+    std::vector<std::size_t> polled_nodes;
+    Millis wait = Millis::max();
+    for (auto it = waiting.begin(); it != waiting.end();) {
+      Node& node = *nodes_[it->first];
+      const auto left = std::chrono::ceil<Millis>(started + node.options.command_timeout - now);
+      if (left <= Millis::zero()) {
+        fail_node(it->first, fmt::format("{}: no reply within the command timeout ({} ms)", node.name(),
+                                         node.options.command_timeout.count()));
+        it = waiting.erase(it);
+        continue;
+      }
+      wait = std::min(wait, left);
+      ready.push_back(pollfd{node.context->fd, POLLIN, 0});
+      polled_nodes.push_back(it->first);
+      ++it;
+    }
+    if (waiting.empty()) break;
+    const int polled = poll(ready.data(), static_cast<nfds_t>(ready.size()), static_cast<int>(std::min<Millis::rep>(wait.count(), 60000)));
+    if (polled < 0 && errno != EINTR) {
+      for (std::size_t index : polled_nodes) fail_node(index, fmt::format("{}: poll failed", nodes_[index]->name()));
+      waiting.clear();
+      break;
+    }
+    for (std::size_t k = 0; k < ready.size(); ++k) {
+      if (polled <= 0 || ready[k].revents == 0) continue;
+      Node& node = *nodes_[polled_nodes[k]];
+      if (redisBufferRead(node.context) != REDIS_OK) {
+        fail_node(polled_nodes[k], fmt::format("{}: {}", node.name(), node.context->errstr));
+        waiting.erase(polled_nodes[k]);
+      }
+    }
+  }
+  for (auto& [index, commands] : waiting) fail_node(index, fmt::format("{}: gave up reading replies", nodes_[index]->name()));
 }
 
 }  // namespace lockcheck

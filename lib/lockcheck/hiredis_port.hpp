@@ -3,6 +3,8 @@
 //
 // Thread-safe: calls are serialised per port. A connection that breaks is dropped and re-made on the next
 // call. A command whose connection broke after it was written reports CallStatus::unknown, never a guess.
+#include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -50,6 +52,9 @@ class HiredisPort final : public Port {
  private:
   struct Node;
   CallResult call_locked(std::size_t node, const Command& command);
+  // Reads the replies owed by `waiting` (node -> command indices in send order) into `results`, from all
+  // nodes at once under each node's command timeout; nodes that fail or time out get unknown outcomes.
+  void collect_replies(std::map<std::size_t, std::deque<std::size_t>>& waiting, std::vector<CallResult>& results);
   std::string ensure_connected(Node& node);
 
   // Queues a pub/sub "message" push for await_message (the newest kMaxQueuedMessages per channel).

@@ -31,19 +31,26 @@ class LeaseRenewal {
   // and then no renewal may start.
   bool begin_renewal() {
     std::lock_guard lock(in_flight_mutex_);
-    if (stop_.requested()) return false;
+    if (retired_ || stop_.requested()) return false;
     in_flight_ = true;
     return true;
+  }
+  // True once renewal was stopped for good (the lease was released) or the loop was told to stop.
+  bool retired() const {
+    std::lock_guard lock(in_flight_mutex_);
+    return retired_ || stop_.requested();
   }
   void end_renewal() {
     std::lock_guard lock(in_flight_mutex_);
     in_flight_ = false;
   }
-  // Stops renewal for good. True when a renewal is in flight: the caller must wait for the loop to finish
-  // before releasing; false means none is and none will start, so the release may go at once.
+  // Stops renewal for good: no renewal may start from now on. True when one is in flight: the caller must
+  // wake the loop (stop().request()) and wait for it to finish before releasing; false means none is and
+  // none will start, so the release may go at once, and the loop may be woken after it (waking it first
+  // would put a thread wake-up on the release's path).
   bool stop_renewal() {
     std::lock_guard lock(in_flight_mutex_);
-    stop_.request();
+    retired_ = true;
     return in_flight_;
   }
 
@@ -51,8 +58,9 @@ class LeaseRenewal {
   std::atomic<std::int64_t> valid_until_us_;
   std::atomic<bool> lost_{false};
   StopSignal stop_;
-  std::mutex in_flight_mutex_;
+  mutable std::mutex in_flight_mutex_;
   bool in_flight_ = false;
+  bool retired_ = false;  // set by stop_renewal()
 };
 
 struct Lease {

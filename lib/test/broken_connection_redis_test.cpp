@@ -54,10 +54,11 @@ Millis worst_case(Millis wait, const RetryPolicy& retry) {
 }
 
 // Redlock: each attempt is one fan-out to every node plus up to idempotent_attempts release rounds (each an
-// EVALSHA and, after NOSCRIPT, an EVAL); a fan-out reads the nodes one after another.
+// EVALSHA and, after NOSCRIPT, an EVAL); a fan-out connects to the nodes one after another, then waits for
+// all their replies at once, at most one command timeout.
 Millis redlock_worst_case(Millis wait, const RetryPolicy& retry, std::size_t nodes) {
   const auto fan_outs = 1 + 2 * retry.idempotent_attempts;
-  const Millis per_fan_out = (kConnectTimeout + kCommandTimeout) * static_cast<long>(nodes);
+  const Millis per_fan_out = kConnectTimeout * static_cast<long>(nodes) + kCommandTimeout;
   return wait + per_fan_out * fan_outs + std::chrono::duration_cast<Millis>(retry.delay_max) * fan_outs;
 }
 
@@ -251,6 +252,35 @@ TEST_F(BrokenRedlock, OnePausedNodeLeavesAQuorumTwoFailWithinTheBound) {
   for (auto& server : servers) server->resume();
   std::this_thread::sleep_for(100ms);
   for (auto& server : servers) expect_no_immortal_lock(*server, "lock:redlock-paused");
+}
+
+// A fan-out waits for its nodes at once: two silent nodes cost one command timeout, not two (reading them in
+// turn restarted the socket timeout at each), and the node that answers is not held up by them.
+TEST_F(BrokenRedlock, SilentNodesCostOneCommandTimeoutNotOneEach) {
+  constexpr Millis kSlowTimeout = 500ms;
+  std::vector<ConnectionOptions> options = nodes();
+  for (auto& node : options) node.command_timeout = kSlowTimeout;
+  Client client(options);
+  auto ping_all = [&] {
+    std::vector<NodeCommand> pings;
+    for (std::size_t node = 0; node < options.size(); ++node) pings.push_back(NodeCommand{node, {"PING"}});
+    return run_sync(client.port().fan_out(std::move(pings)));
+  };
+  ASSERT_EQ(ping_all().size(), 3u);  // connected while every node is up
+  servers[0]->pause();
+  servers[1]->pause();
+  std::vector<CallResult> results;
+  const Millis took = time_of([&] { results = ping_all(); });
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].status, CallStatus::unknown);
+  EXPECT_EQ(results[1].status, CallStatus::unknown);
+  ASSERT_TRUE(results[2].replied()) << results[2].detail;
+  EXPECT_EQ(results[2].reply.text, "PONG");
+  EXPECT_GE(took, kSlowTimeout - 50ms) << "the silent nodes were given up before their timeout";
+  EXPECT_LT(took, 2 * kSlowTimeout - 100ms) << "the silent nodes' timeouts ran one after another";
+  for (auto& server : servers) server->resume();
+  std::vector<CallResult> after = ping_all();  // the dropped connections come back
+  for (const CallResult& result : after) EXPECT_TRUE(result.replied()) << result.detail;
 }
 
 }  // namespace

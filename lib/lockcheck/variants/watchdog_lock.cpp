@@ -47,7 +47,16 @@ Task<AcquireResult> WatchdogLock::acquire_with_ttl(std::string key, Micros wait,
 }
 
 Task<ReleaseStatus> WatchdogLock::release(Lease& lease) {
-  co_await stop_watching(lease);
+  // The loop can't renew any more once stop_watching() returns; it is woken (so its thread is free) only
+  // after the release went out, and also when the release throws.
+  struct WakeLoopAfterwards {
+    std::shared_ptr<LeaseRenewal> renewal;
+    ~WakeLoopAfterwards() {
+      if (renewal) renewal->stop().request();
+    }
+  };
+  WakeLoopAfterwards wake;
+  wake.renewal = co_await stop_watching(lease);
   co_return co_await inner_->release(lease);
 }
 
@@ -74,25 +83,29 @@ void WatchdogLock::watch(Lease& lease) {
   entry.loop = spawner_.spawn(renewal_loop(std::move(loop_lease), renewal));
 }
 
-Task<void> WatchdogLock::stop_watching(Lease& lease) {
+Task<std::shared_ptr<LeaseRenewal>> WatchdogLock::stop_watching(Lease& lease) {
   std::shared_ptr<Spawned> loop;
+  std::shared_ptr<LeaseRenewal> renewal;
   {
     std::lock_guard lock(watches_mutex_);
     auto it = watches_.find(lease.token);
-    if (it == watches_.end()) co_return;
-    if (--it->second.holds > 0) co_return;  // an inner release of a reentrant hold: keep renewing
-    const bool in_flight = it->second.renewal->stop_renewal();
+    if (it == watches_.end()) co_return nullptr;
+    if (--it->second.holds > 0) co_return nullptr;  // an inner release of a reentrant hold: keep renewing
+    renewal = it->second.renewal;
+    const bool in_flight = renewal->stop_renewal();
     loop = std::move(it->second.loop);
     watches_.erase(it);
     if (!in_flight) {
-      // No renewal is in flight and none can start: release at once. The loop ends on its own (its sleep is
-      // cut short by the stop); keep its handle so a production thread is joined later, off this path.
+      // No renewal is in flight and none can start: release at once. The caller wakes the loop afterwards;
+      // keep its handle so a production task is waited for later, off this path.
       stopping_.push_back(std::move(loop));
-      co_return;
+      co_return renewal;
     }
   }
-  // Strictly before the release is sent: the renewal in flight finishes first.
+  // Strictly before the release is sent: the renewal in flight finishes first (woken from its next sleep).
+  renewal->stop().request();
   co_await loop->join();
+  co_return nullptr;
 }
 
 void WatchdogLock::notify(RenewalEvent::Kind kind, const Lease& lease, std::string detail) {
@@ -121,7 +134,7 @@ Task<void> WatchdogLock::renewal_loop(Lease lease, std::shared_ptr<LeaseRenewal>
   std::uint32_t renewals = 0;
   for (std::int64_t round = 0; round < max_rounds; ++round) {
     co_await clock_.sleep_unless_stopped(interval, renewal->stop());
-    if (renewal->stop().requested()) break;
+    if (renewal->retired()) break;
     const MonoTime now = clock_.monotonic_now();
     if (now >= hold_deadline) {
       notify(RenewalEvent::Kind::stopped, lease, "max_hold reached");
@@ -159,7 +172,7 @@ Task<void> WatchdogLock::renewal_loop(Lease lease, std::shared_ptr<LeaseRenewal>
       notify(RenewalEvent::Kind::unknown, lease, detail);
     }
   }
-  notify(RenewalEvent::Kind::stopped, lease, renewal->stop().requested() ? "released" : "max_hold reached");
+  notify(RenewalEvent::Kind::stopped, lease, renewal->retired() ? "released" : "max_hold reached");
 }
 
 void WatchdogLock::stop_all_renewals() {

@@ -91,7 +91,9 @@ class WatchdogLock : public LockAlgorithm {
     std::uint32_t holds = 0;
   };
   void watch(Lease& lease);
-  Task<void> stop_watching(Lease& lease);
+  // Stops the lease's renewal (waiting for a renewal in flight); returns the renewal state whose loop the
+  // caller must wake after releasing, or null when there is none left to wake.
+  Task<std::shared_ptr<LeaseRenewal>> stop_watching(Lease& lease);
   Task<void> renewal_loop(Lease lease, std::shared_ptr<LeaseRenewal> renewal);
   void notify(RenewalEvent::Kind kind, const Lease& lease, std::string detail = {});
   void signal_lost(const Lease& lease, LeaseRenewal& renewal, const char* why);
