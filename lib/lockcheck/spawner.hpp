@@ -1,7 +1,7 @@
 #pragma once
 // The Spawner seam: work that runs beside the caller, such as a watchdog's renewal loop.
 //
-// Production (ThreadSpawner) runs each task on its own thread; the simulator runs it as another coroutine
+// Production (ThreadSpawner) runs each task on a pooled thread of its own; the simulator runs it as another coroutine
 // of the same client process, so it is paused and crashed together with its holder, as a real thread is.
 #include <memory>
 
