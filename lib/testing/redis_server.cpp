@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 namespace lockcheck::testing {
@@ -38,6 +40,9 @@ RedisServer::RedisServer(std::vector<std::string> extra_args, std::vector<std::s
   for (std::size_t i = 0; i + 1 < extra_args_.size(); ++i) {
     if (extra_args_[i] == "--requirepass") password_ = extra_args_[i + 1];
   }
+  std::string pattern = (std::filesystem::temp_directory_path() / "lockcheck-redis-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("RedisServer: cannot create a temporary --dir");
+  directory_ = pattern;
   // Another process may take the port between find_free_port and the server's bind: try a few ports.
   for (int attempt = 0; attempt < 5; ++attempt) {
     port_ = find_free_port();
@@ -45,14 +50,23 @@ RedisServer::RedisServer(std::vector<std::string> extra_args, std::vector<std::s
     if (wait_until_ready(password_)) return;
     kill();
   }
+  remove_directory();
   throw std::runtime_error("RedisServer: redis-server did not start (is it installed? run tools/setup)");
 }
 
-RedisServer::~RedisServer() { kill(); }
+RedisServer::~RedisServer() {
+  kill();
+  remove_directory();
+}
+
+void RedisServer::remove_directory() {
+  std::error_code ignored;  // a leftover temporary directory is not worth failing a test over
+  std::filesystem::remove_all(directory_, ignored);
+}
 
 void RedisServer::launch() {
   std::vector<std::string> args = {"redis-server", "--port", std::to_string(port_), "--bind", host_,
-                                   "--save", "", "--appendonly", "no", "--daemonize", "no",
+                                   "--dir", directory_, "--save", "", "--appendonly", "no", "--daemonize", "no",
                                    "--loglevel", "warning", "--logfile", "/dev/null"};
   args.insert(args.end(), extra_args_.begin(), extra_args_.end());
   std::vector<std::string> env;

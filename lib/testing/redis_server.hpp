@@ -11,7 +11,9 @@ namespace lockcheck::testing {
 class RedisServer {
  public:
   // Starts `redis-server` (from PATH) with no persistence on 127.0.0.1 and a free port, and waits until it
-  // answers PING. `extra_args` are appended as command-line options, e.g. {"--requirepass", "x"} (later
+  // answers PING. Its working directory (`--dir`) is a private temporary directory, removed by the
+  // destructor, so files it writes anyway (a replica's synced RDB, an AOF a test turns on) never land in the
+  // caller's directory. `extra_args` are appended as command-line options, e.g. {"--requirepass", "x"} (later
   // options win, so they may also turn persistence on). `extra_env` entries ("NAME=value") are added to the
   // server's environment, e.g. an LD_PRELOAD.
   explicit RedisServer(std::vector<std::string> extra_args = {}, std::vector<std::string> extra_env = {});
@@ -35,6 +37,7 @@ class RedisServer {
  private:
   void launch();
   bool wait_until_ready(const std::string& password);
+  void remove_directory();
 
   std::string host_ = "127.0.0.1";
   int port_ = 0;
@@ -42,6 +45,7 @@ class RedisServer {
   std::vector<std::string> extra_args_;
   std::vector<std::string> extra_env_;
   std::string password_;
+  std::string directory_;  // private --dir, kept across restart()
 };
 
 // A loopback TCP port that was free a moment ago (bind to port 0 and read it back).
