@@ -66,6 +66,14 @@ struct WorkloadConfig {
   // readers_ppm / 1e6: acquire_shared, read the resource (no write), hold, release_shared; its op lines carry
   // "mode":"read". Drawn from the workload PRNG only when readers_ppm > 0. Reads are never nested.
   std::uint32_t readers_ppm = 0;
+  // A careful holder, off by default (sim/core/careful_write.hpp). With check_lease_before_write, after the
+  // hold the holder asks its lease (the library's lost() / remaining() on its own clock) and writes only when
+  // more than write_latency_max_us is left; otherwise it skips the write. The write then takes
+  // write_latency_min_us .. write_latency_max_us to land at the resource (a storage round trip), drawn from
+  // the workload PRNG only when the maximum is non-zero; a pause can land in that await.
+  bool check_lease_before_write = false;
+  std::int64_t write_latency_min_us = 0;
+  std::int64_t write_latency_max_us = 0;
 };
 
 // One fault at a fixed true time. Which fields matter depends on `kind` (see sim/README.md).

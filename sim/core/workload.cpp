@@ -1,6 +1,9 @@
 // The client workload: acquire, read the resource, hold, write it back, release, think; until the run ends.
-// The write does not re-check the lease first: a process that paused right after such a check would write
-// anyway, and a pause can only land on an await here, so checking would hide Kleppmann's case (F4).
+// By default the write does not re-check the lease first: a process that paused right after such a check
+// would write anyway, and a pause can only land on an await here, so checking would hide Kleppmann's case
+// (F4). The careful holder (check_lease_before_write) checks, and its write takes write_latency_*_us to
+// land: the await where a pause after the check still breaks it.
+#include "core/careful_write.hpp"
 #include "core/world.hpp"
 
 namespace lockcheck::sim {
@@ -99,10 +102,17 @@ Task<void> run_workload(World& world, ClientProcess& process) {
         co_await run_nested(world, process, prng);
       }
       co_await process.clock().sleep(Micros(prng.between(workload.hold_min_us, workload.hold_max_us)));
-      if (!reader) world.resource().write(process.id(), read.value + 1, read.version, lease.fencing_token);
+      std::string skipped_write;
+      if (!reader && workload.check_lease_before_write) skipped_write = careful_write_refusal(workload, lease);
+      if (!reader && skipped_write.empty()) {
+        const std::int64_t latency_us = draw_write_latency_us(workload, prng);
+        if (latency_us > 0) co_await process.clock().sleep(Micros(latency_us));
+        world.resource().write(process.id(), read.value + 1, read.version, lease.fencing_token);
+      }
 
       Json invoke = op("invoke", "release");
       invoke["token"] = lease.token;
+      if (!skipped_write.empty()) invoke["skipped_write"] = skipped_write;
       history.record(scheduler.now(), "op", invoke);
       ReleaseStatus released = ReleaseStatus::unknown;
       if (reader) {

@@ -99,7 +99,8 @@ void read_workload(const Section& top, WorkloadConfig& out) {
   if (!workload) return;
   workload->allow_only({"key", "wait_ms", "hold_min_ms", "hold_max_ms", "think_min_ms", "think_max_ms",
                         "max_acquires_per_client", "fencing", "nest_every", "nested_ttl_ms", "nested_hold_min_ms",
-                        "nested_hold_max_ms", "readers_ppm"});
+                        "nested_hold_max_ms", "readers_ppm", "check_lease_before_write", "write_latency_min_us",
+                        "write_latency_max_us"});
   if (auto key = workload->string("key")) {
     if (key->empty() || key->size() > kMaxKeyBytes) {
       workload->fail_at("key", fmt::format("[workload] key must have 1 to {} bytes, not {}", kMaxKeyBytes,
@@ -129,6 +130,11 @@ void read_workload(const Section& top, WorkloadConfig& out) {
   workload->require_order("nested_hold_min_ms", out.nested_hold_min_us, "nested_hold_max_ms", out.nested_hold_max_us,
                           1000);
   workload->read_integer("readers_ppm", out.readers_ppm, 0, kMaxPpm);
+  out.check_lease_before_write = workload->boolean("check_lease_before_write").value_or(out.check_lease_before_write);
+  workload->read_integer("write_latency_min_us", out.write_latency_min_us, 0, kMaxMicros);
+  workload->read_integer("write_latency_max_us", out.write_latency_max_us, 0, kMaxMicros);
+  workload->require_order("write_latency_min_us", out.write_latency_min_us, "write_latency_max_us",
+                          out.write_latency_max_us, 1);
 }
 
 }  // namespace lockcheck::sim::scenario_detail

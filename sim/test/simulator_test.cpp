@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/simulate.hpp"
+#include "count_lines.hpp"
 
 namespace lockcheck::sim {
 namespace {
@@ -16,12 +17,6 @@ SimConfig base_config() {
   config.duration_us = 5000000;
   config.clients = std::vector<ClientConfig>(3);
   return config;
-}
-
-std::size_t count_lines(const RunResult& run, const std::string& needle) {
-  std::size_t count = 0;
-  for (const auto& line : run.history.lines()) count += line.find(needle) != std::string::npos ? 1 : 0;
-  return count;
 }
 
 TEST(Simulator, FaultFreeTokenLockExcludesAndProgresses) {

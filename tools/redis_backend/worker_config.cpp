@@ -27,7 +27,9 @@ void write_worker_config(const sim::SimConfig& config, const std::string& path) 
        {{"key", w.key}, {"wait_us", w.wait_us}, {"hold_min_us", w.hold_min_us}, {"hold_max_us", w.hold_max_us},
         {"think_min_us", w.think_min_us}, {"think_max_us", w.think_max_us}, {"max_acquires_per_client", w.max_acquires_per_client},
         {"fencing", w.fencing}, {"nest_every", w.nest_every}, {"nested_ttl_us", w.nested_ttl_us},
-        {"nested_hold_min_us", w.nested_hold_min_us}, {"nested_hold_max_us", w.nested_hold_max_us}, {"readers_ppm", w.readers_ppm}}}};
+        {"nested_hold_min_us", w.nested_hold_min_us}, {"nested_hold_max_us", w.nested_hold_max_us}, {"readers_ppm", w.readers_ppm},
+        {"check_lease_before_write", w.check_lease_before_write}, {"write_latency_min_us", w.write_latency_min_us},
+        {"write_latency_max_us", w.write_latency_max_us}}}};
   std::ofstream file(path);
   file << out.dump();
   if (!file) throw std::runtime_error("cannot write " + path);
@@ -74,6 +76,9 @@ sim::SimConfig read_worker_config(const std::string& path) {
   out.nested_hold_min_us = w.at("nested_hold_min_us").get<std::int64_t>();
   out.nested_hold_max_us = w.at("nested_hold_max_us").get<std::int64_t>();
   out.readers_ppm = w.at("readers_ppm").get<std::uint32_t>();
+  out.check_lease_before_write = w.at("check_lease_before_write").get<bool>();
+  out.write_latency_min_us = w.at("write_latency_min_us").get<std::int64_t>();
+  out.write_latency_max_us = w.at("write_latency_max_us").get<std::int64_t>();
   return config;
 }
 

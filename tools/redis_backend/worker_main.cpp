@@ -1,8 +1,8 @@
 // lockcheck_redis_worker: one client process of a redis-backend run. It runs the library's real lock
 // variant over HiredisPort (through RoutingPort), the same workload as sim/core/workload.cpp (acquire,
-// read the resource, hold, write it back, release, think; nested acquires and readers when the scenario
-// asks), and appends one history record per line to its
-// output file with times from CLOCK_MONOTONIC relative to the run's start, which every process shares.
+// read the resource, hold, write it back, release, think; nested acquires, readers and the careful holder
+// when the scenario asks), and appends one history record per line to its output file with times from
+// CLOCK_MONOTONIC relative to the run's start, which every process shares.
 // Each record is written with one write(2), so a SIGKILL (a client crash) never leaves half a line.
 // The run starts it (redis_run.cpp); it is not meant to be started by hand.
 #include <CLI/CLI.hpp>
@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "client_clock.hpp"
+#include "core/careful_write.hpp"
 #include "core/prng.hpp"
 #include "record_sink.hpp"
 #include "lockcheck/clock.hpp"
@@ -154,7 +155,11 @@ void run_workload(const sim::SimConfig& config, int process, LockAlgorithm& lock
         run_nested(workload, lock, clock, out, prng);
       }
       run_sync(clock.sleep(Micros(prng.between(workload.hold_min_us, workload.hold_max_us))));
-      if (!reader) {
+      std::string skipped_write;
+      if (!reader && workload.check_lease_before_write) skipped_write = sim::careful_write_refusal(workload, lease);
+      if (!reader && skipped_write.empty()) {
+        const std::int64_t latency_us = sim::draw_write_latency_us(workload, prng);
+        if (latency_us > 0) run_sync(clock.sleep(Micros(latency_us)));
         const ResourceWrite wrote = resource.write(read.value + 1, read.version, lease.fencing_token);
         out.record("resource", Json{{"process", process}, {"f", "write"}, {"value", read.value + 1},
                                     {"read_version", read.version}, {"version", wrote.version},
@@ -163,6 +168,7 @@ void run_workload(const sim::SimConfig& config, int process, LockAlgorithm& lock
 
       Json invoke = op("invoke", "release");
       invoke["token"] = lease.token;
+      if (!skipped_write.empty()) invoke["skipped_write"] = skipped_write;
       out.record("op", invoke);
       const ReleaseStatus released = reader ? run_sync(lock.release_shared(lease)) : run_sync(lock.release(lease));
       Json done = op(released == ReleaseStatus::unknown ? "info" : "ok", "release");

@@ -155,6 +155,28 @@ TEST(ScenarioErrors, WorkloadNesting) {
   EXPECT_NE(error_of("[workload]\nnest = 1\n").find("nest_every, nested_ttl_ms"), std::string::npos);
 }
 
+TEST(ScenarioErrors, WorkloadCarefulHolder) {
+  const Scenario s = parse_scenario(
+      "[workload]\ncheck_lease_before_write = true\nwrite_latency_min_us = 300\nwrite_latency_max_us = 900\n",
+      "scenarios/x.toml");
+  EXPECT_TRUE(s.config.workload.check_lease_before_write);
+  EXPECT_EQ(s.config.workload.write_latency_min_us, 300);
+  EXPECT_EQ(s.config.workload.write_latency_max_us, 900);
+  const Scenario off = parse_scenario("", "scenarios/x.toml");
+  EXPECT_FALSE(off.config.workload.check_lease_before_write);
+  EXPECT_EQ(off.config.workload.write_latency_min_us, 0);
+  EXPECT_EQ(off.config.workload.write_latency_max_us, 0);
+  EXPECT_EQ(error_of("[workload]\nwrite_latency_min_us = 900\nwrite_latency_max_us = 300\n"),
+            "scenarios/x.toml:3:24: [workload] write_latency_max_us (300) must not be less than write_latency_min_us "
+            "(900)");
+  EXPECT_EQ(error_of("[workload]\nwrite_latency_min_us = 5\n"),
+            "scenarios/x.toml:2:24: [workload] write_latency_max_us (0) must not be less than write_latency_min_us (5)");
+  EXPECT_EQ(error_of("[workload]\nwrite_latency_max_us = -1\n"),
+            "scenarios/x.toml:2:24: [workload] write_latency_max_us must be in [0, 31536000000000], not -1");
+  EXPECT_EQ(error_of("[workload]\ncheck_lease_before_write = \"yes\"\n"),
+            "scenarios/x.toml:2:28: [workload] check_lease_before_write must be a boolean (true or false), not a string");
+}
+
 TEST(ScenarioErrors, ReplicaPartitionNeedsAReplica) {
   EXPECT_EQ(error_of("[[nodes]]\n[[faults]]\nat_ms = 1\nkind = \"replica_partition\"\nnode = 0\n"),
             "scenarios/x.toml:5:8: [[faults]] replica_partition node 0 is a master; it cuts a replica's replication "

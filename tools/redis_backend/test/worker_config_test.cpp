@@ -21,6 +21,9 @@ TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
   config.lock.drift_floor = Millis(9);
   config.lock.retry = RetryPolicy{Micros(1234), Micros(56789), 42, 5, 6};
   config.workload = sim::WorkloadConfig{"k", 11, 12, 13, 14, 15, 16, true, 2, 17, 18, 19, 20};
+  config.workload.check_lease_before_write = true;
+  config.workload.write_latency_min_us = 21;
+  config.workload.write_latency_max_us = 22;
   const std::string path = (std::filesystem::temp_directory_path() / ("worker-config-test-" + std::to_string(getpid()))).string();
   write_worker_config(config, path);
   const sim::SimConfig back = read_worker_config(path);
@@ -34,6 +37,8 @@ TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
   EXPECT_EQ(back.scripts.renew, "return 3");
   EXPECT_EQ(back.lock.retry.delay_max, Micros(56789));
   EXPECT_EQ(back.workload.readers_ppm, 20u);
+  EXPECT_TRUE(back.workload.check_lease_before_write);
+  EXPECT_EQ(back.workload.write_latency_max_us, 22);
 }
 
 }  // namespace
