@@ -72,10 +72,7 @@ class Checker {
 
   Verdict run() {
     for (const Event& event : history_.events) {
-      if (const auto* op = std::get_if<Op>(&event)) {
-        in_flight_.observe(*op);
-        holder_keys_.on_op(*op);
-      }
+      if (const auto* op = std::get_if<Op>(&event)) in_flight_.observe(*op);
       if (const auto* fault = std::get_if<FaultEvent>(&event)) on_fault(*fault);
       if (const auto* server = std::get_if<ServerEvent>(&event)) {
         if (keys_.count(server->key) != 0) on_server(*server);

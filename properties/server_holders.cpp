@@ -100,20 +100,6 @@ void HolderKeys::on_server(const ServerEvent& event) {
   }
 }
 
-void HolderKeys::on_op(const Op& op) {
-  std::int64_t& depth = hold_depth_[{op.process, op.key}];
-  if (op.fn == OpFn::acquire && op.type == OpType::ok) ++depth;
-  if (op.fn != OpFn::release || op.type != OpType::invoke) return;
-  if (--depth > 0) return;  // an inner release of a nested hold: the outer one still claims the lock
-  depth = 0;
-  for (auto& [node_key, state] : states_) {
-    if (node_key.second != op.key) continue;
-    std::erase_if(state.ghosts, [&](const Ghost& ghost) {
-      return ghost.held.owner == op.process && (op.token.empty() || ghost.held.token == op.token);
-    });
-  }
-}
-
 void HolderKeys::refresh(Held& held, const ServerEvent& event) const {
   if (event.expire_at_ms < 0) {
     held.entitled_until_us = kForever;

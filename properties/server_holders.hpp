@@ -36,9 +36,6 @@ class HolderKeys {
   // True for an event that lists holders, and for any later event on a (node, key) that did.
   bool tracks(const ServerEvent& event) const;
   void on_server(const ServerEvent& event);
-  // A holder whose field was removed claims nothing once it releases (its release finds nothing and leaves
-  // no server event): its release invoke ends it as a ghost.
-  void on_op(const Op& op);
   // The promoted node is taken to hold what the old master's hash held (replicas record no events).
   void on_failover(const FaultEvent& fault);
 
@@ -80,7 +77,6 @@ class HolderKeys {
   Flag flag_;
   RemovalWording removal_wording_;
   std::map<std::pair<std::int64_t, std::string>, KeyHolders> states_;
-  std::map<std::pair<std::int64_t, std::string>, std::int64_t> hold_depth_;  // (process, key) -> acquires held
   std::map<std::int64_t, FaultEvent> failover_to_;  // old master -> its latest failover
 };
 

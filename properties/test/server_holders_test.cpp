@@ -86,17 +86,6 @@ TEST(ServerHolders, AWriterRemovingALiveReadersFieldIsTwoOwners) {
   EXPECT_NE(verdict.cause.find("then process 2 joined the key for writing"), std::string::npos) << verdict.cause;
 }
 
-// The reader whose field was removed released before the writer came: nobody claimed the lock twice.
-TEST(ServerHolders, AGhostEndsWhenItsHolderReleases) {
-  HistoryBuilder h(kTtlMs);
-  h.hash_event(100'000, "created", 1, {{"r1", "read"}}, kTtlMs);
-  acquired(h, 100'000, 1, "r1", true);
-  h.server(300'000, 0, "deleted", 2, "", 300, -1, "EVALSHA");
-  h.read_invoke(400'000, 1, "release", "r1");
-  h.hash_event(500'000, "created", 3, {{"w3", "write"}}, kTtlMs);
-  EXPECT_EQ(check_mutual_exclusion_server(h.parse()).outcome, Outcome::holds);
-}
-
 TEST(ServerHolders, AFieldRemovedFromTheHashWhileEntitledCountsToo) {
   HistoryBuilder h(kTtlMs);
   h.hash_event(100'000, "created", 1, {{"r1", "read"}}, kTtlMs);
