@@ -311,7 +311,8 @@ class Checker {
     bool by_owner = event.event == ServerEventKind::deleted && event.by >= 0 &&
                     (held.owner < 0 || held.owner == event.by || (held.shared && in_flight_.reading(event.by)));
     if (by_owner) return;  // a release (or the owner's own DEL): the instance ends as intended
-    if (held.entitled_until_us != kForever && event.t >= held.entitled_until_us - entitlement_tolerance_us(held.ttl_us)) {
+    if (held.entitled_until_us != kForever &&
+        event.t >= held.entitled_until_us - entitlement_tolerance_us(held.ttl_us)) {
       return;  // gone on time (or late: a backward node clock, S7, costs liveness only)
     }
     state.ghost = Ghost{held, event.i, removal_cause(event, held), -1, 0, 0};

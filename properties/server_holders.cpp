@@ -61,7 +61,9 @@ void HolderKeys::on_server(const ServerEvent& event) {
   if (removes_key(event.event)) {
     std::vector<Held> gone = std::move(state.holders);
     state.holders.clear();
-    for (const Held& held : gone) remove(held, event, removal_wording_(event, who(held), held.set_t_us, held.ttl_us), state);
+    for (const Held& held : gone) {
+      remove(held, event, removal_wording_(event, who(held), held.set_t_us, held.ttl_us), state);
+    }
     return;
   }
   if (!event.holders) {  // the hash was not read after this event (real Redis): only deadlines move

@@ -57,9 +57,8 @@ std::int64_t sole_cause(const Record& record, const std::vector<Interval>& inter
                         const std::string& joined_token) {
   const std::string event = record.fields.value("event", "");
   // A holder that joined a read-write hash (its field is new) names the writer: only its acquire writes it.
-  if (const auto it = token_holders.find(joined_token); !joined_token.empty() && it != token_holders.end() && it->second.size() == 1) {
-    return *it->second.begin();
-  }
+  const auto joined = joined_token.empty() ? token_holders.end() : token_holders.find(joined_token);
+  if (joined != token_holders.end() && joined->second.size() == 1) return *joined->second.begin();
   // A write puts its writer's token in the key: a string value that carries exactly one acquired token
   // (alone, or inside "deadline:token" and the like), or, for a hash the write created, field names that do.
   // Deadline changes and deletions say nothing of their actor this way (a foreign renew leaves the owner's
