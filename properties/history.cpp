@@ -49,6 +49,21 @@ class Fields {
   std::string string_or(const char* name, const char* fallback) const {
     return has(name) ? as_string(name) : std::string(fallback);
   }
+  // "holders": [{"token": ..., "mode": "read" | "write"}, ...]; absent: nullopt.
+  std::optional<std::vector<Holder>> holders() const {
+    if (!has("holders")) return std::nullopt;
+    const json& list = object_.at("holders");
+    if (!list.is_array()) fail("field 'holders' must be an array");
+    std::vector<Holder> holders;
+    for (const json& entry : list) {
+      if (!entry.is_object()) fail("each of 'holders' must be an object");
+      Fields holder(entry, line_);
+      const std::string mode = holder.string("mode");
+      if (mode != "read" && mode != "write") fail(fmt::format("holder mode '{}' (expected read or write)", mode));
+      holders.push_back(Holder{holder.string("token"), mode == "write"});
+    }
+    return holders;
+  }
   bool boolean_or(const char* name, bool fallback) const {
     if (!has(name)) return fallback;
     const json& value = object_.at(name);
@@ -199,6 +214,7 @@ ServerEvent parse_server(const Fields& in) {
   event.node_time_ms = in.integer("node_time_ms");
   event.expire_at_ms = in.integer_or("expire_at_ms", -1);
   event.replicated = in.boolean_or("replicated", false);
+  event.holders = in.holders();
   return event;
 }
 

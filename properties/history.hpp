@@ -103,6 +103,12 @@ enum class ServerEventKind : std::uint8_t {
 };
 std::string_view to_string(ServerEventKind kind);
 
+// One holder of a read-write lock kept as a hash with a field per holder (server event `holders`).
+struct Holder {
+  std::string token;
+  bool write = false;  // "mode": "write"; else a read (shared) hold
+};
+
 // A fact a node recorded about one key.
 struct ServerEvent {
   std::int64_t i = 0;
@@ -119,6 +125,9 @@ struct ServerEvent {
   // Extension: true when a replica applied this from the replication stream. Such events follow the
   // master's decisions (and lag behind them), so judgements of "who took the lock when" skip them.
   bool replicated = false;
+  // Extension: every holder in the key's hash after the event (read-write locks with one field per holder);
+  // nullopt when the line has no `holders` (string locks, single-owner hashes, a key that is gone).
+  std::optional<std::vector<Holder>> holders;
 };
 
 using Event = std::variant<Meta, Op, ResourceEvent, FaultEvent, ServerEvent>;

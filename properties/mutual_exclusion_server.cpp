@@ -14,6 +14,7 @@
 #include "checkers.hpp"
 #include "describe.hpp"
 #include "history_facts.hpp"
+#include "server_holders.hpp"
 
 namespace lockcheck::properties {
 
@@ -54,16 +55,20 @@ bool same_owner(const Instance& a, std::int64_t owner, const std::string& token)
   return !a.token.empty() && a.token == token;
 }
 
-std::string owner_name(std::int64_t owner) {
-  return owner >= 0 ? fmt::format("process {}", owner) : std::string("an unknown process");
-}
-
-std::int64_t tolerance_us(std::int64_t ttl_us) { return std::max<std::int64_t>(2'000, ttl_us / 100); }
-
 class Checker {
  public:
   explicit Checker(const History& history)
-      : history_(history), keys_(lock_keys(history)), owners_(token_owners(history)) {}
+      : history_(history),
+        keys_(lock_keys(history)),
+        owners_(token_owners(history)),
+        holder_keys_(
+            history, owners_, in_flight_,
+            [this](std::vector<std::int64_t> witnesses, const std::function<std::string()>& cause) {
+              flag(std::move(witnesses), cause);
+            },
+            [this](const ServerEvent& event, const std::string& who, std::int64_t set_t_us, std::int64_t ttl_us) {
+              return removal_cause(event, who, set_t_us, ttl_us);
+            }) {}
 
   Verdict run() {
     for (const Event& event : history_.events) {
@@ -106,6 +111,7 @@ class Checker {
   void on_fault(const FaultEvent& fault) {
     if (fault.fault == "failover") {
       on_failover(fault);
+      holder_keys_.on_failover(fault);
     }
     if (fault.node >= 0) last_node_fault_[fault.node] = fault;
   }
@@ -133,6 +139,10 @@ class Checker {
 
   void on_server(const ServerEvent& event) {
     seen_lock_event_ = true;
+    if (holder_keys_.tracks(event)) {  // a read-write hash listing its holders: each holder is an instance
+      holder_keys_.on_server(event);
+      return;
+    }
     KeyState& state = states_[{event.node, event.key}];
     switch (event.event) {
       case ServerEventKind::created:
@@ -168,7 +178,7 @@ class Checker {
       // replica that never had it, F5), and the node handed the key to someone else.
       if (event.event == ServerEventKind::created && state.current &&
           !same_owner(*state.current, owner, event.value) &&
-          event.t < state.current->entitled_until_us - tolerance_us(state.current->ttl_us)) {
+          event.t < state.current->entitled_until_us - entitlement_tolerance_us(state.current->ttl_us)) {
         const Instance& held = *state.current;
         std::vector<std::int64_t> witnesses{held.created_i};
         if (held.failover_i >= 0) witnesses.push_back(held.failover_i);
@@ -188,7 +198,7 @@ class Checker {
       if (state.ghost && !same_owner(state.ghost->instance, owner, event.value)) {
         const Ghost& ghost = *state.ghost;
         std::int64_t until = ghost.instance.entitled_until_us;
-        if (until != kForever && event.t < until - tolerance_us(ghost.instance.ttl_us)) {
+        if (until != kForever && event.t < until - entitlement_tolerance_us(ghost.instance.ttl_us)) {
           flag({ghost.instance.created_i, ghost.removed_i, event.i}, [&] {
             return fmt::format("{}; then {} took the key on node {} at t={}, {} before {}'s TTL ran out in true "
                                "time (t={})",
@@ -242,6 +252,14 @@ class Checker {
 
   std::string removal_cause(const ServerEvent& event, const Instance& held) const {
     std::string who = fmt::format("{}'s lock instance (token {})", owner_name(held.owner), short_token(held.token));
+    std::string text = removal_cause(event, who, held.set_t_us, held.ttl_us);
+    if (event.event == ServerEventKind::expired && !held.shortened.empty()) text += "; " + held.shortened;
+    return text;
+  }
+
+  // How `who` (granted ttl_us at true time set_t_us) left the node.
+  std::string removal_cause(const ServerEvent& event, const std::string& who, std::int64_t set_t_us,
+                            std::int64_t ttl_us) const {
     switch (event.event) {
       case ServerEventKind::deleted:
         if (event.by < 0) {
@@ -250,13 +268,10 @@ class Checker {
         }
         return fmt::format("{} was deleted on node {} by {} at t={}", who, event.node,
                            in_flight_.describe(event.by, event.command, event.script), format_time_us(event.t));
-      case ServerEventKind::expired: {
-        std::string text = fmt::format(
-            "{} expired on node {}'s clock at t={} after only {} of true time (TTL {})", who, event.node,
-            format_time_us(event.t), format_duration_us(event.t - held.set_t_us), format_duration_us(held.ttl_us));
-        if (!held.shortened.empty()) text += "; " + held.shortened;
-        return text;
-      }
+      case ServerEventKind::expired:
+        return fmt::format("{} expired on node {}'s clock at t={} after only {} of true time (TTL {})", who,
+                           event.node, format_time_us(event.t), format_duration_us(event.t - set_t_us),
+                           format_duration_us(ttl_us));
       case ServerEventKind::evicted:
         return fmt::format("{} was evicted from node {} at t={}", who, event.node, format_time_us(event.t));
       case ServerEventKind::lost: {
@@ -296,7 +311,8 @@ class Checker {
     bool by_owner = event.event == ServerEventKind::deleted && event.by >= 0 &&
                     (held.owner < 0 || held.owner == event.by || (held.shared && in_flight_.reading(event.by)));
     if (by_owner) return;  // a release (or the owner's own DEL): the instance ends as intended
-    if (held.entitled_until_us != kForever && event.t >= held.entitled_until_us - tolerance_us(held.ttl_us)) {
+    if (held.entitled_until_us != kForever &&
+        event.t >= held.entitled_until_us - entitlement_tolerance_us(held.ttl_us)) {
       return;  // gone on time (or late: a backward node clock, S7, costs liveness only)
     }
     state.ghost = Ghost{held, event.i, removal_cause(event, held), -1, 0, 0};
@@ -317,6 +333,7 @@ class Checker {
   std::set<std::string> keys_;
   std::map<std::string, std::int64_t> owners_;
   InFlight in_flight_;
+  HolderKeys holder_keys_;
   std::map<std::pair<std::int64_t, std::string>, KeyState> states_;
   std::map<std::int64_t, FaultEvent> last_node_fault_;
   std::map<std::int64_t, FaultEvent> failover_to_;  // old master -> its latest failover

@@ -2,6 +2,8 @@
 // Writes schema-1 JSONL lines for hand-made histories, numbering `i` itself, so a test reads as a timeline.
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -75,6 +77,19 @@ class HistoryBuilder {
     if (replicated) fact["replicated"] = true;
     return line(t, "server", fact);
   }
+  // A read-write hash lock's event listing its holders ({token, "read" | "write"}), as the simulator reports it.
+  std::int64_t hash_event(std::int64_t t, const std::string& event, std::int64_t by,
+                          const std::vector<std::pair<std::string, std::string>>& holders, std::int64_t ttl_ms,
+                          std::int64_t node = 0) {
+    std::int64_t node_ms = t / 1000;
+    json list = json::array();
+    for (const auto& [token, mode] : holders) list.push_back({{"token", token}, {"mode", mode}});
+    return line(t, "server",
+                {{"node", node}, {"event", event}, {"key", "lock"}, {"value", ""}, {"by", by},
+                 {"command", "EVALSHA"}, {"holders", list}, {"node_time_ms", node_ms},
+                 {"expire_at_ms", ttl_ms >= 0 ? node_ms + ttl_ms : -1}});
+  }
+
   // SET NX PX as the mock reports it: created (no deadline yet), then expire_set.
   std::int64_t set_nx_px(std::int64_t t, std::int64_t process, const std::string& token, std::int64_t ttl_ms,
                          std::int64_t node = 0, std::int64_t node_offset_ms = 0) {

@@ -1,5 +1,7 @@
 #include "core/sim_node.hpp"
 
+#include "core/hash_holders.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -38,11 +40,24 @@ std::string SimNode::string_value(const std::string& key) const {
   if (it == entries.end()) return "";
   if (const auto* text = std::get_if<std::string>(&it->second.value)) return *text;
   // A hash with a single field (reentrant-hash, redisson-like: owner id -> hold count): the field names the
-  // owner, as a string lock's value does. Hashes with several fields name no single owner.
+  // owner, as a string lock's value does. Hashes with several fields name no single owner; a read-write lock's
+  // holders go to `holders` instead (holders_of).
   if (const auto* hash = std::get_if<mock::Hash>(&it->second.value); hash != nullptr && hash->size() == 1) {
     return hash->front().first;
   }
   return "";
+}
+
+std::optional<Json> SimNode::holders_of(const std::string& key) const {
+  const auto& entries = node_->keyspace().dataset().entries;
+  const auto it = entries.find(key);
+  if (it == entries.end()) return std::nullopt;
+  const auto* hash = std::get_if<mock::Hash>(&it->second.value);
+  if (hash == nullptr) return std::nullopt;
+  std::vector<std::string> names;
+  names.reserve(hash->size());
+  for (const auto& [field, value] : *hash) names.push_back(field);
+  return holders_json(names);
 }
 
 std::int64_t SimNode::deadline_of(const std::string& key) const {
@@ -59,6 +74,10 @@ void SimNode::flush_events() {
     Json fields{{"node", id_}, {"event", mock::to_string(event.kind)}, {"key", event.key},
                 {"value", key_gone ? std::string() : string_value(event.key)}, {"by", event.client_id},
                 {"command", event.command}};
+    // Several holders in one hash (read-write locks): each field names one, so the checker sees them all.
+    if (!key_gone) {
+      if (auto holders = holders_of(event.key)) fields["holders"] = std::move(*holders);
+    }
     if (!event.script_sha.empty()) fields["script"] = event.script_sha;
     fields["node_time_ms"] = event.node_time_ms;
     fields["expire_at_ms"] = key_gone ? (event.kind == mock::KeyEventKind::expired ? event.expire_at_ms : -1)

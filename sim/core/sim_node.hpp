@@ -71,6 +71,7 @@ class SimNode final : public mock::Observer {
   void flush_events();
   std::string string_value(const std::string& key) const;
   std::int64_t deadline_of(const std::string& key) const;
+  std::optional<Json> holders_of(const std::string& key) const;  // core/hash_holders.hpp
 
   int id_;
   History& history_;

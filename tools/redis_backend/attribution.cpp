@@ -42,7 +42,9 @@ std::vector<Interval> op_intervals(const std::vector<Record>& records) {
 }
 
 std::set<std::string> causes_of(const std::string& event) {
-  if (event == "created" || event == "overwritten" || event == "modified") return {"acquire"};
+  if (event == "created" || event == "overwritten") return {"acquire"};
+  // A hash field changes when a holder joins, leaves (its own release) or renews (a deadline kept in a field).
+  if (event == "modified") return {"acquire", "release", "renew"};
   if (event == "deleted") return {"release", "acquire"};  // an acquire cleans up its partial or unknown attempts
   if (event == "expire_set" || event == "expire_removed") return {"renew", "acquire"};
   return {};
@@ -51,8 +53,12 @@ std::set<std::string> causes_of(const std::string& event) {
 // The one process that can have caused `record`, or -1.
 std::int64_t sole_cause(const Record& record, const std::vector<Interval>& intervals, std::int64_t since_us,
                         std::int64_t owner, const std::set<std::pair<std::int64_t, std::int64_t>>& partitioned,
-                        const std::map<std::string, std::set<std::int64_t>>& token_holders) {
+                        const std::map<std::string, std::set<std::int64_t>>& token_holders,
+                        const std::string& joined_token) {
   const std::string event = record.fields.value("event", "");
+  // A holder that joined a read-write hash (its field is new) names the writer: only its acquire writes it.
+  const auto joined = joined_token.empty() ? token_holders.end() : token_holders.find(joined_token);
+  if (joined != token_holders.end() && joined->second.size() == 1) return *joined->second.begin();
   // A write puts its writer's token in the key: a string value that carries exactly one acquired token
   // (alone, or inside "deadline:token" and the like), or, for a hash the write created, field names that do.
   // Deadline changes and deletions say nothing of their actor this way (a foreign renew leaves the owner's
@@ -87,6 +93,34 @@ std::int64_t sole_cause(const Record& record, const std::vector<Interval>& inter
   return -1;
 }
 
+// The one holder token that this event's read state lists and the node's previous read state did not (a
+// created key had none before), or "" when that cannot be told. Updates `known_holders`.
+std::string joined_holder(const Record& record, std::map<std::int64_t, std::set<std::string>>& known_holders) {
+  const std::int64_t node = record.fields.value("node", -1);
+  const std::string event = record.fields.value("event", "");
+  if (event == "deleted" || event == "expired" || event == "evicted" || event == "lost") {
+    known_holders[node].clear();
+    return "";
+  }
+  if (!record.fields.contains("holders")) {  // not read, or not a read-write hash: the next diff means nothing
+    known_holders.erase(node);
+    return "";
+  }
+  std::set<std::string> now;
+  for (const auto& holder : record.fields.at("holders")) now.insert(holder.value("token", ""));
+  const auto before = known_holders.find(node);
+  std::string joined;
+  if (event == "created" || before != known_holders.end()) {
+    std::vector<std::string> fresh;
+    for (const std::string& token : now) {
+      if (event == "created" || before->second.count(token) == 0) fresh.push_back(token);
+    }
+    if (fresh.size() == 1) joined = fresh.front();
+  }
+  known_holders[node] = std::move(now);
+  return joined;
+}
+
 }  // namespace
 
 std::int64_t attribute_server_events(std::vector<Record>& records) {
@@ -100,6 +134,8 @@ std::int64_t attribute_server_events(std::vector<Record>& records) {
   std::map<std::int64_t, std::int64_t> previous_event_us;  // node -> when its previous event was observed
   std::map<std::int64_t, std::int64_t> owner_of;           // node -> whose instance it holds (one lock key per run)
   std::set<std::pair<std::int64_t, std::int64_t>> partitioned;  // (process, node) that cannot reach each other
+  // node -> the read-write hash's holder tokens as last read; absent after an event whose state was not read.
+  std::map<std::int64_t, std::set<std::string>> known_holders;
   std::int64_t unattributed = 0;
   for (Record& record : records) {
     if (record.kind == "fault") {
@@ -113,9 +149,10 @@ std::int64_t attribute_server_events(std::vector<Record>& records) {
     const std::int64_t since_us = record.fields.value("since_us", previous_event_us.count(node) > 0 ? previous_event_us[node] : 0);
     previous_event_us[node] = record.t_us;
     const std::string event = record.fields.value("event", "");
+    const std::string joined = joined_holder(record, known_holders);
     if (!causes_of(event).empty() && record.fields.value("by", -1) < 0) {
       const std::int64_t owner = owner_of.count(node) > 0 ? owner_of[node] : -1;
-      const std::int64_t by = sole_cause(record, intervals, since_us, owner, partitioned, token_holders);
+      const std::int64_t by = sole_cause(record, intervals, since_us, owner, partitioned, token_holders, joined);
       if (by >= 0) record.fields["by"] = by;
       else ++unattributed;
     }

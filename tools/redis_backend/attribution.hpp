@@ -3,10 +3,11 @@
 // clients' own operations, and only where the history leaves one answer:
 // - a write (created, overwritten) whose value carries a token that exactly one process's acquire returned is
 //   that process's; so is a created hash whose field names carry one (a renew or delete is not judged by
-//   the token: a foreign renew leaves the owner's token in place);
-// - otherwise the one process whose matching operation (acquire for writes, release for deletes, renew or
-//   acquire for deadline changes) was in flight while the event can have happened (after the node's previous
-//   event was observed, up to this one's observation).
+//   the token: a foreign renew leaves the owner's token in place); so is a read-write hash event whose
+//   `holders` list exactly one token the node's previous read state did not (the holder that joined);
+// - otherwise the one process whose matching operation (acquire for writes; acquire, release or renew for a
+//   hash field change; release for deletes; renew or acquire for deadline changes) was in flight while the
+//   event can have happened (after the node's previous event was observed, up to this one's observation).
 // Events left with several candidates or none keep by = -1 and are counted, so the run can report the
 // server-level properties as unknown instead of guessing.
 #include <cstdint>

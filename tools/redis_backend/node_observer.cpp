@@ -8,6 +8,8 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "core/hash_holders.hpp"
+
 namespace lockcheck::redis_backend {
 namespace {
 
@@ -264,6 +266,8 @@ void NodeObserver::resolve(std::uint64_t marker) {
     fields["expire_at_ms"] = is_removal(note.event) ? (note.event == "expired" ? tracked.expire_at_ms : -1) : post.expire_at_ms;
     if (unread) fields["state_unread"] = true;
     if (!post.fields.empty()) fields["fields"] = post.fields;
+    // The simulator's rule for read-write hashes (a field per holder), so the checker sees every holder.
+    if (auto holders = sim::holders_json(post.fields)) fields["holders"] = std::move(*holders);
     sink_.add(note.t_us, "server", std::move(fields));
     tracked = post;
   }

@@ -71,6 +71,28 @@ TEST(Attribution, ACreatedHashNamesItsOwnerByField) {
   EXPECT_EQ(by_of(records, 3), 2);
 }
 
+Json holders(std::initializer_list<const char*> tokens) {
+  Json list = Json::array();
+  for (const char* token : tokens) list.push_back(Json{{"token", token}, {"mode", "read"}});
+  return list;
+}
+
+// A reader's release (HDEL of its own field) while another process acquires: both could have changed the
+// hash, so it stays unknown; a reader joining is named by its new field even with a release in flight.
+TEST(Attribution, AHashFieldChangeIsJudgedByTheHolderThatJoined) {
+  std::vector<Record> records = {op(1, 1, "invoke", "acquire"), op(2, 1, "ok", "acquire", Json{{"token", "aaa"}}),
+                                 server(3, 1, "created"), op(10, 2, "invoke", "acquire"), op(11, 1, "invoke", "release"),
+                                 server(12, 5, "modified"), op(13, 2, "ok", "acquire", Json{{"token", "bbb"}}),
+                                 op(14, 3, "invoke", "acquire"), server(15, 13, "modified")};
+  records[2].fields["holders"] = holders({"aaa"});
+  records[5].fields["holders"] = holders({"aaa", "bbb"});
+  records[8].fields["holders"] = holders({"bbb"});
+  EXPECT_EQ(attribute_server_events(records), 1);
+  EXPECT_EQ(by_of(records, 2), 1);
+  EXPECT_EQ(by_of(records, 5), 2);   // bbb joined: process 2's acquire, though process 1 was releasing
+  EXPECT_EQ(by_of(records, 8), -1);  // aaa left: process 1's release or process 3's acquire
+}
+
 TEST(Attribution, TwoReleasesInFlightAreLeftUnknownAndCounted) {
   std::vector<Record> records = {op(10, 1, "invoke", "release"), op(11, 2, "invoke", "release"), server(21, 5, "deleted")};
   EXPECT_EQ(attribute_server_events(records), 1);
