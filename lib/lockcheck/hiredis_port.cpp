@@ -45,10 +45,15 @@ struct HiredisPort::Node {
   redisContext* subscriber = nullptr;
   std::set<std::string> channels;
   std::map<std::string, std::deque<std::string>> queued;
+  // Replies still due on `context` for commands a fan_out_until stopped awaiting. They arrive before the
+  // reply to any later command (Redis answers in order), so collect_replies reads and discards them first,
+  // under that command's timeout; if they do not come, the node times out and its connection is dropped.
+  std::size_t owed = 0;
 
   void drop() {
     if (context != nullptr) redisFree(context);
     context = nullptr;
+    owed = 0;
   }
   void drop_subscriber() {
     if (subscriber != nullptr) redisFree(subscriber);
@@ -132,33 +137,17 @@ void HiredisPort::connect(std::size_t node) {
   Node& target = *nodes_[node];
   if (std::string error = ensure_connected(target); !error.empty()) throw ConnectionError(error);
   // A PING proves the connection is usable: without it a missing password shows up only at the first lock.
-  if (std::string error = setup_command(target.context, {"PING"}); !error.empty()) {
+  // It goes through call_locked, which first skips replies the connection still owes.
+  const CallResult pong = call_locked(node, Command{"PING"});
+  if (!pong.replied() || pong.reply.is_error()) {
     target.drop();
-    throw ConnectionError(fmt::format("{} refused PING: {}", target.name(), error));
+    throw ConnectionError(fmt::format("{} refused PING: {}", target.name(), pong.replied() ? pong.reply.text : pong.detail));
   }
 }
 
-CallResult HiredisPort::call_locked(std::size_t index, const Command& command) {
-  if (index >= nodes_.size()) return CallResult::failed(CallStatus::not_sent, fmt::format("node {} does not exist", index));
-  Node& node = *nodes_[index];
-  if (std::string error = ensure_connected(node); !error.empty()) return CallResult::failed(CallStatus::not_sent, error);
-  std::vector<const char*> argv;
-  std::vector<std::size_t> lengths;
-  argv.reserve(command.size());
-  lengths.reserve(command.size());
-  for (const auto& arg : command) {
-    argv.push_back(arg.data());
-    lengths.push_back(arg.size());
-  }
-  auto* reply = static_cast<redisReply*>(redisCommandArgv(node.context, static_cast<int>(argv.size()), argv.data(), lengths.data()));
-  if (reply == nullptr) {
-    std::string detail = fmt::format("{}: {}", node.name(), node.context->errstr);
-    node.drop();  // a connection in an error state is unusable; reconnect on the next call
-    return CallResult::failed(CallStatus::unknown, detail);
-  }
-  CallResult result = CallResult::of(reply_from_hiredis(reply));
-  freeReplyObject(reply);
-  return result;
+CallResult HiredisPort::call_locked(std::size_t node, const Command& command) {
+  std::vector<NodeCommand> one{NodeCommand{node, command}};
+  return std::move(exchange_locked(one, nullptr).front());
 }
 
 Task<CallResult> HiredisPort::call(std::size_t node, Command command) {
@@ -168,19 +157,28 @@ Task<CallResult> HiredisPort::call(std::size_t node, Command command) {
 
 Task<std::vector<CallResult>> HiredisPort::fan_out(std::vector<NodeCommand> commands) {
   std::lock_guard lock(mutex_);
-  std::vector<CallResult> results(commands.size());
+  co_return exchange_locked(commands, nullptr);
+}
+
+Task<std::vector<CallResult>> HiredisPort::fan_out_until(std::vector<NodeCommand> commands, DecidedPredicate decided) {
+  std::lock_guard lock(mutex_);
+  co_return exchange_locked(commands, &decided);
+}
+
+std::vector<CallResult> HiredisPort::exchange_locked(const std::vector<NodeCommand>& commands, const DecidedPredicate* decided) {
+  SettledResults settled(commands.size());
   std::vector<bool> pending(commands.size(), false);
 
   // Phase 1: append every command to its connection's output buffer and flush, without reading.
   for (std::size_t i = 0; i < commands.size(); ++i) {
     const std::size_t index = commands[i].node;
     if (index >= nodes_.size()) {
-      results[i] = CallResult::failed(CallStatus::not_sent, fmt::format("node {} does not exist", index));
+      settled[i] = CallResult::failed(CallStatus::not_sent, fmt::format("node {} does not exist", index));
       continue;
     }
     Node& node = *nodes_[index];
     if (std::string error = ensure_connected(node); !error.empty()) {
-      results[i] = CallResult::failed(CallStatus::not_sent, error);
+      settled[i] = CallResult::failed(CallStatus::not_sent, error);
       continue;
     }
     std::vector<const char*> argv;
@@ -190,7 +188,7 @@ Task<std::vector<CallResult>> HiredisPort::fan_out(std::vector<NodeCommand> comm
       lengths.push_back(arg.size());
     }
     if (redisAppendCommandArgv(node.context, static_cast<int>(argv.size()), argv.data(), lengths.data()) != REDIS_OK) {
-      results[i] = CallResult::failed(CallStatus::not_sent, fmt::format("{}: {}", node.name(), node.context->errstr));
+      settled[i] = CallResult::failed(CallStatus::not_sent, fmt::format("{}: {}", node.name(), node.context->errstr));
       node.drop();
       continue;
     }
@@ -199,7 +197,7 @@ Task<std::vector<CallResult>> HiredisPort::fan_out(std::vector<NodeCommand> comm
       if (redisBufferWrite(node.context, &done) != REDIS_OK) break;
     }
     if (done == 0) {
-      results[i] = CallResult::failed(CallStatus::unknown, fmt::format("{}: write failed: {}", node.name(), node.context->errstr));
+      settled[i] = CallResult::failed(CallStatus::unknown, fmt::format("{}: write failed: {}", node.name(), node.context->errstr));
       node.drop();
       continue;
     }
@@ -212,11 +210,17 @@ Task<std::vector<CallResult>> HiredisPort::fan_out(std::vector<NodeCommand> comm
   for (std::size_t i = 0; i < commands.size(); ++i) {
     if (pending[i]) waiting[commands[i].node].push_back(i);
   }
-  collect_replies(waiting, results);
-  co_return results;
+  collect_replies(waiting, settled, decided);
+  std::vector<CallResult> results;
+  results.reserve(settled.size());
+  for (auto& result : settled) {
+    results.push_back(result ? std::move(*result) : CallResult::failed(CallStatus::unknown, kNotAwaited));
+  }
+  return results;
 }
 
-void HiredisPort::collect_replies(std::map<std::size_t, std::deque<std::size_t>>& waiting, std::vector<CallResult>& results) {
+void HiredisPort::collect_replies(std::map<std::size_t, std::deque<std::size_t>>& waiting, SettledResults& results,
+                                  const DecidedPredicate* decided) {
   using SteadyClock = std::chrono::steady_clock;
   const SteadyClock::time_point started = SteadyClock::now();
   auto fail_node = [&](std::size_t index, const std::string& detail) {
@@ -237,14 +241,24 @@ void HiredisPort::collect_replies(std::map<std::size_t, std::deque<std::size_t>>
         }
         if (raw == nullptr) break;
         auto* reply = static_cast<redisReply*>(raw);
-        results[it->second.front()] = CallResult::of(reply_from_hiredis(reply));
+        if (node.owed > 0) {
+          --node.owed;  // the reply to a command no caller awaits any more
+        } else {
+          results[it->second.front()] = CallResult::of(reply_from_hiredis(reply));
+          it->second.pop_front();
+        }
         freeReplyObject(reply);
-        it->second.pop_front();
       }
       if (broken) fail_node(it->first, fmt::format("{}: {}", node.name(), node.context->errstr));
       it = broken || it->second.empty() ? waiting.erase(it) : std::next(it);
     }
     if (waiting.empty()) break;
+    if (decided != nullptr && (*decided)(results)) {
+      // The connections stay: their replies are read and discarded before the next ones (Node::owed).
+      for (auto& [index, commands] : waiting) nodes_[index]->owed += commands.size();
+      waiting.clear();
+      break;
+    }
 
     const SteadyClock::time_point now = SteadyClock::now();
     std::vector<pollfd> ready;

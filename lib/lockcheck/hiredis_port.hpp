@@ -41,6 +41,9 @@ class HiredisPort final : public Port {
   Task<CallResult> call(std::size_t node, Command command) override;
   // Writes every command first, then reads the replies: one round trip for N nodes, not N.
   Task<std::vector<CallResult>> fan_out(std::vector<NodeCommand> commands) override;
+  // The same, but stops reading once `decided` holds; the connections of nodes not awaited keep owing their
+  // replies, which are skipped before that connection's next reply (within its command timeout).
+  Task<std::vector<CallResult>> fan_out_until(std::vector<NodeCommand> commands, DecidedPredicate decided) override;
   // Pub/sub on a second connection per node, made on first use; waiting for a message blocks only other
   // pub/sub calls, never commands.
   Task<CallResult> subscribe(std::size_t node, std::string channel) override;
@@ -52,9 +55,13 @@ class HiredisPort final : public Port {
  private:
   struct Node;
   CallResult call_locked(std::size_t node, const Command& command);
+  // Sends every command, then collects the replies (all of them, or until `decided` holds when given).
+  std::vector<CallResult> exchange_locked(const std::vector<NodeCommand>& commands, const DecidedPredicate* decided);
   // Reads the replies owed by `waiting` (node -> command indices in send order) into `results`, from all
   // nodes at once under each node's command timeout; nodes that fail or time out get unknown outcomes.
-  void collect_replies(std::map<std::size_t, std::deque<std::size_t>>& waiting, std::vector<CallResult>& results);
+  // With `decided`, stops once it holds on `results`, leaving the rest nullopt and owed by their nodes.
+  void collect_replies(std::map<std::size_t, std::deque<std::size_t>>& waiting, SettledResults& results,
+                       const DecidedPredicate* decided);
   std::string ensure_connected(Node& node);
 
   // Queues a pub/sub "message" push for await_message (the newest kMaxQueuedMessages per channel).

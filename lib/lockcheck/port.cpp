@@ -9,6 +9,19 @@ Task<std::vector<CallResult>> Port::fan_out(std::vector<NodeCommand> commands) {
   co_return co_await when_all(std::move(calls));
 }
 
+Task<std::vector<CallResult>> Port::fan_out_until(std::vector<NodeCommand> commands, DecidedPredicate decided) {
+  std::vector<Task<CallResult>> calls;
+  calls.reserve(commands.size());
+  for (auto& entry : commands) calls.push_back(call(entry.node, std::move(entry.command)));
+  std::vector<std::optional<CallResult>> settled = co_await when_enough(std::move(calls), std::move(decided), stragglers_);
+  std::vector<CallResult> results;
+  results.reserve(settled.size());
+  for (auto& result : settled) {
+    results.push_back(result ? std::move(*result) : CallResult::failed(CallStatus::unknown, kNotAwaited));
+  }
+  co_return results;
+}
+
 Task<CallResult> Port::subscribe(std::size_t node, std::string channel) {
   (void)node;
   (void)channel;

@@ -1,6 +1,8 @@
 #pragma once
 // The Port seam: send a Redis command to node i and await its reply.
 #include <cstddef>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,14 @@ struct CallResult {
   static CallResult failed(CallStatus status, std::string detail) { return {status, {}, std::move(detail)}; }
 };
 
+// The results of a fan-out settled so far, in input order; nullopt while a reply is still awaited.
+using SettledResults = std::vector<std::optional<CallResult>>;
+// Says whether the outcome is decided by the results so far (e.g. a quorum granted, or no quorum possible).
+using DecidedPredicate = std::function<bool(const SettledResults&)>;
+
+// The detail of a result whose reply fan_out_until stopped waiting for.
+inline constexpr const char* kNotAwaited = "not awaited: the outcome was decided first";
+
 struct NodeCommand {
   std::size_t node = 0;
   Command command;
@@ -39,6 +49,12 @@ class Port {
   // Sends every command before awaiting any reply, so N nodes cost about one round trip.
   // Results keep the input order. The default awaits the calls concurrently with when_all.
   virtual Task<std::vector<CallResult>> fan_out(std::vector<NodeCommand> commands);
+  // Like fan_out, but returns as soon as `decided` holds on the results so far (or all have settled): one
+  // slow node then costs nothing once the others decided. Every command is still sent. Replies not awaited
+  // come back as CallStatus::unknown with detail kNotAwaited (the command may have run, or may yet run).
+  // `decided` must not throw and is not called after this returns. The default awaits the calls with
+  // when_enough; the calls not awaited run on, owned by this port (stragglers()).
+  virtual Task<std::vector<CallResult>> fan_out_until(std::vector<NodeCommand> commands, DecidedPredicate decided);
 
   // Pub/sub, for waiters that sleep until a release is announced (redisson-like) instead of polling.
   // subscribe() returns once `channel` on `node` is subscribed (on a connection of its own: a subscribed
@@ -48,6 +64,14 @@ class Port {
   // not_sent ("this port has no pub/sub"), and callers fall back to polling.
   virtual Task<CallResult> subscribe(std::size_t node, std::string channel);
   virtual Task<CallResult> await_message(std::size_t node, std::string channel, Micros timeout);
+
+ protected:
+  // The calls the default fan_out_until stopped awaiting. They refer to this port, so it owns them; a port
+  // whose pending calls can never end (a crashed simulated process) clears it.
+  Stragglers& stragglers() { return stragglers_; }
+
+ private:
+  Stragglers stragglers_;
 };
 
 // How many undelivered messages a port keeps per subscribed channel; older ones are dropped (a waiter only

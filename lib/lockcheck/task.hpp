@@ -9,8 +9,11 @@
 #include <coroutine>
 #include <cstddef>
 #include <exception>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -136,21 +139,26 @@ T run_sync(Task<T> task) {
 
 namespace detail {
 
-// One child of when_all: awaits its task, stores the outcome, and resumes the parent when it is the last.
-struct WhenAllChild {
-  struct promise_type {
-    std::size_t* remaining = nullptr;
-    std::coroutine_handle<> parent;
+// Whoever owns the children of a when_all / when_enough: told when each ends, it says whom to resume.
+struct ChildOwner {
+  virtual std::coroutine_handle<> child_finished() noexcept = 0;
 
-    WhenAllChild get_return_object() noexcept {
-      return WhenAllChild{std::coroutine_handle<promise_type>::from_promise(*this)};
-    }
+ protected:
+  ~ChildOwner() = default;
+};
+
+// One child of when_all / when_enough: awaits its task and stores the outcome (the coroutine body does);
+// at its end it asks its owner whether to resume the parent. Its frame is destroyed by the owner.
+struct Child {
+  struct promise_type {
+    ChildOwner* owner = nullptr;
+
+    Child get_return_object() noexcept { return Child{std::coroutine_handle<promise_type>::from_promise(*this)}; }
     std::suspend_always initial_suspend() const noexcept { return {}; }
     struct FinalAwaiter {
       bool await_ready() const noexcept { return false; }
       std::coroutine_handle<> await_suspend(std::coroutine_handle<promise_type> handle) const noexcept {
-        auto& promise = handle.promise();
-        return --*promise.remaining == 0 ? promise.parent : std::noop_coroutine();
+        return handle.promise().owner->child_finished();
       }
       void await_resume() const noexcept {}
     };
@@ -162,7 +170,7 @@ struct WhenAllChild {
 };
 
 template <typename T>
-WhenAllChild run_child(Task<T> task, std::optional<T>& slot, std::exception_ptr& error) {
+Child run_child(Task<T> task, std::optional<T>& slot, std::exception_ptr& error) {
   try {
     slot.emplace(co_await std::move(task));
   } catch (...) {
@@ -170,7 +178,7 @@ WhenAllChild run_child(Task<T> task, std::optional<T>& slot, std::exception_ptr&
   }
 }
 
-inline WhenAllChild run_child(Task<void> task, std::exception_ptr& error) {
+inline Child run_child(Task<void> task, std::exception_ptr& error) {
   try {
     co_await std::move(task);
   } catch (...) {
@@ -179,11 +187,12 @@ inline WhenAllChild run_child(Task<void> task, std::exception_ptr& error) {
 }
 
 template <typename T>
-struct WhenAllAwaiter {
+struct WhenAllAwaiter final : ChildOwner {
   std::vector<Task<T>> tasks;
   std::vector<std::optional<T>> slots;
   std::vector<std::exception_ptr> errors;
-  std::vector<WhenAllChild> children;
+  std::vector<Child> children;
+  std::coroutine_handle<> parent;
   // One extra count keeps the parent from being resumed while children are still being started.
   std::size_t remaining = 0;
 
@@ -192,16 +201,18 @@ struct WhenAllAwaiter {
   ~WhenAllAwaiter() {
     for (auto& child : children) child.handle.destroy();
   }
+  std::coroutine_handle<> child_finished() noexcept override {
+    return --remaining == 0 ? parent : std::noop_coroutine();
+  }
 
   bool await_ready() const noexcept { return tasks.empty(); }
-  bool await_suspend(std::coroutine_handle<> parent) {
+  bool await_suspend(std::coroutine_handle<> awaiting) {
+    parent = awaiting;
     remaining = tasks.size() + 1;
     children.reserve(tasks.size());
     for (std::size_t i = 0; i < tasks.size(); ++i) {
       children.push_back(run_child(std::move(tasks[i]), slots[i], errors[i]));
-      auto& promise = children.back().handle.promise();
-      promise.remaining = &remaining;
-      promise.parent = parent;
+      children.back().handle.promise().owner = this;
       children.back().handle.resume();
     }
     return --remaining != 0;
@@ -224,6 +235,140 @@ struct WhenAllAwaiter {
 template <typename T>
 Task<std::vector<T>> when_all(std::vector<Task<T>> tasks) {
   co_return co_await detail::WhenAllAwaiter<T>(std::move(tasks));
+}
+
+namespace detail {
+
+// What a Stragglers keeper holds: the shared state of one when_enough, with the children it stopped awaiting.
+struct EnoughStateBase : ChildOwner {
+  virtual ~EnoughStateBase() = default;
+  virtual bool finished() const noexcept = 0;
+};
+
+template <typename T>
+struct EnoughState final : EnoughStateBase {
+  using Enough = std::function<bool(const std::vector<std::optional<T>>&)>;
+
+  std::vector<std::optional<T>> slots;
+  std::vector<std::exception_ptr> errors;
+  Enough enough;
+  std::vector<Child> children;
+  std::size_t unfinished = 0;
+  std::coroutine_handle<> parent;
+  bool starting = true;         // children finishing while they are being started must not resume the parent
+  bool parent_resumed = false;  // from then on `enough` (which may point into the parent's frame) is not called
+
+  EnoughState(std::size_t count, Enough predicate) : slots(count), errors(count), enough(std::move(predicate)) {}
+  ~EnoughState() override {
+    for (auto& child : children) child.handle.destroy();  // unfinished ones are suspended: this ends their chains
+  }
+  bool finished() const noexcept override { return unfinished == 0; }
+  bool decided() const {
+    if (unfinished == 0) return true;
+    for (const auto& error : errors) {
+      if (error) return true;
+    }
+    return enough(slots);
+  }
+  std::coroutine_handle<> child_finished() noexcept override {
+    --unfinished;
+    if (starting || parent_resumed || !decided()) return std::noop_coroutine();
+    parent_resumed = true;
+    return parent;
+  }
+};
+
+}  // namespace detail
+
+// Owns the tasks a when_enough stopped awaiting, so they run to their end after the parent went on (their
+// results are dropped). Destroying the keeper (or clear()) destroys the unfinished ones' frames: give it the
+// lifetime of whatever those tasks use (a port owns the calls it sent), and clear it when that dies (a crashed
+// simulated process, whose wake-ups will never come).
+class Stragglers {
+ public:
+  void keep(std::shared_ptr<detail::EnoughStateBase> state) {
+    prune();
+    held_.push_back(std::move(state));
+  }
+  // How many when_enough calls still have unfinished tasks.
+  std::size_t pending() {
+    prune();
+    return held_.size();
+  }
+  void clear() noexcept { held_.clear(); }
+
+ private:
+  // Finished children are suspended at their end, so destroying them here is safe.
+  void prune() {
+    std::erase_if(held_, [](const auto& state) { return state->finished(); });
+  }
+  std::vector<std::shared_ptr<detail::EnoughStateBase>> held_;
+};
+
+namespace detail {
+
+template <typename T>
+Child run_enough_child(Task<T> task, EnoughState<T>* state, std::size_t index) {
+  try {
+    state->slots[index].emplace(co_await std::move(task));
+  } catch (...) {
+    state->errors[index] = std::current_exception();
+  }
+}
+
+template <typename T>
+struct WhenEnoughAwaiter {
+  std::vector<Task<T>> tasks;
+  std::shared_ptr<EnoughState<T>> state;
+  Stragglers& stragglers;
+
+  WhenEnoughAwaiter(std::vector<Task<T>> input, typename EnoughState<T>::Enough enough, Stragglers& keeper)
+      : tasks(std::move(input)), state(std::make_shared<EnoughState<T>>(tasks.size(), std::move(enough))), stragglers(keeper) {}
+  WhenEnoughAwaiter(WhenEnoughAwaiter&&) = delete;
+
+  bool await_ready() const noexcept { return tasks.empty(); }
+  bool await_suspend(std::coroutine_handle<> parent) {
+    state->parent = parent;
+    state->unfinished = tasks.size();
+    state->children.reserve(tasks.size());
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+      state->children.push_back(run_enough_child(std::move(tasks[i]), state.get(), i));
+      state->children.back().handle.promise().owner = state.get();
+      state->children.back().handle.resume();
+    }
+    state->starting = false;
+    if (!state->decided()) return true;
+    state->parent_resumed = true;
+    return false;
+  }
+  std::vector<std::optional<T>> await_resume() {
+    state->parent_resumed = true;
+    // The unfinished children outlive this frame; the keeper owns them from here.
+    if (!state->finished()) stragglers.keep(state);
+    for (auto& error : state->errors) {
+      if (error) std::rethrow_exception(error);
+    }
+    std::vector<std::optional<T>> results;
+    results.reserve(state->slots.size());
+    for (auto& slot : state->slots) results.push_back(std::move(slot));
+    return results;
+  }
+};
+
+}  // namespace detail
+
+// Runs every task concurrently and resumes as soon as `enough(results so far)` holds (nullopt: not finished
+// yet), or a task threw, or all have finished. The tasks not finished by then keep running, owned by
+// `stragglers`; their results are dropped, and their slots stay nullopt. If a finished task threw, the first
+// exception (in input order) is rethrown. `enough` must not throw; it is not called after the parent resumed,
+// so it may refer to the caller's frame.
+template <typename T>
+Task<std::vector<std::optional<T>>> when_enough(std::vector<Task<T>> tasks,
+                                                std::type_identity_t<std::function<bool(const std::vector<std::optional<T>>&)>> enough,
+                                                Stragglers& stragglers) {
+  // A named awaiter, not a temporary: g++ 12 mishandles temporaries with destructors in co_await expressions.
+  detail::WhenEnoughAwaiter<T> awaiter(std::move(tasks), std::move(enough), stragglers);
+  co_return co_await awaiter;
 }
 
 }  // namespace lockcheck

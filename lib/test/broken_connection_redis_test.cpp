@@ -283,5 +283,79 @@ TEST_F(BrokenRedlock, SilentNodesCostOneCommandTimeoutNotOneEach) {
   for (const CallResult& result : after) EXPECT_TRUE(result.replied()) << result.detail;
 }
 
+// Acquisition stops waiting once the quorum is decided: a paused node with a long command timeout must not
+// hold up an acquire that two nodes granted in one round trip. Its late grant is undone by the release.
+constexpr Millis kLongCommandTimeout = 2000ms;
+constexpr Millis kQuorumDecidedWithin = 1000ms;  // one loopback round trip, with a wide margin for CI
+
+std::vector<ConnectionOptions> with_command_timeout(std::vector<ConnectionOptions> nodes, Millis timeout) {
+  for (auto& node : nodes) node.command_timeout = timeout;
+  return nodes;
+}
+
+std::vector<CallResult> ping_all(Client& client) {
+  std::vector<NodeCommand> pings;
+  for (std::size_t node = 0; node < client.port().node_count(); ++node) pings.push_back(NodeCommand{node, {"PING"}});
+  return run_sync(client.port().fan_out(std::move(pings)));
+}
+
+// Release rounds reach the paused node each with a reconnect and a full command timeout.
+Millis release_bound(const RetryPolicy& retry, std::size_t nodes) {
+  const auto fan_outs = 2 * retry.idempotent_attempts;
+  const Millis per_fan_out = kConnectTimeout * static_cast<long>(nodes) + kLongCommandTimeout;
+  return (per_fan_out + std::chrono::duration_cast<Millis>(retry.delay_max)) * fan_outs;
+}
+
+TEST_F(BrokenRedlock, AcquireWithOnePausedNodeReturnsOnceTheQuorumGranted) {
+  Client client(with_command_timeout(nodes(), kLongCommandTimeout));
+  const LockOptions options = testing::quick_lock_options(kTtl);
+  Redlock lock(client.port(), client.clock(), client.entropy(), options);
+  ASSERT_EQ(ping_all(client).size(), 3u);  // connected while every node is up
+  servers[0]->pause();
+  AcquireResult acquired;
+  const Millis took = time_of([&] { acquired = run_sync(lock.acquire("lock:redlock-quorum", 0ms)); });
+  EXPECT_LT(took, kQuorumDecidedWithin) << "the acquire waited for the paused node";
+  ASSERT_EQ(acquired.status, AcquireStatus::acquired) << acquired.detail;
+  expect_within(time_of([&] { (void)run_sync(lock.release(*acquired.lease)); }), release_bound(options.retry, 3),
+                "release with one paused node");
+  for (auto& server : servers) server->resume();
+  std::this_thread::sleep_for(100ms);
+  for (auto& server : servers) expect_no_immortal_lock(*server, "lock:redlock-quorum");
+}
+
+// The replies an early return left unread are skipped before the connection's next reply, so later calls
+// on it get their own reply, not a stale one.
+TEST_F(BrokenRedlock, RepliesNotAwaitedAreSkippedBeforeTheNextCommand) {
+  Client client(with_command_timeout(nodes(), kLongCommandTimeout));
+  const LockOptions options = testing::quick_lock_options(kTtl);
+  Redlock lock(client.port(), client.clock(), client.entropy(), options);
+  ASSERT_EQ(ping_all(client).size(), 3u);
+  servers[0]->pause();
+  AcquireResult first, second;
+  const Millis took = time_of([&] {
+    first = run_sync(lock.acquire("lock:redlock-owed-1", 0ms));
+    second = run_sync(lock.acquire("lock:redlock-owed-2", 0ms));
+  });
+  EXPECT_LT(took, 2 * kQuorumDecidedWithin) << "an acquire waited for the paused node";
+  ASSERT_EQ(first.status, AcquireStatus::acquired) << first.detail;
+  ASSERT_EQ(second.status, AcquireStatus::acquired) << second.detail;
+  servers[0]->resume();  // the two late SETs run now; their replies are still owed on node 0's connection
+  const std::vector<CallResult> pongs = ping_all(client);
+  for (const CallResult& pong : pongs) {
+    ASSERT_TRUE(pong.replied()) << pong.detail;
+    EXPECT_EQ(pong.reply.text, "PONG");
+  }
+  const CallResult held = run_sync(client.port().call(0, Command{"GET", "lock:redlock-owed-2"}));
+  ASSERT_TRUE(held.replied()) << held.detail;
+  EXPECT_EQ(held.reply.text, second.lease->token);  // the late grant landed, and a release will undo it
+  EXPECT_EQ(run_sync(lock.release(*first.lease)), ReleaseStatus::released);
+  EXPECT_EQ(run_sync(lock.release(*second.lease)), ReleaseStatus::released);
+  for (auto& server : servers) {
+    Admin admin(*server);
+    EXPECT_EQ(admin.pttl("lock:redlock-owed-1"), -2);
+    EXPECT_EQ(admin.pttl("lock:redlock-owed-2"), -2);
+  }
+}
+
 }  // namespace
 }  // namespace lockcheck

@@ -1,8 +1,9 @@
-// The coroutine task type: values, exceptions, nesting, when_all, and destruction of suspended chains.
+// The coroutine task type: values, exceptions, nesting, when_all, when_enough, and destruction of suspended chains.
 #include <gtest/gtest.h>
 
 #include <coroutine>
 #include <deque>
+#include <optional>
 #include <stdexcept>
 
 #include "lockcheck/task.hpp"
@@ -148,6 +149,135 @@ TEST(Task, DestroyingASuspendedChainRunsEveryDestructor) {
     scheduler.ready.clear();  // a crashed process: its pending wake-ups are discarded...
   }                           // ...and its frames destroyed
   EXPECT_EQ(alive, 0);
+}
+
+// when_enough: a child that yields `yields` times, then returns `value`; counts live frames and finished children.
+struct EnoughFixture {
+  using Results = std::vector<std::optional<int>>;
+  ManualScheduler scheduler;
+  Stragglers stragglers;
+  int alive = 0;
+  int finished = 0;
+  struct Tracker {
+    int& count;
+    explicit Tracker(int& c) : count(c) { ++count; }
+    ~Tracker() { --count; }
+  };
+  Task<int> delayed(int value, int yields) {
+    Tracker tracker(alive);
+    for (int i = 0; i < yields; ++i) co_await scheduler.yield();
+    ++finished;
+    co_return value;
+  }
+  Task<int> delayed_failure(int yields) {
+    for (int i = 0; i < yields; ++i) co_await scheduler.yield();
+    throw std::runtime_error("boom");
+    co_return 0;
+  }
+  // Children returning 1, 2, ... after the given numbers of yields.
+  std::vector<Task<int>> children(const std::vector<int>& yields) {
+    std::vector<Task<int>> tasks;
+    for (std::size_t i = 0; i < yields.size(); ++i) tasks.push_back(delayed(static_cast<int>(i) + 1, yields[i]));
+    return tasks;
+  }
+  // Starts a when_enough that holds once `needed` children have returned a value.
+  Task<Results> start(std::vector<Task<int>> tasks, std::size_t needed) {
+    auto at_least = [needed](const Results& results) {
+      std::size_t values = 0;
+      for (const auto& result : results) values += result ? 1 : 0;
+      return values >= needed;
+    };
+    Task<Results> parent = when_enough(std::move(tasks), at_least, stragglers);
+    parent.start();
+    return parent;
+  }
+  void run_until_done(const Task<Results>& parent) {
+    for (int step = 0; step < 100 && !parent.done(); ++step) scheduler.run_one();
+  }
+  void run_all() {
+    for (int step = 0; step < 100 && scheduler.run_one(); ++step) {
+    }
+  }
+};
+
+TEST(WhenEnough, ResumesOnceThePredicateHoldsAndLateChildrenFinishAfterTheParentIsGone) {
+  EnoughFixture fixture;
+  {
+    Task<EnoughFixture::Results> parent = fixture.start(fixture.children({1, 2, 6}), 2);
+    fixture.run_until_done(parent);
+    ASSERT_TRUE(parent.done());
+    EXPECT_EQ(parent.result(), (EnoughFixture::Results{1, 2, std::nullopt}));
+    EXPECT_EQ(fixture.finished, 2);
+    EXPECT_EQ(fixture.stragglers.pending(), 1U);
+  }  // the parent's frame is gone; the third child runs on, owned by the keeper
+  EXPECT_EQ(fixture.alive, 1);
+  fixture.run_all();
+  EXPECT_EQ(fixture.finished, 3);
+  EXPECT_EQ(fixture.alive, 0);
+  EXPECT_EQ(fixture.stragglers.pending(), 0U);
+}
+
+TEST(WhenEnough, WaitsForAllWhenThePredicateNeverHolds) {
+  EnoughFixture fixture;
+  Task<EnoughFixture::Results> parent = fixture.start(fixture.children({3, 0}), 5);
+  fixture.run_until_done(parent);
+  ASSERT_TRUE(parent.done());
+  EXPECT_EQ(parent.result(), (EnoughFixture::Results{1, 2}));
+  EXPECT_EQ(fixture.stragglers.pending(), 0U);
+}
+
+TEST(WhenEnough, DecidedWhileStartingDoesNotSuspend) {
+  EnoughFixture fixture;
+  Task<EnoughFixture::Results> parent = fixture.start(fixture.children({0, 4}), 1);
+  ASSERT_TRUE(parent.done());
+  EXPECT_EQ(parent.result(), (EnoughFixture::Results{1, std::nullopt}));
+  fixture.run_all();
+  EXPECT_EQ(fixture.finished, 2);
+  EXPECT_EQ(fixture.stragglers.pending(), 0U);
+}
+
+TEST(WhenEnough, AnExceptionEndsTheWaitAndIsRethrown) {
+  EnoughFixture fixture;
+  {
+    std::vector<Task<int>> tasks = fixture.children({5});
+    tasks.push_back(fixture.delayed_failure(1));
+    Task<EnoughFixture::Results> parent = fixture.start(std::move(tasks), 2);
+    fixture.run_until_done(parent);
+    ASSERT_TRUE(parent.done());
+    EXPECT_THROW(parent.result(), std::runtime_error);
+    EXPECT_EQ(fixture.finished, 0);
+  }
+  fixture.run_all();
+  EXPECT_EQ(fixture.finished, 1);
+  EXPECT_EQ(fixture.alive, 0);
+}
+
+TEST(WhenEnough, ClearingTheKeeperDestroysUnfinishedChildren) {
+  EnoughFixture fixture;
+  Task<EnoughFixture::Results> parent = fixture.start(fixture.children({0, 3}), 1);
+  ASSERT_TRUE(parent.done());
+  EXPECT_EQ(fixture.alive, 1);
+  fixture.scheduler.ready.clear();  // a crashed process: the wake-ups never come...
+  fixture.stragglers.clear();       // ...so the frames are destroyed
+  EXPECT_EQ(fixture.alive, 0);
+  EXPECT_EQ(fixture.finished, 1);
+}
+
+TEST(WhenEnough, DestroyingTheSuspendedParentDestroysItsChildren) {
+  EnoughFixture fixture;
+  {
+    Task<EnoughFixture::Results> parent = fixture.start(fixture.children({2, 2}), 1);
+    EXPECT_EQ(fixture.alive, 2);
+    fixture.scheduler.ready.clear();
+  }
+  EXPECT_EQ(fixture.alive, 0);
+  EXPECT_EQ(fixture.stragglers.pending(), 0U);
+}
+
+TEST(WhenEnough, EmptyInputGivesEmptyResult) {
+  Stragglers stragglers;
+  auto never = [](const std::vector<std::optional<int>>&) { return false; };
+  EXPECT_TRUE(run_sync(when_enough(std::vector<Task<int>>{}, never, stragglers)).empty());
 }
 
 }  // namespace

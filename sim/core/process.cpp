@@ -203,6 +203,7 @@ void ClientProcess::crash() {
   held_.clear();
   spawned_.clear();   // a crashed process's renewal loops die with it
   inboxes_.clear();   // and its pub/sub connections
+  port_.abandon_unawaited_calls();
   workload_.reset();  // destroys every frame of the workload and the lock calls inside it
 }
 

@@ -33,6 +33,11 @@ Task<std::vector<CallResult>> RoutingPort::fan_out(std::vector<NodeCommand> comm
   co_return co_await port->fan_out(std::move(commands));
 }
 
+Task<std::vector<CallResult>> RoutingPort::fan_out_until(std::vector<NodeCommand> commands, DecidedPredicate decided) {
+  const std::shared_ptr<HiredisPort> port = current();
+  co_return co_await port->fan_out_until(std::move(commands), std::move(decided));
+}
+
 // A new generation means new connections: subscriptions made on the old port are gone, and the waiter's
 // next await_message says "not subscribed", so it subscribes again.
 Task<CallResult> RoutingPort::subscribe(std::size_t node, std::string channel) {

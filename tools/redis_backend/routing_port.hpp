@@ -18,6 +18,7 @@ class RoutingPort final : public Port {
   std::size_t node_count() const override { return static_cast<std::size_t>(services_); }
   Task<CallResult> call(std::size_t node, Command command) override;
   Task<std::vector<CallResult>> fan_out(std::vector<NodeCommand> commands) override;
+  Task<std::vector<CallResult>> fan_out_until(std::vector<NodeCommand> commands, DecidedPredicate decided) override;
   Task<CallResult> subscribe(std::size_t node, std::string channel) override;
   Task<CallResult> await_message(std::size_t node, std::string channel, Micros timeout) override;
 

@@ -1,8 +1,9 @@
 #pragma once
 // `redlock`: the lock on N independent Redis masters (antirez, redis.io "Distributed Locks with Redis").
 //
-// Acquire sends SET key token NX PX ttl to every node at once (one round trip, not N), counts grants, and
-// holds the lock only with a majority (N/2 + 1) *and* time left: validity = TTL − elapsed − drift margin,
+// Acquire sends SET key token NX PX ttl to every node at once (one round trip, not N), stops waiting as
+// soon as a majority (N/2 + 1) granted or can no longer grant (a slow node does not slow it), and
+// holds the lock only with a majority *and* time left: validity = TTL − elapsed − drift margin,
 // elapsed measured on the monotonic clock from before the first request was sent. A failed attempt (no
 // quorum, or no validity left) releases on every node, including those whose reply was lost, then retries
 // after a jittered backoff. Release and renew are the token lock's compare-and-delete / compare-and-pexpire
