@@ -5,8 +5,12 @@
 namespace lockcheck::sim {
 namespace {
 
+// Awaits a PendingCall. Used as a named local (g++ 12 mishandles temporaries with destructors in co_await):
+// when a crash destroys the suspended frame, the destructor unhooks it, so that a reply to a request sent
+// before the crash, which the node answers after a restart (under the new incarnation), resumes nothing.
 struct Suspend {
   PendingCall& pending;
+  ~Suspend() { pending.waiter = {}; }
   bool await_ready() const noexcept { return pending.settled; }
   void await_suspend(std::coroutine_handle<> handle) noexcept { pending.waiter = handle; }
   void await_resume() const noexcept {}
@@ -107,7 +111,8 @@ std::size_t SimPort::node_count() const { return world_.service_count(); }
 Task<CallResult> SimPort::call(std::size_t service, Command command) {
   auto pending = std::make_shared<PendingCall>();
   world_.send(process_, service, std::move(command), pending);
-  co_await Suspend{*pending};
+  Suspend suspend{*pending};
+  co_await suspend;
   co_return std::move(pending->result);
 }
 
@@ -131,7 +136,8 @@ Task<CallResult> SimPort::await_message(std::size_t service, std::string channel
   process_.schedule(process_.clock_model().true_time_of(deadline_local), [pending] {
     pending->settle(CallResult::failed(CallStatus::unknown, "no message before the timeout"));
   });
-  co_await Suspend{*pending};
+  Suspend suspend{*pending};
+  co_await suspend;
   co_return std::move(pending->result);
 }
 

@@ -93,6 +93,28 @@ TEST(Simulator, CrashedHolderFreesTheLockAfterTheTtl) {
   EXPECT_GT(count_lines(run, R"("type":"ok","process":1,"f":"acquire")"), 5u);
 }
 
+// Redlock stops awaiting a slow node once its quorum is decided; those calls run on after the acquire
+// returned. Crashing processes while they are in flight must neither leak nor touch freed frames (ASan runs
+// this), and the run must stay deterministic.
+TEST(Simulator, RedlockCallsNotAwaitedDieCleanlyWithACrashedProcess) {
+  SimConfig config = base_config();
+  config.variant = "redlock";
+  config.nodes = std::vector<NodeConfig>(3);
+  for (int process = 0; process < 3; ++process) {
+    config.link_overrides.push_back(LinkOverride{.process = process, .node = 2, .link = {.delay_min_us = 150000, .delay_max_us = 200000}});
+  }
+  for (std::int64_t at_us = 700000; at_us < 4000000; at_us += 600000) {
+    config.faults.push_back(FaultSpec{.at_us = at_us, .kind = "crash", .process = 0});
+    config.faults.push_back(FaultSpec{.at_us = at_us + 150000, .kind = "restart", .process = 0});
+  }
+  const RunResult run = simulate(config, 3);
+  EXPECT_FALSE(run.hit_event_limit);
+  EXPECT_GT(count_lines(run, R"("fault":"crash")"), 3u);
+  EXPECT_GT(count_lines(run, R"("type":"ok","process":0,"f":"acquire")"), 1u) << "the restarted process runs again";
+  EXPECT_GT(count_lines(run, R"("type":"ok","process":1,"f":"acquire")"), 3u);
+  EXPECT_EQ(run.history.jsonl(), simulate(config, 3).history.jsonl());
+}
+
 TEST(Simulator, NodeCrashAndRestartWithoutDataLosesTheKey) {
   SimConfig config = base_config();
   config.workload.hold_min_us = 300000;
