@@ -268,7 +268,7 @@ struct EnoughState final : EnoughStateBase {
     for (const auto& error : errors) {
       if (error) return true;
     }
-    return enough(slots);
+    return enough && enough(slots);  // without a predicate, it waits for all
   }
   std::coroutine_handle<> child_finished() noexcept override {
     --unfinished;

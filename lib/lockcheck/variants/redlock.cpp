@@ -34,16 +34,19 @@ Task<AcquireResult> Redlock::acquire(std::string key, Micros wait) {
     for (std::size_t node : nodes_) commands.push_back({node, Command{"SET", key, token, "NX", "PX", ttl_ms}});
     const MonoTime started = clock_.monotonic_now();  // before the first request leaves
     // Stop waiting once a quorum granted or can no longer grant: a slow node then costs nothing. A late
-    // grant on a node not awaited is undone by the release below, or ends with its TTL.
+    // grant on a node not awaited is undone by the release below, or ends with its TTL. "Can no longer
+    // grant" waits for at least one reply, so that busy (someone answered) and unreachable (no one did)
+    // come out as when every node was awaited.
     const std::size_t needed = quorum(), total = commands.size();
     DecidedPredicate decided = [needed, total](const SettledResults& settled) {
-      std::size_t granted = 0, refused = 0;
+      std::size_t granted = 0, refused = 0, answered = 0;
       for (const auto& result : settled) {
         if (!result) continue;
+        answered += result->replied() ? 1 : 0;
         if (result->replied() && result->reply == Reply::ok()) ++granted;
         else ++refused;
       }
-      return granted >= needed || total - refused < needed;
+      return granted >= needed || (answered > 0 && total - refused < needed);
     };
     std::vector<CallResult> replies = co_await port_.fan_out_until(std::move(commands), std::move(decided));
 
