@@ -5,6 +5,7 @@
 // for the server instead of for its timeout.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -356,6 +357,32 @@ TEST_F(BrokenRedlock, RepliesNotAwaitedAreSkippedBeforeTheNextCommand) {
     EXPECT_EQ(admin.pttl("lock:redlock-owed-1"), -2);
     EXPECT_EQ(admin.pttl("lock:redlock-owed-2"), -2);
   }
+}
+
+// fan_out_until with a caller's own rule ("the first answer decides"): it returns on the answer of a live
+// node, reports the paused one as not awaited (unknown), and that connection's owed reply is skipped later.
+TEST_F(BrokenRedlock, FanOutUntilReturnsWhenTheCallersRuleIsMet) {
+  Client client(with_command_timeout(nodes(), kLongCommandTimeout));
+  ASSERT_EQ(ping_all(client).size(), 3u);
+  servers[0]->pause();
+  std::vector<NodeCommand> echoes;
+  for (std::size_t node = 0; node < 3; ++node) echoes.push_back(NodeCommand{node, {"ECHO", std::to_string(node)}});
+  DecidedPredicate first_answer = [](const SettledResults& settled) {
+    return std::any_of(settled.begin(), settled.end(), [](const auto& result) { return result && result->replied(); });
+  };
+  std::vector<CallResult> results;
+  const Millis took = time_of([&] { results = run_sync(client.port().fan_out_until(echoes, first_answer)); });
+  EXPECT_LT(took, kQuorumDecidedWithin) << "fan_out_until waited for the paused node";
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].status, CallStatus::unknown);
+  EXPECT_EQ(results[0].detail, kNotAwaited);
+  const bool a_live_node_answered = (results[1].replied() && results[1].reply.text == "1") ||
+                                    (results[2].replied() && results[2].reply.text == "2");
+  EXPECT_TRUE(a_live_node_answered);
+  servers[0]->resume();
+  const CallResult own = run_sync(client.port().call(0, Command{"ECHO", "after"}));
+  ASSERT_TRUE(own.replied()) << own.detail;
+  EXPECT_EQ(own.reply.text, "after");  // not the owed "0"
 }
 
 }  // namespace
