@@ -33,10 +33,24 @@ Task<CallResult> eval(Port& port, std::size_t node, const Script& script, std::v
 }
 
 Task<std::vector<CallResult>> eval_on(Port& port, const std::vector<std::size_t>& nodes, const Script& script,
-                                      const std::vector<std::string>& keys, const std::vector<std::string>& args) {
+                                      const std::vector<std::string>& keys, const std::vector<std::string>& args,
+                                      DecidedPredicate decided) {
   std::vector<NodeCommand> commands;
   for (std::size_t node : nodes) commands.push_back({node, script_command("EVALSHA", script.sha(), keys, args)});
-  std::vector<CallResult> results = co_await port.fan_out(std::move(commands));
+  std::vector<CallResult> results;
+  if (decided) {
+    // A NOSCRIPT node has not answered the caller's question yet: show it as still awaited.
+    DecidedPredicate without_noscript = [&decided](const SettledResults& settled) {
+      SettledResults answered = settled;
+      for (auto& result : answered) {
+        if (result && is_noscript(*result)) result.reset();
+      }
+      return decided(answered);
+    };
+    results = co_await port.fan_out_until(std::move(commands), std::move(without_noscript));
+  } else {
+    results = co_await port.fan_out(std::move(commands));
+  }
 
   std::vector<NodeCommand> retries;
   std::vector<std::size_t> retry_slots;

@@ -27,7 +27,10 @@ Task<CallResult> eval(Port& port, std::size_t node, const Script& script, std::v
                       std::vector<std::string> args);
 
 // The same script on every node of `nodes`, concurrently (about one round trip), with the NOSCRIPT fallback.
+// With `decided`, the first round stops awaiting replies once it holds (Port::fan_out_until; the rest come
+// back unknown, kNotAwaited). `decided` never sees a NOSCRIPT reply: that node's EVAL retry is still to come.
 Task<std::vector<CallResult>> eval_on(Port& port, const std::vector<std::size_t>& nodes, const Script& script,
-                                      const std::vector<std::string>& keys, const std::vector<std::string>& args);
+                                      const std::vector<std::string>& keys, const std::vector<std::string>& args,
+                                      DecidedPredicate decided = nullptr);
 
 }  // namespace lockcheck

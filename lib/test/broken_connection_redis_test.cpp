@@ -385,5 +385,30 @@ TEST_F(BrokenRedlock, FanOutUntilReturnsWhenTheCallersRuleIsMet) {
   EXPECT_EQ(own.reply.text, "after");  // not the owed "0"
 }
 
+// Renewal, like acquisition, returns once a quorum extended: one paused node does not stall it.
+TEST_F(BrokenRedlock, RenewWithOnePausedNodeReturnsOnceTheQuorumExtended) {
+  Client client(with_command_timeout(nodes(), kLongCommandTimeout));
+  LockOptions options = testing::quick_lock_options(kTtl);
+  options.retry.idempotent_attempts = 1;  // one release round on the paused node (CI time)
+  Redlock lock(client.port(), client.clock(), client.entropy(), options);
+  AcquireResult acquired = run_sync(lock.acquire("lock:redlock-renew", 0ms));  // every node up
+  ASSERT_EQ(acquired.status, AcquireStatus::acquired) << acquired.detail;
+  // Every node caches the renew script now: a NOSCRIPT reply is no answer yet (its EVAL follows), so a
+  // first renewal on fresh servers still waits for the paused node.
+  ASSERT_EQ(run_sync(lock.renew(*acquired.lease)), RenewStatus::renewed);
+  const MonoTime validity_before = acquired.lease->valid_until;
+  servers[0]->pause();
+  RenewStatus renewed = RenewStatus::unknown;
+  const Millis took = time_of([&] { renewed = run_sync(lock.renew(*acquired.lease)); });
+  EXPECT_LT(took, kQuorumDecidedWithin) << "the renewal waited for the paused node";
+  EXPECT_EQ(renewed, RenewStatus::renewed);
+  EXPECT_GT(acquired.lease->valid_until, validity_before);
+  expect_within(time_of([&] { (void)run_sync(lock.release(*acquired.lease)); }), release_bound(options.retry, 3),
+                "release with one paused node");
+  for (auto& server : servers) server->resume();
+  std::this_thread::sleep_for(100ms);
+  for (auto& server : servers) expect_no_immortal_lock(*server, "lock:redlock-renew");
+}
+
 }  // namespace
 }  // namespace lockcheck

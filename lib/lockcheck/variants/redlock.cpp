@@ -113,8 +113,21 @@ Task<RenewStatus> Redlock::renew(Lease& lease) {
   const Micros ttl_us = std::chrono::duration_cast<Micros>(options_.ttl);
   const std::vector<std::string> keys{lease.key};
   const std::vector<std::string> args{lease.token, std::to_string(options_.ttl.count())};
+  // As acquisition does, stop waiting once a quorum extended or can no longer extend: a paused node then
+  // costs a renewal nothing. Nodes not awaited count as unanswered below (the old validity stands). A node
+  // answering NOSCRIPT (first use, restart) is not an answer until its EVAL: that round awaits every node.
+  const std::size_t needed = quorum(), total = nodes_.size();
+  DecidedPredicate decided = [needed, total](const SettledResults& settled) {
+    std::size_t extended = 0, refused = 0;
+    for (const auto& result : settled) {
+      if (!result || !result->replied()) continue;
+      if (result->reply.is_integer(1)) ++extended;
+      else ++refused;
+    }
+    return extended >= needed || total - refused < needed;
+  };
   const MonoTime started = clock_.monotonic_now();
-  std::vector<CallResult> replies = co_await eval_on(port_, nodes_, token_renew_script(), keys, args);
+  std::vector<CallResult> replies = co_await eval_on(port_, nodes_, token_renew_script(), keys, args, std::move(decided));
   std::size_t extended = 0, unanswered = 0;
   for (const CallResult& reply : replies) {
     if (!reply.replied()) ++unanswered;
