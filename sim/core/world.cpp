@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/renew_op.hpp"
 #include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck::sim {
@@ -184,24 +185,10 @@ void World::start_client(int id) {
 }
 
 void World::record_renewal(ClientProcess& process, const RenewalEvent& event) {
-  const char* type = nullptr;
-  const char* result = nullptr;
-  switch (event.kind) {
-    case RenewalEvent::Kind::renewing: type = "invoke"; break;
-    case RenewalEvent::Kind::renewed: type = "ok"; result = "renewed"; break;
-    case RenewalEvent::Kind::lost: type = "fail"; result = "lost"; break;
-    case RenewalEvent::Kind::unknown: type = "info"; result = "unknown"; break;
-    case RenewalEvent::Kind::stopped: return;  // the loop's end is not an operation
-  }
-  Json fields{{"type", type}, {"process", process.id()}, {"f", "renew"}, {"key", event.key},
-              {"local", process.local_now()}, {"token", event.token}};
-  if (result != nullptr) fields["result"] = result;
-  if (event.kind == RenewalEvent::Kind::renewed) {
-    fields["valid_until"] = process.clock_model().true_time_of(event.valid_until.count());
-    fields["valid_until_local"] = event.valid_until.count();
-  }
-  if (!event.detail.empty()) fields["detail"] = event.detail;
-  history_.record(scheduler_.now(), "op", fields);
+  std::optional<Json> fields =
+      renew_op_fields(event, process.id(), process.local_now(), process.clock_model().true_time_of(event.valid_until.count()),
+                      event.valid_until.count());
+  if (fields) history_.record(scheduler_.now(), "op", *fields);
 }
 
 void World::apply(const FaultSpec& fault) {

@@ -16,6 +16,7 @@
 #include "client_clock.hpp"
 #include "core/careful_write.hpp"
 #include "core/prng.hpp"
+#include "core/renew_op.hpp"
 #include "record_sink.hpp"
 #include "lockcheck/clock.hpp"
 #include "lockcheck/entropy.hpp"
@@ -56,24 +57,9 @@ class Recorder {
   }
   // A renewing variant's background renewal, as renew ops (the simulator's World::record_renewal).
   void record_renewal(const RenewalEvent& event) {
-    const char* type = nullptr;
-    const char* result = nullptr;
-    switch (event.kind) {
-      case RenewalEvent::Kind::renewing: type = "invoke"; break;
-      case RenewalEvent::Kind::renewed: type = "ok"; result = "renewed"; break;
-      case RenewalEvent::Kind::lost: type = "fail"; result = "lost"; break;
-      case RenewalEvent::Kind::unknown: type = "info"; result = "unknown"; break;
-      case RenewalEvent::Kind::stopped: return;
-    }
-    Json fields = op(type, "renew", event.key);
-    fields["token"] = event.token;
-    if (result != nullptr) fields["result"] = result;
-    if (event.kind == RenewalEvent::Kind::renewed) {
-      fields["valid_until"] = true_time_of(event.valid_until);
-      fields["valid_until_local"] = local_of(event.valid_until);
-    }
-    if (!event.detail.empty()) fields["detail"] = event.detail;
-    record("op", fields);
+    std::optional<Json> fields =
+        sim::renew_op_fields(event, process_, local_us(), true_time_of(event.valid_until), local_of(event.valid_until));
+    if (fields) record("op", *fields);
   }
   void record(const char* kind, const Json& fields) {
     Json line{{"t", now_us()}, {"kind", kind}};

@@ -1,0 +1,18 @@
+#pragma once
+// The history op a background renewal's event becomes (f "renew"), shared by the simulator (World) and the
+// redis backend's workers, so that both backends write the same lines for the same event.
+#include <cstdint>
+#include <optional>
+
+#include "core/history.hpp"
+#include "lockcheck/variants/watchdog_lock.hpp"
+
+namespace lockcheck::sim {
+
+// The op's fields, or nullopt for the loop's end (`stopped`), which is not an operation. The validity
+// times (true time and the process's local time, both in the history's microseconds) are written only for a
+// renewal that succeeded.
+std::optional<Json> renew_op_fields(const RenewalEvent& event, std::int64_t process, std::int64_t local_us,
+                                    std::int64_t valid_until_true_us, std::int64_t valid_until_local_us);
+
+}  // namespace lockcheck::sim
