@@ -14,6 +14,7 @@
 #include "checkers.hpp"
 #include "describe.hpp"
 #include "history_facts.hpp"
+#include "beliefs.hpp"
 #include "server_holders.hpp"
 
 namespace lockcheck::properties {
@@ -26,7 +27,10 @@ struct Instance {
   std::int64_t created_i = 0;   // line that created this instance (first witness)
   std::int64_t set_t_us = 0;    // true time of the last create / expire_set
   std::int64_t ttl_us = 0;      // node-clock duration granted at that moment
-  std::int64_t entitled_until_us = kForever;  // true time; kForever while the key has no deadline
+  // True time. While the key has no deadline on the node (`without_deadline`), the owner's own lease: an
+  // instance nobody expires is entitled only as long as its owner believes it holds it, never forever.
+  std::int64_t entitled_until_us = kForever;
+  bool without_deadline = false;
   std::string shortened;        // set when a later expire_set lowered the deadline (F17), for the cause
   std::int64_t failover_i = -1;  // the failover that carried this instance to a promoted node
   std::string failover_cause;
@@ -61,6 +65,7 @@ class Checker {
       : history_(history),
         keys_(lock_keys(history)),
         owners_(token_owners(history)),
+        leases_(history),
         holder_keys_(
             history, owners_, in_flight_,
             [this](std::vector<std::int64_t> witnesses, const std::function<std::string()>& cause) {
@@ -149,9 +154,9 @@ class Checker {
       case ServerEventKind::overwritten: on_set(event, state); break;
       case ServerEventKind::expire_set: on_expire_set(event, state); break;
       case ServerEventKind::expire_removed:
-        if (state.current) state.current->entitled_until_us = kForever;
+        if (state.current) lose_deadline(*state.current, event);
         break;
-      case ServerEventKind::modified: break;  // hash locks change fields in place; ownership is by `by`
+      case ServerEventKind::modified: on_modified(event, state); break;
       case ServerEventKind::deleted:
       case ServerEventKind::expired:
       case ServerEventKind::evicted:
@@ -226,14 +231,42 @@ class Checker {
     next.token = event.value;
     next.owner = owner;
     if (event.expire_at_ms >= 0) grant(next, event);
-    else if (!keeps_instance) next.entitled_until_us = kForever;
+    else lose_deadline(next, event);
     state.current = next;
+  }
+
+  // No deadline on the node: entitled for as long as the owner's own lease lasts (item: a client-timestamp
+  // lock whose crashed holder's stored deadline has passed is taken over by design, not a double grant).
+  void lose_deadline(Instance& instance, const ServerEvent& event) const {
+    instance.without_deadline = true;
+    instance.entitled_until_us =
+        instance.owner < 0 ? kForever : leases_.lease_end_us(instance.owner, event.key, instance.token, event.t);
+  }
+
+  // A hash lock changes fields in place (reentry counts). The owner's own changes are its business; another
+  // process changing a held single-owner instance (adding its own field, say) is a second owner in the key.
+  void on_modified(const ServerEvent& event, KeyState& state) {
+    if (!state.current || event.replicated || event.by < 0) return;
+    const Instance& held = *state.current;
+    if (held.owner < 0 || held.owner == event.by || (held.shared && in_flight_.reading(event.by))) return;
+    if (event.t >= held.entitled_until_us - entitlement_tolerance_us(held.ttl_us)) return;
+    flag({held.created_i, event.i}, [&] {
+      return fmt::format("{}'s lock instance (token {}) on node {} was changed by {} at t={} while it was entitled "
+                         "until t={}: a second owner in one key",
+                         owner_name(held.owner), short_token(held.token), event.node,
+                         in_flight_.describe(event.by, event.command, event.script), format_time_us(event.t),
+                         format_time_us(held.entitled_until_us));
+    });
   }
 
   // The node granted (expire_at_ms - node_time_ms) more: entitlement runs that long in true time from now.
   static void grant(Instance& instance, const ServerEvent& event) {
     std::int64_t ttl_us = (event.expire_at_ms - event.node_time_ms) * 1'000;
     std::int64_t until = event.t + ttl_us;
+    if (instance.without_deadline) {  // the first deadline replaces the owner's lease
+      instance.without_deadline = false;
+      instance.entitled_until_us = kForever;
+    }
     if (instance.entitled_until_us != kForever && until < instance.entitled_until_us) {
       // A lowered deadline does not shorten the owner's entitlement (F17: reentry with a shorter lease).
       instance.shortened = fmt::format("its deadline was lowered to {} at t={} by {}", format_duration_us(ttl_us),
@@ -332,6 +365,7 @@ class Checker {
   const History& history_;
   std::set<std::string> keys_;
   std::map<std::string, std::int64_t> owners_;
+  OwnerLeases leases_;
   InFlight in_flight_;
   HolderKeys holder_keys_;
   std::map<std::pair<std::int64_t, std::string>, KeyState> states_;

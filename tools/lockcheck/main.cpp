@@ -30,6 +30,8 @@ std::string observed_text(const cli::PropertyTally& tally) {
   if (tally.runs == 0) return "not checked";
   if (tally.violated > 0) return fmt::format("violated ({}/{})", tally.violated, tally.runs);
   if (tally.unknown == tally.runs) return "unknown";
+  // Only judged runs count as holding: "holds (7/10)" says three runs could not tell.
+  if (tally.unknown > 0) return fmt::format("holds ({}/{}), unknown ({})", tally.runs - tally.unknown, tally.runs, tally.unknown);
   return fmt::format("holds ({})", tally.runs);
 }
 
