@@ -15,6 +15,7 @@
 #include "describe.hpp"
 #include "history_facts.hpp"
 #include "beliefs.hpp"
+#include "quorum_holds.hpp"
 #include "server_holders.hpp"
 
 namespace lockcheck::properties {
@@ -25,6 +26,7 @@ struct Instance {
   std::string token;
   std::int64_t owner = -1;      // process, -1 when neither `by` nor the token says
   std::int64_t created_i = 0;   // line that created this instance (first witness)
+  std::int64_t created_t_us = 0;
   std::int64_t set_t_us = 0;    // true time of the last create / expire_set
   std::int64_t ttl_us = 0;      // node-clock duration granted at that moment
   // True time. While the key has no deadline on the node (`without_deadline`), the owner's own lease: an
@@ -85,6 +87,7 @@ class Checker {
     }
     Verdict verdict;
     verdict.property = "mutual_exclusion_server";
+    if (history_.meta.quorum > 0) return quorum_verdict();
     if (violations_ == 0) {
       verdict.outcome = seen_lock_event_ ? Outcome::holds : Outcome::unknown;
       verdict.summary = seen_lock_event_ ? "no node handed a lock to a second owner while the first was entitled"
@@ -100,6 +103,52 @@ class Checker {
   }
 
  private:
+  // A quorum lock is one lock over several nodes: judged by who held a majority when; the per-node double
+  // grants are kept as a diagnostic (a reader still sees them), not as the verdict.
+  Verdict quorum_verdict() {
+    for (auto& [node_key, state] : states_) {
+      if (state.current) close_hold(node_key.first, node_key.second, *state.current, kForever, false);
+    }
+    const QuorumFinding finding = two_majorities(holds_, history_.meta.quorum, history_.meta.nodes);
+    Verdict verdict;
+    verdict.property = "mutual_exclusion_server";
+    if (violations_ > 0) {
+      verdict.diagnostics.push_back(Diagnostic{
+          "per_node_double_grant", violations_, first_witnesses_,
+          fmt::format("{} time(s) one node gave the key to a second owner while the first was entitled there "
+                      "(not gating for a quorum lock); first: {}",
+                      violations_, first_cause_)});
+    }
+    const std::string per_node =
+        violations_ > 0 ? fmt::format("; {} per-node double grant(s) that gave no one a second majority", violations_)
+                        : std::string();
+    if (finding.count > 0) {
+      verdict.outcome = Outcome::violated;
+      verdict.summary = fmt::format("{} time(s) two processes each held a majority ({} of {} masters) at once",
+                                    finding.count, history_.meta.quorum, history_.meta.nodes);
+      verdict.witnesses = finding.witnesses;
+      verdict.cause = finding.cause;
+    } else if (seen_lock_event_) {
+      verdict.outcome = Outcome::holds;
+      verdict.summary = fmt::format("no two processes held a majority ({} of {} masters) at once{}",
+                                    history_.meta.quorum, history_.meta.nodes, per_node);
+    } else {
+      verdict.summary = "not exercised (no server events on lock keys)";
+    }
+    return verdict;
+  }
+
+  // An instance leaves a node: until when its owner was entitled to it. Released by its owner: then. Gone
+  // any other way: its entitlement runs on (the owner counts on it), never past the run.
+  void close_hold(std::int64_t node, const std::string& key, const Instance& held, std::int64_t released_us,
+                  bool by_owner) {
+    if (history_.meta.quorum == 0 || held.failover_i >= 0) return;
+    std::int64_t end = by_owner ? released_us : held.entitled_until_us;
+    if (!by_owner && end != kForever) end -= entitlement_tolerance_us(held.ttl_us);
+    end = std::min(end, history_.end_us());
+    holds_.push_back(NodeHold{node, key, held.owner, held.token, held.created_t_us, end, held.created_i});
+  }
+
   std::int64_t owner_of(const ServerEvent& event) const {
     if (event.by >= 0) return event.by;
     auto it = owners_.find(event.value);
@@ -222,10 +271,14 @@ class Checker {
     state.ghost.reset();
     bool keeps_instance = event.event == ServerEventKind::overwritten && state.current &&
                           same_owner(*state.current, owner, event.value);
+    if (state.current && !keeps_instance && !event.replicated) {
+      close_hold(event.node, event.key, *state.current, event.t, false);
+    }
     Instance next;
     if (keeps_instance) next = *state.current;  // the owner rewrote its own lock: entitlement carries on
     if (!keeps_instance) {
       next.created_i = event.i;
+      next.created_t_us = event.t;
       next.shared = in_flight_.reading(event.by);
     }
     next.token = event.value;
@@ -343,6 +396,7 @@ class Checker {
     if (event.replicated) return;
     bool by_owner = event.event == ServerEventKind::deleted && event.by >= 0 &&
                     (held.owner < 0 || held.owner == event.by || (held.shared && in_flight_.reading(event.by)));
+    close_hold(event.node, event.key, held, event.t, by_owner);
     if (by_owner) return;  // a release (or the owner's own DEL): the instance ends as intended
     if (held.entitled_until_us != kForever &&
         event.t >= held.entitled_until_us - entitlement_tolerance_us(held.ttl_us)) {
@@ -371,6 +425,7 @@ class Checker {
   std::map<std::pair<std::int64_t, std::string>, KeyState> states_;
   std::map<std::int64_t, FaultEvent> last_node_fault_;
   std::map<std::int64_t, FaultEvent> failover_to_;  // old master -> its latest failover
+  std::vector<NodeHold> holds_;  // quorum locks only: every instance's entitled stretch
   bool seen_lock_event_ = false;
   std::int64_t violations_ = 0;
   std::vector<std::int64_t> first_witnesses_;

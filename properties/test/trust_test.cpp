@@ -144,5 +144,48 @@ TEST(Trust, BoundedUnavailabilityJudgesACrashedHolder) {
   EXPECT_TRUE(contains(verdict.summary, "1 crashed holder")) << verdict.summary;
 }
 
+// --- a quorum lock is judged at the lock, per-node double grants are a diagnostic --------------------------
+
+// Redlock over 5 masters: p1 takes nodes 0, 1, 2 at t=0.1 ms (TTL 1 s); node 2's clock jumps and the key
+// expires there at 0.2 s; p2 then takes node 2 and the nodes in `p2_nodes` besides.
+HistoryBuilder redlock_with_early_expiry_on_node_2(const std::vector<std::int64_t>& p2_nodes) {
+  HistoryBuilder b;
+  b.meta("variant", "redlock");
+  b.meta("nodes", 5);
+  b.meta("quorum", 3);
+  b.invoke(100, 1, "acquire");
+  for (std::int64_t node : {0, 1, 2}) b.set_nx_px(100 + node, 1, "tokA", 1000, node);
+  b.acquire_ok(200, 1, "tokA", 900'000);
+  b.fault(150'000, {{"fault", "node_clock_jump"}, {"node", 2}, {"delta_us", 2'000'000}});
+  b.server(200'000, 2, "expired", -1, "", 2200, 1000, "");
+  b.invoke(300'000, 2, "acquire");
+  b.set_nx_px(300'010, 2, "tokB", 1000, 2, 2000);
+  for (std::int64_t node : p2_nodes) b.set_nx_px(300'020 + node, 2, "tokB", 1000, node);
+  return b;
+}
+
+TEST(Trust, QuorumLockOneNodesDoubleGrantWithoutASecondMajorityIsADiagnosticNotAViolation) {
+  HistoryBuilder b = redlock_with_early_expiry_on_node_2({3});  // p2: nodes 2, 3 — no majority
+  b.complete(300'100, 2, "acquire", "fail");
+  b.invoke(300'200, 2, "release", "tokB");
+  b.server(300'250, 2, "deleted", 2, "", 2300, -1, "EVALSHA");
+  b.server(300'260, 3, "deleted", 2, "", 300, -1, "EVALSHA");
+  Verdict verdict = verdict_of(b, "mutual_exclusion_server");
+  EXPECT_EQ(verdict.outcome, Outcome::holds) << to_string(verdict);
+  ASSERT_EQ(verdict.diagnostics.size(), 1u) << to_string(verdict);
+  EXPECT_EQ(verdict.diagnostics[0].name, "per_node_double_grant");
+  EXPECT_EQ(verdict.diagnostics[0].count, 1);
+  EXPECT_FALSE(verdict.diagnostics[0].witnesses.empty());
+}
+
+TEST(Trust, QuorumLockSecondMajorityWhileTheFirstIsEntitledIsAViolation) {
+  HistoryBuilder b = redlock_with_early_expiry_on_node_2({3, 4});  // p2: nodes 2, 3, 4 — a majority
+  b.acquire_ok(300'100, 2, "tokB", 1'200'000);
+  Verdict verdict = verdict_of(b, "mutual_exclusion_server");
+  EXPECT_EQ(verdict.outcome, Outcome::violated) << to_string(verdict);
+  EXPECT_TRUE(contains(verdict.cause, "process 2 reached a majority")) << verdict.cause;
+  EXPECT_TRUE(contains(verdict.cause, "process 1 still held one (nodes 0, 1, 2")) << verdict.cause;
+}
+
 }  // namespace
 }  // namespace lockcheck::properties

@@ -60,6 +60,12 @@ void print_report(const cli::ScenarioReport& report) {
                 static_cast<unsigned long long>(*tally.first_violating_seed), tally.first_violation.cause.c_str());
   }
   for (const auto& [property, tally] : report.tallies) {
+    if (tally.runs_with_diagnostics == 0) continue;
+    std::printf("  diagnostic %s (not gating; %lld of %lld runs, first seed %llu): %s\n", property.c_str(),
+                static_cast<long long>(tally.runs_with_diagnostics), static_cast<long long>(tally.runs),
+                static_cast<unsigned long long>(*tally.first_diagnostic_seed), tally.first_diagnostic.c_str());
+  }
+  for (const auto& [property, tally] : report.tallies) {
     if (!tally.unobservable.empty()) std::printf("  unknown %s: %s\n", property.c_str(), tally.unobservable.c_str());
   }
   for (const auto& mismatch : report.mismatches) {

@@ -53,7 +53,7 @@ SeedRun run_one(const sim::Scenario& scenario, std::uint64_t seed, const RunOpti
     out.verdicts = properties::check_all(history);
     for (properties::Verdict& verdict : out.verdicts) {
       if (auto why = unobservable.find(verdict.property); why != unobservable.end()) {
-        verdict = properties::Verdict{verdict.property, properties::Outcome::unknown, why->second, {}, {}};
+        verdict = properties::Verdict{verdict.property, properties::Outcome::unknown, why->second, {}, {}, {}};
       }
     }
     out.progress = properties::measure_progress(history);
@@ -136,6 +136,10 @@ ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& opt
       ++tally.runs;
       if (auto why = run.unobservable.find(verdict.property); why != run.unobservable.end() && tally.unobservable.empty()) {
         tally.unobservable = why->second;
+      }
+      if (!verdict.diagnostics.empty() && tally.runs_with_diagnostics++ == 0) {
+        tally.first_diagnostic_seed = run.seed;
+        tally.first_diagnostic = verdict.diagnostics.front().cause;
       }
       if (verdict.outcome == properties::Outcome::unknown && tally.unknown++ == 0) {
         tally.first_unknown_seed = run.seed;
