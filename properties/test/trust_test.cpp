@@ -187,5 +187,44 @@ TEST(Trust, QuorumLockSecondMajorityWhileTheFirstIsEntitledIsAViolation) {
   EXPECT_TRUE(contains(verdict.cause, "process 1 still held one (nodes 0, 1, 2")) << verdict.cause;
 }
 
+// --- keys a variant derives are judged; one reader freeing every reader is flagged --------------------------
+
+// rw-two-keys: readers p1 and p2 share 'lock:read' (a count); p1's release DELs it while p2 still reads.
+HistoryBuilder two_readers_one_release_frees_both() {
+  HistoryBuilder b;
+  b.meta("variant", "rw-two-keys");
+  b.meta("lock_keys", {{{"key", "lock:read"}, {"lock", "lock"}, {"mode", "read"}},
+                       {{"key", "lock:write"}, {"lock", "lock"}, {"mode", "write"}}});
+  b.read_invoke(100, 1, "acquire");
+  b.server(150, 0, "created", 1, "1", 0, -1, "EVALSHA", "lock:read");
+  b.server(150, 0, "expire_set", 1, "1", 0, 1000, "EVALSHA", "lock:read");
+  b.read_acquire_ok(200, 1, "tokR1", 900'000);
+  b.read_invoke(10'000, 2, "acquire");
+  b.server(10'050, 0, "overwritten", 2, "2", 10, 1010, "EVALSHA", "lock:read");
+  b.read_acquire_ok(10'100, 2, "tokR2", 910'000);
+  b.read_invoke(50'000, 1, "release", "tokR1");
+  b.server(50'050, 0, "deleted", 1, "", 50, -1, "DEL", "lock:read");
+  return b;
+}
+
+TEST(Trust, OneReaderDeletingTheSharedReadKeyWhileAnotherReadsViolatesOwnerOnlyRelease) {
+  HistoryBuilder b = two_readers_one_release_frees_both();
+  Verdict verdict = verdict_of(b, "owner_only_release");
+  EXPECT_EQ(verdict.outcome, Outcome::violated) << to_string(verdict);
+  EXPECT_TRUE(contains(verdict.cause, "while process 2 still held a read lock")) << verdict.cause;
+}
+
+TEST(Trust, LastReaderDeletingTheSharedReadKeyIsItsRelease) {
+  HistoryBuilder b;
+  b.meta("lock_keys", {{{"key", "lock:read"}, {"lock", "lock"}, {"mode", "read"}}});
+  b.read_invoke(100, 1, "acquire");
+  b.server(150, 0, "created", 1, "1", 0, -1, "EVALSHA", "lock:read");
+  b.server(150, 0, "expire_set", 1, "1", 0, 1000, "EVALSHA", "lock:read");
+  b.read_acquire_ok(200, 1, "tokR1", 900'000);
+  b.read_invoke(50'000, 1, "release", "tokR1");
+  b.server(50'050, 0, "deleted", 1, "", 50, -1, "DEL", "lock:read");
+  EXPECT_EQ(verdict_of(b, "owner_only_release").outcome, Outcome::holds);
+}
+
 }  // namespace
 }  // namespace lockcheck::properties
