@@ -25,7 +25,7 @@ namespace {
 
 constexpr int kExitOk = 0, kExitInternal = 3;
 
-reports::Cell to_cell(const reports::PlannedCell& planned, const ScenarioReport& report) {
+reports::Cell to_cell(const compare::PlannedCell& planned, const ScenarioReport& report) {
   reports::Cell cell{planned.variant, planned.family, {}, report.progress, planned.scenario.config.duration_us};
   std::vector<std::string> names;
   for (const auto& [property, tally] : report.tallies) names.push_back(property);
@@ -39,20 +39,20 @@ reports::Cell to_cell(const reports::PlannedCell& planned, const ScenarioReport&
 }
 
 // Reruns one violating seed (the simulator is deterministic, so it is the same run) and draws it.
-reports::Counterexample draw_counterexample(const reports::CompareSelection& selection,
-                                            const reports::PlannedCell& planned, std::uint64_t seed) {
+reports::Counterexample draw_counterexample(const compare::CompareSelection& selection,
+                                            const compare::PlannedCell& planned, std::uint64_t seed) {
   const sim::RunResult run = sim::simulate(planned.scenario.config, seed);
   const properties::History history = properties::parse_history(run.history.jsonl());
   reports::Counterexample example{planned.variant, planned.family, seed, {}, {}, {}};
   for (properties::Verdict& verdict : properties::check_all(history)) {
     if (verdict.outcome == properties::Outcome::violated) example.violations.push_back(std::move(verdict));
   }
-  example.replay_command = reports::replay_command(selection, planned.variant, planned.family, seed);
+  example.replay_command = compare::replay_command(selection, planned.variant, planned.family, seed);
   example.timeline = reports::build_timeline(history, example.violations);
   return example;
 }
 
-void add_counterexamples(const reports::CompareSelection& selection, const reports::PlannedCell& planned,
+void add_counterexamples(const compare::CompareSelection& selection, const compare::PlannedCell& planned,
                          const reports::Cell& cell, std::vector<reports::Counterexample>& out) {
   std::vector<std::uint64_t> drawn;
   for (const reports::PropertyResult& result : cell.properties) {
@@ -77,9 +77,9 @@ int command_compare(const CompareOptions& options) {
     throw std::invalid_argument(fmt::format("compare: unknown backend '{}' (mock or redis)", options.backend));
   }
   const bool real_redis = options.backend == "redis";
-  const reports::ComparePlan plan = reports::plan_comparison(options.selection);
+  const compare::ComparePlan plan = compare::plan_comparison(options.selection);
   reports::Comparison comparison;
-  comparison.command = reports::selection_command(options.selection);
+  comparison.command = compare::selection_command(options.selection);
   comparison.backend = options.backend;
   comparison.seeds = plan.seeds;
   comparison.variants = plan.variants;
@@ -101,7 +101,7 @@ int command_compare(const CompareOptions& options) {
   int exit_code = kExitOk;
   std::size_t done = 0;
   std::string announced;
-  for (const reports::PlannedCell& planned : plan.cells) {
+  for (const compare::PlannedCell& planned : plan.cells) {
     if (!tty && planned.variant != announced) {
       std::fprintf(stderr, "compare: %s under %zu fault famil%s x %zu seed(s)\n", planned.variant.c_str(),
                    plan.families.size(), plan.families.size() == 1 ? "y" : "ies", plan.seeds.size());

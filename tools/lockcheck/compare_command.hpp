@@ -3,12 +3,12 @@
 // run engine as `lockcheck run`, then the reports (reports/): matrix.md, report.html, results.json, JUnit.
 #include <string>
 
-#include "reports/compare_plan.hpp"
+#include "compare_plan.hpp"
 
 namespace lockcheck::cli {
 
 struct CompareOptions {
-  reports::CompareSelection selection;
+  compare::CompareSelection selection;
   std::string backend = "mock";
   std::string out_dir;      // empty: print matrix.md to standard output, write nothing
   std::string junit_path;   // empty: no JUnit XML
