@@ -57,9 +57,8 @@ class Recorder {
   }
   // A renewing variant's background renewal, as renew ops (the simulator's World::record_renewal).
   void record_renewal(const RenewalEvent& event) {
-    std::optional<Json> fields =
-        sim::renew_op_fields(event, process_, local_us(), true_time_of(event.valid_until), local_of(event.valid_until));
-    if (fields) record("op", *fields);
+    record("op", sim::renew_op_fields(event, process_, local_us(), true_time_of(event.valid_until),
+                                      local_of(event.valid_until)));
   }
   void record(const char* kind, const Json& fields) {
     Json line{{"t", now_us()}, {"kind", kind}};
