@@ -147,15 +147,15 @@ void Topology::stop_observing() {
   for (auto& observer : observers_) {
     if (!observer) continue;
     observer->stop();
-    retired_unobserved_ += observer->unobserved();
+    retired_gaps_.add(observer->gaps());
     observer.reset();
   }
 }
 
-std::int64_t Topology::unobserved() const {
-  std::int64_t total = retired_unobserved_;
+Gaps Topology::gaps() const {
+  Gaps total = retired_gaps_;
   for (const auto& observer : observers_) {
-    if (observer) total += observer->unobserved();
+    if (observer) total.add(observer->gaps());
   }
   return total;
 }
@@ -181,14 +181,15 @@ void Topology::start_observer(int node, const std::map<std::string, KeyState>& b
 }
 
 void Topology::node_crash(int node) {
+  servers_.at(static_cast<std::size_t>(node))->kill();
+  // After the kill: the observer takes in every change the node made up to its death.
   auto& observer = observers_.at(static_cast<std::size_t>(node));
   if (observer) {
-    observer->stop();
+    observer->drain();
     state_at_crash_[static_cast<std::size_t>(node)] = observer->last_state();
-    retired_unobserved_ += observer->unobserved();
+    retired_gaps_.add(observer->gaps());
     observer.reset();
   }
-  servers_.at(static_cast<std::size_t>(node))->kill();
 }
 
 void Topology::node_restart(int node, sim::RestartMode mode, std::int64_t t_us) {
@@ -202,16 +203,16 @@ void Topology::node_restart(int node, sim::RestartMode mode, std::int64_t t_us) 
 void Topology::failover(int replica, std::int64_t t_us) {
   const int old_master = replica_of_.at(static_cast<std::size_t>(replica));
   if (old_master < 0) return;
-  std::map<std::string, KeyState> before = state_at_crash_[static_cast<std::size_t>(old_master)];
-  if (auto& observer = observers_[static_cast<std::size_t>(old_master)]) {
-    observer->stop();
-    before = observer->last_state();
-    retired_unobserved_ += observer->unobserved();
-    observer.reset();
-  }
   // Sentinel fences the old master off; here it is killed, and what was still on the link is lost with it.
   servers_[static_cast<std::size_t>(old_master)]->kill();
   replication_links_[static_cast<std::size_t>(replica)]->stop();
+  std::map<std::string, KeyState> before = state_at_crash_[static_cast<std::size_t>(old_master)];
+  if (auto& observer = observers_[static_cast<std::size_t>(old_master)]) {
+    observer->drain();  // every change the old master made up to its death
+    before = observer->last_state();
+    retired_gaps_.add(observer->gaps());
+    observer.reset();
+  }
   run_command(servers_[static_cast<std::size_t>(replica)]->port(), {"REPLICAOF", "NO", "ONE"});
   replica_of_[static_cast<std::size_t>(replica)] = -1;
   for (std::size_t other = 0; other < servers_.size(); ++other) {
