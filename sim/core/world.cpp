@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/meta_line.hpp"
 #include "core/renew_op.hpp"
 #include "lockcheck/variants/registry.hpp"
 
@@ -311,10 +312,7 @@ void World::apply(const FaultSpec& fault) {
 }
 
 std::uint64_t World::run() {
-  history_.record(0, "meta",
-                  Json{{"schema", 1}, {"scenario", config_.scenario}, {"seed", seed_}, {"variant", config_.variant},
-                       {"ttl_ms", config_.lock.ttl.count()}, {"clients", config_.clients.size()},
-                       {"nodes", config_.nodes.size()}, {"fencing", config_.workload.fencing}, {"end", config_.duration_us}});
+  history_.record(0, "meta", history_meta(config_, seed_));
   for (std::size_t i = 0; i < nodes_.size(); ++i) schedule_maintenance(static_cast<int>(i));
   std::vector<FaultSpec> schedule = config_.faults;
   for (auto& drawn : draw_nemesis_schedule(config_, seed_)) schedule.push_back(drawn);

@@ -19,6 +19,7 @@
 #include "attribution.hpp"
 #include "client_clock.hpp"
 #include "core/history.hpp"
+#include "core/meta_line.hpp"
 #include "record_sink.hpp"
 #include "topology.hpp"
 #include "worker_config.hpp"
@@ -262,11 +263,9 @@ class Run {
     std::erase_if(records, [&](const Record& record) { return record.t_us > config_.duration_us; });
     std::stable_sort(records.begin(), records.end(), [](const Record& a, const Record& b) { return a.t_us < b.t_us; });
     sim::History history;
-    history.record(0, "meta",
-                   sim::Json{{"schema", 1}, {"scenario", config_.scenario}, {"seed", seed_}, {"variant", config_.variant},
-                             {"ttl_ms", config_.lock.ttl.count()}, {"clients", config_.clients.size()},
-                             {"nodes", config_.nodes.size()}, {"fencing", config_.workload.fencing},
-                             {"end", config_.duration_us}, {"backend", "redis"}});
+    sim::Json meta = sim::history_meta(config_, seed_);
+    meta["backend"] = "redis";
+    history.record(0, "meta", meta);
     for (const Record& record : records) history.record(record.t_us, record.kind.c_str(), record.fields);
 
     RedisRunResult result;

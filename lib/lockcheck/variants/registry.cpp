@@ -1,5 +1,7 @@
 #include "lockcheck/variants/registry.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "lockcheck/errors.hpp"
@@ -67,6 +69,19 @@ std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Cloc
   if (id == "rw-two-keys") return std::make_unique<broken::RwTwoKeysLock>(port, clock, entropy, options);
   if (id == "rw-hash-timestamps") return std::make_unique<broken::RwHashTimestampsLock>(port, clock, entropy, options);
   throw InvalidArgument(fmt::format("unknown lock variant '{}'; known: {}", id, fmt::join(variant_ids(), ", ")));
+}
+
+LockShape lock_shape(const std::string& id, const std::string& key, std::size_t masters) {
+  const auto& ids = variant_ids();
+  if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+    throw InvalidArgument(fmt::format("unknown lock variant '{}'; known: {}", id, fmt::join(ids, ", ")));
+  }
+  LockShape shape;
+  if (id == "redlock") shape.quorum = Redlock::quorum_of(masters);
+  if (id == "rw-two-keys") {
+    shape.derived_keys = {{broken::RwTwoKeysLock::read_key(key), true}, {broken::RwTwoKeysLock::write_key(key), false}};
+  }
+  return shape;
 }
 
 }  // namespace lockcheck

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-namespace lockcheck::reports {
+namespace lockcheck::compare {
 namespace {
 
 using sim::FaultSpec;
@@ -190,4 +190,4 @@ sim::SimConfig variant_base_config(const std::string& variant) {
 
 bool variant_needs_user_scripts(const std::string& variant) { return variant == "script"; }
 
-}  // namespace lockcheck::reports
+}  // namespace lockcheck::compare

@@ -8,7 +8,7 @@
 
 #include "core/config.hpp"
 
-namespace lockcheck::reports {
+namespace lockcheck::compare {
 
 struct FaultFamily {
   std::string id;           // column id, e.g. "pause"; used in --faults, anchors and results.json
@@ -30,4 +30,4 @@ sim::SimConfig variant_base_config(const std::string& variant);
 // Variants compare skips unless the user supplies something (the `script` variant needs the user's scripts).
 bool variant_needs_user_scripts(const std::string& variant);
 
-}  // namespace lockcheck::reports
+}  // namespace lockcheck::compare

@@ -1,0 +1,33 @@
+#include "core/meta_line.hpp"
+
+#include <algorithm>
+
+#include "lockcheck/variants/registry.hpp"
+
+namespace lockcheck::sim {
+
+Json history_meta(const SimConfig& config, std::uint64_t seed) {
+  Json meta{{"schema", 1},
+            {"scenario", config.scenario},
+            {"seed", seed},
+            {"variant", config.variant},
+            {"ttl_ms", config.lock.ttl.count()},
+            {"clients", config.clients.size()},
+            {"nodes", config.nodes.size()},
+            {"fencing", config.workload.fencing},
+            {"end", config.duration_us}};
+  const auto masters = static_cast<std::size_t>(
+      std::count_if(config.nodes.begin(), config.nodes.end(), [](const NodeConfig& node) { return node.replica_of < 0; }));
+  const LockShape shape = lock_shape(config.variant, config.workload.key, masters);
+  if (shape.quorum > 0) meta["quorum"] = shape.quorum;
+  if (!shape.derived_keys.empty()) {
+    Json keys = Json::array();
+    for (const LockShape::DerivedKey& derived : shape.derived_keys) {
+      keys.push_back(Json{{"key", derived.key}, {"lock", config.workload.key}, {"mode", derived.shared ? "read" : "write"}});
+    }
+    meta["lock_keys"] = std::move(keys);
+  }
+  return meta;
+}
+
+}  // namespace lockcheck::sim
