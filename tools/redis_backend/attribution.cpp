@@ -100,6 +100,21 @@ std::optional<std::int64_t> deadline(const MonitorLine& line, const std::string&
   return std::nullopt;
 }
 
+// How much an `incrby` notification's command (INCR, DECR, INCRBY, DECRBY) added to `key`.
+std::optional<std::int64_t> increment(const MonitorLine& line, const std::string& key) {
+  const std::string name = line.name();
+  const std::vector<std::string>& argv = line.argv;
+  if (argv.size() < 2 || argv[1] != key) return std::nullopt;
+  if (name == "INCR" && argv.size() == 2) return 1;
+  if (name == "DECR" && argv.size() == 2) return -1;
+  if ((name == "INCRBY" || name == "DECRBY") && argv.size() == 3) {
+    const std::optional<std::int64_t> by = integer(argv[2]);
+    if (by && name == "DECRBY") return -*by;
+    return by;
+  }
+  return std::nullopt;
+}
+
 // The hash fields a hash-write notification's command wrote under `key`.
 std::optional<std::vector<std::string>> written_fields(const MonitorLine& line, const std::string& key) {
   const std::string name = line.name();
@@ -184,16 +199,13 @@ void place_server_events(std::vector<Record>& records) {
   for (auto& [node, stream] : lines) {
     for (Record* line : stream) {
       const std::int64_t by = line->fields.value("by", -1);
-      const std::int64_t since = line->fields.value("since_us", std::int64_t{0});
       if (by < 0 || spans.count(by) == 0) continue;
-      std::int64_t latest = std::numeric_limits<std::int64_t>::min(), earliest = kOpen;
+      // The command ran before the observer read it (t), inside one of the process's ops invoked by then.
+      std::int64_t latest = std::numeric_limits<std::int64_t>::min();
       for (const Span& span : spans.at(by)) {
-        if (span.from_us > line->t_us || span.to_us < since) continue;  // not in flight in the window
-        latest = std::max(latest, span.to_us == kOpen ? line->t_us : span.to_us - 1);
-        earliest = std::min(earliest, span.from_us + 1);
+        if (span.from_us < line->t_us) latest = std::max(latest, std::min(line->t_us, span.to_us == kOpen ? kOpen : span.to_us - 1));
       }
-      const std::int64_t placed = std::min(line->t_us, latest);
-      if (earliest != kOpen && placed >= std::max(since, earliest)) line->t_us = placed;
+      if (latest != std::numeric_limits<std::int64_t>::min()) line->t_us = latest;
     }
     for (std::size_t i = stream.size(); i-- > 1;) stream[i - 1]->t_us = std::min(stream[i - 1]->t_us, stream[i]->t_us);
   }
@@ -217,9 +229,9 @@ std::map<std::string, KeyState> NodeAttribution::state() const {
   return out;
 }
 
-void NodeAttribution::count(std::int64_t Gaps::*counter, const std::string& reason) {
-  ++(gaps_.*counter);
-  ++gaps_.reasons[reason];
+void NodeAttribution::count(std::int64_t Gaps::*counter, const std::string& reason, std::int64_t n) {
+  gaps_.*counter += n;
+  gaps_.reasons[reason] += n;
 }
 
 void NodeAttribution::notification(std::int64_t t_us, std::int64_t since_us, const std::string& event,
@@ -308,6 +320,13 @@ void NodeAttribution::close_unit() {
       const bool keep = line != nullptr && keeps_ttl(*line);
       key.known = value.has_value() && (!keep || before_known);
       key.state = KeyState{true, value.value_or(""), {}, keep ? before.expire_at_ms : -1};
+    } else if (note.event == "incrby") {
+      // INCR and friends: a counter (rw-two-keys' readers); an absent key counts from 0, the TTL is kept.
+      event = before.present ? "modified" : "created";
+      const std::optional<std::int64_t> delta = line != nullptr ? increment(*line, note.key) : std::nullopt;
+      const std::optional<std::int64_t> base = before.present ? integer(before.value) : std::optional<std::int64_t>(0);
+      key.known = (before_known || !before.present) && delta && base;
+      key.state = KeyState{true, key.known ? std::to_string(*base + *delta) : "", {}, before.present ? before.expire_at_ms : -1};
     } else if (is_hash_write(note.event)) {
       event = before.present ? "modified" : "created";
       const auto fields = line != nullptr ? written_fields(*line, note.key) : std::nullopt;
@@ -343,7 +362,7 @@ void NodeAttribution::close_unit() {
     } else if (note.event == "evicted") {
       event = "evicted";
     } else {
-      // A command the checkers have no event for (RENAME, INCR, ...): the key's content is no longer known.
+      // A command the checkers have no event for (RENAME, APPEND, ...): the key's content is no longer known.
       count(&Gaps::unobserved, fmt::format("a change the checkers have no event for ('{}')", note.event));
       key.known = false;
       key.state.present = note.event != "rename_from" && note.event != "move_from";
@@ -380,8 +399,8 @@ void NodeAttribution::state_read(const StateRead& read) {
 void NodeAttribution::finish() {
   close_unit();
   if (!notes_.empty()) {
-    gaps_.unobserved += static_cast<std::int64_t>(notes_.size());
-    gaps_.reasons["a notification whose command line never came (the node went away)"] += static_cast<std::int64_t>(notes_.size());
+    count(&Gaps::unobserved, "a notification whose command line never came (the node went away)",
+          static_cast<std::int64_t>(notes_.size()));
     notes_.clear();
   }
   flush(nullptr);

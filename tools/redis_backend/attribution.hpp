@@ -11,8 +11,8 @@
 // same stream maps the connection's address to the process from then on. Expiry and eviction notifications
 // are the server's own (by -1).
 //
-// What the key held after a command or script: derived from the command's arguments (SET's value, HSET's
-// field names, PEXPIRE's milliseconds on the node clock of the MONITOR line) and, where a state read follows
+// What the key held after a command or script: derived from the command's arguments (SET's value, INCR's
+// count, HSET's field names, PEXPIRE's milliseconds on the node clock of the MONITOR line) and, where a state read follows
 // the key's last change (a MULTI read whose PUBLISHed marker sits in the same stream), taken from the read
 // exactly, which also checks the derivation. A change that cannot be derived (a command outside the model,
 // RENAME, ...) and is not followed by a read, a derivation the read contradicts, and a change whose client has
@@ -61,12 +61,14 @@ struct Gaps {
 
 // A server line's `t` is when the observer read its notification: often after the worker that caused it
 // recorded the reply, while the change itself came before that reply. With one master (a worker's commands
-// then go over one connection at a time), each line whose process is known is moved back to the latest time
-// the causing command can have run: no later than the last completion (ok or fail: every command it sent was
-// answered) among that process's ops in flight in the line's window [since_us, t], and never before since_us or
-// their invokes. An op that completed `info` (a command may still run after the timeout) or never completed
-// bounds nothing. Then each node's lines are kept in stream order (a line is never later than the next).
-// `records`: the run's own records (server lines per node in stream order) and the workers' op records.
+// then go over one connection at a time, each answered before the next), each line whose process is known is
+// moved back to the latest time its command can have run: it ran before `t`, inside one of the process's ops
+// invoked before `t`, so no later than the latest completion among them (ok or fail: every command of the op
+// was answered). An op that completed `info` (a command may still run after the timeout) or never completed
+// bounds nothing. (`since_us` is not used: the observer may see its socket empty after the command ran, while
+// Redis has not yet written the notification.) Then each node's lines are kept in stream order (no line
+// later than the next), which moves only lines that ran earlier still. `records`: the run's own records
+// (server lines per node in stream order) and the workers' op records.
 void place_server_events(std::vector<Record>& records);
 
 class NodeAttribution {
@@ -131,7 +133,7 @@ class NodeAttribution {
   void close_unit();
   void flush(const StateRead* read);
   std::int64_t by_of(const Unit& unit, const Change& change);
-  void count(std::int64_t Gaps::*counter, const std::string& reason);
+  void count(std::int64_t Gaps::*counter, const std::string& reason, std::int64_t n = 1);
 
   int node_;
   std::set<std::string> keys_;

@@ -199,9 +199,9 @@ void NodeObserver::loop() {
 void NodeObserver::observe() {
   redisContext* subscriber = connections_->subscriber;
   // When the bytes being parsed reached us: after `fill_lo` (the socket was last seen empty then) and by
-  // `fill_hi` (when they were read). Redis writes a notification in the same event-loop pass as the reply to
-  // the client that caused it, so that client's operation completed after fill_lo too. Bytes left over from
-  // the constructor's reads came after the initial read was sent.
+  // `fill_hi` (when they were read). Redis writes a command's notifications and MONITOR line in the event-loop
+  // pass that ran it, usually microseconds later (not a bound: it may write the caller's reply first). Bytes
+  // left over from the constructor's reads came after the initial read was sent.
   std::int64_t socket_empty_us = resolved_issued_us_;
   std::int64_t fill_lo = resolved_issued_us_, fill_hi = time_.now_us();
   // Bounded by the run: stop() ends it, and a lost connection (the node crashed) ends it at once.
@@ -217,8 +217,10 @@ void NodeObserver::observe() {
         socket_empty_us = now;
         continue;
       }
+      // A reply begun in an earlier read keeps that read's window start.
+      const bool partial = subscriber->reader->pos < subscriber->reader->len;
       if (redisBufferRead(subscriber) != REDIS_OK) return;
-      fill_lo = socket_empty_us;
+      if (!partial) fill_lo = socket_empty_us;
       fill_hi = now;
       int left = 0;
       if (ioctl(subscriber->fd, FIONREAD, &left) == 0 && left == 0) socket_empty_us = now;

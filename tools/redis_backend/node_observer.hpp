@@ -10,9 +10,9 @@
 // (from the MONITOR lines and the workers' client names) and what the key held after it (derived from the
 // commands, and exact where a read follows the key's last change).
 //
-// `t` is when the notification's bytes were read from the socket; `since_us` a time the event certainly came
-// after: the later of when the socket was last seen empty before those bytes and when the read whose marker
-// preceded them was sent.
+// `t` is when the notification's bytes were read from the socket; `since_us` when they began to be on their
+// way: the later of when the socket was last seen empty before those bytes and when the read whose marker
+// preceded them was sent (Redis writes them in the event-loop pass that ran the command, microseconds after).
 #include <atomic>
 #include <map>
 #include <memory>

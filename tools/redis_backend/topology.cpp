@@ -5,9 +5,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
+
+#include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck::redis_backend {
 namespace {
@@ -42,6 +45,12 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
                    const std::string& clock_shim, const TimeBase& time, RecordSink& sink)
     : config_(config), time_(time), sink_(sink), keys_{config.workload.key}, routing_(directory + "/routing", true) {
   const int nodes = static_cast<int>(config.nodes.size());
+  // The keys the variant writes besides the lock key (rw-two-keys' read key) are lock keys too.
+  const auto masters = static_cast<std::size_t>(
+      std::count_if(config.nodes.begin(), config.nodes.end(), [](const sim::NodeConfig& node) { return node.replica_of < 0; }));
+  for (const LockShape::DerivedKey& derived : lock_shape(config.variant, config.workload.key, masters).derived_keys) {
+    keys_.insert(derived.key);
+  }
   servers_.resize(static_cast<std::size_t>(nodes));
   observers_.resize(static_cast<std::size_t>(nodes));
   replication_links_.resize(static_cast<std::size_t>(nodes));

@@ -183,6 +183,35 @@ TEST_F(AttributionTest, ReentrantHashReleaseThatDeletes) {
   EXPECT_EQ(stream.gaps().unobserved + stream.gaps().unattributed, 0);
 }
 
+// rw-two-keys: readers count themselves in a counter key (INCR ... DECR); each change is derived from the
+// counter before it, and the key is a lock key like the lock's own.
+TEST(Attribution, ACounterKeyIsDerivedFromItsIncrements) {
+  RecordSink sink;
+  NodeAttribution stream(0, {"lock", "lock:readers"}, {{"lock", KeyState{}}, {"lock:readers", KeyState{}}}, sink);
+  stream.command(line(kNodeMs, kP1, {"CLIENT", "SETNAME", worker_client_name(1, 0)}));
+  stream.command(line(kNodeMs, kP2, {"CLIENT", "SETNAME", worker_client_name(2, 0)}));
+  stream.notification(100, 90, "incrby", "lock:readers");
+  stream.command(line(kNodeMs + 1, kP1, {"INCR", "lock:readers"}));
+  stream.notification(100, 90, "expire", "lock:readers");
+  stream.command(line(kNodeMs + 1, kP1, {"PEXPIRE", "lock:readers", "900"}));
+  stream.notification(110, 90, "incrby", "lock:readers");
+  stream.command(line(kNodeMs + 2, kP2, {"INCRBY", "lock:readers", "1"}));
+  stream.notification(120, 90, "incrby", "lock:readers");
+  stream.command(line(kNodeMs + 3, kP1, {"DECR", "lock:readers"}));
+  stream.finish();
+  const std::vector<Record> out = sink.take();
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].fields["event"], "created");
+  EXPECT_EQ(out[0].fields["value"], "1");
+  EXPECT_EQ(out[0].fields["key"], "lock:readers");
+  EXPECT_EQ(out[2].fields["event"], "modified");
+  EXPECT_EQ(out[2].fields["value"], "2");
+  EXPECT_EQ(out[2].fields["by"], 2);
+  EXPECT_EQ(out[2].fields["expire_at_ms"], kNodeMs + 901);  // INCR keeps the deadline
+  EXPECT_EQ(out[3].fields["value"], "1");
+  EXPECT_EQ(stream.gaps().unobserved + stream.gaps().unattributed, 0);
+}
+
 // Expiry is the server's, even when a client's command found the key expired (lazily): by -1, not counted.
 TEST_F(AttributionTest, ExpiryIsTheServersOwn) {
   stream.state_read(read_of(string_key("tok1", kNodeMs + 5), kNodeMs));
@@ -291,23 +320,35 @@ TEST(PlaceServerEvents, AChangeGoesBeforeTheReplyToItsCommand) {
 // An op that ended `info` (its command may still run after the timeout) or never ended bounds nothing.
 TEST(PlaceServerEvents, AnUnansweredOpBoundsNothing) {
   std::vector<Record> records = {op_record(1000, 3, "invoke", "release"), op_record(1290, 3, "info", "release"),
+                                 op_record(1295, 3, "invoke", "acquire"), op_record(1300, 3, "ok", "acquire"),
                                  server_line(1330, 1260, 3, "deleted"), op_record(2000, 4, "invoke", "acquire"),
                                  server_line(2330, 2260, 4, "created")};
   place_server_events(records);
-  EXPECT_EQ(records[2].t_us, 1330);
-  EXPECT_EQ(records[4].t_us, 2330);
+  EXPECT_EQ(records[4].t_us, 1330);  // the release's command may have run after its timeout
+  EXPECT_EQ(records[6].t_us, 2330);
 }
 
 // Two ops of one process in flight (the workload and its renewal thread): the later completion bounds it.
-// An op that ended before the window is no candidate; the server's own lines (by -1) stay where they were.
-TEST(PlaceServerEvents, EveryOpInFlightCountsAndNoOther) {
+// An op invoked after the line was read cannot have caused it (one still open when it was read would leave
+// it where it is); the server's own lines (by -1) stay.
+TEST(PlaceServerEvents, EveryOpInvokedBeforeCountsAndNoLaterOne) {
   std::vector<Record> records = {op_record(100, 1, "invoke", "acquire"), op_record(200, 1, "ok", "acquire"),
                                  op_record(1000, 1, "invoke", "release"), op_record(1010, 1, "invoke", "renew"),
                                  op_record(1100, 1, "ok", "release"), op_record(1200, 1, "ok", "renew"),
-                                 server_line(1250, 1050, 1, "expire_set"), server_line(5000, 4000, -1, "expired")};
+                                 op_record(1260, 1, "invoke", "acquire"), server_line(1250, 1050, 1, "expire_set"),
+                                 server_line(5000, 4000, -1, "expired")};
   place_server_events(records);
-  EXPECT_EQ(records[6].t_us, 1199);
-  EXPECT_EQ(records[7].t_us, 5000);
+  EXPECT_EQ(records[7].t_us, 1199);
+  EXPECT_EQ(records[8].t_us, 5000);
+}
+
+// The observer saw its socket empty (since_us) after the worker had its reply: Redis wrote the reply first
+// and the notification later. The window does not exclude the release that caused it.
+TEST(PlaceServerEvents, TheObserversWindowExcludesNothing) {
+  std::vector<Record> records = {op_record(343737, 3, "invoke", "release"), op_record(343993, 3, "ok", "release"),
+                                 server_line(344036, 344002, 3, "deleted")};
+  place_server_events(records);
+  EXPECT_EQ(records[2].t_us, 343992);
 }
 
 // A node's lines keep their stream order: a line is never placed after the one that follows it.
