@@ -13,6 +13,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "attribution.hpp"
 #include "client_clock.hpp"
 #include "core/careful_write.hpp"
 #include "core/prng.hpp"
@@ -189,7 +190,7 @@ int main(int argc, char** argv) {
     const sim::SimConfig config = read_worker_config(config_path);
     redis_backend::RoutingTable table(routing_path, false);
     const Millis timeout(std::max<std::int64_t>(1, config.command_timeout_us / 1000));
-    redis_backend::RoutingPort port(table, process, services, timeout);
+    redis_backend::RoutingPort port(table, process, services, timeout, worker_client_name(process, incarnation));
     ClientClockState clock_state(clock_path, false);
     ClientClock clock(clock_state);
     OsEntropy entropy;
