@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/renew_op.hpp"
+#include "core/run_meta.hpp"
 #include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck::sim {
@@ -180,6 +181,7 @@ void World::start_client(int id) {
   params.watchdog.max_renewals = config_.renewal.max_renewals;
   params.watchdog.max_hold = Millis(config_.renewal.max_hold_us / 1000);
   params.watchdog.observer = [this, &process](const RenewalEvent& event) { record_renewal(process, event); };
+  params.wrap_in_watchdog = config_.renewal.watchdog;
   auto lock = make_lock(config_.variant, process.port(), process.clock(), process.entropy(), config_.lock, params);
   process.start(std::move(lock), run_workload(*this, process));
 }
@@ -311,10 +313,7 @@ void World::apply(const FaultSpec& fault) {
 }
 
 std::uint64_t World::run() {
-  history_.record(0, "meta",
-                  Json{{"schema", 1}, {"scenario", config_.scenario}, {"seed", seed_}, {"variant", config_.variant},
-                       {"ttl_ms", config_.lock.ttl.count()}, {"clients", config_.clients.size()},
-                       {"nodes", config_.nodes.size()}, {"fencing", config_.workload.fencing}, {"end", config_.duration_us}});
+  history_.record(0, "meta", run_meta(config_, seed_));
   for (std::size_t i = 0; i < nodes_.size(); ++i) schedule_maintenance(static_cast<int>(i));
   std::vector<FaultSpec> schedule = config_.faults;
   for (auto& drawn : draw_nemesis_schedule(config_, seed_)) schedule.push_back(drawn);

@@ -19,6 +19,7 @@
 #include "attribution.hpp"
 #include "client_clock.hpp"
 #include "core/history.hpp"
+#include "core/run_meta.hpp"
 #include "record_sink.hpp"
 #include "topology.hpp"
 #include "worker_config.hpp"
@@ -262,11 +263,9 @@ class Run {
     const std::int64_t unattributed = attribute_server_events(records);
 
     sim::History history;
-    history.record(0, "meta",
-                   sim::Json{{"schema", 1}, {"scenario", config_.scenario}, {"seed", seed_}, {"variant", config_.variant},
-                             {"ttl_ms", config_.lock.ttl.count()}, {"clients", config_.clients.size()},
-                             {"nodes", config_.nodes.size()}, {"fencing", config_.workload.fencing},
-                             {"end", config_.duration_us}, {"backend", "redis"}});
+    sim::Json meta = sim::run_meta(config_, seed_);
+    meta["backend"] = "redis";
+    history.record(0, "meta", meta);
     for (const Record& record : records) history.record(record.t_us, record.kind.c_str(), record.fields);
 
     RedisRunResult result;
