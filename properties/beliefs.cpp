@@ -132,4 +132,29 @@ class Tracker {
 
 std::vector<Belief> belief_intervals(const History& history) { return Tracker().run(history); }
 
+OwnerLeases::OwnerLeases(const History& history) : ttl_us_(history.meta.ttl_ms * 1'000) {
+  for (Belief& belief : belief_intervals(history)) {
+    beliefs_[{belief.process, belief.key}].push_back(std::move(belief));
+  }
+}
+
+std::int64_t OwnerLeases::lease_end_us(std::int64_t process, const std::string& key, const std::string& token,
+                                       std::int64_t t_us) const {
+  auto it = beliefs_.find({process, key});
+  if (it == beliefs_.end()) return t_us;
+  auto end_of = [](const Belief& belief) {
+    // A late action past the validity is the client's mistake, not an entitlement the node owes it.
+    return belief.end_reason == "acted" ? belief.valid_until_us : belief.end_us;
+  };
+  if (!token.empty()) {  // the value names the acquisition (a token lock): its own belief
+    for (const Belief& belief : it->second) {
+      if (belief.token == token && end_of(belief) > t_us) return end_of(belief);
+    }
+  }
+  for (const Belief& belief : it->second) {  // else the process's belief at that time
+    if (end_of(belief) > t_us && belief.start_us <= t_us + ttl_us_) return end_of(belief);
+  }
+  return t_us;
+}
+
 }  // namespace lockcheck::properties

@@ -2,6 +2,7 @@
 // Belief intervals: when, in true time, each process believed it held each lock. The client-level
 // mutual exclusion checker compares them; others use the hold bookkeeping.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,5 +35,23 @@ struct Belief {
 // action. Without it a stop-the-world pause could never show at the client level, which is the point of
 // Kleppmann's argument.
 std::vector<Belief> belief_intervals(const History& history);
+
+// The owner's own lease, for a lock instance the node keeps without a deadline (a client-timestamp lock:
+// the deadline lives in the value, not in a TTL). Such an instance is entitled only while its owner believes
+// it holds the lock (its acquire's validity, renewals, until its release or crash), never forever.
+class OwnerLeases {
+ public:
+  explicit OwnerLeases(const History& history);
+  // When `process`'s belief in `key` that the instance created at `t_us` stands for ends, in true time and
+  // without the late-action extension: the belief carrying `token` when one does, else the one current at
+  // `t_us` or starting within a TTL after it (the acquire's reply follows the node's change). `t_us` when the
+  // process never believed it held that instance (its acquire failed or its outcome stayed unknown).
+  std::int64_t lease_end_us(std::int64_t process, const std::string& key, const std::string& token,
+                            std::int64_t t_us) const;
+
+ private:
+  std::int64_t ttl_us_ = 0;
+  std::map<std::pair<std::int64_t, std::string>, std::vector<Belief>> beliefs_;  // in start order
+};
 
 }  // namespace lockcheck::properties

@@ -49,6 +49,22 @@ class Fields {
   std::string string_or(const char* name, const char* fallback) const {
     return has(name) ? as_string(name) : std::string(fallback);
   }
+  // "lock_keys": [{"key": ..., "lock": ..., "mode": "read" | "write"}, ...]; absent: none.
+  std::vector<Meta::DerivedKey> derived_keys() const {
+    std::vector<Meta::DerivedKey> keys;
+    if (!has("lock_keys")) return keys;
+    const json& list = object_.at("lock_keys");
+    if (!list.is_array()) fail("field 'lock_keys' must be an array");
+    for (const json& entry : list) {
+      if (!entry.is_object()) fail("each of 'lock_keys' must be an object");
+      Fields derived(entry, line_);
+      std::string mode = derived.string("mode");
+      if (mode != "read" && mode != "write") fail(fmt::format("lock_keys mode '{}' must be read or write", mode));
+      keys.push_back(Meta::DerivedKey{derived.string("key"), derived.string("lock"), mode == "read"});
+    }
+    return keys;
+  }
+
   // "holders": [{"token": ..., "mode": "read" | "write"}, ...]; absent: nullopt.
   std::optional<std::vector<Holder>> holders() const {
     if (!has("holders")) return std::nullopt;
@@ -107,6 +123,9 @@ Meta parse_meta(const Fields& in) {
   meta.nodes = in.integer_or("nodes", 0);
   meta.fencing = in.boolean_or("fencing", false);
   meta.end_us = in.integer_or("end", -1);
+  meta.quorum = in.integer_or("quorum", 0);
+  if (meta.quorum < 0) in.fail("field 'quorum' must not be negative");
+  meta.lock_keys = in.derived_keys();
   return meta;
 }
 

@@ -35,6 +35,17 @@ struct Meta {
   std::int64_t nodes = 0;
   bool fencing = false;
   std::int64_t end_us = -1;  // "end": true time the run stopped; -1 when absent (then the last event's t)
+  // "quorum": how many nodes' instances make one hold of a quorum lock (Redlock: a majority of its
+  // independent masters); 0 when absent: every node's instance is a hold of its own.
+  std::int64_t quorum = 0;
+  // "lock_keys": keys a variant keeps for a lock besides the lock's own key (rw-two-keys: "<key>:read" shared
+  // by readers, "<key>:write" the writer's), as [{"key", "lock", "mode": "read" | "write"}].
+  struct DerivedKey {
+    std::string key;
+    std::string lock;     // the key client ops name
+    bool shared = false;  // "mode": "read": held jointly by the readers; "write": by one owner
+  };
+  std::vector<DerivedKey> lock_keys;
 };
 
 enum class OpType : std::uint8_t { invoke, ok, fail, info };

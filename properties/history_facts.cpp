@@ -11,6 +11,10 @@ std::set<std::string> lock_keys(const History& history) {
   for (const Event& event : history.events) {
     if (const auto* op = std::get_if<Op>(&event); op != nullptr && !op->key.empty()) keys.insert(op->key);
   }
+  // Keys a variant declared it keeps for a lock (meta lock_keys) are lock keys too, once a client used the lock.
+  for (const Meta::DerivedKey& derived : history.meta.lock_keys) {
+    if (keys.count(derived.lock) != 0) keys.insert(derived.key);
+  }
   return keys;
 }
 

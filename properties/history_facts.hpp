@@ -13,7 +13,8 @@ namespace lockcheck::properties {
 
 inline constexpr std::int64_t kForever = std::numeric_limits<std::int64_t>::max();
 
-// Keys named by client ops. Server events on other keys (a fencing counter, say) are not locks.
+// Keys named by client ops, and the keys a variant declared it keeps for them (meta lock_keys). Server events
+// on other keys (a fencing counter, say) are not locks.
 std::set<std::string> lock_keys(const History& history);
 
 // Token -> the process that acquired it (acquire ok). Used when a server event does not say `by`.

@@ -1,9 +1,13 @@
 // mutual_exclusion_resource: the protected register accepted a write that was computed from a read older
 // than another accepted write: that other update is lost (F4, F14, F25). With fencing the register rejects
 // such a write (accepted=false), which is the lock working as designed (S11): never flagged.
+// Staleness is computed here, not taken from the recorder's `stale` flag, so a history recorded elsewhere is
+// judged by the same rule: a write is stale when the version it was computed from (`read_version`) is not the
+// register's version when it lands (the version of the last accepted write, or what the reads showed).
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
 
 #include "checkers.hpp"
 #include "describe.hpp"
@@ -18,11 +22,13 @@ Verdict check_mutual_exclusion_resource(const History& history) {
   std::int64_t writes = 0;
   std::int64_t rejected = 0;
   std::int64_t lost = 0;
+  std::optional<std::int64_t> register_version;  // unknown until a read or an accepted write shows it
   for (const Event& event : history.events) {
     const auto* resource = std::get_if<ResourceEvent>(&event);
     if (resource == nullptr) continue;
     if (resource->f == "read") {
       last_read[resource->process] = resource;
+      if (resource->accepted) register_version = resource->version;
       continue;
     }
     ++writes;
@@ -30,7 +36,11 @@ Verdict check_mutual_exclusion_resource(const History& history) {
       ++rejected;
       continue;
     }
-    if (resource->stale && lost++ == 0) {
+    // Without a read_version (or before anything showed the register) only the recorder can say.
+    const bool stale = resource->read_version && register_version ? *resource->read_version != *register_version
+                                                                  : resource->stale;
+    register_version = resource->version;
+    if (stale && lost++ == 0) {
       std::int64_t read_version = resource->read_version.value_or(-1);
       auto overwritten = write_making_version.find(read_version + 1);
       auto read = last_read.find(resource->process);

@@ -14,6 +14,8 @@
 #include "checkers.hpp"
 #include "describe.hpp"
 #include "history_facts.hpp"
+#include "beliefs.hpp"
+#include "quorum_holds.hpp"
 #include "server_holders.hpp"
 
 namespace lockcheck::properties {
@@ -24,9 +26,13 @@ struct Instance {
   std::string token;
   std::int64_t owner = -1;      // process, -1 when neither `by` nor the token says
   std::int64_t created_i = 0;   // line that created this instance (first witness)
+  std::int64_t created_t_us = 0;
   std::int64_t set_t_us = 0;    // true time of the last create / expire_set
   std::int64_t ttl_us = 0;      // node-clock duration granted at that moment
-  std::int64_t entitled_until_us = kForever;  // true time; kForever while the key has no deadline
+  // True time. While the key has no deadline on the node (`without_deadline`), the owner's own lease: an
+  // instance nobody expires is entitled only as long as its owner believes it holds it, never forever.
+  std::int64_t entitled_until_us = kForever;
+  bool without_deadline = false;
   std::string shortened;        // set when a later expire_set lowered the deadline (F17), for the cause
   std::int64_t failover_i = -1;  // the failover that carried this instance to a promoted node
   std::string failover_cause;
@@ -61,6 +67,7 @@ class Checker {
       : history_(history),
         keys_(lock_keys(history)),
         owners_(token_owners(history)),
+        leases_(history),
         holder_keys_(
             history, owners_, in_flight_,
             [this](std::vector<std::int64_t> witnesses, const std::function<std::string()>& cause) {
@@ -80,6 +87,7 @@ class Checker {
     }
     Verdict verdict;
     verdict.property = "mutual_exclusion_server";
+    if (history_.meta.quorum > 0) return quorum_verdict();
     if (violations_ == 0) {
       verdict.outcome = seen_lock_event_ ? Outcome::holds : Outcome::unknown;
       verdict.summary = seen_lock_event_ ? "no node handed a lock to a second owner while the first was entitled"
@@ -95,6 +103,52 @@ class Checker {
   }
 
  private:
+  // A quorum lock is one lock over several nodes: judged by who held a majority when; the per-node double
+  // grants are kept as a diagnostic (a reader still sees them), not as the verdict.
+  Verdict quorum_verdict() {
+    for (auto& [node_key, state] : states_) {
+      if (state.current) close_hold(node_key.first, node_key.second, *state.current, kForever, false);
+    }
+    const QuorumFinding finding = two_majorities(holds_, history_.meta.quorum, history_.meta.nodes);
+    Verdict verdict;
+    verdict.property = "mutual_exclusion_server";
+    if (violations_ > 0) {
+      verdict.diagnostics.push_back(Diagnostic{
+          "per_node_double_grant", violations_, first_witnesses_,
+          fmt::format("{} time(s) one node gave the key to a second owner while the first was entitled there "
+                      "(not gating for a quorum lock); first: {}",
+                      violations_, first_cause_)});
+    }
+    const std::string per_node =
+        violations_ > 0 ? fmt::format("; {} per-node double grant(s) that gave no one a second majority", violations_)
+                        : std::string();
+    if (finding.count > 0) {
+      verdict.outcome = Outcome::violated;
+      verdict.summary = fmt::format("{} time(s) two processes each held a majority ({} of {} masters) at once",
+                                    finding.count, history_.meta.quorum, history_.meta.nodes);
+      verdict.witnesses = finding.witnesses;
+      verdict.cause = finding.cause;
+    } else if (seen_lock_event_) {
+      verdict.outcome = Outcome::holds;
+      verdict.summary = fmt::format("no two processes held a majority ({} of {} masters) at once{}",
+                                    history_.meta.quorum, history_.meta.nodes, per_node);
+    } else {
+      verdict.summary = "not exercised (no server events on lock keys)";
+    }
+    return verdict;
+  }
+
+  // An instance leaves a node: until when its owner was entitled to it. Released by its owner: then. Gone
+  // any other way: its entitlement runs on (the owner counts on it), never past the run.
+  void close_hold(std::int64_t node, const std::string& key, const Instance& held, std::int64_t released_us,
+                  bool by_owner) {
+    if (history_.meta.quorum == 0 || held.failover_i >= 0) return;
+    std::int64_t end = by_owner ? released_us : held.entitled_until_us;
+    if (!by_owner && end != kForever) end -= entitlement_tolerance_us(held.ttl_us);
+    end = std::min(end, history_.end_us());
+    holds_.push_back(NodeHold{node, key, held.owner, held.token, held.created_t_us, end, held.created_i});
+  }
+
   std::int64_t owner_of(const ServerEvent& event) const {
     if (event.by >= 0) return event.by;
     auto it = owners_.find(event.value);
@@ -149,9 +203,9 @@ class Checker {
       case ServerEventKind::overwritten: on_set(event, state); break;
       case ServerEventKind::expire_set: on_expire_set(event, state); break;
       case ServerEventKind::expire_removed:
-        if (state.current) state.current->entitled_until_us = kForever;
+        if (state.current) lose_deadline(*state.current, event);
         break;
-      case ServerEventKind::modified: break;  // hash locks change fields in place; ownership is by `by`
+      case ServerEventKind::modified: on_modified(event, state); break;
       case ServerEventKind::deleted:
       case ServerEventKind::expired:
       case ServerEventKind::evicted:
@@ -217,23 +271,55 @@ class Checker {
     state.ghost.reset();
     bool keeps_instance = event.event == ServerEventKind::overwritten && state.current &&
                           same_owner(*state.current, owner, event.value);
+    if (state.current && !keeps_instance && !event.replicated) {
+      close_hold(event.node, event.key, *state.current, event.t, false);
+    }
     Instance next;
     if (keeps_instance) next = *state.current;  // the owner rewrote its own lock: entitlement carries on
     if (!keeps_instance) {
       next.created_i = event.i;
+      next.created_t_us = event.t;
       next.shared = in_flight_.reading(event.by);
     }
     next.token = event.value;
     next.owner = owner;
     if (event.expire_at_ms >= 0) grant(next, event);
-    else if (!keeps_instance) next.entitled_until_us = kForever;
+    else lose_deadline(next, event);
     state.current = next;
+  }
+
+  // No deadline on the node: entitled for as long as the owner's own lease lasts (item: a client-timestamp
+  // lock whose crashed holder's stored deadline has passed is taken over by design, not a double grant).
+  void lose_deadline(Instance& instance, const ServerEvent& event) const {
+    instance.without_deadline = true;
+    instance.entitled_until_us =
+        instance.owner < 0 ? kForever : leases_.lease_end_us(instance.owner, event.key, instance.token, event.t);
+  }
+
+  // A hash lock changes fields in place (reentry counts). The owner's own changes are its business; another
+  // process changing a held single-owner instance (adding its own field, say) is a second owner in the key.
+  void on_modified(const ServerEvent& event, KeyState& state) {
+    if (!state.current || event.replicated || event.by < 0) return;
+    const Instance& held = *state.current;
+    if (held.owner < 0 || held.owner == event.by || (held.shared && in_flight_.reading(event.by))) return;
+    if (event.t >= held.entitled_until_us - entitlement_tolerance_us(held.ttl_us)) return;
+    flag({held.created_i, event.i}, [&] {
+      return fmt::format("{}'s lock instance (token {}) on node {} was changed by {} at t={} while it was entitled "
+                         "until t={}: a second owner in one key",
+                         owner_name(held.owner), short_token(held.token), event.node,
+                         in_flight_.describe(event.by, event.command, event.script), format_time_us(event.t),
+                         format_time_us(held.entitled_until_us));
+    });
   }
 
   // The node granted (expire_at_ms - node_time_ms) more: entitlement runs that long in true time from now.
   static void grant(Instance& instance, const ServerEvent& event) {
     std::int64_t ttl_us = (event.expire_at_ms - event.node_time_ms) * 1'000;
     std::int64_t until = event.t + ttl_us;
+    if (instance.without_deadline) {  // the first deadline replaces the owner's lease
+      instance.without_deadline = false;
+      instance.entitled_until_us = kForever;
+    }
     if (instance.entitled_until_us != kForever && until < instance.entitled_until_us) {
       // A lowered deadline does not shorten the owner's entitlement (F17: reentry with a shorter lease).
       instance.shortened = fmt::format("its deadline was lowered to {} at t={} by {}", format_duration_us(ttl_us),
@@ -310,6 +396,7 @@ class Checker {
     if (event.replicated) return;
     bool by_owner = event.event == ServerEventKind::deleted && event.by >= 0 &&
                     (held.owner < 0 || held.owner == event.by || (held.shared && in_flight_.reading(event.by)));
+    close_hold(event.node, event.key, held, event.t, by_owner);
     if (by_owner) return;  // a release (or the owner's own DEL): the instance ends as intended
     if (held.entitled_until_us != kForever &&
         event.t >= held.entitled_until_us - entitlement_tolerance_us(held.ttl_us)) {
@@ -332,11 +419,13 @@ class Checker {
   const History& history_;
   std::set<std::string> keys_;
   std::map<std::string, std::int64_t> owners_;
+  OwnerLeases leases_;
   InFlight in_flight_;
   HolderKeys holder_keys_;
   std::map<std::pair<std::int64_t, std::string>, KeyState> states_;
   std::map<std::int64_t, FaultEvent> last_node_fault_;
   std::map<std::int64_t, FaultEvent> failover_to_;  // old master -> its latest failover
+  std::vector<NodeHold> holds_;  // quorum locks only: every instance's entitled stretch
   bool seen_lock_event_ = false;
   std::int64_t violations_ = 0;
   std::vector<std::int64_t> first_witnesses_;

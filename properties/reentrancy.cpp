@@ -4,7 +4,9 @@
 // while a nested acquire or an inner release was in flight). Correct counting (S9) is never flagged.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <vector>
 
 #include "checkers.hpp"
 #include "describe.hpp"
@@ -15,7 +17,9 @@ Verdict check_reentrancy(const History& history) {
   Verdict verdict;
   verdict.property = "reentrancy";
   std::map<std::pair<std::int64_t, std::string>, std::int64_t> depth;       // (process, key) -> holds
-  std::map<std::pair<std::int64_t, std::string>, const Op*> in_flight;      // (process, key) -> pending invoke
+  // (process, key) -> its pending invokes: a watchdog's renew may be in flight beside a nested acquire, and
+  // must not hide what the nested acquire did to the deadline.
+  std::map<std::pair<std::int64_t, std::string>, std::vector<const Op*>> in_flight;
   std::map<std::pair<std::int64_t, std::string>, std::int64_t> deadline_ms;  // (node, key) -> expire_at_ms
   std::int64_t nested = 0;
   std::int64_t violations = 0;
@@ -27,11 +31,13 @@ Verdict check_reentrancy(const History& history) {
   for (const Event& event : history.events) {
     if (const auto* op = std::get_if<Op>(&event)) {
       std::pair<std::int64_t, std::string> id{op->process, op->key};
+      std::vector<const Op*>& pending = in_flight[id];
       if (op->type == OpType::invoke) {
-        in_flight[id] = op;
+        pending.push_back(op);
         if (op->fn == OpFn::release && depth[id] > 0) --depth[id];
       } else {
-        in_flight.erase(id);
+        auto same_fn = std::find_if(pending.begin(), pending.end(), [&](const Op* p) { return p->fn == op->fn; });
+        if (same_fn != pending.end()) pending.erase(same_fn);
         if (op->fn == OpFn::acquire && op->type == OpType::ok && depth[id]++ > 0) ++nested;
       }
       continue;
@@ -39,6 +45,9 @@ Verdict check_reentrancy(const History& history) {
     if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->fault == "crash") {
       for (auto& [id, holds] : depth) {
         if (id.first == fault->process) holds = 0;
+      }
+      for (auto& [id, pending] : in_flight) {
+        if (id.first == fault->process) pending.clear();  // a crashed process's invokes never complete
       }
       continue;
     }
@@ -54,8 +63,11 @@ Verdict check_reentrancy(const History& history) {
     if (server->by < 0 || server->replicated) continue;
     std::pair<std::int64_t, std::string> id{server->by, server->key};
     auto pending = in_flight.find(id);
-    if (pending == in_flight.end() || depth[id] == 0) continue;  // only nested acquires and inner releases
-    const Op& op = *pending->second;
+    if (pending == in_flight.end() || pending->second.empty() || depth[id] == 0) continue;  // nested ops only
+    // The op that caused it: a nested acquire or an inner release when one is in flight, else a renewal.
+    auto cause = std::find_if(pending->second.begin(), pending->second.end(),
+                              [](const Op* p) { return p->fn != OpFn::renew; });
+    const Op& op = cause != pending->second.end() ? **cause : *pending->second.front();
     if (server->event == ServerEventKind::deleted && op.fn == OpFn::release) {
       flag({op.i, server->i},
            fmt::format("process {}'s inner release of '{}' at t={} deleted the key on node {} while it still held "

@@ -22,6 +22,16 @@ void to_json(nlohmann::json& out, const Verdict& verdict) {
                        {"summary", verdict.summary},
                        {"witnesses", verdict.witnesses},
                        {"cause", verdict.cause}};
+  if (!verdict.diagnostics.empty()) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const Diagnostic& diagnostic : verdict.diagnostics) {
+      list.push_back({{"name", diagnostic.name},
+                      {"count", diagnostic.count},
+                      {"witnesses", diagnostic.witnesses},
+                      {"cause", diagnostic.cause}});
+    }
+    out["diagnostics"] = std::move(list);
+  }
 }
 
 std::string to_string(const Verdict& verdict) {
@@ -29,6 +39,10 @@ std::string to_string(const Verdict& verdict) {
   if (!verdict.summary.empty()) text += fmt::format(" — {}", verdict.summary);
   if (!verdict.witnesses.empty()) text += fmt::format(" [witness lines {}]", fmt::join(verdict.witnesses, ", "));
   if (!verdict.cause.empty()) text += fmt::format("; cause: {}", verdict.cause);
+  for (const Diagnostic& diagnostic : verdict.diagnostics) {
+    text += fmt::format("; diagnostic {} ({}) [witness lines {}]: {}", diagnostic.name, diagnostic.count,
+                        fmt::join(diagnostic.witnesses, ", "), diagnostic.cause);
+  }
   return text;
 }
 

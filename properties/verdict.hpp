@@ -14,12 +14,22 @@ enum class Outcome { holds, violated, unknown };
 
 std::string_view to_string(Outcome outcome);
 
+// A finding that does not decide the verdict but that a reader should see (counted, with the first witness):
+// for a quorum lock, a double grant on one node that gave no one a second majority.
+struct Diagnostic {
+  std::string name;                      // e.g. "per_node_double_grant"
+  std::int64_t count = 0;
+  std::vector<std::int64_t> witnesses;   // the first occurrence's history lines
+  std::string cause;
+};
+
 struct Verdict {
   std::string property;                  // e.g. "mutual_exclusion_server"
   Outcome outcome = Outcome::unknown;
   std::string summary;                   // one line for the summary table
   std::vector<std::int64_t> witnesses;   // history line indices ("i"), the first violation's evidence
   std::string cause;                     // what the history shows happened, in words
+  std::vector<Diagnostic> diagnostics;   // non-gating findings beside the verdict
 };
 
 void to_json(nlohmann::json& out, const Verdict& verdict);

@@ -1,7 +1,8 @@
 #pragma once
 // A counterexample's timeline, Jepsen style: one lane per client and per node over a window of true time
-// around the violation. Built from a history (sim/README.md) and the verdicts that flagged it; drawn by
-// timeline_svg.hpp. Kept separate from the drawing so tests can check what is shown without parsing SVG.
+// around the violation. Built from a history (JSON Lines, parsed by properties/history.hpp) and the verdicts
+// that flagged it; drawn by timeline_svg.hpp. Kept separate from the drawing so tests can check what is
+// shown without parsing SVG.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -211,7 +211,8 @@ TEST(Checkers, OverlappingReadersAreCompatible) {
   EXPECT_EQ(outcome_of(b, "mutual_exclusion_client"), Outcome::holds);
 }
 
-// Readers share one hash key: the first creates it, the next joins (and extends it), the last deletes it.
+// Readers share one hash key: the first creates it, the next joins (and extends it), the first leaves, and the
+// last deletes it. (Deleting it while the first still read would free that reader's hold: see trust_test.cpp.)
 HistoryBuilder shared_readers_history(bool last_is_reader) {
   HistoryBuilder h(1000);
   h.read_invoke(100, 1, "acquire");
@@ -225,6 +226,7 @@ HistoryBuilder shared_readers_history(bool last_is_reader) {
   }
   h.server(500, 0, "modified", 2, "", 0, -1, "HSET");
   h.server(500, 0, "expire_set", 2, "", 0, 1000, "PEXPIRE");
+  h.invoke(550, 1, "release", "r1");
   h.server(600, 0, "deleted", 2, "", 0, -1, "DEL");
   return h;
 }

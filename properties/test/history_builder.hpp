@@ -20,8 +20,12 @@ class HistoryBuilder {
     json meta{{"schema", 1}, {"scenario", "test"}, {"seed", 1},       {"variant", "token"},
               {"ttl_ms", ttl_ms}, {"clients", 3},   {"nodes", 1},     {"fencing", fencing}};
     if (end_us >= 0) meta["end"] = end_us;
-    line(0, "meta", meta);
+    meta_ = std::move(meta);
+    next_i_ = 1;
   }
+
+  // Extra meta fields (quorum, lock_keys, nodes, variant, ...), before or after the events are written.
+  void meta(const std::string& name, json value) { meta_[name] = std::move(value); }
 
   // --- ops --------------------------------------------------------------------------------------------
   std::int64_t invoke(std::int64_t t, std::int64_t process, const std::string& f, const std::string& token = "",
@@ -111,8 +115,12 @@ class HistoryBuilder {
   }
   std::int64_t fault(std::int64_t t, json fields) { return line(t, "fault", std::move(fields)); }
 
-  const std::string& text() const { return text_; }
-  History parse() const { return parse_history(text_); }
+  std::string text() const {
+    json object{{"i", 0}, {"t", 0}, {"kind", "meta"}};
+    for (auto& [name, value] : meta_.items()) object[name] = value;
+    return object.dump() + "\n" + text_;
+  }
+  History parse() const { return parse_history(text()); }
 
  private:
   std::int64_t line(std::int64_t t, const char* kind, json fields) {
@@ -122,6 +130,7 @@ class HistoryBuilder {
     return next_i_++;
   }
 
+  json meta_;
   std::int64_t next_i_ = 0;
   std::string text_;
 };

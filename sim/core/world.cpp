@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/meta_line.hpp"
 #include "core/renew_op.hpp"
-#include "core/run_meta.hpp"
 #include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck::sim {
@@ -313,7 +313,7 @@ void World::apply(const FaultSpec& fault) {
 }
 
 std::uint64_t World::run() {
-  history_.record(0, "meta", run_meta(config_, seed_));
+  history_.record(0, "meta", history_meta(config_, seed_));
   for (std::size_t i = 0; i < nodes_.size(); ++i) schedule_maintenance(static_cast<int>(i));
   std::vector<FaultSpec> schedule = config_.faults;
   for (auto& drawn : draw_nemesis_schedule(config_, seed_)) schedule.push_back(drawn);

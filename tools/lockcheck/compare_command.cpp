@@ -6,18 +6,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 #include "../redis_backend/backend.hpp"
+#include "compare_output.hpp"
 #include "core/simulate.hpp"
 #include "progress_bar.hpp"
 #include "reports/cell_status.hpp"
-#include "reports/compare_junit.hpp"
-#include "reports/matrix_markdown.hpp"
-#include "reports/report_html.hpp"
-#include "reports/results_json.hpp"
+#include "reports/comparison_shard.hpp"
 #include "run_engine.hpp"
 
 namespace lockcheck::cli {
@@ -25,7 +21,7 @@ namespace {
 
 constexpr int kExitOk = 0, kExitInternal = 3;
 
-reports::Cell to_cell(const reports::PlannedCell& planned, const ScenarioReport& report) {
+reports::Cell to_cell(const compare::PlannedCell& planned, const ScenarioReport& report) {
   reports::Cell cell{planned.variant, planned.family, {}, report.progress, planned.scenario.config.duration_us};
   std::vector<std::string> names;
   for (const auto& [property, tally] : report.tallies) names.push_back(property);
@@ -39,20 +35,20 @@ reports::Cell to_cell(const reports::PlannedCell& planned, const ScenarioReport&
 }
 
 // Reruns one violating seed (the simulator is deterministic, so it is the same run) and draws it.
-reports::Counterexample draw_counterexample(const reports::CompareSelection& selection,
-                                            const reports::PlannedCell& planned, std::uint64_t seed) {
+reports::Counterexample draw_counterexample(const compare::CompareSelection& selection,
+                                            const compare::PlannedCell& planned, std::uint64_t seed) {
   const sim::RunResult run = sim::simulate(planned.scenario.config, seed);
   const properties::History history = properties::parse_history(run.history.jsonl());
   reports::Counterexample example{planned.variant, planned.family, seed, {}, {}, {}};
   for (properties::Verdict& verdict : properties::check_all(history)) {
     if (verdict.outcome == properties::Outcome::violated) example.violations.push_back(std::move(verdict));
   }
-  example.replay_command = reports::replay_command(selection, planned.variant, planned.family, seed);
+  example.replay_command = compare::replay_command(selection, planned.variant, planned.family, seed);
   example.timeline = reports::build_timeline(history, example.violations);
   return example;
 }
 
-void add_counterexamples(const reports::CompareSelection& selection, const reports::PlannedCell& planned,
+void add_counterexamples(const compare::CompareSelection& selection, const compare::PlannedCell& planned,
                          const reports::Cell& cell, std::vector<reports::Counterexample>& out) {
   std::vector<std::uint64_t> drawn;
   for (const reports::PropertyResult& result : cell.properties) {
@@ -64,29 +60,37 @@ void add_counterexamples(const reports::CompareSelection& selection, const repor
   }
 }
 
-void write_file(const std::filesystem::path& path, const std::string& content) {
-  std::ofstream out(path, std::ios::binary);
-  out << content;
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
-}
-
 }  // namespace
 
 int command_compare(const CompareOptions& options) {
   if (options.backend != "mock" && options.backend != "redis") {
     throw std::invalid_argument(fmt::format("compare: unknown backend '{}' (mock or redis)", options.backend));
   }
+  const bool sharded = options.shard_count > 1;
+  if (options.shard_count == 0 || options.shard_index >= options.shard_count) {
+    throw std::invalid_argument(fmt::format("--shard wants i/n with 0 <= i < n, got {}/{}", options.shard_index,
+                                            options.shard_count));
+  }
+  if (sharded && options.out_dir.empty()) {
+    throw std::invalid_argument("--shard needs --out DIR (the shard's file goes there; `lockcheck merge` renders)");
+  }
+  if (sharded && !options.junit_path.empty()) {
+    throw std::invalid_argument("--junit is written by `lockcheck merge ... --junit OUT.xml`, not by a shard");
+  }
   const bool real_redis = options.backend == "redis";
-  const reports::ComparePlan plan = reports::plan_comparison(options.selection);
-  reports::Comparison comparison;
-  comparison.command = reports::selection_command(options.selection);
-  comparison.backend = options.backend;
-  comparison.seeds = plan.seeds;
-  comparison.variants = plan.variants;
-  comparison.families = plan.families;
-  comparison.notes = plan.notes;
+  const compare::ComparePlan plan = compare::plan_comparison(options.selection);
+  reports::ComparisonShard shard;
+  shard.index = options.shard_index;
+  shard.count = options.shard_count;
+  reports::Comparison& frame = shard.frame;
+  frame.command = compare::selection_command(options.selection);
+  frame.backend = options.backend;
+  frame.seeds = plan.seeds;
+  frame.variants = plan.variants;
+  frame.families = plan.families;
+  frame.notes = plan.notes;
   if (real_redis) {
-    comparison.notes.push_back(
+    frame.notes.push_back(
         "Run on real redis-server processes (`--backend redis`): real time, not deterministic; no timelines are "
         "drawn (they re-simulate a seed on the mock). `--history-dir` keeps each run's history for `lockcheck check`.");
   }
@@ -96,15 +100,24 @@ int command_compare(const CompareOptions& options) {
   run_options.history_dir = options.history_dir;
   run_options.shrink = false;  // nothing is expected, so nothing to shrink
   const bool tty = isatty(STDERR_FILENO) != 0;
-  const std::size_t total_runs = plan.cells.size() * plan.seeds.size();
+  std::size_t shard_cells = 0;
+  for (std::size_t index = 0; index < plan.cells.size(); ++index) {
+    shard_cells += reports::shard_runs_cell(index, shard.index, shard.count) ? 1 : 0;
+  }
+  const std::size_t total_runs = shard_cells * plan.seeds.size();
   const auto started = std::chrono::steady_clock::now();
   int exit_code = kExitOk;
   std::size_t done = 0;
   std::string announced;
-  for (const reports::PlannedCell& planned : plan.cells) {
+  for (std::size_t index = 0; index < plan.cells.size(); ++index) {
+    if (!reports::shard_runs_cell(index, shard.index, shard.count)) continue;
+    const compare::PlannedCell& planned = plan.cells[index];
+    reports::CellOutcome& outcome = shard.outcomes.emplace_back();
+    outcome.index = index;
     if (!tty && planned.variant != announced) {
-      std::fprintf(stderr, "compare: %s under %zu fault famil%s x %zu seed(s)\n", planned.variant.c_str(),
-                   plan.families.size(), plan.families.size() == 1 ? "y" : "ies", plan.seeds.size());
+      std::fprintf(stderr, "compare: %s under %zu fault famil%s x %zu seed(s)%s\n", planned.variant.c_str(),
+                   plan.families.size(), plan.families.size() == 1 ? "y" : "ies", plan.seeds.size(),
+                   sharded ? fmt::format(", shard {}/{}", shard.index, shard.count).c_str() : "");
       announced = planned.variant;
     }
     try {
@@ -114,8 +127,8 @@ int command_compare(const CompareOptions& options) {
           cell_options = redis_backend::with_redis_backend(planned.scenario, run_options);
         } catch (const std::invalid_argument& refused) {
           // A fault this backend cannot make real (eviction): the cell is skipped and says why.
-          comparison.notes.push_back(fmt::format("`{}` under `{}` is not run on real Redis: {}", planned.variant,
-                                                 planned.family, refused.what()));
+          outcome.notes.push_back(fmt::format("`{}` under `{}` is not run on real Redis: {}", planned.variant,
+                                              planned.family, refused.what()));
           done += plan.seeds.size();
           continue;
         }
@@ -126,13 +139,13 @@ int command_compare(const CompareOptions& options) {
                      report.nondeterminism_detail.c_str());
         exit_code = kExitInternal;
       }
-      comparison.cells.push_back(to_cell(planned, report));
-      if (!real_redis) add_counterexamples(options.selection, planned, comparison.cells.back(), comparison.counterexamples);
+      outcome.cell = to_cell(planned, report);
+      if (!real_redis) add_counterexamples(options.selection, planned, *outcome.cell, outcome.counterexamples);
     } catch (const std::exception& error) {
       // One cell that cannot run (a new variant that needs a configuration compare does not give it) must
       // not hide the others: its cell stays empty, the reports say why, and the exit code is 3.
       std::fprintf(stderr, "lockcheck: %s failed: %s\n", planned.scenario.name.c_str(), error.what());
-      comparison.notes.push_back(fmt::format("`{}` under `{}` did not run: {}", planned.variant, planned.family, error.what()));
+      outcome.notes.push_back(fmt::format("`{}` under `{}` did not run: {}", planned.variant, planned.family, error.what()));
       exit_code = kExitInternal;
     }
     done += plan.seeds.size();
@@ -141,21 +154,17 @@ int command_compare(const CompareOptions& options) {
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     }
   }
+  shard.exit_code = exit_code;
 
-  const std::string matrix = reports::matrix_markdown(comparison);
-  if (options.out_dir.empty()) {
-    std::fputs(matrix.c_str(), stdout);
-  } else {
-    const std::filesystem::path dir(options.out_dir);
-    std::filesystem::create_directories(dir);
-    write_file(dir / "matrix.md", matrix);
-    write_file(dir / "report.html", reports::report_html(comparison));
-    write_file(dir / "results.json", reports::results_json(comparison));
-    std::printf("wrote %s, %s and %s: %zu cells, %zu runs, %zu counterexamples\n", (dir / "matrix.md").c_str(),
-                (dir / "report.html").c_str(), (dir / "results.json").c_str(), comparison.cells.size(), total_runs,
-                comparison.counterexamples.size());
+  if (sharded) {
+    const std::string path = write_shard_file(shard, options.out_dir);
+    std::printf("wrote %s: shard %zu/%zu, %zu of %zu cells, %zu runs; `lockcheck merge` renders all shards\n",
+                path.c_str(), shard.index, shard.count, shard_cells, plan.cells.size(), total_runs);
+    return exit_code;
   }
-  if (!options.junit_path.empty()) write_file(options.junit_path, reports::compare_junit_xml(comparison));
+  // The same assembly as `lockcheck merge`, so that a merged sweep writes these bytes too.
+  const reports::Comparison comparison = reports::merge_shards({shard}, {"this run"});
+  write_comparison_files(comparison, options.out_dir, options.junit_path);
   return exit_code;
 }
 

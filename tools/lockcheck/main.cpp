@@ -1,5 +1,6 @@
 // The lockcheck command line: run scenarios as a CI gate, replay one seed, check a recorded history,
-// compare every variant under every fault family, serve the embedded mock over RESP.
+// compare every variant under every fault family (whole, or in shards that merge puts together), serve the
+// embedded mock over RESP.
 //
 // Exit codes: 0 every verdict as expected; 1 a verdict differs from what a file expects (or `check`
 // found a violation); 2 bad usage or an invalid scenario; 3 internal error or nondeterminism detected.
@@ -14,7 +15,8 @@
 
 #include "properties/checkers.hpp"
 #include "compare_command.hpp"
-#include "core/run_meta.hpp"
+#include "compare_output.hpp"
+#include "core/meta_line.hpp"
 #include "core/simulate.hpp"
 #include "junit.hpp"
 #include "../redis_backend/backend.hpp"
@@ -31,6 +33,8 @@ std::string observed_text(const cli::PropertyTally& tally) {
   if (tally.runs == 0) return "not checked";
   if (tally.violated > 0) return fmt::format("violated ({}/{})", tally.violated, tally.runs);
   if (tally.unknown == tally.runs) return "unknown";
+  // Only judged runs count as holding: "holds (7/10)" says three runs could not tell.
+  if (tally.unknown > 0) return fmt::format("holds ({}/{}), unknown ({})", tally.runs - tally.unknown, tally.runs, tally.unknown);
   return fmt::format("holds ({})", tally.runs);
 }
 
@@ -57,6 +61,12 @@ void print_report(const cli::ScenarioReport& report) {
     if (tally.violated == 0) continue;
     std::printf("  witness %s (seed %llu): %s\n", property.c_str(),
                 static_cast<unsigned long long>(*tally.first_violating_seed), tally.first_violation.cause.c_str());
+  }
+  for (const auto& [property, tally] : report.tallies) {
+    if (tally.runs_with_diagnostics == 0) continue;
+    std::printf("  diagnostic %s (not gating; %lld of %lld runs, first seed %llu): %s\n", property.c_str(),
+                static_cast<long long>(tally.runs_with_diagnostics), static_cast<long long>(tally.runs),
+                static_cast<unsigned long long>(*tally.first_diagnostic_seed), tally.first_diagnostic.c_str());
   }
   for (const auto& [property, tally] : report.tallies) {
     if (!tally.unobservable.empty()) std::printf("  unknown %s: %s\n", property.c_str(), tally.unobservable.c_str());
@@ -123,6 +133,12 @@ int command_replay(const std::string& file, std::uint64_t seed, const std::strin
   return kExitOk;
 }
 
+// "i/n" with 0 <= i < n, as `run --shard` and `compare --shard` take it.
+bool parse_shard(const std::string& text, unsigned& index, unsigned& count) {
+  char rest = 0;
+  return std::sscanf(text.c_str(), "%u/%u%c", &index, &count, &rest) == 2 && count > 0 && index < count;
+}
+
 int command_check(const std::string& path) {
   std::ifstream in(path);
   if (!in) {
@@ -187,6 +203,20 @@ int main(int argc, char** argv) {
   compare->add_option("--backend", compare_options.backend,
                       "mock (default), or redis: real redis-servers, real time (use few variants, faults and --runs)")
       ->check(CLI::IsMember({"mock", "redis"}));
+  std::string compare_shard;
+  compare->add_option("--shard", compare_shard,
+                      "i/n (0 <= i < n): run only the cells whose index mod n is i and write "
+                      "DIR/compare-shard-i-of-n.json (needs --out DIR); `lockcheck merge` renders the n shards");
+
+  auto* merge = app.add_subcommand(
+      "merge", "Combine the shard files of `compare --shard i/n` into matrix.md, report.html, results.json (and "
+               "JUnit), byte for byte those of one unsharded compare");
+  cli::MergeOptions merge_options;
+  merge->add_option("inputs", merge_options.inputs,
+                    "Shard files, or directories holding compare-shard-*.json (every shard 0..n-1 exactly once)")
+      ->required();
+  merge->add_option("--out", merge_options.out_dir, "Write matrix.md, report.html, results.json here (default: print matrix.md)");
+  merge->add_option("--junit", merge_options.junit_path, "Write JUnit XML here");
 
   auto* serve = app.add_subcommand("serve", "Serve the embedded Redis mock over RESP2 (real clock)");
   lockcheck::mock::ServeOptions serve_options{.port = 6380};
@@ -209,7 +239,7 @@ int main(int argc, char** argv) {
       options.history_dir = history_dir;
       if (!shard.empty()) {
         unsigned index = 0, count = 0;
-        if (std::sscanf(shard.c_str(), "%u/%u", &index, &count) != 2 || count == 0 || index >= count) {
+        if (!parse_shard(shard, index, count)) {
           std::fprintf(stderr, "lockcheck: --shard wants i/n with 0 <= i < n, got '%s'\n", shard.c_str());
           return kExitUsage;
         }
@@ -220,8 +250,14 @@ int main(int argc, char** argv) {
     }
     if (*compare) {
       if (compare->count("--seed") > 0) compare_options.selection.seed = seed;
+      if (!compare_shard.empty() &&
+          !parse_shard(compare_shard, compare_options.shard_index, compare_options.shard_count)) {
+        std::fprintf(stderr, "lockcheck: --shard wants i/n with 0 <= i < n, got '%s'\n", compare_shard.c_str());
+        return kExitUsage;
+      }
       return cli::command_compare(compare_options);
     }
+    if (*merge) return cli::command_merge(merge_options);
     if (*replay) return command_replay(replay_file, replay_seed, out_path);
     if (*check) return command_check(history_path);
     if (*serve) return lockcheck::mock::serve_main(serve_options);

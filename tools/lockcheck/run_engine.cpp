@@ -53,7 +53,7 @@ SeedRun run_one(const sim::Scenario& scenario, std::uint64_t seed, const RunOpti
     out.verdicts = properties::check_all(history);
     for (properties::Verdict& verdict : out.verdicts) {
       if (auto why = unobservable.find(verdict.property); why != unobservable.end()) {
-        verdict = properties::Verdict{verdict.property, properties::Outcome::unknown, why->second, {}, {}};
+        verdict = properties::Verdict{verdict.property, properties::Outcome::unknown, why->second, {}, {}, {}};
       }
     }
     out.progress = properties::measure_progress(history);
@@ -137,7 +137,14 @@ ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& opt
       if (auto why = run.unobservable.find(verdict.property); why != run.unobservable.end() && tally.unobservable.empty()) {
         tally.unobservable = why->second;
       }
-      if (verdict.outcome == properties::Outcome::unknown) ++tally.unknown;
+      if (!verdict.diagnostics.empty() && tally.runs_with_diagnostics++ == 0) {
+        tally.first_diagnostic_seed = run.seed;
+        tally.first_diagnostic = verdict.diagnostics.front().cause;
+      }
+      if (verdict.outcome == properties::Outcome::unknown && tally.unknown++ == 0) {
+        tally.first_unknown_seed = run.seed;
+        tally.first_unknown_reason = verdict.summary;
+      }
       if (verdict.outcome == properties::Outcome::violated) {
         if (tally.violated++ == 0) {
           tally.first_violating_seed = run.seed;
@@ -159,6 +166,17 @@ ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& opt
         if (!shrunk.reproduced) mismatch.minimal_faults.push_back("(the full schedule did not reproduce: nondeterminism?)");
       }
       report.mismatches.push_back(std::move(mismatch));
+    } else if (holds_expected && tally.unknown > 0) {
+      // `holds` is a claim that every run could have shown a violation and did not: a run that could not
+      // judge the property proves nothing, so it never counts as a pass.
+      report.mismatches.push_back(Mismatch{
+          expectation.property, expectation.expected,
+          fmt::format("expected holds, but {} of {} runs could not judge it (unknown), first seed {}: {}", tally.unknown,
+                      tally.runs, *tally.first_unknown_seed, tally.first_unknown_reason),
+          replay_command(scenario, *tally.first_unknown_seed), {}});
+    } else if (holds_expected && tally.runs == 0) {
+      report.mismatches.push_back(Mismatch{expectation.property, expectation.expected,
+                                           "expected holds, but no run judged it", "", {}});
     } else if (!holds_expected && tally.violated == 0) {
       report.mismatches.push_back(Mismatch{expectation.property, expectation.expected,
                                            fmt::format("expected a violation, but none of {} runs showed one", tally.runs),

@@ -38,6 +38,11 @@ struct PropertyTally {
   std::int64_t unknown = 0;
   std::optional<std::uint64_t> first_violating_seed;
   properties::Verdict first_violation;
+  std::optional<std::uint64_t> first_unknown_seed;
+  std::string first_unknown_reason;  // the summary of the first run that could not judge it
+  std::int64_t runs_with_diagnostics = 0;  // non-gating findings beside the verdict (properties::Diagnostic)
+  std::optional<std::uint64_t> first_diagnostic_seed;
+  std::string first_diagnostic;
   std::string unobservable;  // why the backend could not judge it in some run (BackendHistory), or ""
 };
 

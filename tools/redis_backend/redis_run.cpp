@@ -19,7 +19,7 @@
 #include "attribution.hpp"
 #include "client_clock.hpp"
 #include "core/history.hpp"
-#include "core/run_meta.hpp"
+#include "core/meta_line.hpp"
 #include "record_sink.hpp"
 #include "topology.hpp"
 #include "worker_config.hpp"
@@ -263,7 +263,7 @@ class Run {
     const std::int64_t unattributed = attribute_server_events(records);
 
     sim::History history;
-    sim::Json meta = sim::run_meta(config_, seed_);
+    sim::Json meta = sim::history_meta(config_, seed_);
     meta["backend"] = "redis";
     history.record(0, "meta", meta);
     for (const Record& record : records) history.record(record.t_us, record.kind.c_str(), record.fields);

@@ -32,7 +32,9 @@ class Redlock final : public LockAlgorithm {
   Task<ReleaseStatus> release(Lease& lease) override;
   Task<RenewStatus> renew(Lease& lease) override;
 
-  std::size_t quorum() const { return nodes_.size() / 2 + 1; }
+  std::size_t quorum() const { return quorum_of(nodes_.size()); }
+  // A majority of `masters`: how many of them one holder needs.
+  static std::size_t quorum_of(std::size_t masters) { return masters / 2 + 1; }
 
  private:
   Task<ReleaseStatus> release_everywhere(const std::string& key, const std::string& token);

@@ -1,5 +1,7 @@
 #include "lockcheck/variants/registry.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "lockcheck/errors.hpp"
@@ -100,5 +102,18 @@ std::unique_ptr<LockAlgorithm> make_unwrapped(const std::string& id, Port& port,
 }
 
 }  // namespace
+
+LockShape lock_shape(const std::string& id, const std::string& key, std::size_t masters) {
+  const auto& ids = variant_ids();
+  if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+    throw InvalidArgument(fmt::format("unknown lock variant '{}'; known: {}", id, fmt::join(ids, ", ")));
+  }
+  LockShape shape;
+  if (id == "redlock") shape.quorum = Redlock::quorum_of(masters);
+  if (id == "rw-two-keys") {
+    shape.derived_keys = {{broken::RwTwoKeysLock::read_key(key), true}, {broken::RwTwoKeysLock::write_key(key), false}};
+  }
+  return shape;
+}
 
 }  // namespace lockcheck

@@ -39,6 +39,22 @@ struct VariantParams {
 // and `script` renews only with a renew.lua (`has_renew_script`). Unknown ids are make_lock's to reject.
 std::string watchdog_refusal(const std::string& id, bool has_renew_script);
 
+// How a variant keeps one lock in Redis, declared so a recorded history can say it (the checkers judge only
+// keys they know are locks, and judge a quorum lock as one lock): the keys it writes for `key` besides `key`
+// itself, each held jointly by readers (`shared`) or by one owner, and how many nodes' instances make one
+// hold (Redlock: a majority of its masters; 0: each node's instance is a hold of its own).
+struct LockShape {
+  struct DerivedKey {
+    std::string key;
+    bool shared = false;
+  };
+  std::vector<DerivedKey> derived_keys;
+  std::size_t quorum = 0;
+};
+// `masters`: the nodes the lock is given (Redlock's independent masters). Throws InvalidArgument for an
+// unknown id.
+LockShape lock_shape(const std::string& id, const std::string& key, std::size_t masters);
+
 // Throws InvalidArgument naming the known ids when `id` is unknown.
 std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Clock& clock, Entropy& entropy,
                                          const LockOptions& options, const VariantParams& params = {});

@@ -5,8 +5,6 @@
 
 namespace lockcheck::broken {
 namespace {
-std::string read_key(const std::string& key) { return key + ":read"; }
-std::string write_key(const std::string& key) { return key + ":write"; }
 }  // namespace
 
 Task<AcquireResult> RwTwoKeysLock::acquire_shared(std::string key, Micros wait) {

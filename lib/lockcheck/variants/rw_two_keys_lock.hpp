@@ -28,6 +28,10 @@ class RwTwoKeysLock final : public detail::SingleKeyLock {
   RwTwoKeysLock(Port& port, Clock& clock, Entropy& entropy, LockOptions options, std::size_t node = 0)
       : SingleKeyLock(port, clock, entropy, options, node) {}
 
+  // The two keys it keeps for `key`: the readers' count and the writer's token.
+  static std::string read_key(const std::string& key) { return key + ":read"; }
+  static std::string write_key(const std::string& key) { return key + ":write"; }
+
   Task<AcquireResult> acquire_shared(std::string key, Micros wait) override;
   // A shared lease's release DELs the read key (the flaw); an exclusive one's is compare-and-delete.
   Task<ReleaseStatus> release(Lease& lease) override;

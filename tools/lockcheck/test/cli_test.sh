@@ -40,4 +40,12 @@ expect "a shard runs a third of the seeds" grep -q "1 seed," "$work/shard.out"
 code=$?
 expect "a bad shard is a usage error (got $code)" test "$code" -eq 2
 
+# `unknown` never passes for `holds`: no run of a token lock nests, so reentrancy cannot be judged.
+"$lockcheck" run "$here/unjudged.toml" --junit "$work/unjudged.xml" > "$work/unjudged.out" 2>&1
+code=$?
+expect "an expected holds that no run judged exits 1 (got $code)" test "$code" -eq 1
+expect "it says why nothing was judged" grep -q "UNEXPECTED reentrancy: expected holds, but 2 of 2 runs could not judge it (unknown), first seed 1: not exercised" "$work/unjudged.out"
+expect "the JUnit report fails it" grep -q "<failure message=\"expected holds\">expected holds, but 2 of 2 runs could not judge" "$work/unjudged.xml"
+expect "the judged property still passes" grep -q "mutual_exclusion_server.*holds (2).*ok" "$work/unjudged.out"
+
 expect_summary

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-namespace lockcheck::reports {
+namespace lockcheck::compare {
 namespace {
 
 using sim::FaultSpec;
@@ -205,4 +205,4 @@ sim::SimConfig variant_base_config(const std::string& row) {
 
 bool variant_needs_user_scripts(const std::string& variant) { return split_watchdog(variant).id == "script"; }
 
-}  // namespace lockcheck::reports
+}  // namespace lockcheck::compare

@@ -11,7 +11,7 @@
 #include "fault_families.hpp"
 #include "lockcheck/variants/registry.hpp"
 
-namespace lockcheck::reports {
+namespace lockcheck::compare {
 namespace {
 
 std::vector<std::string> chosen_variants(const CompareSelection& selection, std::vector<std::string>& notes) {
@@ -88,7 +88,7 @@ ComparePlan plan_comparison(const CompareSelection& selection) {
   }
   for (const std::string& id : family_ids) {
     const FaultFamily& family = fault_family(id);  // throws for an unknown id
-    plan.families.push_back(FamilyInfo{family.id, family.title, family.description});
+    plan.families.push_back(reports::FamilyInfo{family.id, family.title, family.description});
   }
 
   if (selection.seed) {
@@ -98,7 +98,7 @@ ComparePlan plan_comparison(const CompareSelection& selection) {
   }
 
   for (const std::string& variant : plan.variants) {
-    for (const FamilyInfo& info : plan.families) {
+    for (const reports::FamilyInfo& info : plan.families) {
       PlannedCell cell{variant, info.id, {}};
       sim::Scenario& scenario = cell.scenario;
       scenario.name = fmt::format("{}--{}", variant, info.id);
@@ -134,4 +134,4 @@ std::string selection_command(const CompareSelection& selection) {
   return command;
 }
 
-}  // namespace lockcheck::reports
+}  // namespace lockcheck::compare

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "comparison.hpp"
+#include "reports/comparison.hpp"
 #include "scenario/scenario.hpp"
 
-namespace lockcheck::reports {
+namespace lockcheck::compare {
 
 struct CompareSelection {
   std::vector<std::string> variants;  // empty: every registered variant (script only with scripts)
@@ -28,7 +28,7 @@ struct PlannedCell {
 
 struct ComparePlan {
   std::vector<std::string> variants;
-  std::vector<FamilyInfo> families;
+  std::vector<reports::FamilyInfo> families;
   std::vector<std::uint64_t> seeds;
   std::vector<std::string> notes;  // e.g. the variants skipped, and why
   std::vector<PlannedCell> cells;  // variant-major
@@ -45,4 +45,4 @@ std::string replay_command(const CompareSelection& selection, const std::string&
 // The command line that reproduces this selection's comparison (without output options), for the reports.
 std::string selection_command(const CompareSelection& selection);
 
-}  // namespace lockcheck::reports
+}  // namespace lockcheck::compare

@@ -8,7 +8,7 @@
 
 #include "core/config.hpp"
 
-namespace lockcheck::reports {
+namespace lockcheck::compare {
 
 struct FaultFamily {
   std::string id;           // column id, e.g. "pause"; used in --faults, anchors and results.json
@@ -31,12 +31,13 @@ struct RowVariant {
 };
 RowVariant split_watchdog(const std::string& row);
 
-// The fault-free configuration of one variant (or "<id>+watchdog" row): the same workload for all, plus what a variant needs to be
-// exercised at all (Redlock five masters, reentrant variants nested acquires, read-write variants readers).
+// The fault-free configuration of one variant (or "<id>+watchdog" row): the same workload for all, plus what a
+// variant needs to be exercised at all (Redlock five masters, reentrant variants nested acquires, read-write
+// variants readers, renewing ones holds past the TTL).
 sim::SimConfig variant_base_config(const std::string& variant);
 
 // Variants compare skips unless the user supplies something (the `script` variant, also as
 // "script+watchdog", needs the user's scripts).
 bool variant_needs_user_scripts(const std::string& variant);
 
-}  // namespace lockcheck::reports
+}  // namespace lockcheck::compare

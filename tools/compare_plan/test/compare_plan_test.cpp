@@ -1,14 +1,15 @@
-#include "reports/compare_plan.hpp"
+#include "compare_plan.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <stdexcept>
 
+#include "fault_families.hpp"
 #include "lockcheck/variants/registry.hpp"
-#include "reports/fault_families.hpp"
+#include "reports/cell_status.hpp"
 
-namespace lockcheck::reports {
+namespace lockcheck::compare {
 namespace {
 
 TEST(ComparePlan, EveryRegisteredVariantButScriptByDefault) {
@@ -84,6 +85,13 @@ TEST(ComparePlan, ARenewScriptAddsTheScriptWatchdogRow) {
   EXPECT_FALSE(config.scripts.renew.empty()) << "the user's renew.lua is what the watchdog runs";
 }
 
+TEST(ComparePlan, ReportsListPropertiesInTheScenarioFilesOrder) {
+  // reports/cell_status.cpp keeps its own copy of the order, since reports do not include sim/.
+  for (std::size_t i = 0; i < std::size(sim::kExpectableProperties); ++i) {
+    EXPECT_EQ(reports::checker_rank(sim::kExpectableProperties[i]), i) << sim::kExpectableProperties[i];
+  }
+}
+
 TEST(FaultFamilies, IdsAreUnique) {
   const auto& families = fault_families();
   for (std::size_t i = 0; i < families.size(); ++i) {
@@ -92,4 +100,4 @@ TEST(FaultFamilies, IdsAreUnique) {
 }
 
 }  // namespace
-}  // namespace lockcheck::reports
+}  // namespace lockcheck::compare
