@@ -17,6 +17,7 @@
 #include "beliefs.hpp"
 #include "quorum_holds.hpp"
 #include "server_holders.hpp"
+#include "shared_key_readers.hpp"
 
 namespace lockcheck::properties {
 
@@ -68,6 +69,7 @@ class Checker {
         keys_(lock_keys(history)),
         owners_(token_owners(history)),
         leases_(history),
+        readers_(history),
         holder_keys_(
             history, owners_, in_flight_,
             [this](std::vector<std::int64_t> witnesses, const std::function<std::string()>& cause) {
@@ -197,6 +199,7 @@ class Checker {
       holder_keys_.on_server(event);
       return;
     }
+    track_freed_readers(event);
     KeyState& state = states_[{event.node, event.key}];
     switch (event.event) {
       case ServerEventKind::created:
@@ -215,8 +218,11 @@ class Checker {
 
   void on_set(const ServerEvent& event, KeyState& state) {
     std::int64_t owner = owner_of(event);
+    // A fellow reader rewriting a readers' key (INCR of rw-two-keys' count) joins it; the instance carries on.
+    const bool reader_joins = event.event == ServerEventKind::overwritten && state.current && state.current->shared &&
+                              in_flight_.reading(event.by);
     // Replicated writes follow a master's decision that the master's own events already judged.
-    if (!event.replicated) {
+    if (!event.replicated && !reader_joins) {
       if (event.event == ServerEventKind::overwritten && state.current &&
           !same_owner(*state.current, owner, event.value) && state.current->entitled_until_us > event.t) {
         const Instance& held = *state.current;
@@ -269,8 +275,8 @@ class Checker {
       }
     }
     state.ghost.reset();
-    bool keeps_instance = event.event == ServerEventKind::overwritten && state.current &&
-                          same_owner(*state.current, owner, event.value);
+    bool keeps_instance = reader_joins || (event.event == ServerEventKind::overwritten && state.current &&
+                                           same_owner(*state.current, owner, event.value));
     if (state.current && !keeps_instance && !event.replicated) {
       close_hold(event.node, event.key, *state.current, event.t, false);
     }
@@ -286,6 +292,37 @@ class Checker {
     if (event.expire_at_ms >= 0) grant(next, event);
     else lose_deadline(next, event);
     state.current = next;
+  }
+
+  // A reader deleting a readers' key (rw-two-keys' "<key>:read") while other readers' leases run frees their
+  // holds: a writer taking the lock's write key on that node before those leases end is a second owner.
+  void track_freed_readers(const ServerEvent& event) {
+    const std::string& lock = readers_.lock_of(event.key);
+    if (event.event == ServerEventKind::deleted && event.by >= 0 && !event.replicated &&
+        in_flight_.reading(event.by)) {
+      std::vector<SharedKeyReaders::Reader> still = readers_.others_still_reading(event);
+      if (!still.empty()) {
+        FreedReaders freed{still, event.i, event.by, event.key};
+        freed_readers_[{event.node, lock}] = std::move(freed);
+      }
+    }
+    readers_.observe(event, in_flight_);
+    const bool write_key = write_keys_.count(event.key) != 0;
+    if (!write_key || event.event != ServerEventKind::created || event.replicated) return;
+    auto it = freed_readers_.find({event.node, lock});
+    if (it == freed_readers_.end()) return;
+    const std::int64_t writer = owner_of(event);
+    for (const SharedKeyReaders::Reader& reader : it->second.readers) {
+      if (reader.process == writer || event.t >= reader.lease_end_us) continue;
+      const FreedReaders& freed = it->second;
+      flag({freed.deleted_i, event.i}, [&] {
+        return fmt::format("process {}'s release deleted the readers' key '{}' on node {} while process {} still held a "
+                           "read lease (until t={}); then {} took the write key '{}' at t={}: a writer with a reader",
+                           freed.deleted_by, freed.key, event.node, reader.process, format_time_us(reader.lease_end_us),
+                           owner_name(writer), event.key, format_time_us(event.t));
+      });
+      break;
+    }
   }
 
   // No deadline on the node: entitled for as long as the owner's own lease lasts (item: a client-timestamp
@@ -420,6 +457,21 @@ class Checker {
   std::set<std::string> keys_;
   std::map<std::string, std::int64_t> owners_;
   OwnerLeases leases_;
+  SharedKeyReaders readers_;
+  struct FreedReaders {
+    std::vector<SharedKeyReaders::Reader> readers;
+    std::int64_t deleted_i = 0;
+    std::int64_t deleted_by = -1;
+    std::string key;
+  };
+  std::map<std::pair<std::int64_t, std::string>, FreedReaders> freed_readers_;  // (node, lock) -> last such
+  std::set<std::string> write_keys_ = [this] {
+    std::set<std::string> keys;
+    for (const Meta::DerivedKey& derived : history_.meta.lock_keys) {
+      if (!derived.shared) keys.insert(derived.key);
+    }
+    return keys;
+  }();
   InFlight in_flight_;
   HolderKeys holder_keys_;
   std::map<std::pair<std::int64_t, std::string>, KeyState> states_;

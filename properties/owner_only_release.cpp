@@ -9,8 +9,8 @@
 
 #include "checkers.hpp"
 #include "describe.hpp"
-#include "beliefs.hpp"
 #include "history_facts.hpp"
+#include "shared_key_readers.hpp"
 
 namespace lockcheck::properties {
 
@@ -25,12 +25,9 @@ Verdict check_owner_only_release(const History& history) {
     bool shared = false;  // a readers' key: every reader may extend it, and the last one deletes it
   };
   std::map<std::pair<std::int64_t, std::string>, Owner> owners;  // (node, key) -> current instance
-  // Readers' keys without per-holder fields (rw-two-keys' reader count): who joined it. One reader deleting
-  // it while another still holds a read lease frees that reader's hold too (F18), which no exemption excuses.
-  std::map<std::pair<std::int64_t, std::string>, std::set<std::int64_t>> readers;
-  std::map<std::string, std::string> lock_of;  // server key -> the key client ops name
-  for (const Meta::DerivedKey& derived : history.meta.lock_keys) lock_of[derived.key] = derived.lock;
-  const OwnerLeases leases(history);
+  // One reader deleting a readers' key while another still holds a read lease frees that reader's hold too
+  // (F18), which the readers' exemption does not excuse.
+  SharedKeyReaders readers(history);
   InFlight in_flight;
   std::int64_t judged = 0;
   std::int64_t violations = 0;
@@ -39,13 +36,11 @@ Verdict check_owner_only_release(const History& history) {
     const auto* server = std::get_if<ServerEvent>(&event);
     if (server == nullptr || keys.count(server->key) == 0) continue;
     std::pair<std::int64_t, std::string> id{server->node, server->key};
-    const bool reader_joins = server->by >= 0 && !server->holders && in_flight.reading(server->by) &&
-                              server->event != ServerEventKind::deleted && server->event != ServerEventKind::expired;
-    if (reader_joins) readers[id].insert(server->by);
+    const bool reader_joins = server->by >= 0 && !server->holders && in_flight.reading(server->by);
+    const std::vector<SharedKeyReaders::Reader> others_reading = readers.others_still_reading(*server);
+    readers.observe(*server, in_flight);
     switch (server->event) {
       case ServerEventKind::created:
-        readers[id] = {};
-        if (reader_joins) readers[id].insert(server->by);
         owners[id] = Owner{server->by, server->value, server->i, in_flight.reading(server->by)};
         break;
       case ServerEventKind::overwritten:
@@ -61,16 +56,7 @@ Verdict check_owner_only_release(const History& history) {
           const bool fellow_reader = it->second.shared && in_flight.reading(server->by);
           // A reader removing the readers' key while another reader's lease still runs removes that hold.
           std::int64_t still_reading = -1;
-          if (removes && it->second.shared) {
-            auto lock = lock_of.find(server->key);
-            const std::string& op_key = lock != lock_of.end() ? lock->second : server->key;
-            for (std::int64_t reader : readers[id]) {
-              if (reader != server->by && leases.lease_end_us(reader, op_key, "", server->t) > server->t) {
-                still_reading = reader;
-                break;
-              }
-            }
-          }
+          if (removes && it->second.shared && !others_reading.empty()) still_reading = others_reading.front().process;
           if (still_reading >= 0 && violations++ == 0) {
             verdict.witnesses = {it->second.set_i, server->i};
             verdict.cause = fmt::format(
@@ -88,15 +74,11 @@ Verdict check_owner_only_release(const History& history) {
           }
         }
         if (removes && it != owners.end()) owners.erase(it);
-        if (removes) readers.erase(id);
         break;
       }
       case ServerEventKind::expired:
       case ServerEventKind::evicted:
-      case ServerEventKind::lost:
-        owners.erase(id);
-        readers.erase(id);
-        break;
+      case ServerEventKind::lost: owners.erase(id); break;
       case ServerEventKind::modified:
       case ServerEventKind::expire_removed: break;
     }

@@ -23,6 +23,69 @@ std::string_view to_string(Status status) {
   return "not checked";
 }
 
+std::string holds_text(const PropertyResult& result) {
+  if (result.judged() == result.runs) return "✓";
+  return fmt::format("✓ {}/{}", result.judged(), result.runs);
+}
+
+std::string holds_title(const PropertyResult& result) {
+  if (result.judged() == result.runs) return fmt::format("held in all {} runs", result.runs);
+  return fmt::format("held in the {} of {} runs that could judge it; {} could not tell", result.judged(), result.runs,
+                     result.unknown);
+}
+
+namespace {
+
+// Whole milliseconds as "200", others with one decimal ("0.5").
+std::string ms_text(std::int64_t micros) {
+  return micros % 1000 == 0 ? fmt::format("{}", micros / 1000) : milliseconds_text(micros);
+}
+
+std::string ms_range_text(std::int64_t min_us, std::int64_t max_us) {
+  return min_us == max_us ? ms_text(min_us) : ms_text(min_us) + "–" + ms_text(max_us);
+}
+
+std::string ordinal(std::int64_t n) {
+  const std::int64_t tens = n % 100, ones = n % 10;
+  const char* suffix = (tens >= 11 && tens <= 13) ? "th" : ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th";
+  return fmt::format("{}{}", n, suffix);
+}
+
+// Parts per million as a percentage, "50%" or "12.5%".
+std::string percent_text(std::int64_t ppm) {
+  const std::int64_t tenths = (ppm + 500) / 1000;
+  return tenths % 10 == 0 ? fmt::format("{}%", tenths / 10) : fmt::format("{}.{}%", tenths / 10, tenths % 10);
+}
+
+std::string count_text(std::int64_t n, const char* one, const char* many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+}  // namespace
+
+std::vector<std::string> workload_headers() {
+  return {"clients", "TTL (ms)", "hold (ms)", "between holds (ms)", "acquire waits up to (ms)", "nested acquire",
+          "reads", "nodes", "fencing", "run (s)"};
+}
+
+std::vector<std::string> workload_cells(const Workload& workload) {
+  std::string nodes = count_text(workload.masters, "master", "masters");
+  if (workload.replicas > 0) nodes += ", " + count_text(workload.replicas, "replica", "replicas");
+  const std::int64_t run_tenths = (workload.duration_us + 50'000) / 100'000;
+  return {fmt::format("{}", workload.clients),
+          ms_text(workload.ttl_us),
+          ms_range_text(workload.hold_min_us, workload.hold_max_us),
+          ms_range_text(workload.think_min_us, workload.think_max_us),
+          ms_text(workload.wait_us),
+          workload.nest_every == 0   ? std::string("–")
+          : workload.nest_every == 1 ? std::string("every acquisition")
+                                     : "every " + ordinal(workload.nest_every) + " acquisition",
+          workload.readers_ppm == 0 ? std::string("–") : percent_text(workload.readers_ppm) + " of acquisitions",
+          nodes,
+          workload.fencing ? "the resource checks tokens" : "–",
+          run_tenths % 10 == 0 ? fmt::format("{}", run_tenths / 10) : fmt::format("{}.{}", run_tenths / 10, run_tenths % 10)};
+}
+
 std::string property_label(std::string_view property) {
   static constexpr std::pair<std::string_view, std::string_view> kLabels[] = {
       {"mutual_exclusion_server", "server level"},
@@ -85,8 +148,28 @@ OthersSummary summarize_others(const Cell& cell, const std::vector<std::string>&
     const Status status = status_of(result);
     summary.any_checked = summary.any_checked || status == Status::holds || status == Status::broken;
     if (status == Status::broken) summary.broken.push_back(result);
+    if (status == Status::holds && result->judged() < result->runs) summary.partly_judged.push_back(result);
   }
   return summary;
+}
+
+std::string others_held_text(const OthersSummary& summary) {
+  std::string text = "✓";
+  for (std::size_t i = 0; i < summary.partly_judged.size(); ++i) {
+    const PropertyResult& result = *summary.partly_judged[i];
+    text += fmt::format("{}{} {}/{}", i == 0 ? " " : ", ", property_label(result.property), result.judged(), result.runs);
+  }
+  return text;
+}
+
+std::string others_held_title(const OthersSummary& summary) {
+  if (summary.partly_judged.empty()) return "each exercised property held in every run";
+  std::string text = "none broke;";
+  for (std::size_t i = 0; i < summary.partly_judged.size(); ++i) {
+    const PropertyResult& result = *summary.partly_judged[i];
+    text += fmt::format("{} {}: {}", i == 0 ? "" : ";", property_label(result.property), holds_title(result));
+  }
+  return text;
 }
 
 std::string counterexample_anchor(const Cell& cell, const PropertyResult& result) {

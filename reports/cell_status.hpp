@@ -16,7 +16,7 @@ inline constexpr std::string_view kExclusionLevels[] = {"mutual_exclusion_server
                                                         "mutual_exclusion_resource"};
 
 enum class Status {
-  holds,          // checked, never violated (some runs may have been unable to tell)
+  holds,          // checked, never violated (some runs may have been unable to tell: holds_text says how many)
   broken,         // violated in at least one run
   not_exercised,  // every run was unable to tell
   not_checked,    // no result for this property
@@ -24,6 +24,16 @@ enum class Status {
 
 Status status_of(const PropertyResult* result);
 std::string_view to_string(Status status);
+
+// A cell that held: "✓" when every run judged the property (and none violated it), "✓ k/N" when only k of
+// the N runs could judge it — "held in every run" is then not what the runs show.
+std::string holds_text(const PropertyResult& result);
+// Its tooltip: "held in all N runs" or "held in the k of N runs that could judge it; M could not tell".
+std::string holds_title(const PropertyResult& result);
+
+// The workload table (one row per variant): its column headers and one row's cells, in words.
+std::vector<std::string> workload_headers();
+std::vector<std::string> workload_cells(const Workload& workload);
 
 // "server level", "owner-only release", ...; an unknown property keeps its id.
 std::string property_label(std::string_view property);
@@ -38,12 +48,18 @@ void sort_in_checker_order(std::vector<std::string>& properties);
 // Properties other than the exclusion levels that any cell has, in checker order.
 std::vector<std::string> other_properties(const Comparison& comparison);
 
-// A cell of the "other properties" table: the broken ones, in order, and whether any was checked at all.
+// A cell of the "other properties" table: the broken ones, in order, the held ones that only some runs could
+// judge, and whether any was checked at all.
 struct OthersSummary {
   std::vector<const PropertyResult*> broken;
+  std::vector<const PropertyResult*> partly_judged;  // held, but judged < runs
   bool any_checked = false;
 };
 OthersSummary summarize_others(const Cell& cell, const std::vector<std::string>& others);
+// Such a cell with nothing broken: "✓" when every run judged each exercised property, else "✓ " and the
+// partly judged ones, "bounded unavailability 7/10, reentrancy 8/10"; its tooltip says the same in words.
+std::string others_held_text(const OthersSummary& summary);
+std::string others_held_title(const OthersSummary& summary);
 
 // The anchor of the counterexample drawn for this result (it has a first violating seed).
 std::string counterexample_anchor(const Cell& cell, const PropertyResult& result);

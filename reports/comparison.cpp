@@ -15,6 +15,13 @@ const Cell* find_cell(const Comparison& comparison, const std::string& variant, 
   return nullptr;
 }
 
+const Workload* find_workload(const Comparison& comparison, const std::string& variant) {
+  for (const Workload& workload : comparison.workloads) {
+    if (workload.variant == variant) return &workload;
+  }
+  return nullptr;
+}
+
 const PropertyResult* find_property(const Cell& cell, const std::string& property) {
   for (const PropertyResult& result : cell.properties) {
     if (result.property == property) return &result;

@@ -18,12 +18,33 @@ struct FamilyInfo {
   std::string description;
 };
 
+// What a variant's clients do in every cell of its row, before a fault family adds its faults: the plan's base
+// configuration, disclosed beside the matrix because variants are not all exercised alike (nested acquires,
+// reads, longer holds, more masters). Times in µs.
+struct Workload {
+  std::string variant;
+  std::int64_t clients = 0;
+  std::int64_t masters = 0;
+  std::int64_t replicas = 0;      // in the base configuration (a family may add more)
+  std::int64_t ttl_us = 0;
+  std::int64_t hold_min_us = 0;   // inside the critical section, between the read and the write
+  std::int64_t hold_max_us = 0;
+  std::int64_t think_min_us = 0;  // between a release and the next acquire
+  std::int64_t think_max_us = 0;
+  std::int64_t wait_us = 0;       // how long one acquire may wait for the lock
+  std::int64_t nest_every = 0;    // 0: never; N: every N-th acquisition is followed by a nested acquire
+  std::int64_t readers_ppm = 0;   // share of acquisitions that are reads (shared), in parts per million
+  bool fencing = false;           // the resource rejects writes with stale fencing tokens
+  std::int64_t duration_us = 0;   // simulated time per run
+};
+
 // One property over the N runs of one cell.
 struct PropertyResult {
   std::string property;
   std::int64_t runs = 0;
   std::int64_t violated = 0;
   std::int64_t unknown = 0;                        // runs that could not tell ("not exercised")
+  std::int64_t judged() const { return runs - unknown; }  // runs that could tell: held or violated
   std::optional<std::uint64_t> first_violating_seed;
   properties::Verdict first_violation;             // of that seed
 };
@@ -52,6 +73,7 @@ struct Comparison {
   std::string backend = "mock";
   std::vector<std::uint64_t> seeds;
   std::vector<std::string> variants;        // rows
+  std::vector<Workload> workloads;          // one per row, in row order
   std::vector<FamilyInfo> families;         // columns
   std::vector<std::string> notes;           // e.g. which variants were skipped and why
   std::vector<Cell> cells;                  // variant-major, in row and column order
@@ -62,6 +84,7 @@ struct Comparison {
 std::string anchor_of(const std::string& variant, const std::string& family, std::uint64_t seed);
 
 const Cell* find_cell(const Comparison& comparison, const std::string& variant, const std::string& family);
+const Workload* find_workload(const Comparison& comparison, const std::string& variant);
 const PropertyResult* find_property(const Cell& cell, const std::string& property);
 
 }  // namespace lockcheck::reports

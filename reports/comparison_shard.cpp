@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "results_json.hpp"
+
 namespace lockcheck::reports {
 namespace {
 
@@ -99,6 +101,8 @@ Json counterexample_json(const Counterexample& example) {
 
 // The part every shard of one comparison shares; merge compares it key by key.
 Json frame_json(const Comparison& frame) {
+  Json workloads = Json::array();
+  for (const Workload& workload : frame.workloads) workloads.push_back(workload);  // results_json.hpp's to_json
   Json families = Json::array();
   for (const FamilyInfo& family : frame.families) {
     families.push_back(Json{{"id", family.id}, {"title", family.title}, {"description", family.description}});
@@ -107,6 +111,7 @@ Json frame_json(const Comparison& frame) {
               {"backend", frame.backend},
               {"seeds", frame.seeds},
               {"variants", frame.variants},
+              {"workloads", workloads},
               {"families", families},
               {"notes", frame.notes}};
 }
@@ -208,6 +213,24 @@ Comparison frame_from(const Json& in) {
   frame.backend = in.at("backend").get<std::string>();
   frame.seeds = in.at("seeds").get<std::vector<std::uint64_t>>();
   frame.variants = in.at("variants").get<std::vector<std::string>>();
+  for (const Json& item : in.at("workloads")) {
+    Workload workload;
+    workload.variant = item.at("variant").get<std::string>();
+    workload.clients = item.at("clients").get<std::int64_t>();
+    workload.masters = item.at("masters").get<std::int64_t>();
+    workload.replicas = item.at("replicas").get<std::int64_t>();
+    workload.ttl_us = item.at("ttl_us").get<std::int64_t>();
+    workload.hold_min_us = item.at("hold_min_us").get<std::int64_t>();
+    workload.hold_max_us = item.at("hold_max_us").get<std::int64_t>();
+    workload.think_min_us = item.at("think_min_us").get<std::int64_t>();
+    workload.think_max_us = item.at("think_max_us").get<std::int64_t>();
+    workload.wait_us = item.at("wait_us").get<std::int64_t>();
+    workload.nest_every = item.at("nest_every").get<std::int64_t>();
+    workload.readers_ppm = item.at("readers_ppm").get<std::int64_t>();
+    workload.fencing = item.at("fencing").get<bool>();
+    workload.duration_us = item.at("duration_us").get<std::int64_t>();
+    frame.workloads.push_back(std::move(workload));
+  }
   for (const Json& family : in.at("families")) {
     frame.families.push_back(FamilyInfo{family.at("id").get<std::string>(), family.at("title").get<std::string>(),
                                         family.at("description").get<std::string>()});

@@ -12,6 +12,7 @@ using Json = nlohmann::ordered_json;
 Json property_json(const Cell& cell, const PropertyResult& result) {
   Json out{{"status", std::string(to_string(status_of(&result)))},
            {"runs", result.runs},
+           {"judged", result.judged()},
            {"violated", result.violated},
            {"unknown", result.unknown}};
   if (result.first_violating_seed) {
@@ -34,6 +35,23 @@ Json progress_json(const properties::Progress& progress) {
 }
 
 }  // namespace
+
+void to_json(nlohmann::ordered_json& out, const Workload& workload) {
+  out = Json{{"variant", workload.variant},
+             {"clients", workload.clients},
+             {"masters", workload.masters},
+             {"replicas", workload.replicas},
+             {"ttl_us", workload.ttl_us},
+             {"hold_min_us", workload.hold_min_us},
+             {"hold_max_us", workload.hold_max_us},
+             {"think_min_us", workload.think_min_us},
+             {"think_max_us", workload.think_max_us},
+             {"wait_us", workload.wait_us},
+             {"nest_every", workload.nest_every},
+             {"readers_ppm", workload.readers_ppm},
+             {"fencing", workload.fencing},
+             {"duration_us", workload.duration_us}};
+}
 
 std::string results_json(const Comparison& comparison) {
   Json families = Json::array();
@@ -68,6 +86,7 @@ std::string results_json(const Comparison& comparison) {
                  {"backend", comparison.backend},
                  {"seeds", comparison.seeds},
                  {"variants", comparison.variants},
+                 {"workloads", comparison.workloads},
                  {"faults", families},
                  {"notes", comparison.notes},
                  {"cells", cells},

@@ -45,11 +45,40 @@ ReleaseStatus Mutex::release(Lease& lease) { return run_sync(lock_->release(leas
 RenewStatus Mutex::renew(Lease& lease) { return run_sync(lock_->renew(lease)); }
 
 bool Mutex::try_acquire_held(Micros wait) {
-  std::optional<Lease> lease = try_acquire(std::max(wait, Micros::zero()));
-  if (!lease) return false;
-  std::lock_guard state(state_mutex_);
+  if (held_by_caller()) {
+    throw InvalidArgument(fmt::format("lock '{}' is already held by this thread: a Mutex is not reentrant", key_));
+  }
+  const auto give_up_at = std::chrono::steady_clock::now() + std::max(wait, Micros::zero());
+  {
+    // Another thread of this Mutex holds it (or is acquiring it): wait here, not in Redis.
+    std::unique_lock owner(owner_mutex_);
+    if (!owner_free_.wait_until(owner, give_up_at, [this] { return owner_.load() == std::thread::id(); })) {
+      return false;
+    }
+    owner_.store(std::this_thread::get_id());
+  }
+  std::optional<Lease> lease;
+  try {
+    const auto left = std::chrono::duration_cast<Micros>(give_up_at - std::chrono::steady_clock::now());
+    lease = try_acquire(std::max(left, Micros::zero()));
+  } catch (...) {
+    disown();
+    throw;
+  }
+  if (!lease) {
+    disown();
+    return false;
+  }
   held_ = std::move(lease);
   return true;
+}
+
+void Mutex::disown() noexcept {
+  {
+    std::lock_guard owner(owner_mutex_);
+    owner_.store(std::thread::id());
+  }
+  owner_free_.notify_one();
 }
 
 void Mutex::lock() {
@@ -62,16 +91,11 @@ void Mutex::lock() {
 bool Mutex::try_lock() { return try_acquire_held(Micros::zero()); }
 
 void Mutex::unlock() noexcept {
-  std::optional<Lease> lease;
-  {
-    // Take the lease out before releasing, so a thread that acquires next can store its own.
-    std::lock_guard state(state_mutex_);
-    lease = std::exchange(held_, std::nullopt);
-  }
-  if (!lease) {
-    report(fmt::format("unlock of '{}' without a held lease", key_));
+  if (!held_by_caller()) {
+    report(fmt::format("unlock of '{}' by a thread that holds no lease of it: nothing released", key_));
     return;
   }
+  std::optional<Lease> lease = std::exchange(held_, std::nullopt);
   try {
     const ReleaseStatus status = release(*lease);
     if (status == ReleaseStatus::not_owned) {
@@ -82,26 +106,18 @@ void Mutex::unlock() noexcept {
   } catch (const std::exception& error) {
     report(fmt::format("release of lock '{}' failed: {}", key_, error.what()));
   }
+  // Only now: the thread that waited for this one finds the key free in Redis.
+  disown();
 }
 
-bool Mutex::lost() const {
-  std::lock_guard state(state_mutex_);
-  return !held_ || held_->lost();
-}
+bool Mutex::lost() const { return !held_by_caller() || !held_ || held_->lost(); }
 
 std::optional<Lease> Mutex::lease() const {
-  std::lock_guard state(state_mutex_);
+  if (!held_by_caller()) return std::nullopt;
   return held_;
 }
 
-bool Mutex::renew() {
-  std::optional<Lease> lease = this->lease();
-  if (!lease) return false;
-  const RenewStatus status = renew(*lease);
-  std::lock_guard state(state_mutex_);
-  if (held_ && held_->token == lease->token) held_ = lease;
-  return status == RenewStatus::renewed;
-}
+bool Mutex::renew() { return held_by_caller() && held_ && renew(*held_) == RenewStatus::renewed; }
 
 Guard Mutex::guard() {
   std::optional<Lease> lease = try_acquire(options_.lock_wait);

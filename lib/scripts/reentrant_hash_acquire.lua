@@ -1,8 +1,16 @@
--- reentrant-hash acquire (Redisson's lock script). KEYS[1] the lock hash; ARGV[1] owner id; ARGV[2] ttl ms.
--- Free, or already ours: count one more hold and set the TTL to ARGV[2]; returns 1. Someone else's: 0.
-if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
-  redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
+-- reentrant-hash acquire (Redisson's lock script, safe to retry). KEYS[1] the lock hash; KEYS[2] this acquire's
+-- request record; ARGV[1] owner id; ARGV[2] ttl ms.
+-- Free, or already ours: count one more hold, set the TTL to ARGV[2] and record the grant in KEYS[2], which
+-- expires with the key; returns 1. A retry after a lost reply finds the record and our field, and counts
+-- nothing again: it only sets the TTLs once more and returns 1. (A record whose hold is gone, with the key,
+-- counts for nothing.) Someone else's: 0, nothing recorded, so a later attempt may still be granted.
+local ours = redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1
+if not ours and redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
 end
-return 0
+if not (ours and redis.call('EXISTS', KEYS[2]) == 1) then
+  redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[2], 1, 'PX', ARGV[2])
+return 1

@@ -1,9 +1,25 @@
--- reentrant-hash release. KEYS[1] the lock hash; ARGV[1] owner id.
--- Ours: one hold less, the key deleted when none is left; returns 1. Not ours (or gone): 0, no effect.
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
-  return 0
+-- reentrant-hash release (reentrant-maxttl's and redisson-like's too), safe to retry. KEYS[1] the lock hash;
+-- KEYS[2] this release's request record; KEYS[3] (a cleanup only) the record of the acquire it gives back;
+-- ARGV[1] owner id; ARGV[2] ttl ms; ARGV[3] (redisson-like only) the channel waiters listen on.
+-- A retry after a lost reply returns the recorded result and changes nothing. Otherwise: ours (and, for a
+-- cleanup, the acquire's grant recorded, which the cleanup consumes): one hold less; when none is left the key
+-- is deleted and, given ARGV[3], the release announced there (so a waiter wakes at once instead of polling);
+-- result 1. Not ours (or gone, or the acquire never counted): 0, no effect. The result is recorded in KEYS[2]
+-- for as long as the key lives, at least ARGV[2] ms.
+local done = redis.call('GET', KEYS[2])
+if done then
+  return tonumber(done)
 end
-if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then
-  redis.call('DEL', KEYS[1])
+local released = 0
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 and (KEYS[3] == nil or redis.call('DEL', KEYS[3]) == 1) then
+  released = 1
+  if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then
+    redis.call('DEL', KEYS[1])
+    if ARGV[3] then
+      redis.call('PUBLISH', ARGV[3], 'released')
+    end
+  end
 end
-return 1
+local keep = math.max(redis.call('PTTL', KEYS[1]), tonumber(ARGV[2]))
+redis.call('SET', KEYS[2], released, 'PX', keep)
+return released

@@ -1,12 +1,20 @@
--- reentrant-maxttl acquire. KEYS[1] the lock hash; ARGV[1] owner id; ARGV[2] ttl ms.
--- Free, or already ours: count one more hold; set the TTL to ARGV[2] only when that is longer than what
--- is left (a reentry never shortens the lock); returns 1. Someone else's: 0.
-if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
-  redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
-  local ttl = tonumber(ARGV[2])
-  if redis.call('PTTL', KEYS[1]) < ttl then
-    redis.call('PEXPIRE', KEYS[1], ttl)
-  end
-  return 1
+-- reentrant-maxttl acquire (safe to retry). KEYS[1] the lock hash; KEYS[2] this acquire's request record;
+-- ARGV[1] owner id; ARGV[2] ttl ms.
+-- Free, or already ours: count one more hold; set the TTL to ARGV[2] only when that is longer than what is
+-- left (a reentry never shortens the lock); record the grant in KEYS[2], which expires with the key; returns
+-- 1. A retry after a lost reply finds the record and our field, and counts nothing again. Someone else's: 0.
+local ours = redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1
+if not ours and redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
 end
-return 0
+if not (ours and redis.call('EXISTS', KEYS[2]) == 1) then
+  redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+end
+local ttl = tonumber(ARGV[2])
+local left = redis.call('PTTL', KEYS[1])
+if left < ttl then
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  left = ttl
+end
+redis.call('SET', KEYS[2], 1, 'PX', left)
+return 1

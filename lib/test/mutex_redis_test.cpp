@@ -78,6 +78,21 @@ TEST_F(MutexRedisTest, TryLockFailsWhileAnotherOwnerHolds) {
   b.unlock();
 }
 
+// A Mutex is not reentrant: the thread that holds it locking it again is a bug, reported at once instead of
+// waiting out its budget for itself.
+TEST_F(MutexRedisTest, LockingAgainFromTheHoldingThreadThrows) {
+  Client client(options_for(server));
+  Mutex mutex(client, "lock:again", quick_options());
+  mutex.lock();
+  EXPECT_THROW(mutex.lock(), InvalidArgument);
+  EXPECT_THROW((void)mutex.try_lock(), InvalidArgument);
+  EXPECT_THROW((void)mutex.try_lock_for(10ms), InvalidArgument);
+  EXPECT_FALSE(mutex.lost()) << "the failed relock leaves the hold as it was";
+  mutex.unlock();
+  EXPECT_TRUE(mutex.try_lock());
+  mutex.unlock();
+}
+
 // `iterations` critical sections, each a read-modify-write of `counter` under `mutex`.
 void increment_under_lock(Mutex& mutex, const testing::RedisServer& server, const std::string& counter, int iterations) {
   Admin admin(server);

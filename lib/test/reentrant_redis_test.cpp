@@ -4,9 +4,11 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "lockcheck/client.hpp"
 #include "lockcheck/variants/appid_thread_lock.hpp"
+#include "lockcheck/variants/redisson_like_lock.hpp"
 #include "lockcheck/variants/reentrant_hash_lock.hpp"
 #include "hiredis_client.hpp"
 #include "lock_testing.hpp"
@@ -118,6 +120,150 @@ TEST_F(Reentrant, MaxTtlKeepsTheLongerTtl) {
   EXPECT_EQ(run_sync(lock.renew(*outer.lease)), RenewStatus::renewed);
   EXPECT_GT(admin.pttl("lock:max"), 100000);
   EXPECT_EQ(hold_count(admin, "lock:max", lock.owner_id()), 3);
+}
+
+// --- retries after a lost reply count a hold once -------------------------------------------------------
+
+// Forwards to a real port, and on request loses the replies of the next scripts that ran (a NOSCRIPT reply,
+// whose script did not run, is passed on) or drops the next requests unsent. Either way the caller sees an
+// unknown outcome, as after a lost packet or a timeout.
+class LossyPort final : public Port {
+ public:
+  explicit LossyPort(Port& inner) : inner_(inner) {}
+  void lose_next_replies(int count) { replies_to_lose_ = count; }
+  void drop_next_requests(int count) { requests_to_drop_ = count; }
+  std::size_t node_count() const override { return inner_.node_count(); }
+  Task<CallResult> call(std::size_t node, Command command) override {
+    if (requests_to_drop_ > 0) {
+      --requests_to_drop_;
+      co_return CallResult::failed(CallStatus::unknown, "request dropped by the test");
+    }
+    CallResult result = co_await inner_.call(node, std::move(command));
+    const bool ran = result.replied() && !(result.reply.is_error() && result.reply.text.rfind("NOSCRIPT", 0) == 0);
+    if (ran && replies_to_lose_ > 0) {
+      --replies_to_lose_;
+      co_return CallResult::failed(CallStatus::unknown, "reply lost by the test");
+    }
+    co_return result;
+  }
+
+ private:
+  Port& inner_;
+  int replies_to_lose_ = 0;
+  int requests_to_drop_ = 0;
+};
+
+template <class Lock>
+class ReentrantRetry : public ::testing::Test {
+ protected:
+  testing::RedisServer server;
+  Client client{options_for(server)};
+  LossyPort port{client.port()};
+  Admin admin{server};
+  LockOptions options = quick();
+
+  Lock make_lock() { return Lock(port, client.clock(), client.entropy(), options); }
+};
+
+using ReentrantLocks = ::testing::Types<ReentrantHashLock, ReentrantMaxTtlLock, detail::PubSubReentrantHashLock>;
+TYPED_TEST_SUITE(ReentrantRetry, ReentrantLocks);
+
+// The nested acquire ran but its reply was lost: the retry must not count a second hold, or the key outlives
+// the owner's last release (until its TTL).
+TYPED_TEST(ReentrantRetry, LostAcquireReplyCountsTheHoldOnce) {
+  TypeParam lock = this->make_lock();
+  AcquireResult outer = run_sync(lock.acquire("lock:retry", Micros::zero()));
+  ASSERT_EQ(outer.status, AcquireStatus::acquired) << outer.detail;
+  this->port.lose_next_replies(1);
+  AcquireResult inner = run_sync(lock.acquire("lock:retry", Micros(1s)));
+  ASSERT_EQ(inner.status, AcquireStatus::acquired) << inner.detail;
+  EXPECT_GE(inner.attempts, 2u);
+  EXPECT_EQ(hold_count(this->admin, "lock:retry", lock.owner_id()), 2) << "the retried acquire counted twice";
+  EXPECT_EQ(run_sync(lock.release(*inner.lease)), ReleaseStatus::released);
+  EXPECT_EQ(run_sync(lock.release(*outer.lease)), ReleaseStatus::released);
+  EXPECT_FALSE(this->admin.exists("lock:retry")) << "the owner's last release must free the lock";
+}
+
+// The inner release ran but its reply was lost: the retry must not take away a second hold, which would free
+// the outer section's lock while it runs.
+TYPED_TEST(ReentrantRetry, LostReleaseReplyReleasesOneHold) {
+  TypeParam lock = this->make_lock();
+  AcquireResult outer = run_sync(lock.acquire("lock:retry", Micros::zero()));
+  ASSERT_EQ(outer.status, AcquireStatus::acquired) << outer.detail;
+  AcquireResult inner = run_sync(lock.acquire("lock:retry", Micros::zero()));
+  ASSERT_EQ(inner.status, AcquireStatus::acquired) << inner.detail;
+  this->port.lose_next_replies(1);
+  EXPECT_EQ(run_sync(lock.release(*inner.lease)), ReleaseStatus::released);
+  EXPECT_EQ(hold_count(this->admin, "lock:retry", lock.owner_id()), 1) << "the retried release released twice";
+  EXPECT_TRUE(this->admin.exists("lock:retry")) << "the outer hold was freed by the inner release's retry";
+  EXPECT_EQ(run_sync(lock.release(*outer.lease)), ReleaseStatus::released);
+  EXPECT_FALSE(this->admin.exists("lock:retry"));
+}
+
+// A nested acquire that never reached Redis, given up at once: its cleanup must not take away the outer hold.
+TYPED_TEST(ReentrantRetry, CleanupOfAnAcquireThatNeverRanKeepsTheOuterHold) {
+  this->options.retry.unknown_outcome_attempts = 0;
+  TypeParam lock = this->make_lock();
+  AcquireResult outer = run_sync(lock.acquire("lock:retry", Micros::zero()));
+  ASSERT_EQ(outer.status, AcquireStatus::acquired) << outer.detail;
+  this->port.drop_next_requests(1);
+  AcquireResult inner = run_sync(lock.acquire("lock:retry", Micros::zero()));
+  EXPECT_NE(inner.status, AcquireStatus::acquired);
+  EXPECT_EQ(hold_count(this->admin, "lock:retry", lock.owner_id()), 1) << "the cleanup released the outer hold";
+  EXPECT_EQ(run_sync(lock.release(*outer.lease)), ReleaseStatus::released);
+  EXPECT_FALSE(this->admin.exists("lock:retry"));
+}
+
+// A nested acquire that ran but whose reply was lost, given up at once: its cleanup gives back exactly that hold.
+TYPED_TEST(ReentrantRetry, CleanupOfAnAcquireThatRanGivesBackItsHold) {
+  this->options.retry.unknown_outcome_attempts = 0;
+  TypeParam lock = this->make_lock();
+  AcquireResult outer = run_sync(lock.acquire("lock:retry", Micros::zero()));
+  ASSERT_EQ(outer.status, AcquireStatus::acquired) << outer.detail;
+  this->port.lose_next_replies(1);
+  AcquireResult inner = run_sync(lock.acquire("lock:retry", Micros::zero()));
+  EXPECT_NE(inner.status, AcquireStatus::acquired);
+  EXPECT_EQ(hold_count(this->admin, "lock:retry", lock.owner_id()), 1);
+  EXPECT_EQ(run_sync(lock.release(*outer.lease)), ReleaseStatus::released);
+  EXPECT_FALSE(this->admin.exists("lock:retry"));
+}
+
+// Request records leak nothing: each carries a TTL no longer than the lock's (the longest TTL asked for).
+TYPED_TEST(ReentrantRetry, RequestRecordsExpire) {
+  TypeParam lock = this->make_lock();
+  AcquireResult outer = run_sync(lock.acquire("lock:records", Micros::zero()));
+  ASSERT_EQ(outer.status, AcquireStatus::acquired) << outer.detail;
+  this->port.lose_next_replies(1);
+  AcquireResult inner = run_sync(lock.acquire("lock:records", Micros(1s)));
+  ASSERT_EQ(inner.status, AcquireStatus::acquired) << inner.detail;
+  this->port.lose_next_replies(1);
+  EXPECT_EQ(run_sync(lock.release(*inner.lease)), ReleaseStatus::released);
+  EXPECT_EQ(run_sync(lock.release(*outer.lease)), ReleaseStatus::released);
+  EXPECT_FALSE(this->admin.exists("lock:records"));
+  const Reply keys = this->admin.command({"KEYS", "*"});
+  EXPECT_EQ(keys.elements.size(), 4u) << "one record per acquire and per release";
+  for (const Reply& record : keys.elements) {
+    EXPECT_EQ(record.text.rfind("lock:records:req:{lock:records}:" + lock.owner_id() + ":", 0), 0u) << record.text;
+    const std::int64_t pttl = this->admin.pttl(record.text);
+    EXPECT_GT(pttl, 0) << record.text << " would never expire";
+    EXPECT_LE(pttl, this->options.ttl.count()) << record.text;
+  }
+}
+
+// A request key lands in its lock key's Redis Cluster slot (CLUSTER KEYSLOT of a cluster-enabled server),
+// whether the key has a hash tag or not, and starts with the lock key.
+TEST(ReentrantRequestKey, SharesTheLockKeysClusterSlot) {
+  testing::RedisServer server(std::vector<std::string>{"--cluster-enabled", "yes"});
+  Admin admin(server);
+  for (const std::string key : {"lock:orders:42", "{user:7}:lock", "a{b}c", "{a{b}c"}) {
+    const std::string record = ReentrantHashLock::request_key(key, "0123abcd:1:7");
+    EXPECT_EQ(record.rfind(key, 0), 0u) << record;
+    EXPECT_EQ(admin.command({"CLUSTER", "KEYSLOT", record}).integer, admin.command({"CLUSTER", "KEYSLOT", key}).integer)
+        << key << " -> " << record;
+  }
+  // A key with braces but no hash tag cannot be given its slot by a tag: a plain suffix, documented.
+  EXPECT_EQ(ReentrantHashLock::request_key("a}b", "r"), "a}b:req:r");
+  EXPECT_EQ(ReentrantHashLock::request_key("lock:{}", "r"), "lock:{}:req:r");
 }
 
 TEST_F(Reentrant, AppIdThreadInnerReleaseFreesTheKey) {

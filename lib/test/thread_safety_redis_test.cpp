@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -97,6 +98,134 @@ TEST_F(ThreadSafety, WatchdogMutexSharedByLockersAndObservers) {
   options.watchdog = WatchdogOptions{};
   Mutex mutex(client, "lock:watchdog-mutex", options);
   EXPECT_EQ(max_inside_with_observer(mutex, 3, 4, 120ms, false), 1);
+}
+
+// Release problems reported by a Mutex, collected from whichever thread reports them.
+struct Problems {
+  std::mutex mutex;
+  std::vector<std::string> messages;
+  std::function<void(const std::string&)> handler() {
+    return [this](const std::string& message) {
+      std::lock_guard hold(mutex);
+      messages.push_back(message);
+    };
+  }
+  std::vector<std::string> taken() {
+    std::lock_guard hold(mutex);
+    return messages;
+  }
+};
+
+// One Mutex shared by two threads, and the first thread's section outlives the TTL (no watchdog). The second
+// thread waits for it locally instead of taking the expired key in Redis, so each thread's lost(), lease()
+// and unlock() are about its own lease: the first sees its own lease, lost; its unlock() finds its own key
+// expired (reported) and never deletes the second's; the second gets the lock only once the first lets go.
+// The first thread's section ends early if the second gets the lock meanwhile (it must not), so the facts
+// below do not depend on how long anything took beyond "1.2 s is more than a 300 ms TTL".
+TEST_F(ThreadSafety, SectionOutlivingTheTtlKeepsEachThreadsOwnLease) {
+  Client client(testing::options_for(server));
+  Problems problems;
+  MutexOptions options = testing::quick_mutex_options(300ms, 30s);
+  options.on_release_problem = problems.handler();
+  Mutex mutex(client, "lock:outlived", options);
+
+  std::atomic<bool> first_holds{false}, first_unlocking{false}, first_unlocked{false}, second_holds{false};
+  std::string first_token;  // written by the first thread before first_holds
+  bool first_lost = false;
+  std::optional<Lease> first_lease;
+  std::thread first([&] {
+    mutex.lock();
+    first_token = mutex.lease()->token;
+    first_holds = true;
+    const auto section_end = std::chrono::steady_clock::now() + 1200ms;  // 4x the TTL
+    while (!second_holds.load() && std::chrono::steady_clock::now() < section_end) std::this_thread::sleep_for(5ms);
+    first_lost = mutex.lost();
+    first_lease = mutex.lease();
+    first_unlocking = true;
+    mutex.unlock();
+    first_unlocked = true;
+  });
+  while (!first_holds.load()) std::this_thread::sleep_for(1ms);
+
+  bool second_saw_no_lease = false, second_locked = false, first_was_unlocking = false;
+  std::string second_token;
+  std::thread second([&] {
+    second_saw_no_lease = mutex.lost() && !mutex.lease() && !mutex.renew();
+    second_locked = mutex.try_lock_for(10s);
+    first_was_unlocking = first_unlocking.load();
+    if (!second_locked) return;
+    second_token = mutex.lease()->token;
+    second_holds = true;
+    while (!first_unlocked.load()) std::this_thread::sleep_for(1ms);
+    mutex.unlock();
+  });
+  first.join();
+  second.join();
+
+  EXPECT_TRUE(second_saw_no_lease) << "a thread that holds nothing sees no lease, not another thread's";
+  EXPECT_TRUE(first_lost) << "the first thread's own lease ran out during its section";
+  ASSERT_TRUE(first_lease.has_value());
+  EXPECT_EQ(first_lease->token, first_token) << "lease() is the calling thread's own lease";
+  ASSERT_TRUE(second_locked);
+  EXPECT_TRUE(first_was_unlocking) << "the second thread got the lock while the first still held it";
+  EXPECT_NE(second_token, first_token);
+  const std::vector<std::string> reported = problems.taken();
+  ASSERT_GE(reported.size(), 1u) << "the first unlock() must find its own key expired, not release another's";
+  EXPECT_NE(reported[0].find("expired"), std::string::npos) << reported[0];
+}
+
+// unlock() from a thread that holds nothing is reported and releases nothing: the holder's key stays, and the
+// holder still sees, renews and releases its own lease.
+TEST_F(ThreadSafety, UnlockByAThreadThatHoldsNothingReleasesNothing) {
+  Client client(testing::options_for(server));
+  Problems problems;
+  MutexOptions options = shared_options();
+  options.on_release_problem = problems.handler();
+  Mutex mutex(client, "lock:foreign-unlock", options);
+  mutex.lock();
+  const std::string token = mutex.lease()->token;
+  bool other_saw_no_lease = false;
+  std::thread other([&] {
+    mutex.unlock();
+    other_saw_no_lease = mutex.lost() && !mutex.lease() && !mutex.renew();
+  });
+  other.join();
+  EXPECT_TRUE(other_saw_no_lease);
+  ASSERT_EQ(problems.taken().size(), 1u);
+  EXPECT_NE(problems.taken()[0].find("holds no lease"), std::string::npos) << problems.taken()[0];
+  Admin admin(server);
+  EXPECT_EQ(admin.get("lock:foreign-unlock"), token) << "another thread's unlock() released the holder's key";
+  EXPECT_FALSE(mutex.lost());
+  ASSERT_TRUE(mutex.lease().has_value());
+  EXPECT_EQ(mutex.lease()->token, token);
+  EXPECT_TRUE(mutex.renew());
+  mutex.unlock();
+  EXPECT_FALSE(admin.exists("lock:foreign-unlock"));
+  EXPECT_EQ(problems.taken().size(), 1u);
+}
+
+// A second thread waits for the holder locally, within its own budget: try_lock() refuses at once and
+// try_lock_for() gives up while the holder still holds; neither disturbs the holder's lease.
+TEST_F(ThreadSafety, SecondThreadWaitsWithinItsBudget) {
+  Client client(testing::options_for(server));
+  Mutex mutex(client, "lock:budget", shared_options());
+  mutex.lock();
+  const std::string token = mutex.lease()->token;
+  std::atomic<bool> holder_unlocking{false};
+  bool tried = true, timed = true, holder_still_held = false;
+  std::thread other([&] {
+    tried = mutex.try_lock();
+    timed = mutex.try_lock_for(200ms);
+    holder_still_held = !holder_unlocking.load();
+  });
+  other.join();
+  EXPECT_FALSE(tried);
+  EXPECT_FALSE(timed);
+  EXPECT_TRUE(holder_still_held);
+  EXPECT_EQ(mutex.lease()->token, token);
+  EXPECT_FALSE(mutex.lost());
+  holder_unlocking = true;
+  mutex.unlock();
 }
 
 // A Guard is used by one thread at a time but may move between threads, like std::unique_lock.

@@ -214,6 +214,17 @@ TEST(Trust, OneReaderDeletingTheSharedReadKeyWhileAnotherReadsViolatesOwnerOnlyR
   EXPECT_TRUE(contains(verdict.cause, "while process 2 still held a read lock")) << verdict.cause;
 }
 
+TEST(Trust, WriterTakingTheWriteKeyWhileAFreedReaderStillReadsViolatesTheServerLevel) {
+  HistoryBuilder b = two_readers_one_release_frees_both();
+  b.invoke(60'000, 3, "acquire");
+  b.server(60'050, 0, "created", 3, "tokW", 60, -1, "EVALSHA", "lock:write");
+  b.server(60'050, 0, "expire_set", 3, "tokW", 60, 1060, "EVALSHA", "lock:write");
+  b.acquire_ok(60'100, 3, "tokW", 960'000);
+  Verdict verdict = verdict_of(b, "mutual_exclusion_server");
+  EXPECT_EQ(verdict.outcome, Outcome::violated) << to_string(verdict);
+  EXPECT_TRUE(contains(verdict.cause, "a writer with a reader")) << verdict.cause;
+}
+
 TEST(Trust, LastReaderDeletingTheSharedReadKeyIsItsRelease) {
   HistoryBuilder b;
   b.meta("lock_keys", {{{"key", "lock:read"}, {"lock", "lock"}, {"mode", "read"}}});

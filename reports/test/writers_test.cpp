@@ -36,6 +36,37 @@ TEST(MatrixMarkdown, BrokenCellLinksToItsTimeline) {
   EXPECT_NE(md.find("| `token` | 120 | 15.0 | 1.2 | 56.8 | 0 |"), std::string::npos) << md;
 }
 
+TEST(MatrixMarkdown, AHoldsCellSaysHowManyRunsJudged) {
+  const std::string md = matrix_markdown(testing::sample_comparison());
+  // Resource level: fenced held under no faults in all 3 runs, under the pause in the 2 that could judge it.
+  EXPECT_NE(md.find("| `fenced` | ✓ | ✓ 2/3 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("✓ held in every run, each of which could judge it; ✓ k/N: held in the k of N runs that could "
+                    "judge it"),
+            std::string::npos);
+}
+
+TEST(MatrixMarkdown, AnOthersCellNamesThePartlyJudgedProperties) {
+  Comparison comparison = testing::sample_comparison();
+  comparison.cells[2].properties[3].unknown = 3;  // fenced under no faults: owner-only release judged by no run
+  comparison.cells[2].properties[4].unknown = 1;  // and reentrancy by 2 of the 3
+  const std::string md = matrix_markdown(comparison);
+  EXPECT_NE(md.find("| `fenced` | ✓ reentrancy 2/3 | ✓ |"), std::string::npos) << md;
+  const std::string html = report_html(comparison);
+  EXPECT_NE(html.find("<td class=\"holds\" title=\"none broke; reentrancy: held in the 2 of 3 runs that could judge it; "
+                      "1 could not tell\">✓ reentrancy 2/3</td>"),
+            std::string::npos);
+}
+
+TEST(MatrixMarkdown, DisclosesEachVariantsWorkload) {
+  const std::string md = matrix_markdown(testing::sample_comparison());
+  EXPECT_NE(md.find("## Workload per variant"), std::string::npos);
+  EXPECT_NE(md.find("| `token` | 3 | 1000 | 50–200 | 1–20 | 2000 | – | – | 1 master | – | 8 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `fenced` | 3 | 1000 | 0.5–2500 | 1–20 | 2000 | every 2nd acquisition | 12.5% of acquisitions | "
+                    "1 master, 1 replica | the resource checks tokens | 8.5 |"),
+            std::string::npos)
+      << md;
+}
+
 TEST(MatrixMarkdown, EscapesTableSeparators) {
   const std::string md = matrix_markdown(testing::sample_comparison("a|b"));
   EXPECT_NE(md.find("pauses a\\|b"), std::string::npos);
@@ -50,6 +81,21 @@ TEST(ReportHtml, BrokenCellLinksToAnExistingTimeline) {
   EXPECT_EQ(occurrences(html, "<g class=\"lane\""), 4u);
   EXPECT_NE(html.find("class=\"violation client\""), std::string::npos);
   EXPECT_NE(html.find("lockcheck compare --variants token --faults pause --seed 3"), std::string::npos);
+}
+
+TEST(ReportHtml, AHoldsCellSaysHowManyRunsJudged) {
+  const std::string html = report_html(testing::sample_comparison());
+  EXPECT_NE(html.find("<td class=\"holds\" title=\"held in the 2 of 3 runs that could judge it; 1 could not tell\">"
+                      "✓ 2/3</td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td class=\"holds\" title=\"held in all 3 runs\">✓</td>"), std::string::npos);
+}
+
+TEST(ReportHtml, DisclosesEachVariantsWorkload) {
+  const std::string html = report_html(testing::sample_comparison());
+  EXPECT_NE(html.find("<h2 id=\"workloads\">Workload per variant</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><th><code>fenced</code></th><td>3</td><td>1000</td><td>0.5–2500</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td>every 2nd acquisition</td><td>12.5% of acquisitions</td>"), std::string::npos);
 }
 
 TEST(ReportHtml, SelfContained) {
@@ -79,7 +125,22 @@ TEST(ResultsJson, CellsCarryBackendAndCounterexample) {
   EXPECT_EQ(token_pause["properties"]["mutual_exclusion_client"]["status"], "broken");
   EXPECT_EQ(token_pause["properties"]["mutual_exclusion_client"]["counterexample"], "cx-token--pause--seed3");
   EXPECT_EQ(token_pause["properties"]["reentrancy"]["status"], "not exercised");
+  EXPECT_EQ(token_pause["properties"]["reentrancy"]["judged"], 0);
   EXPECT_EQ(json["counterexamples"][0]["seed"], 3);
+}
+
+TEST(ResultsJson, JudgedCountsAndWorkloads) {
+  const auto json = nlohmann::json::parse(results_json(testing::sample_comparison()));
+  const auto& resource = json["cells"][3]["properties"]["mutual_exclusion_resource"];
+  EXPECT_EQ(resource["status"], "holds");
+  EXPECT_EQ(resource["runs"], 3);
+  EXPECT_EQ(resource["judged"], 2);
+  EXPECT_EQ(resource["unknown"], 1);
+  ASSERT_EQ(json["workloads"].size(), 2u);
+  EXPECT_EQ(json["workloads"][1]["variant"], "fenced");
+  EXPECT_EQ(json["workloads"][1]["nest_every"], 2);
+  EXPECT_EQ(json["workloads"][1]["readers_ppm"], 125000);
+  EXPECT_EQ(json["workloads"][1]["hold_max_us"], 2'500'000);
 }
 
 TEST(CompareJunit, FailureForEachBrokenProperty) {

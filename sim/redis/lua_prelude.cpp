@@ -7,7 +7,6 @@ local readonly_error, nonexistent_global = ...
 local G = _G
 local type, tonumber, select, pairs, setmetatable = type, tonumber, select, pairs, setmetatable
 local floor, fmod, tointeger = math.floor, math.fmod, math.tointeger
-local pack, unpack = table.pack, table.unpack
 
 -- Lua 5.1 names that Redis scripts still use.
 G.unpack = table.unpack
@@ -22,18 +21,6 @@ math.mod = math.fmod
 math.log10 = function(x) return math.log(x, 10) end
 math.ldexp = function(m, e) return m * 2.0 ^ e end
 gcinfo = function() return floor(collectgarbage('count')) end
-
--- 5.1's math.max/min coerce numeric strings (Redisson's read lock relies on it); 5.4 would compare raw.
-local function coerce_all(...)
-  local args = pack(...)
-  for i = 1, args.n do
-    if type(args[i]) == 'string' then args[i] = tonumber(args[i]) or args[i] end
-  end
-  return unpack(args, 1, args.n)
-end
-local raw_max, raw_min = math.max, math.min
-math.max = function(...) return raw_max(coerce_all(...)) end
-math.min = function(...) return raw_min(coerce_all(...)) end
 
 -- LuaBitOp as Redis ships it: 32-bit signed results.
 local function tobit(x)

@@ -1,5 +1,6 @@
 #include "lua_redis_lib.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -159,6 +160,27 @@ int lua51_error(lua_State* L) {
   return lua_error(L);
 }
 
+// math.max / math.min as in Lua 5.1: every argument must be a number or a numeric string, which counts as its
+// number (Redisson's read lock does math.max(remainTime, ARGV[1])); anything else is 5.1's "bad argument #2 to
+// 'max' (number expected, got nil)", positioned at the caller. 5.4's compare raw values instead: a numeric
+// string fails, and nil gives "attempt to compare number with nil". The first of equal values wins, as in 5.1.
+int lua51_min_or_max(lua_State* L, bool max) {
+  const int count = lua_gettop(L);
+  int best = 1;
+  for (int i = 1; i <= std::max(count, 1); ++i) {
+    luaL_checknumber(L, i);
+    if (lua_type(L, i) == LUA_TSTRING) {
+      lua_stringtonumber(L, lua_tostring(L, i));  // an integer string stays an integer
+      lua_replace(L, i);
+    }
+    if (i > 1 && (max ? lua_compare(L, best, i, LUA_OPLT) : lua_compare(L, i, best, LUA_OPLT))) best = i;
+  }
+  lua_pushvalue(L, best);
+  return 1;
+}
+int lua51_max(lua_State* L) { return lua51_min_or_max(L, true); }
+int lua51_min(lua_State* L) { return lua51_min_or_max(L, false); }
+
 // pcall as Redis 7.0 wraps it: an error table with an err string is returned as that plain string.
 int redis_wrapped_pcall(lua_State* L) {
   luaL_checkany(L, 1);
@@ -223,6 +245,10 @@ void open_redis_lib(lua_State* L) {
   lua_setglobal(L, "error");
   lua_pushcfunction(L, redis_wrapped_pcall);
   lua_setglobal(L, "pcall");
+  lua_getglobal(L, "math");
+  set_function(L, "max", lua51_max);
+  set_function(L, "min", lua51_min);
+  lua_pop(L, 1);
 }
 
 int lua_error_handler(lua_State* L) {

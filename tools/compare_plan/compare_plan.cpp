@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
+#include "core/meta_line.hpp"
 #include "core/user_scripts.hpp"
 #include "fault_families.hpp"
 #include "lockcheck/variants/registry.hpp"
@@ -79,6 +81,7 @@ std::string scripts_option(const CompareSelection& selection) {
 ComparePlan plan_comparison(const CompareSelection& selection) {
   ComparePlan plan;
   plan.variants = chosen_variants(selection, plan.notes);
+  for (const std::string& variant : plan.variants) plan.workloads.push_back(workload_of(variant_base_config(variant)));
   const std::optional<UserScripts> scripts =
       selection.script_paths.empty() ? std::nullopt : std::optional(read_scripts(selection.script_paths));
 
@@ -113,6 +116,25 @@ ComparePlan plan_comparison(const CompareSelection& selection) {
     }
   }
   return plan;
+}
+
+reports::Workload workload_of(const sim::SimConfig& config) {
+  reports::Workload workload;
+  workload.variant = sim::variant_label(config);  // the row's name: "script+watchdog" for a wrapped one
+  workload.clients = static_cast<std::int64_t>(config.clients.size());
+  workload.masters = static_cast<std::int64_t>(sim::master_nodes(config).size());
+  workload.replicas = static_cast<std::int64_t>(config.nodes.size()) - workload.masters;
+  workload.ttl_us = std::chrono::duration_cast<std::chrono::microseconds>(config.lock.ttl).count();
+  workload.hold_min_us = config.workload.hold_min_us;
+  workload.hold_max_us = config.workload.hold_max_us;
+  workload.think_min_us = config.workload.think_min_us;
+  workload.think_max_us = config.workload.think_max_us;
+  workload.wait_us = config.workload.wait_us;
+  workload.nest_every = config.workload.nest_every;
+  workload.readers_ppm = config.workload.readers_ppm;
+  workload.fencing = config.workload.fencing != sim::Fencing::off;
+  workload.duration_us = config.duration_us;
+  return workload;
 }
 
 std::string replay_command(const CompareSelection& selection, const std::string& variant, const std::string& family,

@@ -28,6 +28,7 @@ struct PlannedCell {
 
 struct ComparePlan {
   std::vector<std::string> variants;
+  std::vector<reports::Workload> workloads;  // one per variant: its base configuration, for the reports
   std::vector<reports::FamilyInfo> families;
   std::vector<std::uint64_t> seeds;
   std::vector<std::string> notes;  // e.g. the variants skipped, and why
@@ -37,6 +38,9 @@ struct ComparePlan {
 // Throws std::invalid_argument for an unknown variant or family id, `script` without scripts, or a script
 // that Redis's Lua could not run (the message names the file).
 ComparePlan plan_comparison(const CompareSelection& selection);
+
+// What the reports disclose of a variant's base configuration (clients, TTL, holds, nesting, reads, nodes).
+reports::Workload workload_of(const sim::SimConfig& config);
 
 // The command that reruns one cell's seed and writes its history (then `lockcheck check` judges it).
 std::string replay_command(const CompareSelection& selection, const std::string& variant, const std::string& family,

@@ -87,6 +87,7 @@ int command_compare(const CompareOptions& options) {
   frame.backend = options.backend;
   frame.seeds = plan.seeds;
   frame.variants = plan.variants;
+  frame.workloads = plan.workloads;
   frame.families = plan.families;
   frame.notes = plan.notes;
   if (real_redis) {

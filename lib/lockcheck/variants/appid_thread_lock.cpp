@@ -15,12 +15,13 @@ Task<AcquireResult> AppIdThreadLock::acquire_with_ttl(std::string key, Micros wa
 
 Task<detail::SingleKeyLock::Attempt> AppIdThreadLock::attempt(const std::string& key, const std::string& token,
                                                               bool after_lost_reply) {
-  co_return co_await attempt_with_ttl(key, token, after_lost_reply, options_.ttl);
+  co_return co_await attempt_with_ttl(key, token, after_lost_reply, options_.ttl, Request{});
 }
 
 Task<detail::SingleKeyLock::Attempt> AppIdThreadLock::attempt_with_ttl(const std::string& key,
                                                                        const std::string& token,
-                                                                       bool after_lost_reply, Millis ttl) {
+                                                                       bool after_lost_reply, Millis ttl,
+                                                                       const Request& /*request*/) {
   // The script already counts "the key holds my token" as acquired, so a retry after a lost reply is the
   // same script.
   (void)after_lost_reply;

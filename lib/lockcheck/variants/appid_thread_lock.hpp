@@ -40,7 +40,7 @@ class AppIdThreadLock final : public detail::SingleKeyLock {
   std::string make_token() override { return token(); }
   Task<Attempt> attempt(const std::string& key, const std::string& token, bool after_lost_reply) override;
   Task<Attempt> attempt_with_ttl(const std::string& key, const std::string& token, bool after_lost_reply,
-                                 Millis ttl) override;
+                                 Millis ttl, const Request& request) override;
   // THE BUG (1): release_call() stays the compare-and-delete: the inner unlock frees the outer hold.
 
  private:

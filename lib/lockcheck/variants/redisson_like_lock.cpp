@@ -2,15 +2,11 @@
 
 #include <algorithm>
 
-#include "lockcheck/scripts.hpp"
-
 namespace lockcheck::detail {
 
-Task<CallResult> PubSubReentrantHashLock::release_call(const std::string& key, const std::string& token) {
-  static const Script script(scripts::redisson_like_release);
-  std::vector<std::string> keys{key};
-  std::vector<std::string> args{token, channel_of(key)};
-  co_return co_await run_script(script, std::move(keys), std::move(args));
+Task<CallResult> PubSubReentrantHashLock::release_call(const std::string& key, const std::string& token,
+                                                       const Request& request) {
+  co_return co_await run_release(key, token, request, channel_of(key));
 }
 
 Task<void> PubSubReentrantHashLock::wait_to_retry(const std::string& key, Micros pause, Micros left) {

@@ -2,12 +2,13 @@
 // `redisson-like` — Redisson's RLock, rebuilt: the reentrant hash lock (owner field -> hold count), kept alive
 // by the watchdog, with waiters that sleep on pub/sub and wake when the holder releases.
 //
-// What it does: acquire and renew are `reentrant-hash`'s scripts; the release script, when it removes the
-// last hold, deletes the key and PUBLISHes on the lock's channel ("lockcheck:released:<key>"). A busy acquire
-// subscribes to that channel (once per lock object and key, on a connection of its own), retries at once
-// (a release between its first attempt and the subscription would otherwise be missed), then waits for a
-// message — at most one TTL, then it retries anyway — instead of polling with backoff. Renewal every ttl/3
-// by the watchdog (WatchdogLock): compare-and-pexpire on the owner field, fail-stop, stops before release.
+// What it does: `reentrant-hash`'s scripts, safe to retry as there (request records, as Redisson's unlock
+// latch); its release, when it removes the last hold, deletes the key and PUBLISHes on the lock's channel
+// ("lockcheck:released:<key>"). A busy acquire subscribes to that channel (once per lock object and key, on a
+// connection of its own), retries at once (a release between its first attempt and the subscription would
+// otherwise be missed), then waits for a message — at most one TTL, then it retries anyway — instead of
+// polling with backoff. Renewal every ttl/3 by the watchdog (WatchdogLock): compare-and-pexpire on the owner
+// field, fail-stop, stops before release.
 //
 // Where it comes from: the article on Redisson (RedissonLock: lua scripts over a hash, the lock watchdog,
 // `redisson_lock__channel` pub/sub wake-up), DESIGN.md's `redisson-like`.
@@ -40,7 +41,7 @@ class PubSubReentrantHashLock final : public ReentrantHashLock {
   static std::string channel_of(const std::string& key) { return "lockcheck:released:" + key; }
 
  protected:
-  Task<CallResult> release_call(const std::string& key, const std::string& token) override;
+  Task<CallResult> release_call(const std::string& key, const std::string& token, const Request& request) override;
   Task<void> wait_to_retry(const std::string& key, Micros pause, Micros left) override;
 
  private:

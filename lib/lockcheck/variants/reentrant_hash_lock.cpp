@@ -9,6 +9,22 @@ const std::string& ReentrantHashLock::owner_id() {
   return owner_id_;
 }
 
+std::string ReentrantHashLock::new_request_id() { return owner_id() + ":" + std::to_string(++requests_); }
+
+std::string ReentrantHashLock::request_key(const std::string& key, const std::string& request_id) {
+  // Redis Cluster's rule: the slot is the hash of what lies between the first '{' and the first '}' after it,
+  // when that is not empty; otherwise of the whole key.
+  std::string slot_part = key;
+  if (const std::size_t open = key.find('{'); open != std::string::npos) {
+    const std::size_t close = key.find('}', open + 1);
+    if (close != std::string::npos && close > open + 1) slot_part = key.substr(open + 1, close - open - 1);
+  }
+  // Appending keeps a hash tag where it is; a key without one is hashed whole, which "{<key>}" reproduces
+  // unless the key holds a brace of its own.
+  if (slot_part == key && key.find_first_of("{}") != std::string::npos) return key + ":req:" + request_id;
+  return key + ":req:{" + slot_part + "}:" + request_id;
+}
+
 const Script& ReentrantHashLock::acquire_script() const {
   static const Script script(scripts::reentrant_hash_acquire);
   return script;
@@ -32,24 +48,33 @@ Task<AcquireResult> ReentrantHashLock::acquire_with_ttl(std::string key, Micros 
 
 Task<detail::SingleKeyLock::Attempt> ReentrantHashLock::attempt(const std::string& key, const std::string& token,
                                                                 bool after_lost_reply) {
-  co_return co_await attempt_with_ttl(key, token, after_lost_reply, options_.ttl);
+  co_return co_await attempt_with_ttl(key, token, after_lost_reply, options_.ttl, Request{new_request_id(), {}});
 }
 
 Task<detail::SingleKeyLock::Attempt> ReentrantHashLock::attempt_with_ttl(const std::string& key,
                                                                          const std::string& token,
-                                                                         bool after_lost_reply, Millis ttl) {
-  // After a lost reply the same script runs again: our field is then found and counted once more (see the
-  // header's weak spots).
+                                                                         bool after_lost_reply, Millis ttl,
+                                                                         const Request& request) {
+  // After a lost reply the same script runs again under the same request: its record says whether the lost
+  // attempt counted a hold, so no special attempt is needed.
   (void)after_lost_reply;
-  std::vector<std::string> keys{key};
+  std::vector<std::string> keys{key, request_key(key, request.id)};
   std::vector<std::string> args{token, std::to_string(ttl.count())};
   co_return co_await script_attempt(acquire_script(), std::move(keys), std::move(args));
 }
 
-Task<CallResult> ReentrantHashLock::release_call(const std::string& key, const std::string& token) {
+Task<CallResult> ReentrantHashLock::release_call(const std::string& key, const std::string& token,
+                                                 const Request& request) {
+  co_return co_await run_release(key, token, request, std::string());
+}
+
+Task<CallResult> ReentrantHashLock::run_release(const std::string& key, const std::string& token,
+                                                const Request& request, std::string announce_on) {
   static const Script script(scripts::reentrant_hash_release);
-  std::vector<std::string> keys{key};
-  std::vector<std::string> args{token};
+  std::vector<std::string> keys{key, request_key(key, request.id)};
+  if (!request.undoes.empty()) keys.push_back(request_key(key, request.undoes));
+  std::vector<std::string> args{token, ttl_ms()};
+  if (!announce_on.empty()) args.push_back(std::move(announce_on));
   co_return co_await run_script(script, std::move(keys), std::move(args));
 }
 

@@ -9,6 +9,18 @@
 // (one process, one thread) re-enters instead of waiting for itself. One lock object = one owner: share it
 // between threads only if those threads are meant to be the same owner.
 //
+// Retries: a hold count is not safe to repeat as it is, and a retry after a lost reply cannot know whether the
+// lost command ran. So each acquire and each release carries a request id (the owner id and a counter: one per
+// acquire() or release() call, the same on each of its retries), and its script records what it did in a
+// request key, request_key(key, id), which expires with the lock key (at least one TTL from then). A retried
+// acquire whose grant is recorded, our field still there, counts nothing again (it only resets the TTL); a
+// retried release returns its recorded result and changes nothing; the cleanup of an abandoned acquire (its
+// reply lost, its budget spent) gives back one hold only if that acquire's grant is recorded. The idea of
+// Redisson's unlock latch (redisson_unlock_latch:{name}:<request id>, kept for its retry window). A request key
+// sits in the lock key's Redis Cluster slot; it costs one small key per acquire and per release until it
+// expires. Its lifetime covers the retries as long as they come within one TTL of each other, which they do
+// whenever the TTL exceeds a command timeout plus the backoff (a lock whose TTL does not cannot be held anyway).
+//
 // Nested acquires may ask for their own lease with acquire_with_ttl(key, wait, ttl) (acquire() asks for the
 // options' TTL). The two variants differ only there:
 //   * `reentrant-hash` (ReentrantHashLock): every acquire PEXPIREs with the TTL it asks for, as Redisson's
@@ -26,11 +38,12 @@
 //
 // Weak spots: the same as every TTL lock — a holder paused past its TTL still believes it holds the lock
 // (client-level mutual exclusion violated, Kleppmann; only fencing at the resource helps), failover with
-// asynchronous replication, server clock jumps. Specific to counting: the hold count is not idempotent
-// under retries. An acquire whose reply was lost and is then retried may count one hold too many (the key
-// then stays until its TTL runs out after the last release: safe, but the lock is unavailable meanwhile);
-// a release whose reply was lost and is retried may count one release too many, freeing an outer hold
-// early. `reentrant-hash` with a shorter inner TTL: the outer section may outlive the key (F17).
+// asynchronous replication, server clock jumps. Specific to counting: an acquire whose outcome stays unknown
+// after every retry and cleanup (AcquireStatus::unknown) may leave one hold counted; the key then stays until
+// its TTL runs out after the last release (safe, but the lock is unavailable meanwhile). `reentrant-hash` with
+// a shorter inner TTL: the outer section may outlive the key (F17).
+#include <atomic>
+#include <cstdint>
 #include <string>
 
 #include "lockcheck/variants/single_key_lock.hpp"
@@ -52,19 +65,31 @@ class ReentrantHashLock : public detail::SingleKeyLock {
   // This object's owner field in the lock hash (drawn on first use, then fixed).
   const std::string& owner_id();
 
+  // Where the record of request `request_id` on lock `key` lives: "<key>:req:{<slot part>}:<request id>", the
+  // slot part being what Redis Cluster hashes in `key` (its hash tag, or the whole key), so the record shares
+  // the lock key's slot and its prefix (for ACL key patterns). A key with braces but no hash tag cannot be
+  // given its slot that way: its records are "<key>:req:<request id>" (give such a key a hash tag in Cluster).
+  static std::string request_key(const std::string& key, const std::string& request_id);
+
  protected:
   std::string make_token() override { return owner_id(); }
+  std::string new_request_id() override;
   Task<Attempt> attempt(const std::string& key, const std::string& token, bool after_lost_reply) override;
   Task<Attempt> attempt_with_ttl(const std::string& key, const std::string& token, bool after_lost_reply,
-                                 Millis ttl) override;
-  Task<CallResult> release_call(const std::string& key, const std::string& token) override;
+                                 Millis ttl, const Request& request) override;
+  Task<CallResult> release_call(const std::string& key, const std::string& token, const Request& request) override;
   Task<CallResult> renew_call(const std::string& key, const std::string& token) override;
+  // The release script (lib/scripts/reentrant_hash_release.lua) for `request`; when it removes the last hold
+  // it also PUBLISHes on `announce_on`, unless that is empty.
+  Task<CallResult> run_release(const std::string& key, const std::string& token, const Request& request,
+                               std::string announce_on);
 
   virtual const Script& acquire_script() const;
   virtual const Script& renew_script() const;
 
  private:
   std::string owner_id_;
+  std::atomic<std::uint64_t> requests_{0};
 };
 
 class ReentrantMaxTtlLock final : public ReentrantHashLock {

@@ -30,7 +30,8 @@ Task<detail::SingleKeyLock::Attempt> RwHashTimestampsLock::attempt_shared(const 
   co_return co_await script_attempt(script, std::move(keys), std::move(args));
 }
 
-Task<CallResult> RwHashTimestampsLock::release_call(const std::string& key, const std::string& token) {
+Task<CallResult> RwHashTimestampsLock::release_call(const std::string& key, const std::string& token,
+                                                    const Request& /*request*/) {
   static const Script script(scripts::rw_hash_timestamps_release);
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token};

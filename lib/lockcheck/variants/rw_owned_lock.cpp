@@ -28,7 +28,8 @@ Task<detail::SingleKeyLock::Attempt> RwOwnedLock::attempt_shared(const std::stri
   co_return co_await script_attempt(script, std::move(keys), std::move(args));
 }
 
-Task<CallResult> RwOwnedLock::release_call(const std::string& key, const std::string& token) {
+Task<CallResult> RwOwnedLock::release_call(const std::string& key, const std::string& token,
+                                           const Request& /*request*/) {
   static const Script script(scripts::rw_owned_release);
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token};

@@ -43,7 +43,7 @@ class RwOwnedLock final : public detail::SingleKeyLock {
   Task<Attempt> attempt(const std::string& key, const std::string& token, bool after_lost_reply) override;
   Task<Attempt> attempt_shared(const std::string& key, const std::string& token, bool after_lost_reply,
                                Millis ttl) override;
-  Task<CallResult> release_call(const std::string& key, const std::string& token) override;
+  Task<CallResult> release_call(const std::string& key, const std::string& token, const Request& request) override;
   Task<CallResult> renew_call(const std::string& key, const std::string& token) override;
 };
 

@@ -31,7 +31,8 @@ Task<detail::SingleKeyLock::Attempt> RwTwoKeysLock::attempt_shared(const std::st
   co_return co_await script_attempt(script, std::move(keys), std::move(args));
 }
 
-Task<CallResult> RwTwoKeysLock::release_call(const std::string& key, const std::string& token) {
+Task<CallResult> RwTwoKeysLock::release_call(const std::string& key, const std::string& token,
+                                             const Request& /*request*/) {
   std::vector<std::string> keys{write_key(key)};
   std::vector<std::string> args{token};
   co_return co_await run_script(token_release_script(), std::move(keys), std::move(args));

@@ -45,7 +45,8 @@ Task<detail::SingleKeyLock::Attempt> ScriptLock::attempt(const std::string& key,
   co_return result;
 }
 
-Task<CallResult> ScriptLock::release_call(const std::string& key, const std::string& token) {
+Task<CallResult> ScriptLock::release_call(const std::string& key, const std::string& token,
+                                          const Request& /*request*/) {
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token};
   CallResult call = co_await run_script(release_, std::move(keys), std::move(args));

@@ -33,7 +33,7 @@ class ScriptLock final : public detail::SingleKeyLock {
 
  protected:
   Task<Attempt> attempt(const std::string& key, const std::string& token, bool after_lost_reply) override;
-  Task<CallResult> release_call(const std::string& key, const std::string& token) override;
+  Task<CallResult> release_call(const std::string& key, const std::string& token, const Request& request) override;
   // Throws InvalidArgument when the scenario gave no renew.lua.
   Task<CallResult> renew_call(const std::string& key, const std::string& token) override;
 

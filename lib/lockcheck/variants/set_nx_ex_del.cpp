@@ -3,7 +3,8 @@
 
 namespace lockcheck::broken {
 
-Task<CallResult> SetNxExDelLock::release_call(const std::string& key, const std::string& /*token*/) {
+Task<CallResult> SetNxExDelLock::release_call(const std::string& key, const std::string& /*token*/,
+                                              const Request& /*request*/) {
   // THE BUG: no check that the key still holds our token.
   Command del{"DEL", key};
   co_return co_await call(std::move(del));

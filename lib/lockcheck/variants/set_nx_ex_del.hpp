@@ -27,7 +27,7 @@ class SetNxExDelLock final : public detail::SingleKeyLock {
 
  protected:
   // Plain DEL: deletes the key whoever holds it, and counts that as released.
-  Task<CallResult> release_call(const std::string& key, const std::string& token) override;
+  Task<CallResult> release_call(const std::string& key, const std::string& token, const Request& request) override;
 };
 
 }  // namespace lockcheck::broken

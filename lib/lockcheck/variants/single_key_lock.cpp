@@ -24,6 +24,8 @@ void SingleKeyLock::throw_error_reply(const std::string& what, const std::string
 
 std::string SingleKeyLock::make_token() { return entropy_.token_hex(); }
 
+std::string SingleKeyLock::new_request_id() { return {}; }
+
 Task<CallResult> SingleKeyLock::call(Command command) { co_return co_await port_.call(node_, std::move(command)); }
 
 Task<SingleKeyLock::Attempt> SingleKeyLock::script_attempt(const Script& script, std::vector<std::string> keys,
@@ -55,8 +57,10 @@ Task<SingleKeyLock::Attempt> SingleKeyLock::attempt(const std::string& key, cons
 }
 
 Task<SingleKeyLock::Attempt> SingleKeyLock::attempt_with_ttl(const std::string& key, const std::string& token,
-                                                            bool after_lost_reply, Millis ttl) {
+                                                            bool after_lost_reply, Millis ttl,
+                                                            const Request& request) {
   (void)ttl;
+  (void)request;
   co_return co_await attempt(key, token, after_lost_reply);
 }
 
@@ -85,6 +89,7 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
   if (ttl <= Millis::zero()) throw InvalidArgument(fmt::format("lock '{}': the TTL must be positive", key));
   const MonoTime give_up_at = clock_.monotonic_now() + std::max(wait, Micros::zero());
   const std::string token = make_token();
+  Request request{new_request_id(), {}};
   const Micros ttl_us = std::chrono::duration_cast<Micros>(ttl);
   const Micros margin = drift_margin(options_);
 
@@ -101,13 +106,13 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
     if (shared) {
       tried = co_await attempt_shared(key, token, maybe_ours, ttl);
     } else {
-      tried = co_await attempt_with_ttl(key, token, maybe_ours, ttl);
+      tried = co_await attempt_with_ttl(key, token, maybe_ours, ttl, request);
     }
     const CallResult& call_result = tried.call;
     if (call_result.replied()) {
       any_reply = true;
       if (call_result.reply.is_error()) {
-        if (maybe_ours) co_await release_token(key, token);
+        if (maybe_ours) co_await release_token(key, token, request.id);
         throw_error_reply("acquire", key, call_result.reply);
       }
       maybe_ours = false;
@@ -126,6 +131,8 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
           co_return result;
         }
         co_await release(lease);
+        // That hold is given back: later attempts are a new request, which must count a hold of their own.
+        request.id = new_request_id();
         result.detail = "the grant arrived after its validity had run out";
       } else {
         ++busy_attempts;
@@ -148,7 +155,7 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
   }
 
   if (maybe_ours) {
-    const ReleaseStatus cleanup = co_await release_token(key, token);
+    const ReleaseStatus cleanup = co_await release_token(key, token, request.id);
     if (cleanup == ReleaseStatus::unknown) {
       result.status = AcquireStatus::unknown;
       result.detail = fmt::format("acquire outcome unknown and cleanup unreachable ({})", result.detail);
@@ -160,7 +167,9 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
   co_return result;
 }
 
-Task<CallResult> SingleKeyLock::release_call(const std::string& key, const std::string& token) {
+Task<CallResult> SingleKeyLock::release_call(const std::string& key, const std::string& token,
+                                             const Request& request) {
+  (void)request;
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token};
   co_return co_await run_script(token_release_script(), std::move(keys), std::move(args));
@@ -172,11 +181,13 @@ Task<CallResult> SingleKeyLock::renew_call(const std::string& key, const std::st
   co_return co_await run_script(token_renew_script(), std::move(keys), std::move(args));
 }
 
-Task<ReleaseStatus> SingleKeyLock::release_token(const std::string& key, const std::string& token) {
+Task<ReleaseStatus> SingleKeyLock::release_token(const std::string& key, const std::string& token,
+                                                 std::string undoes) {
+  const Request request{new_request_id(), std::move(undoes)};
   bool earlier_reply_lost = false;
   for (std::uint32_t i = 0; i < options_.retry.idempotent_attempts; ++i) {
     if (i > 0) co_await clock_.sleep(options_.retry.delay_min);
-    CallResult result = co_await release_call(key, token);
+    CallResult result = co_await release_call(key, token, request);
     if (!result.replied()) {
       earlier_reply_lost = earlier_reply_lost || result.status == CallStatus::unknown;
       continue;

@@ -11,7 +11,10 @@
 //     reports AcquireStatus::unknown — never a silent "busy";
 //   * the validity is measured on the monotonic clock from before the attempt's first request, minus the
 //     drift margin, and a grant that arrives after its validity is spent is given back;
-//   * release and renew are retried on a lost reply (compare-and-delete / compare-and-pexpire scripts).
+//   * release and renew are retried on a lost reply (compare-and-delete / compare-and-pexpire scripts);
+//   * a variant whose commands are not safe to repeat as they are (a reentrant hold count) draws a request id
+//     per acquire and per release (new_request_id()), the same on each of its retries, under which its scripts
+//     record their first result.
 //
 // Not a user-facing lock on its own: construct a concrete variant (or go through make_lock()).
 #include <cstddef>
@@ -50,16 +53,29 @@ class SingleKeyLock : public LockAlgorithm {
     std::string refused_because;  // why a replied attempt was not granted; empty: "held by another owner"
   };
 
+  // One acquire's or release's identity, the same on each of its retries. A variant whose commands are not
+  // safe to repeat as they are (a reentrant hold count) records each request's first result under `id`, so a
+  // retry after a lost reply returns that result instead of counting again. `undoes`: the acquire request whose
+  // grant a cleanup release gives back, only if that acquire took effect (empty for a lease's release). Both
+  // are empty for every other variant, whose commands ignore them.
+  struct Request {
+    std::string id;
+    std::string undoes;
+  };
+
   // The owner token of one acquire. Default: 128 random bits from the Entropy seam.
   virtual std::string make_token();
+  // A new request id (see Request). Default: empty, for variants whose commands are safe to repeat.
+  virtual std::string new_request_id();
   // One acquire attempt. `after_lost_reply`: an earlier attempt's reply was lost, so the key may already
   // hold `token`; the attempt must then count that as granted. Error replies are returned, not thrown.
   // Default: the token lock's SET key token NX PX ttl, or its reclaim script after a lost reply.
   virtual Task<Attempt> attempt(const std::string& key, const std::string& token, bool after_lost_reply);
-  // One attempt asking for a lease of `ttl` (acquire_loop() with a TTL other than the options'). Default:
-  // attempt(), which uses the options' TTL; the variants that override acquire_with_ttl() override this.
+  // One attempt asking for a lease of `ttl` (acquire_loop() with a TTL other than the options'), as part of
+  // the acquire `request`. Default: attempt(), which uses the options' TTL; the variants that override
+  // acquire_with_ttl() override this.
   virtual Task<Attempt> attempt_with_ttl(const std::string& key, const std::string& token, bool after_lost_reply,
-                                         Millis ttl);
+                                         Millis ttl, const Request& request);
   // The acquire loop for a lease of `ttl`: acquire() is acquire_loop(key, wait, options().ttl). A variant
   // that honours acquire_with_ttl() calls this with the caller's ttl (validity is measured against it).
   // `shared`: each attempt is attempt_shared() and the lease comes back with `shared` set (read-write
@@ -68,17 +84,18 @@ class SingleKeyLock : public LockAlgorithm {
   // One shared (read) attempt, for read-write variants. Default: throws InvalidArgument (no shared mode).
   virtual Task<Attempt> attempt_shared(const std::string& key, const std::string& token, bool after_lost_reply,
                                        Millis ttl);
-  // One release command: deletes the key if (for a sound variant: only if) it holds `token`, replying 1
-  // when it deleted. Default: the compare-and-delete script.
-  virtual Task<CallResult> release_call(const std::string& key, const std::string& token);
+  // One release command of `request`: deletes the key if (for a sound variant: only if) it holds `token`,
+  // replying 1 when it deleted. Default: the compare-and-delete script, safe to repeat, so it ignores `request`.
+  virtual Task<CallResult> release_call(const std::string& key, const std::string& token, const Request& request);
   // One renew command: resets the TTL if the key holds `token`, replying 1 when it did. Default: the
   // compare-and-pexpire script.
   virtual Task<CallResult> renew_call(const std::string& key, const std::string& token);
   // Waits before the next attempt of a busy lock. `pause` is the backoff delay (already within the budget),
   // `left` what remains of the wait budget. Default: sleep `pause`. Pub/sub variants wait for a release.
   virtual Task<void> wait_to_retry(const std::string& key, Micros pause, Micros left);
-  // release_call() retried on a lost reply. Also cleans up after an unknown acquire outcome.
-  Task<ReleaseStatus> release_token(const std::string& key, const std::string& token);
+  // release_call() retried on a lost reply, as one request. Also cleans up after an unknown acquire outcome:
+  // then `undoes` is that acquire's request id.
+  Task<ReleaseStatus> release_token(const std::string& key, const std::string& token, std::string undoes = {});
 
   // Helpers for attempts.
   Task<CallResult> call(Command command);

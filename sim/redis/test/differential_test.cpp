@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <regex>
 #include <sstream>
 
 #include "hiredis_client.hpp"
@@ -45,7 +46,7 @@ return redis.call('pttl', KEYS[1])
 
 std::vector<ScriptSpec> all_scripts() {
   std::vector<ScriptSpec> scripts;
-  // Every lock script in lib/scripts, read from the source tree, with one key.
+  // Every lock script in lib/scripts, read from the source tree, with as many keys as it reads (KEYS[n]).
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(LOCKCHECK_SCRIPTS_DIR)) {
     if (entry.path().extension() == ".lua") files.push_back(entry.path());
@@ -55,7 +56,13 @@ std::vector<ScriptSpec> all_scripts() {
     std::ifstream in(file);
     std::stringstream body;
     body << in.rdbuf();
-    scripts.push_back({body.str(), 1, true});
+    const std::string text = body.str();
+    int numkeys = 1;
+    const std::regex key_index(R"(KEYS\[(\d+)\])");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), key_index); it != std::sregex_iterator(); ++it) {
+      numkeys = std::max(numkeys, std::stoi((*it)[1]));
+    }
+    scripts.push_back({text, numkeys, true});
   }
   scripts.push_back({kReentrant, 1, true});
   // Conversion and error edge cases.
@@ -111,6 +118,11 @@ std::vector<ScriptSpec> all_scripts() {
            "return redis.call('incr', KEYS[1]) .. ''",
            "return math.floor(3.7)",
            "return math.max(1, 2.5)",
+           "return math.max(1, ARGV[1])",
+           "return math.min(ARGV[1], 2.5, 7)",
+           "return math.max(redis.call('pttl', KEYS[1]), tonumber(ARGV[1]))",
+           "return math.max(1, nil)",
+           "return math.min()",
            "x = 1",
            "return undefined_var",
            "error('boom')",

@@ -39,6 +39,27 @@ TEST(ComparePlan, RedlockGetsFiveMastersAndFailoverAddsReplicas) {
   EXPECT_EQ(plan.cells[3].scenario.seeds, (std::vector<std::uint64_t>{1, 2}));
 }
 
+TEST(ComparePlan, DisclosesEachVariantsWorkload) {
+  const ComparePlan plan =
+      plan_comparison(CompareSelection{{"token", "redlock", "reentrant-hash", "rw-owned", "fenced"}, {"baseline"}, 1, {}, {}});
+  ASSERT_EQ(plan.workloads.size(), plan.variants.size());
+  for (std::size_t i = 0; i < plan.variants.size(); ++i) {
+    const reports::Workload& workload = plan.workloads[i];
+    EXPECT_EQ(workload.variant, plan.variants[i]);
+    EXPECT_EQ(workload.clients, 3);
+    EXPECT_EQ(workload.ttl_us, 1'000'000);
+    EXPECT_EQ(workload.duration_us, plan.cells[i].scenario.config.duration_us);
+    EXPECT_EQ(workload.hold_max_us, plan.cells[i].scenario.config.workload.hold_max_us);
+  }
+  EXPECT_EQ(plan.workloads[0].masters, 1);
+  EXPECT_EQ(plan.workloads[0].nest_every, 0);
+  EXPECT_EQ(plan.workloads[1].masters, 5);
+  EXPECT_EQ(plan.workloads[2].nest_every, 2);
+  EXPECT_EQ(plan.workloads[3].readers_ppm, 500000);
+  EXPECT_TRUE(plan.workloads[4].fencing);
+  EXPECT_FALSE(plan.workloads[0].fencing);
+}
+
 TEST(ComparePlan, ReplayCommandNamesTheCell) {
   EXPECT_EQ(replay_command(CompareSelection{}, "token", "pause", 7),
             "lockcheck compare --variants token --faults pause --seed 7 --history-dir .");
