@@ -11,6 +11,10 @@
 
 namespace lockcheck::sim {
 
+// Why a holder whose read the resource rejected (Fencing::reads_and_writes: a newer token has read or
+// written since) does not write: it has no value to compute from. Any holder, careful or not.
+inline constexpr const char* kReadRejected = "the resource rejected the read (a newer fencing token was seen)";
+
 // Why a careful holder must not write now; empty when it may. Asks the library's own Lease (lost(),
 // remaining() on the holder's clock, and a watchdog's loss signal), never a model of it. The write may take
 // up to write_latency_max_us to land, so the lease must outlast that.

@@ -45,6 +45,15 @@ struct LinkOverride {
   LinkConfig link{};
 };
 
+// What the protected resource checks of the fencing tokens it is shown (sim/core/resource.hpp).
+enum class Fencing : std::uint8_t {
+  off,               // no check: every write is accepted
+  writes,            // a write whose token is below the highest the register has seen is rejected
+  reads_and_writes,  // reads register their token too and are rejected the same way (Kleppmann's storage)
+};
+// "off", "writes", "reads-and-writes": the scenario files' and the history meta's spelling.
+const char* to_string(Fencing fencing);
+
 struct WorkloadConfig {
   std::string key = "lock";
   std::int64_t wait_us = 2000000;        // acquire wait budget
@@ -53,7 +62,7 @@ struct WorkloadConfig {
   std::int64_t think_min_us = 1000;      // time between a release and the next acquire
   std::int64_t think_max_us = 20000;
   std::uint32_t max_acquires_per_client = 100000;
-  bool fencing = false;                  // the resource rejects writes with stale fencing tokens
+  Fencing fencing = Fencing::off;        // what the resource checks of fencing tokens
   // Nesting (for reentrant variants), off by default. Every `nest_every`-th successful acquire of a client
   // (1: every one) is followed by a nested acquire of the same key (with `nested_ttl_us`, or the lock's TTL
   // when 0), a hold of nested_hold_min_us .. nested_hold_max_us, and the inner release; then the outer hold,
@@ -109,8 +118,10 @@ struct NemesisConfig {
   RestartMode restart_mode = RestartMode::lost;
 };
 
-// Background renewal of the renewing variants (watchdog, watchdog-unchecked, client-reentrant).
+// Background renewal of the renewing variants (watchdog, watchdog-unchecked, client-reentrant), and of any
+// variant that can renew when `watchdog` wraps it in the library's WatchdogLock.
 struct RenewalConfig {
+  bool watchdog = false;                         // wrap the variant in a watchdog (registry.hpp)
   std::uint32_t renew_divisor = 3;               // renew every ttl / renew_divisor
   std::uint32_t max_renewals = 0;                // 0: no cap (client-reentrant: its own default, 3)
   std::int64_t max_hold_us = 3'600'000'000;      // renewal stops this long after the acquire

@@ -7,15 +7,14 @@
 namespace lockcheck::sim {
 
 Json history_meta(const SimConfig& config, std::uint64_t seed) {
-  Json meta{{"schema", 1},
-            {"scenario", config.scenario},
-            {"seed", seed},
-            {"variant", config.variant},
-            {"ttl_ms", config.lock.ttl.count()},
-            {"clients", config.clients.size()},
-            {"nodes", config.nodes.size()},
-            {"fencing", config.workload.fencing},
-            {"end", config.duration_us}};
+  Json meta{{"schema", 1}, {"scenario", config.scenario}, {"seed", seed}, {"variant", config.variant}};
+  if (config.renewal.watchdog) meta["watchdog"] = true;
+  meta["ttl_ms"] = config.lock.ttl.count();
+  meta["clients"] = config.clients.size();
+  meta["nodes"] = config.nodes.size();
+  meta["fencing"] = config.workload.fencing != Fencing::off;  // checkers read a boolean
+  if (config.workload.fencing != Fencing::off) meta["fencing_mode"] = to_string(config.workload.fencing);
+  meta["end"] = config.duration_us;
   const auto masters = static_cast<std::size_t>(
       std::count_if(config.nodes.begin(), config.nodes.end(), [](const NodeConfig& node) { return node.replica_of < 0; }));
   const LockShape shape = lock_shape(config.variant, config.workload.key, masters);
@@ -28,6 +27,10 @@ Json history_meta(const SimConfig& config, std::uint64_t seed) {
     meta["lock_keys"] = std::move(keys);
   }
   return meta;
+}
+
+std::string variant_label(const SimConfig& config) {
+  return config.renewal.watchdog ? config.variant + "+watchdog" : config.variant;
 }
 
 }  // namespace lockcheck::sim

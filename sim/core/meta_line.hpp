@@ -3,12 +3,19 @@
 // both say the same about what was run, including how the variant keeps its lock (lockcheck::lock_shape:
 // derived keys, quorum), which the checkers need to judge it.
 #include <cstdint>
+#include <string>
 
 #include "core/config.hpp"
 #include "core/history.hpp"
 
 namespace lockcheck::sim {
 
+// schema, scenario, seed, variant, watchdog (only when the variant runs wrapped in one), ttl_ms, clients,
+// nodes, fencing (true unless Fencing::off), fencing_mode (only with fencing: "writes" or "reads-and-writes"),
+// end, then the lock's shape. Fields absent by default keep the meta lines of runs without them unchanged.
 Json history_meta(const SimConfig& config, std::uint64_t seed);
+
+// How reports name what ran: the variant id, or "<id>+watchdog" when a watchdog wraps it.
+std::string variant_label(const SimConfig& config);
 
 }  // namespace lockcheck::sim

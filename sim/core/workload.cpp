@@ -97,13 +97,16 @@ Task<void> run_workload(World& world, ClientProcess& process) {
       fields["fencing"] = lease.fencing_token;
       history.record(scheduler.now(), "op", fields);
 
-      const RegisterRead read = world.resource().read(process.id());
+      const RegisterRead read = world.resource().read(process.id(), lease.fencing_token);
       if (!reader && workload.nest_every > 0 && ++outer_acquires % workload.nest_every == 0) {
         co_await run_nested(world, process, prng);
       }
       co_await process.clock().sleep(Micros(prng.between(workload.hold_min_us, workload.hold_max_us)));
       std::string skipped_write;
-      if (!reader && workload.check_lease_before_write) skipped_write = careful_write_refusal(workload, lease);
+      if (!reader && !read.accepted) skipped_write = kReadRejected;
+      if (!reader && skipped_write.empty() && workload.check_lease_before_write) {
+        skipped_write = careful_write_refusal(workload, lease);
+      }
       if (!reader && skipped_write.empty()) {
         const std::int64_t latency_us = draw_write_latency_us(workload, prng);
         if (latency_us > 0) co_await process.clock().sleep(Micros(latency_us));

@@ -181,6 +181,7 @@ void World::start_client(int id) {
   params.watchdog.max_renewals = config_.renewal.max_renewals;
   params.watchdog.max_hold = Millis(config_.renewal.max_hold_us / 1000);
   params.watchdog.observer = [this, &process](const RenewalEvent& event) { record_renewal(process, event); };
+  params.wrap_in_watchdog = config_.renewal.watchdog;
   auto lock = make_lock(config_.variant, process.port(), process.clock(), process.entropy(), config_.lock, params);
   process.start(std::move(lock), run_workload(*this, process));
 }

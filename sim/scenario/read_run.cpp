@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "lockcheck/lock_options.hpp"
+#include "lockcheck/variants/registry.hpp"
 #include "scenario/readers.hpp"
 
 namespace lockcheck::sim::scenario_detail {
@@ -14,6 +15,27 @@ namespace {
 constexpr std::int64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
 // More seeds than this is a sweep for `lockcheck run --runs`, not a file; it also bounds the vector.
 constexpr std::int64_t kMaxSeedCount = 1000000;
+
+// fencing = true | false | "writes" | "reads-and-writes": true is "writes" (what files said before the
+// modes existed), false is off.
+void read_fencing(const Section& workload, Fencing& out) {
+  const toml::node* node = workload.find("fencing");
+  if (node == nullptr) return;
+  if (const auto* flag = node->as_boolean()) {
+    out = flag->get() ? Fencing::writes : Fencing::off;
+    return;
+  }
+  const auto* text = node->as_string();
+  if (text != nullptr && text->get() == "writes") {
+    out = Fencing::writes;
+  } else if (text != nullptr && text->get() == "reads-and-writes") {
+    out = Fencing::reads_and_writes;
+  } else {
+    const std::string given = text != nullptr ? fmt::format("\"{}\"", text->get()) : type_name(*node);
+    workload.fail_at("fencing", fmt::format("[workload] fencing must be true (= \"writes\"), false, \"writes\" or "
+                                            "\"reads-and-writes\", not {}", given));
+  }
+}
 
 }  // namespace
 
@@ -77,8 +99,10 @@ void read_lock(const Section& top, LockOptions& out, RenewalConfig& renewal) {
   const auto lock = top.table("lock");
   if (!lock) return;
   lock->allow_only({"ttl_ms", "drift_ppm", "retry_delay_min_ms", "retry_delay_max_ms", "unknown_outcome_attempts",
-                    "drift_floor_ms", "max_attempts", "idempotent_attempts", "renew_divisor", "max_renewals",
-                    "max_hold_ms"});
+                    "drift_floor_ms", "max_attempts", "idempotent_attempts", "watchdog", "renew_divisor",
+                    "max_renewals", "max_hold_ms"});
+  // Whether the variant can be wrapped is checked once the scripts are known (check_watchdog).
+  renewal.watchdog = lock->boolean("watchdog").value_or(renewal.watchdog);
   lock->read_integer("renew_divisor", renewal.renew_divisor, 2, 1000);
   lock->read_integer("max_renewals", renewal.max_renewals, 0, kMaxU32);
   lock->read_millis("max_hold_ms", renewal.max_hold_us, 1, kMaxMillis);
@@ -116,7 +140,7 @@ void read_workload(const Section& top, WorkloadConfig& out) {
   workload->read_millis("think_max_ms", out.think_max_us, 0, kMaxMillis);
   workload->require_order("think_min_ms", out.think_min_us, "think_max_ms", out.think_max_us, 1000);
   workload->read_integer("max_acquires_per_client", out.max_acquires_per_client, 1, kMaxU32);
-  out.fencing = workload->boolean("fencing").value_or(out.fencing);
+  read_fencing(*workload, out.fencing);
   workload->read_integer("nest_every", out.nest_every, 0, kMaxU32);
   if (auto ttl = workload->integer("nested_ttl_ms", 0, kMaxTtl.count())) {
     if (*ttl != 0 && *ttl < kMinTtl.count()) {
@@ -135,6 +159,15 @@ void read_workload(const Section& top, WorkloadConfig& out) {
   workload->read_integer("write_latency_max_us", out.write_latency_max_us, 0, kMaxMicros);
   workload->require_order("write_latency_min_us", out.write_latency_min_us, "write_latency_max_us",
                           out.write_latency_max_us, 1);
+}
+
+void check_watchdog(const Section& top, const std::string& variant, const Scenario::Scripts& scripts,
+                    const RenewalConfig& renewal) {
+  if (!renewal.watchdog) return;
+  const std::string refused = watchdog_refusal(variant, !scripts.renew.empty());
+  if (refused.empty()) return;
+  top.table("lock")->fail_at("watchdog",
+                             fmt::format("[lock] watchdog = true needs a variant that can renew: {}", refused));
 }
 
 }  // namespace lockcheck::sim::scenario_detail

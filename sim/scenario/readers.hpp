@@ -31,6 +31,10 @@ void read_scripts(const Section& top, const std::string& variant, const std::fil
 // bounded by the TTL).
 void read_token_wait(const Section& top, const std::string& variant, const LockOptions& lock, TokenWaitOptions& out);
 void read_expectations(const Section& top, std::vector<Expectation>& out);
+// [lock] watchdog = true: refused, at that key, for a variant that cannot renew (registry.hpp's
+// watchdog_refusal). Needs the variant and [scripts] read first (a script renews only with a renew.lua).
+void check_watchdog(const Section& top, const std::string& variant, const Scenario::Scripts& scripts,
+                    const RenewalConfig& renewal);
 
 // "a year" style bounds shared by the readers.
 inline constexpr std::int64_t kMaxPpm = 1000000;

@@ -41,6 +41,7 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files)
   scenario_detail::read_nemesis(top, out.config.nemesis);
   scenario_detail::read_scripts(top, out.config.variant, file.parent_path(), check_files, out.scripts,
                                 out.config.scripts);
+  scenario_detail::check_watchdog(top, out.config.variant, out.scripts, out.config.renewal);
   scenario_detail::read_token_wait(top, out.config.variant, out.config.lock, out.config.token_wait);
   scenario_detail::read_expectations(top, out.expectations);
   return out;

@@ -70,7 +70,7 @@ TEST(Simulator, PausePastTheTtlLetsAStaleWriteThrough) {
 
 TEST(Simulator, FencingRejectsTheStaleWriteWhenTokensIncrease) {
   SimConfig config = base_config();
-  config.workload.fencing = true;
+  config.workload.fencing = Fencing::writes;
   config.workload.hold_min_us = 200000;
   config.workload.hold_max_us = 400000;
   config.nemesis.pause_every_us = 600000;

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/meta_line.hpp"
 #include "core/user_scripts.hpp"
 #include "fault_families.hpp"
 #include "lockcheck/variants/registry.hpp"
@@ -18,6 +19,8 @@ namespace {
 std::vector<std::string> chosen_variants(const CompareSelection& selection, std::vector<std::string>& notes) {
   const std::vector<std::string>& known = variant_ids();
   const bool have_scripts = !selection.script_paths.empty();
+  // A third file is the user's renew.lua: only then can a watchdog renew the script variant.
+  const bool have_renew = selection.script_paths.size() >= 3;
   if (selection.variants.empty()) {
     std::vector<std::string> all;
     for (const std::string& id : known) {
@@ -27,15 +30,25 @@ std::vector<std::string> chosen_variants(const CompareSelection& selection, std:
         continue;
       }
       all.push_back(id);
+      // The user's renew.lua runs only when something renews: a watchdog over the script, in its own row.
+      if (variant_needs_user_scripts(id) && have_renew) all.push_back(id + "+watchdog");
     }
     return all;
   }
-  for (const std::string& id : selection.variants) {
-    if (std::find(known.begin(), known.end(), id) == known.end()) {
-      throw std::invalid_argument(fmt::format("unknown variant '{}'; known: {}", id, fmt::join(known, ", ")));
+  for (const std::string& row : selection.variants) {
+    const RowVariant variant = split_watchdog(row);
+    if (std::find(known.begin(), known.end(), variant.id) == known.end()) {
+      throw std::invalid_argument(fmt::format("unknown variant '{}'; known: {} (each also as <id>+watchdog where it "
+                                              "can renew)", row, fmt::join(known, ", ")));
     }
-    if (variant_needs_user_scripts(id) && !have_scripts) {
-      throw std::invalid_argument(fmt::format("variant '{}' needs --scripts acquire.lua,release.lua[,renew.lua]", id));
+    if (variant_needs_user_scripts(row) && !have_scripts) {
+      throw std::invalid_argument(fmt::format("variant '{}' needs --scripts acquire.lua,release.lua{}", row,
+                                              variant.watchdog ? ",renew.lua" : "[,renew.lua]"));
+    }
+    if (variant.watchdog) {
+      if (const std::string refused = watchdog_refusal(variant.id, have_renew); !refused.empty()) {
+        throw std::invalid_argument(fmt::format("variant '{}': a watchdog needs a variant that can renew: {}", row, refused));
+      }
     }
   }
   return selection.variants;
@@ -107,7 +120,7 @@ ComparePlan plan_comparison(const CompareSelection& selection) {
 
 reports::Workload workload_of(const sim::SimConfig& config) {
   reports::Workload workload;
-  workload.variant = config.variant;
+  workload.variant = sim::variant_label(config);  // the row's name: "script+watchdog" for a wrapped one
   workload.clients = static_cast<std::int64_t>(config.clients.size());
   workload.masters = static_cast<std::int64_t>(sim::master_nodes(config).size());
   workload.replicas = static_cast<std::int64_t>(config.nodes.size()) - workload.masters;
@@ -119,7 +132,7 @@ reports::Workload workload_of(const sim::SimConfig& config) {
   workload.wait_us = config.workload.wait_us;
   workload.nest_every = config.workload.nest_every;
   workload.readers_ppm = config.workload.readers_ppm;
-  workload.fencing = config.workload.fencing;
+  workload.fencing = config.workload.fencing != sim::Fencing::off;
   workload.duration_us = config.duration_us;
   return workload;
 }

@@ -23,7 +23,7 @@ struct VariantTraits {
   int replicas = 0;               // token-wait: asynchronous replicas of master 0, for WAIT to count
   std::uint32_t nest_every = 0;   // reentrant variants: every Nth acquire re-enters
   std::uint32_t readers_ppm = 0;  // read-write variants: share of reads
-  bool fencing = false;           // the resource checks the variant's fencing tokens
+  sim::Fencing fencing = sim::Fencing::off;  // what the resource checks of the variant's fencing tokens
   std::int64_t hold_min_ms = 50;  // renewing variants hold past the TTL, so that renewal matters
   std::int64_t hold_max_ms = 200;
   std::int64_t wait_ms = 2000;
@@ -31,7 +31,7 @@ struct VariantTraits {
 
 constexpr VariantTraits kVariantTraits[] = {
     {.id = "redlock", .masters = 5},
-    {.id = "fenced", .fencing = true},
+    {.id = "fenced", .fencing = sim::Fencing::writes},
     {.id = "token-wait", .replicas = 1},
     {.id = "reentrant-hash", .nest_every = 2},
     {.id = "reentrant-maxttl", .nest_every = 2},
@@ -166,10 +166,25 @@ const FaultFamily& fault_family(const std::string& id) {
   throw std::invalid_argument(fmt::format("unknown fault family '{}'; known: {}", id, known));
 }
 
-sim::SimConfig variant_base_config(const std::string& variant) {
-  const VariantTraits traits = traits_of(variant);
+RowVariant split_watchdog(const std::string& row) {
+  static constexpr std::string_view kSuffix = "+watchdog";
+  if (row.size() > kSuffix.size() && row.ends_with(kSuffix)) return {row.substr(0, row.size() - kSuffix.size()), true};
+  return {row, false};
+}
+
+sim::SimConfig variant_base_config(const std::string& row) {
+  const auto [variant, watchdog] = split_watchdog(row);
+  VariantTraits traits = traits_of(variant);
+  if (watchdog) {
+    // As the `watchdog` row: holds past the TTL, so that renewal matters.
+    const VariantTraits renewing = traits_of("watchdog");
+    traits.hold_min_ms = renewing.hold_min_ms;
+    traits.hold_max_ms = renewing.hold_max_ms;
+    traits.wait_ms = renewing.wait_ms;
+  }
   SimConfig config;
   config.variant = variant;
+  config.renewal.watchdog = watchdog;
   config.lock.ttl = Millis(kTtlMs);
   config.duration_us = kDurationMs * kMs;
   config.clients = std::vector<sim::ClientConfig>(3);
@@ -188,6 +203,6 @@ sim::SimConfig variant_base_config(const std::string& variant) {
   return config;
 }
 
-bool variant_needs_user_scripts(const std::string& variant) { return variant == "script"; }
+bool variant_needs_user_scripts(const std::string& variant) { return split_watchdog(variant).id == "script"; }
 
 }  // namespace lockcheck::compare

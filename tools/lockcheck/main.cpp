@@ -16,6 +16,7 @@
 #include "properties/checkers.hpp"
 #include "compare_command.hpp"
 #include "compare_output.hpp"
+#include "core/meta_line.hpp"
 #include "core/simulate.hpp"
 #include "junit.hpp"
 #include "../redis_backend/backend.hpp"
@@ -40,7 +41,7 @@ std::string observed_text(const cli::PropertyTally& tally) {
 void print_report(const cli::ScenarioReport& report) {
   const auto& scenario = report.scenario;
   std::printf("\n%s  (%s, variant %s, %zu seed%s, %.2fs)\n", scenario.name.c_str(), scenario.path.c_str(),
-              scenario.config.variant.c_str(), report.seeds_run.size(), report.seeds_run.size() == 1 ? "" : "s",
+              sim::variant_label(scenario.config).c_str(), report.seeds_run.size(), report.seeds_run.size() == 1 ? "" : "s",
               report.wall_seconds);
   std::printf("  %-28s %-10s %-22s %s\n", "property", "expected", "observed", "");
   for (const auto& [property, tally] : report.tallies) {
@@ -186,12 +187,13 @@ int main(int argc, char** argv) {
 
   auto* compare = app.add_subcommand("compare", "Every variant under every fault family: matrix.md, report.html, results.json");
   cli::CompareOptions compare_options;
-  compare->add_option("--variants", compare_options.selection.variants, "Variant ids (default: all but script)")->delimiter(',');
+  compare->add_option("--variants", compare_options.selection.variants, "Variant ids, each also as <id>+watchdog where it can renew (default: all but script)")->delimiter(',');
   compare->add_option("--faults", compare_options.selection.families, "Fault family ids (default: all)")->delimiter(',');
   compare->add_option("--runs", compare_options.selection.runs, "Seeds 1..N per cell")->check(CLI::Range(1, 100000));
   compare->add_option("--seed", seed, "Run only this seed (replaying one cell)");
   compare->add_option("--scripts", compare_options.selection.script_paths,
-                      "acquire.lua,release.lua[,renew.lua]: include the script variant with these")
+                      "acquire.lua,release.lua[,renew.lua]: include the script variant with these (with a "
+                      "renew.lua also script+watchdog, which runs it)")
       ->delimiter(',')
       ->check(CLI::ExistingFile);
   compare->add_option("--out", compare_options.out_dir, "Write matrix.md, report.html, results.json here (default: print matrix.md)");

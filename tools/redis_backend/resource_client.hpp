@@ -1,8 +1,8 @@
 #pragma once
 // The protected resource on the redis backend: the read-modify-write register of sim/core/resource.hpp, kept
 // in a separate redis-server that no fault touches, shared by every worker. Read and write are Lua scripts,
-// so `stale` (another write was accepted since this read) and the fencing check are decided atomically
-// at the register, exactly as the simulator's Register decides them.
+// so `stale` (another write was accepted since this read) and the fencing checks (on writes, or on reads and
+// writes) are decided atomically at the register, exactly as the simulator's Register decides them.
 #include <cstdint>
 
 #include "core/resource.hpp"
@@ -20,15 +20,17 @@ struct ResourceWrite {
 
 class ResourceClient {
  public:
-  ResourceClient(int port, bool fencing) : client_("127.0.0.1", port), fencing_(fencing) {}
+  ResourceClient(int port, sim::Fencing fencing) : client_("127.0.0.1", port), fencing_(fencing) {}
 
+  sim::Fencing fencing() const { return fencing_; }
   // Throw std::runtime_error: the resource server is never faulted, so a failure is an internal error.
-  ResourceRead read();
+  // `fencing_token` matters only with Fencing::reads_and_writes (the read registers it, or is rejected).
+  ResourceRead read(std::int64_t fencing_token);
   ResourceWrite write(std::int64_t value, std::int64_t read_version, std::int64_t fencing_token);
 
  private:
   testing::HiredisClient client_;
-  bool fencing_;
+  sim::Fencing fencing_;
 };
 
 }  // namespace lockcheck::redis_backend

@@ -19,14 +19,15 @@ void write_worker_config(const sim::SimConfig& config, const std::string& path) 
         {"max_attempts", lock.retry.max_attempts}, {"unknown_outcome_attempts", lock.retry.unknown_outcome_attempts},
         {"idempotent_attempts", lock.retry.idempotent_attempts}}},
       {"renewal",
-       {{"renew_divisor", config.renewal.renew_divisor}, {"max_renewals", config.renewal.max_renewals},
+       {{"watchdog", config.renewal.watchdog}, {"renew_divisor", config.renewal.renew_divisor},
+        {"max_renewals", config.renewal.max_renewals},
         {"max_hold_us", config.renewal.max_hold_us}}},
       {"token_wait",
        {{"replicas", config.token_wait.replicas}, {"wait_timeout_ms", config.token_wait.wait_timeout.count()}}},
       {"workload",
        {{"key", w.key}, {"wait_us", w.wait_us}, {"hold_min_us", w.hold_min_us}, {"hold_max_us", w.hold_max_us},
         {"think_min_us", w.think_min_us}, {"think_max_us", w.think_max_us}, {"max_acquires_per_client", w.max_acquires_per_client},
-        {"fencing", w.fencing}, {"nest_every", w.nest_every}, {"nested_ttl_us", w.nested_ttl_us},
+        {"fencing", sim::to_string(w.fencing)}, {"nest_every", w.nest_every}, {"nested_ttl_us", w.nested_ttl_us},
         {"nested_hold_min_us", w.nested_hold_min_us}, {"nested_hold_max_us", w.nested_hold_max_us}, {"readers_ppm", w.readers_ppm},
         {"check_lease_before_write", w.check_lease_before_write}, {"write_latency_min_us", w.write_latency_min_us},
         {"write_latency_max_us", w.write_latency_max_us}}}};
@@ -55,6 +56,7 @@ sim::SimConfig read_worker_config(const std::string& path) {
   config.lock.retry.unknown_outcome_attempts = lock.at("unknown_outcome_attempts").get<std::uint32_t>();
   config.lock.retry.idempotent_attempts = lock.at("idempotent_attempts").get<std::uint32_t>();
   const auto& renewal = in.at("renewal");
+  config.renewal.watchdog = renewal.at("watchdog").get<bool>();
   config.renewal.renew_divisor = renewal.at("renew_divisor").get<std::uint32_t>();
   config.renewal.max_renewals = renewal.at("max_renewals").get<std::uint32_t>();
   config.renewal.max_hold_us = renewal.at("max_hold_us").get<std::int64_t>();
@@ -70,7 +72,16 @@ sim::SimConfig read_worker_config(const std::string& path) {
   out.think_min_us = w.at("think_min_us").get<std::int64_t>();
   out.think_max_us = w.at("think_max_us").get<std::int64_t>();
   out.max_acquires_per_client = w.at("max_acquires_per_client").get<std::uint32_t>();
-  out.fencing = w.at("fencing").get<bool>();
+  const std::string fencing = w.at("fencing").get<std::string>();
+  if (fencing == "reads-and-writes") {
+    out.fencing = sim::Fencing::reads_and_writes;
+  } else if (fencing == "writes") {
+    out.fencing = sim::Fencing::writes;
+  } else if (fencing == "off") {
+    out.fencing = sim::Fencing::off;
+  } else {
+    throw std::runtime_error("unknown fencing mode '" + fencing + "' in " + path);
+  }
   out.nest_every = w.at("nest_every").get<std::uint32_t>();
   out.nested_ttl_us = w.at("nested_ttl_us").get<std::int64_t>();
   out.nested_hold_min_us = w.at("nested_hold_min_us").get<std::int64_t>();

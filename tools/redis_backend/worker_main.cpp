@@ -135,21 +135,23 @@ void run_workload(const sim::SimConfig& config, int process, LockAlgorithm& lock
       out.record_lease(fields, lease);
       out.record("op", fields);
 
-      const ResourceRead read = resource.read();
-      out.record("resource", Json{{"process", process}, {"f", "read"}, {"value", read.value}, {"version", read.version}});
+      const ResourceRead read = resource.read(lease.fencing_token);
+      out.record("resource", sim::resource_read_fields(process, read, resource.fencing(), lease.fencing_token));
       if (!reader && workload.nest_every > 0 && ++outer_acquires % workload.nest_every == 0) {
         run_nested(workload, lock, clock, out, prng);
       }
       run_sync(clock.sleep(Micros(prng.between(workload.hold_min_us, workload.hold_max_us))));
       std::string skipped_write;
-      if (!reader && workload.check_lease_before_write) skipped_write = sim::careful_write_refusal(workload, lease);
+      if (!reader && !read.accepted) skipped_write = sim::kReadRejected;
+      if (!reader && skipped_write.empty() && workload.check_lease_before_write) {
+        skipped_write = sim::careful_write_refusal(workload, lease);
+      }
       if (!reader && skipped_write.empty()) {
         const std::int64_t latency_us = sim::draw_write_latency_us(workload, prng);
         if (latency_us > 0) run_sync(clock.sleep(Micros(latency_us)));
         const ResourceWrite wrote = resource.write(read.value + 1, read.version, lease.fencing_token);
-        out.record("resource", Json{{"process", process}, {"f", "write"}, {"value", read.value + 1},
-                                    {"read_version", read.version}, {"version", wrote.version},
-                                    {"fencing", lease.fencing_token}, {"accepted", wrote.accepted}, {"stale", wrote.stale}});
+        out.record("resource", sim::resource_write_fields(process, read.value + 1, read.version, wrote.version,
+                                                          lease.fencing_token, wrote.accepted, wrote.stale));
       }
 
       Json invoke = op("invoke", "release");
@@ -207,6 +209,7 @@ int main(int argc, char** argv) {
       std::lock_guard lock(out_mutex);
       out.record_renewal(event);
     };
+    params.wrap_in_watchdog = config.renewal.watchdog;
     auto lock = make_lock(config.variant, port, clock, entropy, config.lock, params);
     redis_backend::ResourceClient resource(resource_port, config.workload.fencing);
     sim::Prng prng(sim::derive_seed(seed, "client/" + std::to_string(process) + "/" + std::to_string(incarnation)));

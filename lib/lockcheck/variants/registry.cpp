@@ -33,8 +33,38 @@ const std::vector<std::string>& variant_ids() {
   return ids;
 }
 
+std::string watchdog_refusal(const std::string& id, bool has_renew_script) {
+  for (const char* renewing : {"watchdog", "watchdog-unchecked", "client-reentrant", "redisson-like"}) {
+    if (id == renewing) return fmt::format("variant \"{}\" already renews in the background", id);
+  }
+  if (id == "script" && !has_renew_script) {
+    return "variant \"script\" can renew only with a renew.lua ([scripts] renew, or a third file to --scripts)";
+  }
+  return "";
+}
+
+namespace {
+
+std::unique_ptr<LockAlgorithm> make_unwrapped(const std::string& id, Port& port, Clock& clock, Entropy& entropy,
+                                              const LockOptions& options, const VariantParams& params);
+
+}  // namespace
+
 std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Clock& clock, Entropy& entropy,
                                          const LockOptions& options, const VariantParams& params) {
+  if (!params.wrap_in_watchdog) return make_unwrapped(id, port, clock, entropy, options, params);
+  if (const std::string refused = watchdog_refusal(id, !params.scripts.renew.empty()); !refused.empty()) {
+    throw InvalidArgument(fmt::format("a watchdog cannot wrap this variant: {}", refused));
+  }
+  if (params.spawner == nullptr) throw InvalidArgument(fmt::format("a watchdog over '{}' needs a Spawner", id));
+  auto inner = make_unwrapped(id, port, clock, entropy, options, params);
+  return std::make_unique<WatchdogLock>(std::move(inner), clock, *params.spawner, options.ttl, params.watchdog);
+}
+
+namespace {
+
+std::unique_ptr<LockAlgorithm> make_unwrapped(const std::string& id, Port& port, Clock& clock, Entropy& entropy,
+                                              const LockOptions& options, const VariantParams& params) {
   auto spawner = [&]() -> Spawner& {
     if (params.spawner == nullptr) throw InvalidArgument(fmt::format("lock variant '{}' renews in the background and needs a Spawner", id));
     return *params.spawner;
@@ -70,6 +100,8 @@ std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Cloc
   if (id == "rw-hash-timestamps") return std::make_unique<broken::RwHashTimestampsLock>(port, clock, entropy, options);
   throw InvalidArgument(fmt::format("unknown lock variant '{}'; known: {}", id, fmt::join(variant_ids(), ", ")));
 }
+
+}  // namespace
 
 LockShape lock_shape(const std::string& id, const std::string& key, std::size_t masters) {
   const auto& ids = variant_ids();

@@ -28,7 +28,16 @@ struct VariantParams {
   Spawner* spawner = nullptr;
   WatchdogOptions watchdog{};
   TokenWaitOptions token_wait{};  // `token-wait`: replicas to wait for, WAIT timeout
+  // Wrap the variant in a WatchdogLock (renewal every ttl / watchdog.renew_divisor through the variant's own
+  // renew(), fail-stop, loss signal), needing `spawner`: any variant that can renew, including `script` with a
+  // renew.lua. make_lock throws InvalidArgument (watchdog_refusal's reason) for one that cannot.
+  bool wrap_in_watchdog = false;
 };
+
+// Why `id` cannot be wrapped in a watchdog (VariantParams::wrap_in_watchdog), or "" when it can:
+// `watchdog`, `watchdog-unchecked`, `client-reentrant` and `redisson-like` already renew in the background,
+// and `script` renews only with a renew.lua (`has_renew_script`). Unknown ids are make_lock's to reject.
+std::string watchdog_refusal(const std::string& id, bool has_renew_script);
 
 // How a variant keeps one lock in Redis, declared so a recorded history can say it (the checkers judge only
 // keys they know are locks, and judge a quorum lock as one lock): the keys it writes for `key` besides `key`

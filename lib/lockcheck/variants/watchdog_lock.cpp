@@ -46,18 +46,35 @@ Task<AcquireResult> WatchdogLock::acquire_with_ttl(std::string key, Micros wait,
   co_return result;
 }
 
+Task<AcquireResult> WatchdogLock::acquire_shared(std::string key, Micros wait) {
+  AcquireResult result = co_await inner_->acquire_shared(std::move(key), wait);
+  if (result.status == AcquireStatus::acquired) watch(*result.lease);
+  co_return result;
+}
+
+namespace {
+
+// The loop can't renew any more once stop_watching() returns; it is woken (so its thread is free) only after
+// the release went out, and also when the release throws.
+struct WakeLoopAfterwards {
+  std::shared_ptr<LeaseRenewal> renewal;
+  ~WakeLoopAfterwards() {
+    if (renewal) renewal->stop().request();
+  }
+};
+
+}  // namespace
+
 Task<ReleaseStatus> WatchdogLock::release(Lease& lease) {
-  // The loop can't renew any more once stop_watching() returns; it is woken (so its thread is free) only
-  // after the release went out, and also when the release throws.
-  struct WakeLoopAfterwards {
-    std::shared_ptr<LeaseRenewal> renewal;
-    ~WakeLoopAfterwards() {
-      if (renewal) renewal->stop().request();
-    }
-  };
   WakeLoopAfterwards wake;
   wake.renewal = co_await stop_watching(lease);
   co_return co_await inner_->release(lease);
+}
+
+Task<ReleaseStatus> WatchdogLock::release_shared(Lease& lease) {
+  WakeLoopAfterwards wake;
+  wake.renewal = co_await stop_watching(lease);
+  co_return co_await inner_->release_shared(lease);
 }
 
 Task<RenewStatus> WatchdogLock::renew(Lease& lease) { co_return co_await inner_->renew(lease); }

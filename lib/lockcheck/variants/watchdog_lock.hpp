@@ -71,8 +71,12 @@ class WatchdogLock : public LockAlgorithm {
 
   Task<AcquireResult> acquire(std::string key, Micros wait) override;
   Task<AcquireResult> acquire_with_ttl(std::string key, Micros wait, Millis ttl) override;
+  // A read-write inner lock's shared acquire, renewed like any other lease (the inner renew() tells the
+  // modes apart); an inner lock without a shared mode throws InvalidArgument as it would unwrapped.
+  Task<AcquireResult> acquire_shared(std::string key, Micros wait) override;
   // Stops the renewal loop (waiting for a renewal in flight), then releases through the inner lock.
   Task<ReleaseStatus> release(Lease& lease) override;
+  Task<ReleaseStatus> release_shared(Lease& lease) override;
   Task<RenewStatus> renew(Lease& lease) override;
 
  protected:

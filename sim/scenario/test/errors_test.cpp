@@ -20,7 +20,7 @@ TEST(ScenarioErrors, UnknownKeyListsAllowed) {
   EXPECT_EQ(error_of("duration_ms = 1000\n\n[lock]\nttl_ms = 100\n\n\ntll_ms = 5\n"),
             "scenarios/x.toml:7:1: unknown key 'tll_ms' in [lock]; allowed: ttl_ms, drift_ppm, retry_delay_min_ms, "
             "retry_delay_max_ms, unknown_outcome_attempts, drift_floor_ms, max_attempts, idempotent_attempts, "
-            "renew_divisor, max_renewals, max_hold_ms");
+            "watchdog, renew_divisor, max_renewals, max_hold_ms");
 }
 
 TEST(ScenarioErrors, UnknownTopLevelKeyAndTable) {
@@ -43,7 +43,8 @@ TEST(ScenarioErrors, WrongTypeNamesExpectedType) {
   EXPECT_EQ(error_of("[lock]\nttl_ms = 1.5\n"),
             "scenarios/x.toml:2:10: [lock] ttl_ms must be an integer, not a floating-point number");
   EXPECT_EQ(error_of("[workload]\nfencing = 1\n"),
-            "scenarios/x.toml:2:11: [workload] fencing must be a boolean (true or false), not an integer");
+            "scenarios/x.toml:2:11: [workload] fencing must be true (= \"writes\"), false, \"writes\" or "
+            "\"reads-and-writes\", not an integer");
   EXPECT_EQ(error_of("lock = 5\n"), "scenarios/x.toml:1:8: lock must be a table, not an integer");
   EXPECT_EQ(error_of("nodes = 1\n"),
             "scenarios/x.toml:1:9: nodes must be written as [[nodes]] tables, not an integer");

@@ -184,7 +184,7 @@ TEST(ScenarioValid, Workload) {
   EXPECT_EQ(w.think_min_us, 2000);
   EXPECT_EQ(w.think_max_us, 21000);
   EXPECT_EQ(w.max_acquires_per_client, 99u);
-  EXPECT_TRUE(w.fencing);
+  EXPECT_EQ(w.fencing, Fencing::writes) << "true is a synonym of \"writes\"";
 }
 
 TEST(ScenarioValid, FaultsInFileOrder) {

@@ -67,6 +67,45 @@ TEST(ComparePlan, ReplayCommandNamesTheCell) {
   EXPECT_EQ(selection_command(CompareSelection{{"token"}, {}, 5, {}, {}}), "lockcheck compare --variants token --runs 5");
 }
 
+TEST(ComparePlan, WatchdogRowsWrapTheNamedVariant) {
+  const ComparePlan plan = plan_comparison(CompareSelection{{"token+watchdog", "fenced"}, {"baseline"}, 1, {}, {}});
+  ASSERT_EQ(plan.cells.size(), 2u);
+  const sim::SimConfig& wrapped = plan.cells[0].scenario.config;
+  EXPECT_EQ(plan.cells[0].variant, "token+watchdog");
+  EXPECT_EQ(plan.cells[0].scenario.name, "token+watchdog--baseline");
+  EXPECT_EQ(wrapped.variant, "token");
+  EXPECT_TRUE(wrapped.renewal.watchdog);
+  EXPECT_GT(wrapped.workload.hold_max_us, wrapped.lock.ttl.count() * 1000) << "holds past the TTL, so renewal matters";
+  EXPECT_FALSE(plan.cells[1].scenario.config.renewal.watchdog);
+  EXPECT_EQ(plan.cells[1].scenario.config.workload.fencing, sim::Fencing::writes);
+  EXPECT_EQ(replay_command(CompareSelection{}, "token+watchdog", "pause", 2),
+            "lockcheck compare --variants token+watchdog --faults pause --seed 2 --history-dir .");
+}
+
+TEST(ComparePlan, WatchdogRowsOnlyForVariantsThatCanRenew) {
+  for (const char* row : {"watchdog+watchdog", "redisson-like+watchdog", "script+watchdog", "nope+watchdog"}) {
+    EXPECT_THROW(plan_comparison(CompareSelection{{row}, {}, 1, {}, {}}), std::invalid_argument) << row;
+  }
+  // Two files: no renew.lua, so nothing a watchdog could renew with (checked before any file is read).
+  EXPECT_THROW(plan_comparison(CompareSelection{{"script+watchdog"}, {}, 1, {}, {"a.lua", "r.lua"}}), std::invalid_argument);
+}
+
+TEST(ComparePlan, ARenewScriptAddsTheScriptWatchdogRow) {
+  const std::string dir = LOCKCHECK_SCENARIO_SCRIPTS;
+  const std::vector<std::string> two{dir + "/token_acquire.lua", dir + "/token_release.lua"};
+  std::vector<std::string> three = two;
+  three.push_back(dir + "/token_renew.lua");
+  const ComparePlan without = plan_comparison(CompareSelection{{}, {"baseline"}, 1, {}, two});
+  EXPECT_EQ(without.variants.back(), "script");
+  const ComparePlan with = plan_comparison(CompareSelection{{}, {"baseline"}, 1, {}, three});
+  ASSERT_GE(with.variants.size(), 2u);
+  EXPECT_EQ(with.variants[with.variants.size() - 2], "script");
+  EXPECT_EQ(with.variants.back(), "script+watchdog");
+  const sim::SimConfig& config = with.cells.back().scenario.config;
+  EXPECT_TRUE(config.renewal.watchdog);
+  EXPECT_FALSE(config.scripts.renew.empty()) << "the user's renew.lua is what the watchdog runs";
+}
+
 TEST(ComparePlan, ReportsListPropertiesInTheScenarioFilesOrder) {
   // reports/cell_status.cpp keeps its own copy of the order, since reports do not include sim/.
   for (std::size_t i = 0; i < std::size(sim::kExpectableProperties); ++i) {

@@ -20,7 +20,8 @@ TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
   config.lock.clock_drift_ppm = 77;
   config.lock.drift_floor = Millis(9);
   config.lock.retry = RetryPolicy{Micros(1234), Micros(56789), 42, 5, 6};
-  config.workload = sim::WorkloadConfig{"k", 11, 12, 13, 14, 15, 16, true, 2, 17, 18, 19, 20};
+  config.workload = sim::WorkloadConfig{"k", 11, 12, 13, 14, 15, 16, sim::Fencing::reads_and_writes, 2, 17, 18, 19, 20};
+  config.renewal.watchdog = true;
   config.workload.check_lease_before_write = true;
   config.workload.write_latency_min_us = 21;
   config.workload.write_latency_max_us = 22;
@@ -39,6 +40,8 @@ TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
   EXPECT_EQ(back.workload.readers_ppm, 20u);
   EXPECT_TRUE(back.workload.check_lease_before_write);
   EXPECT_EQ(back.workload.write_latency_max_us, 22);
+  EXPECT_EQ(back.workload.fencing, sim::Fencing::reads_and_writes);
+  EXPECT_TRUE(back.renewal.watchdog);
 }
 
 }  // namespace
