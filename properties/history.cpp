@@ -149,6 +149,8 @@ Op parse_op(const Fields& in) {
     op.fn = OpFn::release;
   } else if (op.f == "renew") {
     op.fn = OpFn::renew;
+  } else if (op.f == "renewal_stop") {
+    op.fn = OpFn::renewal_stop;
   } else {
     op.fn = OpFn::other;  // a function a newer workload added; the checkers here ignore it
   }

@@ -49,7 +49,8 @@ struct Meta {
 };
 
 enum class OpType : std::uint8_t { invoke, ok, fail, info };
-enum class OpFn : std::uint8_t { acquire, release, renew, other };
+// renewal_stop: a background renewal loop ended (an `info` op, the reason in `detail`).
+enum class OpFn : std::uint8_t { acquire, release, renew, renewal_stop, other };
 
 // What a client tried (Jepsen style). Optional lease fields are present only where the format says so.
 struct Op {

@@ -1,14 +1,65 @@
-// renewal: renewal stops once the lock is released (F20: a watchdog that outlives its holder), and in a
-// run without any fault a holder that renews never loses its lock. A renewal that fails after a fault
-// (pause, partition, clock) is the lock telling the truth (S10), not a violation here.
+// renewal: judged from facts, not from what the lock says about itself.
+//  (a) A renewal after release: a renew invoke by a process after its outermost release invoke of that token
+//      (F20: a watchdog that outlives its holder), or a deadline change (`expire_set`) the process caused on
+//      the node after that release completed and before its next acquire — a renewal the lock did not report.
+//  (b) A renewal that silently stops: a live, reachable holder (no fault names it, no network or node fault in
+//      the run) whose renewal was on (it renewed that token) and whose validity ran out inside its section with
+//      no renewal attempted since the validity was last set. A recorded `renewal_stop` names the reason (a cap).
+//  (c) A renew `fail` in a run with no fault events at all.
+// A renewal that reports `lost` after a fault (pause, partition, clock) is the lock telling the truth (S10).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <set>
 
+#include "beliefs.hpp"
 #include "checkers.hpp"
 #include "describe.hpp"
 
 namespace lockcheck::properties {
+
+namespace {
+
+using ProcessToken = std::pair<std::int64_t, std::string>;
+
+struct RenewalFacts {
+  std::set<ProcessToken> renewing;                 // tokens whose holder renewed at least once
+  std::map<ProcessToken, std::vector<const Op*>> renew_invokes;
+  std::map<ProcessToken, std::vector<const Op*>> renew_oks;
+  std::map<ProcessToken, const Op*> stops;         // the first renewal_stop per token
+};
+
+RenewalFacts renewal_facts(const History& history) {
+  RenewalFacts facts;
+  for (const Event& event : history.events) {
+    const auto* op = std::get_if<Op>(&event);
+    if (op == nullptr) continue;
+    ProcessToken id{op->process, op->token};
+    if (op->fn == OpFn::renew && op->type == OpType::invoke) {
+      facts.renewing.insert(id);
+      facts.renew_invokes[id].push_back(op);
+    }
+    if (op->fn == OpFn::renew && op->type == OpType::ok) facts.renew_oks[id].push_back(op);
+    if (op->fn == OpFn::renewal_stop) facts.stops.emplace(id, op);
+  }
+  return facts;
+}
+
+// Faults that may keep a live holder from renewing in time: one naming the process, or any that slows or
+// cuts the network or the nodes. A stretch with none of them had no excuse.
+bool excused(const History& history, std::int64_t process, std::int64_t from_us, std::int64_t to_us) {
+  for (const Event& event : history.events) {
+    const auto* fault = std::get_if<FaultEvent>(&event);
+    if (fault == nullptr || fault->t > to_us) continue;
+    if (fault->process == process) return true;
+    if (fault->process < 0 && fault->t >= from_us - 1'000'000) return true;  // network or node trouble
+    if (fault->fault == "loss" || fault->fault == "slow_node") return true;  // lasting until changed
+  }
+  return false;
+}
+
+}  // namespace
 
 Verdict check_renewal(const History& history) {
   Verdict verdict;
@@ -17,8 +68,11 @@ Verdict check_renewal(const History& history) {
   for (const Event& event : history.events) {
     if (std::holds_alternative<FaultEvent>(event)) fault_free = false;
   }
-  std::map<std::pair<std::int64_t, std::string>, const Op*> released;  // (process, token) -> release invoke
+  const RenewalFacts facts = renewal_facts(history);
+  std::map<ProcessToken, const Op*> released;  // (process, token) -> outermost release invoke
+  std::map<std::int64_t, const Op*> released_by_process;  // process -> its last outermost release, completed
   std::map<std::pair<std::int64_t, std::string>, std::int64_t> depth;  // (process, key) -> nested holds
+  std::map<std::int64_t, bool> releasing;  // process -> a release of it is in flight
   std::int64_t renewals = 0;
   std::int64_t violations = 0;
   auto flag = [&](std::vector<std::int64_t> witnesses, std::string cause) {
@@ -31,17 +85,36 @@ Verdict check_renewal(const History& history) {
       for (auto& [process_key, holds] : depth) {
         if (process_key.first == fault->process) holds = 0;
       }
+      released_by_process.erase(fault->process);
+    }
+    if (const auto* server = std::get_if<ServerEvent>(&event)) {
+      // (a) from the node's facts: a deadline change by a process that had released and not acquired since.
+      auto it = released_by_process.find(server->by);
+      if (server->event == ServerEventKind::expire_set && !server->replicated && it != released_by_process.end() &&
+          !releasing[server->by] && (server->value.empty() || server->value == it->second->token)) {
+        flag({it->second->i, server->i},
+             fmt::format("process {} changed the deadline of '{}' on node {} at t={} after releasing it at t={} (a "
+                         "renewal that outlived the lock)",
+                         server->by, server->key, server->node, format_time_us(server->t),
+                         format_time_us(it->second->t)));
+      }
+      continue;
     }
     const auto* op = std::get_if<Op>(&event);
     if (op == nullptr) continue;
-    std::pair<std::int64_t, std::string> id{op->process, op->token};
+    ProcessToken id{op->process, op->token};
     std::int64_t& holds = depth[{op->process, op->key}];
+    if (op->fn == OpFn::acquire && op->type == OpType::invoke) released_by_process.erase(op->process);
     if (op->fn == OpFn::acquire && op->type == OpType::ok) {
       ++holds;
       released.erase(id);
     }
+    if (op->fn == OpFn::release) releasing[op->process] = op->type == OpType::invoke;
     // Only the outermost release ends the lock: renewing after an inner (reentrant) release is right.
-    if (op->fn == OpFn::release && op->type == OpType::invoke && holds > 0 && --holds == 0) released[id] = op;
+    if (op->fn == OpFn::release && op->type == OpType::invoke && holds > 0 && --holds == 0) {
+      released[id] = op;
+      released_by_process[op->process] = op;
+    }
     if (op->fn != OpFn::renew) continue;
     if (op->type == OpType::invoke) {
       ++renewals;
@@ -56,10 +129,42 @@ Verdict check_renewal(const History& history) {
                                 op->process, op->key, short_token(op->token), format_time_us(op->t)));
     }
   }
+  // (b) a live holder's validity ran out inside its section while renewal was on, with no attempt to renew.
+  for (const Belief& belief : belief_intervals(history)) {
+    ProcessToken id{belief.process, belief.token};
+    if (belief.end_reason != "valid_until" && belief.end_reason != "acted") continue;
+    if (facts.renewing.count(id) == 0) continue;
+    std::int64_t ran_out_us = belief.valid_until_us;
+    if (excused(history, belief.process, belief.start_us, ran_out_us)) continue;
+    // The validity that ran out was set by the last renew ok before it (or the acquire): a renew invoke after
+    // that moment is an attempt to extend it in time.
+    std::int64_t set_us = belief.start_us;
+    if (auto oks = facts.renew_oks.find(id); oks != facts.renew_oks.end()) {
+      for (const Op* ok : oks->second) {
+        if (ok->t <= ran_out_us) set_us = std::max(set_us, ok->t);
+      }
+    }
+    bool attempted = false;
+    for (const Op* invoke : facts.renew_invokes.at(id)) {
+      if (invoke->t >= set_us && invoke->t <= ran_out_us) attempted = true;
+    }
+    if (attempted) continue;
+    auto stop = facts.stops.find(id);
+    std::string why = stop != facts.stops.end()
+                          ? fmt::format("its renewal stopped at t={} ({})", format_time_us(stop->second->t),
+                                        stop->second->detail.empty() ? "no reason given" : stop->second->detail)
+                          : "its renewal stopped without a word";
+    std::vector<std::int64_t> witnesses{belief.start_i};
+    if (stop != facts.stops.end()) witnesses.push_back(stop->second->i);
+    flag(witnesses, fmt::format("process {} held '{}' (token {}) from t={}, live and reachable, but its validity ran "
+                                "out at t={} inside its section: {}, and no renewal was attempted in time",
+                                belief.process, belief.key, short_token(belief.token), format_time_us(belief.start_us),
+                                format_time_us(ran_out_us), why));
+  }
   conclude(verdict, violations, renewals,
            fmt::format("{} renewal violation(s) in {} renewal(s)", violations, renewals),
            "not exercised (no renewals)",
-           fmt::format("{} renewal(s), none after a release{}", renewals,
+           fmt::format("{} renewal(s), none after a release, no live holder's lease left to run out{}", renewals,
                        fault_free ? ", none lost in this fault-free run" : ""));
   return verdict;
 }

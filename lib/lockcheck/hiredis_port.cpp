@@ -21,7 +21,7 @@ timeval to_timeval(Millis duration) {
   return timeval{static_cast<time_t>(duration.count() / 1000), static_cast<suseconds_t>(duration.count() % 1000 * 1000)};
 }
 
-// Sends a command synchronously on a fresh connection during setup (AUTH, SELECT); returns an error text or "".
+// Sends a command synchronously on a fresh connection during setup (AUTH, SELECT, CLIENT SETNAME); returns an error text or "".
 std::string setup_command(redisContext* context, const std::vector<std::string>& args) {
   std::vector<const char*> argv;
   std::vector<std::size_t> lengths;
@@ -75,6 +75,12 @@ void validate_connection_options(const ConnectionOptions& options) {
   if (!options.username.empty() && options.password.empty()) {
     throw InvalidArgument("an ACL username needs a password");
   }
+  for (const char c : options.client_name) {
+    if (c < '!' || c > '~') {
+      throw InvalidArgument(fmt::format("client name '{}' may hold only printable characters without spaces ('!' to '~')",
+                                        options.client_name));
+    }
+  }
 }
 
 HiredisPort::HiredisPort(std::vector<ConnectionOptions> nodes) {
@@ -96,7 +102,7 @@ HiredisPort::~HiredisPort() {
 
 namespace {
 
-// A new connection with AUTH and SELECT done, or an error text.
+// A new connection with AUTH, SELECT and CLIENT SETNAME done, or an error text.
 std::string open_connection(const ConnectionOptions& options, const std::string& name, redisContext*& out) {
   redisContext* context = redisConnectWithTimeout(options.host.c_str(), options.port, to_timeval(options.connect_timeout));
   if (context == nullptr) return fmt::format("cannot connect to {}: out of memory", name);
@@ -115,6 +121,10 @@ std::string open_connection(const ConnectionOptions& options, const std::string&
   if (error.empty() && options.database != 0) {
     error = setup_command(context, {"SELECT", std::to_string(options.database)});
     if (!error.empty()) error = fmt::format("SELECT {} on {} failed: {}", options.database, name, error);
+  }
+  if (error.empty() && !options.client_name.empty()) {
+    error = setup_command(context, {"CLIENT", "SETNAME", options.client_name});
+    if (!error.empty()) error = fmt::format("CLIENT SETNAME on {} failed: {}", name, error);
   }
   if (!error.empty()) {
     redisFree(context);

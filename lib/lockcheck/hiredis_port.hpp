@@ -25,6 +25,10 @@ struct ConnectionOptions {
   std::string username{};  // ACL user (Redis 6+); empty means the default user
   std::string password{};  // empty means no AUTH
   int database = 0;      // SELECT after connecting when not 0
+  // CLIENT SETNAME after connecting when not empty: every connection to this node then carries the name in
+  // CLIENT LIST, MONITOR and the slow log, so an operator can tell which service holds or frees a lock.
+  // Printable ASCII without spaces ('!' to '~'), as Redis requires. Under an ACL, allow +client|setname.
+  std::string client_name{};
 };
 
 // Throws InvalidArgument naming the bad field.

@@ -176,6 +176,19 @@ TEST_F(MutexRedisTest, OnlyTheOwnerCanReleaseOrRenew) {
   EXPECT_EQ(mutex.release(*mine), ReleaseStatus::not_owned) << "a second release is harmless";
 }
 
+// ConnectionOptions::client_name names every connection the client makes, so an operator can tell in
+// CLIENT LIST or MONITOR which service holds or frees a lock.
+TEST_F(MutexRedisTest, ClientNameShowsInClientList) {
+  ConnectionOptions options = options_for(server);
+  options.client_name = "orders-service-7";
+  Client client(options);
+  Mutex mutex(client, "lock:named", quick_options());
+  ASSERT_TRUE(mutex.try_lock());
+  Admin admin(server);
+  EXPECT_NE(admin.command({"CLIENT", "LIST"}).text.find(" name=orders-service-7 "), std::string::npos);
+  mutex.unlock();
+}
+
 TEST_F(MutexRedisTest, ExpiryFreesTheLockAfterTheTtl) {
   Client first(options_for(server)), second(options_for(server));
   Mutex a(first, "lock:expiry", quick_options(300ms)), b(second, "lock:expiry", quick_options(300ms));

@@ -41,6 +41,9 @@ TEST(ConnectionOptions, RejectsBadHostPortAndTimeouts) {
   EXPECT_THROW(validate_connection_options({.port = 70000}), InvalidArgument);
   EXPECT_THROW(validate_connection_options({.command_timeout = Millis(0)}), InvalidArgument);
   EXPECT_THROW(validate_connection_options({.username = "u"}), InvalidArgument);
+  EXPECT_THROW(validate_connection_options({.client_name = "orders service"}), InvalidArgument) << "a space";
+  EXPECT_THROW(validate_connection_options({.client_name = "orders\n"}), InvalidArgument);
+  EXPECT_NO_THROW(validate_connection_options({.client_name = "orders-service:7"}));
   try {
     validate_connection_options({.port = 70000});
   } catch (const InvalidArgument& error) {

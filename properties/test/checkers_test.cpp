@@ -594,6 +594,7 @@ TEST(Checkers, RenewalAfterAnInnerReentrantReleaseIsFine) {
   b.complete(20'100, 1, "release", "ok", "released", "tokA");
   b.invoke(300'000, 1, "renew", "tokA");
   b.renew_ok(300'100, 1, "tokA", 1'200'000);
+  b.invoke(500'000, 1, "release", "tokA");  // the outer release, inside the renewed validity
   EXPECT_EQ(outcome_of(b, "renewal"), Outcome::holds);
 }
 

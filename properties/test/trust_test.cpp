@@ -225,6 +225,44 @@ TEST(Trust, WriterTakingTheWriteKeyWhileAFreedReaderStillReadsViolatesTheServerL
   EXPECT_TRUE(contains(verdict.cause, "a writer with a reader")) << verdict.cause;
 }
 
+// --- renewal judged from facts ----------------------------------------------------------------------------
+
+// p1 holds 'lock' for 2 s with a renewing lock: one renewal at 0.3 s, then its loop stops (a cap).
+HistoryBuilder renewal_that_stops(bool record_the_stop) {
+  HistoryBuilder b;
+  b.invoke(100, 1, "acquire");
+  b.set_nx_px(150, 1, "tokA", 1000);
+  b.acquire_ok(200, 1, "tokA", 900'000);
+  b.invoke(300'000, 1, "renew", "tokA");
+  b.renew_ok(300'100, 1, "tokA", 1'200'000);
+  if (record_the_stop) {
+    b.complete(600'000, 1, "renewal_stop", "info", "", "tokA");
+  }
+  b.invoke(2'000'000, 1, "release", "tokA");
+  b.complete(2'000'100, 1, "release", "ok", "released", "tokA");
+  return b;
+}
+
+TEST(Trust, RenewalThatStopsWhileALiveHolderIsInsideViolatesRenewal) {
+  for (bool recorded : {true, false}) {
+    Verdict verdict = verdict_of(renewal_that_stops(recorded), "renewal");
+    EXPECT_EQ(verdict.outcome, Outcome::violated) << to_string(verdict);
+    EXPECT_TRUE(contains(verdict.cause, "no renewal was attempted in time")) << verdict.cause;
+  }
+}
+
+TEST(Trust, DeadlineChangedByAProcessAfterItsReleaseViolatesRenewal) {
+  HistoryBuilder b;
+  b.invoke(100, 1, "acquire");
+  b.set_nx_px(150, 1, "tokA", 1000);
+  b.acquire_ok(200, 1, "tokA", 900'000);
+  b.invoke(100'000, 1, "release", "tokA");
+  b.complete(100'100, 1, "release", "ok", "released", "tokA");
+  b.server(150'000, 0, "expire_set", 1, "tokA", 150, 1150, "PEXPIRE");  // an unreported renewal
+  Verdict verdict = verdict_of(b, "renewal");
+  EXPECT_EQ(verdict.outcome, Outcome::violated) << to_string(verdict);
+}
+
 TEST(Trust, LastReaderDeletingTheSharedReadKeyIsItsRelease) {
   HistoryBuilder b;
   b.meta("lock_keys", {{{"key", "lock:read"}, {"lock", "lock"}, {"mode", "read"}}});

@@ -9,10 +9,12 @@
 
 namespace lockcheck::sim {
 
-// The op's fields, or nullopt for the loop's end (`stopped`), which is not an operation. The validity
+// The op's fields. The loop's end (`stopped`) becomes an `info` op with f "renewal_stop" and the reason in
+// `detail` (released, max_renewals reached, ...), so a renewal that stops while its holder is still inside
+// is visible in the history, not only through the lock's own notices. The validity
 // times (true time and the process's local time, both in the history's microseconds) are written only for a
 // renewal that succeeded.
-std::optional<Json> renew_op_fields(const RenewalEvent& event, std::int64_t process, std::int64_t local_us,
+Json renew_op_fields(const RenewalEvent& event, std::int64_t process, std::int64_t local_us,
                                     std::int64_t valid_until_true_us, std::int64_t valid_until_local_us);
 
 }  // namespace lockcheck::sim

@@ -187,10 +187,9 @@ void World::start_client(int id) {
 }
 
 void World::record_renewal(ClientProcess& process, const RenewalEvent& event) {
-  std::optional<Json> fields =
-      renew_op_fields(event, process.id(), process.local_now(), process.clock_model().true_time_of(event.valid_until.count()),
-                      event.valid_until.count());
-  if (fields) history_.record(scheduler_.now(), "op", *fields);
+  history_.record(scheduler_.now(), "op",
+                  renew_op_fields(event, process.id(), process.local_now(),
+                                  process.clock_model().true_time_of(event.valid_until.count()), event.valid_until.count()));
 }
 
 void World::apply(const FaultSpec& fault) {

@@ -7,8 +7,9 @@
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
+#include <vector>
 
-#include "core/hash_holders.hpp"
+#include "monitor_line.hpp"
 
 namespace lockcheck::redis_backend {
 namespace {
@@ -39,23 +40,24 @@ std::string text_of(const redisReply* reply) {
   return {};
 }
 
-bool is_removal(const std::string& event) { return event == "del" || event == "expired" || event == "evicted"; }
-bool is_hash_write(const std::string& event) {
-  return event == "hset" || event == "hsetnx" || event == "hincrby" || event == "hincrbyfloat" || event == "hdel";
+// A synchronous command during setup; throws on an error reply.
+void setup(redisContext* context, const std::vector<std::string>& args) {
+  std::vector<const char*> argv;
+  std::vector<std::size_t> lengths;
+  for (const std::string& arg : args) {
+    argv.push_back(arg.data());
+    lengths.push_back(arg.size());
+  }
+  ReplyPtr reply(static_cast<redisReply*>(redisCommandArgv(context, static_cast<int>(argv.size()), argv.data(), lengths.data())));
+  if (!reply || reply->type == REDIS_REPLY_ERROR) {
+    throw std::runtime_error("observer: " + args.front() + " failed: " + (reply ? text_of(reply.get()) : context->errstr));
+  }
 }
-bool is_write(const std::string& event) { return event == "set" || is_hash_write(event); }
 
 }  // namespace
 
-struct NodeObserver::Notification {
-  std::int64_t t_us;
-  std::int64_t since_us;
-  std::string event;  // the keyevent name: set, expire, del, expired, ...
-  std::string key;
-};
-
 struct NodeObserver::Connections {
-  redisContext* subscriber = nullptr;
+  redisContext* subscriber = nullptr;  // MONITOR and the subscriptions: the one ordered stream
   redisContext* reader = nullptr;
   ~Connections() {
     if (subscriber != nullptr) redisFree(subscriber);
@@ -64,26 +66,34 @@ struct NodeObserver::Connections {
 };
 
 NodeObserver::NodeObserver(int node, int port, std::set<std::string> keys, const TimeBase& time, RecordSink& sink)
-    : node_(node), port_(port), keys_(std::move(keys)), time_(time), sink_(sink), connections_(std::make_unique<Connections>()) {
+    : node_(node), port_(port), keys_(std::move(keys)), time_(time), connections_(std::make_unique<Connections>()) {
   connections_->subscriber = connect(port_);
   connections_->reader = connect(port_);
-  for (const char* command : {"PSUBSCRIBE __keyevent@0__:*", "SUBSCRIBE lockcheck:marker"}) {
-    ReplyPtr reply(static_cast<redisReply*>(redisCommand(connections_->subscriber, command)));
-    if (!reply || reply->type == REDIS_REPLY_ERROR) throw std::runtime_error("observer: subscribe failed");
-  }
-  // The initial state: the first marker's read. Events before it are part of that state, not recorded.
-  const std::uint64_t first = request_read();
+  setup(connections_->reader, {"CLIENT", "SETNAME", kObserverClientName});
+  setup(connections_->subscriber, {"CLIENT", "SETNAME", kObserverClientName});
+  // The stream's connection is a pub/sub client to Redis: never cut it off for a backlog.
+  setup(connections_->subscriber, {"CONFIG", "SET", "client-output-buffer-limit", "pubsub 0 0 0"});
+  setup(connections_->subscriber, {"MONITOR"});
+  // A MONITOR client may still subscribe (RESP2): its replies and messages then share one stream with the
+  // MONITOR lines. Lines and messages before the first marker's read are part of that read's state.
+  redisAppendCommand(connections_->subscriber, "PSUBSCRIBE %s*", kKeyeventPrefix);
+  redisAppendCommand(connections_->subscriber, "SUBSCRIBE %s", kMarkerChannel);
+  std::optional<std::uint64_t> first;  // the initial state: the first marker's read, once subscribed
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   while (std::chrono::steady_clock::now() < deadline) {
     void* raw = nullptr;
     if (redisGetReply(connections_->subscriber, &raw) != REDIS_OK || raw == nullptr) break;
     ReplyPtr reply(static_cast<redisReply*>(raw));
-    if (reply->type == REDIS_REPLY_ARRAY && reply->elements == 3 && text_of(reply->element[0]) == "message" &&
-        text_of(reply->element[2]) == std::to_string(first)) {
-      initial_ = reads_.at(first).state;
-      resolved_issued_us_ = reads_.at(first).issued_us;
-      state_ = initial_;
+    if (reply->type == REDIS_REPLY_ERROR) throw std::runtime_error("observer: subscribe failed: " + text_of(reply.get()));
+    if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 3) continue;
+    const std::string type = text_of(reply->element[0]);
+    if (!first && type == "subscribe" && text_of(reply->element[1]) == kMarkerChannel) first = request_read();
+    if (first && type == "message" && text_of(reply->element[2]) == std::to_string(*first)) {
+      initial_ = reads_.at(*first).read.state;
+      resolved_issued_us_ = reads_.at(*first).issued_us;
       reads_.clear();
+      attribution_ = std::make_unique<NodeAttribution>(
+          node_, keys_, initial_, sink, [this](const std::string& address) { return client_name(address); });
       thread_ = std::thread([this] { loop(); });
       return;
     }
@@ -98,9 +108,20 @@ void NodeObserver::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+void NodeObserver::drain() {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (!done_ && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  stop();
+}
+
 std::map<std::string, KeyState> NodeObserver::last_state() const {
-  std::lock_guard lock(state_mutex_);
-  return state_;
+  std::lock_guard lock(mutex_);
+  return attribution_ ? attribution_->state() : initial_;
+}
+
+Gaps NodeObserver::gaps() const {
+  std::lock_guard lock(mutex_);
+  return attribution_ ? attribution_->gaps() : Gaps{};
 }
 
 std::uint64_t NodeObserver::request_read() {
@@ -128,13 +149,13 @@ std::uint64_t NodeObserver::request_read() {
   if (exec->type != REDIS_REPLY_ARRAY || exec->elements != 3 * keys_.size() + 2) {
     throw std::runtime_error("observer: unexpected EXEC reply");
   }
-  std::map<std::string, KeyState> state;
+  StateRead read;
   std::size_t index = 0;
   for (const std::string& key : keys_) {
     const redisReply* value = exec->element[index++];
     const redisReply* expire = exec->element[index++];
     const redisReply* fields = exec->element[index++];
-    KeyState& entry = state[key];
+    KeyState& entry = read.state[key];
     if (fields->type == REDIS_REPLY_ARRAY) {
       for (std::size_t f = 0; f < fields->elements; ++f) entry.fields.push_back(text_of(fields->element[f]));
     }
@@ -143,26 +164,44 @@ std::uint64_t NodeObserver::request_read() {
     entry.expire_at_ms = expire->type == REDIS_REPLY_INTEGER && expire->integer >= 0 ? expire->integer : -1;
   }
   const redisReply* time = exec->element[index];
-  std::int64_t node_ms = 0;
   if (time->type == REDIS_REPLY_ARRAY && time->elements == 2) {
-    node_ms = std::stoll(text_of(time->element[0])) * 1000 + std::stoll(text_of(time->element[1])) / 1000;
+    read.node_ms = std::stoll(text_of(time->element[0])) * 1000 + std::stoll(text_of(time->element[1])) / 1000;
   }
-  reads_[marker] = Read{std::move(state), node_ms, issued_us};
+  reads_[marker] = Read{std::move(read), issued_us};
   return marker;
+}
+
+// A connection the stream never saw named (it connected before the stream began): the server's word now.
+std::optional<std::string> NodeObserver::client_name(const std::string& address) {
+  ReplyPtr reply(static_cast<redisReply*>(redisCommand(connections_->reader, "CLIENT LIST")));
+  if (!reply || reply->type != REDIS_REPLY_STRING) return std::nullopt;
+  const std::string list = text_of(reply.get());
+  const std::size_t at = list.find("addr=" + address + " ");
+  if (at == std::string::npos) return std::nullopt;
+  const std::size_t end = list.find('\n', at);
+  const std::string entry = list.substr(at, end == std::string::npos ? std::string::npos : end - at);
+  const std::size_t name = entry.find(" name=");
+  if (name == std::string::npos) return std::nullopt;
+  const std::size_t stop = entry.find(' ', name + 6);
+  std::string found = entry.substr(name + 6, stop == std::string::npos ? std::string::npos : stop - name - 6);
+  if (found.empty()) return std::nullopt;
+  return found;
 }
 
 void NodeObserver::loop() {
   observe();
-  // Notifications whose state was never read (the node went away, or the run ended first).
-  unobserved_ += static_cast<std::int64_t>(pending_.size());
+  // What came after the last read (the node went away, or the run ended first): derived, or counted.
+  std::lock_guard lock(mutex_);
+  attribution_->finish();
+  done_ = true;
 }
 
 void NodeObserver::observe() {
   redisContext* subscriber = connections_->subscriber;
   // When the bytes being parsed reached us: after `fill_lo` (the socket was last seen empty then) and by
-  // `fill_hi` (when they were read). Redis writes a notification in the same event-loop pass as the reply to
-  // the client that caused it, so that client's operation completed after fill_lo too. Bytes left over from
-  // the constructor's reads came after the initial read was sent.
+  // `fill_hi` (when they were read). Redis writes a command's notifications and MONITOR line in the event-loop
+  // pass that ran it, usually microseconds later (not a bound: it may write the caller's reply first). Bytes
+  // left over from the constructor's reads came after the initial read was sent.
   std::int64_t socket_empty_us = resolved_issued_us_;
   std::int64_t fill_lo = resolved_issued_us_, fill_hi = time_.now_us();
   // Bounded by the run: stop() ends it, and a lost connection (the node crashed) ends it at once.
@@ -171,110 +210,59 @@ void NodeObserver::observe() {
     if (redisReaderGetReply(subscriber->reader, &raw) != REDIS_OK) return;
     if (raw == nullptr) {
       pollfd wait{subscriber->fd, POLLIN, 0};
-      // A short wait keeps `fill_lo` close to the bytes' arrival (and the attribution window narrow).
+      // A short wait keeps `fill_lo` close to the bytes' arrival (and the event's window narrow).
       const int ready = poll(&wait, 1, 2);
       const std::int64_t now = time_.now_us();
       if (ready <= 0) {
         socket_empty_us = now;
         continue;
       }
+      // A reply begun in an earlier read keeps that read's window start.
+      const bool partial = subscriber->reader->pos < subscriber->reader->len;
       if (redisBufferRead(subscriber) != REDIS_OK) return;
-      fill_lo = socket_empty_us;
+      if (!partial) fill_lo = socket_empty_us;
       fill_hi = now;
       int left = 0;
       if (ioctl(subscriber->fd, FIONREAD, &left) == 0 && left == 0) socket_empty_us = now;
       continue;
     }
     ReplyPtr reply(static_cast<redisReply*>(raw));
-    if (reply->type != REDIS_REPLY_ARRAY || reply->elements < 3) continue;
-    const std::string type = text_of(reply->element[0]);
     try {
+      if (reply->type == REDIS_REPLY_STATUS) {
+        if (std::optional<MonitorLine> line = parse_monitor_line(text_of(reply.get()))) {
+          std::lock_guard lock(mutex_);
+          attribution_->command(*line);
+        }
+        continue;
+      }
+      if (reply->type != REDIS_REPLY_ARRAY || reply->elements < 3) continue;
+      const std::string type = text_of(reply->element[0]);
       if (type == "pmessage" && reply->elements == 4) {
         const std::string channel = text_of(reply->element[2]);
         const std::string key = text_of(reply->element[3]);
         if (keys_.count(key) == 0 || channel.rfind(kKeyeventPrefix, 0) != 0) continue;
-        pending_.push_back(Notification{fill_hi, std::max(resolved_issued_us_, fill_lo),
-                                        channel.substr(std::string(kKeyeventPrefix).size()), key});
+        {
+          std::lock_guard lock(mutex_);
+          attribution_->notification(fill_hi, std::max(resolved_issued_us_, fill_lo),
+                                     channel.substr(std::string(kKeyeventPrefix).size()), key);
+        }
         if (!outstanding_) outstanding_ = request_read();
       } else if (type == "message") {
         const std::uint64_t marker = std::stoull(text_of(reply->element[2]));
-        resolve(marker);
+        auto read = reads_.find(marker);
+        if (read == reads_.end()) continue;
+        {
+          std::lock_guard lock(mutex_);
+          attribution_->state_read(read->second.read);
+        }
+        resolved_issued_us_ = read->second.issued_us;
+        reads_.erase(read);
         outstanding_.reset();
-        if (!pending_.empty()) outstanding_ = request_read();
       }
     } catch (const std::exception&) {
-      return;  // the node went away mid-read: what was pending stays unobserved
+      return;  // the node went away mid-read: what is pending is derived or counted by finish()
     }
   }
-}
-
-bool NodeObserver::removed_later_in_batch(std::size_t index) const {
-  for (std::size_t later = index + 1; later < pending_.size(); ++later) {
-    if (pending_[later].key != pending_[index].key) continue;
-    if (is_removal(pending_[later].event)) return true;
-    if (pending_[later].event != "expire") return false;  // written again: not a simple transient
-  }
-  return false;
-}
-
-void NodeObserver::resolve(std::uint64_t marker) {
-  auto read = reads_.find(marker);
-  if (read == reads_.end()) return;
-  const std::map<std::string, KeyState>& after = read->second.state;
-  const std::int64_t node_ms = read->second.node_ms;
-  std::lock_guard lock(state_mutex_);
-  for (std::size_t j = 0; j < pending_.size(); ++j) {
-    const Notification& note = pending_[j];
-    // SET k v PX n notifies `set` then `expire`: one write, judged once.
-    if (note.event == "expire" && j > 0 && is_write(pending_[j - 1].event) && pending_[j - 1].key == note.key) continue;
-    bool last_for_key = true;
-    for (std::size_t later = j + 1; later < pending_.size(); ++later) {
-      const bool same_write = pending_[later].event == "expire" && later == j + 1 && is_write(note.event);
-      if (pending_[later].key == note.key && !same_write) last_for_key = false;
-    }
-    KeyState& tracked = state_[note.key];
-    const KeyState& read_state = after.at(note.key);
-    std::string event;
-    if (note.event == "set") event = tracked.present ? "overwritten" : "created";
-    else if (is_hash_write(note.event)) event = tracked.present ? "modified" : "created";
-    else if (note.event == "expire") event = "expire_set";
-    else if (note.event == "persist") event = "expire_removed";
-    else if (note.event == "del") event = "deleted";
-    else if (note.event == "expired") event = "expired";
-    else if (note.event == "evicted") event = "evicted";
-    else {
-      ++unobserved_;  // a command the checkers have no event for (RENAME, ...): the server view is incomplete
-      continue;
-    }
-    KeyState post;
-    bool unread = false;
-    if (!is_removal(note.event)) {
-      if (last_for_key) {
-        post = read_state;
-      } else {
-        post.present = true;
-        unread = true;
-        // Changed again before the read: this write's value and deadline were never seen. Harmless when the
-        // key is gone again within the same read (a Redlock attempt that cleans up its partial locks): the
-        // instance lived less than a read's round trip and its owner is attributed from the operations.
-        if (!removed_later_in_batch(j)) ++unobserved_;
-      }
-    }
-    Json fields{{"node", node_}, {"event", event}, {"key", note.key}, {"value", post.present ? post.value : ""},
-                {"by", -1}, {"command", ""}, {"notification", note.event}, {"since_us", note.since_us},
-                {"node_time_ms", node_ms}};
-    fields["expire_at_ms"] = is_removal(note.event) ? (note.event == "expired" ? tracked.expire_at_ms : -1) : post.expire_at_ms;
-    if (unread) fields["state_unread"] = true;
-    if (!post.fields.empty()) fields["fields"] = post.fields;
-    // The simulator's rule for read-write hashes (a field per holder), so the checker sees every holder.
-    if (auto holders = sim::holders_json(post.fields)) fields["holders"] = std::move(*holders);
-    sink_.add(note.t_us, "server", std::move(fields));
-    tracked = post;
-  }
-  for (const auto& [key, state] : after) state_[key] = state;
-  pending_.clear();
-  resolved_issued_us_ = read->second.issued_us;
-  reads_.erase(read);
 }
 
 }  // namespace lockcheck::redis_backend

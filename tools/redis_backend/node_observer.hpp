@@ -1,38 +1,31 @@
 #pragma once
 // Server-level facts from a real redis-server, recorded as `server` history lines (sim/README.md).
 //
-// How: one connection subscribes to the node's keyevent notifications (notify-keyspace-events) and to a
-// marker channel; after each notification on a lock key a second connection reads the key's state in a
-// MULTI (GET, PEXPIRETIME, HKEYS, TIME) that also PUBLISHes a numbered marker. Redis delivers the marker on the
-// subscription in execution order, so the state read is exactly the state after the notifications that
-// arrived before that marker: nothing is guessed from timing. When several notifications on one key arrive
-// before a marker, only the last one's state is known. An earlier write whose key is removed again before
-// the read (a transient Redlock attempt) is recorded with "state_unread":true; any other earlier write is
-// counted as unobserved, and the run then reports the server-level properties as unknown.
+// How: one connection runs MONITOR and subscribes to the node's keyevent notifications
+// (notify-keyspace-events) and to a marker channel, so Redis writes every command (with the connection that
+// sent it, and the commands a script ran), every notification and every marker into one stream, in
+// execution order. After a notification on a lock key, a second connection reads every lock key's state in a
+// MULTI (GET, PEXPIRETIME, HKEYS, TIME) that also PUBLISHes a numbered marker: the marker's place in the
+// stream is the read's place. attribution.hpp turns the stream into server lines: who caused each change
+// (from the MONITOR lines and the workers' client names) and what the key held after it (derived from the
+// commands, and exact where a read follows the key's last change).
 //
-// What the notifications do not say is which client caused an event (`by`): attribution.hpp derives it
-// from the clients' operations afterwards, and only when exactly one client can have caused it.
-// `t` is when the notification's bytes were read from the socket; `since_us` a time the event certainly came
-// after: the later of when the socket was last seen empty before those bytes and when the read whose marker
-// preceded them was sent. The client operation that caused the event completed after `since_us` as well.
+// `t` is when the notification's bytes were read from the socket; `since_us` when they began to be on their
+// way: the later of when the socket was last seen empty before those bytes and when the read whose marker
+// preceded them was sent (Redis writes them in the event-loop pass that ran the command, microseconds after).
 #include <atomic>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <thread>
-#include <vector>
 
+#include "attribution.hpp"
 #include "record_sink.hpp"
 
 namespace lockcheck::redis_backend {
-
-struct KeyState {
-  bool present = false;
-  std::string value;  // "" when not a string (a hash lock)
-  std::vector<std::string> fields;  // a hash lock's field names (owner ids), else empty
-  std::int64_t expire_at_ms = -1;
-};
 
 class NodeObserver {
  public:
@@ -47,40 +40,38 @@ class NodeObserver {
   const std::map<std::string, KeyState>& initial_state() const { return initial_; }
   // The state last observed; stop() first for a stable answer.
   std::map<std::string, KeyState> last_state() const;
-  // Stops observing (the node crashed or the run ends). Idempotent.
+  // Stops observing (the run ends). Idempotent.
   void stop();
-  std::int64_t unobserved() const { return unobserved_; }
+  // The node was killed: takes in what it wrote before it died (its connection then closes), then stops.
+  void drain();
+  // What could not be judged; stop() first for the final count.
+  Gaps gaps() const;
 
  private:
-  struct Notification;
   struct Connections;
   void loop();
   void observe();
   std::uint64_t request_read();
-  void resolve(std::uint64_t marker);
-  bool removed_later_in_batch(std::size_t index) const;
+  std::optional<std::string> client_name(const std::string& address);
 
   int node_;
   int port_;
   std::set<std::string> keys_;
   const TimeBase& time_;
-  RecordSink& sink_;
   std::unique_ptr<Connections> connections_;
   std::map<std::string, KeyState> initial_;
-  std::map<std::string, KeyState> state_;
-  mutable std::mutex state_mutex_;
-  std::vector<Notification> pending_;
   struct Read {
-    std::map<std::string, KeyState> state;
-    std::int64_t node_ms = 0;
+    StateRead read;
     std::int64_t issued_us = 0;
   };
   std::map<std::uint64_t, Read> reads_;  // by marker
   std::int64_t resolved_issued_us_ = 0;  // when the read of the last marker received was sent
   std::optional<std::uint64_t> outstanding_;
   std::uint64_t next_marker_ = 1;
+  mutable std::mutex mutex_;  // guards attribution_
+  std::unique_ptr<NodeAttribution> attribution_;
   std::atomic<bool> stopping_{false};
-  std::atomic<std::int64_t> unobserved_{0};
+  std::atomic<bool> done_{false};  // the thread has finished
   std::thread thread_;
 };
 

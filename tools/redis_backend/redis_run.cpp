@@ -258,10 +258,10 @@ class Run {
     for (int process = 0; process < workers_->count(); ++process) {
       for (Record& record : read_worker_records(workers_->output_path(process))) records.push_back(std::move(record));
     }
+    // One master: a command's effect comes before its reply, so a server line goes no later than that.
+    if (topology_.services() == 1) place_server_events(records);
     std::erase_if(records, [&](const Record& record) { return record.t_us > config_.duration_us; });
     std::stable_sort(records.begin(), records.end(), [](const Record& a, const Record& b) { return a.t_us < b.t_us; });
-    const std::int64_t unattributed = attribute_server_events(records);
-
     sim::History history;
     sim::Json meta = sim::history_meta(config_, seed_);
     meta["backend"] = "redis";
@@ -270,15 +270,17 @@ class Run {
 
     RedisRunResult result;
     result.jsonl = history.jsonl();
-    const std::int64_t unobserved = topology_.unobserved();
-    if (unobserved + unattributed > 0) {
+    const Gaps gaps = topology_.gaps();
+    if (gaps.unobserved + gaps.unattributed > 0) {
+      std::string reasons;
+      for (const auto& [reason, n] : gaps.reasons) reasons += fmt::format("{}{} x {}", reasons.empty() ? "" : "; ", n, reason);
       const std::string why = fmt::format(
-          "not observable on the redis backend in this run: {} server event(s) whose state was overwritten before it "
-          "could be read, {} whose client could not be told apart (tools/redis_backend/README.md)",
-          unobserved, unattributed);
+          "not observable on the redis backend in this run: {} server event(s) whose state is unknown, {} whose client "
+          "is unknown ({}; tools/redis_backend/README.md)",
+          gaps.unobserved, gaps.unattributed, reasons);
       for (const char* property : {"mutual_exclusion_server", "owner_only_release", "reentrancy"}) result.unobservable[property] = why;
-      // An unread state has no known deadline either.
-      if (unobserved > 0) result.unobservable["bounded_unavailability"] = why;
+      // An unknown state has no known deadline either.
+      if (gaps.unobserved > 0) result.unobservable["bounded_unavailability"] = why;
     }
     return result;
   }

@@ -2,8 +2,10 @@
 
 namespace lockcheck::redis_backend {
 
-RoutingPort::RoutingPort(const RoutingTable& table, int process, int services, Millis command_timeout)
-    : table_(table), process_(process), services_(services), command_timeout_(command_timeout) {}
+RoutingPort::RoutingPort(const RoutingTable& table, int process, int services, Millis command_timeout,
+                         std::string client_name)
+    : table_(table), process_(process), services_(services), command_timeout_(command_timeout),
+      client_name_(std::move(client_name)) {}
 
 std::shared_ptr<HiredisPort> RoutingPort::current() {
   std::lock_guard lock(mutex_);
@@ -16,6 +18,7 @@ std::shared_ptr<HiredisPort> RoutingPort::current() {
     options.port = port;
     options.connect_timeout = command_timeout_;
     options.command_timeout = command_timeout_;
+    options.client_name = client_name_;
     nodes.push_back(options);
   }
   port_ = std::make_shared<HiredisPort>(std::move(nodes));

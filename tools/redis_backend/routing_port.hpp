@@ -5,6 +5,7 @@
 // Thread-safe: a watchdog's renewal thread calls beside the workload; a call keeps the port it started on.
 #include <memory>
 #include <mutex>
+#include <string>
 
 #include "lockcheck/hiredis_port.hpp"
 #include "routing_table.hpp"
@@ -13,7 +14,9 @@ namespace lockcheck::redis_backend {
 
 class RoutingPort final : public Port {
  public:
-  RoutingPort(const RoutingTable& table, int process, int services, Millis command_timeout);
+  // Every connection it makes is named `client_name` (CLIENT SETNAME), so the node observers can tell which
+  // process sent a command (attribution.hpp).
+  RoutingPort(const RoutingTable& table, int process, int services, Millis command_timeout, std::string client_name);
 
   std::size_t node_count() const override { return static_cast<std::size_t>(services_); }
   Task<CallResult> call(std::size_t node, Command command) override;
@@ -29,6 +32,7 @@ class RoutingPort final : public Port {
   int process_;
   int services_;
   Millis command_timeout_;
+  std::string client_name_;
   std::uint64_t generation_ = 0;
   std::mutex mutex_;
   std::shared_ptr<HiredisPort> port_;

@@ -5,9 +5,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
+
+#include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck::redis_backend {
 namespace {
@@ -42,6 +45,12 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
                    const std::string& clock_shim, const TimeBase& time, RecordSink& sink)
     : config_(config), time_(time), sink_(sink), keys_{config.workload.key}, routing_(directory + "/routing", true) {
   const int nodes = static_cast<int>(config.nodes.size());
+  // The keys the variant writes besides the lock key (rw-two-keys' read key) are lock keys too.
+  const auto masters = static_cast<std::size_t>(
+      std::count_if(config.nodes.begin(), config.nodes.end(), [](const sim::NodeConfig& node) { return node.replica_of < 0; }));
+  for (const LockShape::DerivedKey& derived : lock_shape(config.variant, config.workload.key, masters).derived_keys) {
+    keys_.insert(derived.key);
+  }
   servers_.resize(static_cast<std::size_t>(nodes));
   observers_.resize(static_cast<std::size_t>(nodes));
   replication_links_.resize(static_cast<std::size_t>(nodes));
@@ -147,15 +156,15 @@ void Topology::stop_observing() {
   for (auto& observer : observers_) {
     if (!observer) continue;
     observer->stop();
-    retired_unobserved_ += observer->unobserved();
+    retired_gaps_.add(observer->gaps());
     observer.reset();
   }
 }
 
-std::int64_t Topology::unobserved() const {
-  std::int64_t total = retired_unobserved_;
+Gaps Topology::gaps() const {
+  Gaps total = retired_gaps_;
   for (const auto& observer : observers_) {
-    if (observer) total += observer->unobserved();
+    if (observer) total.add(observer->gaps());
   }
   return total;
 }
@@ -181,14 +190,15 @@ void Topology::start_observer(int node, const std::map<std::string, KeyState>& b
 }
 
 void Topology::node_crash(int node) {
+  servers_.at(static_cast<std::size_t>(node))->kill();
+  // After the kill: the observer takes in every change the node made up to its death.
   auto& observer = observers_.at(static_cast<std::size_t>(node));
   if (observer) {
-    observer->stop();
+    observer->drain();
     state_at_crash_[static_cast<std::size_t>(node)] = observer->last_state();
-    retired_unobserved_ += observer->unobserved();
+    retired_gaps_.add(observer->gaps());
     observer.reset();
   }
-  servers_.at(static_cast<std::size_t>(node))->kill();
 }
 
 void Topology::node_restart(int node, sim::RestartMode mode, std::int64_t t_us) {
@@ -202,16 +212,16 @@ void Topology::node_restart(int node, sim::RestartMode mode, std::int64_t t_us) 
 void Topology::failover(int replica, std::int64_t t_us) {
   const int old_master = replica_of_.at(static_cast<std::size_t>(replica));
   if (old_master < 0) return;
-  std::map<std::string, KeyState> before = state_at_crash_[static_cast<std::size_t>(old_master)];
-  if (auto& observer = observers_[static_cast<std::size_t>(old_master)]) {
-    observer->stop();
-    before = observer->last_state();
-    retired_unobserved_ += observer->unobserved();
-    observer.reset();
-  }
   // Sentinel fences the old master off; here it is killed, and what was still on the link is lost with it.
   servers_[static_cast<std::size_t>(old_master)]->kill();
   replication_links_[static_cast<std::size_t>(replica)]->stop();
+  std::map<std::string, KeyState> before = state_at_crash_[static_cast<std::size_t>(old_master)];
+  if (auto& observer = observers_[static_cast<std::size_t>(old_master)]) {
+    observer->drain();  // every change the old master made up to its death
+    before = observer->last_state();
+    retired_gaps_.add(observer->gaps());
+    observer.reset();
+  }
   run_command(servers_[static_cast<std::size_t>(replica)]->port(), {"REPLICAOF", "NO", "ONE"});
   replica_of_[static_cast<std::size_t>(replica)] = -1;
   for (std::size_t other = 0; other < servers_.size(); ++other) {

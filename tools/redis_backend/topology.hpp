@@ -47,8 +47,8 @@ class Topology {
   void clock_drift(int node, std::int64_t drift_ppm);
   int master_of(int node) const { return replica_of_.at(static_cast<std::size_t>(node)); }
 
-  // Events on lock keys that the observers could not pin down (see node_observer.hpp).
-  std::int64_t unobserved() const;
+  // Events on lock keys that the observers could not pin down, by reason (attribution.hpp).
+  Gaps gaps() const;
 
  private:
   void publish_routing(const std::set<int>& blocked_nodes = {});
@@ -71,7 +71,7 @@ class Topology {
   RoutingTable routing_;
   int refusing_port_ = 0;  // bound, never listening: keeps clients off a restarting node
   int refusing_fd_ = -1;
-  std::int64_t retired_unobserved_ = 0;
+  Gaps retired_gaps_;  // of observers already stopped
 };
 
 }  // namespace lockcheck::redis_backend

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "attribution.hpp"
 #include "client_clock.hpp"
 #include "core/careful_write.hpp"
 #include "core/prng.hpp"
@@ -57,9 +58,8 @@ class Recorder {
   }
   // A renewing variant's background renewal, as renew ops (the simulator's World::record_renewal).
   void record_renewal(const RenewalEvent& event) {
-    std::optional<Json> fields =
-        sim::renew_op_fields(event, process_, local_us(), true_time_of(event.valid_until), local_of(event.valid_until));
-    if (fields) record("op", *fields);
+    record("op", sim::renew_op_fields(event, process_, local_us(), true_time_of(event.valid_until),
+                                      local_of(event.valid_until)));
   }
   void record(const char* kind, const Json& fields) {
     Json line{{"t", now_us()}, {"kind", kind}};
@@ -192,7 +192,7 @@ int main(int argc, char** argv) {
     const sim::SimConfig config = read_worker_config(config_path);
     redis_backend::RoutingTable table(routing_path, false);
     const Millis timeout(std::max<std::int64_t>(1, config.command_timeout_us / 1000));
-    redis_backend::RoutingPort port(table, process, services, timeout);
+    redis_backend::RoutingPort port(table, process, services, timeout, worker_client_name(process, incarnation));
     ClientClockState clock_state(clock_path, false);
     ClientClock clock(clock_state);
     OsEntropy entropy;

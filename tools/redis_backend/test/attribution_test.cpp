@@ -1,102 +1,364 @@
-// Who caused a server event on real Redis: filled in only where the clients' ops leave one answer.
+// Who changed a lock key on real Redis, and what it held after: from the node's one ordered stream of
+// keyevent notifications and MONITOR lines (as node_observer.cpp reads it), never from the clients' ops.
 #include "attribution.hpp"
 
 #include <gtest/gtest.h>
 
+#include "lockcheck/sha1.hpp"
+
 namespace lockcheck::redis_backend {
 namespace {
 
-Record op(std::int64_t t, int process, const char* type, const char* f, Json extra = Json::object()) {
-  Json fields{{"type", type}, {"process", process}, {"f", f}, {"key", "lock"}};
-  for (const auto& [name, value] : extra.items()) fields[name] = value;
-  return Record{t, "op", fields};
+constexpr const char* kP1 = "127.0.0.1:50001";
+constexpr const char* kP2 = "127.0.0.1:50002";
+constexpr std::int64_t kNodeMs = 1'795'458'556'000;  // the node's wall clock at the start of a test
+
+MonitorLine line(std::int64_t node_ms, const std::string& source, std::vector<std::string> argv) {
+  return MonitorLine{node_ms * 1000 + 250, 0, source, std::move(argv)};
 }
 
-Record server(std::int64_t t, std::int64_t since, const char* event, const std::string& value = "") {
-  return Record{t, "server", Json{{"node", 0}, {"event", event}, {"key", "lock"}, {"value", value}, {"by", -1}, {"since_us", since}}};
+KeyState string_key(const std::string& value, std::int64_t expire_at_ms) { return KeyState{true, value, {}, expire_at_ms}; }
+KeyState hash_key(std::vector<std::string> fields, std::int64_t expire_at_ms) { return KeyState{true, "", std::move(fields), expire_at_ms}; }
+
+StateRead read_of(KeyState state, std::int64_t node_ms) { return StateRead{{{"lock", std::move(state)}}, node_ms}; }
+
+class AttributionTest : public ::testing::Test {
+ protected:
+  // A node whose lock key is absent, and two workers that named their connections.
+  AttributionTest() : stream(0, {"lock"}, {{"lock", KeyState{}}}, sink) {
+    stream.command(line(kNodeMs, kP1, {"CLIENT", "SETNAME", worker_client_name(1, 0)}));
+    stream.command(line(kNodeMs, kP2, {"client", "setname", worker_client_name(2, 3)}));
+  }
+  std::vector<Record> records() {
+    std::vector<Record> all = sink.take();
+    std::stable_sort(all.begin(), all.end(), [](const Record& a, const Record& b) { return a.t_us < b.t_us; });
+    return all;
+  }
+  void note(std::int64_t t, const std::string& event, const std::string& key = "lock") { stream.notification(t, t - 1000, event, key); }
+
+  RecordSink sink;
+  NodeAttribution stream;
+};
+
+TEST(ClientName, NamesTheWorkerProcess) {
+  EXPECT_EQ(worker_client_name(3, 1), "lockcheck-p3-1");
+  EXPECT_EQ(process_of_client_name("lockcheck-p3-1"), 3);
+  EXPECT_EQ(process_of_client_name("lockcheck-p12-0"), 12);
+  EXPECT_FALSE(process_of_client_name(kObserverClientName));
+  EXPECT_FALSE(process_of_client_name("lockcheck-p3"));
+  EXPECT_FALSE(process_of_client_name("lockcheck-px-1"));
+  EXPECT_FALSE(process_of_client_name("orders-service"));
 }
 
-std::int64_t by_of(const std::vector<Record>& records, std::size_t index) { return records[index].fields.value("by", -2); }
-
-TEST(Attribution, TheTokenNamesItsOwner) {
-  std::vector<Record> records = {op(10, 1, "invoke", "acquire"), op(20, 2, "invoke", "acquire"),
-                                 op(30, 1, "ok", "acquire", Json{{"token", "aaa"}}), server(31, 25, "created", "deadline:aaa")};
-  EXPECT_EQ(attribute_server_events(records), 0);
-  EXPECT_EQ(by_of(records, 3), 1);
+// SET k v NX PX n notifies `set` then `expire` before its line: one write, by the line's connection.
+TEST_F(AttributionTest, TheCommandsConnectionIsTheWriter) {
+  note(100, "set");
+  note(100, "expire");
+  stream.command(line(kNodeMs + 1, kP2, {"SET", "lock", "tok2", "NX", "PX", "500"}));
+  stream.state_read(read_of(string_key("tok2", kNodeMs + 501), kNodeMs + 2));
+  const std::vector<Record> out = records();
+  ASSERT_EQ(out.size(), 1u);
+  const Json& fields = out[0].fields;
+  EXPECT_EQ(out[0].t_us, 100);
+  EXPECT_EQ(fields["event"], "created");
+  EXPECT_EQ(fields["by"], 2);
+  EXPECT_EQ(fields["command"], "set");
+  EXPECT_EQ(fields["value"], "tok2");
+  EXPECT_EQ(fields["expire_at_ms"], kNodeMs + 501);  // from the read
+  EXPECT_EQ(fields["node_time_ms"], kNodeMs + 2);
+  EXPECT_EQ(fields["since_us"], -900);
+  EXPECT_EQ(stream.gaps().unobserved + stream.gaps().unattributed, 0);
 }
 
-TEST(Attribution, TheOneReleaseInFlight) {
-  std::vector<Record> records = {op(10, 1, "invoke", "release"), op(12, 2, "invoke", "release"),
-                                 op(14, 2, "ok", "release", Json{{"result", "not_owned"}}),  // deleted nothing
-                                 op(20, 1, "ok", "release", Json{{"result", "released"}}), server(21, 15, "deleted")};
-  EXPECT_EQ(attribute_server_events(records), 0);
-  EXPECT_EQ(by_of(records, 4), 1);
+// Two clients change the key before one read: a release's DEL (inside its script) and another client's SET.
+// Both are attributed, in order; the release's line comes from the script's caller.
+TEST_F(AttributionTest, AReleaseAndAnAcquireBeforeOneRead) {
+  stream.state_read(read_of(string_key("tok1", kNodeMs + 400), kNodeMs));  // p1 held the key
+  const std::string release = "if redis.call('GET',KEYS[1])==ARGV[1] then return redis.call('DEL',KEYS[1]) end return 0";
+  stream.command(line(kNodeMs + 10, kP1, {"EVAL", release, "1", "lock", "tok1"}));
+  stream.command(line(kNodeMs + 10, "lua", {"GET", "lock"}));
+  note(200, "del");
+  stream.command(line(kNodeMs + 10, "lua", {"DEL", "lock"}));
+  note(201, "set");
+  note(201, "expire");
+  stream.command(line(kNodeMs + 11, kP2, {"SET", "lock", "tok2", "NX", "PX", "500"}));
+  stream.state_read(read_of(string_key("tok2", kNodeMs + 511), kNodeMs + 12));
+  const std::vector<Record> out = records();
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].fields["event"], "deleted");
+  EXPECT_EQ(out[0].fields["by"], 1);
+  EXPECT_EQ(out[0].fields["command"], "del");
+  EXPECT_EQ(out[0].fields["script"], sha1_hex(release));
+  EXPECT_EQ(out[1].fields["event"], "created");
+  EXPECT_EQ(out[1].fields["by"], 2);
+  EXPECT_FALSE(out[1].fields.contains("script"));
+  EXPECT_EQ(stream.gaps().unobserved + stream.gaps().unattributed, 0);
 }
 
-TEST(Attribution, OpsThatEndedBeforeTheWindowAreNoCandidates) {
-  std::vector<Record> records = {op(10, 1, "invoke", "release"), op(20, 1, "ok", "release", Json{{"result", "released"}}),
-                                 op(5000, 2, "invoke", "release"), op(5020, 2, "ok", "release", Json{{"result", "released"}}),
-                                 server(5021, 5010, "deleted")};
-  EXPECT_EQ(attribute_server_events(records), 0);
-  EXPECT_EQ(by_of(records, 4), 2);
+// A key changed twice before a read: the earlier write's state is derived from its command (value, and the
+// deadline counted from its MONITOR line on the node clock); the later one's is the read's.
+TEST_F(AttributionTest, AnEarlierWriteIsDerivedFromItsCommand) {
+  note(100, "set");
+  note(100, "expire");
+  stream.command(line(kNodeMs + 1, kP1, {"set", "lock", "tok1", "nx", "px", "500"}));
+  note(150, "del");
+  stream.command(line(kNodeMs + 2, kP1, {"DEL", "lock"}));
+  note(200, "set");
+  stream.command(line(kNodeMs + 3, kP2, {"SET", "lock", "tok2"}));
+  stream.state_read(read_of(string_key("tok2", -1), kNodeMs + 4));
+  const std::vector<Record> out = records();
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].fields["value"], "tok1");
+  EXPECT_EQ(out[0].fields["expire_at_ms"], kNodeMs + 1 + 500);
+  EXPECT_EQ(out[0].fields["by"], 1);
+  EXPECT_EQ(out[1].fields["event"], "deleted");
+  EXPECT_EQ(out[2].fields["value"], "tok2");
+  EXPECT_EQ(out[2].fields["expire_at_ms"], -1);
+  EXPECT_EQ(stream.gaps().unobserved + stream.gaps().unattributed, 0);
 }
 
-TEST(Attribution, APartitionedProcessCannotHaveDoneIt) {
-  std::vector<Record> records = {Record{0, "fault", Json{{"fault", "partition"}, {"process", 2}, {"node", 0}}},
-                                 op(10, 1, "invoke", "release"), op(11, 2, "invoke", "release"), server(21, 5, "deleted")};
-  EXPECT_EQ(attribute_server_events(records), 0);
-  EXPECT_EQ(by_of(records, 3), 1);
+// rw-owned: a reader's script writes the hash three times; every line carries the state after the script,
+// as the simulator's nodes record it, and a second reader joins before the read.
+TEST_F(AttributionTest, ReadWriteHashHoldersPerScript) {
+  stream.command(line(kNodeMs + 1, kP1, {"EVALSHA", "ABCDEF0123", "1", "lock", "aaa", "900"}));
+  note(100, "hset");
+  stream.command(line(kNodeMs + 1, "lua", {"HSET", "lock", "mode", "read"}));
+  note(100, "hset");
+  stream.command(line(kNodeMs + 1, "lua", {"HSET", "lock", "r:aaa", "1"}));
+  stream.command(line(kNodeMs + 1, "lua", {"PTTL", "lock"}));
+  note(100, "expire");
+  stream.command(line(kNodeMs + 1, "lua", {"PEXPIRE", "lock", "900"}));
+  stream.command(line(kNodeMs + 2, kP2, {"EVALSHA", "abcdef0123", "1", "lock", "bbb", "900"}));
+  note(120, "hset");
+  stream.command(line(kNodeMs + 2, "lua", {"HSET", "lock", "r:bbb", "1"}));
+  note(120, "expire");
+  stream.command(line(kNodeMs + 2, "lua", {"PEXPIRE", "lock", "900"}));
+  stream.state_read(read_of(hash_key({"mode", "r:aaa", "r:bbb"}, kNodeMs + 902), kNodeMs + 3));
+  const std::vector<Record> out = records();
+  ASSERT_EQ(out.size(), 5u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(out[i].fields["by"], 1);
+    EXPECT_EQ(out[i].fields["script"], "abcdef0123");
+    EXPECT_EQ(out[i].fields["holders"], Json::parse(R"([{"token":"aaa","mode":"read"}])"));
+    EXPECT_EQ(out[i].fields["expire_at_ms"], kNodeMs + 901);
+  }
+  EXPECT_EQ(out[0].fields["event"], "created");
+  EXPECT_EQ(out[1].fields["event"], "modified");
+  EXPECT_EQ(out[2].fields["event"], "expire_set");
+  EXPECT_EQ(out[3].fields["by"], 2);
+  EXPECT_EQ(out[3].fields["holders"], Json::parse(R"([{"token":"aaa","mode":"read"},{"token":"bbb","mode":"read"}])"));
+  EXPECT_EQ(out[4].fields["expire_at_ms"], kNodeMs + 902);
+  EXPECT_EQ(stream.gaps().unobserved + stream.gaps().unattributed, 0);
 }
 
-TEST(Attribution, TheOwnersReleaseWhileOthersAcquire) {
-  std::vector<Record> records = {op(1, 1, "invoke", "acquire"), op(2, 1, "ok", "acquire", Json{{"token", "aaa"}}),
-                                 server(3, 1, "created", "aaa"), op(10, 2, "invoke", "acquire"), op(11, 1, "invoke", "release"),
-                                 server(21, 5, "deleted")};
-  EXPECT_EQ(attribute_server_events(records), 0);
-  EXPECT_EQ(by_of(records, 5), 1);
+// reentrant-hash: the single field (the owner id) is the key's value, as on the mock; an inner release that
+// drops the count to 0 deletes the key within the same script.
+TEST_F(AttributionTest, ReentrantHashReleaseThatDeletes) {
+  stream.state_read(read_of(hash_key({"aaa"}, kNodeMs + 900), kNodeMs));
+  stream.command(line(kNodeMs + 1, kP1, {"EVALSHA", "feed", "1", "lock", "aaa"}));
+  note(100, "hincrby");
+  stream.command(line(kNodeMs + 1, "lua", {"HINCRBY", "lock", "aaa", "-1"}));
+  note(100, "del");
+  stream.command(line(kNodeMs + 1, "lua", {"DEL", "lock"}));
+  stream.state_read(read_of(KeyState{}, kNodeMs + 2));
+  const std::vector<Record> out = records();
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].fields["event"], "modified");
+  EXPECT_EQ(out[0].fields["value"], "");  // the key is gone after the script
+  EXPECT_EQ(out[1].fields["event"], "deleted");
+  EXPECT_EQ(out[1].fields["by"], 1);
+  stream.command(line(kNodeMs + 3, kP2, {"EVALSHA", "feed", "1", "lock", "bbb"}));
+  note(200, "hincrby");
+  stream.command(line(kNodeMs + 3, "lua", {"HINCRBY", "lock", "bbb", "1"}));
+  note(200, "expire");
+  stream.command(line(kNodeMs + 3, "lua", {"PEXPIRE", "lock", "900"}));
+  stream.finish();
+  const std::vector<Record> more = records();
+  ASSERT_EQ(more.size(), 2u);
+  EXPECT_EQ(more[0].fields["value"], "bbb");
+  EXPECT_EQ(more[0].fields["by"], 2);
+  EXPECT_EQ(more[0].fields["expire_at_ms"], kNodeMs + 903);
+  // No read after it: the node's clock at `t` is at most the line's plus the event's window (1 ms here).
+  EXPECT_EQ(more[0].fields["node_time_ms"], kNodeMs + 3 + 1);
+  EXPECT_EQ(stream.gaps().unobserved + stream.gaps().unattributed, 0);
 }
 
-TEST(Attribution, AForeignRenewIsNotTheTokenOwners) {
-  std::vector<Record> records = {op(1, 1, "invoke", "acquire"), op(2, 1, "ok", "acquire", Json{{"token", "aaa"}}),
-                                 op(10000, 2, "invoke", "renew"), server(10021, 10005, "expire_set", "aaa")};
-  EXPECT_EQ(attribute_server_events(records), 0);
-  EXPECT_EQ(by_of(records, 3), 2);
+// rw-two-keys: readers count themselves in a counter key (INCR ... DECR); each change is derived from the
+// counter before it, and the key is a lock key like the lock's own.
+TEST(Attribution, ACounterKeyIsDerivedFromItsIncrements) {
+  RecordSink sink;
+  NodeAttribution stream(0, {"lock", "lock:readers"}, {{"lock", KeyState{}}, {"lock:readers", KeyState{}}}, sink);
+  stream.command(line(kNodeMs, kP1, {"CLIENT", "SETNAME", worker_client_name(1, 0)}));
+  stream.command(line(kNodeMs, kP2, {"CLIENT", "SETNAME", worker_client_name(2, 0)}));
+  stream.notification(100, 90, "incrby", "lock:readers");
+  stream.command(line(kNodeMs + 1, kP1, {"INCR", "lock:readers"}));
+  stream.notification(100, 90, "expire", "lock:readers");
+  stream.command(line(kNodeMs + 1, kP1, {"PEXPIRE", "lock:readers", "900"}));
+  stream.notification(110, 90, "incrby", "lock:readers");
+  stream.command(line(kNodeMs + 2, kP2, {"INCRBY", "lock:readers", "1"}));
+  stream.notification(120, 90, "incrby", "lock:readers");
+  stream.command(line(kNodeMs + 3, kP1, {"DECR", "lock:readers"}));
+  stream.finish();
+  const std::vector<Record> out = sink.take();
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].fields["event"], "created");
+  EXPECT_EQ(out[0].fields["value"], "1");
+  EXPECT_EQ(out[0].fields["key"], "lock:readers");
+  EXPECT_EQ(out[2].fields["event"], "modified");
+  EXPECT_EQ(out[2].fields["value"], "2");
+  EXPECT_EQ(out[2].fields["by"], 2);
+  EXPECT_EQ(out[2].fields["expire_at_ms"], kNodeMs + 901);  // INCR keeps the deadline
+  EXPECT_EQ(out[3].fields["value"], "1");
+  EXPECT_EQ(stream.gaps().unobserved + stream.gaps().unattributed, 0);
 }
 
-TEST(Attribution, ACreatedHashNamesItsOwnerByField) {
-  std::vector<Record> records = {op(1, 1, "invoke", "acquire"), op(2, 2, "invoke", "acquire"),
-                                 op(3, 2, "ok", "acquire", Json{{"token", "bbb"}}), server(4, 1, "created")};
-  records[3].fields["fields"] = Json::array({"bbb"});
-  EXPECT_EQ(attribute_server_events(records), 0);
-  EXPECT_EQ(by_of(records, 3), 2);
+// Expiry is the server's, even when a client's command found the key expired (lazily): by -1, not counted.
+TEST_F(AttributionTest, ExpiryIsTheServersOwn) {
+  stream.state_read(read_of(string_key("tok1", kNodeMs + 5), kNodeMs));
+  note(100, "expired");
+  note(100, "set");
+  note(100, "expire");
+  stream.command(line(kNodeMs + 9, kP2, {"SET", "lock", "tok2", "NX", "PX", "500"}));
+  stream.state_read(read_of(string_key("tok2", kNodeMs + 509), kNodeMs + 10));
+  const std::vector<Record> out = records();
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].fields["event"], "expired");
+  EXPECT_EQ(out[0].fields["by"], -1);
+  EXPECT_EQ(out[0].fields["command"], "");
+  EXPECT_EQ(out[0].fields["expire_at_ms"], kNodeMs + 5);
+  EXPECT_EQ(out[1].fields["by"], 2);
+  EXPECT_EQ(stream.gaps().unobserved + stream.gaps().unattributed, 0);
 }
 
-Json holders(std::initializer_list<const char*> tokens) {
-  Json list = Json::array();
-  for (const char* token : tokens) list.push_back(Json{{"token", token}, {"mode", "read"}});
-  return list;
+// A connection that never said its name: asked of the server (CLIENT LIST); if it has none, the change
+// stays by -1 and is counted with its reason.
+TEST(Attribution, AnUnnamedConnectionIsAskedForThenCounted) {
+  RecordSink sink;
+  int asked = 0;
+  NodeAttribution stream(0, {"lock"}, {{"lock", KeyState{}}}, sink, [&](const std::string& address) -> std::optional<std::string> {
+    ++asked;
+    if (address == kP1) return worker_client_name(4, 0);
+    return std::nullopt;
+  });
+  stream.notification(100, 90, "set", "lock");
+  stream.command(line(kNodeMs, kP1, {"SET", "lock", "a"}));
+  stream.notification(200, 190, "del", "lock");
+  stream.command(line(kNodeMs, kP2, {"DEL", "lock"}));
+  stream.finish();
+  std::vector<Record> out = sink.take();
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].fields["by"], 4);
+  EXPECT_EQ(out[1].fields["by"], -1);
+  EXPECT_EQ(asked, 2);
+  EXPECT_EQ(stream.gaps().unattributed, 1);
+  EXPECT_EQ(stream.gaps().reasons.count("a change by a connection without a worker's client name"), 1u);
 }
 
-// A reader's release (HDEL of its own field) while another process acquires: both could have changed the
-// hash, so it stays unknown; a reader joining is named by its new field even with a release in flight.
-TEST(Attribution, AHashFieldChangeIsJudgedByTheHolderThatJoined) {
-  std::vector<Record> records = {op(1, 1, "invoke", "acquire"), op(2, 1, "ok", "acquire", Json{{"token", "aaa"}}),
-                                 server(3, 1, "created"), op(10, 2, "invoke", "acquire"), op(11, 1, "invoke", "release"),
-                                 server(12, 5, "modified"), op(13, 2, "ok", "acquire", Json{{"token", "bbb"}}),
-                                 op(14, 3, "invoke", "acquire"), server(15, 13, "modified")};
-  records[2].fields["holders"] = holders({"aaa"});
-  records[5].fields["holders"] = holders({"aaa", "bbb"});
-  records[8].fields["holders"] = holders({"bbb"});
-  EXPECT_EQ(attribute_server_events(records), 1);
-  EXPECT_EQ(by_of(records, 2), 1);
-  EXPECT_EQ(by_of(records, 5), 2);   // bbb joined: process 2's acquire, though process 1 was releasing
-  EXPECT_EQ(by_of(records, 8), -1);  // aaa left: process 1's release or process 3's acquire
+// What the model cannot derive is taken from a read that follows at once, and counted when none does.
+TEST_F(AttributionTest, AnUnderivableChangeIsReadOrCounted) {
+  note(100, "set");
+  stream.command(line(kNodeMs, kP1, {"SET", "lock", "a"}));
+  note(110, "append");
+  stream.command(line(kNodeMs, kP1, {"APPEND", "lock", "b"}));
+  stream.state_read(read_of(string_key("ab", -1), kNodeMs));
+  EXPECT_EQ(stream.gaps().unobserved, 1);  // APPEND has no server event; the read gave the state after it
+  note(200, "hset");
+  stream.command(line(kNodeMs, kP2, {"RESTORE", "lock", "0", "..."}));  // not a hash write the model knows
+  note(210, "expire");
+  stream.command(line(kNodeMs, kP2, {"PEXPIRE", "lock", "100"}));
+  stream.state_read(read_of(hash_key({"x"}, kNodeMs + 100), kNodeMs));
+  const std::vector<Record> out = records();
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_TRUE(out[1].fields.value("state_unread", false));  // the hash's fields were never known
+  EXPECT_EQ(out[1].fields["by"], 2);
+  EXPECT_FALSE(out[2].fields.contains("state_unread"));  // the read followed it
+  EXPECT_EQ(stream.gaps().unobserved, 2);
+  EXPECT_EQ(stream.gaps().unattributed, 0);
 }
 
-TEST(Attribution, TwoReleasesInFlightAreLeftUnknownAndCounted) {
-  std::vector<Record> records = {op(10, 1, "invoke", "release"), op(11, 2, "invoke", "release"), server(21, 5, "deleted")};
-  EXPECT_EQ(attribute_server_events(records), 1);
-  EXPECT_EQ(by_of(records, 2), -1);
+// A read that contradicts the derived state means the model missed something: counted, never papered over.
+TEST_F(AttributionTest, AReadThatContradictsTheDerivationIsCounted) {
+  note(100, "set");
+  stream.command(line(kNodeMs, kP1, {"SET", "lock", "a"}));
+  stream.state_read(read_of(string_key("zzz", -1), kNodeMs));
+  EXPECT_EQ(stream.gaps().unobserved, 1);
+  EXPECT_EQ(stream.gaps().reasons.count("a derived state that the next read contradicted"), 1u);
+  EXPECT_EQ(records().at(0).fields["value"], "zzz");  // the read is the fact
+}
+
+// A notification whose line never came (the node went away) is counted.
+TEST_F(AttributionTest, ANotificationWithoutItsLineIsCounted) {
+  note(100, "set");
+  stream.finish();
+  EXPECT_TRUE(records().empty());
+  EXPECT_EQ(stream.gaps().unobserved, 1);
+}
+
+}  // namespace
+}  // namespace lockcheck::redis_backend
+
+namespace lockcheck::redis_backend {
+namespace {
+
+Record op_record(std::int64_t t, int process, const char* type, const char* f) {
+  return Record{t, "op", Json{{"type", type}, {"process", process}, {"f", f}, {"key", "lock"}}};
+}
+
+Record server_line(std::int64_t t, std::int64_t since, std::int64_t by, const char* event) {
+  return Record{t, "server", Json{{"node", 0}, {"event", event}, {"key", "lock"}, {"value", ""}, {"by", by}, {"since_us", since}}};
+}
+
+// A reader's release deleted the key; the observer read it after the worker had recorded the reply. The
+// deletion came before that reply, so it goes inside the release, where the checkers look for it.
+TEST(PlaceServerEvents, AChangeGoesBeforeTheReplyToItsCommand) {
+  std::vector<Record> records = {op_record(1000, 3, "invoke", "release"), op_record(1290, 3, "ok", "release"),
+                                 server_line(1330, 1260, 3, "deleted")};
+  place_server_events(records);
+  EXPECT_EQ(records[2].t_us, 1289);
+}
+
+// An op that ended `info` (its command may still run after the timeout) or never ended bounds nothing.
+TEST(PlaceServerEvents, AnUnansweredOpBoundsNothing) {
+  std::vector<Record> records = {op_record(1000, 3, "invoke", "release"), op_record(1290, 3, "info", "release"),
+                                 op_record(1295, 3, "invoke", "acquire"), op_record(1300, 3, "ok", "acquire"),
+                                 server_line(1330, 1260, 3, "deleted"), op_record(2000, 4, "invoke", "acquire"),
+                                 server_line(2330, 2260, 4, "created")};
+  place_server_events(records);
+  EXPECT_EQ(records[4].t_us, 1330);  // the release's command may have run after its timeout
+  EXPECT_EQ(records[6].t_us, 2330);
+}
+
+// Two ops of one process in flight (the workload and its renewal thread): the later completion bounds it.
+// An op invoked after the line was read cannot have caused it (one still open when it was read would leave
+// it where it is); the server's own lines (by -1) stay.
+TEST(PlaceServerEvents, EveryOpInvokedBeforeCountsAndNoLaterOne) {
+  std::vector<Record> records = {op_record(100, 1, "invoke", "acquire"), op_record(200, 1, "ok", "acquire"),
+                                 op_record(1000, 1, "invoke", "release"), op_record(1010, 1, "invoke", "renew"),
+                                 op_record(1100, 1, "ok", "release"), op_record(1200, 1, "ok", "renew"),
+                                 op_record(1260, 1, "invoke", "acquire"), server_line(1250, 1050, 1, "expire_set"),
+                                 server_line(5000, 4000, -1, "expired")};
+  place_server_events(records);
+  EXPECT_EQ(records[7].t_us, 1199);
+  EXPECT_EQ(records[8].t_us, 5000);
+}
+
+// The observer saw its socket empty (since_us) after the worker had its reply: Redis wrote the reply first
+// and the notification later. The window does not exclude the release that caused it.
+TEST(PlaceServerEvents, TheObserversWindowExcludesNothing) {
+  std::vector<Record> records = {op_record(343737, 3, "invoke", "release"), op_record(343993, 3, "ok", "release"),
+                                 server_line(344036, 344002, 3, "deleted")};
+  place_server_events(records);
+  EXPECT_EQ(records[2].t_us, 343992);
+}
+
+// A node's lines keep their stream order: a line is never placed after the one that follows it.
+TEST(PlaceServerEvents, ANodesLinesKeepTheirOrder) {
+  std::vector<Record> records = {op_record(900, 1, "invoke", "release"), op_record(900, 2, "invoke", "acquire"),
+                                 op_record(960, 2, "ok", "acquire"), op_record(990, 1, "ok", "release"),
+                                 server_line(1000, 950, 1, "deleted"), server_line(1000, 950, 2, "created")};
+  place_server_events(records);
+  EXPECT_EQ(records[5].t_us, 959);
+  EXPECT_EQ(records[4].t_us, 959);  // the deletion came first, so no later than the creation
 }
 
 }  // namespace
