@@ -225,14 +225,7 @@ class Checker {
     if (!event.replicated && !reader_joins) {
       if (event.event == ServerEventKind::overwritten && state.current &&
           !same_owner(*state.current, owner, event.value) && state.current->entitled_until_us > event.t) {
-        const Instance& held = *state.current;
-        flag({held.created_i, event.i}, [&] {
-          return fmt::format("{}'s lock instance (token {}) on node {} was overwritten by {} at t={} while it was "
-                             "entitled until t={}",
-                             owner_name(held.owner), short_token(held.token), event.node,
-                             in_flight_.describe(event.by, event.command, event.script), format_time_us(event.t),
-                             format_time_us(held.entitled_until_us));
-        });
+        flag_second_owner(*state.current, event, "overwritten", "");
       }
       // A create while an instance is still on record: it vanished without an event (a failover to a
       // replica that never had it, F5), and the node handed the key to someone else.
@@ -340,12 +333,17 @@ class Checker {
     const Instance& held = *state.current;
     if (held.owner < 0 || held.owner == event.by || (held.shared && in_flight_.reading(event.by))) return;
     if (event.t >= held.entitled_until_us - entitlement_tolerance_us(held.ttl_us)) return;
+    flag_second_owner(held, event, "changed", ": a second owner in one key");
+  }
+
+  // Another process wrote into `held` while it was entitled (an overwrite, or a change to a held hash).
+  void flag_second_owner(const Instance& held, const ServerEvent& event, const char* how, const char* tail) {
     flag({held.created_i, event.i}, [&] {
-      return fmt::format("{}'s lock instance (token {}) on node {} was changed by {} at t={} while it was entitled "
-                         "until t={}: a second owner in one key",
-                         owner_name(held.owner), short_token(held.token), event.node,
+      return fmt::format("{}'s lock instance (token {}) on node {} was {} by {} at t={} while it was entitled "
+                         "until t={}{}",
+                         owner_name(held.owner), short_token(held.token), event.node, how,
                          in_flight_.describe(event.by, event.command, event.script), format_time_us(event.t),
-                         format_time_us(held.entitled_until_us));
+                         format_time_us(held.entitled_until_us), tail);
     });
   }
 
