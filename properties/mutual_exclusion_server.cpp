@@ -248,24 +248,7 @@ class Checker {
                              format_duration_us(held.entitled_until_us - event.t), owner_name(held.owner));
         });
       }
-      if (state.ghost && !same_owner(state.ghost->instance, owner, event.value)) {
-        const Ghost& ghost = *state.ghost;
-        std::int64_t until = ghost.instance.entitled_until_us;
-        if (until != kForever && event.t < until - entitlement_tolerance_us(ghost.instance.ttl_us)) {
-          flag({ghost.instance.created_i, ghost.removed_i, event.i}, [&] {
-            return fmt::format("{}; then {} took the key on node {} at t={}, {} before {}'s TTL ran out in true "
-                               "time (t={})",
-                               full_cause(ghost), owner_name(owner), event.node, format_time_us(event.t),
-                               format_duration_us(until - event.t), owner_name(ghost.instance.owner),
-                               format_time_us(until));
-          });
-        } else if (until == kForever) {
-          flag({ghost.instance.created_i, ghost.removed_i, event.i}, [&] {
-            return fmt::format("{}; then {} took the key on node {} at t={} (the instance had no expiry)",
-                               full_cause(ghost), owner_name(owner), event.node, format_time_us(event.t));
-          });
-        }
-      }
+      flag_ghost_takeover(event, state, owner);
     }
     state.ghost.reset();
     bool keeps_instance = reader_joins || (event.event == ServerEventKind::overwritten && state.current &&
@@ -285,6 +268,27 @@ class Checker {
     if (event.expire_at_ms >= 0) grant(next, event);
     else lose_deadline(next, event);
     state.current = next;
+  }
+
+  // The key vanished from the node while `state.ghost` was still entitled; another owner now has it.
+  void flag_ghost_takeover(const ServerEvent& event, const KeyState& state, std::int64_t owner) {
+    if (!state.ghost || same_owner(state.ghost->instance, owner, event.value)) return;
+    const Ghost& ghost = *state.ghost;
+    std::int64_t until = ghost.instance.entitled_until_us;
+    if (until != kForever && event.t < until - entitlement_tolerance_us(ghost.instance.ttl_us)) {
+      flag({ghost.instance.created_i, ghost.removed_i, event.i}, [&] {
+        return fmt::format("{}; then {} took the key on node {} at t={}, {} before {}'s TTL ran out in true "
+                           "time (t={})",
+                           full_cause(ghost), owner_name(owner), event.node, format_time_us(event.t),
+                           format_duration_us(until - event.t), owner_name(ghost.instance.owner),
+                           format_time_us(until));
+      });
+    } else if (until == kForever) {
+      flag({ghost.instance.created_i, ghost.removed_i, event.i}, [&] {
+        return fmt::format("{}; then {} took the key on node {} at t={} (the instance had no expiry)",
+                           full_cause(ghost), owner_name(owner), event.node, format_time_us(event.t));
+      });
+    }
   }
 
   // A reader deleting a readers' key (rw-two-keys' "<key>:read") while other readers' leases run frees their
@@ -329,7 +333,13 @@ class Checker {
   // A hash lock changes fields in place (reentry counts). The owner's own changes are its business; another
   // process changing a held single-owner instance (adding its own field, say) is a second owner in the key.
   void on_modified(const ServerEvent& event, KeyState& state) {
-    if (!state.current || event.replicated || event.by < 0) return;
+    if (event.replicated || event.by < 0) return;
+    if (!state.current) {
+      // A key the checker knows no live instance of, changed in place: a copy it never saw created (a
+      // promoted replica's stale hash, say) now serves this process, as if it had created the key.
+      if (state.ghost) on_set(event, state);
+      return;
+    }
     const Instance& held = *state.current;
     if (held.owner < 0 || held.owner == event.by || (held.shared && in_flight_.reading(event.by))) return;
     if (event.t >= held.entitled_until_us - entitlement_tolerance_us(held.ttl_us)) return;

@@ -275,5 +275,29 @@ TEST(Trust, LastReaderDeletingTheSharedReadKeyIsItsRelease) {
   EXPECT_EQ(verdict_of(b, "owner_only_release").outcome, Outcome::holds);
 }
 
+// --- a failover to a replica holding a stale hash lock --------------------------------------------------
+
+// Seen in the comparison (reentrant-hash, failover, seed 1): p2 held the hash lock and released it on the
+// master, but the release never reached the replica. p1 then took the key on the master, the replica was
+// promoted, and p2's reentry check found its own stale field there and counted up (HINCRBY: `modified`, no
+// `created`). The server handed the lock to p2 while p1 was entitled: a double grant caused by the failover.
+TEST(Trust, FailoverToAReplicaWithAStaleHashFieldIsADoubleGrantLostInFailover) {
+  HistoryBuilder b;
+  b.invoke(1'000, 1, "acquire");
+  b.server(1'050, 0, "created", 1, "tokA:1", 1, -1, "HINCRBY");
+  b.server(1'050, 0, "expire_set", 1, "tokA:1", 1, 1001, "PEXPIRE");
+  b.acquire_ok(1'100, 1, "tokA:1", 1'000'000);
+  b.fault(200'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
+  b.server(200'000, 0, "lost", -1, "tokA:1", 200, 1001, "");
+  b.invoke(300'000, 2, "acquire");
+  b.server(300'050, 1, "modified", 2, "tokB:1", 300, 1001, "HINCRBY");
+  b.server(300'050, 1, "expire_set", 2, "tokB:1", 300, 1300, "PEXPIRE");
+  b.acquire_ok(300'100, 2, "tokB:1", 1'300'000);
+  Verdict verdict = verdict_of(b, "mutual_exclusion_server");
+  EXPECT_EQ(verdict.outcome, Outcome::violated) << to_string(verdict);
+  EXPECT_TRUE(contains(verdict.cause, "lost in failover")) << verdict.cause;
+  EXPECT_TRUE(contains(verdict.cause, "process 2 took the key on node 1")) << verdict.cause;
+}
+
 }  // namespace
 }  // namespace lockcheck::properties

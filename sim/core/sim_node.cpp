@@ -34,18 +34,26 @@ void SimNode::on_key_event(const mock::KeyEvent& event) {
                                   std::move(command), std::string(event.script_sha), event.expire_at_ms});
 }
 
-std::string SimNode::string_value(const std::string& key) const {
-  const auto& entries = node_->keyspace().dataset().entries;
-  const auto it = entries.find(key);
-  if (it == entries.end()) return "";
-  if (const auto* text = std::get_if<std::string>(&it->second.value)) return *text;
-  // A hash with a single field (reentrant-hash, redisson-like: owner id -> hold count): the field names the
-  // owner, as a string lock's value does. Hashes with several fields name no single owner; a read-write lock's
-  // holders go to `holders` instead (holders_of).
-  if (const auto* hash = std::get_if<mock::Hash>(&it->second.value); hash != nullptr && hash->size() == 1) {
+namespace {
+
+// A key's value as the history names it: a string lock's value, or the one field of a single-field hash
+// (reentrant-hash, redisson-like: owner id -> hold count), which names the owner as a string lock's value
+// does. Hashes with several fields name no single owner; a read-write lock's holders go to `holders` instead
+// (holders_of).
+std::string owner_text(const mock::Value& value) {
+  if (const auto* text = std::get_if<std::string>(&value)) return *text;
+  if (const auto* hash = std::get_if<mock::Hash>(&value); hash != nullptr && hash->size() == 1) {
     return hash->front().first;
   }
   return "";
+}
+
+}  // namespace
+
+std::string SimNode::string_value(const std::string& key) const {
+  const auto& entries = node_->keyspace().dataset().entries;
+  const auto it = entries.find(key);
+  return it == entries.end() ? std::string() : owner_text(it->second.value);
 }
 
 std::optional<Json> SimNode::holders_of(const std::string& key) const {
@@ -140,10 +148,9 @@ void SimNode::record_losses(const mock::Dataset& before, int node_of_record) {
   for (const auto& [key, entry] : before.entries) {
     const auto it = now_entries.find(key);
     if (it != now_entries.end() && it->second.value == entry.value) continue;
-    const auto* text = std::get_if<std::string>(&entry.value);
     history_.record(scheduler_.now(), "server",
                     Json{{"node", node_of_record}, {"event", "lost"}, {"key", key},
-                         {"value", text != nullptr ? *text : std::string()}, {"by", -1}, {"command", ""},
+                         {"value", owner_text(entry.value)}, {"by", -1}, {"command", ""},
                          {"node_time_ms", clock_.wall_at(scheduler_.now()) / 1000},
                          {"expire_at_ms", entry.expire_at_ms ? *entry.expire_at_ms : -1}});
   }

@@ -144,6 +144,25 @@ TEST(Simulator, FailoverPromotesTheReplicaAndLosesUnreplicatedWrites) {
   EXPECT_GT(lost, 0u);
 }
 
+// A hash lock's `lost` names its owner's field, as its `created` did: the checker matches the two to know
+// the promoted node lacks that instance (found in reentrant-hash's failover cell, where it named nobody).
+TEST(Simulator, FailoverLossOfAHashLockNamesItsOwner) {
+  SimConfig config = base_config();
+  config.variant = "reentrant-hash";
+  config.nodes = std::vector<NodeConfig>(2);
+  config.nodes[1].replica_of = 0;
+  config.nodes[1].replication_lag_min_us = 200000;
+  config.nodes[1].replication_lag_max_us = 300000;
+  config.faults.push_back(FaultSpec{.at_us = 2000000, .kind = "failover", .node = 1});
+  std::size_t lost_lock = 0;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const RunResult run = simulate(config, seed);
+    lost_lock += count_lines(run, R"("event":"lost","key":"lock","value":")");
+    EXPECT_EQ(count_lines(run, R"("event":"lost","key":"lock","value":"",)"), 0u) << "a lost hash names its owner";
+  }
+  EXPECT_GT(lost_lock, 0u);
+}
+
 TEST(Simulator, NodeClockJumpExpiresTheKeyEarly) {
   SimConfig config = base_config();
   config.workload.hold_min_us = 400000;
