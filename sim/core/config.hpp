@@ -100,6 +100,9 @@ struct FaultSpec {
   RestartMode mode = RestartMode::kept;
   std::uint32_t request_loss_ppm = 0;
   std::uint32_t reply_loss_ppm = 0;
+  // evict: "any" draws a victim among all keys, as allkeys-random does; "lock" draws among the lock's own
+  // keys (LockShape: its key, derived keys, state keys), so a variant's bookkeeping keys cannot shield it.
+  std::string evict_target = "any";
 };
 
 // A random nemesis: each kind fires as a Poisson-like process with a mean interval (0 = off), drawn from

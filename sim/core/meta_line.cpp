@@ -6,6 +6,12 @@
 
 namespace lockcheck::sim {
 
+LockShape lock_shape_of(const SimConfig& config) {
+  const auto masters = static_cast<std::size_t>(
+      std::count_if(config.nodes.begin(), config.nodes.end(), [](const NodeConfig& node) { return node.replica_of < 0; }));
+  return lock_shape(config.variant, config.workload.key, masters);
+}
+
 Json history_meta(const SimConfig& config, std::uint64_t seed) {
   Json meta{{"schema", 1}, {"scenario", config.scenario}, {"seed", seed}, {"variant", config.variant}};
   if (config.renewal.watchdog) meta["watchdog"] = true;
@@ -15,9 +21,7 @@ Json history_meta(const SimConfig& config, std::uint64_t seed) {
   meta["fencing"] = config.workload.fencing != Fencing::off;  // checkers read a boolean
   if (config.workload.fencing != Fencing::off) meta["fencing_mode"] = to_string(config.workload.fencing);
   meta["end"] = config.duration_us;
-  const auto masters = static_cast<std::size_t>(
-      std::count_if(config.nodes.begin(), config.nodes.end(), [](const NodeConfig& node) { return node.replica_of < 0; }));
-  const LockShape shape = lock_shape(config.variant, config.workload.key, masters);
+  const LockShape shape = lock_shape_of(config);
   if (shape.quorum > 0) meta["quorum"] = shape.quorum;
   if (!shape.derived_keys.empty()) {
     Json keys = Json::array();

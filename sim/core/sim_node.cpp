@@ -75,6 +75,13 @@ std::int64_t SimNode::deadline_of(const std::string& key) const {
   return *it->second.expire_at_ms;
 }
 
+bool SimNode::has_key(const std::string& key) const {
+  const auto& entries = node_->keyspace().dataset().entries;
+  const auto it = entries.find(key);
+  if (it == entries.end()) return false;
+  return !it->second.expire_at_ms || *it->second.expire_at_ms >= node_->now_ms();
+}
+
 void SimNode::flush_events() {
   for (auto& event : pending_) {
     const bool key_gone = event.kind == mock::KeyEventKind::deleted || event.kind == mock::KeyEventKind::expired ||

@@ -58,6 +58,9 @@ class SimNode final : public mock::Observer {
 
   void on_key_event(const mock::KeyEvent& event) override;
 
+  // Whether the node has `key` live (present and not past its deadline on the node's clock).
+  bool has_key(const std::string& key) const;
+
  private:
   struct PendingEvent {
     mock::KeyEventKind kind;

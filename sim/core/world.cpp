@@ -25,6 +25,7 @@ World::World(const SimConfig& config, std::uint64_t seed)
       resource_(history_, scheduler_, config.workload.fencing),
       network_prng_(derive_seed(seed, "network")),
       replication_prng_(derive_seed(seed, "replication")),
+      eviction_prng_(derive_seed(seed, "eviction")),
       request_loss_ppm_(config.link.request_loss_ppm),
       reply_loss_ppm_(config.link.reply_loss_ppm),
       slow_node_us_(config.nodes.size(), 0),
@@ -172,6 +173,19 @@ void World::record_fault(const char* name, Json fields) {
   history_.record(scheduler_.now(), "fault", line);
 }
 
+void World::evict_lock_key(SimNode& target) {
+  const LockShape shape = lock_shape_of(config_);
+  std::vector<std::string> keys{config_.workload.key};
+  for (const LockShape::DerivedKey& derived : shape.derived_keys) keys.push_back(derived.key);
+  keys.insert(keys.end(), shape.state_keys.begin(), shape.state_keys.end());
+  std::vector<std::string> present;
+  for (const std::string& key : keys) {
+    if (target.has_key(key)) present.push_back(key);
+  }
+  if (present.empty()) return;
+  target.mock().evict_key(present[eviction_prng_.below(present.size())]);
+}
+
 void World::start_client(int id) {
   ClientProcess& process = client(id);
   VariantParams params{config_.scripts};
@@ -304,8 +318,14 @@ void World::apply(const FaultSpec& fault) {
     slow_node_us_[static_cast<std::size_t>(fault.node)] = fault.duration_us;
   } else if (kind == "evict") {
     check_node();
-    record_fault("evict", Json{{"node", fault.node}});
-    node(fault.node).mock().evict_one();
+    Json fields{{"node", fault.node}};
+    if (fault.evict_target != "any") fields["target"] = fault.evict_target;
+    record_fault("evict", std::move(fields));
+    if (fault.evict_target == "lock") {
+      evict_lock_key(node(fault.node));
+    } else {
+      node(fault.node).mock().evict_one();
+    }
   } else {
     throw std::invalid_argument(fmt::format("unknown fault kind '{}'", kind));
   }

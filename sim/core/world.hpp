@@ -56,6 +56,9 @@ class World {
   std::int64_t link_delay(int process, int node);
   bool partitioned(int process, int node) const { return partitions_.count({process, node}) > 0; }
   void record_fault(const char* name, Json fields);
+  // Evicts one of the lock's keys that `node` has (its key, the keys its variant derives, the state its
+  // guarantee rests on), drawn at random.
+  void evict_lock_key(SimNode& node);
 
   // WAIT on a master (world_wait.cpp): the reply waits until `numreplicas` replicas have applied what the
   // master had sent when WAIT ran, or until the timeout on the master's clock; a crash of the master ends it.
@@ -79,6 +82,7 @@ class World {
   Register resource_;
   Prng network_prng_;
   Prng replication_prng_;
+  Prng eviction_prng_;
   std::vector<std::unique_ptr<SimNode>> nodes_;
   std::vector<std::unique_ptr<ClientProcess>> clients_;
   std::vector<int> routing_;  // service -> physical node

@@ -144,6 +144,14 @@ bool Keyspace::evict_one(EvictionPolicy policy) {
   return true;
 }
 
+bool Keyspace::evict(std::string_view key) {
+  auto victim = data_.entries.find(std::string(key));
+  if (victim == data_.entries.end()) return false;
+  emit(KeyEventKind::evicted, victim->first);
+  erase(victim);
+  return true;
+}
+
 void Keyspace::clear() {
   // FLUSHALL reports each key as deleted, in key order, so the history explains where locks went.
   while (!data_.entries.empty()) {

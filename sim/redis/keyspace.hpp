@@ -71,6 +71,8 @@ class Keyspace {
   std::size_t expire_some(std::size_t limit);
   // Evicts one key under `policy`, chosen deterministically (seeded PRNG or least recently used).
   bool evict_one(EvictionPolicy policy);
+  // Evicts `key` if the node has it (a fault that picks its victim instead of drawing one).
+  bool evict(std::string_view key);
 
   // Number of keys including expired ones not yet reclaimed (what DBSIZE shows).
   std::size_t size() const { return data_.entries.size(); }

@@ -115,6 +115,11 @@ bool Node::evict_one() {
   return keyspace_.evict_one(policy);
 }
 
+bool Node::evict_key(std::string_view key) {
+  keyspace_.begin(options_.clock(), Actor{});
+  return keyspace_.evict(key);
+}
+
 void Node::flush_scripts() { lua_->flush(); }
 
 void Node::disconnect(Session& session) {

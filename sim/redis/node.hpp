@@ -66,6 +66,8 @@ class Node {
   std::size_t expire_some(std::size_t limit);
   // Evicts one key under the configured policy (allkeys-random if none is configured).
   bool evict_one();
+  // Evicts `key` now if the node has it, reported as `evicted` like any eviction.
+  bool evict_key(std::string_view key);
 
   // Whole-keyspace snapshot and restore (the script cache is not part of it, as on Redis).
   Dataset snapshot() const { return keyspace_.dataset(); }

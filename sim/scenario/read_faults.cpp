@@ -68,7 +68,7 @@ RestartMode restart_mode(const std::string& text) {
 
 FaultSpec read_fault(const Section& fault, const SimConfig& config) {
   fault.allow_only({"at_ms", "kind", "process", "node", "duration_ms", "delta_ms", "drift_ppm", "mode",
-                    "request_loss_ppm", "reply_loss_ppm"});
+                    "request_loss_ppm", "reply_loss_ppm", "target"});
   if (!fault.has("kind")) fault.fail_here("[[faults]] needs kind");
   if (!fault.has("at_ms")) fault.fail_here("[[faults]] needs at_ms (when the fault happens)");
   FaultSpec out;
@@ -91,6 +91,10 @@ FaultSpec read_fault(const Section& fault, const SimConfig& config) {
   if (auto mode = fault.choice("mode", {"kept", "lost", "aof_everysec"})) out.mode = restart_mode(*mode);
   fault.read_integer("request_loss_ppm", out.request_loss_ppm, 0, kMaxPpm);
   fault.read_integer("reply_loss_ppm", out.reply_loss_ppm, 0, kMaxPpm);
+  if (auto target = fault.choice("target", {"any", "lock"})) {
+    if (out.kind != "evict") fault.fail_at("target", "[[faults]] target is for kind \"evict\" (which key it evicts)");
+    out.evict_target = *target;
+  }
   // Promoting a node that starts as a master does nothing in the simulator: almost surely a wrong index.
   if (out.kind == "failover" && config.nodes[static_cast<std::size_t>(out.node)].replica_of < 0) {
     fault.fail_at("node", fmt::format("[[faults]] failover node {} is a master; failover promotes a replica "

@@ -214,5 +214,27 @@ TEST(Simulator, EvictionRemovesTheLockKey) {
   EXPECT_GT(count_lines(run, R"("event":"evicted")"), 0u);
 }
 
+// A variant's bookkeeping keys (reentrant-hash's request records) outnumber its lock key: a random victim
+// would rarely be the lock. `target = "lock"` evicts the lock's own key whenever the node has it.
+TEST(Simulator, EvictionTargetingTheLockEvictsOnlyTheLockKey) {
+  SimConfig config = base_config();
+  config.variant = "reentrant-hash";
+  config.workload.hold_min_us = 300000;
+  config.workload.hold_max_us = 300000;
+  for (int i = 0; i < 10; ++i) {
+    FaultSpec evict{.at_us = 500000 + i * 350000, .kind = "evict", .node = 0};
+    evict.evict_target = "lock";
+    config.faults.push_back(evict);
+  }
+  const RunResult run = simulate(config, 8);
+  EXPECT_GT(count_lines(run, R"("event":"evicted","key":"lock",)"), 3u);
+  EXPECT_EQ(count_lines(run, R"("event":"evicted","key":"lock:req)"), 0u);
+  // fenced's counter is state the lock rests on: it is among the victims too.
+  config.variant = "fenced";
+  const RunResult fenced = simulate(config, 8);
+  EXPECT_GT(count_lines(fenced, R"("event":"evicted","key":"lock:fence")"), 0u);
+  EXPECT_GT(count_lines(fenced, R"("event":"evicted","key":"lock",)"), 0u);
+}
+
 }  // namespace
 }  // namespace lockcheck::sim

@@ -113,6 +113,7 @@ LockShape lock_shape(const std::string& id, const std::string& key, std::size_t 
   if (id == "rw-two-keys") {
     shape.derived_keys = {{broken::RwTwoKeysLock::read_key(key), true}, {broken::RwTwoKeysLock::write_key(key), false}};
   }
+  if (id == "fenced") shape.state_keys = {FencedLock::fence_key(key)};
   return shape;
 }
 

@@ -49,6 +49,8 @@ struct LockShape {
     bool shared = false;
   };
   std::vector<DerivedKey> derived_keys;
+  // Keys that hold no lock but carry state the lock's guarantee rests on (fenced: the fencing counter).
+  std::vector<std::string> state_keys;
   std::size_t quorum = 0;
 };
 // `masters`: the nodes the lock is given (Redlock's independent masters). Throws InvalidArgument for an

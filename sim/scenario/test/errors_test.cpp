@@ -110,6 +110,14 @@ TEST(ScenarioErrors, UnknownFaultKindListsKinds) {
             "\"evict\", \"replica_partition\", not \"sleep\"");
 }
 
+TEST(ScenarioErrors, EvictTargetOnlyForEvictAndOnlyKnownTargets) {
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"heal\"\ntarget = \"lock\"\n"),
+            "scenarios/x.toml:4:10: [[faults]] target is for kind \"evict\" (which key it evicts)");
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"evict\"\nnode = 0\ntarget = \"all\"\n"),
+            "scenarios/x.toml:5:10: [[faults]] target must be \"any\" or \"lock\", not \"all\"");
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"evict\"\nnode = 0\ntarget = \"lock\"\n"), "no error");
+}
+
 TEST(ScenarioErrors, MissingFaultField) {
   EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"pause\"\nprocess = 0\n"),
             "scenarios/x.toml:1:1: [[faults]] kind \"pause\" needs duration_ms");
