@@ -80,8 +80,10 @@ struct ResourceEvent {
   std::int64_t value = 0;
   std::int64_t version = 0;
   std::optional<std::int64_t> read_version;  // writes only
-  std::optional<std::int64_t> fencing;       // writes only
-  bool accepted = true;                      // writes only
+  // Writes; and reads too when the resource fences reads (meta fencing_mode "reads-and-writes"): a rejected
+  // read returned nothing, so nothing computed from it can be written (a write from it would be fenced too).
+  std::optional<std::int64_t> fencing;
+  bool accepted = true;
   bool stale = false;                        // writes only
 };
 
