@@ -3,18 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "scenario/scenario.hpp"
+#include "scenario_error.hpp"
 
 namespace lockcheck::sim {
 namespace {
 
-std::string error_of(std::string_view text) {
-  try {
-    parse_scenario(text, "scenarios/x.toml");
-  } catch (const ScenarioError& error) {
-    return error.what();
-  }
-  return "no error";
-}
+using testing::error_of;
 
 TEST(ScenarioErrors, UnknownKeyListsAllowed) {
   EXPECT_EQ(error_of("duration_ms = 1000\n\n[lock]\nttl_ms = 100\n\n\ntll_ms = 5\n"),

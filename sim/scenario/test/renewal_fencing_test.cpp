@@ -3,18 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "scenario/scenario.hpp"
+#include "scenario_error.hpp"
 
 namespace lockcheck::sim {
 namespace {
 
-std::string error_of(std::string_view text) {
-  try {
-    parse_scenario(text, "scenarios/x.toml");
-  } catch (const ScenarioError& error) {
-    return error.what();
-  }
-  return "no error";
-}
+using testing::error_of;
 
 std::string with_watchdog(const std::string& variant) {
   return "variant = \"" + variant + "\"\n[lock]\nttl_ms = 3000\nwatchdog = true\n";
