@@ -180,14 +180,16 @@ void HiredisPort::connect(std::size_t node) {
   }
 }
 
-CallResult HiredisPort::call_locked(std::size_t node, const Command& command) {
-  std::vector<NodeCommand> one{NodeCommand{node, command}};
+CallResult HiredisPort::call_locked(std::size_t node, Command command) {
+  // Moved, not copied: a braced initializer list would copy every argument twice on each call.
+  std::vector<NodeCommand> one;
+  one.push_back(NodeCommand{node, std::move(command)});
   return std::move(exchange_locked(one, nullptr).front());
 }
 
 Task<CallResult> HiredisPort::call(std::size_t node, Command command) {
   std::lock_guard lock(mutex_);
-  co_return call_locked(node, command);
+  co_return call_locked(node, std::move(command));
 }
 
 Task<std::vector<CallResult>> HiredisPort::fan_out(std::vector<NodeCommand> commands) {
