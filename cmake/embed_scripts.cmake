@@ -13,5 +13,6 @@ function(lockcheck_embed_scripts target header_name)
     COMMENT "Embedding Lua scripts into ${header_name}"
     VERBATIM)
   target_sources(${target} PRIVATE "${header}")
-  target_include_directories(${target} PUBLIC "${CMAKE_CURRENT_BINARY_DIR}/generated")
+  # Build tree only: an installed lockcheck has the header among its own (cmake/install.cmake).
+  target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${CMAKE_CURRENT_BINARY_DIR}/generated>")
 endfunction()

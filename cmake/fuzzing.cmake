@@ -12,6 +12,9 @@ endif()
 
 function(lockcheck_fuzzer name)
   cmake_parse_arguments(ARG "" "CORPUS" "SOURCES;LIBS" ${ARGN})
+  if(NOT LOCKCHECK_FUZZ AND NOT LOCKCHECK_BUILD_TESTS)
+    return()  # the replay binaries are tests
+  endif()
   if(LOCKCHECK_FUZZ)
     add_executable(${name} ${ARG_SOURCES})
     target_link_libraries(${name} PRIVATE ${ARG_LIBS})

@@ -1,11 +1,22 @@
 # lockcheck_test(NAME LABEL SOURCES... LIBS ...): a GoogleTest binary whose tests CTest sees one by one.
+# Nothing when LOCKCHECK_BUILD_TESTS is off (callers that configure the target further check it themselves).
 function(lockcheck_test name label)
+  if(NOT LOCKCHECK_BUILD_TESTS)
+    return()
+  endif()
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
   gtest_discover_tests(${name} PROPERTIES LABELS ${label} DISCOVERY_TIMEOUT 60)
   lockcheck_test_needs(${label} ${name})
 endfunction()
+
+# lockcheck_tests_subdirectory(DIR): add_subdirectory(DIR) when LOCKCHECK_BUILD_TESTS is on.
+macro(lockcheck_tests_subdirectory dir)
+  if(LOCKCHECK_BUILD_TESTS)
+    add_subdirectory(${dir})
+  endif()
+endmacro()
 
 # lockcheck_test_needs(LABEL TARGET...): tests with LABEL run TARGET, so `lockcheck_tests_LABEL` builds it.
 # lockcheck_test does this itself; call it for tests added with plain add_test.
@@ -26,7 +37,11 @@ function(lockcheck_define_label_targets)
 endfunction()
 
 # lockcheck_benchmark(NAME SOURCES... LIBS ...): a Google Benchmark binary; CTest runs it briefly as a smoke test.
+# Nothing when LOCKCHECK_BUILD_BENCHMARKS is off.
 function(lockcheck_benchmark name)
+  if(NOT LOCKCHECK_BUILD_BENCHMARKS)
+    return()
+  endif()
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} benchmark::benchmark)

@@ -58,7 +58,7 @@ class HiredisPort final : public Port {
 
  private:
   struct Node;
-  CallResult call_locked(std::size_t node, const Command& command);
+  CallResult call_locked(std::size_t node, Command command);
   // Sends every command, then collects the replies (all of them, or until `decided` holds when given).
   std::vector<CallResult> exchange_locked(const std::vector<NodeCommand>& commands, const DecidedPredicate* decided);
   // Reads the replies owed by `waiting` (node -> command indices in send order) into `results`, from all

@@ -4,7 +4,9 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -67,17 +69,35 @@ bool write_all(int fd, const std::string& bytes) {
 }  // namespace
 
 LinkProxy::LinkProxy(int target_port, std::int64_t delay_us, bool resp, std::uint64_t seed)
-    : target_port_(target_port), delay_us_(delay_us), resp_(resp), prng_(seed) {
-  listen_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in address = loopback(0);
-  socklen_t length = sizeof address;
-  if (listen_fd_ < 0 || bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-      listen(listen_fd_, 16) != 0 || getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-    if (listen_fd_ >= 0) ::close(listen_fd_);
-    throw std::runtime_error("link proxy: cannot listen");
+    : target_ports_{target_port}, delay_us_(delay_us), resp_(resp), prng_(seed) {
+  start();
+}
+
+LinkProxy::LinkProxy(const std::vector<int>& target_ports, std::int64_t delay_us)
+    : target_ports_(target_ports), delay_us_(delay_us), resp_(false), prng_(0) {
+  start();
+}
+
+void LinkProxy::start() {
+  for (std::size_t link = 0; link < target_ports_.size(); ++link) {
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address = loopback(0);
+    socklen_t length = sizeof address;
+    if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || listen(fd, 16) != 0 ||
+        getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+      if (fd >= 0) ::close(fd);
+      close_listeners();
+      throw std::runtime_error("link proxy: cannot listen");
+    }
+    listen_fds_.push_back(fd);
+    ports_.push_back(ntohs(address.sin_port));
   }
-  port_ = ntohs(address.sin_port);
   thread_ = std::thread([this] { loop(); });
+}
+
+void LinkProxy::close_listeners() {
+  for (int fd : listen_fds_) ::close(fd);
+  listen_fds_.clear();
 }
 
 LinkProxy::~LinkProxy() { stop(); }
@@ -85,15 +105,18 @@ LinkProxy::~LinkProxy() { stop(); }
 void LinkProxy::stop() {
   stopping_ = true;
   if (thread_.joinable()) thread_.join();
-  if (listen_fd_ >= 0) ::close(listen_fd_);
-  listen_fd_ = -1;
+  close_listeners();
 }
 
 void LinkProxy::loop() {
+  // The kernel may end a timed wait up to the thread's timer slack late (50 us by default): a fifth of a
+  // 250 us link delay. 1 us keeps the delay what the caller set.
+  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   std::vector<Pair> pairs;
   char buffer[65536];
   while (!stopping_) {
-    std::vector<pollfd> fds{{listen_fd_, POLLIN, 0}};
+    std::vector<pollfd> fds;
+    for (int fd : listen_fds_) fds.push_back({fd, POLLIN, 0});
     for (const Pair& pair : pairs) {
       for (int side : pair.side) fds.push_back({side, POLLIN, 0});
     }
@@ -104,20 +127,28 @@ void LinkProxy::loop() {
         if (!queue.empty()) wait_us = std::min(wait_us, std::max<std::int64_t>(0, queue.front().due_us - now));
       }
     }
-    poll(fds.data(), fds.size(), static_cast<int>((wait_us + 999) / 1000));
-    if ((fds[0].revents & POLLIN) != 0) {
+    // ppoll, not poll: a millisecond timeout would round every 250 us delay up to a millisecond or more.
+    const timespec wait{static_cast<time_t>(wait_us / 1'000'000), static_cast<long>(wait_us % 1'000'000 * 1000)};
+    ppoll(fds.data(), fds.size(), &wait, nullptr);
+    const std::size_t listeners = listen_fds_.size();
+    for (std::size_t link = 0; link < listeners; ++link) {
+      if ((fds[link].revents & POLLIN) == 0) continue;
       Pair pair;
-      pair.side[0] = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+      pair.side[0] = accept4(listen_fds_[link], nullptr, nullptr, SOCK_CLOEXEC);
       pair.side[1] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-      sockaddr_in target = loopback(target_port_);
+      sockaddr_in target = loopback(target_ports_[link]);
       if (pair.side[0] < 0 || pair.side[1] < 0 ||
           connect(pair.side[1], reinterpret_cast<sockaddr*>(&target), sizeof target) != 0) {
         pair.close_both();
       } else {
+        // A link adds its delay and nothing else: without TCP_NODELAY, Nagle holds a small write while an
+        // earlier one awaits a (delayed) ACK, which stalls pipelined commands for up to 40 ms.
+        const int one = 1;
+        for (int fd : pair.side) setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         pairs.push_back(std::move(pair));
       }
     }
-    std::size_t index = 1;
+    std::size_t index = listeners;
     for (Pair& pair : pairs) {
       for (int d = 0; d < 2 && index < fds.size(); ++d, ++index) {
         if (!pair.open || (fds[index].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;

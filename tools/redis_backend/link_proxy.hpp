@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <thread>
+#include <vector>
 
 #include "core/prng.hpp"
 
@@ -20,11 +21,15 @@ class LinkProxy {
  public:
   // `resp`: the link carries RESP2 both ways (a client link, not a replication stream); `seed` draws losses.
   LinkProxy(int target_port, std::int64_t delay_us, bool resp = false, std::uint64_t seed = 0);
+  // Links to several servers with the same settings, served by one thread: port(i) leads to target_ports[i].
+  // Where many links carry requests at once (a Redlock fan-out), one thread wakes once for all of them
+  // instead of one per link, which on a small machine would queue the wake-ups behind each other.
+  LinkProxy(const std::vector<int>& target_ports, std::int64_t delay_us);
   ~LinkProxy();
   LinkProxy(const LinkProxy&) = delete;
   LinkProxy& operator=(const LinkProxy&) = delete;
 
-  int port() const { return port_; }
+  int port(std::size_t link = 0) const { return ports_.at(link); }
   // Takes effect for bytes read from now on (a replica syncs first with no delay, then lags).
   void set_delay(std::int64_t delay_us) { delay_us_ = delay_us; }
   // Partitioned: bytes already queued and every byte from now on are dropped, until healed.
@@ -37,16 +42,18 @@ class LinkProxy {
   void stop();
 
  private:
+  void start();
+  void close_listeners();
   void loop();
 
-  int target_port_;
+  std::vector<int> target_ports_;
   std::atomic<std::int64_t> delay_us_;
   std::atomic<bool> partitioned_{false};
   bool resp_;
   std::atomic<std::uint32_t> loss_ppm_[2] = {0, 0};
   sim::Prng prng_;  // used by the proxy's thread only
-  int listen_fd_ = -1;
-  int port_ = 0;
+  std::vector<int> listen_fds_;  // listen_fds_[i] accepts the connections for target_ports_[i]
+  std::vector<int> ports_;
   std::atomic<bool> stopping_{false};
   std::thread thread_;
 };

@@ -1,0 +1,31 @@
+// Built against an installed lockcheck (find_package and pkg-config) by cmake/check_package.cmake. It needs no
+// Redis: it shows that the headers compile, the library and hiredis link, and errors reach the caller typed.
+#include <lockcheck/mutex.hpp>
+
+#include <cstdio>
+#include <vector>
+
+int main() {
+  // Port 1 on loopback: nothing listens, so every connection is refused at once.
+  const lockcheck::ConnectionOptions nowhere{.host = "127.0.0.1", .port = 1};
+  try {
+    lockcheck::Client eager(nowhere);
+    std::puts("consumer: connected to a port where nothing listens");
+    return 1;
+  } catch (const lockcheck::ConnectionError&) {
+  }
+  // A multi-node client connects on first use: the lock attempt reaches hiredis and fails there.
+  lockcheck::Client lazy(std::vector<lockcheck::ConnectionOptions>{nowhere});
+  lockcheck::Mutex mutex(lazy, "consumer:lock");
+  try {
+    if (mutex.try_lock()) {
+      std::puts("consumer: locked on a port where nothing listens");
+      return 1;
+    }
+  } catch (const lockcheck::ConnectionError&) {
+    std::puts("consumer: ok");
+    return 0;
+  }
+  std::puts("consumer: try_lock neither locked nor reported the refused connection");
+  return 1;
+}
