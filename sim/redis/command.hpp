@@ -17,6 +17,7 @@ struct CommandContext {
   Session& session;
   const Command& args;
   bool in_script;
+  int resp = 2;  // the protocol the reply is for: the connection's, or the script's redis.setresp()
 };
 
 using Handler = Reply (*)(CommandContext&);

@@ -67,10 +67,11 @@ Reply Node::execute(const Command& command, Session& session) {
   Session* previous = script_session_;
   script_session_ = &session;
   ++depth_;
-  CommandContext context{*this, keyspace_, session, command, false};
+  CommandContext context{*this, keyspace_, session, command, false, session.resp};
   Reply reply = spec->handler(context);
   --depth_;
   script_session_ = previous;
+  if (session.resp != 3) to_resp2(reply);
   return reply;
 }
 
@@ -88,8 +89,10 @@ Reply Node::call_from_script(const Command& command, bool read_only) {
   if ((spec->flags & kDenyOom) && !make_room()) {
     reply = err::reply(err::kOom);
   } else {
-    CommandContext context{*this, keyspace_, *script_session_, command, true};
+    const int resp = lua_->resp();
+    CommandContext context{*this, keyspace_, *script_session_, command, true, resp};
     reply = spec->handler(context);
+    if (resp != 3) to_resp2(reply);
   }
   keyspace_.set_actor(outer);
   return reply;

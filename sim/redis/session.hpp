@@ -16,6 +16,7 @@ struct Session {
   // (SUBSCRIBE a b c confirms each channel). The transport sends and clears them.
   std::vector<Reply> extra_replies{};
   bool close_requested = false;  // QUIT
+  int resp = 2;                  // the protocol HELLO chose: replies are downgraded to RESP2 unless 3
 };
 
 }  // namespace lockcheck::mock
