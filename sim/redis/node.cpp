@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "command.hpp"
+#include "commands.hpp"
 #include "errors.hpp"
 #include "lua_engine.hpp"
 #include "text.hpp"
@@ -36,6 +37,7 @@ Node::Node(NodeOptions options)
   assert(options_.clock && "a Node needs a clock");
   keyspace_.set_observer(options_.observer);
   wait_hook_ = [](std::int64_t, std::int64_t, std::int64_t) -> std::int64_t { return 0; };
+  start_ms_ = options_.clock();
 }
 
 Node::~Node() = default;
@@ -52,12 +54,23 @@ void Node::set_maxmemory_keys(std::size_t keys, EvictionPolicy policy) {
 
 Reply Node::execute(const Command& command, Session& session) {
   if (command.empty()) return Reply::error("ERR empty command");
+  ++stats_.commands_processed;
   char name_buffer[32];
   std::string_view name = lower_into(command[0], name_buffer);
   const CommandSpec* spec = find_command(name);
+  // The order of redis-server's processCommand: QUIT always; unknown command and arity before NOAUTH.
+  if (spec != nullptr && spec->handler == cmd::quit) {
+    session.close_requested = true;
+    return Reply::ok();
+  }
   if (spec == nullptr) return unknown_command(command);
   if (!arity_ok(*spec, command.size())) return err::arity(spec->name);
-  if (!session.channels.empty() && !(spec->flags & kPubSub)) {
+  if (!session.requirepass.empty() && !session.authenticated && !(spec->flags & kNoAuth)) {
+    return Reply::error("NOAUTH Authentication required.");
+  }
+  session.last_command = spec->name;
+  if (session.connected_at_ms == 0) session.connected_at_ms = options_.clock();
+  if (session.resp == 2 && !session.channels.empty() && !(spec->flags & kPubSub)) {
     return Reply::error("ERR Can't execute '" + std::string(name) +
                         "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
   }
@@ -71,7 +84,10 @@ Reply Node::execute(const Command& command, Session& session) {
   Reply reply = spec->handler(context);
   --depth_;
   script_session_ = previous;
-  if (session.resp != 3) to_resp2(reply);
+  if (session.resp != 3) {
+    to_resp2(reply);
+    for (Reply& extra : session.extra_replies) to_resp2(extra);
+  }
   return reply;
 }
 
@@ -136,7 +152,7 @@ std::int64_t Node::publish(const std::string& channel, const std::string& messag
   // Copy: a sink may unsubscribe someone while we deliver.
   std::set<std::int64_t> receivers = it->second;
   if (publish_sink_) {
-    Reply push = Reply::array({Reply::bulk("message"), Reply::bulk(channel), Reply::bulk(message)});
+    Reply push = Reply::push({Reply::bulk("message"), Reply::bulk(channel), Reply::bulk(message)});
     for (std::int64_t client_id : receivers) publish_sink_(client_id, push);
   }
   return static_cast<std::int64_t>(receivers.size());
@@ -147,7 +163,7 @@ Reply Node::subscribe(Session& session, const Command& command) {
   for (std::size_t i = 1; i < command.size(); ++i) {
     session.channels.insert(command[i]);
     subscribers_[command[i]].insert(session.client_id);
-    confirmations.push_back(Reply::array({Reply::bulk("subscribe"), Reply::bulk(command[i]),
+    confirmations.push_back(Reply::push({Reply::bulk("subscribe"), Reply::bulk(command[i]),
                                           Reply::integer_reply(static_cast<std::int64_t>(session.channels.size()))}));
   }
   for (std::size_t i = 1; i < confirmations.size(); ++i) session.extra_replies.push_back(std::move(confirmations[i]));
@@ -157,7 +173,7 @@ Reply Node::subscribe(Session& session, const Command& command) {
 Reply Node::unsubscribe(Session& session, const Command& command) {
   std::vector<std::string> channels(command.begin() + 1, command.end());
   if (channels.empty()) channels.assign(session.channels.begin(), session.channels.end());
-  if (channels.empty()) return Reply::array({Reply::bulk("unsubscribe"), Reply::nil(), Reply::integer_reply(0)});
+  if (channels.empty()) return Reply::push({Reply::bulk("unsubscribe"), Reply::nil(), Reply::integer_reply(0)});
   std::vector<Reply> confirmations;
   for (const std::string& channel : channels) {
     session.channels.erase(channel);
@@ -166,11 +182,18 @@ Reply Node::unsubscribe(Session& session, const Command& command) {
       it->second.erase(session.client_id);
       if (it->second.empty()) subscribers_.erase(it);
     }
-    confirmations.push_back(Reply::array({Reply::bulk("unsubscribe"), Reply::bulk(channel),
+    confirmations.push_back(Reply::push({Reply::bulk("unsubscribe"), Reply::bulk(channel),
                                           Reply::integer_reply(static_cast<std::int64_t>(session.channels.size()))}));
   }
   for (std::size_t i = 1; i < confirmations.size(); ++i) session.extra_replies.push_back(std::move(confirmations[i]));
   return std::move(confirmations.front());
+}
+
+void Node::config_changed() {
+  const std::string& policy = config_.value("maxmemory-policy");
+  if (policy == "allkeys-random") options_.eviction = EvictionPolicy::allkeys_random;
+  else if (policy == "allkeys-lru" || policy == "allkeys-lfu") options_.eviction = EvictionPolicy::allkeys_lru;
+  else options_.eviction = EvictionPolicy::noeviction;
 }
 
 std::int64_t Node::wait_replicas(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms) {
