@@ -31,6 +31,9 @@ Reply config(CommandContext& ctx) {
     for (std::size_t i = 2; i + 1 < args.size(); i += 2) changes.emplace_back(args[i], args[i + 1]);
     if (auto error = ctx.node.config().set(changes)) return Reply::error(std::move(*error));
     ctx.node.config_changed();
+    for (const auto& [name, value] : changes) {
+      if (iequals(name, "notify-keyspace-events")) ctx.node.configure_notifications(value);
+    }
     return Reply::ok();
   }
   if (sub == "resetstat") {

@@ -33,9 +33,11 @@ Reply unknown_command(const Command& command) {
 Node::Node(NodeOptions options)
     : options_(std::move(options)),
       keyspace_(options_.eviction_seed),
+      notifier_([this](const std::string& channel, const std::string& message) { publish(channel, message); }),
       lua_(std::make_unique<LuaEngine>(*this, options_.script_instruction_limit, options_.script_memory_limit_bytes)) {
   assert(options_.clock && "a Node needs a clock");
-  keyspace_.set_observer(options_.observer);
+  notifier_.set_downstream(options_.observer);
+  keyspace_.set_observer(&notifier_);
   wait_hook_ = [](std::int64_t, std::int64_t, std::int64_t) -> std::int64_t { return 0; };
   start_ms_ = options_.clock();
 }
@@ -44,7 +46,7 @@ Node::~Node() = default;
 
 void Node::set_observer(Observer* observer) {
   options_.observer = observer;
-  keyspace_.set_observer(observer);
+  notifier_.set_downstream(observer);
 }
 
 void Node::set_maxmemory_keys(std::size_t keys, EvictionPolicy policy) {
@@ -69,14 +71,15 @@ Reply Node::execute(const Command& command, Session& session) {
     return Reply::error("NOAUTH Authentication required.");
   }
   session.last_command = spec->name;
-  if (session.connected_at_ms == 0) session.connected_at_ms = options_.clock();
   if (session.resp == 2 && !session.channels.empty() && !(spec->flags & kPubSub)) {
     return Reply::error("ERR Can't execute '" + std::string(name) +
                         "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
   }
   // The node clock is read once per command; a script's nested commands share this reading (frozen time).
   keyspace_.begin(options_.clock(), Actor{session.client_id, spec->name, {}});
+  if (session.connected_at_ms == 0) session.connected_at_ms = keyspace_.now_ms();
   if ((spec->flags & kDenyOom) && !make_room()) return err::reply(err::kOom);
+  notifier_.set_arguments(&command);
   Session* previous = script_session_;
   script_session_ = &session;
   ++depth_;
@@ -84,6 +87,7 @@ Reply Node::execute(const Command& command, Session& session) {
   Reply reply = spec->handler(context);
   --depth_;
   script_session_ = previous;
+  notifier_.set_arguments(nullptr);
   if (session.resp != 3) {
     to_resp2(reply);
     for (Reply& extra : session.extra_replies) to_resp2(extra);
@@ -101,6 +105,7 @@ Reply Node::call_from_script(const Command& command, bool read_only) {
   if (read_only && (spec->flags & kWrite)) return Reply::error("ERR Write commands are not allowed from read-only scripts.");
   Actor outer = keyspace_.actor();
   keyspace_.set_actor(Actor{outer.client_id, spec->name, script_sha_});
+  notifier_.set_arguments(&command);
   Reply reply;
   if ((spec->flags & kDenyOom) && !make_room()) {
     reply = err::reply(err::kOom);
@@ -108,6 +113,7 @@ Reply Node::call_from_script(const Command& command, bool read_only) {
     const int resp = lua_->resp();
     CommandContext context{*this, keyspace_, *script_session_, command, true, resp};
     reply = spec->handler(context);
+    notifier_.set_arguments(nullptr);
     if (resp != 3) to_resp2(reply);
   }
   keyspace_.set_actor(outer);

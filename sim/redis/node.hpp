@@ -13,6 +13,7 @@
 #include "clock.hpp"
 #include "config.hpp"
 #include "keyspace.hpp"
+#include "notifications.hpp"
 #include "lockcheck/reply.hpp"
 #include "observer.hpp"
 #include "session.hpp"
@@ -105,6 +106,8 @@ class Node {
   ServerConfig& config() { return config_; }
   // CONFIG SET applied: eviction policy and keyspace notification classes follow the configuration.
   void config_changed();
+  // notify-keyspace-events as given to CONFIG SET (CONFIG GET's canonical form drops 'n' next to 'A').
+  void configure_notifications(std::string_view flags) { notifier_.configure(flags); }
   const ClientDirectory& clients() const { return clients_; }
   NodeStats& stats() { return stats_; }
   int tcp_port() const { return tcp_port_; }
@@ -118,6 +121,7 @@ class Node {
 
   NodeOptions options_;
   Keyspace keyspace_;
+  KeyspaceNotifier notifier_;  // the keyspace's observer: notifications, then options_.observer
   std::unique_ptr<LuaEngine> lua_;
   PublishSink publish_sink_;
   WaitHook wait_hook_;
