@@ -105,29 +105,31 @@ std::string failure(std::string_view name, std::string_view why) {
 }
 
 // The value to store for `raw`, or the error text.
-std::pair<std::optional<std::string>, std::string> validate(const Parameter& parameter, const std::string& raw) {
+// `name` is the parameter as the client spelled it (an alias names itself in the error).
+std::pair<std::optional<std::string>, std::string> validate(const Parameter& parameter, std::string_view name,
+                                                            const std::string& raw) {
   switch (parameter.kind) {
-    case Kind::immutable: return {std::nullopt, failure(parameter.name, "can't set immutable config")};
+    case Kind::immutable: return {std::nullopt, failure(name, "can't set immutable config")};
     case Kind::text: return {raw, {}};
     case Kind::yes_no: {
       std::string lower = to_lower(raw);
-      if (lower != "yes" && lower != "no") return {std::nullopt, failure(parameter.name, "argument must be 'yes' or 'no'")};
+      if (lower != "yes" && lower != "no") return {std::nullopt, failure(name, "argument must be 'yes' or 'no'")};
       return {lower, {}};
     }
     case Kind::memory: {
       auto bytes = parse_memory(raw);
-      if (!bytes) return {std::nullopt, failure(parameter.name, "argument must be a memory value")};
+      if (!bytes) return {std::nullopt, failure(name, "argument must be a memory value")};
       return {*bytes, {}};
     }
     case Kind::integer: {
       auto value = parse_int64(raw);
-      if (!value) return {std::nullopt, failure(parameter.name, "argument couldn't be parsed into an integer")};
+      if (!value) return {std::nullopt, failure(name, "argument couldn't be parsed into an integer")};
       std::string_view range = parameter.choices;
       std::size_t space = range.find(' ');
       auto low = parse_int64(range.substr(0, space));
       auto high = parse_int64(range.substr(space + 1));
       if (*value < *low || *value > *high) {
-        return {std::nullopt, failure(parameter.name, "argument must be between " + std::string(range.substr(0, space)) +
+        return {std::nullopt, failure(name, "argument must be between " + std::string(range.substr(0, space)) +
                                                           " and " + std::string(range.substr(space + 1)) + " inclusive")};
       }
       return {std::to_string(*value), {}};
@@ -143,15 +145,15 @@ std::pair<std::optional<std::string>, std::string> validate(const Parameter& par
         listed += (listed.empty() ? "" : ", ") + std::string(choice);
         start = end + 1;
       }
-      return {std::nullopt, failure(parameter.name, "argument(s) must be one of the following: " + listed)};
+      return {std::nullopt, failure(name, "argument(s) must be one of the following: " + listed)};
     }
     case Kind::keyspace_events: {
       auto canonical = canonical_keyspace_events(raw);
-      if (!canonical) return {std::nullopt, failure(parameter.name, "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.")};
+      if (!canonical) return {std::nullopt, failure(name, "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.")};
       return {*canonical, {}};
     }
     case Kind::save:
-      if (!valid_save(raw)) return {std::nullopt, failure(parameter.name, "Invalid save parameters")};
+      if (!valid_save(raw)) return {std::nullopt, failure(name, "Invalid save parameters")};
       return {raw, {}};
   }
   return {std::nullopt, "ERR unreachable"};
@@ -220,7 +222,7 @@ std::optional<std::string> ServerConfig::set(const std::vector<std::pair<std::st
     const Parameter* parameter = find_parameter(name);
     if (parameter == nullptr) return "ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'";
     if (!names.insert(parameter->name).second) return failure(name, "duplicate parameter");
-    auto [value, error] = validate(*parameter, raw);
+    auto [value, error] = validate(*parameter, name, raw);
     if (!value) return error;
     accepted.emplace_back(parameter->name, std::move(*value));
   }

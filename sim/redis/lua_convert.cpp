@@ -1,10 +1,13 @@
 #include "lua_convert.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <lua.hpp>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "numbers.hpp"
 
@@ -54,17 +57,27 @@ std::optional<std::string> string_field(lua_State* L, const char* field) {
   return text;
 }
 
-// {map = {k = v}} or {set = {k = true}} (the table is on top of the stack): keys in lua_next order.
+// {map = {k = v}} or {set = {k = true}} (the table is on top of the stack). Lua 5.4's lua_next order
+// depends on a per-state random hash seed, so entries are sorted by key: deterministic, and the order Redis
+// gives small string-keyed tables.
 Reply map_or_set_to_reply(lua_State* L, std::string_view sha, int resp, int depth, bool is_map) {
-  std::vector<Reply> elements;
+  std::vector<std::pair<Reply, Reply>> entries;
   lua_pushnil(L);
   // lua_next visits each key once, so the loop is bounded by the table's size.
   while (lua_next(L, -2) != 0) {
     lua_pushvalue(L, -2);  // the key, converted without disturbing lua_next's copy
-    elements.push_back(to_reply_at(L, sha, resp, depth + 1));
+    Reply key = to_reply_at(L, sha, resp, depth + 1);
     lua_pop(L, 1);
-    if (is_map) elements.push_back(to_reply_at(L, sha, resp, depth + 1));
+    entries.emplace_back(std::move(key), is_map ? to_reply_at(L, sha, resp, depth + 1) : Reply{});
     lua_pop(L, 1);
+  }
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.first.kind, a.first.integer, a.first.text) < std::tie(b.first.kind, b.first.integer, b.first.text);
+  });
+  std::vector<Reply> elements;
+  for (auto& [key, value] : entries) {
+    elements.push_back(std::move(key));
+    if (is_map) elements.push_back(std::move(value));
   }
   return is_map ? Reply::map(std::move(elements)) : Reply::set(std::move(elements));
 }
