@@ -94,8 +94,9 @@ async function nodeRedis(label, options) {
       subscriber.on('error', () => {});
       await subscriber.connect();
       try {
-        const received = new Promise((resolve) => subscriber.subscribe(`${label}:ch`, (message) => resolve(message)));
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        let deliver;
+        const received = new Promise((resolve) => { deliver = resolve; });
+        await subscriber.subscribe(`${label}:ch`, (message) => deliver(message));  // resolves once confirmed
         assert.equal(await client.publish(`${label}:ch`, 'hello'), 1);
         assert.equal(await withTimeout(received, 2000, 'message'), 'hello');
       } finally {
