@@ -54,6 +54,8 @@ RespServer::RespServer(Node& node, ServeOptions options) : node_(node), options_
     clients_.at(it->second).push(message);
   });
   node_.set_tcp_port(port_);
+  // CONFIG GET requirepass shows it, and CONFIG SET requirepass applies to connections accepted afterwards.
+  node_.config().set({{"requirepass", options_.requirepass}});
   node_.set_client_directory(ClientDirectory{
       .list = [this] {
         std::vector<const Session*> sessions;
@@ -93,7 +95,7 @@ void RespServer::accept_clients() {
     int yes = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
     std::int64_t id = next_client_id_++;
-    auto [it, inserted] = clients_.try_emplace(fd, id, options_.limits, options_.requirepass);
+    auto [it, inserted] = clients_.try_emplace(fd, id, options_.limits, node_.config().value("requirepass"));
     char peer_host[INET_ADDRSTRLEN] = "?";
     inet_ntop(AF_INET, &peer.sin_addr, peer_host, sizeof peer_host);
     it->second.session().address = std::string(peer_host) + ":" + std::to_string(ntohs(peer.sin_port));
