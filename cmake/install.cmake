@@ -1,14 +1,17 @@
-# `cmake --install`: the library (lockcheck and lockcheck_core), the public headers, a CMake package
+# `cmake --install`: the library (lockcheck, lockcheck_core and lockcheck_resp), the public headers, a CMake package
 # (find_package(lockcheck) -> lockcheck::lockcheck) and lockcheck.pc. Internal headers (lib/testing, the
 # simulator) live outside lib/lockcheck/ and are not installed.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS lockcheck lockcheck_core EXPORT lockcheckTargets
+install(TARGETS lockcheck lockcheck_core lockcheck_resp EXPORT lockcheckTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The whole tree by directory, so a header added to lib/lockcheck/ is installed without touching this file.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/lockcheck DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        FILES_MATCHING PATTERN "*.hpp")
+# The RESP value module's headers (lockcheck/reply.hpp, lockcheck/sha1.hpp), which the library's use.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/resp/include/lockcheck DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.hpp")
 # The Lua scripts embedded at build time (lockcheck/scripts.hpp).
 install(DIRECTORY ${PROJECT_BINARY_DIR}/lib/generated/lockcheck DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}

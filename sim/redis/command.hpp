@@ -1,6 +1,7 @@
 #pragma once
 // The command table: name, arity (Redis convention: n exact, -n at least n), flags and handler.
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "keyspace.hpp"
@@ -17,6 +18,7 @@ struct CommandContext {
   Session& session;
   const Command& args;
   bool in_script;
+  int resp = 2;  // the protocol the reply is for: the connection's, or the script's redis.setresp()
 };
 
 using Handler = Reply (*)(CommandContext&);
@@ -26,6 +28,7 @@ enum CommandFlag : std::uint32_t {
   kDenyOom = 1u << 1,   // may grow memory: refused (or evicts first) at the key limit
   kNoScript = 1u << 2,  // not callable from scripts
   kPubSub = 1u << 3,    // allowed in RESP2 subscribed mode
+  kNoAuth = 1u << 4,    // runs before AUTH (AUTH, HELLO)
 };
 
 struct CommandSpec {
@@ -37,5 +40,7 @@ struct CommandSpec {
 
 // Looks a command up by lower-case name; nullptr when unknown.
 const CommandSpec* find_command(std::string_view lower_name);
+// The whole table, sorted by name (COMMAND COUNT/INFO/DOCS/LIST are generated from it).
+std::span<const CommandSpec> all_commands();
 
 }  // namespace lockcheck::mock

@@ -11,9 +11,10 @@ constexpr std::uint32_t kWO = kWrite | kDenyOom;
 
 // Sorted by name for binary search; arities as in Redis 7.0's command table.
 constexpr std::array kCommands = std::to_array<CommandSpec>({
-    {"auth", -2, kNoScript, cmd::auth},
+    {"auth", -2, kNoScript | kNoAuth, cmd::auth},
     {"client", -2, kNoScript, cmd::client},
     {"command", -1, kNoScript, cmd::command},
+    {"config", -2, kNoScript, cmd::config},
     {"dbsize", 1, 0, cmd::dbsize},
     {"decr", 2, kWO, cmd::decr},
     {"decrby", 3, kWO, cmd::decrby},
@@ -31,6 +32,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"get", 2, 0, cmd::get},
     {"getdel", 2, kW, cmd::getdel},
     {"hdel", -3, kW, cmd::hdel},
+    {"hello", -1, kNoScript | kNoAuth, cmd::hello},
     {"hexists", 3, 0, cmd::hexists},
     {"hget", 3, 0, cmd::hget},
     {"hgetall", 2, 0, cmd::hgetall},
@@ -89,5 +91,7 @@ const CommandSpec* find_command(std::string_view lower_name) {
   if (it == kCommands.end() || it->name != lower_name) return nullptr;
   return &*it;
 }
+
+std::span<const CommandSpec> all_commands() { return kCommands; }
 
 }  // namespace lockcheck::mock

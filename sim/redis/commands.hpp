@@ -60,6 +60,8 @@ Reply quit(CommandContext&);
 Reply client(CommandContext&);
 Reply auth(CommandContext&);
 Reply command(CommandContext&);
+Reply hello(CommandContext&);
+Reply config(CommandContext&);
 // pub/sub
 Reply publish(CommandContext&);
 Reply subscribe(CommandContext&);

@@ -125,7 +125,7 @@ Reply hgetall(CommandContext& ctx) {
       out.push_back(Reply::bulk(value));
     }
   }
-  return Reply::array(std::move(out));
+  return Reply::map(std::move(out));
 }
 
 }  // namespace lockcheck::mock::cmd

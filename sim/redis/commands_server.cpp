@@ -9,7 +9,7 @@ namespace lockcheck::mock::cmd {
 
 Reply ping(CommandContext& ctx) {
   if (ctx.args.size() > 2) return err::arity("ping");
-  if (!ctx.session.channels.empty()) {
+  if (ctx.resp == 2 && !ctx.session.channels.empty()) {
     // RESP2 subscribed mode answers PING with a push-shaped array.
     return Reply::array({Reply::bulk("pong"), Reply::bulk(ctx.args.size() == 2 ? ctx.args[1] : "")});
   }
@@ -49,23 +49,6 @@ Reply wait(CommandContext& ctx) {
   return Reply::integer_reply(ctx.node.wait_replicas(ctx.session.client_id, *numreplicas, *timeout_ms));
 }
 
-Reply info(CommandContext& ctx) {
-  // Only what clients read: the server version and the replication role.
-  std::string section = ctx.args.size() > 1 ? to_lower(ctx.args[1]) : "default";
-  bool all = section == "default" || section == "all" || section == "everything";
-  std::string text;
-  if (all || section == "server") {
-    text += "# Server\r\nredis_version:7.0.15\r\nredis_mode:standalone\r\nexecutable:lockcheck-mock\r\n";
-  }
-  if (all || section == "replication") {
-    if (!text.empty()) text += "\r\n";
-    const ReplicationInfo& replication = ctx.node.replication();
-    text += "# Replication\r\nrole:" + replication.role + "\r\nconnected_slaves:" +
-            std::to_string(replication.connected_slaves) + "\r\n" + replication.extra_lines;
-  }
-  return Reply::bulk(std::move(text));
-}
-
 Reply select(CommandContext& ctx) {
   auto db = parse_int64(ctx.args[1]);
   if (!db) return Reply::error("ERR invalid DB index");
@@ -76,30 +59,6 @@ Reply select(CommandContext& ctx) {
 Reply quit(CommandContext& ctx) {
   ctx.session.close_requested = true;
   return Reply::ok();
-}
-
-Reply client(CommandContext& ctx) {
-  std::string sub = to_lower(ctx.args[1]);
-  if (sub == "id") return Reply::integer_reply(ctx.session.client_id);
-  if (sub == "setname" && ctx.args.size() == 3) return Reply::ok();
-  if (sub == "getname") return Reply::nil();
-  return Reply::error("ERR unknown subcommand '" + ctx.args[1] + "'. Try CLIENT HELP.");
-}
-
-Reply auth(CommandContext& ctx) {
-  // The mock has no password: the default user is "nopass", exactly like an unconfigured redis-server.
-  if (ctx.args.size() == 2) {
-    return Reply::error("ERR AUTH <password> called without any password configured for the default user. "
-                        "Are you sure your configuration is correct?");
-  }
-  if (ctx.args.size() > 3) return err::syntax();
-  if (ctx.args[1] == "default") return Reply::ok();
-  return Reply::error("WRONGPASS invalid username-password pair or user is disabled.");
-}
-
-Reply command(CommandContext&) {
-  // redis-cli asks for COMMAND DOCS at start-up for hints; an empty answer is fine.
-  return Reply::array({});
 }
 
 Reply publish(CommandContext& ctx) { return Reply::integer_reply(ctx.node.publish(ctx.args[1], ctx.args[2])); }

@@ -89,7 +89,7 @@ Reply zadd(CommandContext& ctx) {
       if (flags & kXx) continue;
       zset_put(*zset, member, score);
       ++added;
-      if (flags & kIncr) incr_reply = Reply::bulk(format_double(score));
+      if (flags & kIncr) incr_reply = Reply::double_reply(format_double(score));
       continue;
     }
     if (flags & kNx) continue;
@@ -99,7 +99,7 @@ Reply zadd(CommandContext& ctx) {
       if (std::isnan(score)) return Reply::error("ERR resulting score is not a number (NaN)");
     }
     if (((flags & kGt) && score <= current) || ((flags & kLt) && score >= current)) continue;
-    if (flags & kIncr) incr_reply = Reply::bulk(format_double(score));
+    if (flags & kIncr) incr_reply = Reply::double_reply(format_double(score));
     if (score != current) {
       zset_put(*zset, member, score);
       ++changed;
@@ -129,7 +129,7 @@ Reply zscore(CommandContext& ctx) {
   if (wrong_type) return err::wrong_type();
   if (zset == nullptr) return Reply::nil();
   auto it = zset->score_of.find(ctx.args[2]);
-  return it == zset->score_of.end() ? Reply::nil() : Reply::bulk(format_double(it->second));
+  return it == zset->score_of.end() ? Reply::nil() : Reply::double_reply(format_double(it->second));
 }
 
 Reply zcard(CommandContext& ctx) {
@@ -202,8 +202,12 @@ Reply zrange(CommandContext& ctx) {
   }
   std::vector<Reply> out;
   for (const auto* item : chosen) {
+    if (with_scores && ctx.resp == 3) {  // RESP3: [member, score] pairs
+      out.push_back(Reply::array({Reply::bulk(item->second), Reply::double_reply(format_double(item->first))}));
+      continue;
+    }
     out.push_back(Reply::bulk(item->second));
-    if (with_scores) out.push_back(Reply::bulk(format_double(item->first)));
+    if (with_scores) out.push_back(Reply::double_reply(format_double(item->first)));
   }
   return Reply::array(std::move(out));
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Conversions between RESP2 replies and Lua values, exactly as Redis 7.0 does them (see
+// Conversions between RESP replies and Lua values, exactly as Redis 7.0 does them (see
 // research/redis-lua-semantics.md, sections 1 and 2).
 #include <cstdint>
 #include <string_view>
@@ -10,13 +10,17 @@ struct lua_State;
 
 namespace lockcheck::mock {
 
-// Pushes what redis.call returns for `reply`: integer -> number, bulk -> string, nil -> false,
-// status -> {ok=...}, error -> {err=...} (inside arrays), array -> table.
-void push_reply(lua_State* L, const Reply& reply);
+// Pushes what redis.call returns for `reply`: integer -> number, bulk -> string, nil -> false (RESP3: nil),
+// status -> {ok=...}, error -> {err=...} (inside arrays), array -> table; after redis.setresp(3) (`resp` 3)
+// also map -> {map={k=v}}, set -> {set={k=true}}, double -> {double=n}, boolean -> boolean,
+// big number -> {big_number=s}, verbatim -> {verbatim_string={format=, string=}}.
+void push_reply(lua_State* L, const Reply& reply, int resp = 2);
 
 // Converts the Lua value on top of the stack (left in place) to the reply a client would see.
-// `sha` names the running script for an {err=..., source=..., line=...} table's suffix.
-Reply to_reply(lua_State* L, std::string_view sha);
+// `sha` names the running script for an {err=..., source=..., line=...} table's suffix. The one-field
+// tables {double=}, {big_number=}, {map=}, {set=}, {verbatim_string=} give RESP3 kinds (a RESP2 caller gets
+// them downgraded); `resp` is the script's redis.setresp() version, which decides what booleans become.
+Reply to_reply(lua_State* L, std::string_view sha, int resp = 2);
 
 // The error reply for an error table on top of the stack: "<err> script: <sha>, on <source>:<line>."
 // when it carries a source and a line (a raised error), otherwise just "<err>".

@@ -65,7 +65,7 @@ int redis_call_generic(lua_State* L, bool raise) {
   }
   if (failed) return fail(L, raise, "mock internal error: " + failure);
   if (reply.is_error()) return fail(L, raise, "-" + reply.text);
-  push_reply(L, reply);
+  push_reply(L, reply, engine.resp());
   return 1;
 }
 
@@ -115,7 +115,7 @@ int redis_setresp(lua_State* L) {
   if (lua_gettop(L) != 1) return fail(L, true, "redis.setresp() requires one argument.");
   lua_Number resp = lua_tonumber(L, 1);
   if (resp != 2 && resp != 3) return fail(L, true, "RESP version must be 2 or 3.");
-  if (resp == 3) return fail(L, true, "the lockcheck mock supports RESP2 replies only (redis.setresp(3))");
+  LuaEngine::of(L).set_resp(static_cast<int>(resp));
   return 0;
 }
 

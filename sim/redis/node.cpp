@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "command.hpp"
+#include "commands.hpp"
 #include "errors.hpp"
 #include "lua_engine.hpp"
 #include "text.hpp"
@@ -32,17 +33,20 @@ Reply unknown_command(const Command& command) {
 Node::Node(NodeOptions options)
     : options_(std::move(options)),
       keyspace_(options_.eviction_seed),
+      notifier_([this](const std::string& channel, const std::string& message) { publish(channel, message); }),
       lua_(std::make_unique<LuaEngine>(*this, options_.script_instruction_limit, options_.script_memory_limit_bytes)) {
   assert(options_.clock && "a Node needs a clock");
-  keyspace_.set_observer(options_.observer);
+  notifier_.set_downstream(options_.observer);
+  keyspace_.set_observer(&notifier_);
   wait_hook_ = [](std::int64_t, std::int64_t, std::int64_t) -> std::int64_t { return 0; };
+  start_ms_ = options_.clock();
 }
 
 Node::~Node() = default;
 
 void Node::set_observer(Observer* observer) {
   options_.observer = observer;
-  keyspace_.set_observer(observer);
+  notifier_.set_downstream(observer);
 }
 
 void Node::set_maxmemory_keys(std::size_t keys, EvictionPolicy policy) {
@@ -52,25 +56,42 @@ void Node::set_maxmemory_keys(std::size_t keys, EvictionPolicy policy) {
 
 Reply Node::execute(const Command& command, Session& session) {
   if (command.empty()) return Reply::error("ERR empty command");
+  ++stats_.commands_processed;
   char name_buffer[32];
   std::string_view name = lower_into(command[0], name_buffer);
   const CommandSpec* spec = find_command(name);
+  // The order of redis-server's processCommand: QUIT always; unknown command and arity before NOAUTH.
+  if (spec != nullptr && spec->handler == cmd::quit) {
+    session.close_requested = true;
+    return Reply::ok();
+  }
   if (spec == nullptr) return unknown_command(command);
   if (!arity_ok(*spec, command.size())) return err::arity(spec->name);
-  if (!session.channels.empty() && !(spec->flags & kPubSub)) {
+  if (!session.requirepass.empty() && !session.authenticated && !(spec->flags & kNoAuth)) {
+    return Reply::error("NOAUTH Authentication required.");
+  }
+  session.last_command = spec->name;
+  if (session.resp == 2 && !session.channels.empty() && !(spec->flags & kPubSub)) {
     return Reply::error("ERR Can't execute '" + std::string(name) +
                         "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
   }
   // The node clock is read once per command; a script's nested commands share this reading (frozen time).
   keyspace_.begin(options_.clock(), Actor{session.client_id, spec->name, {}});
+  if (session.connected_at_ms == 0) session.connected_at_ms = keyspace_.now_ms();
   if ((spec->flags & kDenyOom) && !make_room()) return err::reply(err::kOom);
+  notifier_.set_arguments(&command);
   Session* previous = script_session_;
   script_session_ = &session;
   ++depth_;
-  CommandContext context{*this, keyspace_, session, command, false};
+  CommandContext context{*this, keyspace_, session, command, false, session.resp};
   Reply reply = spec->handler(context);
   --depth_;
   script_session_ = previous;
+  notifier_.set_arguments(nullptr);
+  if (session.resp != 3) {
+    to_resp2(reply);
+    for (Reply& extra : session.extra_replies) to_resp2(extra);
+  }
   return reply;
 }
 
@@ -84,12 +105,16 @@ Reply Node::call_from_script(const Command& command, bool read_only) {
   if (read_only && (spec->flags & kWrite)) return Reply::error("ERR Write commands are not allowed from read-only scripts.");
   Actor outer = keyspace_.actor();
   keyspace_.set_actor(Actor{outer.client_id, spec->name, script_sha_});
+  notifier_.set_arguments(&command);
   Reply reply;
   if ((spec->flags & kDenyOom) && !make_room()) {
     reply = err::reply(err::kOom);
   } else {
-    CommandContext context{*this, keyspace_, *script_session_, command, true};
+    const int resp = lua_->resp();
+    CommandContext context{*this, keyspace_, *script_session_, command, true, resp};
     reply = spec->handler(context);
+    notifier_.set_arguments(nullptr);
+    if (resp != 3) to_resp2(reply);
   }
   keyspace_.set_actor(outer);
   return reply;
@@ -138,7 +163,7 @@ std::int64_t Node::publish(const std::string& channel, const std::string& messag
   // Copy: a sink may unsubscribe someone while we deliver.
   std::set<std::int64_t> receivers = it->second;
   if (publish_sink_) {
-    Reply push = Reply::array({Reply::bulk("message"), Reply::bulk(channel), Reply::bulk(message)});
+    Reply push = Reply::push({Reply::bulk("message"), Reply::bulk(channel), Reply::bulk(message)});
     for (std::int64_t client_id : receivers) publish_sink_(client_id, push);
   }
   return static_cast<std::int64_t>(receivers.size());
@@ -149,7 +174,7 @@ Reply Node::subscribe(Session& session, const Command& command) {
   for (std::size_t i = 1; i < command.size(); ++i) {
     session.channels.insert(command[i]);
     subscribers_[command[i]].insert(session.client_id);
-    confirmations.push_back(Reply::array({Reply::bulk("subscribe"), Reply::bulk(command[i]),
+    confirmations.push_back(Reply::push({Reply::bulk("subscribe"), Reply::bulk(command[i]),
                                           Reply::integer_reply(static_cast<std::int64_t>(session.channels.size()))}));
   }
   for (std::size_t i = 1; i < confirmations.size(); ++i) session.extra_replies.push_back(std::move(confirmations[i]));
@@ -159,7 +184,7 @@ Reply Node::subscribe(Session& session, const Command& command) {
 Reply Node::unsubscribe(Session& session, const Command& command) {
   std::vector<std::string> channels(command.begin() + 1, command.end());
   if (channels.empty()) channels.assign(session.channels.begin(), session.channels.end());
-  if (channels.empty()) return Reply::array({Reply::bulk("unsubscribe"), Reply::nil(), Reply::integer_reply(0)});
+  if (channels.empty()) return Reply::push({Reply::bulk("unsubscribe"), Reply::nil(), Reply::integer_reply(0)});
   std::vector<Reply> confirmations;
   for (const std::string& channel : channels) {
     session.channels.erase(channel);
@@ -168,11 +193,18 @@ Reply Node::unsubscribe(Session& session, const Command& command) {
       it->second.erase(session.client_id);
       if (it->second.empty()) subscribers_.erase(it);
     }
-    confirmations.push_back(Reply::array({Reply::bulk("unsubscribe"), Reply::bulk(channel),
+    confirmations.push_back(Reply::push({Reply::bulk("unsubscribe"), Reply::bulk(channel),
                                           Reply::integer_reply(static_cast<std::int64_t>(session.channels.size()))}));
   }
   for (std::size_t i = 1; i < confirmations.size(); ++i) session.extra_replies.push_back(std::move(confirmations[i]));
   return std::move(confirmations.front());
+}
+
+void Node::config_changed() {
+  const std::string& policy = config_.value("maxmemory-policy");
+  if (policy == "allkeys-random") options_.eviction = EvictionPolicy::allkeys_random;
+  else if (policy == "allkeys-lru" || policy == "allkeys-lfu") options_.eviction = EvictionPolicy::allkeys_lru;
+  else options_.eviction = EvictionPolicy::noeviction;
 }
 
 std::int64_t Node::wait_replicas(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms) {

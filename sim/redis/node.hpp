@@ -8,9 +8,12 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "clock.hpp"
+#include "config.hpp"
 #include "keyspace.hpp"
+#include "notifications.hpp"
 #include "lockcheck/reply.hpp"
 #include "observer.hpp"
 #include "session.hpp"
@@ -35,7 +38,21 @@ struct NodeOptions {
   std::size_t script_memory_limit_bytes = 256u << 20;
 };
 
-// Published messages: (subscriber client id, ["message", channel, payload]).
+// The transport's connections, for CLIENT LIST and CLIENT KILL. Without one, a node knows only the
+// calling client.
+struct ClientDirectory {
+  std::function<std::vector<const Session*>()> list;
+  std::function<bool(std::int64_t client_id)> kill;  // closes that connection; false if unknown
+};
+
+// Counters INFO stats shows; CONFIG RESETSTAT zeroes them.
+struct NodeStats {
+  std::int64_t commands_processed = 0;
+  std::int64_t error_replies = 0;
+};
+
+// Published messages: (subscriber client id, push ["message", channel, payload]; a RESP2 transport sends
+// it as an array).
 using PublishSink = std::function<void(std::int64_t client_id, const Reply& message)>;
 // WAIT numreplicas timeout_ms -> replicas that acknowledged. Default answers 0 (standalone).
 using WaitHook = std::function<std::int64_t(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms)>;
@@ -57,6 +74,8 @@ class Node {
   void set_wait_hook(WaitHook hook) { wait_hook_ = std::move(hook); }
   void set_replication_info(ReplicationInfo info) { replication_ = std::move(info); }
   void set_maxmemory_keys(std::size_t keys, EvictionPolicy policy);
+  void set_client_directory(ClientDirectory directory) { clients_ = std::move(directory); }
+  void set_tcp_port(int port) { tcp_port_ = port; }
 
   // Forget a closed connection's subscriptions.
   void disconnect(Session& session);
@@ -86,6 +105,16 @@ class Node {
   Reply unsubscribe(Session& session, const Command& command);
   std::int64_t wait_replicas(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms);
   const ReplicationInfo& replication() const { return replication_; }
+  ServerConfig& config() { return config_; }
+  // CONFIG SET applied: eviction policy and keyspace notification classes follow the configuration.
+  void config_changed();
+  // notify-keyspace-events as given to CONFIG SET (CONFIG GET's canonical form drops 'n' next to 'A').
+  void configure_notifications(std::string_view flags) { notifier_.configure(flags); }
+  const ClientDirectory& clients() const { return clients_; }
+  NodeStats& stats() { return stats_; }
+  int tcp_port() const { return tcp_port_; }
+  std::size_t subscribed_channels() const { return subscribers_.size(); }
+  std::int64_t start_ms() const { return start_ms_; }
   void set_script_context(std::string_view sha) { script_sha_ = sha; }
 
  private:
@@ -94,10 +123,16 @@ class Node {
 
   NodeOptions options_;
   Keyspace keyspace_;
+  KeyspaceNotifier notifier_;  // the keyspace's observer: notifications, then options_.observer
   std::unique_ptr<LuaEngine> lua_;
   PublishSink publish_sink_;
   WaitHook wait_hook_;
   ReplicationInfo replication_;
+  ServerConfig config_;
+  ClientDirectory clients_;
+  NodeStats stats_;
+  int tcp_port_ = 6379;
+  std::int64_t start_ms_ = 0;
   std::map<std::string, std::set<std::int64_t>> subscribers_;  // channel -> client ids
   Session* script_session_ = nullptr;  // the client whose script is running
   std::string_view script_sha_;

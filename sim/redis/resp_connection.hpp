@@ -1,8 +1,9 @@
 #pragma once
 // One client connection's protocol state, without the socket: bytes in, replies out. The RESP server owns
 // one per accepted socket; the RESP fuzzer drives it directly, so both run exactly the same request path.
-// `requirepass` is enforced here (as redis-server's `requirepass`): until AUTH succeeds, every command but
-// AUTH and QUIT gets NOAUTH.
+// `requirepass` is the password the Node asks this connection for (as redis-server's `requirepass`):
+// until AUTH or HELLO ... AUTH succeeds, commands get NOAUTH. Replies are encoded in the protocol the
+// connection's HELLO chose, and CLIENT REPLY OFF/SKIP is honoured here.
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -30,19 +31,17 @@ class RespConnection {
   std::string& output() { return output_; }
   const std::string& output() const { return output_; }
   Session& session() { return session_; }
+  const Session& session() const { return session_; }
   bool closing() const { return closing_; }
+  // Appends an out-of-band message (pub/sub) in this connection's protocol.
+  void push(const Reply& message) { encode_reply(message, output_, session_.resp); }
   // The peer is gone: drop pending output and close.
   void abandon();
 
  private:
-  Reply answer(const Command& command, Node& node);
-  Reply authenticate(const Command& command);
-
   Session session_;
   RespParser parser_;
   ConnectionLimits limits_;
-  std::string requirepass_;
-  bool authenticated_;
   std::string output_;
   bool closing_ = false;
 };

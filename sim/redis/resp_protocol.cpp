@@ -152,21 +152,63 @@ RespParser::Status RespParser::next(Command& out, std::string& error_text) {
   return Status::need_more;
 }
 
-void encode_reply(const Reply& reply, std::string& out) {
+namespace {
+
+void encode_length(char type, std::size_t length, std::string& out) {
+  out += type;
+  out += std::to_string(length);
+  out += "\r\n";
+}
+
+void encode_blob(char type, std::string_view prefix, const std::string& text, std::string& out) {
+  encode_length(type, prefix.size() + text.size(), out);
+  out += prefix;
+  out += text;
+  out += "\r\n";
+}
+
+void encode_line(char type, std::string_view text, std::string& out) {
+  out += type;
+  out += text;
+  out += "\r\n";
+}
+
+}  // namespace
+
+void encode_reply(const Reply& reply, std::string& out, int resp) {
+  const bool resp3 = resp == 3;
   switch (reply.kind) {
-    case Reply::Kind::nil: out += "$-1\r\n"; return;
-    case Reply::Kind::status: out += "+" + reply.text + "\r\n"; return;
-    case Reply::Kind::error: out += "-" + reply.text + "\r\n"; return;
-    case Reply::Kind::integer: out += ":" + std::to_string(reply.integer) + "\r\n"; return;
-    case Reply::Kind::bulk:
-      out += "$" + std::to_string(reply.text.size()) + "\r\n";
-      out += reply.text;
-      out += "\r\n";
+    case Reply::Kind::nil: out += resp3 ? "_\r\n" : "$-1\r\n"; return;
+    case Reply::Kind::status: encode_line('+', reply.text, out); return;
+    case Reply::Kind::error: encode_line('-', reply.text, out); return;
+    case Reply::Kind::integer: encode_line(':', std::to_string(reply.integer), out); return;
+    case Reply::Kind::bulk: encode_blob('$', {}, reply.text, out); return;
+    case Reply::Kind::boolean:
+      if (resp3) encode_line('#', reply.integer != 0 ? "t" : "f", out);
+      else encode_line(':', reply.integer != 0 ? "1" : "0", out);
       return;
+    case Reply::Kind::double_number:
+      if (resp3) encode_line(',', reply.text, out);
+      else encode_blob('$', {}, reply.text, out);
+      return;
+    case Reply::Kind::big_number:
+      if (resp3) encode_line('(', reply.text, out);
+      else encode_blob('$', {}, reply.text, out);
+      return;
+    case Reply::Kind::verbatim: encode_blob(resp3 ? '=' : '$', resp3 ? "txt:" : "", reply.text, out); return;
     case Reply::Kind::array:
-      out += "*" + std::to_string(reply.elements.size()) + "\r\n";
-      for (const Reply& element : reply.elements) encode_reply(element, out);
+    case Reply::Kind::map:
+    case Reply::Kind::set:
+    case Reply::Kind::push: {
+      const bool map = reply.kind == Reply::Kind::map;
+      char type = '*';
+      if (resp3 && reply.kind == Reply::Kind::map) type = '%';
+      if (resp3 && reply.kind == Reply::Kind::set) type = '~';
+      if (resp3 && reply.kind == Reply::Kind::push) type = '>';
+      encode_length(type, resp3 && map ? reply.elements.size() / 2 : reply.elements.size(), out);
+      for (const Reply& element : reply.elements) encode_reply(element, out, resp);
       return;
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// RESP2 on the wire: an incremental request parser (multibulk and inline, pipelining, hard limits) and
+// RESP on the wire: an incremental request parser (multibulk and inline, pipelining, hard limits) and
 // the reply encoder. No sockets here, so it is unit-testable on byte strings.
 #include <cstddef>
 #include <string>
@@ -46,7 +46,8 @@ class RespParser {
   Command args_;
 };
 
-// Appends the RESP2 encoding of `reply` (nil as a nil bulk string).
-void encode_reply(const Reply& reply, std::string& out);
+// Appends the encoding of `reply` in protocol `resp` (2 or 3). RESP2 sends RESP3 kinds as Redis does on a
+// RESP2 connection (maps flat, doubles as bulk strings, booleans as 1/0) and nil as a nil bulk string.
+void encode_reply(const Reply& reply, std::string& out, int resp = 2);
 
 }  // namespace lockcheck::mock

@@ -51,12 +51,29 @@ RespServer::RespServer(Node& node, ServeOptions options) : node_(node), options_
   node_.set_publish_sink([this](std::int64_t client_id, const Reply& message) {
     auto it = fd_of_client_.find(client_id);
     if (it == fd_of_client_.end()) return;
-    encode_reply(message, clients_.at(it->second).output());
+    clients_.at(it->second).push(message);
+  });
+  node_.set_tcp_port(port_);
+  // CONFIG GET requirepass shows it, and CONFIG SET requirepass applies to connections accepted afterwards.
+  node_.config().set({{"requirepass", options_.requirepass}});
+  node_.set_client_directory(ClientDirectory{
+      .list = [this] {
+        std::vector<const Session*> sessions;
+        for (const auto& [fd, client] : clients_) sessions.push_back(&client.session());
+        return sessions;
+      },
+      .kill = [this](std::int64_t client_id) {
+        auto it = fd_of_client_.find(client_id);
+        if (it == fd_of_client_.end()) return false;
+        clients_.at(it->second).abandon();  // closed by the loop once it sees closing()
+        return true;
+      },
   });
 }
 
 RespServer::~RespServer() {
   node_.set_publish_sink({});
+  node_.set_client_directory({});
   while (!clients_.empty()) close_client(clients_.begin()->first);
   if (listen_fd_ >= 0) close(listen_fd_);
 }
@@ -64,7 +81,9 @@ RespServer::~RespServer() {
 void RespServer::accept_clients() {
   // Accept what is pending now; bounded by max_clients and by the backlog.
   for (std::size_t i = 0; i < 128; ++i) {
-    int fd = accept(listen_fd_, nullptr, nullptr);
+    sockaddr_in peer{};
+    socklen_t peer_length = sizeof peer;
+    int fd = accept(listen_fd_, reinterpret_cast<sockaddr*>(&peer), &peer_length);
     if (fd < 0) return;
     if (clients_.size() >= options_.max_clients) {
       static constexpr std::string_view kFull = "-ERR max number of clients reached\r\n";
@@ -76,7 +95,11 @@ void RespServer::accept_clients() {
     int yes = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
     std::int64_t id = next_client_id_++;
-    clients_.try_emplace(fd, id, options_.limits, options_.requirepass);
+    auto [it, inserted] = clients_.try_emplace(fd, id, options_.limits, node_.config().value("requirepass"));
+    char peer_host[INET_ADDRSTRLEN] = "?";
+    inet_ntop(AF_INET, &peer.sin_addr, peer_host, sizeof peer_host);
+    it->second.session().address = std::string(peer_host) + ":" + std::to_string(ntohs(peer.sin_port));
+    it->second.session().local_address = options_.host + ":" + std::to_string(port_);
     fd_of_client_[id] = fd;
   }
 }

@@ -1,13 +1,17 @@
 #pragma once
-// Per-connection state: the client's identity and its subscriptions.
+// Per-connection state: the client's identity, protocol, authentication and subscriptions.
 #include <cstdint>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lockcheck/reply.hpp"
 
 namespace lockcheck::mock {
+
+// CLIENT REPLY: whether the transport sends replies.
+enum class ReplyMode : std::uint8_t { on, off, skip_next };
 
 struct Session {
   std::int64_t client_id = 0;
@@ -15,7 +19,19 @@ struct Session {
   // Replies after the one execute() returned, for commands that answer more than once
   // (SUBSCRIBE a b c confirms each channel). The transport sends and clears them.
   std::vector<Reply> extra_replies{};
-  bool close_requested = false;  // QUIT
+  bool close_requested = false;  // QUIT, or CLIENT KILL of itself
+  int resp = 2;                  // the protocol HELLO chose: replies are downgraded to RESP2 unless 3
+  // The password this connection must present (`requirepass`); empty = none, everything is allowed.
+  std::string requirepass{};
+  bool authenticated = false;  // AUTH or HELLO ... AUTH succeeded (only consulted with a requirepass)
+  std::string name{};          // CLIENT SETNAME / HELLO SETNAME
+  std::string lib_name{}, lib_ver{};  // CLIENT SETINFO
+  bool no_evict = false;              // CLIENT NO-EVICT
+  ReplyMode reply_mode = ReplyMode::on;
+  std::string address = "127.0.0.1:0";        // peer address for CLIENT LIST (the transport sets it)
+  std::string local_address = "127.0.0.1:0";  // our side
+  std::int64_t connected_at_ms = 0;           // node time of the first command, for age=
+  std::string_view last_command = "NULL";     // for cmd= in CLIENT LIST (a command table name)
 };
 
 }  // namespace lockcheck::mock

@@ -180,7 +180,8 @@ TEST_F(Commands, PubSubDeliversThroughTheSink) {
   EXPECT_REPLY(run({"publish", "zzz", "hello"}), I(0));
   ASSERT_EQ(delivered.size(), 1u);
   EXPECT_EQ(delivered[0].first, 7);
-  EXPECT_REPLY(delivered[0].second, A({B("message"), B("a"), B("hello")}));
+  // A push: a RESP2 transport sends it as an array, a RESP3 one as a push.
+  EXPECT_REPLY(delivered[0].second, Reply::push({B("message"), B("a"), B("hello")}));
   EXPECT_REPLY(run({"eval", "return redis.call('publish', 'b', 'from-script')", "0"}), I(1));
   node.disconnect(subscriber);
   EXPECT_REPLY(run({"publish", "a", "hello"}), I(0));

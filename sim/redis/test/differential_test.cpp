@@ -1,8 +1,12 @@
 // Differential test: RapidCheck generates sequences of commands and scripts over a small key and value
 // space; each runs on the mock and on a private redis-server; every reply must be identical (kind and
 // value). A failure names the first differing command; RapidCheck shrinks the sequence.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <rapidcheck.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -16,6 +20,7 @@
 #include "lockcheck/sha1.hpp"
 #include "redis/node.hpp"
 #include "redis/real_clock.hpp"
+#include "redis/resp_connection.hpp"
 #include "redis_server.hpp"
 
 namespace lockcheck::mock::testing {
@@ -232,6 +237,42 @@ rc::Gen<Step> script_step() {
   });
 }
 
+// HELLO 2 (never 3: hiredis speaks RESP2 only; RESP3 is compared on raw bytes below), AUTH, CLIENT and CONFIG
+// with valid and invalid arguments. The CONFIG parameters set here are reset before each sequence.
+rc::Gen<Command> connection_command() {
+  return rc::gen::oneOf(
+      plain({rc::gen::element<std::string>("2", "4", "x", "-1")}, "HELLO"),
+      plain({rc::gen::just<std::string>("2"), rc::gen::element<std::string>("SETNAME", "AUTH", "foo"),
+             rc::gen::element<std::string>("worker", "a b", "default")}, "HELLO"),
+      plain({rc::gen::just<std::string>("2"), rc::gen::just<std::string>("AUTH"), rc::gen::element<std::string>("default", "bob"),
+             rc::gen::element<std::string>("pw", "")}, "HELLO"),
+      plain({rc::gen::element<std::string>("pw", "default")}, "AUTH"),
+      plain({rc::gen::element<std::string>("default", "bob"), rc::gen::just<std::string>("pw")}, "AUTH"),
+      plain({rc::gen::element<std::string>("GETNAME", "getname", "NOPE", "SETNAME")}, "CLIENT"),
+      plain({rc::gen::just<std::string>("SETNAME"), rc::gen::element<std::string>("worker-1", "", "a b", "x\ny")}, "CLIENT"),
+      plain({rc::gen::element<std::string>("NO-EVICT", "no-evict"), rc::gen::element<std::string>("on", "OFF", "maybe")}, "CLIENT"),
+      plain({rc::gen::just<std::string>("KILL"), rc::gen::element<std::string>("10.0.0.1:1", "ID")}, "CLIENT"),
+      plain({rc::gen::just<std::string>("GET"),
+             rc::gen::element<std::string>("maxmemory", "maxmemory-policy", "busy-reply-threshold", "lua-time-limit",
+                                           "notify-keyspace-events", "appendonly", "databases", "save", "timeout", "nosuch")},
+            "CONFIG"),
+      plain({rc::gen::just<std::string>("SET"), rc::gen::just<std::string>("maxmemory-policy"),
+             rc::gen::element<std::string>("allkeys-lru", "volatile-ttl", "NOEVICTION", "lru")}, "CONFIG"),
+      plain({rc::gen::just<std::string>("SET"), rc::gen::just<std::string>("notify-keyspace-events"),
+             rc::gen::element<std::string>("KEA", "Ex", "Elmn", "zhE", "", "Q", "Kg$lshzxetd")}, "CONFIG"),
+      plain({rc::gen::just<std::string>("SET"), rc::gen::element<std::string>("busy-reply-threshold", "lua-time-limit"),
+             rc::gen::element<std::string>("100", "-1", "x", "5000")}, "CONFIG"),
+      plain({rc::gen::just<std::string>("SET"), rc::gen::just<std::string>("maxmemory"),
+             rc::gen::element<std::string>("1gb", "10MB", "0", "1.5gb", "12x")}, "CONFIG"),
+      plain({rc::gen::just<std::string>("SET"), rc::gen::element<std::string>("databases", "foo", "timeout"),
+             rc::gen::element<std::string>("4", "0")}, "CONFIG"),
+      plain({rc::gen::element<std::string>("RESETSTAT", "NOPE")}, "CONFIG"));
+}
+
+// What each sequence starts from on the real server (the mock starts from a fresh node).
+const Command kResetConfig = {"CONFIG", "SET", "maxmemory", "0", "maxmemory-policy", "noeviction", "notify-keyspace-events",
+                              "", "busy-reply-threshold", "5000", "timeout", "0"};
+
 rc::Gen<Step> step() {
   auto as_step = [](rc::Gen<Command> gen) { return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false}; }); };
   auto v = value();
@@ -276,11 +317,22 @@ rc::Gen<Step> step() {
       {1, as_step(plain({v}, "PING"))},
       {1, rc::gen::exec([] { return Step{{*rc::gen::element<std::string>("FOO", "get", "Get"), *key(), "x"}, false}; })},
       {8, script_step()},
+      {4, as_step(connection_command())},
   });
 }
 
+// HELLO's reply names the client id, which differs between the two servers.
+Reply without_client_id(Reply reply) {
+  if (reply.kind == Reply::Kind::array && reply.elements.size() == 14 && reply.elements[6] == Reply::bulk("id")) {
+    reply.elements[7] = Reply::integer_reply(0);
+  }
+  return reply;
+}
+
 // Replies equal in kind and value; a TTL may differ by the milliseconds the two servers ran apart.
-bool same(const Reply& mock, const Reply& real, bool time_tolerant) {
+bool same(const Reply& mock_reply, const Reply& real_reply, bool time_tolerant) {
+  const Reply mock = without_client_id(mock_reply);
+  const Reply real = without_client_id(real_reply);
   if (time_tolerant && mock.kind == Reply::Kind::integer && real.kind == Reply::Kind::integer && mock.integer >= 0 &&
       real.integer >= 0) {
     return std::llabs(mock.integer - real.integer) <= 1000;
@@ -298,6 +350,9 @@ TEST(Differential, MockAnswersLikeRealRedis) {
     auto steps = *rc::gen::container<std::vector<Step>>(step());
     real.call({"FLUSHALL"});
     real.call({"SCRIPT", "FLUSH"});
+    real.call(kResetConfig);
+    real.call({"CLIENT", "SETNAME", ""});
+    real.call({"CLIENT", "NO-EVICT", "off"});
     Node node(NodeOptions{.clock = real_unix_time_ms});
     Session session{.client_id = ++client_id};
     for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -313,6 +368,132 @@ TEST(Differential, MockAnswersLikeRealRedis) {
     }
   });
   EXPECT_TRUE(ok) << "first differing command of the shrunk sequence: " << last_failure;
+}
+
+// ---- RESP3 on the wire: the same requests to the served path of the mock and to redis-server, byte for byte.
+
+// The end of the first complete RESP2/RESP3 reply in `bytes` from `pos`, or npos while it is incomplete.
+std::size_t reply_end(const std::string& bytes, std::size_t pos, int depth = 0) {
+  if (pos >= bytes.size() || depth > 32) return std::string::npos;
+  const std::size_t line_end = bytes.find("\r\n", pos);
+  if (line_end == std::string::npos) return std::string::npos;
+  const char type = bytes[pos];
+  const std::string header = bytes.substr(pos + 1, line_end - pos - 1);
+  std::size_t next = line_end + 2;
+  switch (type) {
+    case '$': case '=': case '!': {
+      const long long length = std::stoll(header);
+      if (length < 0) return next;
+      return bytes.size() >= next + static_cast<std::size_t>(length) + 2 ? next + static_cast<std::size_t>(length) + 2
+                                                                        : std::string::npos;
+    }
+    case '*': case '~': case '>': case '%': case '|': {
+      long long count = std::stoll(header);
+      if (type == '%' || type == '|') count *= 2;
+      for (long long i = 0; i < count && next != std::string::npos; ++i) next = reply_end(bytes, next, depth + 1);
+      return next;
+    }
+    default: return next;  // + - : _ # , (
+  }
+}
+
+// A plain blocking RESP connection to the real server, reading whole replies.
+class RawConnection {
+ public:
+  RawConnection(const std::string& host, int port) : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(port));
+    inet_pton(AF_INET, host.c_str(), &address.sin_addr);
+    if (connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) throw std::runtime_error("connect");
+    timeval timeout{.tv_sec = 5, .tv_usec = 0};
+    setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  }
+  ~RawConnection() { close(fd_); }
+  RawConnection(const RawConnection&) = delete;
+  RawConnection& operator=(const RawConnection&) = delete;
+
+  // Sends `request` and returns the bytes of `replies` complete replies.
+  std::string exchange(const std::string& request, std::size_t replies) {
+    if (send(fd_, request.data(), request.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(request.size())) return "send failed";
+    // Each read adds bytes or fails; the socket timeout bounds a silent server.
+    for (int reads = 0; reads < 10'000; ++reads) {
+      std::size_t end = 0;
+      for (std::size_t i = 0; i < replies && end != std::string::npos; ++i) end = reply_end(buffer_, end);
+      if (end != std::string::npos) {
+        std::string out = buffer_.substr(0, end);
+        buffer_.erase(0, end);
+        return out;
+      }
+      char chunk[4096];
+      const ssize_t received = recv(fd_, chunk, sizeof chunk, 0);
+      if (received <= 0) return "read failed: " + buffer_;
+      buffer_.append(chunk, static_cast<std::size_t>(received));
+    }
+    return "too many reads";
+  }
+
+ private:
+  int fd_;
+  std::string buffer_;
+};
+
+std::string encode_request(const Command& command) {
+  std::string out = "*" + std::to_string(command.size()) + "\r\n";
+  for (const std::string& arg : command) out += "$" + std::to_string(arg.size()) + "\r\n" + arg + "\r\n";
+  return out;
+}
+
+// HELLO's map names the client id, which differs between the two servers.
+std::string without_hello_id(std::string bytes) {
+  static const std::regex id(R"((\$2\r\nid\r\n):[0-9]+)");
+  return std::regex_replace(bytes, id, "$1:0");
+}
+
+TEST(Differential, Resp3RepliesAreByteIdentical) {
+  struct Exchange {
+    Command command;
+    std::size_t replies = 1;
+  };
+  const std::vector<Exchange> exchanges = {
+      {{"HELLO", "3", "SETNAME", "diff"}},
+      {{"SET", "k", "v"}}, {{"GET", "k"}}, {{"GET", "missing"}},
+      {{"HSET", "h", "a", "1", "b", "2"}}, {{"HGETALL", "h"}}, {{"HGETALL", "missing"}}, {{"HMGET", "h", "a", "x"}},
+      {{"ZADD", "z", "1.5", "m", "2", "n", "-inf", "o"}}, {{"ZSCORE", "z", "m"}}, {{"ZSCORE", "z", "o"}},
+      {{"ZRANGE", "z", "0", "-1", "WITHSCORES"}}, {{"ZADD", "z", "INCR", "0.25", "m"}}, {{"ZSCORE", "z", "missing"}},
+      {{"LPUSH", "l", "a"}}, {{"LPOP", "missing", "2"}}, {{"LPOP", "l", "5"}},
+      {{"CONFIG", "GET", "maxmemory"}}, {{"CONFIG", "GET", "notify-keyspace-events"}}, {{"CLIENT", "GETNAME"}},
+      {{"TTL", "k"}}, {{"TYPE", "h"}}, {{"EXISTS", "k", "h"}}, {{"DEL", "k"}}, {{"TIME", "extra"}},
+      {{"EVAL", "return redis.call('hgetall', KEYS[1])", "1", "h"}},
+      {{"EVAL", "redis.setresp(3); return redis.call('hgetall', KEYS[1])", "1", "h"}},
+      {{"EVAL", "redis.setresp(3); return redis.call('zscore', KEYS[1], 'm')", "1", "z"}},
+      {{"EVAL", "redis.setresp(3); local v = redis.call('get', 'missing'); return v == nil and 'nil' or 'other'", "0"}},
+      {{"EVAL", "redis.setresp(3); return {true, false}", "0"}},
+      {{"EVAL", "return {true, false}", "0"}},
+      {{"EVAL", "return {double = 3.25}", "0"}},
+      {{"EVAL", "return {map = {a = 1}}", "0"}},
+      {{"EVAL", "return {set = {a = true}}", "0"}},
+      {{"EVAL", "return {big_number = '12345678901234567890'}", "0"}},
+      {{"EVAL", "return {verbatim_string = {format = 'txt', string = 'hello'}}", "0"}},
+      {{"EVAL", "redis.setresp(3); return redis.call('hgetall', 'h').map.b", "0"}},
+      // UNSUBSCRIBE without channels goes in Redis's hash order, so channels are named here.
+      {{"SUBSCRIBE", "c1", "c2"}, 2}, {{"PING"}}, {{"GET", "h"}}, {{"UNSUBSCRIBE", "c2", "c1"}, 2},
+      {{"HELLO", "2"}}, {{"HGETALL", "h"}}, {{"ZSCORE", "z", "m"}}, {{"EVAL", "return {double = 3.25}", "0"}},
+      {{"SUBSCRIBE", "c1"}}, {{"PING"}}, {{"GET", "h"}}, {{"UNSUBSCRIBE"}},
+      {{"HELLO", "4"}}, {{"HELLO", "3", "AUTH", "default", "anything"}}, {{"CONFIG", "SET", "maxmemory-policy", "nope"}},
+  };
+  lockcheck::testing::RedisServer server;
+  RawConnection real(server.host(), server.port());
+  Node node(NodeOptions{.clock = real_unix_time_ms});
+  RespConnection mock(1, ConnectionLimits{}, "");
+  for (const Exchange& exchange : exchanges) {
+    const std::string request = encode_request(exchange.command);
+    const std::string expected = without_hello_id(real.exchange(request, exchange.replies));
+    mock.output().clear();
+    mock.receive(request, node);
+    const std::string actual = without_hello_id(mock.output());
+    EXPECT_EQ(actual, expected) << show(exchange.command);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,269 @@
+// Connection commands: HELLO, AUTH, CLIENT. Authentication follows redis-server with `requirepass`: the
+// only user is "default"; without a password it is "nopass" (any password works for AUTH default ...).
+#include <algorithm>
+
+#include "commands.hpp"
+#include "errors.hpp"
+#include "node.hpp"
+#include "numbers.hpp"
+#include "text.hpp"
+
+namespace lockcheck::mock::cmd {
+namespace {
+
+constexpr std::string_view kWrongPass = "WRONGPASS invalid username-password pair or user is disabled.";
+constexpr std::string_view kBadName = "ERR Client names cannot contain spaces, newlines or special characters.";
+
+// Compares without an early exit on the first differing byte, so reply timing does not reveal how much of
+// a guessed password was right.
+bool same_secret(std::string_view given, std::string_view expected) {
+  unsigned char difference = given.size() == expected.size() ? 0 : 1;
+  for (std::size_t i = 0; i < given.size(); ++i) {
+    difference |= static_cast<unsigned char>(given[i] ^ expected[i % (expected.empty() ? 1 : expected.size())]);
+  }
+  return difference == 0 && !expected.empty();
+}
+
+// ACLAuthenticateUser for the default user: nopass without a requirepass, else the password must match.
+bool authenticate(Session& session, std::string_view user, std::string_view password) {
+  if (user != "default") return false;
+  if (!session.requirepass.empty() && !same_secret(password, session.requirepass)) return false;
+  session.authenticated = true;
+  return true;
+}
+
+bool valid_client_name(std::string_view name) {
+  return std::all_of(name.begin(), name.end(), [](char c) { return c >= '!' && c <= '~'; });
+}
+
+Reply subcommand_arity(std::string_view command, std::string_view sub) {
+  return Reply::error("ERR wrong number of arguments for '" + std::string(command) + "|" + to_lower(sub) + "' command");
+}
+
+// One CLIENT LIST / CLIENT INFO line, in Redis 7.0's field order.
+std::string client_line(const Session& session, std::int64_t now_ms) {
+  std::string flags;
+  if (!session.channels.empty()) flags += 'P';
+  if (session.no_evict) flags += 'e';
+  if (flags.empty()) flags = "N";
+  const std::int64_t age_s = session.connected_at_ms > 0 ? (now_ms - session.connected_at_ms) / 1000 : 0;
+  return "id=" + std::to_string(session.client_id) + " addr=" + session.address + " laddr=" + session.local_address +
+         " fd=8 name=" + session.name + " age=" + std::to_string(std::max<std::int64_t>(age_s, 0)) + " idle=0 flags=" +
+         flags + " db=0 sub=" + std::to_string(session.channels.size()) +
+         " psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0"
+         " tot-mem=1024 events=r cmd=" + std::string(session.last_command) +
+         " user=default redir=-1 resp=" + std::to_string(session.resp) + "\n";
+}
+
+std::vector<const Session*> every_client(CommandContext& ctx) {
+  if (ctx.node.clients().list) return ctx.node.clients().list();
+  return {&ctx.session};
+}
+
+Reply client_list(CommandContext& ctx) {
+  std::string type;
+  std::vector<std::int64_t> ids;
+  for (std::size_t i = 2; i < ctx.args.size(); ++i) {
+    if (iequals(ctx.args[i], "type") && i + 1 < ctx.args.size()) {
+      type = to_lower(ctx.args[++i]);
+      if (type != "normal" && type != "master" && type != "replica" && type != "slave" && type != "pubsub") {
+        return Reply::error("ERR Unknown client type '" + ctx.args[i] + "'");
+      }
+    } else if (iequals(ctx.args[i], "id") && i + 1 < ctx.args.size()) {
+      // Every remaining argument is an id.
+      for (++i; i < ctx.args.size(); ++i) {
+        auto id = parse_int64(ctx.args[i]);
+        if (!id || *id <= 0) return Reply::error("ERR Invalid client ID");
+        ids.push_back(*id);
+      }
+    } else {
+      return err::syntax();
+    }
+  }
+  std::string text;
+  for (const Session* session : every_client(ctx)) {
+    if (!ids.empty() && std::find(ids.begin(), ids.end(), session->client_id) == ids.end()) continue;
+    if (type == "pubsub" && session->channels.empty()) continue;
+    if (type == "normal" && !session->channels.empty()) continue;
+    if (type == "master" || type == "replica" || type == "slave") continue;
+    text += client_line(*session, ctx.keys.now_ms());
+  }
+  return Reply::verbatim(std::move(text));
+}
+
+bool kill_client(CommandContext& ctx, std::int64_t client_id) {
+  if (client_id == ctx.session.client_id) {
+    ctx.session.close_requested = true;  // answered first, then closed, as Redis
+    return true;
+  }
+  return ctx.node.clients().kill && ctx.node.clients().kill(client_id);
+}
+
+Reply client_kill(CommandContext& ctx) {
+  if (ctx.args.size() == 3) {  // the old form: CLIENT KILL addr:port
+    for (const Session* session : every_client(ctx)) {
+      if (session->address == ctx.args[2] && kill_client(ctx, session->client_id)) return Reply::ok();
+    }
+    return Reply::error("ERR No such client");
+  }
+  if (ctx.args.size() % 2 != 0) return err::syntax();
+  std::optional<std::int64_t> id;
+  std::string address, local_address, type;
+  bool skip_me = true;
+  for (std::size_t i = 2; i + 1 < ctx.args.size(); i += 2) {
+    const std::string& value = ctx.args[i + 1];
+    if (iequals(ctx.args[i], "id")) {
+      id = parse_int64(value);
+      if (!id || *id <= 0) return Reply::error("ERR client-id should be greater than 0");
+    } else if (iequals(ctx.args[i], "addr")) {
+      address = value;
+    } else if (iequals(ctx.args[i], "laddr")) {
+      local_address = value;
+    } else if (iequals(ctx.args[i], "type")) {
+      type = to_lower(value);
+      if (type != "normal" && type != "master" && type != "replica" && type != "slave" && type != "pubsub") {
+        return Reply::error("ERR Unknown client type '" + value + "'");
+      }
+    } else if (iequals(ctx.args[i], "user")) {
+      if (value != "default") return Reply::error("ERR No such user '" + value + "'");
+    } else if (iequals(ctx.args[i], "skipme")) {
+      if (iequals(value, "yes")) skip_me = true;
+      else if (iequals(value, "no")) skip_me = false;
+      else return err::syntax();
+    } else {
+      return err::syntax();
+    }
+  }
+  std::vector<std::int64_t> victims;
+  for (const Session* session : every_client(ctx)) {
+    if (id && session->client_id != *id) continue;
+    if (!address.empty() && session->address != address) continue;
+    if (!local_address.empty() && session->local_address != local_address) continue;
+    if (type == "pubsub" && session->channels.empty()) continue;
+    if (type == "normal" && !session->channels.empty()) continue;
+    if (type == "master" || type == "replica" || type == "slave") continue;
+    if (skip_me && session->client_id == ctx.session.client_id) continue;
+    victims.push_back(session->client_id);
+  }
+  std::int64_t killed = 0;
+  for (std::int64_t victim : victims) killed += kill_client(ctx, victim) ? 1 : 0;
+  return Reply::integer_reply(killed);
+}
+
+// CLIENT SETINFO is Redis 7.2's (7.0.15 answers "unknown subcommand"); accepted because current clients
+// send it at connect and some treat the refusal as noise in their logs.
+Reply client_setinfo(CommandContext& ctx) {
+  const std::string& value = ctx.args[3];
+  if (!valid_client_name(value)) {
+    return Reply::error("ERR " + to_lower(ctx.args[2]) + " cannot contain spaces, newlines or special characters.");
+  }
+  if (iequals(ctx.args[2], "lib-name")) ctx.session.lib_name = value;
+  else if (iequals(ctx.args[2], "lib-ver")) ctx.session.lib_ver = value;
+  else return Reply::error("ERR Unrecognized option '" + ctx.args[2] + "'");
+  return Reply::ok();
+}
+
+struct ClientSubcommand {
+  std::string_view name;
+  int arity;  // of the whole command, as Redis's subcommand table
+  Reply (*run)(CommandContext&);
+};
+
+Reply client_on_off(CommandContext& ctx, bool& flag) {
+  if (iequals(ctx.args[2], "on")) flag = true;
+  else if (iequals(ctx.args[2], "off")) flag = false;
+  else return err::syntax();
+  return Reply::ok();
+}
+
+constexpr ClientSubcommand kClientSubcommands[] = {
+    {"getname", 2, [](CommandContext& ctx) { return ctx.session.name.empty() ? Reply::nil() : Reply::bulk(ctx.session.name); }},
+    {"getredir", 2, [](CommandContext&) { return Reply::integer_reply(-1); }},
+    {"id", 2, [](CommandContext& ctx) { return Reply::integer_reply(ctx.session.client_id); }},
+    {"info", 2, [](CommandContext& ctx) { return Reply::verbatim(client_line(ctx.session, ctx.keys.now_ms())); }},
+    {"kill", -3, client_kill},
+    {"list", -2, client_list},
+    {"no-evict", 3, [](CommandContext& ctx) { return client_on_off(ctx, ctx.session.no_evict); }},
+    {"reply", 3,
+     [](CommandContext& ctx) {
+       if (iequals(ctx.args[2], "on")) ctx.session.reply_mode = ReplyMode::on;
+       else if (iequals(ctx.args[2], "off")) ctx.session.reply_mode = ReplyMode::off;
+       else if (iequals(ctx.args[2], "skip")) ctx.session.reply_mode = ReplyMode::skip_next;
+       else return err::syntax();
+       return Reply::ok();
+     }},
+    {"setinfo", 4, client_setinfo},
+    {"setname", 3,
+     [](CommandContext& ctx) {
+       if (!valid_client_name(ctx.args[2])) return err::reply(kBadName);
+       ctx.session.name = ctx.args[2];
+       return Reply::ok();
+     }},
+};
+
+}  // namespace
+
+Reply hello(CommandContext& ctx) {
+  const Command& args = ctx.args;
+  int version = ctx.session.resp;
+  if (args.size() >= 2) {
+    auto requested = parse_int64(args[1]);
+    if (!requested) return Reply::error("ERR Protocol version is not an integer or out of range");
+    if (*requested < 2 || *requested > 3) return Reply::error("NOPROTO unsupported protocol version");
+    version = static_cast<int>(*requested);
+  }
+  const std::string* user = nullptr;
+  const std::string* password = nullptr;
+  const std::string* name = nullptr;
+  for (std::size_t i = 2; i < args.size(); ++i) {
+    const std::size_t more = args.size() - 1 - i;
+    if (iequals(args[i], "auth") && more >= 2) {
+      user = &args[i + 1];
+      password = &args[i + 2];
+      i += 2;
+    } else if (iequals(args[i], "setname") && more >= 1) {
+      name = &args[++i];
+      if (!valid_client_name(*name)) return err::reply(kBadName);
+    } else {
+      return Reply::error("ERR Syntax error in HELLO option '" + args[i] + "'");
+    }
+  }
+  if (user != nullptr && !authenticate(ctx.session, *user, *password)) return err::reply(kWrongPass);
+  if (!ctx.session.requirepass.empty() && !ctx.session.authenticated) {
+    return Reply::error("NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
+                        "<proto> AUTH <user> <pass> option can be used to authenticate the client and select the "
+                        "RESP protocol version at the same time");
+  }
+  if (name != nullptr) ctx.session.name = *name;
+  ctx.session.resp = version;
+  const std::string& role = ctx.node.replication().role;
+  return Reply::map({Reply::bulk("server"), Reply::bulk("redis"), Reply::bulk("version"), Reply::bulk("7.0.15"),
+                     Reply::bulk("proto"), Reply::integer_reply(version), Reply::bulk("id"),
+                     Reply::integer_reply(ctx.session.client_id), Reply::bulk("mode"), Reply::bulk("standalone"),
+                     Reply::bulk("role"), Reply::bulk(role == "master" ? "master" : "replica"), Reply::bulk("modules"),
+                     Reply::array({})});
+}
+
+Reply auth(CommandContext& ctx) {
+  if (ctx.args.size() > 3) return err::syntax();
+  if (ctx.args.size() == 2 && ctx.session.requirepass.empty()) {
+    return Reply::error("ERR AUTH <password> called without any password configured for the default user. "
+                        "Are you sure your configuration is correct?");
+  }
+  const std::string user = ctx.args.size() == 2 ? "default" : ctx.args[1];
+  if (authenticate(ctx.session, user, ctx.args.back())) return Reply::ok();
+  return err::reply(kWrongPass);
+}
+
+Reply client(CommandContext& ctx) {
+  for (const ClientSubcommand& sub : kClientSubcommands) {
+    if (!iequals(sub.name, ctx.args[1])) continue;
+    const std::size_t argc = ctx.args.size();
+    const bool arity_ok = sub.arity > 0 ? argc == static_cast<std::size_t>(sub.arity) : argc >= static_cast<std::size_t>(-sub.arity);
+    if (!arity_ok) return subcommand_arity("client", ctx.args[1]);
+    return sub.run(ctx);
+  }
+  return Reply::error("ERR unknown subcommand '" + ctx.args[1].substr(0, 128) + "'. Try CLIENT HELP.");
+}
+
+}  // namespace lockcheck::mock::cmd

@@ -1,0 +1,103 @@
+#include "notifications.hpp"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include "text.hpp"
+
+namespace lockcheck::mock {
+namespace {
+
+struct CommandEvent {
+  std::string_view command;
+  char event_class;
+  std::string_view event;
+};
+
+// What a command announces when it changes a key (Redis 7.0's notifyKeyspaceEvent calls). A command not
+// listed announces its own name in the class of its family (the first letter of hash/list/zset/set commands).
+constexpr std::array kCommandEvents = std::to_array<CommandEvent>({
+    {"decr", '$', "incrby"},   {"decrby", '$', "decrby"}, {"getset", '$', "set"},       {"hmset", 'h', "hset"},
+    {"hsetnx", 'h', "hset"},   {"incr", '$', "incrby"},   {"incrby", '$', "incrby"},    {"incrbyfloat", '$', "incrbyfloat"},
+    {"mset", '$', "set"},      {"msetnx", '$', "set"},    {"psetex", '$', "set"},       {"set", '$', "set"},
+    {"setex", '$', "set"},     {"setnx", '$', "set"},     {"append", '$', "append"},    {"setrange", '$', "setrange"},
+    {"zincrby", 'z', "zincr"}, {"rename", 'g', "rename_to"}, {"renamenx", 'g', "rename_to"}, {"copy", 'g', "copy_to"},
+    {"getex", 'g', "expire"},
+});
+
+CommandEvent command_event(std::string_view command) {
+  for (const CommandEvent& known : kCommandEvents) {
+    if (known.command == command) return known;
+  }
+  if (command.empty()) return {command, 'g', "del"};
+  char family = '$';
+  if (command[0] == 'h') family = 'h';
+  else if (command[0] == 'z' || command.starts_with("bz")) family = 'z';
+  else if (command[0] == 'l' || command == "rpush" || command == "rpop" || command == "rpushx" || command == "rpoplpush" ||
+           command.starts_with("bl") || command.starts_with("br")) family = 'l';
+  else if (command[0] == 's' && command != "set" && command != "setnx" && command != "setex") family = 's';
+  return {command, family, command};
+}
+
+bool is_expire_command(std::string_view command) {
+  return command == "expire" || command == "pexpire" || command == "expireat" || command == "pexpireat";
+}
+
+}  // namespace
+
+void KeyspaceNotifier::configure(std::string_view flags) {
+  classes_.clear();
+  keyspace_ = keyevent_ = false;
+  for (char c : flags) {
+    if (c == 'K') keyspace_ = true;
+    else if (c == 'E') keyevent_ = true;
+    else if (c == 'A') classes_ += "g$lshzxetd";
+    else classes_ += c;
+  }
+}
+
+void KeyspaceNotifier::notify(char event_class, std::string_view event_name, std::string_view key) {
+  if (classes_.find(event_class) == std::string::npos) return;
+  if (keyspace_) publish_("__keyspace@0__:" + std::string(key), std::string(event_name));
+  if (keyevent_) publish_("__keyevent@0__:" + std::string(event_name), std::string(key));
+}
+
+void KeyspaceNotifier::on_key_event(const KeyEvent& event) {
+  if (downstream_ != nullptr) downstream_->on_key_event(event);
+  if (!keyspace_ && !keyevent_) return;
+  const std::string_view command = event.command;
+  switch (event.kind) {
+    case KeyEventKind::created:
+      notify('n', "new", event.key);
+      [[fallthrough]];
+    case KeyEventKind::overwritten:
+    case KeyEventKind::modified: {
+      CommandEvent what = command_event(command);
+      if (command == "zadd" && arguments_ != nullptr &&
+          std::any_of(arguments_->begin(), arguments_->end(), [](const std::string& arg) { return iequals(arg, "incr"); })) {
+        what.event = "zincr";
+      }
+      notify(what.event_class, what.event, event.key);
+      return;
+    }
+    case KeyEventKind::expire_set: notify('g', "expire", event.key); return;
+    case KeyEventKind::expire_removed:
+      if (command == "persist") notify('g', "persist", event.key);
+      return;
+    case KeyEventKind::deleted: {
+      // A type command that emptied its key announces itself, then the generic "del".
+      const CommandEvent what = command_event(command);
+      if (command != "del" && command != "unlink" && command != "getdel" && !is_expire_command(command) &&
+          command != "flushall" && command != "flushdb" && what.event_class != '$') {
+        notify(what.event_class, what.event, event.key);
+      }
+      if (command != "flushall" && command != "flushdb") notify('g', "del", event.key);
+      return;
+    }
+    case KeyEventKind::expired: notify('x', "expired", event.key); return;
+    case KeyEventKind::evicted: notify('e', "evicted", event.key); return;
+  }
+}
+
+}  // namespace lockcheck::mock
