@@ -41,7 +41,7 @@ std::string spaces_for_newlines(std::string text) {
   return text;
 }
 
-Reply to_reply_at(lua_State* L, std::string_view sha, int resp, int depth);
+Reply to_reply_at(lua_State* L, std::string_view sha, bool resp3, int depth);
 
 // The value of string field `field` of the table on top of the stack, if it is a string.
 std::optional<std::string> string_field(lua_State* L, const char* field) {
@@ -60,15 +60,15 @@ std::optional<std::string> string_field(lua_State* L, const char* field) {
 // {map = {k = v}} or {set = {k = true}} (the table is on top of the stack). Lua 5.4's lua_next order
 // depends on a per-state random hash seed, so entries are sorted by key: deterministic, and the order Redis
 // gives small string-keyed tables.
-Reply map_or_set_to_reply(lua_State* L, std::string_view sha, int resp, int depth, bool is_map) {
+Reply map_or_set_to_reply(lua_State* L, std::string_view sha, bool resp3, int depth, bool is_map) {
   std::vector<std::pair<Reply, Reply>> entries;
   lua_pushnil(L);
   // lua_next visits each key once, so the loop is bounded by the table's size.
   while (lua_next(L, -2) != 0) {
     lua_pushvalue(L, -2);  // the key, converted without disturbing lua_next's copy
-    Reply key = to_reply_at(L, sha, resp, depth + 1);
+    Reply key = to_reply_at(L, sha, resp3, depth + 1);
     lua_pop(L, 1);
-    entries.emplace_back(std::move(key), is_map ? to_reply_at(L, sha, resp, depth + 1) : Reply{});
+    entries.emplace_back(std::move(key), is_map ? to_reply_at(L, sha, resp3, depth + 1) : Reply{});
     lua_pop(L, 1);
   }
   std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
@@ -83,7 +83,7 @@ Reply map_or_set_to_reply(lua_State* L, std::string_view sha, int resp, int dept
 }
 
 // Redis's one-field tables for RESP3 types: double, big_number, map, set, verbatim_string.
-std::optional<Reply> resp3_table_to_reply(lua_State* L, std::string_view sha, int resp, int depth) {
+std::optional<Reply> resp3_table_to_reply(lua_State* L, std::string_view sha, bool resp3, int depth) {
   lua_pushliteral(L, "double");
   lua_rawget(L, -2);
   if (lua_type(L, -1) == LUA_TNUMBER) {
@@ -97,7 +97,7 @@ std::optional<Reply> resp3_table_to_reply(lua_State* L, std::string_view sha, in
     lua_pushstring(L, field);
     lua_rawget(L, -2);
     if (lua_type(L, -1) == LUA_TTABLE) {
-      Reply reply = map_or_set_to_reply(L, sha, resp, depth, field[0] == 'm');
+      Reply reply = map_or_set_to_reply(L, sha, resp3, depth, field[0] == 'm');
       lua_pop(L, 1);
       return reply;
     }
@@ -115,7 +115,7 @@ std::optional<Reply> resp3_table_to_reply(lua_State* L, std::string_view sha, in
   return verbatim;
 }
 
-Reply to_reply_at(lua_State* L, std::string_view sha, int resp, int depth) {
+Reply to_reply_at(lua_State* L, std::string_view sha, bool resp3, int depth) {
   switch (lua_type(L, -1)) {
     case LUA_TSTRING: {
       std::size_t length = 0;
@@ -124,7 +124,7 @@ Reply to_reply_at(lua_State* L, std::string_view sha, int resp, int depth) {
     }
     case LUA_TBOOLEAN:
       // After redis.setresp(3) a boolean is a RESP3 boolean; before, true is 1 and false is nil.
-      if (resp == 3) return Reply::boolean(lua_toboolean(L, -1) != 0);
+      if (resp3) return Reply::boolean(lua_toboolean(L, -1) != 0);
       return lua_toboolean(L, -1) ? Reply::integer_reply(1) : Reply::nil();
     case LUA_TNUMBER: return Reply::integer_reply(lua_number_to_reply_integer(L, -1));
     case LUA_TTABLE: break;
@@ -139,7 +139,7 @@ Reply to_reply_at(lua_State* L, std::string_view sha, int resp, int depth) {
   lua_pop(L, 1);
   if (is_error) return error_table_to_reply(L, sha);
   if (auto ok = string_field(L, "ok")) return Reply::status(spaces_for_newlines(std::move(*ok)));
-  if (auto typed = resp3_table_to_reply(L, sha, resp, depth)) return std::move(*typed);
+  if (auto typed = resp3_table_to_reply(L, sha, resp3, depth)) return std::move(*typed);
   std::vector<Reply> elements;
   // Walks indices, never #t: the length operator is unspecified for tables with holes.
   for (lua_Integer index = 1;; ++index) {
@@ -147,7 +147,7 @@ Reply to_reply_at(lua_State* L, std::string_view sha, int resp, int depth) {
       lua_pop(L, 1);
       break;
     }
-    elements.push_back(to_reply_at(L, sha, resp, depth + 1));
+    elements.push_back(to_reply_at(L, sha, resp3, depth + 1));
     lua_pop(L, 1);
   }
   return Reply::array(std::move(elements));
@@ -164,11 +164,11 @@ std::int64_t lua_number_to_reply_integer(lua_State* L, int index) {
   return static_cast<std::int64_t>(value);
 }
 
-void push_reply(lua_State* L, const Reply& reply, int resp) {
+void push_reply(lua_State* L, const Reply& reply, bool resp3) {
   luaL_checkstack(L, 4, "reply nesting");
   switch (reply.kind) {
     case Reply::Kind::nil:
-      if (resp == 3) lua_pushnil(L);
+      if (resp3) lua_pushnil(L);
       else lua_pushboolean(L, 0);
       return;
     case Reply::Kind::integer: push_redis_integer(L, reply.integer); return;
@@ -179,7 +179,7 @@ void push_reply(lua_State* L, const Reply& reply, int resp) {
     case Reply::Kind::push:
       lua_createtable(L, static_cast<int>(reply.elements.size()), 0);
       for (std::size_t i = 0; i < reply.elements.size(); ++i) {
-        push_reply(L, reply.elements[i], resp);
+        push_reply(L, reply.elements[i], resp3);
         lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
       }
       return;
@@ -206,8 +206,8 @@ void push_reply(lua_State* L, const Reply& reply, int resp) {
       lua_createtable(L, 0, 1);
       lua_createtable(L, 0, static_cast<int>(reply.elements.size()));
       for (std::size_t i = 0; i < reply.elements.size(); i += is_map ? 2 : 1) {
-        push_reply(L, reply.elements[i], resp);
-        if (is_map && i + 1 < reply.elements.size()) push_reply(L, reply.elements[i + 1], resp);
+        push_reply(L, reply.elements[i], resp3);
+        if (is_map && i + 1 < reply.elements.size()) push_reply(L, reply.elements[i + 1], resp3);
         else lua_pushboolean(L, 1);
         lua_rawset(L, -3);
       }
@@ -217,7 +217,7 @@ void push_reply(lua_State* L, const Reply& reply, int resp) {
   }
 }
 
-Reply to_reply(lua_State* L, std::string_view sha, int resp) { return to_reply_at(L, sha, resp, 0); }
+Reply to_reply(lua_State* L, std::string_view sha, bool resp3) { return to_reply_at(L, sha, resp3, 0); }
 
 Reply error_table_to_reply(lua_State* L, std::string_view sha) {
   lua_getfield(L, -1, "err");

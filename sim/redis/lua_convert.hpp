@@ -11,16 +11,16 @@ struct lua_State;
 namespace lockcheck::mock {
 
 // Pushes what redis.call returns for `reply`: integer -> number, bulk -> string, nil -> false (RESP3: nil),
-// status -> {ok=...}, error -> {err=...} (inside arrays), array -> table; after redis.setresp(3) (`resp` 3)
+// status -> {ok=...}, error -> {err=...} (inside arrays), array -> table; after redis.setresp(3) (`resp3`)
 // also map -> {map={k=v}}, set -> {set={k=true}}, double -> {double=n}, boolean -> boolean,
 // big number -> {big_number=s}, verbatim -> {verbatim_string={format=, string=}}.
-void push_reply(lua_State* L, const Reply& reply, int resp = 2);
+void push_reply(lua_State* L, const Reply& reply, bool resp3 = false);
 
 // Converts the Lua value on top of the stack (left in place) to the reply a client would see.
 // `sha` names the running script for an {err=..., source=..., line=...} table's suffix. The one-field
 // tables {double=}, {big_number=}, {map=}, {set=}, {verbatim_string=} give RESP3 kinds (a RESP2 caller gets
-// them downgraded); `resp` is the script's redis.setresp() version, which decides what booleans become.
-Reply to_reply(lua_State* L, std::string_view sha, int resp = 2);
+// them downgraded); `resp3` (the script called redis.setresp(3)) decides what booleans become.
+Reply to_reply(lua_State* L, std::string_view sha, bool resp3 = false);
 
 // The error reply for an error table on top of the stack: "<err> script: <sha>, on <source>:<line>."
 // when it carries a source and a line (a raised error), otherwise just "<err>".

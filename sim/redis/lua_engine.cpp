@@ -173,7 +173,7 @@ void LuaEngine::run_inside(lua_State* L) {
   int status = lua_pcall(L, 0, 1, handler);
   lua_sethook(L, count_hook, LUA_MASKCOUNT, kHookEvery);
   if (status == LUA_OK) {
-    result_ = to_reply(L, *running_sha_, resp_);
+    result_ = to_reply(L, *running_sha_, resp3_);
   } else if (lua_istable(L, -1)) {
     result_ = error_table_to_reply(L, *running_sha_);
   } else {
@@ -193,7 +193,7 @@ Reply LuaEngine::run(const std::string& sha, std::span<const std::string> keys, 
   running_keys_ = keys;
   running_argv_ = argv;
   read_only_ = read_only || it->second.no_writes;
-  resp_ = 2;  // every script starts in RESP2, as Redis's script client does
+  resp3_ = false;
   result_ = Reply::nil();
   node_.set_script_context(it->first);
   lua_settop(L_, 0);

@@ -41,9 +41,9 @@ class LuaEngine {
   static LuaEngine& of(lua_State* L);
   Node& node() { return node_; }
   bool read_only() const { return read_only_; }
-  // The protocol redis.call replies arrive in, and booleans return in: 2 until redis.setresp(3).
-  int resp() const { return resp_; }
-  void set_resp(int resp) { resp_ = resp; }
+  // redis.setresp(3) for the rest of this run; every run starts on RESP2, as in Redis.
+  bool resp3() const { return resp3_; }
+  void set_resp3(bool on) { resp3_ = on; }
   Command& scratch() { return scratch_; }
 
  private:
@@ -66,7 +66,7 @@ class LuaEngine {
   std::size_t memory_limit_bytes_;
   std::size_t memory_used_bytes_ = 0;
   bool read_only_ = false;
-  int resp_ = 2;
+  bool resp3_ = false;
   Command scratch_;  // redis.call argument buffer, reused: scripts cannot nest
 
   // The script being run by run(), for protected_run.

@@ -110,7 +110,7 @@ Reply Node::call_from_script(const Command& command, bool read_only) {
   if ((spec->flags & kDenyOom) && !make_room()) {
     reply = err::reply(err::kOom);
   } else {
-    const int resp = lua_->resp();
+    const int resp = lua_->resp3() ? 3 : 2;
     CommandContext context{*this, keyspace_, *script_session_, command, true, resp};
     reply = spec->handler(context);
     notifier_.set_arguments(nullptr);

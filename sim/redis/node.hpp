@@ -48,7 +48,6 @@ struct ClientDirectory {
 // Counters INFO stats shows; CONFIG RESETSTAT zeroes them.
 struct NodeStats {
   std::int64_t commands_processed = 0;
-  std::int64_t error_replies = 0;
 };
 
 // Published messages: (subscriber client id, push ["message", channel, payload]; a RESP2 transport sends

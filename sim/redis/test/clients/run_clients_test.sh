@@ -27,17 +27,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Starts a server on port 0 (the kernel picks a free port) and prints the port it announced.
+# Starts a server on port 0 (the kernel picks a free port); sets `port` to the port it announced. Runs in
+# this shell (not a command substitution) so its pid reaches `pids` and the trap stops it.
 start_server() {
   local log="$work/server$1.log"
   shift
   "$server_binary" --bind 127.0.0.1 --port 0 "$@" >"$log" 2>&1 &
   pids+=("$!")
+  port=""
   for _ in $(seq 1 100); do
-    if grep -q "serving on" "$log"; then
-      sed -n 's/.*serving on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -1
-      return 0
-    fi
+    port="$(sed -n 's/.*serving on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -1)"
+    if [[ -n "$port" ]]; then return 0; fi
     sleep 0.05
   done
   echo "server $log did not start" >&2
@@ -45,10 +45,10 @@ start_server() {
   return 1
 }
 
-port1="$(start_server 1)"
-port_password="$(start_server 2 --requirepass "$password")"
-port2="$(start_server 3)"
-port3="$(start_server 4)"
+start_server 1; port1="$port"
+start_server 2 --requirepass "$password"; port_password="$port"
+start_server 3; port2="$port"
+start_server 4; port3="$port"
 
 status=0
 NODE_PATH="$node_modules" timeout 60 node "$here/node_clients.cjs" "$port1" "$port_password" "$password" "$port2" "$port3" || status=1
