@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "lua51_lib.hpp"
+#include "lua51_rewrite.hpp"
 #include "lua51_syntax.hpp"
 #include "lua_convert.hpp"
 #include "lua_prelude.hpp"
@@ -106,7 +108,8 @@ int LuaEngine::protected_setup(lua_State* L) {
   if (luaL_loadbufferx(L, kLuaPrelude, std::strlen(kLuaPrelude), "=prelude", "t") != LUA_OK) return lua_error(L);
   lua_pushcfunction(L, lua_readonly_error);
   lua_pushcfunction(L, lua_nonexistent_global);
-  lua_call(L, 2, 1);
+  open_lua51_lib(L);  // pushes the prelude's helpers table
+  lua_call(L, 3, 1);
   of(L).env_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
   return 0;
 }
@@ -137,6 +140,7 @@ std::optional<Reply> LuaEngine::load(const std::string& sha, std::string_view bo
   if (auto issue = find_lua54_only_syntax(source)) {
     return Reply::error(std::string(kCompileError) + "user_script:" + std::to_string(issue->line) + ": " + issue->message);
   }
+  source = rewrite_for_lua51_numbers(source);
   lua_settop(L_, 0);
   if (luaL_loadbufferx(L_, source.data(), source.size(), "@user_script", "t") != LUA_OK) {
     std::string message = lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "?";

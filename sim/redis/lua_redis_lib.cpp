@@ -9,6 +9,7 @@
 #include <lua.hpp>
 
 #include "lockcheck/sha1.hpp"
+#include "lua51_lib.hpp"
 #include "lua_convert.hpp"
 #include "lua_engine.hpp"
 #include "node.hpp"
@@ -189,6 +190,7 @@ int redis_wrapped_pcall(lua_State* L) {
   lua_insert(L, 1);
   if (lua_pcall(L, argc - 1, LUA_MULTRET, 0) != LUA_OK) {
     lua_remove(L, 1);
+    reword_error_at(L, -1);
     if (lua_istable(L, -1)) {
       lua_getfield(L, -1, "err");
       if (lua_isstring(L, -1)) lua_replace(L, -2);
@@ -264,6 +266,7 @@ int lua_error_handler(lua_State* L) {
     }
   }
   lua_settop(L, 1);
+  reword_error_at(L, 1);
   if (!lua_istable(L, 1)) {
     const char* text = luaL_tolstring(L, 1, nullptr);
     lua_createtable(L, 0, 3);

@@ -1,0 +1,136 @@
+// Lua 5.1 behaviour of EVAL on the embedded Lua 5.4 (issue 16). Every expected value is what
+// redis-server 7.0.15 answers for the same script.
+#include <gtest/gtest.h>
+
+#include "lockcheck/sha1.hpp"
+#include "mock_test_support.hpp"
+
+namespace lockcheck::mock::testing {
+namespace {
+
+#define EXPECT_REPLY(actual, expected) EXPECT_EQ(to_string(actual), to_string(expected))
+
+class Lua51 : public ::testing::Test, public MockFixture {
+ protected:
+  static std::string at(const std::string& body, int line) {
+    return " script: " + sha1_hex(body) + ", on @user_script:" + std::to_string(line) + ".";
+  }
+  void expect_runtime_error(const std::string& body, const std::string& message) {
+    EXPECT_REPLY(eval(body), E("ERR user_script:1: " + message + at(body, 1))) << body;
+  }
+};
+
+struct Case {
+  const char* body;
+  Reply expected;
+};
+
+TEST_F(Lua51, NumbersAreDoublesAndPrintAsFourteenDigits) {
+  const Case cases[] = {
+      {"return 10/2 .. ''", B("5")},
+      {"return 5.0 .. ''", B("5")},
+      {"return tostring(2^63 .. '')", B("9.2233720368548e+18")},
+      {"return tostring(9223372036854775807 + 1)", B("9.2233720368548e+18")},
+      {"return tostring(5 % 0)", B("-nan")},
+      {"return (2^53 + 1) .. ''", B("9.007199254741e+15")},
+      {"return tostring(0xffffffffffffffff)", B("1.844674407371e+19")},
+      {"return (99999999999999 + 1) .. ''", B("1e+14")},
+      {"return 10000000 * 10000000 .. ''", B("1e+14")},
+      {"return tostring(-7 % 3) .. ' ' .. (7 % -3) .. ' ' .. (5.5 % 2)", B("2 -2 1.5")},
+      {"local a = 7 return a / 0 .. ''", B("inf")},
+      {"local x = 'a' .. 10 / 4 * 2 .. 'b' .. -3 .. #'xy' .. (1+1) return x", B("a5b-322")},
+      {"local t = {n = 6} return 'v' .. t.n / 2 .. ':' .. math.floor(t.n / 4)", B("v3:1")},
+      {"local t = {} for i = 1, 3 do t[#t+1] = i / 1 .. '' end return t", A({B("1"), B("2"), B("3")})},
+      {"return tostring(math.floor(3.7)) .. tostring(math.sqrt(16)) .. (3 * 1.5 * 2)", B("349")},
+      {"return loadstring('return 10/2 .. \"\"')()", B("5")},
+      {"local mt = {__concat = function(a, b) return 'cat' end} return setmetatable({}, mt) .. 'x'", B("cat")},
+  };
+  for (const Case& c : cases) EXPECT_REPLY(eval(c.body), c.expected) << c.body;
+  run({"set", "n", "10"});
+  EXPECT_REPLY(eval("return redis.call('incrby', 'n', 5) / 5 .. 'x'"), B("3x"));
+}
+
+TEST_F(Lua51, LibrarySurfaceIsLua51s) {
+  const Case cases[] = {
+      {"return type(table.unpack)", B("nil")},
+      {"return type(unpack)", B("function")},
+      {"return _VERSION", B("Lua 5.1")},
+      {"local r = {} for k in pairs(math) do r[#r+1]=k end table.sort(r) return table.concat(r,' ')",
+       B("abs acos asin atan atan2 ceil cos cosh deg exp floor fmod frexp huge ldexp log log10 max min mod modf pi pow "
+         "rad random randomseed sin sinh sqrt tan tanh")},
+      {"local r = {} for k in pairs(string) do r[#r+1]=k end table.sort(r) return table.concat(r,' ')",
+       B("byte char dump find format gfind gmatch gsub len lower match rep reverse sub upper")},
+      {"local r = {} for k in pairs(table) do r[#r+1]=k end table.sort(r) return table.concat(r,' ')",
+       B("concat foreach foreachi getn insert maxn remove setn sort")},
+      {"local r = {} for k in pairs(coroutine) do r[#r+1]=k end table.sort(r) return table.concat(r,' ')",
+       B("create resume running status wrap yield")},
+      {"return tostring(math.log(8, 2))", B("2.0794415416798")},
+      {"return tostring(math.log10(1000))", B("3")},
+      {"return tostring(math.fmod(7, 0))", B("-nan")},
+      {"return tostring(math.frexp(8))", B("0.5")},
+      {"return math.ldexp(1, 3) .. ''", B("8")},
+      {"return tostring(coroutine.running())", B("nil")},
+      {"return xpcall(function(...) return select('#', ...) end, function(e) return e end, 1, 2)", I(1)},
+  };
+  for (const Case& c : cases) EXPECT_REPLY(eval(c.body), c.expected) << c.body;
+}
+
+TEST_F(Lua51, StringFunctionsCoerceAndTruncateAs51) {
+  const Case cases[] = {
+      {"return string.format('%d', 3.5)", B("3")},
+      {"return string.format('%d %x %5.1f %s %s', -3.9, 255.7, 2, 5.0, 10/4)", B("-3 ff   2.0 5 2.5")},
+      {"return string.format('%c', 65.9)", B("A")},
+      {"return string.rep('a', 3, ',')", B("aaa")},
+      {"return table.concat({1, 2.5, 10/2}, ',')", B("1,2.5,5")},
+      {"return string.len(10/2)", I(1)},
+      {"return string.sub('hello', 2.7, 3.2)", B("el")},
+      {"return ('x'):rep(2.9)", B("xx")},
+  };
+  for (const Case& c : cases) EXPECT_REPLY(eval(c.body), c.expected) << c.body;
+}
+
+TEST_F(Lua51, TonumberIsStrtod) {
+  const Case cases[] = {
+      {"return tostring(tonumber('inf'))", B("inf")},
+      {"return tostring(tonumber('-inf'))", B("-inf")},
+      {"return tostring(tonumber('nan'))", B("nan")},
+      {"return tostring(tonumber('infinity'))", B("inf")},
+      {"return tostring(tonumber('0x10'))", B("16")},
+      {"return tostring(tonumber(' 10 '))", B("10")},
+      {"return tostring(tonumber('1e1'))", B("10")},
+      {"return tostring(tonumber('10', 16))", B("16")},
+      {"return tostring(tonumber(' 0x1p4 '))", B("16")},
+      {"return tostring(tonumber('1e'))", B("nil")},
+      {"return tostring(tonumber(''))", B("nil")},
+      {"return tostring(tonumber('5.0')) .. tonumber('1e2')", B("5100")},
+  };
+  for (const Case& c : cases) EXPECT_REPLY(eval(c.body), c.expected) << c.body;
+}
+
+TEST_F(Lua51, LoadTakesAReaderAndLoadstringText) {
+  const std::string load = "return load('return 1')";
+  EXPECT_REPLY(eval(load), E("ERR user_script:1: bad argument #1 to 'load' (function expected, got string)" + at(load, 1)));
+  EXPECT_REPLY(eval("local done = false return load(function() if done then return nil end done = true return 'return 7' end)()"), I(7));
+  EXPECT_REPLY(eval("return {loadstring('return 1 +')}"), A({}));
+}
+
+TEST_F(Lua51, RuntimeErrorsUse51Wording) {
+  expect_runtime_error("local x; return x + 1", "attempt to perform arithmetic on local 'x' (a nil value)");
+  expect_runtime_error("local t = {}; return t.a.b", "attempt to index field 'a' (a nil value)");
+  expect_runtime_error("local s = 'a'; return s:nope()", "attempt to call method 'nope' (a nil value)");
+  expect_runtime_error("local x; return x .. 'a'", "attempt to concatenate local 'x' (a nil value)");
+  expect_runtime_error("local t = {} return t.a .. 'a'", "attempt to concatenate field 'a' (a nil value)");
+  expect_runtime_error("local t = {} return t[1] .. 'a'", "attempt to concatenate field '?' (a nil value)");
+  expect_runtime_error("local t = {} return t['b'] .. 'a'", "attempt to concatenate field 'b' (a nil value)");
+  expect_runtime_error("local u; local function f() return u .. 'a' end return f()",
+                       "attempt to concatenate upvalue 'u' (a nil value)");
+  expect_runtime_error("return KEYS .. 'a'", "attempt to concatenate global 'KEYS' (a table value)");
+  expect_runtime_error("return redis.call('get','nokey') .. 'a'", "attempt to concatenate a boolean value");
+  expect_runtime_error("return {} .. 'x'", "attempt to concatenate a table value");
+  expect_runtime_error("return 1 + 'abc'", "attempt to perform arithmetic on a string value");
+  EXPECT_REPLY(eval("return {pcall(function() local x; return x.y end)}"),
+               A({N(), B("user_script:1: attempt to index local 'x' (a nil value)")}));
+}
+
+}  // namespace
+}  // namespace lockcheck::mock::testing
