@@ -59,7 +59,7 @@ int redis_call_generic(lua_State* L, bool raise) {
   bool failed = false;
   std::string failure;
   try {
-    reply = engine.node().call_from_script(command, engine.read_only());
+    reply = engine.node().call_from_script(command, engine.read_only(), engine.allow_oom());
   } catch (const std::exception& e) {
     failed = true;  // never let a C++ exception cross the Lua frames
     failure = e.what();

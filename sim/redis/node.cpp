@@ -74,7 +74,7 @@ Reply Node::execute(const Command& command, Session& session) {
   return reply;
 }
 
-Reply Node::call_from_script(const Command& command, bool read_only) {
+Reply Node::call_from_script(const Command& command, bool read_only, bool allow_oom) {
   assert(script_session_ != nullptr && depth_ > 0);
   char name_buffer[32];
   const CommandSpec* spec = find_command(lower_into(command[0], name_buffer));
@@ -85,7 +85,7 @@ Reply Node::call_from_script(const Command& command, bool read_only) {
   Actor outer = keyspace_.actor();
   keyspace_.set_actor(Actor{outer.client_id, spec->name, script_sha_});
   Reply reply;
-  if ((spec->flags & kDenyOom) && !make_room()) {
+  if ((spec->flags & kDenyOom) && !allow_oom && !make_room()) {
     reply = err::reply(err::kOom);
   } else {
     CommandContext context{*this, keyspace_, *script_session_, command, true};

@@ -132,5 +132,37 @@ TEST_F(Lua51, RuntimeErrorsUse51Wording) {
                A({N(), B("user_script:1: attempt to index local 'x' (a nil value)")}));
 }
 
+TEST_F(Lua51, ShebangIsReadAsRedis70Does) {
+  const Case cases[] = {
+      {"#!lua\nreturn 1", I(1)},
+      {"#!lua flags=\nreturn 1", I(1)},
+      {"#!lua  flags=allow-oom   \nreturn 1", I(1)},
+      {"#!lua flags=allow-oom,no-cluster\nreturn 2", I(2)},
+      {"#!lua flags=no-writes,\nreturn 1", E("ERR Unexpected flag in script shebang: ")},
+      {"#!lua name=x\nreturn 1", E("ERR Unknown lua shebang option: name=x")},
+      {"#!foo\nreturn 1", E("ERR Unexpected engine in script shebang: #!foo")},
+      {"#! lua\nreturn 1", E("ERR Unexpected engine in script shebang: #!")},
+      {"#!lua", E("ERR Invalid script shebang")},
+  };
+  for (const Case& c : cases) EXPECT_REPLY(eval(c.body), c.expected) << c.body;
+  const std::string write = "#!lua flags=no-writes\nreturn redis.call('set','a','b')";
+  EXPECT_REPLY(eval(write), E("ERR Write commands are not allowed from read-only scripts." + at(write, 2)));
+  EXPECT_REPLY(run({"EVAL_RO", "#!lua\nreturn 1", "0"}), E("ERR Can not execute a script with write flag using *_ro command."));
+  EXPECT_REPLY(run({"EVAL_RO", "#!lua flags=no-writes\nreturn 1", "0"}), I(1));
+}
+
+TEST_F(Lua51, ShebangFlagsDecideOutOfMemoryBehaviour) {
+  Node full(NodeOptions{.clock = [this] { return now_ms; }, .maxmemory_keys = 1, .eviction = EvictionPolicy::noeviction});
+  auto eval_on_full = [&](const std::string& body) { return full.execute({"EVAL", body, "0"}, session); };
+  full.execute({"SET", "k", "v"}, session);
+  const std::string oom = "OOM command not allowed when used memory > 'maxmemory'.";
+  EXPECT_REPLY(eval_on_full("#!lua\nreturn 1"), E(oom));
+  EXPECT_REPLY(eval_on_full("#!lua flags=allow-oom\nreturn redis.call('set','x','y')"), S("OK"));
+  EXPECT_REPLY(eval_on_full("#!lua flags=no-writes\nreturn 5"), I(5));
+  const std::string compat = "return redis.call('set','x2','y')";
+  EXPECT_REPLY(eval_on_full(compat), E(oom + at(compat, 1)));
+  EXPECT_REPLY(eval_on_full("return 3"), I(3));
+}
+
 }  // namespace
 }  // namespace lockcheck::mock::testing
