@@ -83,10 +83,13 @@ std::int64_t lua_number_to_reply_integer(lua_State* L, int index) {
   return static_cast<std::int64_t>(value);
 }
 
-void push_reply(lua_State* L, const Reply& reply) {
+void push_reply(lua_State* L, const Reply& reply, bool resp3) {
   luaL_checkstack(L, 4, "reply nesting");
   switch (reply.kind) {
-    case Reply::Kind::nil: lua_pushboolean(L, 0); return;
+    case Reply::Kind::nil:
+      if (resp3) lua_pushnil(L);
+      else lua_pushboolean(L, 0);
+      return;
     case Reply::Kind::integer: push_redis_integer(L, reply.integer); return;
     case Reply::Kind::bulk: lua_pushlstring(L, reply.text.data(), reply.text.size()); return;
     case Reply::Kind::status:
@@ -98,7 +101,7 @@ void push_reply(lua_State* L, const Reply& reply) {
     case Reply::Kind::array:
       lua_createtable(L, static_cast<int>(reply.elements.size()), 0);
       for (std::size_t i = 0; i < reply.elements.size(); ++i) {
-        push_reply(L, reply.elements[i]);
+        push_reply(L, reply.elements[i], resp3);
         lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
       }
       return;

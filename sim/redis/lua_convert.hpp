@@ -12,7 +12,9 @@ namespace lockcheck::mock {
 
 // Pushes what redis.call returns for `reply`: integer -> number, bulk -> string, nil -> false,
 // status -> {ok=...}, error -> {err=...} (inside arrays), array -> table.
-void push_reply(lua_State* L, const Reply& reply);
+// With `resp3` (the script called redis.setresp(3)) a nil reply is nil, as Redis's RESP3 null; the
+// other RESP3 types (map, set, double, boolean, big number, verbatim) have no Reply kind in the mock yet.
+void push_reply(lua_State* L, const Reply& reply, bool resp3 = false);
 
 // Converts the Lua value on top of the stack (left in place) to the reply a client would see.
 // `sha` names the running script for an {err=..., source=..., line=...} table's suffix.

@@ -216,6 +216,7 @@ Reply LuaEngine::run(const std::string& sha, std::span<const std::string> keys, 
   running_keys_ = keys;
   running_argv_ = argv;
   read_only_ = read_only || it->second.no_writes;
+  resp3_ = false;
   result_ = Reply::nil();
   node_.set_script_context(it->first);
   lua_settop(L_, 0);

@@ -42,6 +42,9 @@ class LuaEngine {
   Node& node() { return node_; }
   bool read_only() const { return read_only_; }
   bool allow_oom() const { return running_ != nullptr && running_->allow_oom; }
+  // redis.setresp(3) for the rest of this run; every run starts on RESP2, as in Redis.
+  bool resp3() const { return resp3_; }
+  void set_resp3(bool on) { resp3_ = on; }
   Command& scratch() { return scratch_; }
 
  private:
@@ -68,6 +71,7 @@ class LuaEngine {
   std::size_t memory_limit_bytes_;
   std::size_t memory_used_bytes_ = 0;
   bool read_only_ = false;
+  bool resp3_ = false;
   Command scratch_;  // redis.call argument buffer, reused: scripts cannot nest
 
   // The script being run by run(), for protected_run.

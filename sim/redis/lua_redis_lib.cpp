@@ -66,7 +66,7 @@ int redis_call_generic(lua_State* L, bool raise) {
   }
   if (failed) return fail(L, raise, "mock internal error: " + failure);
   if (reply.is_error()) return fail(L, raise, "-" + reply.text);
-  push_reply(L, reply);
+  push_reply(L, reply, engine.resp3());
   return 1;
 }
 
@@ -114,9 +114,10 @@ int redis_log(lua_State* L) {
 
 int redis_setresp(lua_State* L) {
   if (lua_gettop(L) != 1) return fail(L, true, "redis.setresp() requires one argument.");
-  lua_Number resp = lua_tonumber(L, 1);
+  // Redis reads the version as an int: 2.5 is 2.
+  auto resp = static_cast<int>(lua_tonumber(L, 1));
   if (resp != 2 && resp != 3) return fail(L, true, "RESP version must be 2 or 3.");
-  if (resp == 3) return fail(L, true, "the lockcheck mock supports RESP2 replies only (redis.setresp(3))");
+  LuaEngine::of(L).set_resp3(resp == 3);
   return 0;
 }
 

@@ -132,6 +132,19 @@ TEST_F(Lua51, RuntimeErrorsUse51Wording) {
                A({N(), B("user_script:1: attempt to index local 'x' (a nil value)")}));
 }
 
+TEST_F(Lua51, SetrespThreeMakesNilRepliesNil) {
+  const Case cases[] = {
+      {"redis.setresp(3) return type(redis.call('get','nokey'))", B("nil")},
+      {"return type(redis.call('get','nokey'))", B("boolean")},
+      {"redis.setresp(2.5) return type(redis.call('get','nokey'))", B("boolean")},
+      {"redis.setresp(3) return redis.call('set','a','b')", S("OK")},
+      {"redis.setresp('3') return type(redis.call('get','nokey'))", B("nil")},
+  };
+  for (const Case& c : cases) EXPECT_REPLY(eval(c.body), c.expected) << c.body;
+  const std::string four = "redis.setresp(4) return 1";
+  EXPECT_REPLY(eval(four), E("ERR RESP version must be 2 or 3." + at(four, 1)));
+}
+
 TEST_F(Lua51, ShebangIsReadAsRedis70Does) {
   const Case cases[] = {
       {"#!lua\nreturn 1", I(1)},
