@@ -150,6 +150,29 @@ int load(lua_State* L) {
   return compile(L);
 }
 
+// A Lua library function seen as a C one, as it is in Redis: a tail call keeps the caller's frame, error
+// positions name the caller ("user_script:1: ..." when upvalue 2 is true), and the error handler looks
+// past it to the script line.
+int c_trampoline(lua_State* L) {
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  if (lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0) == LUA_OK) return lua_gettop(L);
+  if (lua_type(L, -1) == LUA_TSTRING && lua_toboolean(L, lua_upvalueindex(2))) {
+    luaL_where(L, 1);
+    lua_insert(L, -2);
+    lua_concat(L, 2);
+  }
+  return lua_error(L);
+}
+
+// as_c_function(f, with_position) -> the trampoline for f.
+int as_c_function(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_settop(L, 2);
+  lua_pushcclosure(L, c_trampoline, 2);
+  return 1;
+}
+
 // make_load(env) -> load bound to the scripts' environment.
 int make_load(lua_State* L) {
   luaL_checkany(L, 1);
@@ -209,11 +232,13 @@ void open_lua51_lib(lua_State* L) {
   lua_setglobal(L, std::string(kConcatOperand).c_str());
   lua_pushcfunction(L, tonumber);
   lua_setglobal(L, "tonumber");
-  lua_createtable(L, 0, 2);
+  lua_createtable(L, 0, 3);
   lua_pushcfunction(L, compile);
   lua_setfield(L, -2, "compile");
   lua_pushcfunction(L, make_load);
   lua_setfield(L, -2, "make_load");
+  lua_pushcfunction(L, as_c_function);
+  lua_setfield(L, -2, "as_c_function");
 }
 
 }  // namespace lockcheck::mock

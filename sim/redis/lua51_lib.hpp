@@ -10,7 +10,8 @@ struct lua_State;
 namespace lockcheck::mock {
 
 // Sets the globals tostring, tonumber and the ".." operand hook (lua51_rewrite.hpp); pushes a table of
-// helpers for the prelude: {compile = function(source, chunkname, env) -> function | nil, message}.
+// helpers for the prelude: compile(source, chunkname, env) -> function | nil, message; make_load(env);
+// as_c_function(f, with_position) -> f behind a C function, for errors positioned as a C library's.
 void open_lua51_lib(lua_State* L);
 
 // "attempt to index a nil value (field 'a')" -> "attempt to index field 'a' (a nil value)"; other text

@@ -11,6 +11,7 @@
 #include "lua51_lib.hpp"
 #include "lua51_rewrite.hpp"
 #include "lua51_syntax.hpp"
+#include "lua_cjson.hpp"
 #include "lua_convert.hpp"
 #include "lua_prelude.hpp"
 #include "lua_redis_lib.hpp"
@@ -118,10 +119,18 @@ int LuaEngine::protected_setup(lua_State* L) {
   luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);
   lua_settop(L, 0);
   open_redis_lib(L);
+  open_lua51_lib(L);  // leaves the prelude's helpers table on the stack
+  int helpers = lua_gettop(L);
+  if (luaL_loadbufferx(L, kLuaCjson, std::strlen(kLuaCjson), "=cjson", "t") != LUA_OK) return lua_error(L);
+  lua_pushlightuserdata(L, nullptr);
+  lua_getglobal(L, std::string(kConcatOperand).c_str());
+  lua_getfield(L, helpers, "as_c_function");
+  lua_call(L, 3, 1);
+  lua_setglobal(L, "cjson");
   if (luaL_loadbufferx(L, kLuaPrelude, std::strlen(kLuaPrelude), "=prelude", "t") != LUA_OK) return lua_error(L);
   lua_pushcfunction(L, lua_readonly_error);
   lua_pushcfunction(L, lua_nonexistent_global);
-  open_lua51_lib(L);  // pushes the prelude's helpers table
+  lua_pushvalue(L, helpers);
   lua_call(L, 3, 1);
   of(L).env_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
   return 0;

@@ -176,17 +176,29 @@ local function protect(t)
   protected[proxy] = true
   return proxy
 end
-for _, name in ipairs({'string', 'table', 'math', 'coroutine', 'bit', 'redis'}) do G[name] = protect(G[name]) end
+for _, name in ipairs({'string', 'table', 'math', 'coroutine', 'bit', 'redis', 'cjson'}) do G[name] = protect(G[name]) end
 getmetatable('').__index = G.string  -- ("x"):rep(2.5) uses the 5.1 versions too
 local env = protect(G)
+-- Redis's tables are read-only through every door: setmetatable on them, and the metatable getmetatable
+-- gives for them, fail like a write.
+local raw_setmetatable, raw_getmetatable = setmetatable, getmetatable
+local readonly_metatable = protect({})
+G.setmetatable = helpers.as_c_function(function(t, mt)
+  if protected[t] or t == G then error('Attempt to modify a readonly table', 0) end
+  return raw_setmetatable(t, mt)
+end, false)
+G.getmetatable = function(t)
+  if protected[t] or t == G then return readonly_metatable end
+  return raw_getmetatable(t)
+end
 local raw_load, raw_rawset, compile = load, rawset, helpers.compile
 -- 5.1: load takes a reader function; loadstring compiles text (checked and rewritten as EVAL is).
 load = helpers.make_load(env)
 loadstring = function(source, name) return compile(text(source), name, env) end
-rawset = function(t, k, v)
-  if protected[t] or t == G then error('Attempt to modify a readonly table', 2) end
+rawset = helpers.as_c_function(function(t, k, v)
+  if protected[t] or t == G then error('Attempt to modify a readonly table', 0) end
   return raw_rawset(t, k, v)
-end
+end, false)
 G._G = env
 setmetatable(G, {__index = nonexistent_global, __newindex = readonly_error, __metatable = false})
 return env

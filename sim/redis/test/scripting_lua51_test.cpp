@@ -132,6 +132,34 @@ TEST_F(Lua51, RuntimeErrorsUse51Wording) {
                A({N(), B("user_script:1: attempt to index local 'x' (a nil value)")}));
 }
 
+TEST_F(Lua51, CjsonEncodesAndDecodesAsRedis) {
+  const Case cases[] = {
+      {"return table.concat(cjson.decode(\"[0.0, -5e3, -1, 0.3e-3, 1023.2, 0e10]\"), \" \")", B("0 -5000 -1 0.0003 1023.2 0")},
+      {"local d = cjson.decode('{\"keya\": \"a\", \"keyb\": \"b\"}') return {d.keya, d.keyb}", A({B("a"), B("b")})},
+      {"return cjson.encode({1,2,3,'a/b',true,false})", B("[1,2,3,\"a\\/b\",true,false]")},
+      {"return cjson.encode({})", B("{}")},
+      {"return cjson.encode('x\\n\\1\"')", B("\"x\\n\\u0001\\\"\"")},
+      {"return cjson.encode(cjson.decode('{\"a\":[1,2,{\"b\":null}]}'))", B("{\"a\":[1,2,{\"b\":null}]}")},
+      {"return tostring(cjson.decode('null') == cjson.null)", B("true")},
+      {"return cjson.encode(1e20)", B("1e+20")},
+  };
+  for (const Case& c : cases) EXPECT_REPLY(eval(c.body), c.expected) << c.body;
+  expect_runtime_error("return cjson.encode({[1]=1,[20]=2})", "Cannot serialise table: excessively sparse array");
+  expect_runtime_error("return cjson.decode('[1,2')", "Expected comma or array end but found T_END at character 5");
+  expect_runtime_error("return cjson.decode('{1:2}')", "Expected object key string but found T_NUMBER at character 2");
+  expect_runtime_error("return cjson.decode('[tru]')", "Expected value but found invalid token at character 2");
+  expect_runtime_error("return cjson.encode(0/0)", "Cannot serialise number: must not be NaN or Inf");
+}
+
+TEST_F(Lua51, ReadonlyTablesCannotBeTricked) {
+  for (const std::string body : {"setmetatable(_G, {})", "rawset(_G, 'x', 1)", "rawset(string, 'x', 1)"}) {
+    EXPECT_REPLY(eval(body), E("ERR Attempt to modify a readonly table" + at(body, 1))) << body;
+  }
+  for (const std::string body : {"local g = getmetatable(_G) g.__index = {}", "cjson.encode = function() end"}) {
+    expect_runtime_error(body, "Attempt to modify a readonly table");
+  }
+}
+
 TEST_F(Lua51, SetrespThreeMakesNilRepliesNil) {
   const Case cases[] = {
       {"redis.setresp(3) return type(redis.call('get','nokey'))", B("nil")},

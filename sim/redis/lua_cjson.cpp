@@ -1,0 +1,202 @@
+#include "lua_cjson.hpp"
+
+namespace lockcheck::mock {
+
+// Redis 7.0 bundles lua-cjson 2.1.0 with its defaults: numbers with "%.14g", '/' escaped as "\/", sparse
+// arrays refused past ratio 2 / safe 10, nesting refused past 1000, cjson.null a NULL lightuserdata.
+const char* const kLuaCjson = R"lua(
+local null, concat_operand, as_c_function = ...
+local type, pairs, next, tostring, error, select = type, pairs, next, tostring, error, select
+local byte, char, find, format, gsub, sub = string.byte, string.char, string.find, string.format, string.gsub, string.sub
+local concat, floor = table.concat, math.floor
+local max_depth = 1000
+
+local escapes = {['"'] = '\\"', ['\\'] = '\\\\', ['/'] = '\\/', ['\b'] = '\\b', ['\f'] = '\\f',
+                 ['\n'] = '\\n', ['\r'] = '\\r', ['\t'] = '\\t'}
+local function escape(s)
+  return '"' .. gsub(s, '[%c"\\/]', function(c) return escapes[c] or format('\\u%04x', byte(c)) end) .. '"'
+end
+
+local encode_value
+local function encode_table(t, depth, out)
+  if depth > max_depth then error('Cannot serialise, excessive nesting (' .. depth .. ')', 0) end
+  -- An array when every key is a positive integer; cjson's sparse-array rule (ratio 2, safe 10).
+  local max, count, is_array = 0, 0, true
+  for k in pairs(t) do
+    if type(k) == 'number' and k > 0 and k == floor(k) then
+      if k > max then max = k end
+      count = count + 1
+    else
+      is_array = false
+      break
+    end
+  end
+  if is_array and max > 0 then
+    if max > 10 and max > count * 2 then error('Cannot serialise table: excessively sparse array', 0) end
+    out[#out + 1] = '['
+    for i = 1, max do
+      if i > 1 then out[#out + 1] = ',' end
+      encode_value(t[i], depth + 1, out)
+    end
+    out[#out + 1] = ']'
+    return
+  end
+  out[#out + 1] = '{'
+  local first = true
+  for k, v in pairs(t) do
+    local key_type = type(k)
+    if key_type == 'number' then k = concat_operand(k)
+    elseif key_type ~= 'string' then error('Cannot serialise ' .. key_type .. ': table key must be a number or string', 0) end
+    if not first then out[#out + 1] = ',' end
+    first = false
+    out[#out + 1] = escape(k)
+    out[#out + 1] = ':'
+    encode_value(v, depth + 1, out)
+  end
+  out[#out + 1] = '}'
+end
+
+encode_value = function(v, depth, out)
+  local t = type(v)
+  if t == 'string' then out[#out + 1] = escape(v)
+  elseif t == 'number' then
+    if v ~= v or v == math.huge or v == -math.huge then error('Cannot serialise number: must not be NaN or Inf', 0) end
+    out[#out + 1] = concat_operand(v)
+  elseif t == 'boolean' then out[#out + 1] = tostring(v)
+  elseif t == 'nil' or v == null then out[#out + 1] = 'null'
+  elseif t == 'table' then encode_table(v, depth, out)
+  else error('Cannot serialise ' .. t .. ': type not supported', 0) end
+end
+
+local function encode(...)
+  if select('#', ...) ~= 1 then error("bad argument #1 to 'encode' (expected 1 argument)", 0) end
+  local out = {}
+  encode_value((...), 1, out)
+  return concat(out)
+end
+
+-- Decoding: a recursive descent over the text; every step consumes input, depth is bounded.
+local decode_value
+-- cjson names the token it found: "Expected colon but found T_NUMBER at character 6".
+local token_names = {['{'] = 'T_OBJ_BEGIN', ['}'] = 'T_OBJ_END', ['['] = 'T_ARR_BEGIN', [']'] = 'T_ARR_END',
+                     [','] = 'T_COMMA', [':'] = 'T_COLON', ['"'] = 'T_STRING'}
+local function token_name(text, at)
+  local c = sub(text, at, at)
+  if c == '' then return 'T_END' end
+  if token_names[c] then return token_names[c] end
+  if find(c, '[%d%-]') then return 'T_NUMBER' end
+  if sub(text, at, at + 3) == 'true' or sub(text, at, at + 4) == 'false' then return 'T_BOOLEAN' end
+  if sub(text, at, at + 3) == 'null' then return 'T_NULL' end
+  return 'invalid token'
+end
+local function decode_error(what, text, at)
+  error('Expected ' .. what .. ' but found ' .. token_name(text, at) .. ' at character ' .. at, 0)
+end
+local function skip_space(text, at) return (find(text, '[^ \t\r\n]', at)) or #text + 1 end
+
+local function utf8_of(code)
+  if code < 0x80 then return char(code) end
+  if code < 0x800 then return char(0xC0 + floor(code / 64), 0x80 + code % 64) end
+  if code < 0x10000 then return char(0xE0 + floor(code / 4096), 0x80 + floor(code / 64) % 64, 0x80 + code % 64) end
+  return char(0xF0 + floor(code / 262144), 0x80 + floor(code / 4096) % 64, 0x80 + floor(code / 64) % 64, 0x80 + code % 64)
+end
+
+local simple_escapes = {['"'] = '"', ['\\'] = '\\', ['/'] = '/', b = '\b', f = '\f', n = '\n', r = '\r', t = '\t'}
+local function decode_string(text, at)
+  local parts, from = {}, at + 1
+  while true do
+    local stop = find(text, '["\\]', from)
+    if not stop then decode_error('value', text, at) end
+    parts[#parts + 1] = sub(text, from, stop - 1)
+    if sub(text, stop, stop) == '"' then return concat(parts), stop + 1 end
+    local e = sub(text, stop + 1, stop + 1)
+    if simple_escapes[e] then
+      parts[#parts + 1] = simple_escapes[e]
+      from = stop + 2
+    elseif e == 'u' then
+      local code = tonumber(sub(text, stop + 2, stop + 5), 16)
+      if not code then decode_error('value', text, at) end
+      from = stop + 6
+      if code >= 0xD800 and code < 0xDC00 and sub(text, from, from + 1) == '\\u' then
+        local low = tonumber(sub(text, from + 2, from + 5), 16)
+        if low and low >= 0xDC00 and low < 0xE000 then
+          code = 0x10000 + (code - 0xD800) * 1024 + (low - 0xDC00)
+          from = from + 6
+        end
+      end
+      parts[#parts + 1] = utf8_of(code)
+    else
+      decode_error('value', text, at)
+    end
+  end
+end
+
+-- Items separated by ',' up to `close` (the opener is at `at`); each round consumes an item, so the loop
+-- is bounded by the text's length. Returns the position after `close`.
+local function decode_items(text, at, close, what, item)
+  at = skip_space(text, at + 1)
+  if sub(text, at, at) == close then return at + 1 end
+  while true do
+    at = skip_space(text, item(at))
+    local sep = sub(text, at, at)
+    if sep == close then return at + 1 end
+    if sep ~= ',' then decode_error('comma or ' .. what .. ' end', text, at) end
+    at = at + 1
+  end
+end
+
+decode_value = function(text, at, depth)
+  if depth > max_depth then error('Found too many nested data structures (' .. depth .. ') at character ' .. at, 0) end
+  at = skip_space(text, at)
+  local c = sub(text, at, at)
+  if c == '"' then return decode_string(text, at) end
+  if c == '{' then
+    local object = {}
+    return object, decode_items(text, at, '}', 'object', function(item_at)
+      item_at = skip_space(text, item_at)
+      if sub(text, item_at, item_at) ~= '"' then decode_error('object key string', text, item_at) end
+      local key
+      key, item_at = decode_string(text, item_at)
+      item_at = skip_space(text, item_at)
+      if sub(text, item_at, item_at) ~= ':' then decode_error('colon', text, item_at) end
+      object[key], item_at = decode_value(text, item_at + 1, depth + 1)
+      return item_at
+    end)
+  end
+  if c == '[' then
+    local array = {}
+    return array, decode_items(text, at, ']', 'array', function(item_at)
+      array[#array + 1], item_at = decode_value(text, item_at, depth + 1)
+      return item_at
+    end)
+  end
+  local literal = sub(text, at, at + 3)
+  if literal == 'true' then return true, at + 4 end
+  if literal == 'null' then return null, at + 4 end
+  if sub(text, at, at + 4) == 'false' then return false, at + 5 end
+  local number_end = find(text, '[^%w%.%+%-]', at) or #text + 1
+  local number = tonumber(sub(text, at, number_end - 1))
+  if number and find(sub(text, at, at), '[%d%-]') then return number, number_end end
+  decode_error('value', text, at)
+end
+
+local function decode(text)
+  if type(text) ~= 'string' then error("bad argument #1 to 'decode' (string expected, got " .. type(text) .. ')', 0) end
+  local value, at = decode_value(text, 1, 1)
+  at = skip_space(text, at)
+  if at <= #text then decode_error('the end', text, at) end
+  return value
+end
+
+local function setting(default) return function(...) return default end end
+return {
+  -- C entry points, so errors carry the caller's position ("user_script:1: Cannot serialise ...").
+  encode = as_c_function(encode, true), decode = as_c_function(decode, true), null = null, _NAME = 'cjson', _VERSION = '2.1.0',
+  new = function() error('cjson.new is not available in the lockcheck mock', 2) end,
+  encode_keep_buffer = setting(true), encode_max_depth = setting(1000), decode_max_depth = setting(1000),
+  encode_number_precision = setting(14), encode_invalid_numbers = setting(false),
+  decode_invalid_numbers = setting(true), encode_sparse_array = function() return false, 2, 10 end,
+}
+)lua";
+
+}  // namespace lockcheck::mock
