@@ -92,7 +92,7 @@ class Lexer {
   void skip_number() {
     while (pos_ < src_.size()) {
       char c = src_[pos_];
-      char previous = src_[pos_ - 1];
+      char previous = pos_ > 0 ? src_[pos_ - 1] : '\0';
       bool exponent_sign = (c == '+' || c == '-') && (previous == 'e' || previous == 'E');
       if (!is_name_char(c) && c != '.' && !exponent_sign) break;
       ++pos_;
