@@ -9,7 +9,13 @@ local null, concat_operand, as_c_function = ...
 local type, pairs, next, tostring, error, select = type, pairs, next, tostring, error, select
 local byte, char, find, format, gsub, sub = string.byte, string.char, string.find, string.format, string.gsub, string.sub
 local concat, floor = table.concat, math.floor
-local max_depth = 1000
+-- The settings, kept in the Lua state across scripts as Redis keeps them.
+local config = {encode_max_depth = 1000, decode_max_depth = 1000, encode_number_precision = 14,
+                sparse_convert = false, sparse_ratio = 2, sparse_safe = 10, invalid_numbers = false}
+local function format_number(v)
+  if config.encode_number_precision == 14 then return concat_operand(v) end
+  return format('%.' .. config.encode_number_precision .. 'g', v)
+end
 
 local escapes = {['"'] = '\\"', ['\\'] = '\\\\', ['/'] = '\\/', ['\b'] = '\\b', ['\f'] = '\\f',
                  ['\n'] = '\\n', ['\r'] = '\\r', ['\t'] = '\\t'}
@@ -19,7 +25,7 @@ end
 
 local encode_value
 local function encode_table(t, depth, out)
-  if depth > max_depth then error('Cannot serialise, excessive nesting (' .. depth .. ')', 0) end
+  if depth > config.encode_max_depth then error('Cannot serialise, excessive nesting (' .. depth .. ')', 0) end
   -- An array when every key is a positive integer; cjson's sparse-array rule (ratio 2, safe 10).
   local max, count, is_array = 0, 0, true
   for k in pairs(t) do
@@ -31,8 +37,10 @@ local function encode_table(t, depth, out)
       break
     end
   end
+  local excessively_sparse = config.sparse_ratio > 0 and max > config.sparse_safe and max > count * config.sparse_ratio
+  if is_array and excessively_sparse and config.sparse_convert then is_array = false end
   if is_array and max > 0 then
-    if max > 10 and max > count * 2 then error('Cannot serialise table: excessively sparse array', 0) end
+    if excessively_sparse then error('Cannot serialise table: excessively sparse array', 0) end
     out[#out + 1] = '['
     for i = 1, max do
       if i > 1 then out[#out + 1] = ',' end
@@ -45,7 +53,7 @@ local function encode_table(t, depth, out)
   local first = true
   for k, v in pairs(t) do
     local key_type = type(k)
-    if key_type == 'number' then k = concat_operand(k)
+    if key_type == 'number' then k = format_number(k)
     elseif key_type ~= 'string' then error('Cannot serialise ' .. key_type .. ': table key must be a number or string', 0) end
     if not first then out[#out + 1] = ',' end
     first = false
@@ -60,8 +68,11 @@ encode_value = function(v, depth, out)
   local t = type(v)
   if t == 'string' then out[#out + 1] = escape(v)
   elseif t == 'number' then
-    if v ~= v or v == math.huge or v == -math.huge then error('Cannot serialise number: must not be NaN or Inf', 0) end
-    out[#out + 1] = concat_operand(v)
+    local invalid = v ~= v or v == math.huge or v == -math.huge
+    if invalid and not config.invalid_numbers then error('Cannot serialise number: must not be NaN or Inf', 0) end
+    if invalid and config.invalid_numbers == 'null' then out[#out + 1] = 'null'
+    elseif v ~= v then out[#out + 1] = 'nan'
+    else out[#out + 1] = format_number(v) end
   elseif t == 'boolean' then out[#out + 1] = tostring(v)
   elseif t == 'nil' or v == null then out[#out + 1] = 'null'
   elseif t == 'table' then encode_table(v, depth, out)
@@ -146,9 +157,11 @@ local function decode_items(text, at, close, what, item)
 end
 
 decode_value = function(text, at, depth)
-  if depth > max_depth then error('Found too many nested data structures (' .. depth .. ') at character ' .. at, 0) end
   at = skip_space(text, at)
   local c = sub(text, at, at)
+  if (c == '{' or c == '[') and depth > config.decode_max_depth then
+    error('Found too many nested data structures (' .. depth .. ') at character ' .. at, 0)
+  end
   if c == '"' then return decode_string(text, at) end
   if c == '{' then
     local object = {}
@@ -188,14 +201,39 @@ local function decode(text)
   return value
 end
 
-local function setting(default) return function(...) return default end end
+-- cjson.encode_max_depth([n]) and friends: set when given, and return the setting.
+local function integer_setting(name, low, high)
+  return function(value)
+    if value ~= nil then
+      value = tonumber(value)
+      if not value or value < low or value > high or value ~= floor(value) then
+        error("bad argument #1 to '" .. name .. "' (expected integer between " .. low .. ' and ' .. high .. ')', 0)
+      end
+      config[name] = floor(value)
+    end
+    return config[name]
+  end
+end
+local function constant(value) return function() return value end end
 return {
   -- C entry points, so errors carry the caller's position ("user_script:1: Cannot serialise ...").
   encode = as_c_function(encode, true), decode = as_c_function(decode, true), null = null, _NAME = 'cjson', _VERSION = '2.1.0',
   new = function() error('cjson.new is not available in the lockcheck mock', 2) end,
-  encode_keep_buffer = setting(true), encode_max_depth = setting(1000), decode_max_depth = setting(1000),
-  encode_number_precision = setting(14), encode_invalid_numbers = setting(false),
-  decode_invalid_numbers = setting(true), encode_sparse_array = function() return false, 2, 10 end,
+  encode_max_depth = as_c_function(integer_setting('encode_max_depth', 1, 2147483647), true),
+  decode_max_depth = as_c_function(integer_setting('decode_max_depth', 1, 2147483647), true),
+  encode_number_precision = as_c_function(integer_setting('encode_number_precision', 1, 14), true),
+  encode_sparse_array = function(convert, ratio, safe)
+    if convert ~= nil then config.sparse_convert = convert and true or false end
+    if ratio ~= nil then config.sparse_ratio = tonumber(ratio) end
+    if safe ~= nil then config.sparse_safe = tonumber(safe) end
+    return config.sparse_convert, config.sparse_ratio, config.sparse_safe
+  end,
+  encode_invalid_numbers = function(setting)
+    if setting ~= nil then config.invalid_numbers = setting == 'null' and 'null' or (setting and true or false) end
+    return config.invalid_numbers
+  end,
+  encode_keep_buffer = constant(true),
+  decode_invalid_numbers = constant(true),
 }
 )lua";
 

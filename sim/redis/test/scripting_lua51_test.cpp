@@ -149,6 +149,14 @@ TEST_F(Lua51, CjsonEncodesAndDecodesAsRedis) {
   expect_runtime_error("return cjson.decode('{1:2}')", "Expected object key string but found T_NUMBER at character 2");
   expect_runtime_error("return cjson.decode('[tru]')", "Expected value but found invalid token at character 2");
   expect_runtime_error("return cjson.encode(0/0)", "Cannot serialise number: must not be NaN or Inf");
+  // Settings apply, and stay for later scripts on the node, as in Redis's one Lua state.
+  EXPECT_REPLY(eval("cjson.encode_max_depth(1) return {pcall(cjson.encode, {a = {}})}"),
+               A({N(), B("Cannot serialise, excessive nesting (2)")}));
+  EXPECT_REPLY(eval("return cjson.encode_max_depth()"), I(1));
+  EXPECT_REPLY(eval("return cjson.encode_number_precision(3) .. cjson.encode(math.pi) .. cjson.encode_number_precision(14)"),
+               B("33.1414"));
+  EXPECT_REPLY(eval("cjson.encode_invalid_numbers(true) local s = cjson.encode({1/0, 0/0}) cjson.encode_invalid_numbers(false) return s"),
+               B("[inf,nan]"));
 }
 
 TEST_F(Lua51, ReadonlyTablesCannotBeTricked) {
