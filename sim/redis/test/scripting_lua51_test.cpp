@@ -159,6 +159,26 @@ TEST_F(Lua51, CjsonEncodesAndDecodesAsRedis) {
                B("[inf,nan]"));
 }
 
+TEST_F(Lua51, CmsgpackPacksAsRedis) {
+  const std::string hex = "local h = '' for i = 1, #e do h = h .. string.format('%02x', string.byte(e, i)) end return h";
+  std::string forty_x;
+  for (int i = 0; i < 40; ++i) forty_x += "78";
+  EXPECT_REPLY(eval("local e = cmsgpack.pack(0.1) " + hex), B("cb3fb999999999999a"));
+  EXPECT_REPLY(eval("local e = cmsgpack.pack(-1099511627776) " + hex), B("d3ffffff0000000000"));
+  EXPECT_REPLY(eval("local e = cmsgpack.pack(1, -1, 200, -200, 70000, -70000, 5000000000, 1.5, 'abc', true, false, "
+                    "{1,2}, {a=1}, string.rep('x', 40)) " + hex),
+               B("01ffccc8d1ff38ce00011170d2fffeee90cf000000012a05f200ca3fc00000a3616263c3c292010281a16101d928" + forty_x));
+  const Case cases[] = {
+      {"return {cmsgpack.unpack(cmsgpack.pack(1, 'a', {1, 2, {3}}, true))}", A({I(1), B("a"), A({I(1), I(2), A({I(3)})}), I(1)})},
+      {"local a = {} a[1] = a return #cmsgpack.pack(a)", I(17)},
+      {"return {cmsgpack.unpack_one(cmsgpack.pack(1, 2, 3), 2)}", A({I(-1), I(3)})},
+      {"return {cmsgpack.unpack_limit(cmsgpack.pack(1, 2, 3), 2)}", A({I(2), I(1), I(2)})},
+  };
+  for (const Case& c : cases) EXPECT_REPLY(eval(c.body), c.expected) << c.body;
+  expect_runtime_error("return cmsgpack.unpack('\\217')", "Missing bytes in input.");
+  expect_runtime_error("return cmsgpack.unpack('\\193')", "Bad data format in input.");
+}
+
 TEST_F(Lua51, ReadonlyTablesCannotBeTricked) {
   for (const std::string body : {"setmetatable(_G, {})", "rawset(_G, 'x', 1)", "rawset(string, 'x', 1)"}) {
     EXPECT_REPLY(eval(body), E("ERR Attempt to modify a readonly table" + at(body, 1))) << body;
