@@ -13,6 +13,7 @@
 #include "lua51_syntax.hpp"
 #include "lua_cjson.hpp"
 #include "lua_cmsgpack.hpp"
+#include "lua_struct.hpp"
 #include "lua_convert.hpp"
 #include "lua_prelude.hpp"
 #include "lua_redis_lib.hpp"
@@ -132,6 +133,10 @@ int LuaEngine::protected_setup(lua_State* L) {
   lua_getfield(L, helpers, "as_c_function");
   lua_call(L, 1, 1);
   lua_setglobal(L, "cmsgpack");
+  if (luaL_loadbufferx(L, kLuaStruct, std::strlen(kLuaStruct), "=struct", "t") != LUA_OK) return lua_error(L);
+  lua_getfield(L, helpers, "as_c_function");
+  lua_call(L, 1, 1);
+  lua_setglobal(L, "struct");
   if (luaL_loadbufferx(L, kLuaPrelude, std::strlen(kLuaPrelude), "=prelude", "t") != LUA_OK) return lua_error(L);
   lua_pushcfunction(L, lua_readonly_error);
   lua_pushcfunction(L, lua_nonexistent_global);

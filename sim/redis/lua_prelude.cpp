@@ -176,7 +176,7 @@ local function protect(t)
   protected[proxy] = true
   return proxy
 end
-for _, name in ipairs({'string', 'table', 'math', 'coroutine', 'bit', 'redis', 'cjson', 'cmsgpack'}) do G[name] = protect(G[name]) end
+for _, name in ipairs({'string', 'table', 'math', 'coroutine', 'bit', 'redis', 'cjson', 'cmsgpack', 'struct'}) do G[name] = protect(G[name]) end
 getmetatable('').__index = G.string  -- ("x"):rep(2.5) uses the 5.1 versions too
 local env = protect(G)
 -- Redis's tables are read-only through every door: setmetatable on them, and the metatable getmetatable

@@ -179,6 +179,26 @@ TEST_F(Lua51, CmsgpackPacksAsRedis) {
   expect_runtime_error("return cmsgpack.unpack('\\193')", "Bad data format in input.");
 }
 
+TEST_F(Lua51, StructPacksAsRedis) {
+  const std::string hex = "local h = '' for i = 1, #e do h = h .. string.format('%02x', string.byte(e, i)) end return h";
+  EXPECT_REPLY(eval("local e = struct.pack('>I4i2bBc3sxd', 258, -2, -1, 255, 'abc', 'zz', 1.5) " + hex),
+               B("00000102fffeffff6162637a7a00003ff8000000000000"));
+  EXPECT_REPLY(eval("local e = struct.pack('!4<bi', 1, 2) " + hex), B("0100000002000000"));
+  const Case cases[] = {
+      {"return {struct.unpack('>I4i2bBc3sxd', struct.pack('>I4i2bBc3sxd', 258, -2, -1, 255, 'abc', 'zz', 1.5))}",
+       A({I(258), I(-2), I(-1), I(255), B("abc"), B("zz"), I(1), I(24)})},
+      {"return struct.size('>I4i2bBc3xd')", I(20)},
+      {"return {struct.unpack('bc0', struct.pack('bc0', 3, 'xyz'))}", A({B("xyz"), I(5)})},
+      {"return tostring(struct.unpack('<L', struct.pack('<l', -1)))", B("1.844674407371e+19")},
+      {"return {struct.unpack('>h', struct.pack('>h', 40000))}", A({I(-25536), I(3)})},
+  };
+  for (const Case& c : cases) EXPECT_REPLY(eval(c.body), c.expected) << c.body;
+  expect_runtime_error("return struct.unpack('>I4', 'ab')", "bad argument #2 to 'unpack' (data string too short)");
+  expect_runtime_error("return struct.pack('q', 1)", "bad argument #1 to 'pack' (invalid format option 'q')");
+  expect_runtime_error("return struct.pack('i40', 1)", "integral size 40 is larger than limit of 32");
+  expect_runtime_error("return struct.unpack('s', 'ab')", "unfinished string in data");
+}
+
 TEST_F(Lua51, ReadonlyTablesCannotBeTricked) {
   for (const std::string body : {"setmetatable(_G, {})", "rawset(_G, 'x', 1)", "rawset(string, 'x', 1)"}) {
     EXPECT_REPLY(eval(body), E("ERR Attempt to modify a readonly table" + at(body, 1))) << body;
