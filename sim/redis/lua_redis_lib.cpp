@@ -13,7 +13,9 @@
 #include "lua_convert.hpp"
 #include "lua_engine.hpp"
 #include "node.hpp"
+#include "command.hpp"
 #include "numbers.hpp"
+#include "text.hpp"
 
 namespace lockcheck::mock {
 namespace {
@@ -121,6 +123,17 @@ int redis_setresp(lua_State* L) {
   return 0;
 }
 
+// redis.acl_check_cmd(command, ...): the mock's only user (default, nopass) may run every command, so a
+// known command name is true; arity is not checked, as in Redis.
+int redis_acl_check_cmd(lua_State* L) {
+  if (lua_gettop(L) == 0) return fail(L, true, "Please specify at least one argument for this redis lib call");
+  if (lua_type(L, 1) != LUA_TSTRING || find_command(to_lower(lua_tostring(L, 1))) == nullptr) {
+    return fail(L, true, "Invalid command passed to redis.acl_check_cmd()");
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
 int redis_true(lua_State* L) {
   lua_pushboolean(L, 1);
   return 1;
@@ -224,6 +237,7 @@ void open_redis_lib(lua_State* L) {
   set_function(L, "sha1hex", redis_sha1hex);
   set_function(L, "log", redis_log);
   set_function(L, "setresp", redis_setresp);
+  set_function(L, "acl_check_cmd", redis_acl_check_cmd);
   set_function(L, "replicate_commands", redis_true);
   set_function(L, "set_repl", redis_noop);
   set_function(L, "breakpoint", redis_false);

@@ -221,6 +221,15 @@ TEST_F(Lua51, SetrespThreeMakesNilRepliesNil) {
   EXPECT_REPLY(eval(four), E("ERR RESP version must be 2 or 3." + at(four, 1)));
 }
 
+TEST_F(Lua51, AclCheckCmdKnowsTheCommandTable) {
+  EXPECT_REPLY(eval("return redis.acl_check_cmd('set','x','y')"), I(1));
+  EXPECT_REPLY(eval("return redis.acl_check_cmd('GET')"), I(1));
+  const std::string unknown = "return redis.acl_check_cmd('nope')";
+  EXPECT_REPLY(eval(unknown), E("ERR Invalid command passed to redis.acl_check_cmd()" + at(unknown, 1)));
+  const std::string none = "return redis.acl_check_cmd()";
+  EXPECT_REPLY(eval(none), E("ERR Please specify at least one argument for this redis lib call" + at(none, 1)));
+}
+
 TEST_F(Lua51, ShebangIsReadAsRedis70Does) {
   const Case cases[] = {
       {"#!lua\nreturn 1", I(1)},
