@@ -6,7 +6,8 @@ namespace lockcheck::mock {
 // arrays refused past ratio 2 / safe 10, nesting refused past 1000, cjson.null a NULL lightuserdata.
 const char* const kLuaCjson = R"lua(
 local null, concat_operand, as_c_function = ...
-local type, pairs, next, tostring, error, select = type, pairs, next, tostring, error, select
+-- `pairs` is looked up at each call: the prelude replaces it with the deterministic one.
+local type, next, tostring, error, select = type, next, tostring, error, select
 local byte, char, find, format, gsub, sub = string.byte, string.char, string.find, string.format, string.gsub, string.sub
 local concat, floor = table.concat, math.floor
 -- The settings, kept in the Lua state across scripts as Redis keeps them.

@@ -7,7 +7,8 @@ namespace lockcheck::mock {
 // map; tables nested 16 deep pack as nil (circular references terminate).
 const char* const kLuaCmsgpack = R"lua(
 local as_c_function = ...
-local type, pairs, next, select, error = type, pairs, next, select, error
+-- `pairs` is looked up at each call: the prelude replaces it with the deterministic one.
+local type, next, select, error = type, next, select, error
 local char, byte, sub, pack, unpack = string.char, string.byte, string.sub, string.pack, string.unpack
 local concat, floor, huge, table_unpack, tointeger = table.concat, math.floor, math.huge, table.unpack, math.tointeger
 local max_nesting = 16

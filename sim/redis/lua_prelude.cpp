@@ -113,6 +113,36 @@ table.concat = function(t, sep, i, j)
   for k = i, j do parts[k - i + 1] = text(t[k]) end
   return table_concat(parts, text(sep) or '', 1, j - i + 1)
 end
+-- pairs in a deterministic order. Lua 5.4 seeds its string hash from the clock and addresses, so raw
+-- traversal order over string keys changes from process to process, and a simulated run would not replay
+-- byte for byte. Numbers come first in ascending order (5.1's array part), then booleans, then strings in
+-- byte order; keys of other types keep traversal order. 5.1's own order is not reproduced (README).
+local raw_next, sort = next, table.sort
+local type_rank = {number = 1, boolean = 2, string = 3}
+local function key_less(a, b)
+  local ra, rb = type_rank[type(a)] or 4, type_rank[type(b)] or 4
+  if ra ~= rb then return ra < rb end
+  if ra == 1 or ra == 3 then return a < b end
+  if ra == 2 then return (not a) and b end
+  return false
+end
+local function ordered_pairs(t, traverse)
+  local keys, n = {}, 0
+  for k in traverse, t do n = n + 1 keys[n] = k end
+  sort(keys, key_less)
+  local i = 0
+  return function()
+    i = i + 1
+    local k = keys[i]
+    if k == nil then return nil end
+    return k, t[k]
+  end, t, nil
+end
+local proxied = setmetatable({}, {__mode = 'k'})  -- read-only proxy -> the table it guards (see protect)
+G.pairs = function(t)  -- 5.1's pairs has no __pairs metamethod
+  if type(t) ~= 'table' then error("bad argument #1 to 'pairs' (table expected, got " .. (t == nil and 'no value' or type(t)) .. ')', 2) end
+  return ordered_pairs(proxied[t] or t, raw_next)
+end
 local raw_running = coroutine.running
 coroutine.running = function()
   local co, main = raw_running()
@@ -171,8 +201,8 @@ print, dofile, loadfile, require, collectgarbage = nil, nil, nil, nil, collectga
 -- scripts see a proxy _ENV whose writes fail, as Redis 7.0's read-only globals do.
 local protected = setmetatable({}, {__mode = 'k'})
 local function protect(t)
-  local proxy = setmetatable({}, {__index = t, __newindex = readonly_error, __metatable = false,
-                                  __pairs = function() return next, t, nil end})
+  local proxy = setmetatable({}, {__index = t, __newindex = readonly_error, __metatable = false})
+  proxied[proxy] = t
   protected[proxy] = true
   return proxy
 end
