@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <lua.hpp>
@@ -15,8 +16,6 @@
 namespace lockcheck::mock {
 namespace {
 
-// What a ".." operand becomes: numbers as 5.1 prints them ("%.14g"), anything else unchanged so the
-// VM raises its own "attempt to concatenate" error.
 // Is `name` a local of the running script function (level 1), or an upvalue of it?
 const char* variable_kind(lua_State* L, const char* name) {
   lua_Debug frame;
@@ -38,6 +37,16 @@ const char* variable_kind(lua_State* L, const char* name) {
   return "global";
 }
 
+// Raises 5.1's "attempt to <verb> <local 'x'|field 'k'|...> (a <type> value)" for the value at `value`,
+// named by the rewriter's hint at `hint` (lua51_rewrite.cpp), positioned at the script line.
+int operand_error(lua_State* L, const char* verb, int value, int hint_index) {
+  const char* hint = lua_tostring(L, hint_index);
+  const char* type_name = luaL_typename(L, value);
+  if (hint == nullptr) return luaL_error(L, "attempt to %s a %s value", verb, type_name);
+  if (hint[0] == 'f') return luaL_error(L, "attempt to %s field '%s' (a %s value)", verb, hint + 2, type_name);
+  return luaL_error(L, "attempt to %s %s '%s' (a %s value)", verb, variable_kind(L, hint + 2), hint + 2, type_name);
+}
+
 // What a ".." operand becomes: numbers as 5.1 prints them ("%.14g"), strings and values with a __concat
 // metamethod unchanged. Anything else raises 5.1's error, named by the rewriter's hint (lua51_rewrite.cpp).
 int concat_operand(lua_State* L) {
@@ -51,11 +60,27 @@ int concat_operand(lua_State* L) {
     lua_settop(L, 1);
     return 1;
   }
-  const char* hint = lua_tostring(L, 2);
-  const char* type_name = luaL_typename(L, 1);
-  if (hint == nullptr) return luaL_error(L, "attempt to concatenate a %s value", type_name);
-  if (hint[0] == 'f') return luaL_error(L, "attempt to concatenate field '%s' (a %s value)", hint + 2, type_name);
-  return luaL_error(L, "attempt to concatenate %s '%s' (a %s value)", variable_kind(L, hint + 2), hint + 2, type_name);
+  return operand_error(L, "concatenate", 1, 2);
+}
+
+// a % b as 5.1 computes it: a - floor(a/b)*b on doubles (numeric strings count as numbers); operands with
+// a __mod metamethod go to it; anything else raises 5.1's arithmetic error naming the first bad operand.
+int modulo(lua_State* L) {
+  if (lua_isnumber(L, 1) && lua_isnumber(L, 2)) {
+    double a = static_cast<double>(lua_tonumber(L, 1));
+    double b = static_cast<double>(lua_tonumber(L, 2));
+    lua_pushnumber(L, a - std::floor(a / b) * b);
+    return 1;
+  }
+  // 5.4's strings carry arithmetic metamethods; 5.1's do not, so a non-numeric string is an error here.
+  auto has_mod = [L](int index) { return lua_type(L, index) != LUA_TSTRING && luaL_getmetafield(L, index, "__mod") != LUA_TNIL; };
+  if (has_mod(1) || has_mod(2)) {
+    lua_settop(L, 2);
+    lua_arith(L, LUA_OPMOD);
+    return 1;
+  }
+  int bad = lua_isnumber(L, 1) ? 2 : 1;
+  return operand_error(L, "perform arithmetic on", bad, bad + 2);
 }
 
 bool only_spaces(const char* text) {
@@ -230,6 +255,8 @@ void reword_error_at(lua_State* L, int index) {
 void open_lua51_lib(lua_State* L) {
   lua_pushcfunction(L, concat_operand);
   lua_setglobal(L, std::string(kConcatOperand).c_str());
+  lua_pushcfunction(L, modulo);
+  lua_setglobal(L, std::string(kModulo).c_str());
   lua_pushcfunction(L, tonumber);
   lua_setglobal(L, "tonumber");
   lua_createtable(L, 0, 3);

@@ -132,8 +132,14 @@ std::optional<std::string> as_float_literal(std::string_view text) {
   return out;
 }
 
-bool is_arithmetic(const Token& token) {
-  return token.kind == Kind::symbol && token.text.size() == 1 && std::string_view("+-*/%^").find(token.text[0]) != std::string_view::npos;
+// Binary operators that bind tighter than '..' (all arithmetic), and than '%' on each side: its left
+// operand is a left-associative chain of '*', '/', '%' (and '^'), its right operand only a '^' chain.
+constexpr std::string_view kTighterThanConcat = "+-*/%^";
+constexpr std::string_view kTighterThanModLeft = "*/%^";
+constexpr std::string_view kTighterThanModRight = "^";
+
+bool is_one_of(const Token& token, std::string_view operators) {
+  return token.kind == Kind::symbol && token.text.size() == 1 && operators.find(token.text[0]) != std::string_view::npos;
 }
 
 bool is_symbol(const Token& token, std::string_view text) { return token.kind == Kind::symbol && token.text == text; }
@@ -145,24 +151,29 @@ bool ends_operand(const Token& token) {
   return is_symbol(token, ")") || is_symbol(token, "]") || is_symbol(token, "}") || is_symbol(token, "...");
 }
 
-// Finds the operands of every "..": the maximal expressions built from operators that bind tighter than
-// ".." (arithmetic, unary, '^', calls, indexing). Gives up on an operand it cannot delimit for sure.
-class ConcatOperands {
+// Finds the operands of a binary operator: the maximal expressions built from operators that bind tighter
+// (unary operators, calls and indexing always; binary ones as given).
+class OperandScanner {
  public:
-  explicit ConcatOperands(const std::vector<Token>& tokens) : tokens_(tokens) {}
+  explicit OperandScanner(const std::vector<Token>& tokens) : tokens_(tokens) {}
 
-  // Half-open token ranges [first, last] of operands, or nothing when a ".." cannot be delimited.
-  std::optional<std::vector<std::pair<std::size_t, std::size_t>>> find() {
-    std::vector<std::pair<std::size_t, std::size_t>> operands;
+  // Token ranges [first, last] of the operands of every `op` ("..": both sides bind tighter than it;
+  // "%": see kTighterThanModLeft). An operator whose operands cannot be delimited (a function literal,
+  // unbalanced brackets) is left alone: it can only raise or fail to compile.
+  struct Operands {
+    std::size_t op;
+    std::pair<std::size_t, std::size_t> left, right;
+  };
+  std::vector<Operands> find(std::string_view op, std::string_view left_ops, std::string_view right_ops) const {
+    std::vector<Operands> found;
     for (std::size_t i = 0; i < tokens_.size(); ++i) {
-      if (!is_symbol(tokens_[i], "..")) continue;
-      auto left = left_operand_start(i);
-      auto right = right_operand_end(i + 1);
-      if (!left || !right) return std::nullopt;
-      operands.emplace_back(*left, i - 1);
-      operands.emplace_back(i + 1, *right);
+      if (!is_symbol(tokens_[i], op)) continue;
+      auto left = left_operand_start(i, left_ops);
+      auto right = right_operand_end(i + 1, right_ops);
+      if (!left || !right) continue;
+      found.push_back({i, {*left, i - 1}, {i + 1, *right}});
     }
-    return operands;
+    return found;
   }
 
  private:
@@ -228,17 +239,17 @@ class ConcatOperands {
     }
   }
 
-  // Scans back from the token before ".." at `concat` to the first token of its left operand.
-  std::optional<std::size_t> left_operand_start(std::size_t concat) const {
-    if (concat == 0) return std::nullopt;
-    std::size_t j = concat - 1;
+  // Scans back from the token before the operator at `op` to the first token of its left operand.
+  std::optional<std::size_t> left_operand_start(std::size_t op, std::string_view tighter) const {
+    if (op == 0) return std::nullopt;
+    std::size_t j = op - 1;
     // Each round steps back over one operand and the operator before it; bounded by the index.
     while (true) {
       auto start = primary_start(j);
       if (!start) return std::nullopt;
       j = *start;
       while (j > 0 && is_unary(j - 1)) --j;
-      if (j > 1 && is_arithmetic(tokens_[j - 1])) {
+      if (j > 1 && is_one_of(tokens_[j - 1], tighter)) {
         j -= 2;
         continue;
       }
@@ -246,8 +257,8 @@ class ConcatOperands {
     }
   }
 
-  // Scans forward from the first token after ".." to the last token of its right operand.
-  std::optional<std::size_t> right_operand_end(std::size_t start) const {
+  // Scans forward from the first token after the operator to the last token of its right operand.
+  std::optional<std::size_t> right_operand_end(std::size_t start, std::string_view tighter) const {
     std::size_t j = start;
     // Each round steps over one operand and the operator after it; bounded by the token count.
     while (true) {
@@ -280,7 +291,7 @@ class ConcatOperands {
           break;
         }
       }
-      if (j + 2 < tokens_.size() && is_arithmetic(tokens_[j + 1])) {
+      if (j + 2 < tokens_.size() && is_one_of(tokens_[j + 1], tighter)) {
         j += 2;
         continue;
       }
@@ -291,73 +302,80 @@ class ConcatOperands {
   const std::vector<Token>& tokens_;
 };
 
-// What 5.1 names an operand in "attempt to concatenate <name> (a nil value)", as a second argument for
-// the operand hook: ",'n:x'" for a variable x (local, upvalue or global: decided at run time), ",'f:k'"
-// for t.k or t['k'], ",'f:?'" for any other index; nothing for other expressions.
+// What 5.1 names an operand in "attempt to concatenate <name> (a nil value)", passed to the hooks:
+// "'n:x'" for a variable x (local, upvalue or global: decided at run time), "'f:k'" for t.k or t['k'],
+// "'f:?'" for any other index, "nil" for other expressions.
 std::string variable_hint(const std::vector<Token>& tokens, std::size_t first, std::size_t last) {
   const Token& end = tokens[last];
-  if (first == last && end.kind == Kind::name) return ",'n:" + std::string(end.text) + "'";
-  if (end.kind == Kind::name && last >= 1 && is_symbol(tokens[last - 1], ".")) return ",'f:" + std::string(end.text) + "'";
+  if (first == last && end.kind == Kind::name) return "'n:" + std::string(end.text) + "'";
+  if (end.kind == Kind::name && last >= 1 && is_symbol(tokens[last - 1], ".")) return "'f:" + std::string(end.text) + "'";
   if (is_symbol(end, "]") && last >= 2 && is_symbol(tokens[last - 2], "[")) {
     const Token& key = tokens[last - 1];
     bool plain_string = key.kind == Kind::string && key.text.size() >= 2 && key.text[0] != '[' &&
                         key.text.find_first_of("\\'\"", 1) == key.text.size() - 1;
-    if (plain_string) return ",'f:" + std::string(key.text.substr(1, key.text.size() - 2)) + "'";
+    if (plain_string) return "'f:" + std::string(key.text.substr(1, key.text.size() - 2)) + "'";
   }
-  if (is_symbol(end, "]")) return ",'f:?'";
-  return "";
+  if (is_symbol(end, "]")) return "'f:?'";
+  return "nil";
 }
 
 }  // namespace
 
 std::string rewrite_for_lua51_numbers(std::string_view source) {
   std::vector<Token> tokens = Lexer(source).run();
-  // (position, text) insertions and (token) replacements, applied in one pass.
-  struct Insertion {
+  // Edits applied in one pass, by position: at one position closers go first, then openers (outer span
+  // first; a ".." wrapper outside a "%" one of the same span), then replacements of the token there.
+  struct Edit {
     std::size_t at;
-    int order;  // at one position: closers (0) before openers (1)
+    int order;  // 0 closer, 1 opener, 2 replacement
     std::size_t span;
+    int depth;  // 0 for the ".." hook, 1 for the "%" hook: "..'s" operand can contain a "%", never the reverse
     std::string text;
+    std::size_t erase = 0;
   };
-  std::vector<Insertion> insertions;
-  if (auto operands = ConcatOperands(tokens).find()) {
-    std::sort(operands->begin(), operands->end());
-    operands->erase(std::unique(operands->begin(), operands->end()), operands->end());
-    for (auto [first, last] : *operands) {
-      if (first == last && tokens[first].kind == Kind::string) continue;  // already a string
-      std::size_t begin = tokens[first].begin;
-      std::size_t end = tokens[last].end;
-      insertions.push_back({begin, 1, end - begin, std::string(kConcatOperand) + "("});
-      insertions.push_back({end, 0, end - begin, variable_hint(tokens, first, last) + ")"});
-    }
+  std::vector<Edit> edits;
+  auto wrap = [&](std::size_t begin, std::size_t end, int depth, std::string open, std::string close) {
+    edits.push_back({begin, 1, end - begin, depth, std::move(open)});
+    edits.push_back({end, 0, end - begin, depth, std::move(close)});
+  };
+  OperandScanner scanner(tokens);
+  std::vector<std::pair<std::size_t, std::size_t>> concat_operands;
+  for (const auto& found : scanner.find("..", kTighterThanConcat, kTighterThanConcat)) {
+    concat_operands.push_back(found.left);
+    concat_operands.push_back(found.right);
   }
-  std::sort(insertions.begin(), insertions.end(), [](const Insertion& a, const Insertion& b) {
-    if (a.at != b.at) return a.at < b.at;
-    if (a.order != b.order) return a.order < b.order;
-    return a.order == 1 ? a.span > b.span : a.span < b.span;  // outer opens first, inner closes first
-  });
-  std::string out;
-  out.reserve(source.size() + insertions.size() * 8);
-  std::size_t copied = 0;
-  std::size_t next_insertion = 0;
-  auto flush_insertions_before = [&](std::size_t position) {
-    while (next_insertion < insertions.size() && insertions[next_insertion].at <= position) {
-      out.append(source.substr(copied, insertions[next_insertion].at - copied));
-      copied = insertions[next_insertion].at;
-      out += insertions[next_insertion].text;
-      ++next_insertion;
-    }
-  };
+  std::sort(concat_operands.begin(), concat_operands.end());
+  concat_operands.erase(std::unique(concat_operands.begin(), concat_operands.end()), concat_operands.end());
+  for (auto [first, last] : concat_operands) {
+    if (first == last && tokens[first].kind == Kind::string) continue;  // already a string
+    wrap(tokens[first].begin, tokens[last].end, 0, std::string(kConcatOperand) + "(",
+         "," + variable_hint(tokens, first, last) + ")");
+  }
+  for (const auto& found : scanner.find("%", kTighterThanModLeft, kTighterThanModRight)) {
+    wrap(tokens[found.left.first].begin, tokens[found.right.second].end, 1, std::string(kModulo) + "(",
+         "," + variable_hint(tokens, found.left.first, found.left.second) + "," +
+             variable_hint(tokens, found.right.first, found.right.second) + ")");
+    edits.push_back({tokens[found.op].begin, 2, 0, 0, ",", 1});
+  }
   for (const Token& token : tokens) {
     if (token.kind != Kind::number) continue;
     auto literal = as_float_literal(token.text);
-    if (!literal || *literal == token.text) continue;
-    flush_insertions_before(token.begin);
-    out.append(source.substr(copied, token.begin - copied));
-    out += *literal;
-    copied = token.end;
+    if (literal && *literal != token.text) edits.push_back({token.begin, 2, 0, 0, *literal, token.end - token.begin});
   }
-  flush_insertions_before(source.size());
+  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) {
+    if (a.at != b.at) return a.at < b.at;
+    if (a.order != b.order) return a.order < b.order;
+    if (a.span != b.span) return a.order == 1 ? a.span > b.span : a.span < b.span;
+    return a.order == 1 ? a.depth < b.depth : a.depth > b.depth;
+  });
+  std::string out;
+  out.reserve(source.size() + edits.size() * 12);
+  std::size_t copied = 0;
+  for (const Edit& edit : edits) {
+    out.append(source.substr(copied, edit.at - copied));
+    out += edit.text;
+    copied = edit.at + edit.erase;
+  }
   out.append(source.substr(copied));
   return out;
 }

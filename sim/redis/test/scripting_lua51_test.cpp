@@ -44,6 +44,11 @@ TEST_F(Lua51, NumbersAreDoublesAndPrintAsFourteenDigits) {
       {"return tostring(math.floor(3.7)) .. tostring(math.sqrt(16)) .. (3 * 1.5 * 2)", B("349")},
       {"return loadstring('return 10/2 .. \"\"')()", B("5")},
       {"local mt = {__concat = function(a, b) return 'cat' end} return setmetatable({}, mt) .. 'x'", B("cat")},
+      // % is 5.1's a - floor(a/b)*b: no negative zero, an infinite divisor gives nan.
+      {"return tostring(-4 % 2) .. ' ' .. (-4.5 % 1.5) .. ' ' .. (4 % -2) .. ' ' .. tostring(5 % math.huge) .. ' ' .. (-3 % 5)",
+       B("0 0 0 -nan 2")},
+      {"local a, b = 7, 3 return a * 2 % b .. ':' .. a % b % 2 .. ':' .. '10' % 4", B("2:1:2")},
+      {"local mt = {__mod = function(a, b) return 'm' end} return setmetatable({}, mt) % 2", B("m")},
   };
   for (const Case& c : cases) EXPECT_REPLY(eval(c.body), c.expected) << c.body;
   run({"set", "n", "10"});
@@ -128,6 +133,8 @@ TEST_F(Lua51, RuntimeErrorsUse51Wording) {
   expect_runtime_error("return redis.call('get','nokey') .. 'a'", "attempt to concatenate a boolean value");
   expect_runtime_error("return {} .. 'x'", "attempt to concatenate a table value");
   expect_runtime_error("return 1 + 'abc'", "attempt to perform arithmetic on a string value");
+  expect_runtime_error("local x; return x % 2", "attempt to perform arithmetic on local 'x' (a nil value)");
+  expect_runtime_error("return 10 % 's'", "attempt to perform arithmetic on a string value");
   EXPECT_REPLY(eval("return {pcall(function() local x; return x.y end)}"),
                A({N(), B("user_script:1: attempt to index local 'x' (a nil value)")}));
 }
