@@ -57,20 +57,10 @@ class Scanner {
     while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
   }
 
-  // At '[': returns the level n of "[" "="*n "[", or -1 when this is not a long bracket.
-  int long_bracket_level() const {
-    if (peek(0) != '[') return -1;
-    std::size_t i = 1;
-    while (peek(i) == '=') ++i;
-    return peek(i) == '[' ? static_cast<int>(i - 1) : -1;
-  }
+  int long_bracket_level() const { return mock::long_bracket_level(src_, pos_); }
 
   void skip_long_bracket() {
-    int level = long_bracket_level();
-    pos_ += static_cast<std::size_t>(level) + 2;
-    std::string close = "]" + std::string(static_cast<std::size_t>(level), '=') + "]";
-    std::size_t end = src_.find(close, pos_);
-    std::size_t stop = end == std::string_view::npos ? src_.size() : end + close.size();
+    std::size_t stop = long_bracket_end(src_, pos_);
     for (; pos_ < stop; ++pos_) {
       if (src_[pos_] == '\n') ++line_;
     }
@@ -137,6 +127,21 @@ class Scanner {
 };
 
 }  // namespace
+
+int long_bracket_level(std::string_view source, std::size_t pos) {
+  auto at = [&](std::size_t i) { return pos + i < source.size() ? source[pos + i] : '\0'; };
+  if (at(0) != '[') return -1;
+  std::size_t i = 1;
+  while (at(i) == '=') ++i;
+  return at(i) == '[' ? static_cast<int>(i - 1) : -1;
+}
+
+std::size_t long_bracket_end(std::string_view source, std::size_t pos) {
+  int level = long_bracket_level(source, pos);
+  std::string close = "]" + std::string(static_cast<std::size_t>(level), '=') + "]";
+  std::size_t end = source.find(close, pos + static_cast<std::size_t>(level) + 2);
+  return end == std::string_view::npos ? source.size() : end + close.size();
+}
 
 std::optional<SyntaxIssue> find_lua54_only_syntax(std::string_view source) { return Scanner(source).run(); }
 

@@ -17,4 +17,9 @@ struct SyntaxIssue {
 // '\x', '\z', '\u{}' that 5.1 reads differently.
 std::optional<SyntaxIssue> find_lua54_only_syntax(std::string_view source);
 
+// At a '[' at `pos`: the level n of a long bracket "[" "="*n "[", or -1 when this is not one.
+int long_bracket_level(std::string_view source, std::size_t pos);
+// The position just past the long bracket (string or comment) opening at `pos`, or source.size().
+std::size_t long_bracket_end(std::string_view source, std::size_t pos);
+
 }  // namespace lockcheck::mock

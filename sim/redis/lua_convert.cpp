@@ -18,14 +18,8 @@ namespace {
 // refused rather than risking the C stack.
 constexpr int kMaxDepth = 100;
 
-// Lua 5.1 held every number as a double, and prints integral doubles below 1e14 exactly with "%.14g".
-// Pushing such values as Lua 5.4 integers keeps concatenation ("n" .. x) printing like 5.1 ("3", not
-// "3.0"); larger ones are pushed as doubles, which 5.4 prints with "%.14g" just as 5.1 does.
-void push_redis_integer(lua_State* L, std::int64_t value) {
-  constexpr std::int64_t kExact = 100'000'000'000'000;  // 1e14
-  if (value > -kExact && value < kExact) lua_pushinteger(L, value);
-  else lua_pushnumber(L, static_cast<lua_Number>(value));
-}
+// Lua 5.1 holds every number as a double, and so does the mock's engine (lua51_rewrite.hpp).
+void push_redis_integer(lua_State* L, std::int64_t value) { lua_pushnumber(L, static_cast<lua_Number>(value)); }
 
 // {field = text}, Redis's wrapping of status replies ("ok") and big numbers.
 void push_wrapped_string(lua_State* L, const char* field, const std::string& text) {

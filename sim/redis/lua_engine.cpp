@@ -6,8 +6,14 @@
 #include <lua.hpp>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "lua51_lib.hpp"
+#include "lua51_rewrite.hpp"
 #include "lua51_syntax.hpp"
+#include "lua_cjson.hpp"
+#include "lua_cmsgpack.hpp"
+#include "lua_struct.hpp"
 #include "lua_convert.hpp"
 #include "lua_prelude.hpp"
 #include "lua_redis_lib.hpp"
@@ -21,33 +27,45 @@ constexpr int kHookEvery = 10'000;
 
 constexpr std::string_view kCompileError = "ERR Error compiling script (new function): ";
 
-// Blanks a "#!lua flags=..." first line (keeping the newline so line numbers stay) and reports whether
-// it declared no-writes. Returns an error text for a shebang Redis would refuse.
-std::optional<std::string> strip_shebang(std::string& body, bool& no_writes) {
-  no_writes = false;
+std::vector<std::string> split(std::string_view text, char separator) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  // Bounded by the number of separators.
+  while (true) {
+    std::size_t at = text.find(separator, start);
+    parts.emplace_back(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+    if (at == std::string_view::npos) return parts;
+    start = at + 1;
+  }
+}
+
+// Reads a "#!lua flags=..." first line as Redis 7.0's evalExtractShebangFlags does, then blanks it
+// (keeping the newline, so line numbers stay). Returns Redis's error text for a shebang it refuses.
+std::optional<std::string> read_shebang(std::string& body, bool& shebang, bool& no_writes, bool& allow_oom) {
+  shebang = no_writes = allow_oom = false;
   if (!body.starts_with("#!")) return std::nullopt;
   std::size_t end = body.find('\n');
-  std::string line = body.substr(0, end);
-  if (!line.starts_with("#!lua")) return "ERR Could not find engine '" + line.substr(2, line.find(' ') - 2) + "'";
-  std::size_t flags_at = line.find("flags=");
-  if (flags_at != std::string::npos) {
-    std::string flags = line.substr(flags_at + 6);
-    flags = flags.substr(0, flags.find(' '));
-    std::size_t start = 0;
-    // Bounded by the number of commas in a single line.
-    while (start <= flags.size()) {
-      std::size_t comma = flags.find(',', start);
-      std::string flag = flags.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+  if (end == std::string::npos) return "ERR Invalid script shebang";
+  std::vector<std::string> parts;
+  for (std::string& word : split(std::string_view(body).substr(0, end), ' ')) {
+    std::erase_if(word, [](char c) { return c == '\t' || c == '\r'; });
+    if (!word.empty()) parts.push_back(std::move(word));
+  }
+  if (parts.empty()) return "ERR Invalid engine in script shebang";
+  if (parts[0] != "#!lua") return "ERR Unexpected engine in script shebang: " + parts[0];
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    if (!parts[i].starts_with("flags=")) return "ERR Unknown lua shebang option: " + parts[i];
+    std::string_view flags = std::string_view(parts[i]).substr(6);
+    for (const std::string& flag : flags.empty() ? std::vector<std::string>{} : split(flags, ',')) {
       if (flag == "no-writes") no_writes = true;
-      else if (!flag.empty() && flag != "allow-oom" && flag != "allow-stale" && flag != "no-cluster" &&
-               flag != "allow-cross-slot-keys") {
+      else if (flag == "allow-oom") allow_oom = true;
+      else if (flag != "allow-stale" && flag != "no-cluster" && flag != "allow-cross-slot-keys") {
         return "ERR Unexpected flag in script shebang: " + flag;
       }
-      if (comma == std::string::npos) break;
-      start = comma + 1;
     }
   }
-  std::memset(body.data(), ' ', end == std::string::npos ? body.size() : end);
+  shebang = true;
+  std::memset(body.data(), ' ', end);
   return std::nullopt;
 }
 
@@ -103,10 +121,27 @@ int LuaEngine::protected_setup(lua_State* L) {
   luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);
   lua_settop(L, 0);
   open_redis_lib(L);
+  open_lua51_lib(L);  // leaves the prelude's helpers table on the stack
+  int helpers = lua_gettop(L);
+  if (luaL_loadbufferx(L, kLuaCjson, std::strlen(kLuaCjson), "=cjson", "t") != LUA_OK) return lua_error(L);
+  lua_pushlightuserdata(L, nullptr);
+  lua_getglobal(L, std::string(kConcatOperand).c_str());
+  lua_getfield(L, helpers, "as_c_function");
+  lua_call(L, 3, 1);
+  lua_setglobal(L, "cjson");
+  if (luaL_loadbufferx(L, kLuaCmsgpack, std::strlen(kLuaCmsgpack), "=cmsgpack", "t") != LUA_OK) return lua_error(L);
+  lua_getfield(L, helpers, "as_c_function");
+  lua_call(L, 1, 1);
+  lua_setglobal(L, "cmsgpack");
+  if (luaL_loadbufferx(L, kLuaStruct, std::strlen(kLuaStruct), "=struct", "t") != LUA_OK) return lua_error(L);
+  lua_getfield(L, helpers, "as_c_function");
+  lua_call(L, 1, 1);
+  lua_setglobal(L, "struct");
   if (luaL_loadbufferx(L, kLuaPrelude, std::strlen(kLuaPrelude), "=prelude", "t") != LUA_OK) return lua_error(L);
   lua_pushcfunction(L, lua_readonly_error);
   lua_pushcfunction(L, lua_nonexistent_global);
-  lua_call(L, 2, 1);
+  lua_pushvalue(L, helpers);
+  lua_call(L, 3, 1);
   of(L).env_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
   return 0;
 }
@@ -132,11 +167,12 @@ LuaEngine::~LuaEngine() {
 
 std::optional<Reply> LuaEngine::load(const std::string& sha, std::string_view body) {
   std::string source(body);
-  bool no_writes = false;
-  if (auto refused = strip_shebang(source, no_writes)) return Reply::error(*refused);
+  Script script;
+  if (auto refused = read_shebang(source, script.shebang, script.no_writes, script.allow_oom)) return Reply::error(*refused);
   if (auto issue = find_lua54_only_syntax(source)) {
     return Reply::error(std::string(kCompileError) + "user_script:" + std::to_string(issue->line) + ": " + issue->message);
   }
+  source = rewrite_for_lua51_numbers(source);
   lua_settop(L_, 0);
   if (luaL_loadbufferx(L_, source.data(), source.size(), "@user_script", "t") != LUA_OK) {
     std::string message = lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "?";
@@ -146,8 +182,8 @@ std::optional<Reply> LuaEngine::load(const std::string& sha, std::string_view bo
   // The chunk's first upvalue is _ENV: point it at the read-only proxy.
   lua_rawgeti(L_, LUA_REGISTRYINDEX, env_ref_);
   lua_setupvalue(L_, -2, 1);
-  int ref = luaL_ref(L_, LUA_REGISTRYINDEX);
-  scripts_[sha] = Script{ref, no_writes};
+  script.function_ref = luaL_ref(L_, LUA_REGISTRYINDEX);
+  scripts_[sha] = script;
   return std::nullopt;
 }
 
@@ -188,6 +224,12 @@ Reply LuaEngine::run(const std::string& sha, std::span<const std::string> keys, 
   auto it = scripts_.find(sha);
   assert(it != scripts_.end());
   if (it == scripts_.end()) return Reply::error("NOSCRIPT No matching script. Please use EVAL.");
+  const Script& script = it->second;
+  // Redis 7.0's checks for scripts that declare flags (scriptPrepareForRun); no-writes implies allow-oom.
+  if (script.shebang && !script.no_writes) {
+    if (!script.allow_oom && !node_.make_room()) return Reply::error("OOM command not allowed when used memory > 'maxmemory'.");
+    if (read_only) return Reply::error("ERR Can not execute a script with write flag using *_ro command.");
+  }
   running_ = &it->second;
   running_sha_ = &it->first;
   running_keys_ = keys;

@@ -41,15 +41,20 @@ class LuaEngine {
   static LuaEngine& of(lua_State* L);
   Node& node() { return node_; }
   bool read_only() const { return read_only_; }
+  bool allow_oom() const { return running_ != nullptr && running_->allow_oom; }
   // redis.setresp(3) for the rest of this run; every run starts on RESP2, as in Redis.
   bool resp3() const { return resp3_; }
   void set_resp3(bool on) { resp3_ = on; }
   Command& scratch() { return scratch_; }
 
  private:
+  // A script's shebang ("#!lua flags=...") as Redis 7.0 reads it; without one a script runs in
+  // compatibility mode (writes allowed, OOM checked per write command).
   struct Script {
     int function_ref = 0;
+    bool shebang = false;
     bool no_writes = false;
+    bool allow_oom = false;
   };
   static void* allocate(void* ud, void* ptr, std::size_t old_size, std::size_t new_size);
   static void count_hook(lua_State* L, ::lua_Debug* ar);

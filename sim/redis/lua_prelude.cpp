@@ -3,24 +3,154 @@
 namespace lockcheck::mock {
 
 const char* const kLuaPrelude = R"lua(
-local readonly_error, nonexistent_global = ...
+local readonly_error, nonexistent_global, helpers = ...
 local G = _G
-local type, tonumber, select, pairs, setmetatable = type, tonumber, select, pairs, setmetatable
-local floor, fmod, tointeger = math.floor, math.fmod, math.tointeger
+local type, tonumber, tostring, select, pairs, setmetatable = type, tonumber, tostring, select, pairs, setmetatable
+local floor, ceil, fmod, tointeger = math.floor, math.ceil, math.fmod, math.tointeger
+local concat_operand = G.__lua51_concat_operand
 
--- Lua 5.1 names that Redis scripts still use.
+-- Lua 5.1's library surface as Redis 7.0 has it: 5.1 names added, 5.2+ names removed.
 G.unpack = table.unpack
+table.unpack, table.pack, table.move = nil, nil, nil
+string.pack, string.packsize, string.unpack = nil, nil, nil
+coroutine.close, coroutine.isyieldable = nil, nil
+G.rawlen, G.warn = nil, nil
+G._VERSION = 'Lua 5.1'
 table.getn = function(t) return #t end
+table.setn = function() error("'setn' is obsolete", 2) end
 table.maxn = function(t)
   local n = 0
   for k in pairs(t) do if type(k) == 'number' and k > n then n = k end end
   return n
 end
+table.foreach = function(t, f)
+  for k, v in pairs(t) do local r = f(k, v) if r ~= nil then return r end end
+end
+table.foreachi = function(t, f)
+  for i = 1, #t do local r = f(i, t[i]) if r ~= nil then return r end end
+end
+math.maxinteger, math.mininteger, math.tointeger, math.type, math.ult = nil, nil, nil, nil, nil
 math.pow = function(x, y) return x ^ y end
-math.mod = math.fmod
-math.log10 = function(x) return math.log(x, 10) end
+math.mod = fmod
+local log, exp = math.log, math.exp
+math.log = function(x) return log(x) end  -- 5.1 has no base argument
+math.log10 = function(x) return log(x, 10) end
 math.ldexp = function(m, e) return m * 2.0 ^ e end
+math.frexp = function(x)
+  if x == 0 or x ~= x or x == math.huge or x == -math.huge then return x, 0 end
+  local e = floor(log(x < 0 and -x or x, 2)) + 1
+  local m = x / 2.0 ^ e
+  if m >= 1 or m <= -1 then m, e = m / 2, e + 1 elseif m < 0.5 and m > -0.5 then m, e = m * 2, e - 1 end
+  return m, e
+end
+math.atan2 = function(y, x) return math.atan(y, x) end
+math.cosh = function(x) return (exp(x) + exp(-x)) / 2 end
+math.sinh = function(x) return (exp(x) - exp(-x)) / 2 end
+math.tanh = function(x)
+  if x > 20 then return 1.0 elseif x < -20 then return -1.0 end
+  local a, b = exp(x), exp(-x)
+  return (a - b) / (a + b)
+end
+-- 5.1 numbers are doubles: results that 5.4 gives as integers come back as floats.
+math.floor = function(x) return floor(x) + 0.0 end
+math.ceil = function(x) return ceil(x) + 0.0 end
+math.fmod = function(a, b) return fmod(tonumber(a) + 0.0, tonumber(b) + 0.0) end
+math.mod = math.fmod
 gcinfo = function() return floor(collectgarbage('count')) end
+
+-- 5.1's string functions read a number argument as its "%.14g" text and truncate fractional counts and
+-- positions; 5.4 prints "5.0" and refuses 2.5 ("number has no integer representation").
+local function text(x) if type(x) == 'number' then return concat_operand(x) end return x end
+local function whole(x)
+  if type(x) ~= 'number' then return x end
+  if x ~= x or x >= 9223372036854775807 or x < -9223372036854775807 then return -9223372036854775807 - 1 end
+  return x >= 0 and floor(x) or ceil(x)
+end
+local s = string
+local byte, find, gmatch, gsub, len, lower, match, rep, reverse, sub, upper, format =
+  s.byte, s.find, s.gmatch, s.gsub, s.len, s.lower, s.match, s.rep, s.reverse, s.sub, s.upper, s.format
+s.byte = function(x, i, j) return byte(text(x), whole(i), whole(j)) end
+s.find = function(x, p, init, plain) return find(text(x), text(p), whole(init), plain) end
+s.gmatch = function(x, p) return gmatch(text(x), text(p)) end
+s.gfind = s.gmatch
+s.gsub = function(x, p, r, n) return gsub(text(x), text(p), text(r), whole(n)) end
+s.len = function(x) return len(text(x)) end
+s.lower = function(x) return lower(text(x)) end
+s.match = function(x, p, init) return match(text(x), text(p), whole(init)) end
+s.rep = function(x, n) return rep(text(x), whole(n)) end  -- 5.1 has no separator argument
+s.reverse = function(x) return reverse(text(x)) end
+s.sub = function(x, i, j) return sub(text(x), whole(i), whole(j)) end
+s.upper = function(x) return upper(text(x)) end
+s.format = function(fmt, ...)
+  local args = {...}
+  local n, i, at = select('#', ...), 0, 1
+  fmt = text(fmt)
+  -- One conversion per round; bounded by the format's length.
+  while at <= #fmt do
+    local spec_start, spec_end, conversion = find(fmt, '%%[-+ #0]*%d*%.?%d*(.)', at)
+    if not spec_start then break end
+    if conversion ~= '%' then
+      i = i + 1
+      if i <= n then
+        if conversion == 'd' or conversion == 'i' or conversion == 'c' or conversion == 'o' or
+           conversion == 'u' or conversion == 'x' or conversion == 'X' then
+          local v = tonumber(args[i])
+          if v then args[i] = whole(v) end
+        elseif conversion == 's' or conversion == 'q' then
+          args[i] = text(args[i])
+        end
+      end
+    end
+    at = spec_end + 1
+  end
+  return format(fmt, G.unpack(args, 1, n))
+end
+local table_concat = table.concat
+table.concat = function(t, sep, i, j)
+  i = whole(i) or 1
+  j = whole(j) or #t
+  local parts = {}
+  for k = i, j do parts[k - i + 1] = text(t[k]) end
+  return table_concat(parts, text(sep) or '', 1, j - i + 1)
+end
+-- pairs in a deterministic order. Lua 5.4 seeds its string hash from the clock and addresses, so raw
+-- traversal order over string keys changes from process to process, and a simulated run would not replay
+-- byte for byte. Numbers come first in ascending order (5.1's array part), then booleans, then strings in
+-- byte order; keys of other types keep traversal order. 5.1's own order is not reproduced (README).
+local raw_next, sort = next, table.sort
+local type_rank = {number = 1, boolean = 2, string = 3}
+local function key_less(a, b)
+  local ra, rb = type_rank[type(a)] or 4, type_rank[type(b)] or 4
+  if ra ~= rb then return ra < rb end
+  if ra == 1 or ra == 3 then return a < b end
+  if ra == 2 then return (not a) and b end
+  return false
+end
+local function ordered_pairs(t, traverse)
+  local keys, n = {}, 0
+  for k in traverse, t do n = n + 1 keys[n] = k end
+  sort(keys, key_less)
+  local i = 0
+  return function()
+    i = i + 1
+    local k = keys[i]
+    if k == nil then return nil end
+    return k, t[k]
+  end, t, nil
+end
+local proxied = setmetatable({}, {__mode = 'k'})  -- read-only proxy -> the table it guards (see protect)
+G.pairs = function(t)  -- 5.1's pairs has no __pairs metamethod
+  if type(t) ~= 'table' then error("bad argument #1 to 'pairs' (table expected, got " .. (t == nil and 'no value' or type(t)) .. ')', 2) end
+  return ordered_pairs(proxied[t] or t, raw_next)
+end
+local raw_running = coroutine.running
+coroutine.running = function()
+  local co, main = raw_running()
+  if main then return nil end
+  return co
+end
+local raw_xpcall = xpcall
+xpcall = function(f, handler) return raw_xpcall(f, handler) end
 
 -- LuaBitOp as Redis ships it: 32-bit signed results.
 local function tobit(x)
@@ -72,18 +202,33 @@ print, dofile, loadfile, require, collectgarbage = nil, nil, nil, nil, collectga
 local protected = setmetatable({}, {__mode = 'k'})
 local function protect(t)
   local proxy = setmetatable({}, {__index = t, __newindex = readonly_error, __metatable = false})
+  proxied[proxy] = t
   protected[proxy] = true
   return proxy
 end
-for _, name in ipairs({'string', 'table', 'math', 'coroutine', 'bit', 'redis'}) do G[name] = protect(G[name]) end
+for _, name in ipairs({'string', 'table', 'math', 'coroutine', 'bit', 'redis', 'cjson', 'cmsgpack', 'struct'}) do G[name] = protect(G[name]) end
+getmetatable('').__index = G.string  -- ("x"):rep(2.5) uses the 5.1 versions too
 local env = protect(G)
-local raw_load, raw_rawset = load, rawset
-load = function(chunk, name) return raw_load(chunk, name, 't', env) end
-loadstring = load
-rawset = function(t, k, v)
-  if protected[t] or t == G then error('Attempt to modify a readonly table', 2) end
-  return raw_rawset(t, k, v)
+-- Redis's tables are read-only through every door: setmetatable on them, and the metatable getmetatable
+-- gives for them, fail like a write.
+local raw_setmetatable, raw_getmetatable = setmetatable, getmetatable
+local readonly_metatable = protect({})
+G.setmetatable = helpers.as_c_function(function(t, mt)
+  if protected[t] or t == G then error('Attempt to modify a readonly table', 0) end
+  return raw_setmetatable(t, mt)
+end, false)
+G.getmetatable = function(t)
+  if protected[t] or t == G then return readonly_metatable end
+  return raw_getmetatable(t)
 end
+local raw_load, raw_rawset, compile = load, rawset, helpers.compile
+-- 5.1: load takes a reader function; loadstring compiles text (checked and rewritten as EVAL is).
+load = helpers.make_load(env)
+loadstring = function(source, name) return compile(text(source), name, env) end
+rawset = helpers.as_c_function(function(t, k, v)
+  if protected[t] or t == G then error('Attempt to modify a readonly table', 0) end
+  return raw_rawset(t, k, v)
+end, false)
 G._G = env
 setmetatable(G, {__index = nonexistent_global, __newindex = readonly_error, __metatable = false})
 return env

@@ -9,10 +9,13 @@
 #include <lua.hpp>
 
 #include "lockcheck/sha1.hpp"
+#include "lua51_lib.hpp"
 #include "lua_convert.hpp"
 #include "lua_engine.hpp"
 #include "node.hpp"
+#include "command.hpp"
 #include "numbers.hpp"
+#include "text.hpp"
 
 namespace lockcheck::mock {
 namespace {
@@ -58,7 +61,7 @@ int redis_call_generic(lua_State* L, bool raise) {
   bool failed = false;
   std::string failure;
   try {
-    reply = engine.node().call_from_script(command, engine.read_only());
+    reply = engine.node().call_from_script(command, engine.read_only(), engine.allow_oom());
   } catch (const std::exception& e) {
     failed = true;  // never let a C++ exception cross the Lua frames
     failure = e.what();
@@ -118,6 +121,17 @@ int redis_setresp(lua_State* L) {
   if (resp != 2 && resp != 3) return fail(L, true, "RESP version must be 2 or 3.");
   LuaEngine::of(L).set_resp3(resp == 3);
   return 0;
+}
+
+// redis.acl_check_cmd(command, ...): the mock's only user (default, nopass) may run every command, so a
+// known command name is true; arity is not checked, as in Redis.
+int redis_acl_check_cmd(lua_State* L) {
+  if (lua_gettop(L) == 0) return fail(L, true, "Please specify at least one argument for this redis lib call");
+  if (lua_type(L, 1) != LUA_TSTRING || find_command(to_lower(lua_tostring(L, 1))) == nullptr) {
+    return fail(L, true, "Invalid command passed to redis.acl_check_cmd()");
+  }
+  lua_pushboolean(L, 1);
+  return 1;
 }
 
 int redis_true(lua_State* L) {
@@ -190,6 +204,7 @@ int redis_wrapped_pcall(lua_State* L) {
   lua_insert(L, 1);
   if (lua_pcall(L, argc - 1, LUA_MULTRET, 0) != LUA_OK) {
     lua_remove(L, 1);
+    reword_error_at(L, -1);
     if (lua_istable(L, -1)) {
       lua_getfield(L, -1, "err");
       if (lua_isstring(L, -1)) lua_replace(L, -2);
@@ -222,6 +237,7 @@ void open_redis_lib(lua_State* L) {
   set_function(L, "sha1hex", redis_sha1hex);
   set_function(L, "log", redis_log);
   set_function(L, "setresp", redis_setresp);
+  set_function(L, "acl_check_cmd", redis_acl_check_cmd);
   set_function(L, "replicate_commands", redis_true);
   set_function(L, "set_repl", redis_noop);
   set_function(L, "breakpoint", redis_false);
@@ -265,6 +281,7 @@ int lua_error_handler(lua_State* L) {
     }
   }
   lua_settop(L, 1);
+  reword_error_at(L, 1);
   if (!lua_istable(L, 1)) {
     const char* text = luaL_tolstring(L, 1, nullptr);
     lua_createtable(L, 0, 3);

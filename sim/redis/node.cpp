@@ -95,7 +95,7 @@ Reply Node::execute(const Command& command, Session& session) {
   return reply;
 }
 
-Reply Node::call_from_script(const Command& command, bool read_only) {
+Reply Node::call_from_script(const Command& command, bool read_only, bool allow_oom) {
   assert(script_session_ != nullptr && depth_ > 0);
   char name_buffer[32];
   const CommandSpec* spec = find_command(lower_into(command[0], name_buffer));
@@ -107,7 +107,7 @@ Reply Node::call_from_script(const Command& command, bool read_only) {
   keyspace_.set_actor(Actor{outer.client_id, spec->name, script_sha_});
   notifier_.set_arguments(&command);
   Reply reply;
-  if ((spec->flags & kDenyOom) && !make_room()) {
+  if ((spec->flags & kDenyOom) && !allow_oom && !make_room()) {
     reply = err::reply(err::kOom);
   } else {
     const int resp = lua_->resp3() ? 3 : 2;

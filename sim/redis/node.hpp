@@ -98,7 +98,10 @@ class Node {
   // Used by command handlers and the script engine.
   Keyspace& mutable_keyspace() { return keyspace_; }
   LuaEngine& lua() { return *lua_; }
-  Reply call_from_script(const Command& command, bool read_only);
+  // allow_oom: the script's shebang has flags=allow-oom, so its writes skip the maxmemory check.
+  Reply call_from_script(const Command& command, bool read_only, bool allow_oom = false);
+  // Evicts as the policy allows; false when the node is still over its limit (Redis's OOM state).
+  bool make_room();
   std::int64_t publish(const std::string& channel, const std::string& message);
   Reply subscribe(Session& session, const Command& command);
   Reply unsubscribe(Session& session, const Command& command);
@@ -118,7 +121,6 @@ class Node {
 
  private:
   Reply dispatch(const Command& command, Session& session, bool in_script);
-  bool make_room();
 
   NodeOptions options_;
   Keyspace keyspace_;

@@ -137,6 +137,19 @@ std::vector<ScriptSpec> all_scripts() {
            "return redis.call()",
            "return redis.call('get', {})",
            "return 1 +",
+           // Lua 5.1 on 5.4 (issue 16): numbers, library surface, error wording, cjson, shebang.
+           "return (tonumber(ARGV[1]) or 10) / 2 .. ':' .. 2^63 .. ':' .. 10000000 * 10000000",
+           "return redis.call('incr', KEYS[1]) / 2 .. ''",
+           "return string.format('%d %s %x', 3.5, 10/2, 255.9)",
+           "return {type(unpack), type(table.unpack), _VERSION, string.rep('a', 2, ',')}",
+           "return {tostring(tonumber('inf')), tostring(tonumber(' 0x10 ')), tostring(5 % 0)}",
+           "local x; return x + 1",
+           "local t = {} return t.a .. 'x'",
+           "return cjson.encode({1, 'a/b', {k = true}})",
+           "return cjson.decode('[1,')",
+           "#!lua flags=no-writes\nreturn redis.call('set', KEYS[1], 'v')",
+           "#!lua flags=bogus\nreturn 1",
+           "redis.setresp(3) return type(redis.call('get', KEYS[1]))",
        }) {
     scripts.push_back({body, 1, false});
   }

@@ -1,0 +1,1 @@
+local s = cjson.encode({a = {1, 2, {b = cjson.null}}, c = 'x/y', d = 1.5}) local d = cjson.decode(s) local ok, e = pcall(cjson.decode, '[1,') return {s, cjson.encode(d), tostring(ok), e}

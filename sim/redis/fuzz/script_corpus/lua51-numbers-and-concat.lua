@@ -1,0 +1,1 @@
+local t = {n = 6, s = 'x'} local v = 'v' .. t.n / 2 .. ':' .. math.floor(t.n / 4) .. t.s:rep(2.5) .. #t .. -3 .. (1+1) .. 0x10 .. 1e3 .. t['s'] .. (function() return 1 end)() .. tostring(2^63) local ok, e = pcall(function() local x; return x .. 'a' end) return {v, e, string.format('%d %s', 3.5, 10/4), loadstring('return 10/2 .. ""')()}
