@@ -64,6 +64,12 @@ Reply command(CommandContext&);
 Reply publish(CommandContext&);
 Reply subscribe(CommandContext&);
 Reply unsubscribe(CommandContext&);
+// transactions
+Reply multi(CommandContext&);
+Reply exec(CommandContext&);
+Reply discard(CommandContext&);
+Reply watch(CommandContext&);
+Reply unwatch(CommandContext&);
 // scripting
 Reply eval(CommandContext&);
 Reply evalsha(CommandContext&);

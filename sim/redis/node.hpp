@@ -58,7 +58,7 @@ class Node {
   void set_replication_info(ReplicationInfo info) { replication_ = std::move(info); }
   void set_maxmemory_keys(std::size_t keys, EvictionPolicy policy);
 
-  // Forget a closed connection's subscriptions.
+  // Forget a closed connection's subscriptions, transaction and watched keys.
   void disconnect(Session& session);
 
   // Active expiry step: up to `limit` expired keys removed at the node's current time (deterministic:
@@ -79,6 +79,11 @@ class Node {
   Keyspace& mutable_keyspace() { return keyspace_; }
   LuaEngine& lua() { return *lua_; }
   Reply call_from_script(const Command& command, bool read_only);
+  // Transactions: a queued command run by EXEC; WATCH bookkeeping (commands_transaction.cpp).
+  Reply run_queued(const Command& command, Session& session);
+  void watch(Session& session, std::string_view key);
+  void unwatch_all(Session& session);
+  bool watched_key_changed(const Session& session) const;
   std::int64_t publish(const std::string& channel, const std::string& message);
   Reply subscribe(Session& session, const Command& command);
   Reply unsubscribe(Session& session, const Command& command);
