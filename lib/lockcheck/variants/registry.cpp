@@ -31,7 +31,7 @@ const std::vector<std::string>& variant_ids() {
   static const std::vector<std::string> ids = {
       "exists-then-set", "setnx-then-expire", "set-nx-ex-del", "token", "thread-id", "appid-thread",
       "reentrant-hash", "reentrant-maxttl", "client-reentrant", "watchdog-unchecked", "watchdog", "rw-two-keys",
-      "rw-hash-timestamps", "redlock", "redisson-like", "fenced", "token-wait", "rw-owned", "script", "watch-cas", "get-then-del"};
+      "rw-hash-timestamps", "redlock", "redisson-like", "fenced", "token-wait", "rw-owned", "watch-cas", "get-then-del", "script"};
   return ids;
 }
 
