@@ -34,6 +34,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"flushdb", -1, kW, cmd::flushall},
     {"get", 2, 0, cmd::get},
     {"getdel", 2, kW, cmd::getdel},
+    {"getex", -2, kW, cmd::getex},
     {"getset", 3, kWO, cmd::getset},
     {"hdel", -3, kW, cmd::hdel},
     {"hexists", 3, 0, cmd::hexists},

@@ -35,6 +35,7 @@ Reply incrby(CommandContext&);
 Reply decrby(CommandContext&);
 Reply setex(CommandContext&);
 Reply psetex(CommandContext&);
+Reply getex(CommandContext&);
 Reply getset(CommandContext&);
 Reply append(CommandContext&);
 Reply strlen(CommandContext&);

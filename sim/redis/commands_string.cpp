@@ -1,4 +1,4 @@
-// String commands: SET with all its options, SETEX/PSETEX, GET, GETDEL, GETSET, APPEND, STRLEN, INCR/DECR/INCRBY/DECRBY.
+// String commands: SET with all its options, SETEX/PSETEX, GET, GETDEL, GETEX, GETSET, APPEND, STRLEN, INCR/DECR/INCRBY/DECRBY.
 #include <limits>
 #include <optional>
 
@@ -158,6 +158,41 @@ Reply decrby(CommandContext& ctx) {
 
 Reply setex(CommandContext& ctx) { return set_with_ttl(ctx, true, "setex"); }
 Reply psetex(CommandContext& ctx) { return set_with_ttl(ctx, false, "psetex"); }
+
+// GETEX key [EX s | PX ms | EXAT s | PXAT ms | PERSIST]: as Redis 7.0, the options' shape is checked first, then
+// the key is looked up (missing: nil, another type: WRONGTYPE), and only then the time; a deadline already in
+// the past deletes the key (the old value is still the reply).
+Reply getex(CommandContext& ctx) {
+  const Command& args = ctx.args;
+  const bool persist = args.size() == 3 && iequals(args[2], "persist");
+  const std::string opt = args.size() == 4 ? to_lower(args[2]) : "";
+  const bool seconds = opt == "ex" || opt == "exat";
+  const bool relative = opt == "ex" || opt == "px";
+  if (!persist && args.size() != 2 && !(seconds || relative || opt == "pxat")) return err::syntax();
+  Reply reply = get(ctx);
+  if (reply.is_nil() || reply.is_error()) return reply;
+  if (persist) {
+    ctx.keys.persist(args[1]);
+    return reply;
+  }
+  if (opt.empty()) return reply;
+  auto value = parse_int64(args[3]);
+  if (!value) return err::not_integer();
+  auto invalid = [] { return Reply::error("ERR invalid expire time in 'getex' command"); };
+  std::int64_t expire_at_ms = *value;
+  if (expire_at_ms <= 0 || (seconds && expire_at_ms > kInt64Max / 1000)) return invalid();
+  if (seconds) expire_at_ms *= 1000;
+  if (relative) {
+    if (expire_at_ms > kInt64Max - ctx.keys.now_ms()) return invalid();
+    expire_at_ms += ctx.keys.now_ms();
+  }
+  if (expire_at_ms > ctx.keys.now_ms()) {
+    ctx.keys.set_expire(args[1], expire_at_ms);
+  } else {
+    ctx.keys.remove(args[1]);
+  }
+  return reply;
+}
 
 Reply getset(CommandContext& ctx) {
   Reply previous = get(ctx);

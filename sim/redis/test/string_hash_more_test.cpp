@@ -1,4 +1,4 @@
-// SETEX/PSETEX/GETSET/APPEND/STRLEN, MGET/MSET/MSETNX/TOUCH/RENAME(NX), EXPIRETIME, HSETNX/HMSET/HKEYS/HVALS/HSTRLEN:
+// SETEX/PSETEX/GETEX/GETSET/APPEND/STRLEN, MGET/MSET/MSETNX/TOUCH/RENAME(NX), EXPIRETIME, HSETNX/HMSET/HKEYS/HVALS/HSTRLEN:
 // replies as redis-server 7.0.15 gave them to the same sequence (checked with redis-cli).
 #include <gtest/gtest.h>
 
@@ -35,6 +35,31 @@ TEST_F(MoreCommands, StringsWithTtlsAndLengths) {
   EXPECT_REPLY(run({"getset", "h", "x"}), E("WRONGTYPE Operation against a key holding the wrong kind of value"));
   EXPECT_REPLY(run({"strlen", "h"}), E("WRONGTYPE Operation against a key holding the wrong kind of value"));
   EXPECT_REPLY(run({"append", "h", "x"}), E("WRONGTYPE Operation against a key holding the wrong kind of value"));
+}
+
+TEST_F(MoreCommands, Getex) {
+  EXPECT_REPLY(run({"set", "k", "v"}), S("OK"));
+  EXPECT_REPLY(run({"getex", "k", "EX", "100"}), B("v"));
+  EXPECT_REPLY(run({"ttl", "k"}), I(100));
+  EXPECT_REPLY(run({"getex", "k", "PERSIST"}), B("v"));
+  EXPECT_REPLY(run({"ttl", "k"}), I(-1));
+  EXPECT_REPLY(run({"getex", "k", "PX", "0"}), E("ERR invalid expire time in 'getex' command"));
+  EXPECT_REPLY(run({"getex", "k", "PX", "-1"}), E("ERR invalid expire time in 'getex' command"));
+  EXPECT_REPLY(run({"getex", "k", "EX", "9223372036854775"}), E("ERR invalid expire time in 'getex' command"));
+  EXPECT_REPLY(run({"getex", "k", "EX", "abc"}), E("ERR value is not an integer or out of range"));
+  EXPECT_REPLY(run({"getex", "k", "EX", "10", "PX", "10"}), E("ERR syntax error"));
+  EXPECT_REPLY(run({"getex", "k", "FOO"}), E("ERR syntax error"));
+  EXPECT_REPLY(run({"getex", "k", "PERSIST", "EX", "10"}), E("ERR syntax error"));
+  EXPECT_REPLY(run({"getex", "k", "PXAT", "4102444800000"}), B("v"));
+  EXPECT_REPLY(run({"pexpiretime", "k"}), I(4102444800000));
+  EXPECT_REPLY(run({"getex", "k"}), B("v"));
+  EXPECT_REPLY(run({"getex", "k", "EXAT", "1"}), B("v"));  // a deadline in the past deletes the key
+  EXPECT_REPLY(run({"exists", "k"}), I(0));
+  EXPECT_REPLY(run({"getex", "nope", "EX", "10"}), N());
+  EXPECT_REPLY(run({"getex", "nope", "EX", "-5"}), N());  // the time is checked only for an existing key
+  EXPECT_REPLY(run({"getex", "nope", "FOO", "1"}), E("ERR syntax error"));
+  EXPECT_REPLY(run({"hset", "h", "f", "v"}), I(1));
+  EXPECT_REPLY(run({"getex", "h"}), E("WRONGTYPE Operation against a key holding the wrong kind of value"));
 }
 
 TEST_F(MoreCommands, SeveralKeys) {
