@@ -240,6 +240,11 @@ TEST_F(VariantRedisTest, WatchCasKeepsALockTakenBetweenGetAndExec) {
   }
 }
 
+TEST(WatchCas, RefusesAWatchdogSharingItsConnection) {
+  EXPECT_NE(watchdog_refusal("watch-cas", false).find("transactions"), std::string::npos);
+  EXPECT_EQ(watchdog_refusal("get-then-del", false), "");
+}
+
 TEST_F(VariantRedisTest, WatchCasRecoversFromALostReplyInsideTheTransaction) {
   for (const char* verb : {"WATCH", "GET", "MULTI", "DEL", "EXEC"}) {
     Client client(options_for(server));

@@ -39,6 +39,12 @@ std::string watchdog_refusal(const std::string& id, bool has_renew_script) {
   for (const char* renewing : {"watchdog", "watchdog-unchecked", "client-reentrant", "redisson-like"}) {
     if (id == renewing) return fmt::format("variant \"{}\" already renews in the background", id);
   }
+  if (id == "watch-cas") {
+    // Its WATCH/MULTI/EXEC state lives on the connection; a background renewal on the same connection would
+    // run inside the release's transaction (or break its WATCH) instead of beside it.
+    return "variant \"watch-cas\" runs its transactions on the lock's connection, which a background renewal "
+           "would interleave with";
+  }
   if (id == "script" && !has_renew_script) {
     return "variant \"script\" can renew only with a renew.lua ([scripts] renew, or a third file to --scripts)";
   }

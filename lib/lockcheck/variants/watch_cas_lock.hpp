@@ -16,8 +16,9 @@
 //
 // Costs: four or five round trips per release instead of one EVALSHA. WATCH state lives on the connection:
 // the port must give the lock a connection that no other caller uses between WATCH and EXEC (a Client per
-// thread, as the library's ports do). A connection lost mid-transaction drops the WATCH; the next round starts
-// afresh (a stray MULTI left open is DISCARDed first).
+// thread, as the library's ports do); for that reason the library's watchdog refuses to wrap it (its renewal
+// would share the connection). A connection lost mid-transaction drops the WATCH; the next round starts afresh
+// (a stray MULTI left open is DISCARDed first).
 #include "lockcheck/variants/single_key_lock.hpp"
 
 namespace lockcheck {
