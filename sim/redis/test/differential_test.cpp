@@ -327,6 +327,19 @@ bool same(const Reply& mock, const Reply& real, bool time_tolerant) {
   return mock == real;
 }
 
+// DBSIZE counts expired keys not yet reclaimed, on both servers; redis-server's 10 Hz active expiry may have
+// reclaimed some (SET ... EXAT 1) that the mock, which expires only on access here, still holds.
+bool dbsize_within_reclaim(const Node& node, const Command& command, const Reply& mock, const Reply& real) {
+  if (command.empty() || command[0] != "DBSIZE" || mock.kind != Reply::Kind::integer || real.kind != Reply::Kind::integer) {
+    return false;
+  }
+  std::int64_t expired_in_place = 0;
+  for (const auto& [key, entry] : node.keyspace().dataset().entries) {
+    expired_in_place += entry.expire_at_ms && *entry.expire_at_ms < node.now_ms() ? 1 : 0;
+  }
+  return real.integer <= mock.integer && real.integer >= mock.integer - expired_in_place;
+}
+
 TEST(Differential, MockAnswersLikeRealRedis) {
   setenv("RC_PARAMS", "max_success=2500 max_size=40", /*overwrite=*/0);
   lockcheck::testing::RedisServer server;
@@ -345,7 +358,7 @@ TEST(Differential, MockAnswersLikeRealRedis) {
       const Step& s = steps[i];
       Reply expected = real.call(s.command);
       Reply actual = node.execute(s.command, session);
-      if (!same(actual, expected, s.time_tolerant)) {
+      if (!same(actual, expected, s.time_tolerant) && !dbsize_within_reclaim(node, s.command, actual, expected)) {
         last_failure = "step " + std::to_string(i) + " differs: " + show(s.command) + "\n  mock:  " + to_string(actual) +
                        "\n  redis: " + to_string(expected);
         RC_FAIL("step " + std::to_string(i) + " differs: " + show(s.command) + "\n  mock:  " + to_string(actual) +
