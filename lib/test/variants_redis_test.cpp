@@ -14,10 +14,12 @@
 #include "lockcheck/errors.hpp"
 #include "lockcheck/variants/exists_then_set.hpp"
 #include "lockcheck/variants/fenced_lock.hpp"
+#include "lockcheck/variants/get_then_del.hpp"
 #include "lockcheck/variants/registry.hpp"
 #include "lockcheck/variants/set_nx_ex_del.hpp"
 #include "lockcheck/variants/setnx_then_expire.hpp"
 #include "lockcheck/variants/thread_id_lock.hpp"
+#include "lockcheck/variants/watch_cas_lock.hpp"
 #include "hiredis_client.hpp"
 #include "lock_testing.hpp"
 #include "redis_server.hpp"
@@ -124,7 +126,7 @@ TEST_P(VariantBasics, ErrorReplyIsThrownTyped) {
 
 INSTANTIATE_TEST_SUITE_P(Catalogue, VariantBasics,
                          ::testing::Values("exists-then-set", "setnx-then-expire", "set-nx-ex-del", "thread-id",
-                                           "fenced"),
+                                           "fenced", "get-then-del", "watch-cas"),
                          [](const auto& info) {
                            std::string name = info.param;
                            for (char& c : name) c = c == '-' ? '_' : c;
@@ -201,6 +203,70 @@ TEST_F(VariantRedisTest, SetNxExDelReleaseDeletesAForeignLock) {
   EXPECT_EQ(run_sync(a.release(*first.lease)), ReleaseStatus::released) << "DEL reports the foreign key it deleted";
   EXPECT_FALSE(admin.exists("lock:del")) << "b's lock is gone while b still believes it holds it";
   EXPECT_FALSE(second.lease->lost());
+}
+
+// --- get-then-del / watch-cas: the key changes hands between the release's GET and its delete -----------
+
+// Another client takes the key (as after our lease expired) just before `verb` is sent.
+HookPort::Hook taken_before(const std::string& verb, Admin& admin, const std::string& key) {
+  return [&admin, verb, key](const Command& command) {
+    if (command[0] == verb) admin.command({"SET", key, "other-owner", "PX", "5000"});
+    return HookPort::Action::send;
+  };
+}
+
+TEST_F(VariantRedisTest, GetThenDelDeletesALockTakenBetweenGetAndDel) {
+  Client client(options_for(server));
+  Admin admin(server);
+  HookPort port(client.port(), taken_before("DEL", admin, "lock:gtd"));
+  broken::GetThenDelLock lock(port, client.clock(), client.entropy(), quick());
+  AcquireResult got = run_sync(lock.acquire("lock:gtd", Micros::zero()));
+  ASSERT_EQ(got.status, AcquireStatus::acquired) << got.detail;
+  EXPECT_EQ(run_sync(lock.release(*got.lease)), ReleaseStatus::released) << "DEL reports the foreign key it deleted";
+  EXPECT_FALSE(admin.exists("lock:gtd")) << "the other owner's lock is gone";
+}
+
+TEST_F(VariantRedisTest, WatchCasKeepsALockTakenBetweenGetAndExec) {
+  for (const char* verb : {"MULTI", "DEL", "EXEC"}) {
+    Client client(options_for(server));
+    Admin admin(server);
+    HookPort port(client.port(), taken_before(verb, admin, "lock:cas"));
+    WatchCasLock lock(port, client.clock(), client.entropy(), quick());
+    AcquireResult got = run_sync(lock.acquire("lock:cas", Micros::zero()));
+    ASSERT_EQ(got.status, AcquireStatus::acquired) << got.detail;
+    EXPECT_EQ(run_sync(lock.release(*got.lease)), ReleaseStatus::not_owned) << verb;
+    EXPECT_EQ(admin.get("lock:cas"), "other-owner") << "EXEC was aborted by the change under WATCH (" << verb << ")";
+    admin.command({"DEL", "lock:cas"});
+  }
+}
+
+TEST(WatchCas, RefusesAWatchdogSharingItsConnection) {
+  EXPECT_NE(watchdog_refusal("watch-cas", false).find("transactions"), std::string::npos);
+  EXPECT_EQ(watchdog_refusal("get-then-del", false), "");
+}
+
+TEST_F(VariantRedisTest, WatchCasRecoversFromALostReplyInsideTheTransaction) {
+  for (const char* verb : {"WATCH", "GET", "MULTI", "DEL", "EXEC"}) {
+    Client client(options_for(server));
+    Admin admin(server);
+    bool lost = false;
+    HookPort port(client.port(), [&](const Command& command) {
+      if (lost || command[0] != verb) return HookPort::Action::send;
+      lost = true;
+      return HookPort::Action::lose_reply;
+    });
+    WatchCasLock lock(port, client.clock(), client.entropy(), quick());
+    AcquireResult got = run_sync(lock.acquire("lock:lost", Micros::zero()));
+    ASSERT_EQ(got.status, AcquireStatus::acquired) << got.detail;
+    EXPECT_EQ(run_sync(lock.release(*got.lease)), ReleaseStatus::released) << verb;
+    EXPECT_FALSE(admin.exists("lock:lost")) << verb;
+    // The connection is usable afterwards: no transaction left open to swallow commands.
+    AcquireResult again = run_sync(lock.acquire("lock:lost", Micros::zero()));
+    ASSERT_EQ(again.status, AcquireStatus::acquired) << verb << ": " << again.detail;
+    EXPECT_EQ(admin.get("lock:lost"), again.lease->token) << verb;
+    EXPECT_EQ(run_sync(lock.renew(*again.lease)), RenewStatus::renewed) << verb;
+    EXPECT_EQ(run_sync(lock.release(*again.lease)), ReleaseStatus::released) << verb;
+  }
 }
 
 // --- thread-id: thread 1 of two processes presents the same token ---------------------------------------

@@ -114,6 +114,15 @@ Reply SimNode::execute(int process, const Command& command, bool& changed) {
   return reply;
 }
 
+void SimNode::close_connections(int process) {
+  for (const int session_id : {process, process + kSubscriberSession}) {
+    auto it = sessions_.find(session_id);
+    if (it == sessions_.end()) continue;
+    node_->disconnect(it->second);
+    sessions_.erase(it);
+  }
+}
+
 void SimNode::active_expiry() {
   if (!up_) return;
   node_->expire_some(20);

@@ -39,6 +39,9 @@ class SimNode final : public mock::Observer {
   // Runs a client's command now; records the key events it caused. Returns whether data changed.
   // SUBSCRIBE runs on the process's subscriber session, as a real client subscribes on its own connection.
   Reply execute(int process, const Command& command, bool& changed);
+  // A client process crashed: its connections close, and with them its subscriptions, open transaction and
+  // watched keys (a restarted process connects afresh).
+  void close_connections(int process);
   // The 10 Hz active expiry cycle.
   void active_expiry();
   // A replica takes master `from`'s data set as of sequence `sequence` (ignored when older than what it has,

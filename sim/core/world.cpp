@@ -235,6 +235,7 @@ void World::apply(const FaultSpec& fault) {
     if (!client(fault.process).alive()) return;
     record_fault("crash", Json{{"process", fault.process}});
     client(fault.process).crash();
+    for (auto& simulated : nodes_) simulated->close_connections(fault.process);
   } else if (kind == "restart") {
     check_process();
     if (client(fault.process).alive()) return;

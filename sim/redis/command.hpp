@@ -28,6 +28,7 @@ enum CommandFlag : std::uint32_t {
   kDenyOom = 1u << 1,   // may grow memory: refused (or evicts first) at the key limit
   kNoScript = 1u << 2,  // not callable from scripts
   kPubSub = 1u << 3,    // allowed in RESP2 subscribed mode
+  kNoQueue = 1u << 4,   // runs at once inside MULTI instead of being queued (EXEC, DISCARD, MULTI, WATCH, QUIT)
   kNoAuth = 1u << 5,    // runs before AUTH (AUTH, HELLO)
 };
 

@@ -15,6 +15,15 @@ Reply ttl(CommandContext&);
 Reply pttl(CommandContext&);
 Reply persist(CommandContext&);
 Reply type(CommandContext&);
+Reply expiretime(CommandContext&);
+Reply pexpiretime(CommandContext&);
+// several keys
+Reply mget(CommandContext&);
+Reply mset(CommandContext&);
+Reply msetnx(CommandContext&);
+Reply touch(CommandContext&);
+Reply rename(CommandContext&);
+Reply renamenx(CommandContext&);
 // strings
 Reply set(CommandContext&);
 Reply get(CommandContext&);
@@ -24,6 +33,12 @@ Reply incr(CommandContext&);
 Reply decr(CommandContext&);
 Reply incrby(CommandContext&);
 Reply decrby(CommandContext&);
+Reply setex(CommandContext&);
+Reply psetex(CommandContext&);
+Reply getex(CommandContext&);
+Reply getset(CommandContext&);
+Reply append(CommandContext&);
+Reply strlen(CommandContext&);
 // hashes
 Reply hset(CommandContext&);
 Reply hget(CommandContext&);
@@ -33,6 +48,11 @@ Reply hexists(CommandContext&);
 Reply hincrby(CommandContext&);
 Reply hlen(CommandContext&);
 Reply hgetall(CommandContext&);
+Reply hsetnx(CommandContext&);
+Reply hmset(CommandContext&);
+Reply hkeys(CommandContext&);
+Reply hvals(CommandContext&);
+Reply hstrlen(CommandContext&);
 // lists
 Reply lpush(CommandContext&);
 Reply rpush(CommandContext&);
@@ -66,6 +86,12 @@ Reply config(CommandContext&);
 Reply publish(CommandContext&);
 Reply subscribe(CommandContext&);
 Reply unsubscribe(CommandContext&);
+// transactions
+Reply multi(CommandContext&);
+Reply exec(CommandContext&);
+Reply discard(CommandContext&);
+Reply watch(CommandContext&);
+Reply unwatch(CommandContext&);
 // scripting
 Reply eval(CommandContext&);
 Reply evalsha(CommandContext&);

@@ -23,6 +23,19 @@ void drop_if_empty(CommandContext& ctx, const Hash& hash) {
   if (hash.empty()) ctx.keys.remove(ctx.args[1]);
 }
 
+// HKEYS / HVALS: the fields or the values, in the hash's order.
+Reply hash_column(CommandContext& ctx, bool values) {
+  bool wrong_type = false;
+  Hash* hash = find_hash(ctx, wrong_type);
+  if (wrong_type) return err::wrong_type();
+  std::vector<Reply> out;
+  if (hash != nullptr) {
+    out.reserve(hash->size());
+    for (const auto& [field, value] : *hash) out.push_back(Reply::bulk(values ? value : field));
+  }
+  return Reply::array(std::move(out));
+}
+
 }  // namespace
 
 Reply hset(CommandContext& ctx) {
@@ -126,6 +139,38 @@ Reply hgetall(CommandContext& ctx) {
     }
   }
   return Reply::map(std::move(out));
+}
+
+Reply hsetnx(CommandContext& ctx) {
+  bool wrong_type = false;
+  Hash* hash = find_hash(ctx, wrong_type);
+  if (wrong_type) return err::wrong_type();
+  if (hash != nullptr && hash_find(*hash, ctx.args[2]) != nullptr) return Reply::integer_reply(0);
+  if (hash == nullptr) {
+    hash = &std::get<Hash>(ctx.keys.add(ctx.args[1], Value{Hash{}}).value);
+    hash_set(*hash, ctx.args[2], ctx.args[3]);
+  } else {
+    hash_set(*hash, ctx.args[2], ctx.args[3]);
+    ctx.keys.modified(ctx.args[1]);
+  }
+  return Reply::integer_reply(1);
+}
+
+Reply hmset(CommandContext& ctx) {
+  if (ctx.args.size() % 2 != 0) return err::arity("hmset");
+  Reply added = hset(ctx);
+  return added.is_error() ? added : Reply::ok();
+}
+
+Reply hkeys(CommandContext& ctx) { return hash_column(ctx, false); }
+Reply hvals(CommandContext& ctx) { return hash_column(ctx, true); }
+
+Reply hstrlen(CommandContext& ctx) {
+  bool wrong_type = false;
+  Hash* hash = find_hash(ctx, wrong_type);
+  if (wrong_type) return err::wrong_type();
+  const std::string* value = hash == nullptr ? nullptr : hash_find(*hash, ctx.args[2]);
+  return Reply::integer_reply(value == nullptr ? 0 : static_cast<std::int64_t>(value->size()));
 }
 
 }  // namespace lockcheck::mock::cmd

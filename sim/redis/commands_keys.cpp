@@ -58,11 +58,12 @@ Reply expire_generic(CommandContext& ctx, std::int64_t basetime_ms, bool seconds
   return Reply::integer_reply(1);
 }
 
-Reply ttl_generic(CommandContext& ctx, bool milliseconds) {
+// TTL/PTTL (time left) and EXPIRETIME/PEXPIRETIME (`absolute`: the deadline), rounded as Redis rounds.
+Reply ttl_generic(CommandContext& ctx, bool milliseconds, bool absolute = false) {
   Entry* entry = ctx.keys.find(ctx.args[1]);
   if (entry == nullptr) return Reply::integer_reply(-2);
   if (!entry->expire_at_ms) return Reply::integer_reply(-1);
-  std::int64_t ttl_ms = *entry->expire_at_ms - ctx.keys.now_ms();
+  std::int64_t ttl_ms = *entry->expire_at_ms - (absolute ? 0 : ctx.keys.now_ms());
   if (ttl_ms < 0) ttl_ms = 0;
   return Reply::integer_reply(milliseconds ? ttl_ms : (ttl_ms + 500) / 1000);
 }
@@ -87,6 +88,8 @@ Reply expireat(CommandContext& ctx) { return expire_generic(ctx, 0, true, "expir
 Reply pexpireat(CommandContext& ctx) { return expire_generic(ctx, 0, false, "pexpireat"); }
 Reply ttl(CommandContext& ctx) { return ttl_generic(ctx, false); }
 Reply pttl(CommandContext& ctx) { return ttl_generic(ctx, true); }
+Reply expiretime(CommandContext& ctx) { return ttl_generic(ctx, false, true); }
+Reply pexpiretime(CommandContext& ctx) { return ttl_generic(ctx, true, true); }
 
 Reply persist(CommandContext& ctx) {
   if (ctx.keys.find(ctx.args[1]) == nullptr) return Reply::integer_reply(0);

@@ -1,4 +1,4 @@
-// String commands: SET with all its options, GET, GETDEL, INCR/DECR/INCRBY/DECRBY.
+// String commands: SET with all its options, SETEX/PSETEX, GET, GETDEL, GETEX, GETSET, APPEND, STRLEN, INCR/DECR/INCRBY/DECRBY.
 #include <limits>
 #include <optional>
 
@@ -101,6 +101,19 @@ Reply incr_by(CommandContext& ctx, std::int64_t delta) {
   return Reply::integer_reply(result);
 }
 
+
+// SETEX/PSETEX key ttl value: SET key value EX|PX ttl, with the command's own name in the error text.
+Reply set_with_ttl(CommandContext& ctx, bool seconds, const char* name) {
+  auto ttl = parse_int64(ctx.args[2]);
+  if (!ttl) return err::not_integer();
+  if (*ttl <= 0 || (seconds && *ttl > kInt64Max / 1000)) return Reply::error(std::string("ERR invalid expire time in '") + name + "' command");
+  const std::int64_t ttl_ms = seconds ? *ttl * 1000 : *ttl;
+  if (ttl_ms > kInt64Max - ctx.keys.now_ms()) return Reply::error(std::string("ERR invalid expire time in '") + name + "' command");
+  ctx.keys.put(ctx.args[1], Value{ctx.args[3]}, false);
+  ctx.keys.set_expire(ctx.args[1], ctx.keys.now_ms() + ttl_ms);
+  return Reply::ok();
+}
+
 }  // namespace
 
 Reply set(CommandContext& ctx) { return set_command(ctx); }
@@ -141,6 +154,70 @@ Reply decrby(CommandContext& ctx) {
   if (!delta) return err::not_integer();
   if (*delta == kInt64Min) return Reply::error("ERR decrement would overflow");
   return incr_by(ctx, -*delta);
+}
+
+Reply setex(CommandContext& ctx) { return set_with_ttl(ctx, true, "setex"); }
+Reply psetex(CommandContext& ctx) { return set_with_ttl(ctx, false, "psetex"); }
+
+// GETEX key [EX s | PX ms | EXAT s | PXAT ms | PERSIST]: as Redis 7.0, the options' shape is checked first, then
+// the key is looked up (missing: nil, another type: WRONGTYPE), and only then the time; a deadline already in
+// the past deletes the key (the old value is still the reply).
+Reply getex(CommandContext& ctx) {
+  const Command& args = ctx.args;
+  const bool persist = args.size() == 3 && iequals(args[2], "persist");
+  const std::string opt = args.size() == 4 ? to_lower(args[2]) : "";
+  const bool seconds = opt == "ex" || opt == "exat";
+  const bool relative = opt == "ex" || opt == "px";
+  if (!persist && args.size() != 2 && !(seconds || relative || opt == "pxat")) return err::syntax();
+  Reply reply = get(ctx);
+  if (reply.is_nil() || reply.is_error()) return reply;
+  if (persist) {
+    ctx.keys.persist(args[1]);
+    return reply;
+  }
+  if (opt.empty()) return reply;
+  auto value = parse_int64(args[3]);
+  if (!value) return err::not_integer();
+  auto invalid = [] { return Reply::error("ERR invalid expire time in 'getex' command"); };
+  std::int64_t expire_at_ms = *value;
+  if (expire_at_ms <= 0 || (seconds && expire_at_ms > kInt64Max / 1000)) return invalid();
+  if (seconds) expire_at_ms *= 1000;
+  if (relative) {
+    if (expire_at_ms > kInt64Max - ctx.keys.now_ms()) return invalid();
+    expire_at_ms += ctx.keys.now_ms();
+  }
+  if (expire_at_ms > ctx.keys.now_ms()) {
+    ctx.keys.set_expire(args[1], expire_at_ms);
+  } else {
+    ctx.keys.remove(args[1]);
+  }
+  return reply;
+}
+
+Reply getset(CommandContext& ctx) {
+  Reply previous = get(ctx);
+  if (previous.is_error()) return previous;
+  ctx.keys.put(ctx.args[1], Value{ctx.args[2]}, false);  // clears the TTL, as SET does
+  return previous;
+}
+
+Reply append(CommandContext& ctx) {
+  Entry* entry = ctx.keys.find(ctx.args[1]);
+  if (entry == nullptr) {
+    ctx.keys.add(ctx.args[1], Value{ctx.args[2]});
+    return Reply::integer_reply(static_cast<std::int64_t>(ctx.args[2].size()));
+  }
+  auto* text = std::get_if<std::string>(&entry->value);
+  if (text == nullptr) return err::wrong_type();
+  *text += ctx.args[2];
+  ctx.keys.modified(ctx.args[1]);
+  return Reply::integer_reply(static_cast<std::int64_t>(text->size()));
+}
+
+Reply strlen(CommandContext& ctx) {
+  Reply value = get(ctx);
+  if (value.is_error()) return value;
+  return Reply::integer_reply(value.is_nil() ? 0 : static_cast<std::int64_t>(value.text.size()));
 }
 
 }  // namespace lockcheck::mock::cmd

@@ -21,6 +21,7 @@ const char* to_string(KeyEventKind kind) {
 Keyspace::Keyspace(std::uint64_t eviction_seed) : rng_state_(eviction_seed) {}
 
 void Keyspace::emit(KeyEventKind kind, std::string_view key, std::int64_t expire_at_ms, bool lazy) {
+  watched_.changed(key, kind == KeyEventKind::expired);
   if (observer_ == nullptr) return;
   KeyEvent event;
   event.kind = kind;
@@ -52,6 +53,11 @@ Entry* Keyspace::find(std::string_view key) {
   }
   entry.last_access_tick = ++access_tick_;
   return &entry;
+}
+
+bool Keyspace::expired_in_place(std::string_view key) const {
+  auto it = data_.entries.find(key);
+  return it != data_.entries.end() && it->second.expire_at_ms && now_ms_ > *it->second.expire_at_ms;
 }
 
 Entry& Keyspace::add(std::string_view key, Value value) {

@@ -12,6 +12,7 @@
 
 #include "observer.hpp"
 #include "value.hpp"
+#include "watched_keys.hpp"
 
 namespace lockcheck::mock {
 
@@ -78,6 +79,11 @@ class Keyspace {
   std::size_t size() const { return data_.entries.size(); }
   void clear();
 
+  // True when key is stored but its deadline has passed (not yet reclaimed); never reclaims it.
+  bool expired_in_place(std::string_view key) const;
+  WatchedKeys& watched() { return watched_; }
+  const WatchedKeys& watched() const { return watched_; }
+
   const Dataset& dataset() const { return data_; }
   void restore(Dataset dataset) { data_ = std::move(dataset); }
 
@@ -89,6 +95,7 @@ class Keyspace {
 
   Dataset data_;
   Observer* observer_ = nullptr;
+  WatchedKeys watched_;
   Actor actor_;
   std::int64_t now_ms_ = 0;
   std::uint64_t access_tick_ = 0;

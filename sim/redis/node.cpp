@@ -60,13 +60,21 @@ Reply Node::execute(const Command& command, Session& session) {
   char name_buffer[32];
   std::string_view name = lower_into(command[0], name_buffer);
   const CommandSpec* spec = find_command(name);
-  // The order of redis-server's processCommand: QUIT always; unknown command and arity before NOAUTH.
+  // The order of redis-server's processCommand: QUIT always; unknown command and arity before NOAUTH. A
+  // command refused while a transaction is open makes its EXEC fail (EXECABORT).
   if (spec != nullptr && spec->handler == cmd::quit) {
     session.close_requested = true;
     return Reply::ok();
   }
-  if (spec == nullptr) return unknown_command(command);
-  if (!arity_ok(*spec, command.size())) return err::arity(spec->name);
+  const bool queueing = session.transaction.open;
+  if (spec == nullptr) {
+    session.transaction.aborted |= queueing;
+    return unknown_command(command);
+  }
+  if (!arity_ok(*spec, command.size())) {
+    session.transaction.aborted |= queueing;
+    return err::arity(spec->name);
+  }
   if (!session.requirepass.empty() && !session.authenticated && !(spec->flags & kNoAuth)) {
     return Reply::error("NOAUTH Authentication required.");
   }
@@ -74,6 +82,10 @@ Reply Node::execute(const Command& command, Session& session) {
   if (session.resp == 2 && !session.channels.empty() && !(spec->flags & kPubSub)) {
     return Reply::error("ERR Can't execute '" + std::string(name) +
                         "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
+  }
+  if (queueing && !(spec->flags & kNoQueue)) {
+    session.transaction.queued.push_back(command);
+    return Reply::status("QUEUED");
   }
   // The node clock is read once per command; a script's nested commands share this reading (frozen time).
   keyspace_.begin(options_.clock(), Actor{session.client_id, spec->name, {}});
@@ -93,6 +105,44 @@ Reply Node::execute(const Command& command, Session& session) {
     for (Reply& extra : session.extra_replies) to_resp2(extra);
   }
   return reply;
+}
+
+Reply Node::run_queued(const Command& command, Session& session) {
+  char name_buffer[32];
+  const CommandSpec* spec = find_command(lower_into(command[0], name_buffer));
+  assert(spec != nullptr && "only known commands are queued");
+  // Same clock reading as EXEC itself: the transaction runs at one instant, as a script does.
+  keyspace_.set_actor(Actor{session.client_id, spec->name, {}});
+  if ((spec->flags & kDenyOom) && !make_room()) return err::reply(err::kOom);
+  CommandContext context{*this, keyspace_, session, command, false, session.resp};
+  return spec->handler(context);
+}
+
+void Node::watch(Session& session, std::string_view key) {
+  for (const WatchedKey& watched : session.watched) {
+    if (watched.key == key) return;
+  }
+  const WatchCounters counters = keyspace_.watched().watch(key);
+  session.watched.push_back(
+      WatchedKey{std::string(key), counters.changes, counters.non_expiry_changes, keyspace_.expired_in_place(key)});
+}
+
+void Node::unwatch_all(Session& session) {
+  for (const WatchedKey& watched : session.watched) keyspace_.watched().unwatch(watched.key);
+  session.watched.clear();
+}
+
+bool Node::watched_key_changed(const Session& session) const {
+  for (const WatchedKey& watched : session.watched) {
+    const WatchCounters now = keyspace_.watched().counters(watched.key);
+    // A key already expired when watched may be reclaimed without that counting as a change (Redis 7.0);
+    // one that expires after WATCH is a change even before it is reclaimed.
+    if (watched.expired_at_watch ? now.non_expiry_changes != watched.non_expiry_changes : now.changes != watched.changes) {
+      return true;
+    }
+    if (!watched.expired_at_watch && keyspace_.expired_in_place(watched.key)) return true;
+  }
+  return false;
 }
 
 Reply Node::call_from_script(const Command& command, bool read_only, bool allow_oom) {
@@ -148,6 +198,8 @@ bool Node::evict_key(std::string_view key) {
 void Node::flush_scripts() { lua_->flush(); }
 
 void Node::disconnect(Session& session) {
+  unwatch_all(session);
+  session.transaction = {};
   for (const std::string& channel : session.channels) {
     auto it = subscribers_.find(channel);
     if (it == subscribers_.end()) continue;

@@ -76,7 +76,7 @@ class Node {
   void set_client_directory(ClientDirectory directory) { clients_ = std::move(directory); }
   void set_tcp_port(int port) { tcp_port_ = port; }
 
-  // Forget a closed connection's subscriptions.
+  // Forget a closed connection's subscriptions, transaction and watched keys.
   void disconnect(Session& session);
 
   // Active expiry step: up to `limit` expired keys removed at the node's current time (deterministic:
@@ -102,6 +102,12 @@ class Node {
   Reply call_from_script(const Command& command, bool read_only, bool allow_oom = false);
   // Evicts as the policy allows; false when the node is still over its limit (Redis's OOM state).
   bool make_room();
+  Reply call_from_script(const Command& command, bool read_only);
+  // Transactions: a queued command run by EXEC; WATCH bookkeeping (commands_transaction.cpp).
+  Reply run_queued(const Command& command, Session& session);
+  void watch(Session& session, std::string_view key);
+  void unwatch_all(Session& session);
+  bool watched_key_changed(const Session& session) const;
   std::int64_t publish(const std::string& channel, const std::string& message);
   Reply subscribe(Session& session, const Command& command);
   Reply unsubscribe(Session& session, const Command& command);

@@ -1,5 +1,6 @@
 #pragma once
-// Per-connection state: the client's identity, protocol, authentication and subscriptions.
+// Per-connection state: the client's identity, protocol, authentication, subscriptions, its open
+// transaction and watched keys.
 #include <cstdint>
 #include <set>
 #include <string>
@@ -12,6 +13,21 @@ namespace lockcheck::mock {
 
 // CLIENT REPLY: whether the transport sends replies.
 enum class ReplyMode : std::uint8_t { on, off, skip_next };
+
+// MULTI ... EXEC: commands queued until EXEC; `aborted` after a command was refused while queueing.
+struct Transaction {
+  bool open = false;
+  bool aborted = false;
+  std::vector<Command> queued{};
+};
+
+// A WATCHed key: its change counters when watched, and whether it had already expired then.
+struct WatchedKey {
+  std::string key;
+  std::uint64_t changes = 0;
+  std::uint64_t non_expiry_changes = 0;
+  bool expired_at_watch = false;
+};
 
 struct Session {
   std::int64_t client_id = 0;
@@ -32,6 +48,10 @@ struct Session {
   std::string local_address = "127.0.0.1:0";  // our side
   std::int64_t connected_at_ms = 0;           // node time of the first command, for age=
   std::string_view last_command = "NULL";     // for cmd= in CLIENT LIST (a command table name)
+
+  bool close_requested = false;  // QUIT
+  Transaction transaction{};
+  std::vector<WatchedKey> watched{};
 };
 
 }  // namespace lockcheck::mock

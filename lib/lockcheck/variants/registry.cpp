@@ -9,6 +9,7 @@
 #include "lockcheck/variants/appid_thread_lock.hpp"
 #include "lockcheck/variants/client_reentrant_lock.hpp"
 #include "lockcheck/variants/fenced_lock.hpp"
+#include "lockcheck/variants/get_then_del.hpp"
 #include "lockcheck/variants/reentrant_hash_lock.hpp"
 #include "lockcheck/variants/set_nx_ex_del.hpp"
 #include "lockcheck/variants/setnx_then_expire.hpp"
@@ -22,6 +23,7 @@
 #include "lockcheck/variants/token_lock.hpp"
 #include "lockcheck/variants/watchdog_unchecked.hpp"
 #include "lockcheck/variants/token_wait_lock.hpp"
+#include "lockcheck/variants/watch_cas_lock.hpp"
 
 namespace lockcheck {
 
@@ -29,13 +31,19 @@ const std::vector<std::string>& variant_ids() {
   static const std::vector<std::string> ids = {
       "exists-then-set", "setnx-then-expire", "set-nx-ex-del", "token", "thread-id", "appid-thread",
       "reentrant-hash", "reentrant-maxttl", "client-reentrant", "watchdog-unchecked", "watchdog", "rw-two-keys",
-      "rw-hash-timestamps", "redlock", "redisson-like", "fenced", "token-wait", "rw-owned", "script"};
+      "rw-hash-timestamps", "redlock", "redisson-like", "fenced", "token-wait", "rw-owned", "watch-cas", "get-then-del", "script"};
   return ids;
 }
 
 std::string watchdog_refusal(const std::string& id, bool has_renew_script) {
   for (const char* renewing : {"watchdog", "watchdog-unchecked", "client-reentrant", "redisson-like"}) {
     if (id == renewing) return fmt::format("variant \"{}\" already renews in the background", id);
+  }
+  if (id == "watch-cas") {
+    // Its WATCH/MULTI/EXEC state lives on the connection; a background renewal on the same connection would
+    // run inside the release's transaction (or break its WATCH) instead of beside it.
+    return "variant \"watch-cas\" runs its transactions on the lock's connection, which a background renewal "
+           "would interleave with";
   }
   if (id == "script" && !has_renew_script) {
     return "variant \"script\" can renew only with a renew.lua ([scripts] renew, or a third file to --scripts)";
@@ -86,11 +94,13 @@ std::unique_ptr<LockAlgorithm> make_unwrapped(const std::string& id, Port& port,
   if (id == "reentrant-hash") return std::make_unique<ReentrantHashLock>(port, clock, entropy, options);
   if (id == "reentrant-maxttl") return std::make_unique<ReentrantMaxTtlLock>(port, clock, entropy, options);
   if (id == "rw-owned") return std::make_unique<RwOwnedLock>(port, clock, entropy, options);
+  if (id == "watch-cas") return std::make_unique<WatchCasLock>(port, clock, entropy, options);
   if (id == "token-wait") return std::make_unique<TokenWaitLock>(port, clock, entropy, options, params.token_wait);
   // Deliberately broken variants, for study (namespace lockcheck::broken).
   if (id == "exists-then-set") return std::make_unique<broken::ExistsThenSetLock>(port, clock, entropy, options);
   if (id == "setnx-then-expire") return std::make_unique<broken::SetnxThenExpireLock>(port, clock, entropy, options);
   if (id == "set-nx-ex-del") return std::make_unique<broken::SetNxExDelLock>(port, clock, entropy, options);
+  if (id == "get-then-del") return std::make_unique<broken::GetThenDelLock>(port, clock, entropy, options);
   if (id == "thread-id") return std::make_unique<broken::ThreadIdLock>(port, clock, entropy, options);
   if (id == "appid-thread") return std::make_unique<broken::AppIdThreadLock>(port, clock, entropy, options);
   if (id == "watchdog-unchecked") {

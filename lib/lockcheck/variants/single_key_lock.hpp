@@ -99,6 +99,11 @@ class SingleKeyLock : public LockAlgorithm {
 
   // Helpers for attempts.
   Task<CallResult> call(Command command);
+  // A command from its words; a braced list inside a co_await expression trips GCC's coroutine lowering.
+  template <typename... Words>
+  static Command command(const Words&... words) {
+    return Command{std::string(words)...};
+  }
   Task<CallResult> run_script(const Script& script, std::vector<std::string> keys, std::vector<std::string> args);
   // One attempt that runs `script` and counts a reply of 1 as granted (anything else: not granted).
   Task<Attempt> script_attempt(const Script& script, std::vector<std::string> keys, std::vector<std::string> args);

@@ -191,13 +191,18 @@ rc::Gen<std::string> script_arg() {
 }
 rc::Gen<std::string> ttl_s() { return rc::gen::element<std::string>("130", "210", "0", "-1"); }
 
-rc::Gen<Command> plain(std::initializer_list<rc::Gen<std::string>> parts, std::string name) {
+// A command whose name is drawn too (EXPIRETIME or PEXPIRETIME, ...).
+rc::Gen<Command> plain_named(std::initializer_list<rc::Gen<std::string>> parts, rc::Gen<std::string> name) {
   std::vector<rc::Gen<std::string>> gens(parts);
   return rc::gen::exec([gens, name] {
-    Command command{name};
+    Command command{*name};
     for (const auto& gen : gens) command.push_back(*gen);
     return command;
   });
+}
+
+rc::Gen<Command> plain(std::initializer_list<rc::Gen<std::string>> parts, std::string name) {
+  return plain_named(parts, rc::gen::just(std::move(name)));
 }
 
 rc::Gen<Command> set_command() {
@@ -326,6 +331,33 @@ rc::Gen<Step> step() {
       {1, as_step(plain({k, v}, "ZREM"))},
       {1, as_step(plain({k, v}, "ZSCORE"))},
       {1, as_step(plain({k, rc::gen::just<std::string>("0"), rc::gen::just<std::string>("-1"), rc::gen::just<std::string>("WITHSCORES")}, "ZRANGE"))},
+      {1, as_step(plain({k, ttl_s(), v}, "SETEX"))},
+      {1, as_step(plain({k, ttl_ms(), v}, "PSETEX"))},
+      {1, as_step(plain({k, v}, "GETSET"))},
+      {1, as_step(plain({k}, "GETEX"))},
+      {1, as_step(plain({k, rc::gen::element<std::string>("EX", "PX", "EXAT", "PXAT", "px", "FOO"), ttl_ms()}, "GETEX"))},
+      {1, as_step(plain({k, rc::gen::element<std::string>("PERSIST", "EX")}, "GETEX"))},
+      {1, as_step(plain({k, v}, "APPEND"))},
+      {1, as_step(plain({k}, "STRLEN"))},
+      {1, as_step(plain({k, k, k}, "MGET"))},
+      {1, as_step(plain({k, v, k, v}, "MSET"))},
+      {1, as_step(plain({k, v, k, v}, "MSETNX"))},
+      {1, as_step(plain({k, k}, "TOUCH"))},
+      {1, as_step(plain({k, k}, "RENAME"))},
+      {1, as_step(plain({k, k}, "RENAMENX"))},
+      {1, rc::gen::map(plain_named({k}, rc::gen::element<std::string>("EXPIRETIME", "PEXPIRETIME")),
+                       [](Command c) { return Step{std::move(c), true}; })},
+      {1, as_step(plain({k, rc::gen::element<std::string>("f", "g"), v}, "HSETNX"))},
+      {1, as_step(plain({k, rc::gen::element<std::string>("f", "g"), v}, "HMSET"))},
+      {1, as_step(plain({k, rc::gen::element<std::string>("f", "g")}, "HSTRLEN"))},
+      {1, as_step(plain_named({k}, rc::gen::element<std::string>("HKEYS", "HVALS")))},
+      // Transactions on this one connection: its own writes break its WATCH, as on Redis. EXEC may return a
+      // PTTL queued earlier, hence time-tolerant.
+      {2, as_step(plain({}, "MULTI"))},
+      {2, rc::gen::map(plain({}, "EXEC"), [](Command c) { return Step{std::move(c), true}; })},
+      {1, as_step(plain({}, "DISCARD"))},
+      {1, as_step(plain({k, k}, "WATCH"))},
+      {1, as_step(plain({}, "UNWATCH"))},
       {1, as_step(plain({}, "DBSIZE"))},
       {1, as_step(plain({v}, "PING"))},
       {1, rc::gen::exec([] { return Step{{*rc::gen::element<std::string>("FOO", "get", "Get"), *key(), "x"}, false}; })},
@@ -350,7 +382,27 @@ bool same(const Reply& mock_reply, const Reply& real_reply, bool time_tolerant) 
       real.integer >= 0) {
     return std::llabs(mock.integer - real.integer) <= 1000;
   }
+  if (time_tolerant && mock.kind == Reply::Kind::array && real.kind == Reply::Kind::array &&
+      mock.elements.size() == real.elements.size()) {
+    for (std::size_t i = 0; i < mock.elements.size(); ++i) {
+      if (!same(mock.elements[i], real.elements[i], true)) return false;
+    }
+    return true;
+  }
   return mock == real;
+}
+
+// DBSIZE counts expired keys not yet reclaimed, on both servers; redis-server's 10 Hz active expiry may have
+// reclaimed some (SET ... EXAT 1) that the mock, which expires only on access here, still holds.
+bool dbsize_within_reclaim(const Node& node, const Command& command, const Reply& mock, const Reply& real) {
+  if (command.empty() || command[0] != "DBSIZE" || mock.kind != Reply::Kind::integer || real.kind != Reply::Kind::integer) {
+    return false;
+  }
+  std::int64_t expired_in_place = 0;
+  for (const auto& [key, entry] : node.keyspace().dataset().entries) {
+    expired_in_place += entry.expire_at_ms && *entry.expire_at_ms < node.now_ms() ? 1 : 0;
+  }
+  return real.integer <= mock.integer && real.integer >= mock.integer - expired_in_place;
 }
 
 TEST(Differential, MockAnswersLikeRealRedis) {
@@ -361,6 +413,8 @@ TEST(Differential, MockAnswersLikeRealRedis) {
   std::string last_failure;  // RapidCheck re-runs the minimal case last, so this describes it
   bool ok = rc::check("mock and redis-server 7.0 give identical replies", [&] {
     auto steps = *rc::gen::container<std::vector<Step>>(step());
+    real.call({"DISCARD"});  // a sequence may have ended inside MULTI or with keys watched
+    real.call({"UNWATCH"});
     real.call({"FLUSHALL"});
     real.call({"SCRIPT", "FLUSH"});
     real.call(kResetConfig);
@@ -372,7 +426,7 @@ TEST(Differential, MockAnswersLikeRealRedis) {
       const Step& s = steps[i];
       Reply expected = real.call(s.command);
       Reply actual = node.execute(s.command, session);
-      if (!same(actual, expected, s.time_tolerant)) {
+      if (!same(actual, expected, s.time_tolerant) && !dbsize_within_reclaim(node, s.command, actual, expected)) {
         last_failure = "step " + std::to_string(i) + " differs: " + show(s.command) + "\n  mock:  " + to_string(actual) +
                        "\n  redis: " + to_string(expected);
         RC_FAIL("step " + std::to_string(i) + " differs: " + show(s.command) + "\n  mock:  " + to_string(actual) +

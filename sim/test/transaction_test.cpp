@@ -1,0 +1,57 @@
+// MULTI/EXEC through the simulated network: queued on the node, run together at EXEC on the node's clock; a
+// client's crash closes its connections, so a transaction it left open dies with it (as on Redis).
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "core/simulate.hpp"
+#include "core/world.hpp"
+
+namespace lockcheck::sim {
+namespace {
+
+SimConfig one_client_one_node() {
+  SimConfig config;
+  config.clients = std::vector<ClientConfig>(1);
+  config.nodes = std::vector<NodeConfig>(1);
+  config.link.delay_min_us = 100;
+  config.link.delay_max_us = 100;
+  config.command_timeout_us = 60000000;
+  return config;
+}
+
+// Sends command from client 0 to node 0 and runs 1 ms: the reply is back by then. As redis-cli prints it.
+std::string call(World& world, Command command) {
+  auto pending = std::make_shared<PendingCall>();
+  world.send(world.client(0), 0, std::move(command), pending);
+  world.scheduler().run_until(world.scheduler().now() + 1000, 1000000);
+  EXPECT_TRUE(pending->settled && pending->result.replied());
+  return to_string(pending->result.reply);
+}
+
+bool has_key(World& world, const std::string& key) {
+  return world.node(0).mock().keyspace().dataset().entries.count(key) == 1;
+}
+
+TEST(SimTransaction, QueuedCommandsRunOnlyAtExec) {
+  World world(one_client_one_node(), 1);
+  EXPECT_EQ(call(world, {"MULTI"}), to_string(Reply::ok()));
+  EXPECT_EQ(call(world, {"SET", "lock", "me", "PX", "30000"}), to_string(Reply::status("QUEUED")));
+  EXPECT_FALSE(has_key(world, "lock"));
+  EXPECT_EQ(call(world, {"EXEC"}), to_string(Reply::array({Reply::ok()})));
+  EXPECT_TRUE(has_key(world, "lock"));
+}
+
+TEST(SimTransaction, ACrashedClientsOpenTransactionDiesWithItsConnection) {
+  World world(one_client_one_node(), 1);
+  EXPECT_EQ(call(world, {"WATCH", "lock"}), to_string(Reply::ok()));
+  EXPECT_EQ(call(world, {"MULTI"}), to_string(Reply::ok()));
+  world.apply(FaultSpec{.kind = "crash", .process = 0});
+  world.apply(FaultSpec{.kind = "restart", .process = 0});
+  EXPECT_EQ(call(world, {"SET", "lock", "me", "PX", "30000"}), to_string(Reply::ok())) << "not QUEUED on a new connection";
+  EXPECT_TRUE(has_key(world, "lock"));
+  EXPECT_EQ(call(world, {"EXEC"}), to_string(Reply::error("ERR EXEC without MULTI")));
+}
+
+}  // namespace
+}  // namespace lockcheck::sim
