@@ -48,8 +48,6 @@ struct Session {
   std::string local_address = "127.0.0.1:0";  // our side
   std::int64_t connected_at_ms = 0;           // node time of the first command, for age=
   std::string_view last_command = "NULL";     // for cmd= in CLIENT LIST (a command table name)
-
-  bool close_requested = false;  // QUIT
   Transaction transaction{};
   std::vector<WatchedKey> watched{};
 };
