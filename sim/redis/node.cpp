@@ -2,10 +2,12 @@
 
 #include <cassert>
 
+#include "subcommands.hpp"
 #include "command.hpp"
 #include "commands.hpp"
 #include "errors.hpp"
 #include "lua_engine.hpp"
+#include "subcommands.hpp"
 #include "text.hpp"
 
 namespace lockcheck::mock {
@@ -74,6 +76,10 @@ Reply Node::execute(const Command& command, Session& session) {
   if (!arity_ok(*spec, command.size())) {
     session.transaction.aborted |= queueing;
     return err::arity(spec->name);
+  }
+  if (auto refused = subcommand_error(command)) {
+    session.transaction.aborted |= queueing;
+    return std::move(*refused);
   }
   if (!session.requirepass.empty() && !session.authenticated && !(spec->flags & kNoAuth)) {
     return Reply::error("NOAUTH Authentication required.");

@@ -26,6 +26,17 @@ TEST_F(Transactions, QueuedCommandsRunOnlyAtExecAndTogether) {
   EXPECT_REPLY(run({"exec"}), E("ERR EXEC without MULTI"));
 }
 
+// Found by the differential test after the merge: Redis checks a container command's subcommand (existence,
+// then arity) before queueing it, so a bad one is refused at once and EXEC aborts.
+TEST_F(Transactions, BadSubcommandIsRefusedWhileQueueingAndAbortsExec) {
+  EXPECT_REPLY(run({"multi"}), S("OK"));
+  EXPECT_REPLY(run({"config", "nope"}), E("ERR unknown subcommand 'nope'. Try CONFIG HELP."));
+  EXPECT_REPLY(run({"client", "setname"}), E("ERR wrong number of arguments for 'client|setname' command"));
+  EXPECT_REPLY(run({"config", "get", "maxmemory"}), S("QUEUED"));
+  EXPECT_REPLY(run({"exec"}), E("EXECABORT Transaction discarded because of previous errors."));
+  EXPECT_REPLY(run({"Script", "nope"}), E("ERR unknown subcommand 'nope'. Try SCRIPT HELP."));
+}
+
 TEST_F(Transactions, EmptyTransactionAndDiscard) {
   EXPECT_REPLY(run({"multi"}), S("OK"));
   EXPECT_REPLY(run({"exec"}), A({}));

@@ -1,0 +1,68 @@
+#include "subcommands.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "errors.hpp"
+#include "text.hpp"
+
+namespace lockcheck::mock {
+namespace {
+
+struct Subcommand {
+  std::string_view container;
+  std::string_view name;
+  int arity;  // Redis's convention: n exactly, -n at least n
+};
+
+// Redis 7.0.15's subcommands of the containers the mock answers (a subcommand the mock does not run still
+// passes this check, then its handler answers as Redis would for an unsupported case).
+constexpr std::array kSubcommands = std::to_array<Subcommand>({
+    {"client", "caching", 3},      {"client", "getname", 2},    {"client", "getredir", 2},
+    {"client", "help", 2},         {"client", "id", 2},         {"client", "info", 2},
+    {"client", "kill", -3},        {"client", "list", -2},      {"client", "no-evict", 3},
+    {"client", "pause", -3},       {"client", "reply", 3},      {"client", "setinfo", 4},
+    {"client", "setname", 3},      {"client", "tracking", -3},  {"client", "trackinginfo", 2},
+    {"client", "unblock", -3},     {"client", "unpause", 2},    {"command", "count", 2},
+    {"command", "docs", -2},       {"command", "getkeys", -3},  {"command", "getkeysandflags", -3},
+    {"command", "help", 2},        {"command", "info", -2},     {"command", "list", -2},
+    {"config", "get", -3},         {"config", "help", 2},       {"config", "resetstat", 2},
+    {"config", "rewrite", 2},      {"config", "set", -4},       {"script", "debug", 3},
+    {"script", "exists", -3},      {"script", "flush", -2},     {"script", "help", 2},
+    {"script", "kill", 2},         {"script", "load", 3},
+});
+
+std::string to_upper(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+  return out;
+}
+
+bool is_container(std::string_view name) {
+  for (const Subcommand& sub : kSubcommands) {
+    if (sub.container == name) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<Reply> subcommand_error(const Command& args) {
+  if (args.size() < 2) return std::nullopt;  // the container's own arity answers
+  const std::string container = to_lower(args[0]);
+  if (!is_container(container)) return std::nullopt;
+  const std::string name = to_lower(args[1]);
+  for (const Subcommand& sub : kSubcommands) {
+    if (sub.container != container || sub.name != name) continue;
+    const std::size_t argc = args.size();
+    const bool arity_ok = sub.arity > 0 ? argc == static_cast<std::size_t>(sub.arity)
+                                        : argc >= static_cast<std::size_t>(-sub.arity);
+    if (arity_ok) return std::nullopt;
+    return err::arity(container + "|" + name);
+  }
+  return Reply::error("ERR unknown subcommand '" + args[1].substr(0, 128) + "'. Try " + to_upper(args[0]) +
+                      " HELP.");
+}
+
+}  // namespace lockcheck::mock

@@ -1,0 +1,15 @@
+#pragma once
+// Container commands (CLIENT, COMMAND, CONFIG, SCRIPT) and their subcommands' arities, as Redis 7.0's command
+// table has them. processCommand checks a subcommand's existence and arity before NOAUTH and before MULTI
+// queues it (a bad one fails at once and makes EXEC answer EXECABORT); the node does the same with this table.
+#include <optional>
+#include <string_view>
+
+#include "lockcheck/reply.hpp"
+
+namespace lockcheck::mock {
+
+// The error Redis answers for `args` before running it (unknown subcommand, subcommand arity), if any.
+std::optional<Reply> subcommand_error(const Command& args);
+
+}  // namespace lockcheck::mock
