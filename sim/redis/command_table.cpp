@@ -11,8 +11,10 @@ constexpr std::uint32_t kWO = kWrite | kDenyOom;
 
 // Sorted by name for binary search; arities as in Redis 7.0's command table.
 constexpr std::array kCommands = std::to_array<CommandSpec>({
+    {"asking", 1, 0, cmd::asking},
     {"auth", -2, kNoScript, cmd::auth},
     {"client", -2, kNoScript, cmd::client},
+    {"cluster", -2, 0, cmd::cluster},
     {"command", -1, kNoScript, cmd::command},
     {"dbsize", 1, 0, cmd::dbsize},
     {"decr", 2, kWO, cmd::decr},
@@ -53,6 +55,8 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"pttl", 2, 0, cmd::pttl},
     {"publish", 3, 0, cmd::publish},
     {"quit", -1, kNoScript | kPubSub, cmd::quit},
+    {"readonly", 1, 0, cmd::readonly},
+    {"readwrite", 1, 0, cmd::readwrite},
     {"rpop", -2, kW, cmd::rpop},
     {"rpush", -3, kWO, cmd::rpush},
     {"script", -2, kNoScript, cmd::script},

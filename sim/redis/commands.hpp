@@ -64,6 +64,11 @@ Reply command(CommandContext&);
 Reply publish(CommandContext&);
 Reply subscribe(CommandContext&);
 Reply unsubscribe(CommandContext&);
+// cluster (commands_cluster.cpp)
+Reply cluster(CommandContext&);
+Reply asking(CommandContext&);
+Reply readonly(CommandContext&);
+Reply readwrite(CommandContext&);
 // scripting
 Reply eval(CommandContext&);
 Reply evalsha(CommandContext&);

@@ -1,8 +1,10 @@
 #include "node.hpp"
 
 #include <cassert>
+#include <utility>
 
 #include "command.hpp"
+#include "commands.hpp"
 #include "errors.hpp"
 #include "lua_engine.hpp"
 #include "text.hpp"
@@ -45,6 +47,11 @@ void Node::set_observer(Observer* observer) {
   keyspace_.set_observer(observer);
 }
 
+void Node::set_cluster_view(std::shared_ptr<const ClusterView> view, int myself) {
+  cluster_ = std::move(view);
+  cluster_myself_ = myself;
+}
+
 void Node::set_maxmemory_keys(std::size_t keys, EvictionPolicy policy) {
   options_.maxmemory_keys = keys;
   options_.eviction = policy;
@@ -63,6 +70,14 @@ Reply Node::execute(const Command& command, Session& session) {
   }
   // The node clock is read once per command; a script's nested commands share this reading (frozen time).
   keyspace_.begin(options_.clock(), Actor{session.client_id, spec->name, {}});
+  if (cluster_) {
+    const bool asking = std::exchange(session.asking, false);  // ASKING covers the next command only
+    if (auto refusal = cluster_redirect(*cluster_, cluster_myself_, command, asking, session.readonly,
+                                        (spec->flags & kWrite) != 0, keyspace_)) {
+      return std::move(*refusal);
+    }
+    session.asking = asking;  // read by scripts below, cleared again after the command
+  }
   if ((spec->flags & kDenyOom) && !make_room()) return err::reply(err::kOom);
   Session* previous = script_session_;
   script_session_ = &session;
@@ -71,6 +86,7 @@ Reply Node::execute(const Command& command, Session& session) {
   Reply reply = spec->handler(context);
   --depth_;
   script_session_ = previous;
+  if (cluster_ && spec->handler != cmd::asking) session.asking = false;
   return reply;
 }
 
@@ -82,6 +98,12 @@ Reply Node::call_from_script(const Command& command, bool read_only) {
   if (!arity_ok(*spec, command.size())) return Reply::error("ERR Wrong number of args calling Redis command from script");
   if (spec->flags & kNoScript) return Reply::error("ERR This Redis command is not allowed from script");
   if (read_only && (spec->flags & kWrite)) return Reply::error("ERR Write commands are not allowed from read-only scripts.");
+  if (cluster_) {
+    if (auto refusal = cluster_script_check(*cluster_, cluster_myself_, command, script_session_->asking,
+                                            keyspace_)) {
+      return std::move(*refusal);
+    }
+  }
   Actor outer = keyspace_.actor();
   keyspace_.set_actor(Actor{outer.client_id, spec->name, script_sha_});
   Reply reply;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "clock.hpp"
+#include "cluster_view.hpp"
 #include "keyspace.hpp"
 #include "lockcheck/reply.hpp"
 #include "observer.hpp"
@@ -57,6 +58,10 @@ class Node {
   void set_wait_hook(WaitHook hook) { wait_hook_ = std::move(hook); }
   void set_replication_info(ReplicationInfo info) { replication_ = std::move(info); }
   void set_maxmemory_keys(std::size_t keys, EvictionPolicy policy);
+  // Cluster mode (cluster_view.hpp): this node is view->nodes[myself]. A null view = standalone.
+  void set_cluster_view(std::shared_ptr<const ClusterView> view, int myself);
+  const ClusterView* cluster_view() const { return cluster_.get(); }
+  int cluster_myself() const { return cluster_myself_; }
 
   // Forget a closed connection's subscriptions.
   void disconnect(Session& session);
@@ -100,6 +105,8 @@ class Node {
   Session* script_session_ = nullptr;  // the client whose script is running
   std::string_view script_sha_;
   int depth_ = 0;  // >0 while a command is running; nested commands come from scripts
+  std::shared_ptr<const ClusterView> cluster_;
+  int cluster_myself_ = -1;
 };
 
 }  // namespace lockcheck::mock

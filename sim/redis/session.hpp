@@ -16,6 +16,8 @@ struct Session {
   // (SUBSCRIBE a b c confirms each channel). The transport sends and clears them.
   std::vector<Reply> extra_replies{};
   bool close_requested = false;  // QUIT
+  bool asking = false;    // cluster: ASKING was the previous command (lasts for one command)
+  bool readonly = false;  // cluster: READONLY, reads may run on a replica
 };
 
 }  // namespace lockcheck::mock
