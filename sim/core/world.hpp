@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/cluster_topology.hpp"
 #include "core/config.hpp"
 #include "core/history.hpp"
 #include "core/process.hpp"
@@ -41,6 +42,8 @@ class World {
 
  private:
   void start_client(int id);
+  // The Port a process's lock uses: its SimPort, or a ClusterPort over it when the nodes form a cluster.
+  Port& lock_port(ClientProcess& process);
   // A renewing variant's background renewal, as renew ops in the history (sim/README.md).
   void record_renewal(ClientProcess& process, const RenewalEvent& event);
   void deliver(int process, int node, const Command& command, std::shared_ptr<PendingCall> pending);
@@ -82,6 +85,7 @@ class World {
   std::vector<std::unique_ptr<SimNode>> nodes_;
   std::vector<std::unique_ptr<ClientProcess>> clients_;
   std::vector<int> routing_;  // service -> physical node
+  std::unique_ptr<ClusterTopology> cluster_;  // set when config.cluster.shards > 0
   std::set<std::pair<int, int>> partitions_;  // (process, node) pairs that cannot talk
   std::set<int> cut_replicas_;  // replicas whose replication link is partitioned (replica_partition)
   std::uint32_t request_loss_ppm_;

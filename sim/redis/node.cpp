@@ -150,6 +150,12 @@ void Node::disconnect(Session& session) {
 }
 
 std::int64_t Node::publish(const std::string& channel, const std::string& message) {
+  const std::int64_t receivers = deliver_published(channel, message);
+  if (publish_bus_) publish_bus_(channel, message);
+  return receivers;
+}
+
+std::int64_t Node::deliver_published(const std::string& channel, const std::string& message) {
   auto it = subscribers_.find(channel);
   if (it == subscribers_.end()) return 0;
   // Copy: a sink may unsubscribe someone while we deliver.

@@ -38,6 +38,8 @@ struct NodeOptions {
 
 // Published messages: (subscriber client id, ["message", channel, payload]).
 using PublishSink = std::function<void(std::int64_t client_id, const Reply& message)>;
+// Cluster mode: a PUBLISH here is also handed to this bus, which delivers it at the other nodes.
+using PublishBus = std::function<void(const std::string& channel, const std::string& message)>;
 // WAIT numreplicas timeout_ms -> replicas that acknowledged. Default answers 0 (standalone).
 using WaitHook = std::function<std::int64_t(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms)>;
 
@@ -56,6 +58,7 @@ class Node {
   void set_observer(Observer* observer);
   void set_publish_sink(PublishSink sink) { publish_sink_ = std::move(sink); }
   void set_wait_hook(WaitHook hook) { wait_hook_ = std::move(hook); }
+  void set_publish_bus(PublishBus bus) { publish_bus_ = std::move(bus); }
   void set_replication_info(ReplicationInfo info) { replication_ = std::move(info); }
   void set_maxmemory_keys(std::size_t keys, EvictionPolicy policy);
   // Cluster mode (cluster_view.hpp): this node is view->nodes[myself]. A null view = standalone.
@@ -84,7 +87,10 @@ class Node {
   Keyspace& mutable_keyspace() { return keyspace_; }
   LuaEngine& lua() { return *lua_; }
   Reply call_from_script(const Command& command, bool read_only);
+  // PUBLISH: delivers here, hands the message to the bus, returns this node's receivers (as a cluster node does).
   std::int64_t publish(const std::string& channel, const std::string& message);
+  // A message another node published: delivered to this node's subscribers only.
+  std::int64_t deliver_published(const std::string& channel, const std::string& message);
   Reply subscribe(Session& session, const Command& command);
   Reply unsubscribe(Session& session, const Command& command);
   std::int64_t wait_replicas(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms);
@@ -100,6 +106,7 @@ class Node {
   std::unique_ptr<LuaEngine> lua_;
   PublishSink publish_sink_;
   WaitHook wait_hook_;
+  PublishBus publish_bus_;
   ReplicationInfo replication_;
   std::map<std::string, std::set<std::int64_t>> subscribers_;  // channel -> client ids
   Session* script_session_ = nullptr;  // the client whose script is running

@@ -1,0 +1,93 @@
+#include "core/cluster_topology.hpp"
+
+#include <fmt/format.h>
+
+#include "lockcheck/sha1.hpp"
+
+namespace lockcheck::sim {
+namespace {
+
+constexpr int kFirstPort = 30001;  // as Redis's utils/create-cluster numbers its nodes
+
+}  // namespace
+
+std::vector<NodeConfig> cluster_nodes(const ClusterConfig& cluster) {
+  std::vector<NodeConfig> nodes(static_cast<std::size_t>(cluster.shards));
+  for (int shard = 0; shard < cluster.shards; ++shard) {
+    for (int replica = 0; replica < cluster.replicas_per_shard; ++replica) {
+      NodeConfig node;
+      node.replica_of = shard;
+      node.replication_lag_min_us = cluster.replication_lag_min_us;
+      node.replication_lag_max_us = cluster.replication_lag_max_us;
+      nodes.push_back(node);
+    }
+  }
+  return nodes;
+}
+
+ClusterTopology::ClusterTopology(const ClusterConfig& config, std::vector<std::unique_ptr<SimNode>>& nodes) : nodes_(nodes) {
+  auto view = std::make_shared<mock::ClusterView>();
+  for (const auto& node : nodes_) {
+    const int id = node->id();
+    addresses_.push_back(fmt::format("127.0.0.1:{}", kFirstPort + id));
+    view->nodes.push_back(mock::ClusterNodeInfo{sha1_hex(fmt::format("lockcheck cluster node {}", id)), "127.0.0.1",
+                                                kFirstPort + id, node->replica_of(), false, 0});
+  }
+  // Equal contiguous ranges, the remainder spread over the first shards, as redis-cli --cluster create does.
+  const int shards = config.shards;
+  int slot = 0;
+  for (int shard = 0; shard < shards; ++shard) {
+    const int count = kClusterSlots / shards + (shard < kClusterSlots % shards ? 1 : 0);
+    for (int i = 0; i < count; ++i, ++slot) view->slot_owner[static_cast<std::size_t>(slot)] = static_cast<std::int16_t>(shard);
+    view->nodes[static_cast<std::size_t>(shard)].config_epoch = shard + 1;
+  }
+  view->current_epoch = shards;
+  view_ = std::move(view);
+  share_view();
+  for (auto& node : nodes_) {
+    node->mock().set_publish_bus([this, from = node->id()](const std::string& channel, const std::string& message) {
+      for (auto& other : nodes_) {
+        if (other->id() != from && other->up()) other->mock().deliver_published(channel, message);
+      }
+    });
+  }
+}
+
+void ClusterTopology::share_view() {
+  for (auto& node : nodes_) node->mock().set_cluster_view(view_, node->id());
+}
+
+Port& ClusterTopology::make_port(Port& nodes) {
+  ports_.push_back(std::make_unique<ClusterPort>(nodes, addresses_));
+  return *ports_.back();
+}
+
+void ClusterTopology::failover(int old_master, int promoted) {
+  auto view = std::make_shared<mock::ClusterView>(*view_);
+  for (auto& owner : view->slot_owner) {
+    if (owner == old_master) owner = static_cast<std::int16_t>(promoted);
+  }
+  for (auto& info : view->nodes) {
+    if (info.master == old_master) info.master = promoted;
+  }
+  auto& was_master = view->nodes[static_cast<std::size_t>(old_master)];
+  was_master.master = promoted;
+  was_master.failed = true;
+  auto& now_master = view->nodes[static_cast<std::size_t>(promoted)];
+  now_master.master = -1;
+  now_master.config_epoch = ++view->current_epoch;
+  view_ = std::move(view);
+  share_view();
+}
+
+Json ClusterTopology::meta() const {
+  Json shards = Json::array();
+  for (int master : view_->serving_masters()) {
+    Json slots = Json::array();
+    for (const auto& [first, last] : view_->ranges_of(master)) slots.push_back(Json::array({first, last}));
+    shards.push_back(Json{{"node", master}, {"slots", std::move(slots)}});
+  }
+  return shards;
+}
+
+}  // namespace lockcheck::sim

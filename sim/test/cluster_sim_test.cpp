@@ -1,0 +1,71 @@
+// The library's locks on a simulated Redis Cluster: commands reach the shard serving the lock key's slot,
+// a multi-slot variant gets CROSSSLOT, and a shard failover is followed by the client.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/simulate.hpp"
+#include "count_lines.hpp"
+#include "lockcheck/key_slot.hpp"
+
+namespace lockcheck::sim {
+namespace {
+
+SimConfig cluster_config(int shards, int replicas) {
+  SimConfig config;
+  config.scenario = "cluster-test";
+  config.lock.ttl = Millis(1000);
+  config.duration_us = 3000000;
+  config.cluster.shards = shards;
+  config.cluster.replicas_per_shard = replicas;
+  config.nodes = cluster_nodes(config.cluster);
+  return config;
+}
+
+TEST(ClusterSim, TokenLockRunsOnTheShardOfItsSlot) {
+  // "lock" hashes to slot 8718: the second of three shards (5462-10922) serves it.
+  ASSERT_EQ(key_hash_slot("lock"), 8718);
+  const RunResult run = simulate(cluster_config(3, 0), 1);
+  EXPECT_GT(count_lines(run, R"("type":"ok","process":0,"f":"acquire")"), 5u);
+  EXPECT_GT(count_lines(run, R"("kind":"server","node":1,"event":"created")"), 10u);
+  EXPECT_EQ(count_lines(run, R"("kind":"server","node":0,)"), 0u);
+  EXPECT_EQ(count_lines(run, R"("kind":"server","node":2,)"), 0u);
+  EXPECT_EQ(count_lines(run, R"("stale":true)"), 0u);
+  EXPECT_EQ(count_lines(run, R"("shards":[{"node":0,"slots":[[0,5461]]},{"node":1,"slots":[[5462,10922]]},{"node":2,"slots":[[10923,16383]]}])"), 1u);
+}
+
+TEST(ClusterSim, HashTaggedKeysFollowTheirTag) {
+  SimConfig config = cluster_config(3, 0);
+  config.workload.key = "{orders}lock";  // slot of "orders"
+  const int shard = key_hash_slot("orders") <= 5461 ? 0 : key_hash_slot("orders") <= 10922 ? 1 : 2;
+  const RunResult run = simulate(config, 2);
+  EXPECT_GT(count_lines(run, R"("kind":"server","node":)" + std::to_string(shard) + R"(,"event":"created")"), 10u);
+}
+
+TEST(ClusterSim, TwoKeyReadWriteLockGetsCrossSlot) {
+  SimConfig config = cluster_config(3, 0);
+  config.variant = "rw-two-keys";  // "lock:read" and "lock:write" hash to different slots
+  ASSERT_NE(key_hash_slot("lock:read"), key_hash_slot("lock:write"));
+  config.workload.readers_ppm = 500000;
+  const RunResult run = simulate(config, 3);
+  EXPECT_EQ(count_lines(run, R"("type":"ok","f":"acquire")"), 0u);
+  EXPECT_EQ(count_lines(run, R"("kind":"server","event":"created")"), 0u);
+  EXPECT_GT(count_lines(run, "CROSSSLOT Keys in request don't hash to the same slot"), 0u);
+}
+
+TEST(ClusterSim, ShardFailoverIsFollowed) {
+  SimConfig config = cluster_config(3, 1);  // node 4 replicates node 1, which serves "lock"
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "failover", .node = 4});
+  const RunResult run = simulate(config, 4);
+  EXPECT_EQ(count_lines(run, R"("fault":"failover","node":4,"from":1)"), 1u);
+  EXPECT_GT(count_lines(run, R"("kind":"server","node":4,"event":"created")"), 3u) << "acquires continue at the new master";
+}
+
+TEST(ClusterSim, SameSeedSameHistory) {
+  SimConfig config = cluster_config(3, 1);
+  config.faults.push_back(FaultSpec{.at_us = 800000, .kind = "failover", .node = 4});
+  EXPECT_EQ(simulate(config, 9).history.jsonl(), simulate(config, 9).history.jsonl());
+}
+
+}  // namespace
+}  // namespace lockcheck::sim
