@@ -44,7 +44,7 @@ TEST(ClusterSim, HashTaggedKeysFollowTheirTag) {
 
 TEST(ClusterSim, TwoKeyReadWriteLockGetsCrossSlot) {
   SimConfig config = cluster_config(3, 0);
-  config.variant = "rw-two-keys";  // "lock:read" and "lock:write" hash to different slots
+  config.variant = "rw-two-keys";  // "lock:read" (12178) and "lock:write" (12357): two slots
   ASSERT_NE(key_hash_slot("lock:read"), key_hash_slot("lock:write"));
   config.workload.readers_ppm = 500000;
   const RunResult run = simulate(config, 3);
