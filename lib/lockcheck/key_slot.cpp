@@ -80,36 +80,55 @@ int key_hash_slot(std::string_view key) {
   return crc16_xmodem(key) & (kClusterSlots - 1);
 }
 
-std::vector<std::size_t> command_key_indices(const Command& command) {
-  std::vector<std::size_t> indices;
-  if (command.empty()) return indices;
+namespace {
+
+// Where `command`'s keys are: indices first, first + step, ... up to last (none when count == 0). Computed
+// without allocating: every command of a cluster run passes through here twice (client and server).
+struct KeyRange {
+  std::size_t first = 0;
+  std::size_t count = 0;
+  std::size_t step = 1;
+};
+
+KeyRange key_range(const Command& command) {
+  if (command.empty()) return {};
   char buffer[16];
   const std::string& raw = command[0];
-  if (raw.size() > sizeof buffer) return indices;
+  if (raw.size() > sizeof buffer) return {};
   for (std::size_t i = 0; i < raw.size(); ++i) buffer[i] = lower(raw[i]);
   const std::string_view name(buffer, raw.size());
   const std::int64_t argc = static_cast<std::int64_t>(command.size());
   if (is_eval_family(name)) {
     std::int64_t numkeys = 0;
-    if (argc < 3) return indices;
+    if (argc < 3) return {};
     const std::string& text = command[2];
     auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), numkeys);
-    if (error != std::errc{} || end != text.data() + text.size() || numkeys < 0 || numkeys > argc - 3) return indices;
-    for (std::int64_t i = 0; i < numkeys; ++i) indices.push_back(static_cast<std::size_t>(3 + i));
-    return indices;
+    if (error != std::errc{} || end != text.data() + text.size() || numkeys < 0 || numkeys > argc - 3) return {};
+    return {3, static_cast<std::size_t>(numkeys), 1};
   }
   auto it = std::lower_bound(kKeySpecs.begin(), kKeySpecs.end(), name,
                              [](const KeySpec& spec, std::string_view wanted) { return spec.name < wanted; });
-  if (it == kKeySpecs.end() || it->name != name) return indices;
+  if (it == kKeySpecs.end() || it->name != name) return {};
   const std::int64_t last = it->last < 0 ? argc + it->last : std::min<std::int64_t>(it->last, argc - 1);
-  for (std::int64_t i = it->first; i <= last; i += it->step) indices.push_back(static_cast<std::size_t>(i));
+  if (last < it->first) return {};
+  return {static_cast<std::size_t>(it->first), static_cast<std::size_t>((last - it->first) / it->step + 1),
+          static_cast<std::size_t>(it->step)};
+}
+
+}  // namespace
+
+std::vector<std::size_t> command_key_indices(const Command& command) {
+  const KeyRange range = key_range(command);
+  std::vector<std::size_t> indices;
+  for (std::size_t i = 0; i < range.count; ++i) indices.push_back(range.first + i * range.step);
   return indices;
 }
 
 std::optional<int> command_slot(const Command& command) {
+  const KeyRange range = key_range(command);
   std::optional<int> slot;
-  for (std::size_t index : command_key_indices(command)) {
-    const int this_slot = key_hash_slot(command[index]);
+  for (std::size_t i = 0; i < range.count; ++i) {
+    const int this_slot = key_hash_slot(command[range.first + i * range.step]);
     if (slot && *slot != this_slot) return kCrossSlot;
     slot = this_slot;
   }
