@@ -134,6 +134,12 @@ Task<CallResult> ClusterPort::call(std::size_t node, Command command) {
       std::lock_guard lock(mutex_);
       stale_ = true;
     }
+    if (result.reply.error_code() == "TRYAGAIN" && hop < options_.max_redirects) {
+      // A multi-key command while its slot's keys are being migrated: retried as it was, within the bound.
+      target = route(slot);
+      asking = false;
+      continue;
+    }
     const auto redirect = redirect_of(result.reply);
     if (!redirect) co_return result;
     asking = !redirect->moved;

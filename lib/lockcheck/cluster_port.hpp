@@ -3,7 +3,7 @@
 // cluster node at addresses[i], "host:port" as the cluster announces it). It presents the cluster as one
 // node: a command goes to the master serving its keys' hash slot (key_slot.hpp), from a slot map read with
 // CLUSTER SLOTS. -MOVED updates the map and retries at the named node; -ASK retries there once after ASKING;
-// both within `max_redirects`. A node that cannot be reached (CallStatus::not_sent: the command did not run)
+// both within `max_redirects`; so is a -TRYAGAIN (a multi-key command caught halfway through a migration). A node that cannot be reached (CallStatus::not_sent: the command did not run)
 // marks the map stale: it is read again from another node and the command retried, which is how a client
 // follows a failover. A command that may have run (CallStatus::unknown) is never retried here.
 //

@@ -80,6 +80,37 @@ void ClusterTopology::failover(int old_master, int promoted) {
   share_view();
 }
 
+void ClusterTopology::begin_migration(int slot, int target) {
+  auto view = std::make_shared<mock::ClusterView>(*view_);
+  view->migrating[slot] = target;
+  view->importing[slot] = owner_of(slot);
+  view_ = std::move(view);
+  share_view();
+}
+
+bool ClusterTopology::move_keys(int slot, int& from, int& to) {
+  auto it = view_->migrating.find(slot);
+  if (it == view_->migrating.end()) return false;
+  from = owner_of(slot);
+  to = it->second;
+  nodes_[static_cast<std::size_t>(from)]->migrate_slot_to(slot, *nodes_[static_cast<std::size_t>(to)]);
+  return true;
+}
+
+bool ClusterTopology::finish_migration(int slot) {
+  auto it = view_->migrating.find(slot);
+  if (it == view_->migrating.end()) return false;
+  auto view = std::make_shared<mock::ClusterView>(*view_);
+  const int target = it->second;
+  view->slot_owner[static_cast<std::size_t>(slot)] = static_cast<std::int16_t>(target);
+  view->migrating.erase(slot);
+  view->importing.erase(slot);
+  view->nodes[static_cast<std::size_t>(target)].config_epoch = ++view->current_epoch;
+  view_ = std::move(view);
+  share_view();
+  return true;
+}
+
 Json ClusterTopology::meta() const {
   Json shards = Json::array();
   for (int master : view_->serving_masters()) {

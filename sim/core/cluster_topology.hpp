@@ -24,6 +24,14 @@ class ClusterTopology {
   Port& make_port(Port& nodes);
   // Replica `promoted` takes over the slots of `old_master`, whose shard's other replicas now follow it.
   void failover(int old_master, int promoted);
+  // Slot migration in three steps, as redis-cli --cluster reshard does: CLUSTER SETSLOT IMPORTING on the
+  // target and MIGRATING on the owner; MIGRATE of the slot's keys (keys already moved are asked for at the
+  // target with -ASK); CLUSTER SETSLOT NODE on every node (then -MOVED). Each step returns the node(s) whose
+  // data changed, or false when the slot is not (or no longer) migrating.
+  int owner_of(int slot) const { return view_->slot_owner[static_cast<std::size_t>(slot)]; }
+  void begin_migration(int slot, int target);
+  bool move_keys(int slot, int& from, int& to);
+  bool finish_migration(int slot);
   // The history meta's description of the topology (shards and which node serves which slots).
   Json meta() const;
 

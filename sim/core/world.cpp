@@ -323,6 +323,9 @@ void World::apply(const FaultSpec& fault) {
     check_node();
     record_fault("evict", Json{{"node", fault.node}});
     node(fault.node).mock().evict_one();
+  } else if (kind == "slot_migration") {
+    check_node();
+    apply_slot_migration(fault);
   } else {
     throw std::invalid_argument(fmt::format("unknown fault kind '{}'", kind));
   }

@@ -37,6 +37,8 @@ class World {
   void send(ClientProcess& process, std::size_t service, Command command, std::shared_ptr<PendingCall> pending);
 
   void apply(const FaultSpec& fault);
+  // Cluster faults (world_cluster.cpp): slot_migration of the workload key's slot to fault.node.
+  void apply_slot_migration(const FaultSpec& fault);
   // Runs the whole scenario: starts clients, schedules faults, runs to the end. Returns events run.
   std::uint64_t run();
 

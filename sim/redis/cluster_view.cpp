@@ -8,22 +8,25 @@ Reply redirect(const char* kind, int slot, const ClusterNodeInfo& target) {
 }
 
 // Who serves `slot` for this command from `myself`'s point of view, before any redirect is formed.
-enum class Route { here, moved, ask, unserved };
+enum class Route { here, moved, ask, unserved, try_again };
 
 Route route_slot(const ClusterView& view, int myself, int slot, const Command& command, bool asking, bool readonly,
                  bool is_write, Keyspace& keys) {
   const int owner = view.slot_owner[static_cast<std::size_t>(slot)];
   if (owner < 0) return Route::unserved;
-  if (owner == myself) {
-    auto migrating = view.migrating.find(slot);
-    if (migrating == view.migrating.end()) return Route::here;
-    // A slot on its way out: keys still here are served here, missing ones are asked for at the target.
-    for (std::size_t index : command_key_indices(command)) {
-      if (keys.find(command[index]) == nullptr) return Route::ask;
-    }
-    return Route::here;
+  const auto migrating = view.migrating.find(slot);
+  const bool importing = asking && owner != myself && view.importing.count(slot) != 0;
+  if ((owner == myself && migrating != view.migrating.end()) || importing) {
+    // A slot on the move (Redis 7.0's getNodeByQuery): the keys still here are served here; when all are
+    // missing the client is asked to go to the target; a multi-key request with only some of them gets
+    // TRYAGAIN, here and at the importing node.
+    std::size_t present = 0, missing = 0;
+    for (std::size_t index : command_key_indices(command)) ++(keys.find(command[index]) == nullptr ? missing : present);
+    if (missing > 0 && (present > 0 || (importing && present + missing > 1))) return Route::try_again;
+    if (importing) return Route::here;
+    return missing > 0 ? Route::ask : Route::here;
   }
-  if (asking && view.importing.count(slot) != 0) return Route::here;
+  if (owner == myself) return Route::here;
   const ClusterNodeInfo& me = view.nodes[static_cast<std::size_t>(myself)];
   if (readonly && !is_write && me.master == owner) return Route::here;
   return Route::moved;
@@ -67,6 +70,8 @@ std::optional<Reply> cluster_redirect(const ClusterView& view, int myself, const
       return std::nullopt;
     case Route::unserved:
       return Reply::error("CLUSTERDOWN Hash slot not served");
+    case Route::try_again:
+      return Reply::error("TRYAGAIN Multiple keys request during rehashing of slot");
     case Route::ask:
       return redirect("ASK", *slot, view.nodes[static_cast<std::size_t>(view.migrating.at(*slot))]);
     case Route::moved:

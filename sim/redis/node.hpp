@@ -64,6 +64,8 @@ class Node {
   // Cluster mode (cluster_view.hpp): this node is view->nodes[myself]. A null view = standalone.
   void set_cluster_view(std::shared_ptr<const ClusterView> view, int myself);
   const ClusterView* cluster_view() const { return cluster_.get(); }
+  // MIGRATE of every key in `slot` to `target` (cluster_migrate.cpp). Returns how many moved.
+  std::size_t migrate_slot_keys(int slot, Node& target);
   int cluster_myself() const { return cluster_myself_; }
 
   // Forget a closed connection's subscriptions.

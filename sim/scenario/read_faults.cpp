@@ -15,7 +15,7 @@ constexpr std::string_view kKindNames[] = {
     "pause",       "crash",        "restart",  "client_clock_jump", "client_clock_drift",
     "node_clock_jump", "node_clock_drift", "node_crash", "node_restart", "failover",
     "partition",   "heal",         "loss",     "slow_node",         "evict",
-    "replica_partition",
+    "replica_partition", "slot_migration",
 };
 
 struct KindNeeds {
@@ -41,6 +41,7 @@ constexpr KindNeeds kNeeds[] = {
     {"slow_node", {"node", "duration_ms"}},
     {"evict", {"node", ""}},
     {"replica_partition", {"node", ""}},
+    {"slot_migration", {"node", "duration_ms"}},
 };
 
 void require_fields(const Section& fault, const std::string& kind) {
@@ -100,6 +101,14 @@ FaultSpec read_fault(const Section& fault, const SimConfig& config) {
   if (out.kind == "replica_partition" && config.nodes[static_cast<std::size_t>(out.node)].replica_of < 0) {
     fault.fail_at("node", fmt::format("[[faults]] replica_partition node {} is a master; it cuts a replica's "
                                       "replication link (a [[nodes]] entry with replica_of)",
+                                      out.node));
+  }
+  if (out.kind == "slot_migration" && config.cluster.shards == 0) {
+    fault.fail_at("kind", "[[faults]] slot_migration moves a hash slot between masters: it needs a [cluster]");
+  }
+  if (out.kind == "slot_migration" && config.nodes[static_cast<std::size_t>(out.node)].replica_of >= 0) {
+    fault.fail_at("node", fmt::format("[[faults]] slot_migration node {} is a replica; the slot moves to a master "
+                                      "(nodes 0 .. shards-1)",
                                       out.node));
   }
   return out;

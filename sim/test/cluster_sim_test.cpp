@@ -61,6 +61,18 @@ TEST(ClusterSim, ShardFailoverIsFollowed) {
   EXPECT_GT(count_lines(run, R"("kind":"server","node":4,"event":"created")"), 3u) << "acquires continue at the new master";
 }
 
+TEST(ClusterSim, SlotMigrationWhileHeldIsFollowedWithAskThenMoved) {
+  SimConfig config = cluster_config(3, 0);  // "lock" (slot 8718) moves from node 1 to node 2
+  config.workload.hold_min_us = 200000;
+  config.workload.hold_max_us = 400000;
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "slot_migration", .node = 2, .duration_us = 600000});
+  const RunResult run = simulate(config, 5);
+  EXPECT_EQ(count_lines(run, R"("fault":"slot_migration","node":2,"from":1,"slot":8718)"), 1u);
+  EXPECT_EQ(count_lines(run, R"("fault":"slot_migrated","node":2,"slot":8718)"), 1u);
+  EXPECT_GT(count_lines(run, R"("kind":"server","node":2,"event":"created","key":"lock")"), 1u) << "the lock lives on node 2 now";
+  EXPECT_EQ(count_lines(run, R"("stale":true)"), 0u);
+}
+
 TEST(ClusterSim, SameSeedSameHistory) {
   SimConfig config = cluster_config(3, 1);
   config.faults.push_back(FaultSpec{.at_us = 800000, .kind = "failover", .node = 4});
