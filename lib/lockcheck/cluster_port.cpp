@@ -129,7 +129,14 @@ Task<CallResult> ClusterPort::call(std::size_t node, Command command) {
       asking = false;
       continue;
     }
-    if (!result.replied()) co_return result;  // it may have run: never retried here
+    if (!result.replied()) {
+      // It may have run: never retried here. But a node that stops answering may have failed over: the map
+      // is read again before the next command.
+      std::lock_guard lock(mutex_);
+      stale_ = true;
+      refresh_from_ = (target + 1) % addresses_.size();
+      co_return result;
+    }
     if (result.reply.error_code() == "CLUSTERDOWN") {
       std::lock_guard lock(mutex_);
       stale_ = true;

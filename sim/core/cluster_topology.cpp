@@ -54,7 +54,13 @@ ClusterTopology::ClusterTopology(const ClusterConfig& config, std::vector<std::u
 }
 
 void ClusterTopology::share_view() {
-  for (auto& node : nodes_) node->mock().set_cluster_view(view_, node->id());
+  for (auto& node : nodes_) {
+    if (!isolated(node->id())) node->mock().set_cluster_view(view_, node->id());
+  }
+}
+
+void ClusterTopology::rejoin(int node) {
+  if (isolated_.erase(node) != 0) nodes_[static_cast<std::size_t>(node)]->mock().set_cluster_view(view_, node);
 }
 
 Port& ClusterTopology::make_port(Port& nodes) {
@@ -62,7 +68,13 @@ Port& ClusterTopology::make_port(Port& nodes) {
   return *ports_.back();
 }
 
-void ClusterTopology::failover(int old_master, int promoted) {
+void ClusterTopology::failover(int old_master, int promoted, bool old_master_isolated) {
+  if (old_master_isolated) {
+    auto down = std::make_shared<mock::ClusterView>(*view_);
+    down->state_ok = false;
+    nodes_[static_cast<std::size_t>(old_master)]->mock().set_cluster_view(std::move(down), old_master);
+    isolated_.insert(old_master);
+  }
   auto view = std::make_shared<mock::ClusterView>(*view_);
   for (auto& owner : view->slot_owner) {
     if (owner == old_master) owner = static_cast<std::int16_t>(promoted);

@@ -4,6 +4,7 @@
 // over their SimPort (every node is a service of its own), so MOVED, refreshes after a failover and
 // CROSSSLOT happen as they would against redis-server. PUBLISH reaches every node, as the cluster bus does.
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,14 @@ class ClusterTopology {
   // A new client-side ClusterPort over `nodes` (a process's SimPort); owned here, as ports outlive locks.
   Port& make_port(Port& nodes);
   // Replica `promoted` takes over the slots of `old_master`, whose shard's other replicas now follow it.
-  void failover(int old_master, int promoted);
+  // With `old_master_isolated` the old master does not hear of it: it keeps its old view, marked down
+  // (CLUSTERDOWN: it lost the majority), until rejoin().
+  void failover(int old_master, int promoted, bool old_master_isolated = false);
+  bool isolated(int node) const { return isolated_.count(node) != 0; }
+  // The master `node` replicates in the cluster's view (-1 for a master).
+  int master_of(int node) const { return view_->nodes[static_cast<std::size_t>(node)].master; }
+  // An isolated node reaches the majority again and takes the cluster's view (it is a replica now).
+  void rejoin(int node);
   // Slot migration in three steps, as redis-cli --cluster reshard does: CLUSTER SETSLOT IMPORTING on the
   // target and MIGRATING on the owner; MIGRATE of the slot's keys (keys already moved are asked for at the
   // target with -ASK); CLUSTER SETSLOT NODE on every node (then -MOVED). Each step returns the node(s) whose
@@ -42,6 +50,7 @@ class ClusterTopology {
   std::shared_ptr<const mock::ClusterView> view_;
   std::vector<std::string> addresses_;
   std::vector<std::unique_ptr<ClusterPort>> ports_;
+  std::set<int> isolated_;
 };
 
 }  // namespace lockcheck::sim

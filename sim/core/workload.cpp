@@ -132,10 +132,22 @@ Task<void> run_workload(World& world, ClientProcess& process) {
       if (!skipped_write.empty()) invoke["skipped_write"] = skipped_write;
       history.record(scheduler.now(), "op", invoke);
       ReleaseStatus released = ReleaseStatus::unknown;
-      if (reader) {
-        released = co_await process.lock().release_shared(lease);
-      } else {
-        released = co_await process.lock().release(lease);
+      try {
+        if (reader) {
+          released = co_await process.lock().release_shared(lease);
+        } else {
+          released = co_await process.lock().release(lease);
+        }
+      } catch (const RedisError& error) {
+        redis_error = error.what();  // CLUSTERDOWN from a master cut off from its cluster, ...
+      }
+      if (!redis_error.empty()) {
+        Json failed = op("fail", "release");
+        failed["token"] = lease.token;
+        failed["detail"] = redis_error;
+        failed["error"] = true;
+        history.record(scheduler.now(), "op", failed);
+        co_return;
       }
       Json done = op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
       done["token"] = lease.token;

@@ -305,6 +305,7 @@ void World::apply(const FaultSpec& fault) {
   } else if (kind == "heal") {
     record_fault("heal", Json::object());
     partitions_.clear();
+    if (cluster_) heal_split_brain();
     // A healed replica resynchronises with its master at once, as a partial resync would.
     const std::set<int> healed = std::exchange(cut_replicas_, {});
     for (const int replica : healed) {
@@ -326,6 +327,10 @@ void World::apply(const FaultSpec& fault) {
   } else if (kind == "slot_migration") {
     check_node();
     apply_slot_migration(fault);
+  } else if (kind == "split_brain") {
+    check_node();
+    check_process();
+    apply_split_brain(fault);
   } else {
     throw std::invalid_argument(fmt::format("unknown fault kind '{}'", kind));
   }

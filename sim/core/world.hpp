@@ -39,6 +39,11 @@ class World {
   void apply(const FaultSpec& fault);
   // Cluster faults (world_cluster.cpp): slot_migration of the workload key's slot to fault.node.
   void apply_slot_migration(const FaultSpec& fault);
+  // split_brain: master fault.node is cut off from the rest of the cluster and from every client but
+  // fault.process; after the node timeout the majority promotes its replica and it refuses with CLUSTERDOWN.
+  void apply_split_brain(const FaultSpec& fault);
+  // At heal, an isolated old master rejoins as a replica of the new one: what it accepted alone is lost.
+  void heal_split_brain();
   // Runs the whole scenario: starts clients, schedules faults, runs to the end. Returns events run.
   std::uint64_t run();
 

@@ -35,4 +35,51 @@ void World::apply_slot_migration(const FaultSpec& fault) {
   });
 }
 
+void World::apply_split_brain(const FaultSpec& fault) {
+  if (!cluster_) throw std::invalid_argument("fault 'split_brain' needs a [cluster]");
+  const int master = fault.node;
+  int replica = -1;
+  for (const auto& other : nodes_) {
+    if (other->replica_of() == master && other->up() && replica < 0) replica = other->id();
+  }
+  if (replica < 0 || !node(master).up() || cluster_->isolated(master)) return;
+  record_fault("split_brain", Json{{"node", master}, {"process", fault.process}});
+  for (const auto& client : clients_) {
+    if (client->id() != fault.process) partitions_.insert({client->id(), master});
+  }
+  for (const auto& other : nodes_) {
+    if (other->id() == master) continue;
+    partitions_.insert({fault.process, other->id()});
+    if (other->replica_of() == master) cut_replicas_.insert(other->id());
+  }
+  scheduler_.after(config_.cluster.node_timeout_us, [this, master, replica] {
+    // The majority marks the master failed and elects its replica; the master, unable to reach a majority
+    // for as long, stops serving (CLUSTERDOWN) but keeps its data and still believes it is a master.
+    if (!node(replica).up() || node(replica).replica_of() != master) return;
+    record_fault("failover", Json{{"node", replica}, {"from", master}});
+    node(replica).promote();
+    cut_replicas_.erase(replica);
+    for (auto& other : nodes_) {
+      if (other->replica_of() == master && other->id() != replica) other->follow(replica);
+    }
+    cluster_->failover(master, replica, true);
+  });
+}
+
+void World::heal_split_brain() {
+  for (auto& old_master : nodes_) {
+    const int id = old_master->id();
+    if (!cluster_->isolated(id)) continue;
+    // The old master learns the newer epoch and becomes a replica of the node that replaced it; the full
+    // resync replaces its data, so whatever it accepted on its own is gone.
+    const int promoted = cluster_->master_of(id);
+    cluster_->rejoin(id);
+    if (promoted < 0 || !old_master->up()) continue;
+    const mock::Dataset before = old_master->mock().snapshot();
+    old_master->follow(promoted);
+    old_master->mock().restore(node(promoted).mock().snapshot());
+    old_master->record_losses(before, id);
+  }
+}
+
 }  // namespace lockcheck::sim

@@ -73,6 +73,31 @@ TEST(ClusterSim, SlotMigrationWhileHeldIsFollowedWithAskThenMoved) {
   EXPECT_EQ(count_lines(run, R"("stale":true)"), 0u);
 }
 
+TEST(ClusterSim, SplitBrainMasterServesItsSideThenRefusesThenRejoinsAsReplica) {
+  SimConfig config = cluster_config(3, 1);
+  config.duration_us = 6000000;
+  config.lock.ttl = Millis(500);
+  config.cluster.node_timeout_us = 1500000;
+  config.workload.hold_min_us = 100000;
+  config.workload.hold_max_us = 300000;
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "split_brain", .process = 0, .node = 1});
+  config.faults.push_back(FaultSpec{.at_us = 4000000, .kind = "heal"});
+  const RunResult run = simulate(config, 6);
+  EXPECT_EQ(count_lines(run, R"("fault":"split_brain","node":1,"process":0)"), 1u);
+  EXPECT_EQ(count_lines(run, R"("fault":"failover","node":4,"from":1)"), 1u);
+  // Process 0 keeps using node 1 inside the node timeout; afterwards node 1 refuses it.
+  std::size_t on_isolated_side = 0;
+  for (const auto& line : run.history.lines()) {
+    if (line.find(R"("kind":"server","node":1,"event":"created")") == std::string::npos) continue;
+    const auto t = std::stoll(line.substr(line.find(R"("t":)") + 4));
+    if (t > 1000000 && t < 2500000) ++on_isolated_side;
+    EXPECT_LT(t, 2500000) << "node 1 accepts no write after the node timeout";
+  }
+  EXPECT_GT(on_isolated_side, 0u);
+  EXPECT_GT(count_lines(run, "CLUSTERDOWN The cluster is down"), 0u);
+  EXPECT_GT(count_lines(run, R"("kind":"server","node":4,"event":"created")"), 0u) << "the majority side goes on";
+}
+
 TEST(ClusterSim, SameSeedSameHistory) {
   SimConfig config = cluster_config(3, 1);
   config.faults.push_back(FaultSpec{.at_us = 800000, .kind = "failover", .node = 4});

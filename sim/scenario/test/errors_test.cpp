@@ -63,7 +63,7 @@ TEST(ScenarioErrors, ClusterTable) {
   error = error_of("[cluster]\nshard = 2\n");
   EXPECT_TRUE(starts(error, "scenarios/x.toml:2:1: unknown key 'shard' in [cluster]")) << error;
   EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"slot_migration\"\nnode = 0\nduration_ms = 5\n"),
-            "scenarios/x.toml:3:8: [[faults]] slot_migration moves a hash slot between masters: it needs a [cluster]");
+            "scenarios/x.toml:3:8: [[faults]] slot_migration is a cluster fault: it needs a [cluster]");
   error = error_of("[cluster]\nshards = 2\n[[faults]]\nat_ms = 1\nkind = \"node_crash\"\nnode = 2\n");
   EXPECT_TRUE(starts(error, "scenarios/x.toml:6:8: [[faults]] node mus")) << error;
 }
@@ -124,7 +124,7 @@ TEST(ScenarioErrors, UnknownFaultKindListsKinds) {
             "scenarios/x.toml:3:8: [[faults]] kind must be one of \"pause\", \"crash\", \"restart\", "
             "\"client_clock_jump\", \"client_clock_drift\", \"node_clock_jump\", \"node_clock_drift\", "
             "\"node_crash\", \"node_restart\", \"failover\", \"partition\", \"heal\", \"loss\", \"slow_node\", "
-            "\"evict\", \"replica_partition\", \"slot_migration\", not \"sleep\"");
+            "\"evict\", \"replica_partition\", \"slot_migration\", \"split_brain\", not \"sleep\"");
 }
 
 TEST(ScenarioErrors, MissingFaultField) {
