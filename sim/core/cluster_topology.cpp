@@ -25,6 +25,13 @@ std::vector<NodeConfig> cluster_nodes(const ClusterConfig& cluster) {
   return nodes;
 }
 
+int cluster_shard_of_slot(const ClusterConfig& cluster, int slot) {
+  const int base = kClusterSlots / cluster.shards, extra = kClusterSlots % cluster.shards;
+  // The first `extra` shards serve base + 1 slots each.
+  if (slot < extra * (base + 1)) return slot / (base + 1);
+  return extra + (slot - extra * (base + 1)) / base;
+}
+
 ClusterTopology::ClusterTopology(const ClusterConfig& config, std::vector<std::unique_ptr<SimNode>>& nodes) : nodes_(nodes) {
   auto view = std::make_shared<mock::ClusterView>();
   for (const auto& node : nodes_) {
@@ -33,14 +40,11 @@ ClusterTopology::ClusterTopology(const ClusterConfig& config, std::vector<std::u
     view->nodes.push_back(mock::ClusterNodeInfo{sha1_hex(fmt::format("lockcheck cluster node {}", id)), "127.0.0.1",
                                                 kFirstPort + id, node->replica_of(), false, 0});
   }
-  // Equal contiguous ranges, the remainder spread over the first shards, as redis-cli --cluster create does.
   const int shards = config.shards;
-  int slot = 0;
-  for (int shard = 0; shard < shards; ++shard) {
-    const int count = kClusterSlots / shards + (shard < kClusterSlots % shards ? 1 : 0);
-    for (int i = 0; i < count; ++i, ++slot) view->slot_owner[static_cast<std::size_t>(slot)] = static_cast<std::int16_t>(shard);
-    view->nodes[static_cast<std::size_t>(shard)].config_epoch = shard + 1;
+  for (int slot = 0; slot < kClusterSlots; ++slot) {
+    view->slot_owner[static_cast<std::size_t>(slot)] = static_cast<std::int16_t>(cluster_shard_of_slot(config, slot));
   }
+  for (int shard = 0; shard < shards; ++shard) view->nodes[static_cast<std::size_t>(shard)].config_epoch = shard + 1;
   view->current_epoch = shards;
   view_ = std::move(view);
   share_view();

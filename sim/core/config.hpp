@@ -45,6 +45,13 @@ struct ClusterConfig {
 
 // The nodes of `cluster` in the order above (node i < shards is shard i's master).
 std::vector<NodeConfig> cluster_nodes(const ClusterConfig& cluster);
+// The shard whose master serves hash slot `slot` at the start: equal contiguous ranges, the remainder spread
+// over the first shards, as redis-cli --cluster create splits them.
+int cluster_shard_of_slot(const ClusterConfig& cluster, int slot);
+// The first replica of `shard` in cluster_nodes' order.
+inline int cluster_replica_of_shard(const ClusterConfig& cluster, int shard) {
+  return cluster.shards + shard * cluster.replicas_per_shard;
+}
 
 struct LinkConfig {
   std::int64_t delay_min_us = 100;  // one way
