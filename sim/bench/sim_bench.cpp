@@ -51,6 +51,17 @@ void BM_TenClientsHotLoop(benchmark::State& state) {
 }
 BENCHMARK(BM_TenClientsHotLoop)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The same ten clients on a three-shard cluster: each command's slot is computed and routed by the client's
+// ClusterPort and checked by the serving node (compare with BM_TenClientsOneNode in the same run).
+void BM_TenClientsThreeShardCluster(benchmark::State& state) {
+  SimConfig config = ten_clients_one_node();
+  config.scenario = "bench-10-clients-3-shards";
+  config.cluster.shards = 3;
+  config.nodes = lockcheck::sim::cluster_nodes(config.cluster);
+  run_and_report(state, config);
+}
+BENCHMARK(BM_TenClientsThreeShardCluster)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // Redlock: 10 clients fanning out to five independent masters.
 void BM_RedlockFiveNodes(benchmark::State& state) {
   SimConfig config = ten_clients_one_node();

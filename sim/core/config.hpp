@@ -31,6 +31,28 @@ struct NodeConfig {
   mock::EvictionPolicy eviction = mock::EvictionPolicy::noeviction;
 };
 
+// A Redis Cluster topology ([cluster] in scenario files, sim/core/cluster_topology.hpp), off when shards == 0.
+// It builds the nodes: masters 0 .. shards-1, each serving an equal range of the 16384 hash slots, then
+// `replicas_per_shard` replicas of shard 0, of shard 1, ...; clients reach it through the library's
+// ClusterPort.
+struct ClusterConfig {
+  int shards = 0;
+  int replicas_per_shard = 0;
+  std::int64_t replication_lag_min_us = 1000;
+  std::int64_t replication_lag_max_us = 5000;
+  std::int64_t node_timeout_us = 15000000;  // Redis's cluster-node-timeout default (15 s)
+};
+
+// The nodes of `cluster` in the order above (node i < shards is shard i's master).
+std::vector<NodeConfig> cluster_nodes(const ClusterConfig& cluster);
+// The shard whose master serves hash slot `slot` at the start: equal contiguous ranges, the remainder spread
+// over the first shards, as redis-cli --cluster create splits them.
+int cluster_shard_of_slot(const ClusterConfig& cluster, int slot);
+// The first replica of `shard` in cluster_nodes' order.
+inline int cluster_replica_of_shard(const ClusterConfig& cluster, int shard) {
+  return cluster.shards + shard * cluster.replicas_per_shard;
+}
+
 struct LinkConfig {
   std::int64_t delay_min_us = 100;  // one way
   std::int64_t delay_max_us = 400;
@@ -140,6 +162,7 @@ struct SimConfig {
   std::int64_t command_timeout_us = 500000;
   std::vector<ClientConfig> clients = std::vector<ClientConfig>(3);
   std::vector<NodeConfig> nodes = std::vector<NodeConfig>(1);
+  ClusterConfig cluster{};  // shards > 0: `nodes` is cluster_nodes(cluster)
   LinkConfig link{};
   std::vector<LinkOverride> link_overrides{};
   WorkloadConfig workload{};

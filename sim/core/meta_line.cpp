@@ -7,8 +7,9 @@
 namespace lockcheck::sim {
 
 LockShape lock_shape_of(const SimConfig& config) {
-  const auto masters = static_cast<std::size_t>(
-      std::count_if(config.nodes.begin(), config.nodes.end(), [](const NodeConfig& node) { return node.replica_of < 0; }));
+  // A cluster is one node to the lock (its ClusterPort routes by slot), however many masters it has.
+  const auto masters = config.cluster.shards > 0 ? std::size_t{1} : static_cast<std::size_t>(std::count_if(
+      config.nodes.begin(), config.nodes.end(), [](const NodeConfig& node) { return node.replica_of < 0; }));
   return lock_shape(config.variant, config.workload.key, masters);
 }
 
@@ -22,7 +23,9 @@ Json history_meta(const SimConfig& config, std::uint64_t seed) {
   if (config.workload.fencing != Fencing::off) meta["fencing_mode"] = to_string(config.workload.fencing);
   meta["end"] = config.duration_us;
   const LockShape shape = lock_shape_of(config);
-  if (shape.quorum > 0) meta["quorum"] = shape.quorum;
+  // On a cluster Redlock has one node (the ClusterPort): a quorum of one is judged as a single-node lock, since
+  // a slot migration moves its instance between nodes, which per-node quorum accounting would take for two holds.
+  if (shape.quorum > 0 && config.cluster.shards == 0) meta["quorum"] = shape.quorum;
   if (!shape.derived_keys.empty()) {
     Json keys = Json::array();
     for (const LockShape::DerivedKey& derived : shape.derived_keys) {

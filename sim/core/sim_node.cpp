@@ -129,6 +129,13 @@ void SimNode::active_expiry() {
   flush_events();
 }
 
+std::size_t SimNode::migrate_slot_to(int slot, SimNode& target) {
+  const std::size_t moved = node_->migrate_slot_keys(slot, target.mock());
+  target.flush_events();  // RESTORE there before DEL here, as MIGRATE does
+  flush_events();
+  return moved;
+}
+
 void SimNode::apply_replication(int from, std::uint64_t sequence, const mock::Dataset& dataset) {
   // A promoted or re-pointed replica has left its old master's stream: what was still in flight is dropped,
   // as when Sentinel re-points the replication link.

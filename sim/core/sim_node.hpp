@@ -51,6 +51,8 @@ class SimNode final : public mock::Observer {
   // The WAIT the last execute() ran, if any (cleared by taking it).
   std::optional<WaitRequest> take_wait_request() { return std::exchange(wait_request_, std::nullopt); }
 
+  // Cluster: MIGRATE every key of `slot` to `target` now; both nodes record it (target first). Returns how many.
+  std::size_t migrate_slot_to(int slot, SimNode& target);
   void crash();
   void restart(RestartMode mode);
   void promote() { replica_of_ = -1; }

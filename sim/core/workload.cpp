@@ -5,6 +5,7 @@
 // land: the await where a pause after the check still breaks it.
 #include "core/careful_write.hpp"
 #include "core/world.hpp"
+#include "lockcheck/errors.hpp"
 
 namespace lockcheck::sim {
 namespace {
@@ -81,10 +82,23 @@ Task<void> run_workload(World& world, ClientProcess& process) {
     };
     history.record(scheduler.now(), "op", op("invoke", "acquire"));
     AcquireResult acquired;
-    if (reader) {
-      acquired = co_await process.lock().acquire_shared(workload.key, Micros(workload.wait_us));
-    } else {
-      acquired = co_await process.lock().acquire(workload.key, Micros(workload.wait_us));
+    std::string redis_error;
+    try {
+      if (reader) {
+        acquired = co_await process.lock().acquire_shared(workload.key, Micros(workload.wait_us));
+      } else {
+        acquired = co_await process.lock().acquire(workload.key, Micros(workload.wait_us));
+      }
+    } catch (const RedisError& error) {
+      redis_error = error.what();  // the server refuses the lock's commands (CROSSSLOT on a cluster, ...)
+    }
+    if (!redis_error.empty()) {
+      // Retrying cannot help: the error is the outcome, and this client stops.
+      Json fields = op("fail", "acquire");
+      fields["detail"] = redis_error;
+      fields["error"] = true;
+      history.record(scheduler.now(), "op", fields);
+      co_return;
     }
     if (acquired.status != AcquireStatus::acquired) {
       Json fields = op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
@@ -118,10 +132,22 @@ Task<void> run_workload(World& world, ClientProcess& process) {
       if (!skipped_write.empty()) invoke["skipped_write"] = skipped_write;
       history.record(scheduler.now(), "op", invoke);
       ReleaseStatus released = ReleaseStatus::unknown;
-      if (reader) {
-        released = co_await process.lock().release_shared(lease);
-      } else {
-        released = co_await process.lock().release(lease);
+      try {
+        if (reader) {
+          released = co_await process.lock().release_shared(lease);
+        } else {
+          released = co_await process.lock().release(lease);
+        }
+      } catch (const RedisError& error) {
+        redis_error = error.what();  // CLUSTERDOWN from a master cut off from its cluster, ...
+      }
+      if (!redis_error.empty()) {
+        Json failed = op("fail", "release");
+        failed["token"] = lease.token;
+        failed["detail"] = redis_error;
+        failed["error"] = true;
+        history.record(scheduler.now(), "op", failed);
+        co_return;
       }
       Json done = op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
       done["token"] = lease.token;

@@ -47,6 +47,15 @@ World::World(const SimConfig& config, std::uint64_t seed)
     });
   }
   routing_ = master_nodes(config_);
+  if (config_.cluster.shards > 0) {
+    if (config_.nodes.size() != cluster_nodes(config_.cluster).size()) {
+      throw std::invalid_argument("a cluster's nodes are cluster_nodes(config.cluster)");
+    }
+    cluster_ = std::make_unique<ClusterTopology>(config_.cluster, nodes_);
+    // Every node is a service of its own: the client's ClusterPort picks the node for each command.
+    routing_.clear();
+    for (const auto& node : nodes_) routing_.push_back(node->id());
+  }
   if (routing_.empty()) throw std::invalid_argument("a scenario needs at least one master node");
   for (std::size_t i = 0; i < config_.clients.size(); ++i) {
     const ClockConfig& clock = config_.clients[i].clock;
@@ -196,8 +205,12 @@ void World::start_client(int id) {
   params.watchdog.max_hold = Millis(config_.renewal.max_hold_us / 1000);
   params.watchdog.observer = [this, &process](const RenewalEvent& event) { record_renewal(process, event); };
   params.wrap_in_watchdog = config_.renewal.watchdog;
-  auto lock = make_lock(config_.variant, process.port(), process.clock(), process.entropy(), config_.lock, params);
+  auto lock = make_lock(config_.variant, lock_port(process), process.clock(), process.entropy(), config_.lock, params);
   process.start(std::move(lock), run_workload(*this, process));
+}
+
+Port& World::lock_port(ClientProcess& process) {
+  return cluster_ ? cluster_->make_port(process.port()) : static_cast<Port&>(process.port());
 }
 
 void World::record_renewal(ClientProcess& process, const RenewalEvent& event) {
@@ -280,8 +293,12 @@ void World::apply(const FaultSpec& fault) {
     master.crash();  // Sentinel fences the old master off; it rejoins only as a replica
     drop_waits(old_master);
     replica.promote();
-    for (auto& service : routing_) {
-      if (service == old_master) service = fault.node;
+    if (cluster_) {
+      cluster_->failover(old_master, fault.node);  // clients learn it from the nodes (MOVED, refresh)
+    } else {
+      for (auto& service : routing_) {
+        if (service == old_master) service = fault.node;
+      }
     }
     for (auto& other : nodes_) {
       if (other->replica_of() == old_master && other->id() != fault.node) {
@@ -303,6 +320,7 @@ void World::apply(const FaultSpec& fault) {
   } else if (kind == "heal") {
     record_fault("heal", Json::object());
     partitions_.clear();
+    if (cluster_) heal_split_brain();
     // A healed replica resynchronises with its master at once, as a partial resync would.
     const std::set<int> healed = std::exchange(cut_replicas_, {});
     for (const int replica : healed) {
@@ -327,13 +345,22 @@ void World::apply(const FaultSpec& fault) {
     } else {
       node(fault.node).mock().evict_one();
     }
+  } else if (kind == "slot_migration") {
+    check_node();
+    apply_slot_migration(fault);
+  } else if (kind == "split_brain") {
+    check_node();
+    check_process();
+    apply_split_brain(fault);
   } else {
     throw std::invalid_argument(fmt::format("unknown fault kind '{}'", kind));
   }
 }
 
 std::uint64_t World::run() {
-  history_.record(0, "meta", history_meta(config_, seed_));
+  Json meta = history_meta(config_, seed_);
+  if (cluster_) meta["shards"] = cluster_->meta();  // which node serves which slots at the start
+  history_.record(0, "meta", meta);
   for (std::size_t i = 0; i < nodes_.size(); ++i) schedule_maintenance(static_cast<int>(i));
   std::vector<FaultSpec> schedule = config_.faults;
   for (auto& drawn : draw_nemesis_schedule(config_, seed_)) schedule.push_back(drawn);

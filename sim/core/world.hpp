@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/cluster_topology.hpp"
 #include "core/config.hpp"
 #include "core/history.hpp"
 #include "core/process.hpp"
@@ -36,11 +37,20 @@ class World {
   void send(ClientProcess& process, std::size_t service, Command command, std::shared_ptr<PendingCall> pending);
 
   void apply(const FaultSpec& fault);
+  // Cluster faults (world_cluster.cpp): slot_migration of the workload key's slot to fault.node.
+  void apply_slot_migration(const FaultSpec& fault);
+  // split_brain: master fault.node is cut off from the rest of the cluster and from every client but
+  // fault.process; after the node timeout the majority promotes its replica and it refuses with CLUSTERDOWN.
+  void apply_split_brain(const FaultSpec& fault);
+  // At heal, an isolated old master rejoins as a replica of the new one: what it accepted alone is lost.
+  void heal_split_brain();
   // Runs the whole scenario: starts clients, schedules faults, runs to the end. Returns events run.
   std::uint64_t run();
 
  private:
   void start_client(int id);
+  // The Port a process's lock uses: its SimPort, or a ClusterPort over it when the nodes form a cluster.
+  Port& lock_port(ClientProcess& process);
   // A renewing variant's background renewal, as renew ops in the history (sim/README.md).
   void record_renewal(ClientProcess& process, const RenewalEvent& event);
   void deliver(int process, int node, const Command& command, std::shared_ptr<PendingCall> pending);
@@ -86,6 +96,7 @@ class World {
   std::vector<std::unique_ptr<SimNode>> nodes_;
   std::vector<std::unique_ptr<ClientProcess>> clients_;
   std::vector<int> routing_;  // service -> physical node
+  std::unique_ptr<ClusterTopology> cluster_;  // set when config.cluster.shards > 0
   std::set<std::pair<int, int>> partitions_;  // (process, node) pairs that cannot talk
   std::set<int> cut_replicas_;  // replicas whose replication link is partitioned (replica_partition)
   std::uint32_t request_loss_ppm_;

@@ -12,8 +12,10 @@ constexpr std::uint32_t kWO = kWrite | kDenyOom;
 // Sorted by name for binary search; arities as in Redis 7.0's command table.
 constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"append", 3, kWO, cmd::append},
+    {"asking", 1, 0, cmd::asking},
     {"auth", -2, kNoScript | kNoAuth, cmd::auth},
     {"client", -2, kNoScript, cmd::client},
+    {"cluster", -2, 0, cmd::cluster},
     {"command", -1, kNoScript, cmd::command},
     {"config", -2, kNoScript, cmd::config},
     {"dbsize", 1, 0, cmd::dbsize},
@@ -72,6 +74,8 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"pttl", 2, 0, cmd::pttl},
     {"publish", 3, 0, cmd::publish},
     {"quit", -1, kNoScript | kPubSub | kNoQueue, cmd::quit},
+    {"readonly", 1, 0, cmd::readonly},
+    {"readwrite", 1, 0, cmd::readwrite},
     {"rename", 3, kW, cmd::rename},
     {"renamenx", 3, kW, cmd::renamenx},
     {"rpop", -2, kW, cmd::rpop},

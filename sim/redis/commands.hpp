@@ -92,6 +92,12 @@ Reply exec(CommandContext&);
 Reply discard(CommandContext&);
 Reply watch(CommandContext&);
 Reply unwatch(CommandContext&);
+
+// cluster (commands_cluster.cpp)
+Reply cluster(CommandContext&);
+Reply asking(CommandContext&);
+Reply readonly(CommandContext&);
+Reply readwrite(CommandContext&);
 // scripting
 Reply eval(CommandContext&);
 Reply evalsha(CommandContext&);

@@ -1,6 +1,7 @@
 #include "node.hpp"
 
 #include <cassert>
+#include <utility>
 
 #include "subcommands.hpp"
 #include "command.hpp"
@@ -51,6 +52,11 @@ void Node::set_observer(Observer* observer) {
   notifier_.set_downstream(observer);
 }
 
+void Node::set_cluster_view(std::shared_ptr<const ClusterView> view, int myself) {
+  cluster_ = std::move(view);
+  cluster_myself_ = myself;
+}
+
 void Node::set_maxmemory_keys(std::size_t keys, EvictionPolicy policy) {
   options_.maxmemory_keys = keys;
   options_.eviction = policy;
@@ -96,6 +102,14 @@ Reply Node::execute(const Command& command, Session& session) {
   // The node clock is read once per command; a script's nested commands share this reading (frozen time).
   keyspace_.begin(options_.clock(), Actor{session.client_id, spec->name, {}});
   if (session.connected_at_ms == 0) session.connected_at_ms = keyspace_.now_ms();
+  if (cluster_) {
+    const bool asking = std::exchange(session.asking, false);  // ASKING covers the next command only
+    if (auto refusal = cluster_redirect(*cluster_, cluster_myself_, command, asking, session.readonly,
+                                        (spec->flags & kWrite) != 0, keyspace_)) {
+      return std::move(*refusal);
+    }
+    session.asking = asking;  // read by scripts below, cleared again after the command
+  }
   if ((spec->flags & kDenyOom) && !make_room()) return err::reply(err::kOom);
   notifier_.set_arguments(&command);
   Session* previous = script_session_;
@@ -105,6 +119,7 @@ Reply Node::execute(const Command& command, Session& session) {
   Reply reply = spec->handler(context);
   --depth_;
   script_session_ = previous;
+  if (cluster_ && spec->handler != cmd::asking) session.asking = false;
   notifier_.set_arguments(nullptr);
   if (session.resp != 3) {
     to_resp2(reply);
@@ -159,6 +174,12 @@ Reply Node::call_from_script(const Command& command, bool read_only, bool allow_
   if (!arity_ok(*spec, command.size())) return Reply::error("ERR Wrong number of args calling Redis command from script");
   if (spec->flags & kNoScript) return Reply::error("ERR This Redis command is not allowed from script");
   if (read_only && (spec->flags & kWrite)) return Reply::error("ERR Write commands are not allowed from read-only scripts.");
+  if (cluster_) {
+    if (auto refusal = cluster_script_check(*cluster_, cluster_myself_, command, script_session_->asking,
+                                            keyspace_)) {
+      return std::move(*refusal);
+    }
+  }
   Actor outer = keyspace_.actor();
   keyspace_.set_actor(Actor{outer.client_id, spec->name, script_sha_});
   notifier_.set_arguments(&command);
@@ -216,6 +237,12 @@ void Node::disconnect(Session& session) {
 }
 
 std::int64_t Node::publish(const std::string& channel, const std::string& message) {
+  const std::int64_t receivers = deliver_published(channel, message);
+  if (publish_bus_) publish_bus_(channel, message);
+  return receivers;
+}
+
+std::int64_t Node::deliver_published(const std::string& channel, const std::string& message) {
   auto it = subscribers_.find(channel);
   if (it == subscribers_.end()) return 0;
   // Copy: a sink may unsubscribe someone while we deliver.

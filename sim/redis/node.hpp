@@ -12,6 +12,7 @@
 
 #include "clock.hpp"
 #include "config.hpp"
+#include "cluster_view.hpp"
 #include "keyspace.hpp"
 #include "notifications.hpp"
 #include "lockcheck/reply.hpp"
@@ -53,6 +54,8 @@ struct NodeStats {
 // Published messages: (subscriber client id, push ["message", channel, payload]; a RESP2 transport sends
 // it as an array).
 using PublishSink = std::function<void(std::int64_t client_id, const Reply& message)>;
+// Cluster mode: a PUBLISH here is also handed to this bus, which delivers it at the other nodes.
+using PublishBus = std::function<void(const std::string& channel, const std::string& message)>;
 // WAIT numreplicas timeout_ms -> replicas that acknowledged. Default answers 0 (standalone).
 using WaitHook = std::function<std::int64_t(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms)>;
 
@@ -71,10 +74,17 @@ class Node {
   void set_observer(Observer* observer);
   void set_publish_sink(PublishSink sink) { publish_sink_ = std::move(sink); }
   void set_wait_hook(WaitHook hook) { wait_hook_ = std::move(hook); }
+  void set_publish_bus(PublishBus bus) { publish_bus_ = std::move(bus); }
   void set_replication_info(ReplicationInfo info) { replication_ = std::move(info); }
   void set_maxmemory_keys(std::size_t keys, EvictionPolicy policy);
   void set_client_directory(ClientDirectory directory) { clients_ = std::move(directory); }
   void set_tcp_port(int port) { tcp_port_ = port; }
+  // Cluster mode (cluster_view.hpp): this node is view->nodes[myself]. A null view = standalone.
+  void set_cluster_view(std::shared_ptr<const ClusterView> view, int myself);
+  const ClusterView* cluster_view() const { return cluster_.get(); }
+  // MIGRATE of every key in `slot` to `target` (cluster_migrate.cpp). Returns how many moved.
+  std::size_t migrate_slot_keys(int slot, Node& target);
+  int cluster_myself() const { return cluster_myself_; }
 
   // Forget a closed connection's subscriptions, transaction and watched keys.
   void disconnect(Session& session);
@@ -108,7 +118,10 @@ class Node {
   void watch(Session& session, std::string_view key);
   void unwatch_all(Session& session);
   bool watched_key_changed(const Session& session) const;
+  // PUBLISH: delivers here, hands the message to the bus, returns this node's receivers (as a cluster node does).
   std::int64_t publish(const std::string& channel, const std::string& message);
+  // A message another node published: delivered to this node's subscribers only.
+  std::int64_t deliver_published(const std::string& channel, const std::string& message);
   Reply subscribe(Session& session, const Command& command);
   Reply unsubscribe(Session& session, const Command& command);
   std::int64_t wait_replicas(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms);
@@ -134,6 +147,7 @@ class Node {
   std::unique_ptr<LuaEngine> lua_;
   PublishSink publish_sink_;
   WaitHook wait_hook_;
+  PublishBus publish_bus_;
   ReplicationInfo replication_;
   ServerConfig config_;
   ClientDirectory clients_;
@@ -144,6 +158,8 @@ class Node {
   Session* script_session_ = nullptr;  // the client whose script is running
   std::string_view script_sha_;
   int depth_ = 0;  // >0 while a command is running; nested commands come from scripts
+  std::shared_ptr<const ClusterView> cluster_;
+  int cluster_myself_ = -1;
 };
 
 }  // namespace lockcheck::mock

@@ -50,6 +50,8 @@ struct Session {
   std::string_view last_command = "NULL";     // for cmd= in CLIENT LIST (a command table name)
   Transaction transaction{};
   std::vector<WatchedKey> watched{};
+  bool asking = false;    // cluster: ASKING was the previous command (lasts for one command)
+  bool readonly = false;  // cluster: READONLY, reads may run on a replica
 };
 
 }  // namespace lockcheck::mock

@@ -15,7 +15,7 @@ constexpr std::string_view kKindNames[] = {
     "pause",       "crash",        "restart",  "client_clock_jump", "client_clock_drift",
     "node_clock_jump", "node_clock_drift", "node_crash", "node_restart", "failover",
     "partition",   "heal",         "loss",     "slow_node",         "evict",
-    "replica_partition",
+    "replica_partition", "slot_migration", "split_brain",
 };
 
 struct KindNeeds {
@@ -41,6 +41,8 @@ constexpr KindNeeds kNeeds[] = {
     {"slow_node", {"node", "duration_ms"}},
     {"evict", {"node", ""}},
     {"replica_partition", {"node", ""}},
+    {"slot_migration", {"node", "duration_ms"}},
+    {"split_brain", {"node", "process"}},
 };
 
 void require_fields(const Section& fault, const std::string& kind) {
@@ -105,6 +107,14 @@ FaultSpec read_fault(const Section& fault, const SimConfig& config) {
     fault.fail_at("node", fmt::format("[[faults]] replica_partition node {} is a master; it cuts a replica's "
                                       "replication link (a [[nodes]] entry with replica_of)",
                                       out.node));
+  }
+  if ((out.kind == "slot_migration" || out.kind == "split_brain") && config.cluster.shards == 0) {
+    fault.fail_at("kind", fmt::format("[[faults]] {} is a cluster fault: it needs a [cluster]", out.kind));
+  }
+  if ((out.kind == "slot_migration" || out.kind == "split_brain") &&
+      config.nodes[static_cast<std::size_t>(out.node)].replica_of >= 0) {
+    fault.fail_at("node", fmt::format("[[faults]] {} node {} is a replica; it names a master (nodes 0 .. shards-1)",
+                                      out.kind, out.node));
   }
   return out;
 }

@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "lockcheck/key_slot.hpp"
+
 namespace lockcheck::compare {
 namespace {
 
@@ -103,6 +105,49 @@ void add_evictions(SimConfig& config) {
   }
 }
 
+// The cluster families' topology: three shards with an asynchronous replica each (lag 100-200 ms), node
+// timeout 1.5 s. The lock is named "{lock}" so that a variant's derived keys ("{lock}:fence", ...) share its
+// slot, as anyone running a lock on a cluster must name it; the lock is then served by one shard. Redlock's
+// masters collapse into that one cluster: its ClusterPort is one node to it.
+int make_cluster(SimConfig& config) {
+  config.cluster.shards = 3;
+  config.cluster.replicas_per_shard = 1;
+  config.cluster.replication_lag_min_us = 100 * kMs;
+  config.cluster.replication_lag_max_us = 200 * kMs;
+  config.cluster.node_timeout_us = 1500 * kMs;
+  config.nodes = sim::cluster_nodes(config.cluster);
+  config.workload.key = "{lock}";
+  return sim::cluster_shard_of_slot(config.cluster, key_hash_slot(config.workload.key));
+}
+
+void add_cluster_failover(SimConfig& config) {
+  const int shard = make_cluster(config);
+  FaultSpec failover = fault_at(2500, "failover");
+  failover.node = sim::cluster_replica_of_shard(config.cluster, shard);
+  config.faults.push_back(failover);
+}
+
+void add_slot_migrations(SimConfig& config) {
+  const int shard = make_cluster(config);
+  FaultSpec first = fault_at(2000, "slot_migration");
+  first.node = (shard + 1) % config.cluster.shards;
+  first.duration_us = 1000 * kMs;
+  FaultSpec second = fault_at(5000, "slot_migration");
+  second.node = (shard + 2) % config.cluster.shards;
+  second.duration_us = 600 * kMs;
+  config.faults.push_back(first);
+  config.faults.push_back(second);
+}
+
+void add_split_brain(SimConfig& config) {
+  const int shard = make_cluster(config);
+  FaultSpec split = fault_at(2000, "split_brain");
+  split.node = shard;
+  split.process = 0;
+  config.faults.push_back(split);
+  config.faults.push_back(fault_at(5500, "heal"));
+}
+
 std::vector<FaultFamily> make_families() {
   std::vector<FaultFamily> families;
   families.push_back({"baseline", "no faults", "fault-free run: the lock must simply work", [](SimConfig&) {}});
@@ -149,6 +194,18 @@ std::vector<FaultFamily> make_families() {
                       add_client_clock_skew});
   families.push_back({"eviction", "eviction", "node 0 evicts one of the lock's keys every 0.7 s (its key, keys its variant derives, fenced's counter), as maxmemory with allkeys-random eventually does",
                       add_evictions});
+  families.push_back({"cluster-failover", "cluster shard failover",
+                      "three shards with an async replica each (lag 100-200 ms); the lock's shard fails over to its "
+                      "replica at 2.5 s",
+                      add_cluster_failover});
+  families.push_back({"slot-migration", "cluster slot migration",
+                      "three shards; the lock's slot moves to another master at 2 s (over 1 s) and to the third at "
+                      "5 s (over 0.6 s): MIGRATE, -ASK, then -MOVED",
+                      add_slot_migrations});
+  families.push_back({"split-brain", "cluster split-brain",
+                      "three shards; at 2 s the lock's master is cut off with client 0 only: it serves that side "
+                      "for the 1.5 s node timeout, its replica is promoted, and it rejoins as a replica at 5.5 s",
+                      add_split_brain});
   return families;
 }
 

@@ -45,6 +45,23 @@ TEST(ScenarioErrors, WrongTypeNamesExpectedType) {
   EXPECT_EQ(error_of("variant = 3\n"), "scenarios/x.toml:1:11: variant must be a string, not an integer");
 }
 
+TEST(ScenarioErrors, ClusterTable) {
+  const auto starts = [](const std::string& text, std::string_view prefix) { return text.rfind(prefix, 0) == 0; };
+  EXPECT_EQ(error_of("[[nodes]]\n[cluster]\nshards = 2\n"),
+            "scenarios/x.toml:2:1: [cluster] builds the nodes itself (masters, then replicas); remove the [[nodes]] "
+            "entries");
+  std::string error = error_of("[cluster]\nshards = 0\n");
+  EXPECT_TRUE(starts(error, "scenarios/x.toml:2:10: [cluster] shards must")) << error;
+  error = error_of("[cluster]\nlag_min_ms = 9\nlag_max_ms = 2\n");
+  EXPECT_TRUE(starts(error, "scenarios/x.toml:3:14: [cluster] lag_max_ms")) << error;
+  error = error_of("[cluster]\nshard = 2\n");
+  EXPECT_TRUE(starts(error, "scenarios/x.toml:2:1: unknown key 'shard' in [cluster]")) << error;
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"slot_migration\"\nnode = 0\nduration_ms = 5\n"),
+            "scenarios/x.toml:3:8: [[faults]] slot_migration is a cluster fault: it needs a [cluster]");
+  error = error_of("[cluster]\nshards = 2\n[[faults]]\nat_ms = 1\nkind = \"node_crash\"\nnode = 2\n");
+  EXPECT_TRUE(starts(error, "scenarios/x.toml:6:8: [[faults]] node mus")) << error;
+}
+
 TEST(ScenarioErrors, BadEnum) {
   EXPECT_EQ(error_of("[expect]\nmutual_exclusion_client = \"maybe\"\n"),
             "scenarios/x.toml:2:27: [expect] mutual_exclusion_client must be \"holds\" or \"violated\", not \"maybe\"");
@@ -101,7 +118,7 @@ TEST(ScenarioErrors, UnknownFaultKindListsKinds) {
             "scenarios/x.toml:3:8: [[faults]] kind must be one of \"pause\", \"crash\", \"restart\", "
             "\"client_clock_jump\", \"client_clock_drift\", \"node_clock_jump\", \"node_clock_drift\", "
             "\"node_crash\", \"node_restart\", \"failover\", \"partition\", \"heal\", \"loss\", \"slow_node\", "
-            "\"evict\", \"replica_partition\", not \"sleep\"");
+            "\"evict\", \"replica_partition\", \"slot_migration\", \"split_brain\", not \"sleep\"");
 }
 
 TEST(ScenarioErrors, EvictTargetOnlyForEvictAndOnlyKnownTargets) {

@@ -27,7 +27,7 @@ std::vector<std::string> toml_blocks() {
 
 TEST(ScenarioReadme, CompleteExampleParses) {
   const auto blocks = toml_blocks();
-  ASSERT_EQ(blocks.size(), 3u);
+  ASSERT_EQ(blocks.size(), 4u);
   const Scenario s = parse_scenario(blocks[0], "scenarios/example.toml");
   EXPECT_EQ(s.name, "pause-breaks-token");
   EXPECT_EQ(s.seeds.size(), 10u);
@@ -46,10 +46,19 @@ TEST(ScenarioReadme, ScriptsExampleParses) {
 }
 
 TEST(ScenarioReadme, TokenWaitExampleParses) {
-  const Scenario s = parse_scenario(toml_blocks().at(2), "scenarios/wait.toml");
+  const Scenario s = parse_scenario(toml_blocks().at(3), "scenarios/wait.toml");
   EXPECT_EQ(s.config.variant, "token-wait");
   EXPECT_EQ(s.config.token_wait.replicas, 1);
   EXPECT_EQ(s.config.token_wait.wait_timeout, Millis(300));
+}
+
+TEST(ScenarioReadme, ClusterExampleParses) {
+  const Scenario s = parse_scenario(toml_blocks().at(2), "scenarios/cluster.toml");
+  EXPECT_EQ(s.config.cluster.shards, 3);
+  EXPECT_EQ(s.config.cluster.replicas_per_shard, 1);
+  EXPECT_EQ(s.config.nodes.size(), 6u);
+  EXPECT_EQ(s.config.nodes[4].replica_of, 1);
+  EXPECT_EQ(s.config.cluster.node_timeout_us, 15000000);
 }
 
 }  // namespace

@@ -1,0 +1,140 @@
+#include "core/cluster_topology.hpp"
+
+#include <fmt/format.h>
+
+#include "lockcheck/sha1.hpp"
+
+namespace lockcheck::sim {
+namespace {
+
+constexpr int kFirstPort = 30001;  // as Redis's utils/create-cluster numbers its nodes
+
+}  // namespace
+
+std::vector<NodeConfig> cluster_nodes(const ClusterConfig& cluster) {
+  std::vector<NodeConfig> nodes(static_cast<std::size_t>(cluster.shards));
+  for (int shard = 0; shard < cluster.shards; ++shard) {
+    for (int replica = 0; replica < cluster.replicas_per_shard; ++replica) {
+      NodeConfig node;
+      node.replica_of = shard;
+      node.replication_lag_min_us = cluster.replication_lag_min_us;
+      node.replication_lag_max_us = cluster.replication_lag_max_us;
+      nodes.push_back(node);
+    }
+  }
+  return nodes;
+}
+
+int cluster_shard_of_slot(const ClusterConfig& cluster, int slot) {
+  const int base = kClusterSlots / cluster.shards, extra = kClusterSlots % cluster.shards;
+  // The first `extra` shards serve base + 1 slots each.
+  if (slot < extra * (base + 1)) return slot / (base + 1);
+  return extra + (slot - extra * (base + 1)) / base;
+}
+
+ClusterTopology::ClusterTopology(const ClusterConfig& config, std::vector<std::unique_ptr<SimNode>>& nodes) : nodes_(nodes) {
+  auto view = std::make_shared<mock::ClusterView>();
+  for (const auto& node : nodes_) {
+    const int id = node->id();
+    addresses_.push_back(fmt::format("127.0.0.1:{}", kFirstPort + id));
+    view->nodes.push_back(mock::ClusterNodeInfo{sha1_hex(fmt::format("lockcheck cluster node {}", id)), "127.0.0.1",
+                                                kFirstPort + id, node->replica_of(), false, 0});
+  }
+  const int shards = config.shards;
+  for (int slot = 0; slot < kClusterSlots; ++slot) {
+    view->slot_owner[static_cast<std::size_t>(slot)] = static_cast<std::int16_t>(cluster_shard_of_slot(config, slot));
+  }
+  for (int shard = 0; shard < shards; ++shard) view->nodes[static_cast<std::size_t>(shard)].config_epoch = shard + 1;
+  view->current_epoch = shards;
+  view_ = std::move(view);
+  share_view();
+  for (auto& node : nodes_) {
+    node->mock().set_publish_bus([this, from = node->id()](const std::string& channel, const std::string& message) {
+      for (auto& other : nodes_) {
+        if (other->id() != from && other->up()) other->mock().deliver_published(channel, message);
+      }
+    });
+  }
+}
+
+void ClusterTopology::share_view() {
+  for (auto& node : nodes_) {
+    if (!isolated(node->id())) node->mock().set_cluster_view(view_, node->id());
+  }
+}
+
+void ClusterTopology::rejoin(int node) {
+  if (isolated_.erase(node) != 0) nodes_[static_cast<std::size_t>(node)]->mock().set_cluster_view(view_, node);
+}
+
+Port& ClusterTopology::make_port(Port& nodes) {
+  ports_.push_back(std::make_unique<ClusterPort>(nodes, addresses_));
+  return *ports_.back();
+}
+
+void ClusterTopology::failover(int old_master, int promoted, bool old_master_isolated) {
+  if (old_master_isolated) {
+    auto down = std::make_shared<mock::ClusterView>(*view_);
+    down->state_ok = false;
+    nodes_[static_cast<std::size_t>(old_master)]->mock().set_cluster_view(std::move(down), old_master);
+    isolated_.insert(old_master);
+  }
+  auto view = std::make_shared<mock::ClusterView>(*view_);
+  for (auto& owner : view->slot_owner) {
+    if (owner == old_master) owner = static_cast<std::int16_t>(promoted);
+  }
+  for (auto& info : view->nodes) {
+    if (info.master == old_master) info.master = promoted;
+  }
+  auto& was_master = view->nodes[static_cast<std::size_t>(old_master)];
+  was_master.master = promoted;
+  was_master.failed = true;
+  auto& now_master = view->nodes[static_cast<std::size_t>(promoted)];
+  now_master.master = -1;
+  now_master.config_epoch = ++view->current_epoch;
+  view_ = std::move(view);
+  share_view();
+}
+
+void ClusterTopology::begin_migration(int slot, int target) {
+  auto view = std::make_shared<mock::ClusterView>(*view_);
+  view->migrating[slot] = target;
+  view->importing[slot] = owner_of(slot);
+  view_ = std::move(view);
+  share_view();
+}
+
+bool ClusterTopology::move_keys(int slot, int& from, int& to) {
+  auto it = view_->migrating.find(slot);
+  if (it == view_->migrating.end()) return false;
+  from = owner_of(slot);
+  to = it->second;
+  nodes_[static_cast<std::size_t>(from)]->migrate_slot_to(slot, *nodes_[static_cast<std::size_t>(to)]);
+  return true;
+}
+
+bool ClusterTopology::finish_migration(int slot) {
+  auto it = view_->migrating.find(slot);
+  if (it == view_->migrating.end()) return false;
+  auto view = std::make_shared<mock::ClusterView>(*view_);
+  const int target = it->second;
+  view->slot_owner[static_cast<std::size_t>(slot)] = static_cast<std::int16_t>(target);
+  view->migrating.erase(slot);
+  view->importing.erase(slot);
+  view->nodes[static_cast<std::size_t>(target)].config_epoch = ++view->current_epoch;
+  view_ = std::move(view);
+  share_view();
+  return true;
+}
+
+Json ClusterTopology::meta() const {
+  Json shards = Json::array();
+  for (int master : view_->serving_masters()) {
+    Json slots = Json::array();
+    for (const auto& [first, last] : view_->ranges_of(master)) slots.push_back(Json::array({first, last}));
+    shards.push_back(Json{{"node", master}, {"slots", std::move(slots)}});
+  }
+  return shards;
+}
+
+}  // namespace lockcheck::sim

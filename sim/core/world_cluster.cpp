@@ -1,0 +1,85 @@
+// Cluster faults: migration of the lock's slot while clients use it.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/world.hpp"
+#include "lockcheck/key_slot.hpp"
+
+namespace lockcheck::sim {
+namespace {
+
+constexpr std::int64_t kMigrateAfterUs = 1000;  // SETSLOT MIGRATING/IMPORTING, then MIGRATE 1 ms later
+
+}  // namespace
+
+void World::apply_slot_migration(const FaultSpec& fault) {
+  if (!cluster_) throw std::invalid_argument("fault 'slot_migration' needs a [cluster]");
+  const int slot = key_hash_slot(config_.workload.key);
+  const int from = cluster_->owner_of(slot);
+  const int to = fault.node;
+  if (from == to || node(to).replica_of() >= 0 || !node(to).up() || !node(from).up()) return;
+  record_fault("slot_migration", Json{{"node", to}, {"from", from}, {"slot", slot}, {"duration_us", fault.duration_us}});
+  cluster_->begin_migration(slot, to);
+  // The keys move at once, as redis-cli's MIGRATE loop does (clients asking the old owner for them then get
+  // -ASK); at the end the slot is the target's (-MOVED).
+  scheduler_.after(std::min<std::int64_t>(kMigrateAfterUs, fault.duration_us), [this, slot] {
+    int source = -1, target = -1;
+    if (!cluster_->move_keys(slot, source, target)) return;
+    if (node(source).up()) replicate(node(source));
+    if (node(target).up()) replicate(node(target));
+  });
+  scheduler_.after(fault.duration_us, [this, slot, to] {
+    if (cluster_->finish_migration(slot)) record_fault("slot_migrated", Json{{"node", to}, {"slot", slot}});
+  });
+}
+
+void World::apply_split_brain(const FaultSpec& fault) {
+  if (!cluster_) throw std::invalid_argument("fault 'split_brain' needs a [cluster]");
+  const int master = fault.node;
+  int replica = -1;
+  for (const auto& other : nodes_) {
+    if (other->replica_of() == master && other->up() && replica < 0) replica = other->id();
+  }
+  if (replica < 0 || !node(master).up() || cluster_->isolated(master)) return;
+  record_fault("split_brain", Json{{"node", master}, {"process", fault.process}});
+  for (const auto& client : clients_) {
+    if (client->id() != fault.process) partitions_.insert({client->id(), master});
+  }
+  for (const auto& other : nodes_) {
+    if (other->id() == master) continue;
+    partitions_.insert({fault.process, other->id()});
+    if (other->replica_of() == master) cut_replicas_.insert(other->id());
+  }
+  scheduler_.after(config_.cluster.node_timeout_us, [this, master, replica] {
+    // The majority marks the master failed and elects its replica; the master, unable to reach a majority
+    // for as long, stops serving (CLUSTERDOWN) but keeps its data and still believes it is a master.
+    if (!node(replica).up() || node(replica).replica_of() != master) return;
+    record_fault("failover", Json{{"node", replica}, {"from", master}});
+    node(replica).promote();
+    cut_replicas_.erase(replica);
+    for (auto& other : nodes_) {
+      if (other->replica_of() == master && other->id() != replica) other->follow(replica);
+    }
+    cluster_->failover(master, replica, true);
+  });
+}
+
+void World::heal_split_brain() {
+  for (auto& old_master : nodes_) {
+    const int id = old_master->id();
+    if (!cluster_->isolated(id)) continue;
+    // The old master learns the newer epoch and becomes a replica of the node that replaced it; the full
+    // resync replaces its data, so whatever it accepted on its own is gone.
+    const int promoted = cluster_->master_of(id);
+    cluster_->rejoin(id);
+    if (promoted < 0 || !old_master->up()) continue;
+    const mock::Dataset before = old_master->mock().snapshot();
+    old_master->follow(promoted);
+    old_master->mock().restore(node(promoted).mock().snapshot());
+    old_master->record_losses(before, id);
+  }
+}
+
+}  // namespace lockcheck::sim

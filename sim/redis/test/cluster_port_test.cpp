@@ -1,0 +1,111 @@
+// The library's ClusterPort against mock cluster nodes: slot map from CLUSTER SLOTS, MOVED, ASK + ASKING,
+// bounded redirects, and a refresh after a failover moved a shard to its replica.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "cluster_test_support.hpp"
+#include "lockcheck/cluster_port.hpp"
+
+namespace lockcheck::mock::testing {
+namespace {
+
+// Node i of the port is nodes[i]; a node marked down refuses (the command did not run). Counts calls.
+class DirectPort final : public Port {
+ public:
+  explicit DirectPort(std::vector<Node*> nodes) : nodes_(std::move(nodes)), sessions_(nodes_.size()), down_(nodes_.size()) {}
+  std::size_t node_count() const override { return nodes_.size(); }
+  Task<CallResult> call(std::size_t node, Command command) override {
+    ++calls;
+    sent_to.push_back(node);
+    if (down_[node]) co_return CallResult::failed(CallStatus::not_sent, "connection refused");
+    co_return CallResult::of(nodes_[node]->execute(command, sessions_[node]));
+  }
+  void set_down(std::size_t node) { down_[node] = true; }
+  int calls = 0;
+  std::vector<std::size_t> sent_to;
+
+ private:
+  std::vector<Node*> nodes_;
+  std::vector<Session> sessions_;
+  std::vector<bool> down_;
+};
+
+class ClusterPortTest : public ::testing::Test, public TwoShards {
+ protected:
+  DirectPort nodes{{&node0, &node1, &replica}};
+  ClusterPort port{nodes, {"127.0.0.1:30001", "127.0.0.1:30002", "127.0.0.1:30003"}};
+  CallResult call(Command command) { return run_sync(port.call(0, std::move(command))); }
+};
+
+TEST_F(ClusterPortTest, RoutesBySlotFromClusterSlots) {
+  EXPECT_EQ(to_string(call({"SET", "foo", "1"}).reply), to_string(Reply::ok()));  // slot 12182: node 1
+  EXPECT_EQ(to_string(call({"SET", "bar", "2"}).reply), to_string(Reply::ok()));  // slot 5061: node 0
+  EXPECT_EQ(port.node_for_slot(12182), 1u);
+  EXPECT_EQ(port.node_for_slot(5061), 0u);
+  EXPECT_EQ(to_string(run(node1, {"GET", "foo"})), to_string(B("1")));
+  EXPECT_EQ(to_string(run(node0, {"GET", "bar"})), to_string(B("2")));
+  EXPECT_EQ(nodes.calls, 3);  // one CLUSTER SLOTS, then each command straight to its master
+  EXPECT_EQ(to_string(call({"DEL", "foo", "bar"}).reply),
+            to_string(E("CROSSSLOT Keys in request don't hash to the same slot")));
+}
+
+TEST_F(ClusterPortTest, FollowsMovedAndUpdatesItsMap) {
+  call({"PING"});  // loads the map
+  // Slot 5061 moves to node 1 behind the client's back.
+  view->slot_owner[5061] = 1;
+  share();
+  nodes.calls = 0;
+  EXPECT_EQ(to_string(call({"SET", "bar", "2"}).reply), to_string(Reply::ok()));
+  EXPECT_EQ(to_string(run(node1, {"GET", "bar"})), to_string(B("2")));
+  EXPECT_EQ(nodes.calls, 2);  // MOVED from node 0, then node 1
+  EXPECT_EQ(port.node_for_slot(5061), 1u);
+}
+
+TEST_F(ClusterPortTest, AskRetriesOnceWithAsking) {
+  call({"PING"});
+  view->migrating[5061] = 1;
+  view->importing[5061] = 0;
+  share();
+  EXPECT_EQ(to_string(call({"SET", "{bar}new", "1"}).reply), to_string(Reply::ok()));  // missing here: ASK
+  EXPECT_EQ(node1.keyspace().dataset().entries.count("{bar}new"), 1u);  // written at the importing node
+  EXPECT_EQ(node0.keyspace().dataset().entries.count("{bar}new"), 0u);
+  EXPECT_EQ(port.node_for_slot(5061), 0u);  // ASK does not move the slot in the map
+}
+
+TEST_F(ClusterPortTest, RedirectsAreBounded) {
+  call({"PING"});
+  // Two nodes that each believe the other serves the slot: a redirect loop.
+  auto to_one = std::make_shared<ClusterView>(*view);
+  to_one->slot_owner[5061] = 1;
+  auto to_zero = std::make_shared<ClusterView>(*view);
+  node0.set_cluster_view(to_one, 0);
+  node1.set_cluster_view(to_zero, 1);
+  nodes.calls = 0;
+  const CallResult result = call({"GET", "bar"});
+  EXPECT_EQ(result.reply.error_code(), "MOVED");
+  EXPECT_LE(nodes.calls, 1 + 5 + 1);  // the first try, max_redirects hops and one map refresh
+}
+
+TEST_F(ClusterPortTest, RefreshesAfterFailover) {
+  call({"SET", "bar", "1"});
+  // The shard of node 0 fails over to its replica (node 2); the other nodes learn it.
+  nodes.set_down(0);
+  view->slot_owner.fill(1);
+  for (int slot = 0; slot < 8192; ++slot) view->slot_owner[static_cast<std::size_t>(slot)] = 2;
+  view->nodes[2].master = -1;
+  view->nodes[0].master = 2;
+  view->nodes[0].failed = true;
+  share();
+  EXPECT_EQ(to_string(call({"SET", "bar", "2"}).reply), to_string(Reply::ok()));
+  EXPECT_EQ(to_string(run(replica, {"GET", "bar"})), to_string(B("2")));
+  EXPECT_EQ(port.node_for_slot(5061), 2u);
+}
+
+TEST_F(ClusterPortTest, OnlyNodeZero) {
+  EXPECT_EQ(run_sync(port.call(1, {"PING"})).status, CallStatus::not_sent);
+  EXPECT_EQ(port.node_count(), 1u);
+}
+
+}  // namespace
+}  // namespace lockcheck::mock::testing

@@ -1,0 +1,108 @@
+// The library's locks on a simulated Redis Cluster: commands reach the shard serving the lock key's slot,
+// a multi-slot variant gets CROSSSLOT, and a shard failover is followed by the client.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/simulate.hpp"
+#include "count_lines.hpp"
+#include "lockcheck/key_slot.hpp"
+
+namespace lockcheck::sim {
+namespace {
+
+SimConfig cluster_config(int shards, int replicas) {
+  SimConfig config;
+  config.scenario = "cluster-test";
+  config.lock.ttl = Millis(1000);
+  config.duration_us = 3000000;
+  config.cluster.shards = shards;
+  config.cluster.replicas_per_shard = replicas;
+  config.nodes = cluster_nodes(config.cluster);
+  return config;
+}
+
+TEST(ClusterSim, TokenLockRunsOnTheShardOfItsSlot) {
+  // "lock" hashes to slot 8718: the second of three shards (5462-10922) serves it.
+  ASSERT_EQ(key_hash_slot("lock"), 8718);
+  const RunResult run = simulate(cluster_config(3, 0), 1);
+  EXPECT_GT(count_lines(run, R"("type":"ok","process":0,"f":"acquire")"), 5u);
+  EXPECT_GT(count_lines(run, R"("kind":"server","node":1,"event":"created")"), 10u);
+  EXPECT_EQ(count_lines(run, R"("kind":"server","node":0,)"), 0u);
+  EXPECT_EQ(count_lines(run, R"("kind":"server","node":2,)"), 0u);
+  EXPECT_EQ(count_lines(run, R"("stale":true)"), 0u);
+  EXPECT_EQ(count_lines(run, R"("shards":[{"node":0,"slots":[[0,5461]]},{"node":1,"slots":[[5462,10922]]},{"node":2,"slots":[[10923,16383]]}])"), 1u);
+}
+
+TEST(ClusterSim, HashTaggedKeysFollowTheirTag) {
+  SimConfig config = cluster_config(3, 0);
+  config.workload.key = "{orders}lock";  // slot of "orders"
+  const int shard = key_hash_slot("orders") <= 5461 ? 0 : key_hash_slot("orders") <= 10922 ? 1 : 2;
+  const RunResult run = simulate(config, 2);
+  EXPECT_GT(count_lines(run, R"("kind":"server","node":)" + std::to_string(shard) + R"(,"event":"created")"), 10u);
+}
+
+TEST(ClusterSim, TwoKeyReadWriteLockGetsCrossSlot) {
+  SimConfig config = cluster_config(3, 0);
+  config.variant = "rw-two-keys";  // "lock:read" (12178) and "lock:write" (12357): two slots
+  ASSERT_NE(key_hash_slot("lock:read"), key_hash_slot("lock:write"));
+  config.workload.readers_ppm = 500000;
+  const RunResult run = simulate(config, 3);
+  EXPECT_EQ(count_lines(run, R"("type":"ok","f":"acquire")"), 0u);
+  EXPECT_EQ(count_lines(run, R"("kind":"server","event":"created")"), 0u);
+  EXPECT_GT(count_lines(run, "CROSSSLOT Keys in request don't hash to the same slot"), 0u);
+}
+
+TEST(ClusterSim, ShardFailoverIsFollowed) {
+  SimConfig config = cluster_config(3, 1);  // node 4 replicates node 1, which serves "lock"
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "failover", .node = 4});
+  const RunResult run = simulate(config, 4);
+  EXPECT_EQ(count_lines(run, R"("fault":"failover","node":4,"from":1)"), 1u);
+  EXPECT_GT(count_lines(run, R"("kind":"server","node":4,"event":"created")"), 3u) << "acquires continue at the new master";
+}
+
+TEST(ClusterSim, SlotMigrationWhileHeldIsFollowedWithAskThenMoved) {
+  SimConfig config = cluster_config(3, 0);  // "lock" (slot 8718) moves from node 1 to node 2
+  config.workload.hold_min_us = 200000;
+  config.workload.hold_max_us = 400000;
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "slot_migration", .node = 2, .duration_us = 600000});
+  const RunResult run = simulate(config, 5);
+  EXPECT_EQ(count_lines(run, R"("fault":"slot_migration","node":2,"from":1,"slot":8718)"), 1u);
+  EXPECT_EQ(count_lines(run, R"("fault":"slot_migrated","node":2,"slot":8718)"), 1u);
+  EXPECT_GT(count_lines(run, R"("kind":"server","node":2,"event":"created","key":"lock")"), 1u) << "the lock lives on node 2 now";
+  EXPECT_EQ(count_lines(run, R"("stale":true)"), 0u);
+}
+
+TEST(ClusterSim, SplitBrainMasterServesItsSideThenRefusesThenRejoinsAsReplica) {
+  SimConfig config = cluster_config(3, 1);
+  config.duration_us = 6000000;
+  config.lock.ttl = Millis(500);
+  config.cluster.node_timeout_us = 1500000;
+  config.workload.hold_min_us = 100000;
+  config.workload.hold_max_us = 300000;
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "split_brain", .process = 0, .node = 1});
+  config.faults.push_back(FaultSpec{.at_us = 4000000, .kind = "heal"});
+  const RunResult run = simulate(config, 6);
+  EXPECT_EQ(count_lines(run, R"("fault":"split_brain","node":1,"process":0)"), 1u);
+  EXPECT_EQ(count_lines(run, R"("fault":"failover","node":4,"from":1)"), 1u);
+  // Process 0 keeps using node 1 inside the node timeout; afterwards node 1 refuses it.
+  std::size_t on_isolated_side = 0;
+  for (const auto& line : run.history.lines()) {
+    if (line.find(R"("kind":"server","node":1,"event":"created")") == std::string::npos) continue;
+    const auto t = std::stoll(line.substr(line.find(R"("t":)") + 4));
+    if (t > 1000000 && t < 2500000) ++on_isolated_side;
+    EXPECT_LT(t, 2500000) << "node 1 accepts no write after the node timeout";
+  }
+  EXPECT_GT(on_isolated_side, 0u);
+  EXPECT_GT(count_lines(run, "CLUSTERDOWN The cluster is down"), 0u);
+  EXPECT_GT(count_lines(run, R"("kind":"server","node":4,"event":"created")"), 0u) << "the majority side goes on";
+}
+
+TEST(ClusterSim, SameSeedSameHistory) {
+  SimConfig config = cluster_config(3, 1);
+  config.faults.push_back(FaultSpec{.at_us = 800000, .kind = "failover", .node = 4});
+  EXPECT_EQ(simulate(config, 9).history.jsonl(), simulate(config, 9).history.jsonl());
+}
+
+}  // namespace
+}  // namespace lockcheck::sim
