@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "lockcheck/errors.hpp"
+#include "lockcheck/variants/token_lock.hpp"
 
 namespace lockcheck {
 namespace {
@@ -21,23 +22,8 @@ std::optional<Lease> lease_or_throw(AcquireResult result, const std::string& key
 
 }  // namespace
 
-namespace {
-
-OwnedMutexSettings settings_of(const MutexOptions& options) {
-  return OwnedMutexSettings{.lock_wait = options.lock_wait, .on_release_problem = options.on_release_problem};
-}
-
-}  // namespace
-
 Mutex::Mutex(Client& client, std::string key, MutexOptions options)
-    : OwnedMutex(client, std::move(key), settings_of(options),
-                 [&options](Client& on, Spawner& spawner) -> std::unique_ptr<LockAlgorithm> {
-                   std::unique_ptr<LockAlgorithm> lock =
-                       std::make_unique<TokenLock>(on.port(), on.clock(), on.entropy(), options.lock);
-                   if (!options.watchdog) return lock;
-                   return std::make_unique<WatchdogLock>(std::move(lock), on.clock(), spawner, options.lock.ttl,
-                                                         *options.watchdog);
-                 }) {}
+    : OwnedMutex(client, std::move(key), settings_of(options), build_renewed_if_asked<TokenLock>(options)) {}
 
 std::optional<Lease> Mutex::try_acquire(Micros wait) {
   return lease_or_throw(run_sync(algorithm().acquire(key(), wait)), key());

@@ -26,24 +26,11 @@
 #include <optional>
 #include <string>
 
+#include "lockcheck/mutex_options.hpp"
 #include "lockcheck/owned_mutex.hpp"
 #include "lockcheck/variants/token_lock.hpp"
-#include "lockcheck/variants/watchdog_lock.hpp"
 
 namespace lockcheck {
-
-struct MutexOptions {
-  LockOptions lock;
-  // lock() gives up and throws LockTimeout after waiting this long: no wait is unbounded.
-  Micros lock_wait{std::chrono::minutes(10)};
-  // Called (never thrown) when unlock() or a Guard's destructor could not release cleanly: the lease had
-  // already been lost, or Redis could not be reached. The default writes one line to stderr.
-  std::function<void(const std::string& message)> on_release_problem{};
-  // Set: a background thread renews the held lock every ttl/3 (the `watchdog` variant), so sections may
-  // run longer than the TTL; lost() turns true, and watchdog->on_lost is called, as soon as renewal finds
-  // the lock gone. Renewal stops before unlock() releases, and after watchdog->max_hold at the latest.
-  std::optional<WatchdogOptions> watchdog{};
-};
 
 class Guard;
 

@@ -37,7 +37,8 @@ struct OwnedMutexSettings {
 
 class OwnedMutex {
  public:
-  // Builds the algorithm; the spawner runs its background work (a watchdog's renewal loop).
+  // Builds the algorithm, once, inside the constructor; the spawner runs its background work (a watchdog's
+  // renewal loop).
   using BuildAlgorithm = std::function<std::unique_ptr<LockAlgorithm>(Client& client, Spawner& spawner)>;
 
   // Throws InvalidArgument for an empty key or settings out of range (and what `build` throws).
@@ -74,6 +75,7 @@ class OwnedMutex {
   bool try_lock_in(Micros wait, HoldMode mode);
   void lock_in(HoldMode mode);
   LockAlgorithm& algorithm() { return *algorithm_; }
+  std::uint32_t hold_count() const { return core_.holds(this_thread_owner()); }
   Micros lock_wait() const { return settings_.lock_wait; }
   void report(const std::string& message) const noexcept;
 
