@@ -3,7 +3,7 @@
 // std::lock_guard, std::unique_lock and std::scoped_lock work; plus a lease-level API and an RAII Guard.
 //
 //   lockcheck::Client client({.host = "127.0.0.1", .port = 6379});
-//   lockcheck::Mutex mutex(client, "orders:42", {.ttl = std::chrono::seconds(10)});
+//   lockcheck::Mutex mutex(client, "orders:42", {.lock = {.ttl = std::chrono::seconds(10)}});
 //   {
 //     std::lock_guard hold(mutex);        // waits up to MutexOptions::lock_wait
 //     if (!mutex.lost()) { /* critical section */ }
