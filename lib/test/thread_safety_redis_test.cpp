@@ -8,6 +8,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -15,6 +16,8 @@
 #include "hiredis_client.hpp"
 #include "lock_testing.hpp"
 #include "lockcheck/mutex.hpp"
+#include "lockcheck/redisson_mutex.hpp"
+#include "lockcheck/shared_mutex.hpp"
 #include "redis_server.hpp"
 
 namespace lockcheck {
@@ -55,7 +58,8 @@ TEST_F(ThreadSafety, OneClientManyMutexesOnManyThreads) {
 
 // Lockers take `mutex` `iterations` times each, holding it `hold`, while an observer calls lost(), lease() and
 // (when `observer_renews`) renew() from its own thread. Returns the most lockers ever inside at once.
-int max_inside_with_observer(Mutex& mutex, int lockers, int iterations, Millis hold, bool observer_renews) {
+template <typename Lockable>
+int max_inside_with_observer(Lockable& mutex, int lockers, int iterations, Millis hold, bool observer_renews) {
   int inside = 0;  // deliberately unsynchronised: only the lock protects it (TSan checks the claim)
   int max_inside = 0;
   std::atomic<bool> done{false};
@@ -87,6 +91,42 @@ TEST_F(ThreadSafety, OneMutexSharedByLockersAndObservers) {
   Client client(testing::options_for(server));
   Mutex mutex(client, "lock:shared-mutex", shared_options());
   EXPECT_EQ(max_inside_with_observer(mutex, 3, 20, 0ms, true), 1);
+}
+
+// The reentrant RedissonMutex (its watchdog always on) shared the same way: each thread's reentry is its own.
+TEST_F(ThreadSafety, RedissonMutexSharedByLockersAndObservers) {
+  Client client(testing::options_for(server));
+  RedissonMutex mutex(client, "lock:redisson-mutex", shared_options());
+  EXPECT_EQ(max_inside_with_observer(mutex, 3, 10, 0ms, true), 1);
+}
+
+// SharedMutex: writers exclude each other and every reader; readers share. Counted in plain ints that only
+// the lock protects (TSan checks the claim).
+TEST_F(ThreadSafety, SharedMutexReadersShareWritersExclude) {
+  Client client(testing::options_for(server));
+  SharedMutex mutex(client, "lock:shared-mutex-rw", shared_options());
+  int writers_inside = 0;
+  int max_writers_inside = 0;
+  std::atomic<int> readers_inside{0};
+  std::atomic<int> readers_with_writer{0};
+  on_threads(4, [&](int t) {
+    for (int i = 0; i < 10; ++i) {
+      if (t % 2 == 0) {
+        std::unique_lock write(mutex);
+        ++writers_inside;
+        max_writers_inside = std::max(max_writers_inside, writers_inside);
+        if (readers_inside.load() != 0) readers_with_writer.fetch_add(1);
+        --writers_inside;
+      } else {
+        std::shared_lock read(mutex);
+        readers_inside.fetch_add(1);
+        std::this_thread::sleep_for(1ms);
+        readers_inside.fetch_sub(1);
+      }
+    }
+  });
+  EXPECT_EQ(max_writers_inside, 1);
+  EXPECT_EQ(readers_with_writer.load(), 0);
 }
 
 // The watchdog option: a renewal thread per held lease writes the lease's validity while lockers and an

@@ -9,6 +9,7 @@
 
 #include "lockcheck/client.hpp"
 #include "lockcheck/errors.hpp"
+#include "lockcheck/replicated_mutex.hpp"
 #include "lockcheck/variants/token_wait_lock.hpp"
 #include "hiredis_client.hpp"
 #include "lock_testing.hpp"
@@ -48,6 +49,17 @@ class TokenWait : public ::testing::Test {
   Admin replica_admin{replica};
   Client client{options_for(master)};
 };
+
+// ReplicatedMutex, the public type over token-wait: a lock_guard holds once the replica has the key.
+TEST_F(TokenWait, ReplicatedMutexHoldsOnceTheReplicaHasTheKey) {
+  ReplicatedMutex mutex(client, "lock:replicated", testing::quick_mutex_options(5000ms, 5s), {1, 1000ms});
+  {
+    std::lock_guard hold(mutex);
+    ASSERT_FALSE(mutex.lost());
+    EXPECT_EQ(replica_admin.get("lock:replicated"), mutex.lease()->token);
+  }
+  EXPECT_FALSE(master_admin.exists("lock:replicated"));
+}
 
 TEST_F(TokenWait, AcquireCountsOnceTheReplicaHasTheKey) {
   TokenWaitLock lock(client.port(), client.clock(), client.entropy(), quick(), TokenWaitOptions{1, 1000ms});
