@@ -51,13 +51,13 @@ std::string owner_text(const mock::Value& value) {
 }  // namespace
 
 std::string SimNode::string_value(const std::string& key) const {
-  const auto& entries = node_->keyspace().dataset().entries;
+  const auto& entries = node_->keyspace().database(0).entries;
   const auto it = entries.find(key);
   return it == entries.end() ? std::string() : owner_text(it->second.value);
 }
 
 std::optional<Json> SimNode::holders_of(const std::string& key) const {
-  const auto& entries = node_->keyspace().dataset().entries;
+  const auto& entries = node_->keyspace().database(0).entries;
   const auto it = entries.find(key);
   if (it == entries.end()) return std::nullopt;
   const auto* hash = std::get_if<mock::Hash>(&it->second.value);
@@ -69,14 +69,14 @@ std::optional<Json> SimNode::holders_of(const std::string& key) const {
 }
 
 std::int64_t SimNode::deadline_of(const std::string& key) const {
-  const auto& entries = node_->keyspace().dataset().entries;
+  const auto& entries = node_->keyspace().database(0).entries;
   const auto it = entries.find(key);
   if (it == entries.end() || !it->second.expire_at_ms) return -1;
   return *it->second.expire_at_ms;
 }
 
 bool SimNode::has_key(const std::string& key) const {
-  const auto& entries = node_->keyspace().dataset().entries;
+  const auto& entries = node_->keyspace().database(0).entries;
   const auto it = entries.find(key);
   if (it == entries.end()) return false;
   return !it->second.expire_at_ms || *it->second.expire_at_ms >= node_->now_ms();
@@ -167,8 +167,8 @@ void SimNode::restart(RestartMode mode) {
 }
 
 void SimNode::record_losses(const mock::Dataset& before, int node_of_record) {
-  const auto& now_entries = node_->keyspace().dataset().entries;
-  for (const auto& [key, entry] : before.entries) {
+  const auto& now_entries = node_->keyspace().database(0).entries;
+  for (const auto& [key, entry] : before.dbs[0].entries) {
     const auto it = now_entries.find(key);
     if (it != now_entries.end() && it->second.value == entry.value) continue;
     history_.record(scheduler_.now(), "server",

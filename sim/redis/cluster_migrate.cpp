@@ -12,7 +12,7 @@ std::size_t Node::migrate_slot_keys(int slot, Node& target) {
   keyspace_.begin(options_.clock(), Actor{-1, "migrate", {}});
   target.keyspace_.begin(target.options_.clock(), Actor{-1, "restore", {}});
   std::vector<std::string> keys;
-  for (const auto& [key, entry] : keyspace_.dataset().entries) {
+  for (const auto& [key, entry] : keyspace_.database(0).entries) {
     if (key_hash_slot(key) == slot) keys.push_back(key);
   }
   std::size_t moved = 0;

@@ -24,6 +24,14 @@ Reply msetnx(CommandContext&);
 Reply touch(CommandContext&);
 Reply rename(CommandContext&);
 Reply renamenx(CommandContext&);
+// KEYS, SCAN, HSCAN, RANDOMKEY (commands_scan.cpp)
+Reply keys(CommandContext&);
+Reply scan(CommandContext&);
+Reply hscan(CommandContext&);
+Reply randomkey(CommandContext&);
+// INCRBYFLOAT, HINCRBYFLOAT (commands_float.cpp)
+Reply incrbyfloat(CommandContext&);
+Reply hincrbyfloat(CommandContext&);
 // strings
 Reply set(CommandContext&);
 Reply get(CommandContext&);
@@ -71,8 +79,13 @@ Reply zcard(CommandContext&);
 Reply ping(CommandContext&);
 Reply echo(CommandContext&);
 Reply time(CommandContext&);
+// numbered databases (commands_db.cpp)
 Reply flushall(CommandContext&);
+Reply flushdb(CommandContext&);
 Reply dbsize(CommandContext&);
+Reply swapdb(CommandContext&);
+Reply move(CommandContext&);
+Reply copy(CommandContext&);
 Reply wait(CommandContext&);
 Reply info(CommandContext&);
 Reply select(CommandContext&);

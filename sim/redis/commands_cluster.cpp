@@ -112,7 +112,7 @@ std::string info_text(const ClusterView& view, int myself) {
 
 Reply keys_in_slot(CommandContext& ctx, std::int64_t slot, std::int64_t limit) {
   std::vector<Reply> out;
-  for (const auto& [key, entry] : ctx.keys.dataset().entries) {
+  for (const auto& [key, entry] : ctx.keys.database(0).entries) {
     if (static_cast<std::int64_t>(out.size()) >= limit) break;
     if (key_hash_slot(key) == slot) out.push_back(Reply::bulk(key));
   }

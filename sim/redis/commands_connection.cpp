@@ -49,7 +49,7 @@ std::string client_line(const Session& session, std::int64_t now_ms) {
   const std::int64_t age_s = session.connected_at_ms > 0 ? (now_ms - session.connected_at_ms) / 1000 : 0;
   return "id=" + std::to_string(session.client_id) + " addr=" + session.address + " laddr=" + session.local_address +
          " fd=8 name=" + session.name + " age=" + std::to_string(std::max<std::int64_t>(age_s, 0)) + " idle=0 flags=" +
-         flags + " db=0 sub=" + std::to_string(session.channels.size()) +
+         flags + " db=" + std::to_string(session.db) + " sub=" + std::to_string(session.channels.size()) +
          " psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0"
          " tot-mem=1024 events=r cmd=" + std::string(session.last_command) +
          " user=default redir=-1 resp=" + std::to_string(session.resp) + "\n";

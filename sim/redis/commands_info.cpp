@@ -52,8 +52,10 @@ std::int64_t used_memory_bytes(Node& node) {
   constexpr std::int64_t kStartup = 876'096;  // redis-server 7.0.15's used_memory_startup
   constexpr std::int64_t kPerKey = 72;        // dict entry + key sds + object header, roughly
   std::int64_t bytes = kStartup + static_cast<std::int64_t>(node.lua().memory_used_bytes());
-  for (const auto& [key, entry] : node.keyspace().dataset().entries) {
-    bytes += kPerKey + static_cast<std::int64_t>(key.size()) + static_cast<std::int64_t>(approximate_size(entry.value));
+  for (const Database& db : node.keyspace().dataset().dbs) {
+    for (const auto& [key, entry] : db.entries) {
+      bytes += kPerKey + static_cast<std::int64_t>(key.size()) + static_cast<std::int64_t>(approximate_size(entry.value));
+    }
   }
   return bytes;
 }
@@ -114,10 +116,14 @@ std::string info_lines(Node& node, std::string_view section) {
   }
   if (section == "cluster") return "cluster_enabled:0\r\n";
   if (section == "keyspace") {
-    const Dataset& data = node.keyspace().dataset();
-    if (data.entries.empty()) return {};
-    return "db0:keys=" + std::to_string(data.entries.size()) + ",expires=" + std::to_string(data.deadlines.size()) +
-           ",avg_ttl=0\r\n";
+    std::string lines;
+    for (int index = 0; index < kDatabases; ++index) {
+      const Database& db = node.keyspace().database(index);
+      if (db.entries.empty()) continue;
+      lines += "db" + std::to_string(index) + ":keys=" + std::to_string(db.entries.size()) +
+               ",expires=" + std::to_string(db.deadlines.size()) + ",avg_ttl=0\r\n";
+    }
+    return lines;
   }
   return {};
 }

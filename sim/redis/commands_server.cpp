@@ -30,16 +30,6 @@ Reply time(CommandContext& ctx) {
   return Reply::array({Reply::bulk(std::to_string(seconds)), Reply::bulk(std::to_string(micros))});
 }
 
-Reply flushall(CommandContext& ctx) {
-  if (ctx.args.size() > 2 || (ctx.args.size() == 2 && !iequals(ctx.args[1], "sync") && !iequals(ctx.args[1], "async"))) {
-    return err::syntax();
-  }
-  ctx.keys.clear();
-  return Reply::ok();
-}
-
-Reply dbsize(CommandContext& ctx) { return Reply::integer_reply(static_cast<std::int64_t>(ctx.keys.size())); }
-
 Reply wait(CommandContext& ctx) {
   auto numreplicas = parse_int64(ctx.args[1]);
   if (!numreplicas) return err::not_integer();
@@ -47,13 +37,6 @@ Reply wait(CommandContext& ctx) {
   if (!timeout_ms) return Reply::error("ERR timeout is not an integer or out of range");
   if (*timeout_ms < 0) return Reply::error("ERR timeout is negative");
   return Reply::integer_reply(ctx.node.wait_replicas(ctx.session.client_id, *numreplicas, *timeout_ms));
-}
-
-Reply select(CommandContext& ctx) {
-  auto db = parse_int64(ctx.args[1]);
-  if (!db) return Reply::error("ERR invalid DB index");
-  if (*db != 0) return Reply::error("ERR DB index is out of range");  // the mock has one database
-  return Reply::ok();
 }
 
 Reply quit(CommandContext& ctx) {

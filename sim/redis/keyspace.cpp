@@ -21,9 +21,10 @@ const char* to_string(KeyEventKind kind) {
 Keyspace::Keyspace(std::uint64_t eviction_seed) : rng_state_(eviction_seed) {}
 
 void Keyspace::emit(KeyEventKind kind, std::string_view key, std::int64_t expire_at_ms, bool lazy) {
-  watched_.changed(key, kind == KeyEventKind::expired);
+  watched_[static_cast<std::size_t>(db_index_)].changed(key, kind == KeyEventKind::expired);
   if (observer_ == nullptr) return;
   KeyEvent event;
+  event.db = db_index_;
   event.kind = kind;
   event.key = key;
   event.node_time_ms = now_ms_;
@@ -38,13 +39,13 @@ void Keyspace::emit(KeyEventKind kind, std::string_view key, std::int64_t expire
 }
 
 void Keyspace::erase(Iterator it) {
-  if (it->second.expire_at_ms) data_.deadlines.erase({*it->second.expire_at_ms, it->first});
-  data_.entries.erase(it);
+  if (it->second.expire_at_ms) db_->deadlines.erase({*it->second.expire_at_ms, it->first});
+  db_->entries.erase(it);
 }
 
 Entry* Keyspace::find(std::string_view key) {
-  auto it = data_.entries.find(key);
-  if (it == data_.entries.end()) return nullptr;
+  auto it = db_->entries.find(key);
+  if (it == db_->entries.end()) return nullptr;
   Entry& entry = it->second;
   if (entry.expire_at_ms && now_ms_ > *entry.expire_at_ms) {
     emit(KeyEventKind::expired, it->first, *entry.expire_at_ms, /*lazy=*/true);
@@ -55,13 +56,14 @@ Entry* Keyspace::find(std::string_view key) {
   return &entry;
 }
 
-bool Keyspace::expired_in_place(std::string_view key) const {
-  auto it = data_.entries.find(key);
-  return it != data_.entries.end() && it->second.expire_at_ms && now_ms_ > *it->second.expire_at_ms;
+bool Keyspace::expired_in_place(std::string_view key, int db) const {
+  const auto& entries = data_.dbs[static_cast<std::size_t>(db)].entries;
+  auto it = entries.find(key);
+  return it != entries.end() && it->second.expire_at_ms && now_ms_ > *it->second.expire_at_ms;
 }
 
 Entry& Keyspace::add(std::string_view key, Value value) {
-  auto [it, inserted] = data_.entries.try_emplace(std::string(key));
+  auto [it, inserted] = db_->entries.try_emplace(std::string(key));
   assert(inserted && "add() is only for absent keys");
   (void)inserted;
   it->second.value = std::move(value);
@@ -76,7 +78,7 @@ Entry& Keyspace::put(std::string_view key, Value value, bool keep_ttl) {
   existing->value = std::move(value);
   emit(KeyEventKind::overwritten, key);
   if (!keep_ttl && existing->expire_at_ms) {
-    data_.deadlines.erase({*existing->expire_at_ms, std::string(key)});
+    db_->deadlines.erase({*existing->expire_at_ms, std::string(key)});
     existing->expire_at_ms.reset();
     emit(KeyEventKind::expire_removed, key);
   }
@@ -87,42 +89,48 @@ void Keyspace::modified(std::string_view key) { emit(KeyEventKind::modified, key
 
 bool Keyspace::remove(std::string_view key) {
   if (find(key) == nullptr) return false;
-  auto it = data_.entries.find(key);
+  auto it = db_->entries.find(key);
   emit(KeyEventKind::deleted, it->first);
   erase(it);
   return true;
 }
 
 void Keyspace::set_expire(std::string_view key, std::int64_t expire_at_ms) {
-  auto it = data_.entries.find(key);
-  assert(it != data_.entries.end());
-  if (it == data_.entries.end()) return;
-  if (it->second.expire_at_ms) data_.deadlines.erase({*it->second.expire_at_ms, it->first});
+  auto it = db_->entries.find(key);
+  assert(it != db_->entries.end());
+  if (it == db_->entries.end()) return;
+  if (it->second.expire_at_ms) db_->deadlines.erase({*it->second.expire_at_ms, it->first});
   it->second.expire_at_ms = expire_at_ms;
-  data_.deadlines.insert({expire_at_ms, it->first});
+  db_->deadlines.insert({expire_at_ms, it->first});
   emit(KeyEventKind::expire_set, it->first, expire_at_ms);
 }
 
 bool Keyspace::persist(std::string_view key) {
-  auto it = data_.entries.find(key);
-  if (it == data_.entries.end() || !it->second.expire_at_ms) return false;
-  data_.deadlines.erase({*it->second.expire_at_ms, it->first});
+  auto it = db_->entries.find(key);
+  if (it == db_->entries.end() || !it->second.expire_at_ms) return false;
+  db_->deadlines.erase({*it->second.expire_at_ms, it->first});
   it->second.expire_at_ms.reset();
   emit(KeyEventKind::expire_removed, it->first);
   return true;
 }
 
 std::size_t Keyspace::expire_some(std::size_t limit) {
+  // Databases in order, as Redis's active expiry cycle visits them; the selection is restored after.
+  const int selected_db = db_index_;
   std::size_t removed = 0;
-  while (removed < limit && !data_.deadlines.empty()) {
-    auto [deadline_ms, key] = *data_.deadlines.begin();
-    if (!(now_ms_ > deadline_ms)) break;
-    auto it = data_.entries.find(key);
-    assert(it != data_.entries.end());
-    emit(KeyEventKind::expired, it->first, deadline_ms, /*lazy=*/false);
-    erase(it);
-    ++removed;
+  for (int db = 0; db < kDatabases && removed < limit; ++db) {
+    select(db);
+    while (removed < limit && !db_->deadlines.empty()) {
+      auto [deadline_ms, key] = *db_->deadlines.begin();
+      if (!(now_ms_ > deadline_ms)) break;
+      auto it = db_->entries.find(key);
+      assert(it != db_->entries.end());
+      emit(KeyEventKind::expired, it->first, deadline_ms, /*lazy=*/false);
+      erase(it);
+      ++removed;
+    }
   }
+  select(selected_db);
   return removed;
 }
 
@@ -135,36 +143,87 @@ std::uint64_t Keyspace::next_random() {
 }
 
 bool Keyspace::evict_one(EvictionPolicy policy) {
-  if (data_.entries.empty() || policy == EvictionPolicy::noeviction) return false;
-  Iterator victim = data_.entries.begin();
+  if (policy == EvictionPolicy::noeviction) return false;
+  int victim_db = -1;
+  Iterator victim;
   if (policy == EvictionPolicy::allkeys_random) {
-    std::advance(victim, static_cast<std::ptrdiff_t>(next_random() % data_.entries.size()));
+    // The first non-empty database, then a random key in it (Redis's allkeys-random also picks per db).
+    for (int db = 0; db < kDatabases && victim_db < 0; ++db) {
+      auto& entries = data_.dbs[static_cast<std::size_t>(db)].entries;
+      if (entries.empty()) continue;
+      victim_db = db;
+      victim = entries.begin();
+      std::advance(victim, static_cast<std::ptrdiff_t>(next_random() % entries.size()));
+    }
   } else {
-    // Exact LRU over the logical access counter; ties cannot happen (the counter is unique per access).
-    for (auto it = data_.entries.begin(); it != data_.entries.end(); ++it) {
-      if (it->second.last_access_tick < victim->second.last_access_tick) victim = it;
+    // Exact LRU over the logical access counter, across databases; ties cannot happen (unique per access).
+    for (int db = 0; db < kDatabases; ++db) {
+      auto& entries = data_.dbs[static_cast<std::size_t>(db)].entries;
+      for (auto it = entries.begin(); it != entries.end(); ++it) {
+        if (victim_db < 0 || it->second.last_access_tick < victim->second.last_access_tick) {
+          victim_db = db;
+          victim = it;
+        }
+      }
     }
   }
+  if (victim_db < 0) return false;
+  const int selected_db = db_index_;
+  select(victim_db);
   emit(KeyEventKind::evicted, victim->first);
   erase(victim);
+  select(selected_db);
   return true;
 }
 
 bool Keyspace::evict(std::string_view key) {
-  auto victim = data_.entries.find(std::string(key));
-  if (victim == data_.entries.end()) return false;
+  auto victim = db_->entries.find(std::string(key));
+  if (victim == db_->entries.end()) return false;
   emit(KeyEventKind::evicted, victim->first);
   erase(victim);
   return true;
 }
 
-void Keyspace::clear() {
-  // FLUSHALL reports each key as deleted, in key order, so the history explains where locks went.
-  while (!data_.entries.empty()) {
-    auto it = data_.entries.begin();
+std::size_t Keyspace::total_size() const {
+  std::size_t keys = 0;
+  for (const Database& db : data_.dbs) keys += db.entries.size();
+  return keys;
+}
+
+void Keyspace::clear_selected() {
+  // FLUSHDB/FLUSHALL report each key as deleted, in key order, so the history explains where locks went.
+  while (!db_->entries.empty()) {
+    auto it = db_->entries.begin();
     emit(KeyEventKind::deleted, it->first);
     erase(it);
   }
+}
+
+void Keyspace::clear() { clear_selected(); }
+
+void Keyspace::clear_all() {
+  const int selected_db = db_index_;
+  for (int db = 0; db < kDatabases; ++db) {
+    select(db);
+    clear_selected();
+  }
+  select(selected_db);
+}
+
+void Keyspace::swap(int db1, int db2) {
+  if (db1 == db2) return;
+  auto& first = data_.dbs[static_cast<std::size_t>(db1)];
+  auto& second = data_.dbs[static_cast<std::size_t>(db2)];
+  auto live_in = [&](const Database& db, const std::string& key) {
+    auto it = db.entries.find(key);
+    return it != db.entries.end() && !(it->second.expire_at_ms && now_ms_ > *it->second.expire_at_ms);
+  };
+  // touchAllWatchedKeysInDb both ways: a watched key that exists on either side has changed.
+  for (int db : {db1, db2}) {
+    watched_[static_cast<std::size_t>(db)].touch_if(
+        [&](const std::string& key) { return live_in(first, key) || live_in(second, key); });
+  }
+  std::swap(first, second);
 }
 
 }  // namespace lockcheck::mock

@@ -2,6 +2,7 @@
 // The keyspace of one node: values, per-key deadlines on the node clock, lazy and active expiry, and
 // eviction. It reports every change to the Observer, naming the acting client and command.
 // Copyable state (Dataset) makes snapshots for replicas, failover and restarts trivial.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -23,10 +24,19 @@ struct Entry {
   friend bool operator==(const Entry&, const Entry&) = default;
 };
 
-// The whole data set, a plain value: copy it to snapshot, assign it to restore.
-struct Dataset {
+// Redis's default `databases`: SELECT 0..15.
+inline constexpr int kDatabases = 16;
+
+// One numbered database (SELECT n).
+struct Database {
   std::map<std::string, Entry, std::less<>> entries;
   std::set<std::pair<std::int64_t, std::string>> deadlines;  // (expire_at_ms, key), for active expiry
+  friend bool operator==(const Database&, const Database&) = default;
+};
+
+// The whole data set, every database, a plain value: copy it to snapshot, assign it to restore.
+struct Dataset {
+  std::array<Database, kDatabases> dbs;
   friend bool operator==(const Dataset&, const Dataset&) = default;
 };
 
@@ -52,6 +62,12 @@ class Keyspace {
   void set_actor(Actor actor) { actor_ = actor; }
   const Actor& actor() const { return actor_; }
   std::int64_t now_ms() const { return now_ms_; }
+  // The database the following operations act on (a connection's SELECT, or a script's own).
+  void select(int db) {
+    db_index_ = db;
+    db_ = &data_.dbs[static_cast<std::size_t>(db)];
+  }
+  int selected() const { return db_index_; }
 
   // The live entry for key, or nullptr. A key whose deadline has passed (now > deadline, as Redis) is
   // removed here and reported as a lazy expiry.
@@ -75,27 +91,43 @@ class Keyspace {
   // Evicts `key` if the node has it (a fault that picks its victim instead of drawing one).
   bool evict(std::string_view key);
 
-  // Number of keys including expired ones not yet reclaimed (what DBSIZE shows).
-  std::size_t size() const { return data_.entries.size(); }
+  // Number of keys in the selected database including expired ones not yet reclaimed (what DBSIZE shows).
+  std::size_t size() const { return db_->entries.size(); }
+  // Keys in all databases (the memory limit counts them all).
+  std::size_t total_size() const;
+  // FLUSHDB: empties the selected database.
   void clear();
+  // FLUSHALL: empties every database.
+  void clear_all();
+  // SWAPDB: exchanges the contents of two databases; clients stay in theirs, so keys watched in either that
+  // exist in either count as changed.
+  void swap(int db1, int db2);
 
   // True when key is stored but its deadline has passed (not yet reclaimed); never reclaims it.
-  bool expired_in_place(std::string_view key) const;
-  WatchedKeys& watched() { return watched_; }
-  const WatchedKeys& watched() const { return watched_; }
+  bool expired_in_place(std::string_view key) const { return expired_in_place(key, db_index_); }
+  bool expired_in_place(std::string_view key, int db) const;
+  WatchedKeys& watched(int db) { return watched_[static_cast<std::size_t>(db)]; }
+  const WatchedKeys& watched(int db) const { return watched_[static_cast<std::size_t>(db)]; }
 
   const Dataset& dataset() const { return data_; }
+  const Database& database(int db) const { return data_.dbs[static_cast<std::size_t>(db)]; }
+  const Database& current() const { return *db_; }
   void restore(Dataset dataset) { data_ = std::move(dataset); }
+  // A draw from the node's seeded source (RANDOMKEY, eviction): deterministic per seed.
+  std::uint64_t next_random();
 
  private:
   using Iterator = std::map<std::string, Entry, std::less<>>::iterator;
   void emit(KeyEventKind kind, std::string_view key, std::int64_t expire_at_ms = 0, bool lazy = false);
   void erase(Iterator it);
-  std::uint64_t next_random();
+  // Empties the selected database, reporting each key as deleted.
+  void clear_selected();
 
   Dataset data_;
+  Database* db_ = &data_.dbs[0];  // the selected database: the hot path pays one pointer, not an index
+  int db_index_ = 0;
   Observer* observer_ = nullptr;
-  WatchedKeys watched_;
+  std::array<WatchedKeys, kDatabases> watched_;
   Actor actor_;
   std::int64_t now_ms_ = 0;
   std::uint64_t access_tick_ = 0;

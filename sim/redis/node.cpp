@@ -101,6 +101,7 @@ Reply Node::execute(const Command& command, Session& session) {
   }
   // The node clock is read once per command; a script's nested commands share this reading (frozen time).
   keyspace_.begin(options_.clock(), Actor{session.client_id, spec->name, {}});
+  keyspace_.select(session.db);  // a script's SELECT changed only the script's database
   if (session.connected_at_ms == 0) session.connected_at_ms = keyspace_.now_ms();
   if (cluster_) {
     const bool asking = std::exchange(session.asking, false);  // ASKING covers the next command only
@@ -134,34 +135,36 @@ Reply Node::run_queued(const Command& command, Session& session) {
   assert(spec != nullptr && "only known commands are queued");
   // Same clock reading as EXEC itself: the transaction runs at one instant, as a script does.
   keyspace_.set_actor(Actor{session.client_id, spec->name, {}});
+  keyspace_.select(session.db);  // a queued script's SELECT does not carry over to the next command
   if ((spec->flags & kDenyOom) && !make_room()) return err::reply(err::kOom);
   CommandContext context{*this, keyspace_, session, command, false, session.resp};
   return spec->handler(context);
 }
 
 void Node::watch(Session& session, std::string_view key) {
+  const int db = keyspace_.selected();
   for (const WatchedKey& watched : session.watched) {
-    if (watched.key == key) return;
+    if (watched.key == key && watched.db == db) return;
   }
-  const WatchCounters counters = keyspace_.watched().watch(key);
-  session.watched.push_back(
-      WatchedKey{std::string(key), counters.changes, counters.non_expiry_changes, keyspace_.expired_in_place(key)});
+  const WatchCounters counters = keyspace_.watched(db).watch(key);
+  session.watched.push_back(WatchedKey{std::string(key), db, counters.changes, counters.non_expiry_changes,
+                                       keyspace_.expired_in_place(key)});
 }
 
 void Node::unwatch_all(Session& session) {
-  for (const WatchedKey& watched : session.watched) keyspace_.watched().unwatch(watched.key);
+  for (const WatchedKey& watched : session.watched) keyspace_.watched(watched.db).unwatch(watched.key);
   session.watched.clear();
 }
 
 bool Node::watched_key_changed(const Session& session) const {
   for (const WatchedKey& watched : session.watched) {
-    const WatchCounters now = keyspace_.watched().counters(watched.key);
+    const WatchCounters now = keyspace_.watched(watched.db).counters(watched.key);
     // A key already expired when watched may be reclaimed without that counting as a change (Redis 7.0);
     // one that expires after WATCH is a change even before it is reclaimed.
     if (watched.expired_at_watch ? now.non_expiry_changes != watched.non_expiry_changes : now.changes != watched.changes) {
       return true;
     }
-    if (!watched.expired_at_watch && keyspace_.expired_in_place(watched.key)) return true;
+    if (!watched.expired_at_watch && keyspace_.expired_in_place(watched.key, watched.db)) return true;
   }
   return false;
 }
@@ -200,10 +203,11 @@ Reply Node::call_from_script(const Command& command, bool read_only, bool allow_
 bool Node::make_room() {
   if (options_.maxmemory_keys == 0) return true;
   // Each round removes a key, so at most size() rounds.
-  for (std::size_t round = 0, limit = keyspace_.size() + 1; round < limit && keyspace_.size() >= options_.maxmemory_keys; ++round) {
+  for (std::size_t round = 0, limit = keyspace_.total_size() + 1;
+       round < limit && keyspace_.total_size() >= options_.maxmemory_keys; ++round) {
     if (!keyspace_.evict_one(options_.eviction)) return false;
   }
-  return keyspace_.size() < options_.maxmemory_keys;
+  return keyspace_.total_size() < options_.maxmemory_keys;
 }
 
 std::size_t Node::expire_some(std::size_t limit) {
@@ -219,6 +223,7 @@ bool Node::evict_one() {
 
 bool Node::evict_key(std::string_view key) {
   keyspace_.begin(options_.clock(), Actor{});
+  keyspace_.select(0);  // the simulator's locks live in database 0
   return keyspace_.evict(key);
 }
 

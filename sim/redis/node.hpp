@@ -94,10 +94,10 @@ class Node {
   std::size_t expire_some(std::size_t limit);
   // Evicts one key under the configured policy (allkeys-random if none is configured).
   bool evict_one();
-  // Evicts `key` now if the node has it, reported as `evicted` like any eviction.
+  // Evicts `key` from database 0 now if the node has it, reported as `evicted` like any eviction.
   bool evict_key(std::string_view key);
 
-  // Whole-keyspace snapshot and restore (the script cache is not part of it, as on Redis).
+  // Whole-keyspace snapshot and restore, every database (the script cache is not part of it, as on Redis).
   Dataset snapshot() const { return keyspace_.dataset(); }
   void restore(Dataset dataset) { keyspace_.restore(std::move(dataset)); }
   void flush_scripts();
@@ -131,6 +131,10 @@ class Node {
   void config_changed();
   // notify-keyspace-events as given to CONFIG SET (CONFIG GET's canonical form drops 'n' next to 'A').
   void configure_notifications(std::string_view flags) { notifier_.configure(flags); }
+  // A keyspace notification no key event carries (MOVE's move_from/move_to, COPY's copy_to).
+  void notify_keyspace_event(char event_class, std::string_view event, std::string_view key, int db) {
+    notifier_.notify(event_class, event, key, db);
+  }
   const ClientDirectory& clients() const { return clients_; }
   NodeStats& stats() { return stats_; }
   int tcp_port() const { return tcp_port_; }

@@ -57,19 +57,25 @@ void KeyspaceNotifier::configure(std::string_view flags) {
   }
 }
 
-void KeyspaceNotifier::notify(char event_class, std::string_view event_name, std::string_view key) {
+void KeyspaceNotifier::notify(char event_class, std::string_view event_name, std::string_view key, int db) {
   if (classes_.find(event_class) == std::string::npos) return;
-  if (keyspace_) publish_("__keyspace@0__:" + std::string(key), std::string(event_name));
-  if (keyevent_) publish_("__keyevent@0__:" + std::string(event_name), std::string(key));
+  const std::string at = "@" + std::to_string(db) + "__:";
+  if (keyspace_) publish_("__keyspace" + at + std::string(key), std::string(event_name));
+  if (keyevent_) publish_("__keyevent" + at + std::string(event_name), std::string(key));
 }
 
 void KeyspaceNotifier::on_key_event(const KeyEvent& event) {
   if (downstream_ != nullptr) downstream_->on_key_event(event);
   if (!keyspace_ && !keyevent_) return;
   const std::string_view command = event.command;
+  const int db = event.db;
+  // MOVE and COPY announce move_from/move_to/copy_to themselves (MOVE across two databases); the keys
+  // they add announce only "new", their deadlines and the replaced key nothing, as Redis's dbAdd/setExpire/dbDelete.
+  const bool moving = command == "move" || command == "copy";
   switch (event.kind) {
     case KeyEventKind::created:
-      notify('n', "new", event.key);
+      notify('n', "new", event.key, db);
+      if (moving) return;
       [[fallthrough]];
     case KeyEventKind::overwritten:
     case KeyEventKind::modified: {
@@ -78,25 +84,28 @@ void KeyspaceNotifier::on_key_event(const KeyEvent& event) {
           std::any_of(arguments_->begin(), arguments_->end(), [](const std::string& arg) { return iequals(arg, "incr"); })) {
         what.event = "zincr";
       }
-      notify(what.event_class, what.event, event.key);
+      notify(what.event_class, what.event, event.key, db);
       return;
     }
-    case KeyEventKind::expire_set: notify('g', "expire", event.key); return;
+    case KeyEventKind::expire_set:
+      if (!moving) notify('g', "expire", event.key, db);
+      return;
     case KeyEventKind::expire_removed:
-      if (command == "persist") notify('g', "persist", event.key);
+      if (command == "persist") notify('g', "persist", event.key, db);
       return;
     case KeyEventKind::deleted: {
+      if (moving) return;
       // A type command that emptied its key announces itself, then the generic "del".
       const CommandEvent what = command_event(command);
       if (command != "del" && command != "unlink" && command != "getdel" && !is_expire_command(command) &&
           command != "flushall" && command != "flushdb" && what.event_class != '$') {
-        notify(what.event_class, what.event, event.key);
+        notify(what.event_class, what.event, event.key, db);
       }
-      if (command != "flushall" && command != "flushdb") notify('g', "del", event.key);
+      if (command != "flushall" && command != "flushdb") notify('g', "del", event.key, db);
       return;
     }
-    case KeyEventKind::expired: notify('x', "expired", event.key); return;
-    case KeyEventKind::evicted: notify('e', "evicted", event.key); return;
+    case KeyEventKind::expired: notify('x', "expired", event.key, db); return;
+    case KeyEventKind::evicted: notify('e', "evicted", event.key, db); return;
   }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Keyspace notifications (notify-keyspace-events): turns the keyspace's KeyEvents into Redis's
-// __keyspace@0__:<key> / __keyevent@0__:<event> messages, with Redis 7.0's event names and classes, and
+// __keyspace@<db>__:<key> / __keyevent@<db>__:<event> messages, with Redis 7.0's event names and classes, and
 // forwards every event to the node's observer.
 #include <cstdint>
 #include <functional>
@@ -25,9 +25,10 @@ class KeyspaceNotifier : public Observer {
   void set_arguments(const std::vector<std::string>* arguments) { arguments_ = arguments; }
 
   void on_key_event(const KeyEvent& event) override;
+  // An event no KeyEvent carries (MOVE's move_from/move_to), in database db.
+  void notify(char event_class, std::string_view event_name, std::string_view key, int db);
 
  private:
-  void notify(char event_class, std::string_view event_name, std::string_view key);
 
   Publish publish_;
   Observer* downstream_ = nullptr;

@@ -28,6 +28,7 @@ struct KeyEvent {
   std::string_view script_sha;       // set when the command ran inside a script
   std::int64_t expire_at_ms = 0;     // expire_set and expired: the deadline
   bool lazy = false;                 // expired: found on access (true) or by expire_some() (false)
+  int db = 0;                        // the database (SELECT n) holding the key
 };
 
 // Default: ignore everything. The simulator overrides on_key_event. Callbacks must not call back into the

@@ -24,6 +24,7 @@ struct Transaction {
 // A WATCHed key: its change counters when watched, and whether it had already expired then.
 struct WatchedKey {
   std::string key;
+  int db = 0;  // the database it was watched in
   std::uint64_t changes = 0;
   std::uint64_t non_expiry_changes = 0;
   bool expired_at_watch = false;
@@ -37,6 +38,7 @@ struct Session {
   std::vector<Reply> extra_replies{};
   bool close_requested = false;  // QUIT, or CLIENT KILL of itself
   int resp = 2;                  // the protocol HELLO chose: replies are downgraded to RESP2 unless 3
+  int db = 0;                    // SELECTed database
   // The password this connection must present (`requirepass`); empty = none, everything is allowed.
   std::string requirepass{};
   bool authenticated = false;  // AUTH or HELLO ... AUTH succeeded (only consulted with a requirepass)

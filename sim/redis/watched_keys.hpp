@@ -39,6 +39,15 @@ class WatchedKeys {
     ++it->second.changes;
     if (!expiry) ++it->second.non_expiry_changes;
   }
+  // Counts a change on every watched key for which pred(key) holds (SWAPDB).
+  template <typename Pred>
+  void touch_if(Pred pred) {
+    for (auto& [key, counters] : counters_) {
+      if (!pred(key)) continue;
+      ++counters.changes;
+      ++counters.non_expiry_changes;
+    }
+  }
 
  private:
   std::map<std::string, WatchCounters, std::less<>> counters_;

@@ -30,7 +30,7 @@ std::string call(World& world, Command command) {
 }
 
 bool has_key(World& world, const std::string& key) {
-  return world.node(0).mock().keyspace().dataset().entries.count(key) == 1;
+  return world.node(0).mock().keyspace().database(0).entries.count(key) == 1;
 }
 
 TEST(SimTransaction, QueuedCommandsRunOnlyAtExec) {

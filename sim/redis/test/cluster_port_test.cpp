@@ -68,8 +68,8 @@ TEST_F(ClusterPortTest, AskRetriesOnceWithAsking) {
   view->importing[5061] = 0;
   share();
   EXPECT_EQ(to_string(call({"SET", "{bar}new", "1"}).reply), to_string(Reply::ok()));  // missing here: ASK
-  EXPECT_EQ(node1.keyspace().dataset().entries.count("{bar}new"), 1u);  // written at the importing node
-  EXPECT_EQ(node0.keyspace().dataset().entries.count("{bar}new"), 0u);
+  EXPECT_EQ(node1.keyspace().database(0).entries.count("{bar}new"), 1u);  // written at the importing node
+  EXPECT_EQ(node0.keyspace().database(0).entries.count("{bar}new"), 0u);
   EXPECT_EQ(port.node_for_slot(5061), 0u);  // ASK does not move the slot in the map
 }
 
