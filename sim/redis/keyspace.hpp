@@ -75,6 +75,9 @@ class Keyspace {
   // Evicts `key` if the node has it (a fault that picks its victim instead of drawing one).
   bool evict(std::string_view key);
 
+  // The node's seeded random source (eviction, SPOP, SRANDMEMBER): the same seed draws the same sequence.
+  std::uint64_t draw_random() { return next_random(); }
+
   // Number of keys including expired ones not yet reclaimed (what DBSIZE shows).
   std::size_t size() const { return data_.entries.size(); }
   void clear();
