@@ -43,18 +43,16 @@ std::optional<std::vector<const ZItem*>> select_range(const ZSet& zset, const Ra
   // With REV the first bound given is the maximum.
   const std::string& min_text = request.rev ? args[3] : args[2];
   const std::string& max_text = request.rev ? args[2] : args[3];
-  if (request.by == RangeBy::score) {
-    auto range = parse_score_range(min_text, max_text);
-    if (!range) return error = err::reply(kNotFloatRange), std::nullopt;
-    for (const ZItem* item : ordered) {
-      if (range->contains(item->first)) chosen.push_back(item);
-    }
-  } else {
+  if (request.by == RangeBy::lex) {
     auto range = parse_lex_range(min_text, max_text);
     if (!range) return error = err::reply(kNotLexRange), std::nullopt;
-    for (const ZItem* item : ordered) {
-      if (range->contains(item->second)) chosen.push_back(item);
-    }
+    if (request.rev) std::reverse(ordered.begin(), ordered.end());  // lex_run walks score order itself
+    return lex_run(ordered, *range, request.rev, request.offset, request.limit);
+  }
+  auto range = parse_score_range(min_text, max_text);
+  if (!range) return error = err::reply(kNotFloatRange), std::nullopt;
+  for (const ZItem* item : ordered) {
+    if (range->contains(item->first)) chosen.push_back(item);
   }
   if (request.offset < 0) chosen.clear();
   const auto skip = std::min<std::size_t>(chosen.size(), static_cast<std::size_t>(std::max<std::int64_t>(request.offset, 0)));
@@ -68,7 +66,6 @@ std::optional<std::vector<const ZItem*>> select_range(const ZSet& zset, const Ra
 // zrangeGenericCommand: options from args[4] on, over what the command's name presets.
 Reply range_command(CommandContext& ctx, RangeRequest request) {
   const Command& args = ctx.args;
-  bool limit_given = false;
   for (std::size_t i = 4; i < args.size(); ++i) {
     if (iequals(args[i], "withscores")) {
       request.with_scores = true;
@@ -78,7 +75,6 @@ Reply range_command(CommandContext& ctx, RangeRequest request) {
       if (!offset || !count) return err::not_integer();
       request.offset = *offset;
       request.limit = *count;
-      limit_given = true;
       i += 2;
     } else if (!request.rev_preset && !request.rev && iequals(args[i], "rev")) {
       request.rev = true;
@@ -91,7 +87,7 @@ Reply range_command(CommandContext& ctx, RangeRequest request) {
     }
   }
   if (request.by == RangeBy::unset) request.by = RangeBy::rank;
-  if (limit_given && request.limit != -1 && request.by == RangeBy::rank) {
+  if (request.limit != -1 && request.by == RangeBy::rank) {  // as 7.0: LIMIT 0 -1 passes
     return Reply::error("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX");
   }
   if (request.with_scores && request.by == RangeBy::lex) {

@@ -44,17 +44,43 @@ std::optional<ScoreRange> parse_score_range(const std::string& min, const std::s
   return ScoreRange{low->first, high->first, low->second, high->second};
 }
 
-bool LexRange::contains(std::string_view member) const {
-  if (min_infinite == 1 || max_infinite == -1) return false;  // nothing is above "+" or below "-"
-  if (min_infinite == 0) {
-    const int order = member.compare(min);
-    if (order < 0 || (order == 0 && min_exclusive)) return false;
+bool LexRange::at_least_min(std::string_view member) const {
+  if (min_infinite != 0) return min_infinite < 0;
+  const int order = member.compare(min);
+  return order > 0 || (order == 0 && !min_exclusive);
+}
+
+bool LexRange::at_most_max(std::string_view member) const {
+  if (max_infinite != 0) return max_infinite > 0;
+  const int order = member.compare(max);
+  return order < 0 || (order == 0 && !max_exclusive);
+}
+
+bool LexRange::empty() const {
+  if (min_infinite == 1 || max_infinite == -1) return true;
+  if (min_infinite != 0 || max_infinite != 0) return false;
+  const int order = min.compare(max);
+  return order > 0 || (order == 0 && (min_exclusive || max_exclusive));
+}
+
+std::vector<const ZItem*> lex_run(const std::vector<const ZItem*>& items, const LexRange& range, bool reverse,
+                                  std::int64_t offset, std::int64_t limit) {
+  std::vector<const ZItem*> chosen;
+  // zzlIsInLexRange: judged on the first and last members only, as if sorted.
+  if (items.empty() || range.empty() || !range.at_least_min(items.back()->second) ||
+      !range.at_most_max(items.front()->second) || offset < 0) {
+    return chosen;
   }
-  if (max_infinite == 0) {
-    const int order = member.compare(max);
-    if (order > 0 || (order == 0 && max_exclusive)) return false;
-  }
-  return true;
+  const auto near = [&](const ZItem* item) { return reverse ? range.at_most_max(item->second) : range.at_least_min(item->second); };
+  const auto far = [&](const ZItem* item) { return reverse ? range.at_least_min(item->second) : range.at_most_max(item->second); };
+  const auto size = static_cast<std::int64_t>(items.size());
+  const auto at = [&](std::int64_t step) { return items[static_cast<std::size_t>(reverse ? size - 1 - step : step)]; };
+  std::int64_t step = 0;
+  while (step < size && !near(at(step))) ++step;
+  if (step == size || !far(at(step))) return chosen;
+  step += offset;
+  for (; step < size && limit != 0 && far(at(step)); ++step, --limit) chosen.push_back(at(step));
+  return chosen;
 }
 
 std::optional<LexRange> parse_lex_range(const std::string& min, const std::string& max) {

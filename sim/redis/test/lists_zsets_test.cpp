@@ -109,6 +109,18 @@ TEST_F(ListsAndZsets, LexRanges) {
   EXPECT_REPLY(run({"zremrangebylex", "z", "[c", "+"}), I(2));
 }
 
+// Mixed scores: Redis walks its small sorted set from the first member past the near bound until one is
+// past the far bound (not a filter); recorded on redis-server 7.0.15.
+TEST_F(ListsAndZsets, LexRangesOverMixedScoresWalkLikeRedis) {
+  run({"zadd", "m", "1", "b", "2", "a", "3", "c"});
+  EXPECT_REPLY(run({"zrangebylex", "m", "[a", "[c"}), A({B("b"), B("a"), B("c")}));
+  EXPECT_REPLY(run({"zrangebylex", "m", "[b", "[b"}), A({B("b"), B("a")}));
+  EXPECT_REPLY(run({"zrevrangebylex", "m", "[b", "[b"}), A({}));
+  EXPECT_REPLY(run({"zlexcount", "m", "[b", "[b"}), I(2));
+  EXPECT_REPLY(run({"zrangebylex", "m", "(a", "+", "limit", "1", "5"}), A({B("a"), B("c")}));
+  EXPECT_REPLY(run({"zrevrangebylex", "m", "+", "-", "limit", "1", "1"}), A({B("a")}));
+}
+
 TEST_F(ListsAndZsets, RanksPopsIncrements) {
   run({"zadd", "z", "1", "a", "2", "b", "3", "c"});
   EXPECT_REPLY(run({"zrank", "z", "c"}), I(2));
