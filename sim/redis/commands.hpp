@@ -129,6 +129,12 @@ Reply config(CommandContext&);
 Reply publish(CommandContext&);
 Reply subscribe(CommandContext&);
 Reply unsubscribe(CommandContext&);
+Reply psubscribe(CommandContext&);
+Reply punsubscribe(CommandContext&);
+Reply ssubscribe(CommandContext&);
+Reply sunsubscribe(CommandContext&);
+Reply spublish(CommandContext&);
+Reply pubsub(CommandContext&);
 // transactions
 Reply multi(CommandContext&);
 Reply exec(CommandContext&);

@@ -24,7 +24,7 @@ KeyPositions key_positions(std::string_view name) {
        "sintercard"});
   constexpr std::array kAllKeys = std::to_array<std::string_view>(
       {"del", "exists", "unlink", "touch", "mget", "watch", "sinter", "sunion", "sdiff", "pfcount", "sinterstore",
-       "sunionstore", "sdiffstore"});
+       "sunionstore", "sdiffstore", "ssubscribe", "sunsubscribe"});
   if (std::find(kNoKeys.begin(), kNoKeys.end(), name) != kNoKeys.end()) return {0, 0, 0};
   if (std::find(kAllKeys.begin(), kAllKeys.end(), name) != kAllKeys.end()) return {1, -1, 1};
   if (name == "mset" || name == "msetnx") return {1, -1, 2};
