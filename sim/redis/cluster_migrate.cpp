@@ -20,11 +20,12 @@ std::size_t Node::migrate_slot_keys(int slot, Node& target) {
     Entry* entry = keyspace_.find(key);  // an expired key is reclaimed here, not moved
     if (entry == nullptr) continue;
     Value value = entry->value;
-    const std::optional<std::int64_t> ttl_ms =
-        entry->expire_at_ms ? std::optional(*entry->expire_at_ms - keyspace_.now_ms()) : std::nullopt;
+    // A plain flag and value, not an optional: GCC 12 warned the optional's payload maybe-uninitialized.
+    const bool has_ttl = entry->expire_at_ms.has_value();
+    const std::int64_t ttl_ms = has_ttl ? *entry->expire_at_ms - keyspace_.now_ms() : 0;
     target.keyspace_.remove(key);  // RESTORE ... REPLACE
     target.keyspace_.add(key, std::move(value));
-    if (ttl_ms) target.keyspace_.set_expire(key, target.keyspace_.now_ms() + std::max<std::int64_t>(*ttl_ms, 1));
+    if (has_ttl) target.keyspace_.set_expire(key, target.keyspace_.now_ms() + std::max<std::int64_t>(ttl_ms, 1));
     keyspace_.remove(key);
     ++moved;
   }

@@ -20,9 +20,11 @@ KeyPositions key_positions(std::string_view name) {
       {"auth", "client", "command", "config", "dbsize", "echo", "eval", "eval_ro", "evalsha", "evalsha_ro", "fcall",
        "fcall_ro", "flushall", "flushdb", "function", "hello", "info", "ping", "publish", "psubscribe", "pubsub",
        "punsubscribe", "quit", "randomkey", "reset", "script", "select", "subscribe", "swapdb", "time", "unsubscribe",
-       "wait", "multi", "exec", "discard", "unwatch", "keys", "scan", "lastsave", "save", "bgsave", "role", "debug"});
+       "wait", "multi", "exec", "discard", "unwatch", "keys", "scan", "lastsave", "save", "bgsave", "role", "debug",
+       "sintercard"});
   constexpr std::array kAllKeys = std::to_array<std::string_view>(
-      {"del", "exists", "unlink", "touch", "mget", "watch", "sinter", "sunion", "sdiff", "pfcount"});
+      {"del", "exists", "unlink", "touch", "mget", "watch", "sinter", "sunion", "sdiff", "pfcount", "sinterstore",
+       "sunionstore", "sdiffstore", "ssubscribe", "sunsubscribe"});
   if (std::find(kNoKeys.begin(), kNoKeys.end(), name) != kNoKeys.end()) return {0, 0, 0};
   if (std::find(kAllKeys.begin(), kAllKeys.end(), name) != kAllKeys.end()) return {1, -1, 1};
   if (name == "mset" || name == "msetnx") return {1, -1, 2};

@@ -43,14 +43,15 @@ Reply subcommand_arity(std::string_view command, std::string_view sub) {
 // One CLIENT LIST / CLIENT INFO line, in Redis 7.0's field order.
 std::string client_line(const Session& session, std::int64_t now_ms) {
   std::string flags;
-  if (!session.channels.empty()) flags += 'P';
+  if (session.subscribed()) flags += 'P';
   if (session.no_evict) flags += 'e';
   if (flags.empty()) flags = "N";
   const std::int64_t age_s = session.connected_at_ms > 0 ? (now_ms - session.connected_at_ms) / 1000 : 0;
   return "id=" + std::to_string(session.client_id) + " addr=" + session.address + " laddr=" + session.local_address +
          " fd=8 name=" + session.name + " age=" + std::to_string(std::max<std::int64_t>(age_s, 0)) + " idle=0 flags=" +
          flags + " db=" + std::to_string(session.db) + " sub=" + std::to_string(session.channels.size()) +
-         " psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0"
+         " psub=" + std::to_string(session.patterns.size()) + " ssub=" + std::to_string(session.shard_channels.size()) +
+         " multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0"
          " tot-mem=1024 events=r cmd=" + std::string(session.last_command) +
          " user=default redir=-1 resp=" + std::to_string(session.resp) + "\n";
 }
@@ -83,8 +84,8 @@ Reply client_list(CommandContext& ctx) {
   std::string text;
   for (const Session* session : every_client(ctx)) {
     if (!ids.empty() && std::find(ids.begin(), ids.end(), session->client_id) == ids.end()) continue;
-    if (type == "pubsub" && session->channels.empty()) continue;
-    if (type == "normal" && !session->channels.empty()) continue;
+    if (type == "pubsub" && !session->subscribed()) continue;
+    if (type == "normal" && session->subscribed()) continue;
     if (type == "master" || type == "replica" || type == "slave") continue;
     text += client_line(*session, ctx.keys.now_ms());
   }
@@ -139,8 +140,8 @@ Reply client_kill(CommandContext& ctx) {
     if (id && session->client_id != *id) continue;
     if (!address.empty() && session->address != address) continue;
     if (!local_address.empty() && session->local_address != local_address) continue;
-    if (type == "pubsub" && session->channels.empty()) continue;
-    if (type == "normal" && !session->channels.empty()) continue;
+    if (type == "pubsub" && !session->subscribed()) continue;
+    if (type == "normal" && session->subscribed()) continue;
     if (type == "master" || type == "replica" || type == "slave") continue;
     if (skip_me && session->client_id == ctx.session.client_id) continue;
     victims.push_back(session->client_id);

@@ -102,8 +102,8 @@ std::string info_lines(Node& node, std::string_view section) {
     return "total_connections_received:" + std::to_string(clients) + "\r\ntotal_commands_processed:" +
            std::to_string(node.stats().commands_processed) +
            "\r\ninstantaneous_ops_per_sec:0\r\nrejected_connections:0\r\nexpired_keys:0\r\nevicted_keys:0\r\n"
-           "keyspace_hits:0\r\nkeyspace_misses:0\r\npubsub_channels:" + std::to_string(node.subscribed_channels()) +
-           "\r\npubsub_patterns:0\r\ntotal_error_replies:0\r\n";
+           "keyspace_hits:0\r\nkeyspace_misses:0\r\npubsub_channels:" + std::to_string(node.pubsub().size(SubscriptionKind::channel)) +
+           "\r\npubsub_patterns:" + std::to_string(node.pubsub().size(SubscriptionKind::pattern)) + "\r\ntotal_error_replies:0\r\n";
   }
   if (section == "replication") {
     const ReplicationInfo& replication = node.replication();

@@ -1,10 +1,12 @@
-// List commands: LPUSH/RPUSH, LPOP/RPOP (with count), LRANGE, LREM, LLEN.
+// List commands: LPUSH/RPUSH(X), LPOP/RPOP (with count), LRANGE, LREM, LLEN; positional ones in
+// commands_list_edit.cpp.
 #include <algorithm>
 #include <limits>
 
 #include "commands.hpp"
 #include "errors.hpp"
 #include "numbers.hpp"
+#include "pop_count.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {
@@ -18,10 +20,12 @@ List* find_list(CommandContext& ctx, bool& wrong_type) {
   return list;
 }
 
-Reply push(CommandContext& ctx, bool left) {
+// only_existing: LPUSHX/RPUSHX, which answer 0 for a missing key.
+Reply push(CommandContext& ctx, bool left, bool only_existing = false) {
   bool wrong_type = false;
   List* list = find_list(ctx, wrong_type);
   if (wrong_type) return err::wrong_type();
+  if (list == nullptr && only_existing) return Reply::integer_reply(0);
   bool created = list == nullptr;
   if (created) list = &std::get<List>(ctx.keys.add(ctx.args[1], Value{List{}}).value);
   for (std::size_t i = 2; i < ctx.args.size(); ++i) {
@@ -33,14 +37,11 @@ Reply push(CommandContext& ctx, bool left) {
 }
 
 Reply pop(CommandContext& ctx, bool left) {
-  if (ctx.args.size() > 3) return err::syntax();
-  bool with_count = ctx.args.size() == 3;
-  std::int64_t count = 1;
-  if (with_count) {
-    auto parsed = parse_int64(ctx.args[2]);
-    if (!parsed || *parsed < 0) return Reply::error("ERR value is out of range, must be positive");
-    count = *parsed;
-  }
+  Reply error;
+  const auto pop_count = parse_pop_count(ctx.args, error);
+  if (!pop_count) return error;
+  const bool with_count = pop_count->given;
+  const std::int64_t count = pop_count->count;
   bool wrong_type = false;
   List* list = find_list(ctx, wrong_type);
   if (wrong_type) return err::wrong_type();
@@ -65,6 +66,8 @@ Reply pop(CommandContext& ctx, bool left) {
 
 Reply lpush(CommandContext& ctx) { return push(ctx, true); }
 Reply rpush(CommandContext& ctx) { return push(ctx, false); }
+Reply lpushx(CommandContext& ctx) { return push(ctx, true, true); }
+Reply rpushx(CommandContext& ctx) { return push(ctx, false, true); }
 Reply lpop(CommandContext& ctx) { return pop(ctx, true); }
 Reply rpop(CommandContext& ctx) { return pop(ctx, false); }
 

@@ -9,7 +9,7 @@ namespace lockcheck::mock::cmd {
 
 Reply ping(CommandContext& ctx) {
   if (ctx.args.size() > 2) return err::arity("ping");
-  if (ctx.resp == 2 && !ctx.session.channels.empty()) {
+  if (ctx.resp == 2 && ctx.session.subscribed()) {
     // RESP2 subscribed mode answers PING with a push-shaped array.
     return Reply::array({Reply::bulk("pong"), Reply::bulk(ctx.args.size() == 2 ? ctx.args[1] : "")});
   }
@@ -43,9 +43,5 @@ Reply quit(CommandContext& ctx) {
   ctx.session.close_requested = true;
   return Reply::ok();
 }
-
-Reply publish(CommandContext& ctx) { return Reply::integer_reply(ctx.node.publish(ctx.args[1], ctx.args[2])); }
-Reply subscribe(CommandContext& ctx) { return ctx.node.subscribe(ctx.session, ctx.args); }
-Reply unsubscribe(CommandContext& ctx) { return ctx.node.unsubscribe(ctx.session, ctx.args); }
 
 }  // namespace lockcheck::mock::cmd

@@ -20,7 +20,9 @@ Reply exec(CommandContext& ctx) {
   if (watch_broken) return Reply::nil();  // a nil array
   std::vector<Reply> replies;
   replies.reserve(transaction.queued.size());
+  ctx.session.running_exec = true;
   for (const Command& command : transaction.queued) replies.push_back(ctx.node.run_queued(command, ctx.session));
+  ctx.session.running_exec = false;
   return Reply::array(std::move(replies));
 }
 

@@ -87,12 +87,19 @@ Reply Node::execute(const Command& command, Session& session) {
     session.transaction.aborted |= queueing;
     return std::move(*refused);
   }
+  // processCommand's refusals of EXEC itself come wrapped, as execCommandAbort words them.
+  const bool is_exec = spec->handler == cmd::exec;
+  auto refuse = [is_exec](std::string text) {
+    if (!is_exec) return Reply::error(std::move(text));
+    if (text.starts_with("ERR ")) text.erase(0, 4);
+    return Reply::error("EXECABORT Transaction discarded because of: " + text);
+  };
   if (!session.requirepass.empty() && !session.authenticated && !(spec->flags & kNoAuth)) {
-    return Reply::error("NOAUTH Authentication required.");
+    return refuse("NOAUTH Authentication required.");
   }
   session.last_command = spec->name;
-  if (session.resp == 2 && !session.channels.empty() && !(spec->flags & kPubSub)) {
-    return Reply::error("ERR Can't execute '" + std::string(name) +
+  if (session.resp == 2 && session.subscribed() && !(spec->flags & kPubSub)) {
+    return refuse("ERR Can't execute '" + full_command_name(command) +
                         "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
   }
   if (queueing && !(spec->flags & kNoQueue)) {
@@ -229,16 +236,42 @@ bool Node::evict_key(std::string_view key) {
 
 void Node::flush_scripts() { lua_->flush(); }
 
+namespace {
+
+std::set<std::string>& subscriptions_of(Session& session, SubscriptionKind kind) {
+  switch (kind) {
+    case SubscriptionKind::channel: return session.channels;
+    case SubscriptionKind::pattern: return session.patterns;
+    case SubscriptionKind::shard: return session.shard_channels;
+  }
+  return session.channels;
+}
+
+// The count a confirmation carries: channels and patterns together, shard channels apart (as 7.0 counts).
+std::int64_t confirmation_count(const Session& session, SubscriptionKind kind) {
+  if (kind == SubscriptionKind::shard) return static_cast<std::int64_t>(session.shard_channels.size());
+  return static_cast<std::int64_t>(session.channels.size() + session.patterns.size());
+}
+
+const char* confirmation_word(SubscriptionKind kind, bool subscribing) {
+  switch (kind) {
+    case SubscriptionKind::channel: return subscribing ? "subscribe" : "unsubscribe";
+    case SubscriptionKind::pattern: return subscribing ? "psubscribe" : "punsubscribe";
+    case SubscriptionKind::shard: return subscribing ? "ssubscribe" : "sunsubscribe";
+  }
+  return "";
+}
+
+}  // namespace
+
 void Node::disconnect(Session& session) {
   unwatch_all(session);
   session.transaction = {};
-  for (const std::string& channel : session.channels) {
-    auto it = subscribers_.find(channel);
-    if (it == subscribers_.end()) continue;
-    it->second.erase(session.client_id);
-    if (it->second.empty()) subscribers_.erase(it);
+  for (SubscriptionKind kind : {SubscriptionKind::channel, SubscriptionKind::pattern, SubscriptionKind::shard}) {
+    std::set<std::string>& names = subscriptions_of(session, kind);
+    for (const std::string& name : names) pubsub_.remove(kind, name, session.client_id);
+    names.clear();
   }
-  session.channels.clear();
 }
 
 std::int64_t Node::publish(const std::string& channel, const std::string& message) {
@@ -248,43 +281,50 @@ std::int64_t Node::publish(const std::string& channel, const std::string& messag
 }
 
 std::int64_t Node::deliver_published(const std::string& channel, const std::string& message) {
-  auto it = subscribers_.find(channel);
-  if (it == subscribers_.end()) return 0;
-  // Copy: a sink may unsubscribe someone while we deliver.
-  std::set<std::int64_t> receivers = it->second;
-  if (publish_sink_) {
-    Reply push = Reply::push({Reply::bulk("message"), Reply::bulk(channel), Reply::bulk(message)});
-    for (std::int64_t client_id : receivers) publish_sink_(client_id, push);
-  }
-  return static_cast<std::int64_t>(receivers.size());
+  const std::vector<Delivery> deliveries = pubsub_.published(channel, message);
+  send(deliveries);
+  return static_cast<std::int64_t>(deliveries.size());
 }
 
-Reply Node::subscribe(Session& session, const Command& command) {
+std::int64_t Node::shard_publish(const std::string& channel, const std::string& message) {
+  const std::vector<Delivery> deliveries = pubsub_.shard_published(channel, message);
+  send(deliveries);
+  return static_cast<std::int64_t>(deliveries.size());
+}
+
+// The deliveries are computed before any is sent: a sink may unsubscribe someone while we deliver.
+void Node::send(const std::vector<Delivery>& deliveries) {
+  if (!publish_sink_) return;
+  for (const auto& [client_id, push] : deliveries) publish_sink_(client_id, push);
+}
+
+Reply Node::subscribe(Session& session, const Command& command, SubscriptionKind kind) {
   std::vector<Reply> confirmations;
+  std::set<std::string>& names = subscriptions_of(session, kind);
   for (std::size_t i = 1; i < command.size(); ++i) {
-    session.channels.insert(command[i]);
-    subscribers_[command[i]].insert(session.client_id);
-    confirmations.push_back(Reply::push({Reply::bulk("subscribe"), Reply::bulk(command[i]),
-                                          Reply::integer_reply(static_cast<std::int64_t>(session.channels.size()))}));
+    names.insert(command[i]);
+    pubsub_.add(kind, command[i], session.client_id);
+    confirmations.push_back(Reply::push({Reply::bulk(confirmation_word(kind, true)), Reply::bulk(command[i]),
+                                          Reply::integer_reply(confirmation_count(session, kind))}));
   }
   for (std::size_t i = 1; i < confirmations.size(); ++i) session.extra_replies.push_back(std::move(confirmations[i]));
   return std::move(confirmations.front());
 }
 
-Reply Node::unsubscribe(Session& session, const Command& command) {
-  std::vector<std::string> channels(command.begin() + 1, command.end());
-  if (channels.empty()) channels.assign(session.channels.begin(), session.channels.end());
-  if (channels.empty()) return Reply::push({Reply::bulk("unsubscribe"), Reply::nil(), Reply::integer_reply(0)});
+Reply Node::unsubscribe(Session& session, const Command& command, SubscriptionKind kind) {
+  std::set<std::string>& names = subscriptions_of(session, kind);
+  std::vector<std::string> chosen(command.begin() + 1, command.end());
+  if (chosen.empty()) chosen.assign(names.begin(), names.end());
+  const char* word = confirmation_word(kind, false);
+  if (chosen.empty()) {
+    return Reply::push({Reply::bulk(word), Reply::nil(), Reply::integer_reply(confirmation_count(session, kind))});
+  }
   std::vector<Reply> confirmations;
-  for (const std::string& channel : channels) {
-    session.channels.erase(channel);
-    auto it = subscribers_.find(channel);
-    if (it != subscribers_.end()) {
-      it->second.erase(session.client_id);
-      if (it->second.empty()) subscribers_.erase(it);
-    }
-    confirmations.push_back(Reply::push({Reply::bulk("unsubscribe"), Reply::bulk(channel),
-                                          Reply::integer_reply(static_cast<std::int64_t>(session.channels.size()))}));
+  for (const std::string& name : chosen) {
+    names.erase(name);
+    pubsub_.remove(kind, name, session.client_id);
+    confirmations.push_back(
+        Reply::push({Reply::bulk(word), Reply::bulk(name), Reply::integer_reply(confirmation_count(session, kind))}));
   }
   for (std::size_t i = 1; i < confirmations.size(); ++i) session.extra_replies.push_back(std::move(confirmations[i]));
   return std::move(confirmations.front());

@@ -17,6 +17,7 @@
 #include "notifications.hpp"
 #include "lockcheck/reply.hpp"
 #include "observer.hpp"
+#include "pubsub.hpp"
 #include "session.hpp"
 
 namespace lockcheck::mock {
@@ -122,8 +123,12 @@ class Node {
   std::int64_t publish(const std::string& channel, const std::string& message);
   // A message another node published: delivered to this node's subscribers only.
   std::int64_t deliver_published(const std::string& channel, const std::string& message);
-  Reply subscribe(Session& session, const Command& command);
-  Reply unsubscribe(Session& session, const Command& command);
+  // SPUBLISH: delivers to this node's shard-channel subscribers only; returns how many.
+  std::int64_t shard_publish(const std::string& channel, const std::string& message);
+  // (P|S)SUBSCRIBE and (P|S)UNSUBSCRIBE of args[1..] (unsubscribe: all of that kind when none are named).
+  Reply subscribe(Session& session, const Command& command, SubscriptionKind kind);
+  Reply unsubscribe(Session& session, const Command& command, SubscriptionKind kind);
+  const PubSubRegistry& pubsub() const { return pubsub_; }
   std::int64_t wait_replicas(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms);
   const ReplicationInfo& replication() const { return replication_; }
   ServerConfig& config() { return config_; }
@@ -138,12 +143,12 @@ class Node {
   const ClientDirectory& clients() const { return clients_; }
   NodeStats& stats() { return stats_; }
   int tcp_port() const { return tcp_port_; }
-  std::size_t subscribed_channels() const { return subscribers_.size(); }
   std::int64_t start_ms() const { return start_ms_; }
   void set_script_context(std::string_view sha) { script_sha_ = sha; }
 
  private:
   Reply dispatch(const Command& command, Session& session, bool in_script);
+  void send(const std::vector<Delivery>& deliveries);
 
   NodeOptions options_;
   Keyspace keyspace_;
@@ -158,7 +163,7 @@ class Node {
   NodeStats stats_;
   int tcp_port_ = 6379;
   std::int64_t start_ms_ = 0;
-  std::map<std::string, std::set<std::int64_t>> subscribers_;  // channel -> client ids
+  PubSubRegistry pubsub_;
   Session* script_session_ = nullptr;  // the client whose script is running
   std::string_view script_sha_;
   int depth_ = 0;  // >0 while a command is running; nested commands come from scripts

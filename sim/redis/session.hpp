@@ -32,7 +32,9 @@ struct WatchedKey {
 
 struct Session {
   std::int64_t client_id = 0;
-  std::set<std::string> channels{};  // SUBSCRIBEd channels; non-empty = RESP2 subscribed mode
+  std::set<std::string> channels{};        // SUBSCRIBEd channels
+  std::set<std::string> patterns{};        // PSUBSCRIBEd patterns
+  std::set<std::string> shard_channels{};  // SSUBSCRIBEd shard channels
   // Replies after the one execute() returned, for commands that answer more than once
   // (SUBSCRIBE a b c confirms each channel). The transport sends and clears them.
   std::vector<Reply> extra_replies{};
@@ -51,9 +53,13 @@ struct Session {
   std::int64_t connected_at_ms = 0;           // node time of the first command, for age=
   std::string_view last_command = "NULL";     // for cmd= in CLIENT LIST (a command table name)
   Transaction transaction{};
+  bool running_exec = false;  // EXEC is running the queue: Redis's DENY_BLOCKING (no blocking, no SSUBSCRIBE)
   std::vector<WatchedKey> watched{};
   bool asking = false;    // cluster: ASKING was the previous command (lasts for one command)
   bool readonly = false;  // cluster: READONLY, reads may run on a replica
+
+  // Any subscription puts a RESP2 connection in subscribed mode.
+  bool subscribed() const { return !channels.empty() || !patterns.empty() || !shard_channels.empty(); }
 };
 
 }  // namespace lockcheck::mock

@@ -28,7 +28,9 @@ constexpr std::array kSubcommands = std::to_array<Subcommand>({
     {"command", "docs", -2},       {"command", "getkeys", -3},  {"command", "getkeysandflags", -3},
     {"command", "help", 2},        {"command", "info", -2},     {"command", "list", -2},
     {"config", "get", -3},         {"config", "help", 2},       {"config", "resetstat", 2},
-    {"config", "rewrite", 2},      {"config", "set", -4},       {"script", "debug", 3},
+    {"config", "rewrite", 2},      {"config", "set", -4},       {"pubsub", "channels", -2},
+    {"pubsub", "help", 2},         {"pubsub", "numpat", 2},     {"pubsub", "numsub", -2},
+    {"pubsub", "shardchannels", -2}, {"pubsub", "shardnumsub", -2}, {"script", "debug", 3},
     {"script", "exists", -3},      {"script", "flush", -2},     {"script", "help", 2},
     {"script", "kill", 2},         {"script", "load", 3},
 });
@@ -63,6 +65,13 @@ std::optional<Reply> subcommand_error(const Command& args) {
   }
   return Reply::error("ERR unknown subcommand '" + args[1].substr(0, 128) + "'. Try " + to_upper(args[0]) +
                       " HELP.");
+}
+
+std::string full_command_name(const Command& args) {
+  if (args.empty()) return {};
+  std::string name = to_lower(args[0]);
+  if (args.size() >= 2 && is_container(name)) name += "|" + to_lower(args[1]);
+  return name;
 }
 
 }  // namespace lockcheck::mock

@@ -3,6 +3,7 @@
 // table has them. processCommand checks a subcommand's existence and arity before NOAUTH and before MULTI
 // queues it (a bad one fails at once and makes EXEC answer EXECABORT); the node does the same with this table.
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "lockcheck/reply.hpp"
@@ -11,5 +12,8 @@ namespace lockcheck::mock {
 
 // The error Redis answers for `args` before running it (unknown subcommand, subcommand arity), if any.
 std::optional<Reply> subcommand_error(const Command& args);
+
+// The name Redis's errors give a command: "pubsub|numpat" for a container's subcommand, else the name, lower case.
+std::string full_command_name(const Command& args);
 
 }  // namespace lockcheck::mock

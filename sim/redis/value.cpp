@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "numbers.hpp"
+
 namespace lockcheck::mock {
 
 const char* type_name(const Value& value) {
@@ -10,6 +12,7 @@ const char* type_name(const Value& value) {
     case 1: return "hash";
     case 2: return "list";
     case 3: return "zset";
+    case 4: return "set";
   }
   return "none";
 }
@@ -42,6 +45,14 @@ bool hash_erase(Hash& hash, std::string_view field) {
   if (it == hash.end()) return false;
   hash.erase(it);  // keeps the order of the others, as listpack deletion does
   return true;
+}
+
+bool SetOrder::operator()(std::string_view a, std::string_view b) const {
+  const auto a_number = parse_int64(a);
+  const auto b_number = parse_int64(b);
+  if (a_number && b_number) return *a_number < *b_number;
+  if (a_number.has_value() != b_number.has_value()) return a_number.has_value();
+  return a < b;
 }
 
 bool zset_put(ZSet& zset, const std::string& member, double score) {

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -25,9 +26,19 @@ struct ZSet {
   friend bool operator==(const ZSet&, const ZSet&) = default;
 };
 
-using Value = std::variant<std::string, Hash, List, ZSet>;
+// Set members in a fixed order: integers numerically first, then the rest bytewise. Redis 7.0 iterates a
+// small all-integer set (intset) in numeric order, which this matches; its hashtable order depends on a
+// hash seed drawn at start-up, so no fixed order can match that (README, known differences).
+struct SetOrder {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const;
+};
+using Set = std::set<std::string, SetOrder>;
 
-// The TYPE name of a value: "string", "hash", "list", "zset".
+// New types go last: a Value's index is its type in switches (type_name).
+using Value = std::variant<std::string, Hash, List, ZSet, Set>;
+
+// The TYPE name of a value: "string", "hash", "list", "zset", "set".
 const char* type_name(const Value& value);
 
 // Hash helpers (linear, insertion ordered).
