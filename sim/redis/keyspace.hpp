@@ -27,6 +27,8 @@ struct Entry {
 struct Dataset {
   std::map<std::string, Entry, std::less<>> entries;
   std::set<std::pair<std::int64_t, std::string>> deadlines;  // (expire_at_ms, key), for active expiry
+  // FUNCTION libraries, name -> code: Redis keeps them in the RDB and the replication stream (Node fills it).
+  std::map<std::string, std::string> functions;
   friend bool operator==(const Dataset&, const Dataset&) = default;
 };
 

@@ -28,7 +28,10 @@ constexpr std::array kSubcommands = std::to_array<Subcommand>({
     {"command", "docs", -2},       {"command", "getkeys", -3},  {"command", "getkeysandflags", -3},
     {"command", "help", 2},        {"command", "info", -2},     {"command", "list", -2},
     {"config", "get", -3},         {"config", "help", 2},       {"config", "resetstat", 2},
-    {"config", "rewrite", 2},      {"config", "set", -4},       {"script", "debug", 3},
+    {"config", "rewrite", 2},      {"config", "set", -4},       {"function", "delete", 3},
+    {"function", "dump", 2},       {"function", "flush", -2},   {"function", "help", 2},
+    {"function", "kill", 2},       {"function", "list", -2},    {"function", "load", -3},
+    {"function", "restore", -3},   {"function", "stats", 2},       {"script", "debug", 3},
     {"script", "exists", -3},      {"script", "flush", -2},     {"script", "help", 2},
     {"script", "kill", 2},         {"script", "load", 3},
 });
