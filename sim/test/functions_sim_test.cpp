@@ -6,31 +6,20 @@
 
 #include "core/simulate.hpp"
 #include "core/world.hpp"
+#include "direct_call.hpp"
 
 namespace lockcheck::sim {
 namespace {
 
 SimConfig master_and_replica() {
-  SimConfig config;
-  config.clients = std::vector<ClientConfig>(1);
-  config.nodes = std::vector<NodeConfig>(2);
+  SimConfig config = one_client_config(2);
   config.nodes[1].replica_of = 0;
   config.nodes[1].replication_lag_min_us = 1000;
   config.nodes[1].replication_lag_max_us = 1000;
-  config.link.delay_min_us = 100;
-  config.link.delay_max_us = 100;
-  config.command_timeout_us = 60000000;
   return config;
 }
 
-// Through the network to the master (service 0).
-std::string call(World& world, Command command) {
-  auto pending = std::make_shared<PendingCall>();
-  world.send(world.client(0), 0, std::move(command), pending);
-  world.scheduler().run_until(world.scheduler().now() + 5000, 1000000);
-  EXPECT_TRUE(pending->settled && pending->result.replied());
-  return to_string(pending->result.reply);
-}
+std::string call(World& world, Command command) { return call_master(world, std::move(command), 5000); }
 
 // Straight on the replica's node (clients are routed to masters).
 std::string on_replica(World& world, Command command) {
