@@ -86,7 +86,8 @@ FunctionLibraries::LoadResult FunctionLibraries::load(const std::string& code, b
 
 void FunctionLibraries::index(const FunctionLibrary& library) {
   for (std::size_t i = 0; i < library.functions.size(); ++i) {
-    by_function_[to_lower(library.functions[i].name)] = {library.name, i};
+    // Redis's dictAdd: of two names differing only in case, the first one FCALL finds stays.
+    by_function_.try_emplace(to_lower(library.functions[i].name), library.name, i);
   }
 }
 
@@ -116,6 +117,12 @@ const RegisteredFunction* FunctionLibraries::find(std::string_view function_name
   auto it = by_function_.find(to_lower(function_name));
   if (it == by_function_.end()) return nullptr;
   return &libraries_.at(it->second.first).functions[it->second.second];
+}
+
+std::size_t FunctionLibraries::function_count() const {
+  std::size_t count = 0;
+  for (const auto& [name, library] : libraries_) count += library.functions.size();
+  return count;
 }
 
 std::map<std::string, std::string> FunctionLibraries::codes() const {

@@ -39,7 +39,8 @@ class FunctionLibraries {
 
   const RegisteredFunction* find(std::string_view function_name) const;
   const std::map<std::string, FunctionLibrary>& libraries() const { return libraries_; }
-  std::size_t function_count() const { return by_function_.size(); }
+  // Registered functions, as FUNCTION STATS counts them (two names differing only in case count twice).
+  std::size_t function_count() const;
   // Bumped by every change, so a simulator can tell that a command changed them (replication).
   std::uint64_t version() const { return version_; }
 

@@ -111,7 +111,7 @@ int register_function(lua_State* L) {
     raise(L, "Library names can only contain letters, numbers, or underscores(_) and must be at least one character long");
   }
   for (const RegisteredFunction& existing : *sink) {
-    if (iequals(existing.name, function.name)) {
+    if (existing.name == function.name) {  // case-sensitive within a library, unlike FCALL's lookup
       release();
       raise(L, "Function already exists in the library");
     }
