@@ -107,9 +107,11 @@ Reply SimNode::execute(int process, const Command& command, bool& changed) {
   const int session_id = subscribing ? process + kSubscriberSession : process;
   mock::Session& session = sessions_[session_id];
   session.client_id = session_id;
+  const std::uint64_t functions_before = node_->functions().version();
   Reply reply = node_->execute(command, session);
   session.extra_replies.clear();
-  changed = !pending_.empty();
+  // FUNCTION LOAD/DELETE/FLUSH change no key but are replicated, as in Redis.
+  changed = !pending_.empty() || node_->functions().version() != functions_before;
   flush_events();
   return reply;
 }

@@ -30,6 +30,7 @@ enum CommandFlag : std::uint32_t {
   kPubSub = 1u << 3,    // allowed in RESP2 subscribed mode
   kNoQueue = 1u << 4,   // runs at once inside MULTI instead of being queued (EXEC, DISCARD, MULTI, WATCH, QUIT)
   kNoAuth = 1u << 5,    // runs before AUTH (AUTH, HELLO)
+  kAllowBusy = 1u << 6, // answered while a script is busy (Redis's CMD_ALLOW_BUSY); others get -BUSY
 };
 
 struct CommandSpec {

@@ -1,6 +1,7 @@
 #pragma once
 // Command handlers, one group per file (commands_*.cpp). Arity is checked before a handler runs.
 #include "command.hpp"
+#include "lua_engine.hpp"
 
 namespace lockcheck::mock::cmd {
 
@@ -166,5 +167,13 @@ Reply evalsha(CommandContext&);
 Reply eval_ro(CommandContext&);
 Reply evalsha_ro(CommandContext&);
 Reply script(CommandContext&);
+// functions (commands_function.cpp)
+Reply function(CommandContext&);
+Reply fcall(CommandContext&);
+Reply fcall_ro(CommandContext&);
+// SCRIPT KILL / FUNCTION KILL of the running script; `is_eval`: asked by SCRIPT KILL.
+Reply kill_running_script(CommandContext&, bool is_eval);
+// The -BUSY reply other clients get while `running` is past busy-reply-threshold.
+Reply busy_error(const LuaEngine::Running& running);
 
 }  // namespace lockcheck::mock::cmd

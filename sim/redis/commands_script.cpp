@@ -1,4 +1,4 @@
-// EVAL, EVALSHA (and their _RO forms) and SCRIPT LOAD / EXISTS / FLUSH.
+// EVAL, EVALSHA (and their _RO forms) and SCRIPT LOAD / EXISTS / FLUSH / KILL.
 #include "commands.hpp"
 #include "errors.hpp"
 #include "lockcheck/sha1.hpp"
@@ -33,7 +33,7 @@ Reply eval_generic(CommandContext& ctx, bool by_sha, bool read_only) {
   auto first_arg = first_key + *numkeys;
   std::span<const std::string> keys(first_key, first_arg);
   std::span<const std::string> argv(first_arg, args.end());
-  return lua.run(sha, keys, argv, read_only);
+  return lua.run(sha, keys, argv, read_only, args);
 }
 
 }  // namespace
@@ -69,6 +69,7 @@ Reply script(CommandContext& ctx) {
     lua.flush();
     return Reply::ok();
   }
+  if (sub == "kill") return kill_running_script(ctx, true);
   return Reply::error("ERR unknown subcommand '" + args[1] + "'. Try SCRIPT HELP.");
 }
 

@@ -37,6 +37,8 @@ struct Database {
 // The whole data set, every database, a plain value: copy it to snapshot, assign it to restore.
 struct Dataset {
   std::array<Database, kDatabases> dbs;
+  // FUNCTION libraries, name -> code: Redis keeps them in the RDB and the replication stream (Node fills it).
+  std::map<std::string, std::string> functions;
   friend bool operator==(const Dataset&, const Dataset&) = default;
 };
 

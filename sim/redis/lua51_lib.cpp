@@ -222,6 +222,9 @@ std::optional<std::string> string_arithmetic_wording(std::string_view message) {
 }
 
 std::string lua51_error_wording(std::string_view message) {
+  // 5.4's parser says "near <eof>", 5.1's "near '<eof>'".
+  constexpr std::string_view kNearEof = " near <eof>";
+  if (message.ends_with(kNearEof)) return std::string(message.substr(0, message.size() - kNearEof.size())) + " near '<eof>'";
   if (auto arithmetic = string_arithmetic_wording(message)) return *arithmetic;
   // 5.4: "...attempt to <verb> a <type> value (<kind> '<name>')"; 5.1: "...attempt to <verb> <kind>
   // '<name>' (a <type> value)". 5.4's "constant" kind has no 5.1 counterpart: 5.1 names nothing there.

@@ -69,14 +69,20 @@ std::optional<std::string> read_shebang(std::string& body, bool& shebang, bool& 
   return std::nullopt;
 }
 
-void set_array_global(lua_State* L, const char* name, std::span<const std::string> values) {
-  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
-  lua_pushstring(L, name);
+void push_string_array(lua_State* L, std::span<const std::string> values) {
   lua_createtable(L, static_cast<int>(values.size()), 0);
   for (std::size_t i = 0; i < values.size(); ++i) {
     lua_pushlstring(L, values[i].data(), values[i].size());
     lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
   }
+}
+
+// Sets (or, with `remove`, clears) a global array such as KEYS.
+void set_array_global(lua_State* L, const char* name, std::span<const std::string> values, bool remove = false) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+  lua_pushstring(L, name);
+  if (remove) lua_pushnil(L);
+  else push_string_array(L, values);
   lua_rawset(L, -3);  // raw: the globals table refuses ordinary writes
   lua_pop(L, 1);
 }
@@ -104,12 +110,32 @@ void* LuaEngine::allocate(void* ud, void* ptr, std::size_t old_size, std::size_t
 
 void LuaEngine::count_hook(lua_State* L, lua_Debug*) {
   LuaEngine& engine = of(L);
+  // Served on a socket, a long script behaves as on Redis: no instruction bound, but past
+  // busy-reply-threshold other clients are served (BUSY) and SCRIPT KILL / FUNCTION KILL can stop it.
+  if (engine.node_.serves_while_busy() && engine.running_state_) {
+    engine.check_busy(L);
+    return;
+  }
   engine.instructions_ += kHookEvery;
   if (engine.instructions_ <= engine.instruction_limit_) return;
   // Fire on every instruction from now on, so a pcall in the script cannot swallow the abort for long.
   lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
   push_error_table(L, "-BUSY script aborted by the lockcheck mock after " +
                           std::to_string(engine.instruction_limit_) + " instructions (a runaway script)");
+  lua_error(L);
+}
+
+void LuaEngine::check_busy(lua_State* L) {
+  Running& run = *running_state_;
+  if (!run.timed_out) {
+    if (node_.now_ms() - run.start_ms < busy_threshold_ms_) return;
+    run.timed_out = true;
+  }
+  const bool keep_serving = node_.service_while_busy();
+  if (!run.killed && keep_serving) return;
+  // Fire on every instruction from now on, so a pcall in the script cannot swallow the kill.
+  lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+  push_error_table(L, keep_serving ? "Script killed by user with SCRIPT KILL..." : "server shutting down");
   lua_error(L);
 }
 
@@ -142,6 +168,9 @@ int LuaEngine::protected_setup(lua_State* L) {
   lua_pushcfunction(L, lua_nonexistent_global);
   lua_pushvalue(L, helpers);
   lua_call(L, 3, 1);
+  push_function_environment(L, -1);
+  of(L).function_scope_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
+  of(L).function_env_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
   of(L).env_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
   return 0;
 }
@@ -175,7 +204,7 @@ std::optional<Reply> LuaEngine::load(const std::string& sha, std::string_view bo
   source = rewrite_for_lua51_numbers(source);
   lua_settop(L_, 0);
   if (luaL_loadbufferx(L_, source.data(), source.size(), "@user_script", "t") != LUA_OK) {
-    std::string message = lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "?";
+    std::string message = lua51_error_wording(lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "?");
     lua_settop(L_, 0);
     return Reply::error(std::string(kCompileError) + message);
   }
@@ -193,60 +222,134 @@ void LuaEngine::flush() {
   lua_gc(L_, LUA_GCCOLLECT);
 }
 
+std::optional<std::string> LuaEngine::load_library(std::string_view code, std::vector<RegisteredFunction>& registered) {
+  constexpr std::string_view kFunctionCompileError = "Error compiling function: ";
+  std::string source(code);
+  if (auto issue = find_lua54_only_syntax(source)) {
+    return std::string(kFunctionCompileError) + "user_function:" + std::to_string(issue->line) + ": " + issue->message;
+  }
+  source = rewrite_for_lua51_numbers(source);
+  lua_settop(L_, 0);
+  if (luaL_loadbufferx(L_, source.data(), source.size(), "@user_function", "t") != LUA_OK) {
+    std::string message = lua51_error_wording(lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "?");
+    lua_settop(L_, 0);
+    return std::string(kFunctionCompileError) + message;
+  }
+  // The chunk and every callback it defines share this _ENV; its scope is switched around the load.
+  lua_rawgeti(L_, LUA_REGISTRYINDEX, function_env_ref_);
+  lua_setupvalue(L_, -2, 1);
+  auto set_scope = [this](bool loading) {
+    lua_rawgeti(L_, LUA_REGISTRYINDEX, function_scope_ref_);
+    lua_pushboolean(L_, loading ? 1 : 0);
+    lua_call(L_, 1, 0);
+  };
+  set_scope(true);
+  loading_ = &registered;
+  instructions_ = 0;
+  const int status = lua_pcall(L_, 0, 0, 0);
+  loading_ = nullptr;
+  set_scope(false);
+  if (status == LUA_OK) {
+    lua_settop(L_, 0);
+    return std::nullopt;
+  }
+  // Redis reports the error's text with an error code: a raised error table's err, "ERR " + anything else.
+  std::string message;
+  if (lua_istable(L_, -1)) {
+    lua_getfield(L_, -1, "err");
+    message = lua_isstring(L_, -1) ? lua_tostring(L_, -1) : "ERR unknown error";
+  } else {
+    reword_error_at(L_, -1);
+    message = std::string("ERR ") + (lua_isstring(L_, -1) ? lua_tostring(L_, -1) : "unknown error");
+  }
+  lua_settop(L_, 0);
+  for (const RegisteredFunction& function : registered) release_function(function.callback_ref);
+  registered.clear();
+  return "Error registering functions: " + message;
+}
+
+void LuaEngine::release_function(int callback_ref) { luaL_unref(L_, LUA_REGISTRYINDEX, callback_ref); }
+
+Reply LuaEngine::call_function(const RegisteredFunction& function, std::span<const std::string> keys,
+                               std::span<const std::string> argv, bool read_only, const Command& caller) {
+  // A function always runs with declared flags (Redis's non-compatibility mode), like a script with a shebang.
+  Script script{.function_ref = function.callback_ref, .shebang = true,
+                .no_writes = (function.flags & kFlagNoWrites) != 0, .allow_oom = (function.flags & kFlagAllowOom) != 0};
+  return run_script(script, function.name, keys, argv, read_only, false, caller);
+}
+
 int LuaEngine::protected_run(lua_State* L) {
   of(L).run_inside(L);
   return 0;
 }
 
 void LuaEngine::run_inside(lua_State* L) {
-  set_array_global(L, "KEYS", running_keys_);
-  set_array_global(L, "ARGV", running_argv_);
+  // Scripts read KEYS and ARGV; a function gets them as arguments and has no such globals.
+  set_array_global(L, "KEYS", running_function_ ? std::span<const std::string>{} : running_keys_, running_function_);
+  set_array_global(L, "ARGV", running_function_ ? std::span<const std::string>{} : running_argv_, running_function_);
   lua_pushcfunction(L, lua_error_handler);
   int handler = lua_gettop(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, running_->function_ref);
+  int arguments = 0;
+  if (running_function_) {
+    push_string_array(L, running_keys_);
+    push_string_array(L, running_argv_);
+    arguments = 2;
+  }
   instructions_ = 0;
   lua_sethook(L, count_hook, LUA_MASKCOUNT, kHookEvery);
-  int status = lua_pcall(L, 0, 1, handler);
+  int status = lua_pcall(L, arguments, 1, handler);
   lua_sethook(L, count_hook, LUA_MASKCOUNT, kHookEvery);
   if (status == LUA_OK) {
-    result_ = to_reply(L, *running_sha_, resp3_);
+    result_ = to_reply(L, running_name_, resp3_);
   } else if (lua_istable(L, -1)) {
-    result_ = error_table_to_reply(L, *running_sha_);
+    result_ = error_table_to_reply(L, running_name_);
   } else {
     // Memory errors skip the message handler and leave a plain string.
     const char* message = lua_tostring(L, -1);
-    result_ = Reply::error("ERR Error running script " + *running_sha_ + ", " + (message ? message : "unknown error"));
+    result_ = Reply::error("ERR Error running script " + std::string(running_name_) + ", " + (message ? message : "unknown error"));
   }
 }
 
 Reply LuaEngine::run(const std::string& sha, std::span<const std::string> keys, std::span<const std::string> argv,
-                     bool read_only) {
+                     bool read_only, const Command& caller) {
   auto it = scripts_.find(sha);
   assert(it != scripts_.end());
   if (it == scripts_.end()) return Reply::error("NOSCRIPT No matching script. Please use EVAL.");
-  const Script& script = it->second;
+  return run_script(it->second, it->first, keys, argv, read_only, true, caller);
+}
+
+Reply LuaEngine::run_script(const Script& script, std::string_view name, std::span<const std::string> keys,
+                            std::span<const std::string> argv, bool read_only, bool is_eval, const Command& caller) {
   // Redis 7.0's checks for scripts that declare flags (scriptPrepareForRun); no-writes implies allow-oom.
   if (script.shebang && !script.no_writes) {
     if (!script.allow_oom && !node_.make_room()) return Reply::error("OOM command not allowed when used memory > 'maxmemory'.");
     if (read_only) return Reply::error("ERR Can not execute a script with write flag using *_ro command.");
   }
-  running_ = &it->second;
-  running_sha_ = &it->first;
+  running_ = &script;
+  running_name_ = name;
+  running_function_ = !is_eval;
   running_keys_ = keys;
   running_argv_ = argv;
-  read_only_ = read_only || it->second.no_writes;
+  read_only_ = read_only || script.no_writes;
   resp3_ = false;
   result_ = Reply::nil();
-  node_.set_script_context(it->first);
+  running_state_.emplace(Running{.is_eval = is_eval, .name = name, .caller = &caller});
+  if (node_.serves_while_busy()) {
+    running_state_->start_ms = node_.now_ms();
+    busy_threshold_ms_ = node_.busy_reply_threshold_ms();
+  }
+  node_.set_script_context(name);
   lua_settop(L_, 0);
   lua_pushcfunction(L_, protected_run);
   // Conversions allocate inside Lua too, so they run protected as well: nothing can reach the panic handler.
   if (lua_pcall(L_, 0, 0, 0) != LUA_OK) {
     const char* message = lua_tostring(L_, -1);
-    result_ = Reply::error(std::string("ERR Error running script ") + sha + ", " + (message ? message : "unknown error"));
+    result_ = Reply::error("ERR Error running script " + std::string(name) + ", " + (message ? message : "unknown error"));
   }
   lua_settop(L_, 0);
   running_ = nullptr;
+  running_state_.reset();
   read_only_ = false;
   node_.set_script_context({});
   return std::move(result_);

@@ -8,8 +8,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "lockcheck/reply.hpp"
+#include "lua_function_lib.hpp"
 
 struct lua_State;
 struct lua_Debug;
@@ -31,9 +33,36 @@ class LuaEngine {
   bool has(std::string_view sha) const { return scripts_.find(sha) != scripts_.end(); }
   void flush();
 
-  // Runs a cached script. `read_only` (EVAL_RO, or a `#!lua flags=no-writes` script) refuses writes.
+  // Runs a cached script for `caller` (the EVAL command). `read_only` (EVAL_RO, or a `#!lua flags=no-writes`
+  // script) refuses writes.
   Reply run(const std::string& sha, std::span<const std::string> keys, std::span<const std::string> argv,
-            bool read_only);
+            bool read_only, const Command& caller);
+
+  // FUNCTION LOAD: runs a library's code (the payload after its shebang line, starting at that line's
+  // newline, so line numbers stay) in the load scope; fills `registered` or returns Redis's error text.
+  std::optional<std::string> load_library(std::string_view code, std::vector<RegisteredFunction>& registered);
+  void release_function(int callback_ref);
+  // FCALL / FCALL_RO: calls a registered function with (keys, args) as Redis does.
+  Reply call_function(const RegisteredFunction& function, std::span<const std::string> keys,
+                      std::span<const std::string> argv, bool read_only, const Command& caller);
+
+  // The script or function running now (busy mode, SCRIPT/FUNCTION KILL, FUNCTION STATS). `name` is the
+  // sha or the function's name; `timed_out` once it has run past busy-reply-threshold on the served mock.
+  struct Running {
+    bool is_eval = true;
+    std::string_view name;
+    const Command* caller = nullptr;
+    std::int64_t start_ms = 0;
+    bool timed_out = false;
+    bool killed = false;
+    bool wrote = false;
+  };
+  const Running* running() const { return running_state_ ? &*running_state_ : nullptr; }
+  bool busy() const { return running_state_ && running_state_->timed_out; }
+  void note_write() {
+    if (running_state_) running_state_->wrote = true;
+  }
+  void request_kill() { running_state_->killed = true; }
 
   std::size_t memory_used_bytes() const { return memory_used_bytes_; }
 
@@ -46,6 +75,7 @@ class LuaEngine {
   bool resp3() const { return resp3_; }
   void set_resp3(bool on) { resp3_ = on; }
   Command& scratch() { return scratch_; }
+  RegisterSink* loading_functions() { return loading_; }
 
  private:
   // A script's shebang ("#!lua flags=...") as Redis 7.0 reads it; without one a script runs in
@@ -61,11 +91,19 @@ class LuaEngine {
   static int protected_setup(lua_State* L);
   static int protected_run(lua_State* L);
   void run_inside(lua_State* L);
+  Reply run_script(const Script& script, std::string_view name, std::span<const std::string> keys,
+                   std::span<const std::string> argv, bool read_only, bool is_eval, const Command& caller);
+  void check_busy(lua_State* L);
 
   Node& node_;
   lua_State* L_ = nullptr;
   std::map<std::string, Script, std::less<>> scripts_;
   int env_ref_ = 0;  // the read-only proxy every script sees as _ENV
+  int function_env_ref_ = 0;     // the proxy function libraries see as _ENV (lua_function_lib.hpp)
+  int function_scope_ref_ = 0;   // switch(loading) for that proxy
+  RegisterSink* loading_ = nullptr;  // set while FUNCTION LOAD runs a library's code
+  std::optional<Running> running_state_;
+  std::int64_t busy_threshold_ms_ = 5000;
   std::uint64_t instruction_limit_;
   std::uint64_t instructions_ = 0;
   std::size_t memory_limit_bytes_;
@@ -76,7 +114,8 @@ class LuaEngine {
 
   // The script being run by run(), for protected_run.
   const Script* running_ = nullptr;
-  const std::string* running_sha_ = nullptr;
+  std::string_view running_name_;
+  bool running_function_ = false;  // callbacks get (keys, args); scripts get KEYS and ARGV
   std::span<const std::string> running_keys_, running_argv_;
   Reply result_;
 };

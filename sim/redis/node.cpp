@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "errors.hpp"
 #include "lua_engine.hpp"
+#include "numbers.hpp"
 #include "subcommands.hpp"
 #include "text.hpp"
 
@@ -31,13 +32,23 @@ Reply unknown_command(const Command& command) {
   return Reply::error(std::move(text));
 }
 
+// Redis's CMD_ALLOW_BUSY commands, and the SCRIPT KILL / FUNCTION KILL / FUNCTION STATS subcommands.
+bool allowed_while_busy(const CommandSpec& spec, const Command& command) {
+  if (spec.flags & kAllowBusy) return true;
+  if (command.size() != 2) return false;
+  if (spec.handler == cmd::script) return iequals(command[1], "kill");
+  if (spec.handler == cmd::function) return iequals(command[1], "kill") || iequals(command[1], "stats");
+  return false;
+}
+
 }  // namespace
 
 Node::Node(NodeOptions options)
     : options_(std::move(options)),
       keyspace_(options_.eviction_seed),
       notifier_([this](const std::string& channel, const std::string& message) { publish(channel, message); }),
-      lua_(std::make_unique<LuaEngine>(*this, options_.script_instruction_limit, options_.script_memory_limit_bytes)) {
+      lua_(std::make_unique<LuaEngine>(*this, options_.script_instruction_limit, options_.script_memory_limit_bytes)),
+      functions_(std::make_unique<FunctionLibraries>(*lua_)) {
   assert(options_.clock && "a Node needs a clock");
   notifier_.set_downstream(options_.observer);
   keyspace_.set_observer(&notifier_);
@@ -102,10 +113,17 @@ Reply Node::execute(const Command& command, Session& session) {
     return refuse("ERR Can't execute '" + full_command_name(command) +
                         "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
   }
+  if (lua_->busy() && !allowed_while_busy(*spec, command)) {
+    session.transaction.aborted |= queueing;
+    return cmd::busy_error(*lua_->running());
+  }
   if (queueing && !(spec->flags & kNoQueue)) {
     session.transaction.queued.push_back(command);
     return Reply::status("QUEUED");
   }
+  // A command served while a script is busy must not disturb the script's clock reading and actor.
+  const std::optional<std::pair<std::int64_t, Actor>> script_frame =
+      lua_->running() ? std::optional(std::pair(keyspace_.now_ms(), keyspace_.actor())) : std::nullopt;
   // The node clock is read once per command; a script's nested commands share this reading (frozen time).
   keyspace_.begin(options_.clock(), Actor{session.client_id, spec->name, {}});
   keyspace_.select(session.db);  // a script's SELECT changed only the script's database
@@ -129,11 +147,30 @@ Reply Node::execute(const Command& command, Session& session) {
   script_session_ = previous;
   if (cluster_ && spec->handler != cmd::asking) session.asking = false;
   notifier_.set_arguments(nullptr);
+  if (script_frame) keyspace_.begin(script_frame->first, script_frame->second);
   if (session.resp != 3) {
     to_resp2(reply);
     for (Reply& extra : session.extra_replies) to_resp2(extra);
   }
   return reply;
+}
+
+Dataset Node::snapshot() const {
+  Dataset dataset = keyspace_.dataset();
+  dataset.functions = functions_->codes();
+  return dataset;
+}
+
+void Node::restore(Dataset dataset) {
+  std::map<std::string, std::string> functions = std::move(dataset.functions);
+  keyspace_.restore(std::move(dataset));
+  functions_->restore(functions);
+}
+
+bool Node::service_while_busy() { return busy_servicer_ ? busy_servicer_() : true; }
+
+std::int64_t Node::busy_reply_threshold_ms() const {
+  return parse_int64(config_.value("busy-reply-threshold")).value_or(5000);
 }
 
 Reply Node::run_queued(const Command& command, Session& session) {
@@ -184,6 +221,7 @@ Reply Node::call_from_script(const Command& command, bool read_only, bool allow_
   if (!arity_ok(*spec, command.size())) return Reply::error("ERR Wrong number of args calling Redis command from script");
   if (spec->flags & kNoScript) return Reply::error("ERR This Redis command is not allowed from script");
   if (read_only && (spec->flags & kWrite)) return Reply::error("ERR Write commands are not allowed from read-only scripts.");
+  if (spec->flags & kWrite) lua_->note_write();  // from now on SCRIPT KILL answers UNKILLABLE
   if (cluster_) {
     if (auto refusal = cluster_script_check(*cluster_, cluster_myself_, command, script_session_->asking,
                                             keyspace_)) {

@@ -12,6 +12,7 @@
 
 #include "clock.hpp"
 #include "config.hpp"
+#include "function_library.hpp"
 #include "cluster_view.hpp"
 #include "keyspace.hpp"
 #include "notifications.hpp"
@@ -98,9 +99,11 @@ class Node {
   // Evicts `key` from database 0 now if the node has it, reported as `evicted` like any eviction.
   bool evict_key(std::string_view key);
 
-  // Whole-keyspace snapshot and restore, every database (the script cache is not part of it, as on Redis).
-  Dataset snapshot() const { return keyspace_.dataset(); }
-  void restore(Dataset dataset) { keyspace_.restore(std::move(dataset)); }
+  // Whole-keyspace snapshot and restore, every database, with the FUNCTION libraries (the EVAL script cache
+  // is not part of it, as on Redis, where functions travel in the RDB and the replication stream and scripts
+  // do not).
+  Dataset snapshot() const;
+  void restore(Dataset dataset);
   void flush_scripts();
 
   std::int64_t now_ms() const { return options_.clock(); }
@@ -109,6 +112,14 @@ class Node {
   // Used by command handlers and the script engine.
   Keyspace& mutable_keyspace() { return keyspace_; }
   LuaEngine& lua() { return *lua_; }
+  FunctionLibraries& functions() { return *functions_; }
+  // Served over a socket: while a script runs past busy-reply-threshold, the transport's `servicer` answers
+  // other clients (they get -BUSY, SCRIPT KILL works); it returns false when the server is stopping. The
+  // simulator installs none: its clock does not move during a script, so a script is never busy there.
+  void set_busy_servicer(std::function<bool()> servicer) { busy_servicer_ = std::move(servicer); }
+  bool serves_while_busy() const { return static_cast<bool>(busy_servicer_); }
+  bool service_while_busy();
+  std::int64_t busy_reply_threshold_ms() const;
   // allow_oom: the script's shebang has flags=allow-oom, so its writes skip the maxmemory check.
   Reply call_from_script(const Command& command, bool read_only, bool allow_oom = false);
   // Evicts as the policy allows; false when the node is still over its limit (Redis's OOM state).
@@ -154,6 +165,8 @@ class Node {
   Keyspace keyspace_;
   KeyspaceNotifier notifier_;  // the keyspace's observer: notifications, then options_.observer
   std::unique_ptr<LuaEngine> lua_;
+  std::unique_ptr<FunctionLibraries> functions_;  // after lua_: released before the Lua state closes
+  std::function<bool()> busy_servicer_;
   PublishSink publish_sink_;
   WaitHook wait_hook_;
   PublishBus publish_bus_;

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <iostream>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "real_clock.hpp"
@@ -112,7 +113,9 @@ void RespServer::read_from(int fd, Client& client) {
     return;
   }
   if (received < 0) return;
+  const int outer = std::exchange(running_fd_, fd);
   client.receive(std::string_view(chunk, static_cast<std::size_t>(received)), node_);
+  running_fd_ = outer;
 }
 
 void RespServer::write_to(int fd, Client& client) {
@@ -136,34 +139,50 @@ void RespServer::close_client(int fd) {
 }
 
 void RespServer::run(const std::atomic<bool>& stop) {
+  stop_ = &stop;
+  node_.set_busy_servicer([this] { return service_while_busy(); });
+  while (!stop.load()) turn(kPollTimeoutMs);
+  node_.set_busy_servicer({});
+}
+
+bool RespServer::service_while_busy() {
+  if (stop_ != nullptr && stop_->load()) return false;
+  const bool outer = std::exchange(nested_, true);
+  turn(0);
+  nested_ = outer;
+  return !(stop_ != nullptr && stop_->load());
+}
+
+void RespServer::turn(int timeout_ms) {
+  const int running = running_fd_;  // protected for this whole turn
   std::vector<pollfd> fds;
-  while (!stop.load()) {
-    fds.clear();
-    fds.push_back({listen_fd_, POLLIN, 0});
-    for (const auto& [fd, client] : clients_) {
-      short events = POLLIN;
-      if (!client.output().empty()) events |= POLLOUT;
-      fds.push_back({fd, events, 0});
-    }
-    int ready = poll(fds.data(), fds.size(), kPollTimeoutMs);
-    if (ready < 0 && errno != EINTR) throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
-    for (std::size_t i = 1; i < fds.size() && ready > 0; ++i) {
-      auto it = clients_.find(fds[i].fd);
-      if (it == clients_.end()) continue;
-      if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) read_from(fds[i].fd, it->second);
-    }
-    // Flush everything (replies, and pub/sub pushes to clients that sent nothing this turn).
-    std::vector<int> finished;
-    for (auto& [fd, client] : clients_) {
-      // Pub/sub pushes bypass receive(), so a subscriber that never reads is bounded here.
-      if (client.output().size() > options_.limits.max_output_bytes) client.abandon();
-      write_to(fd, client);
-      if (client.closing() && client.output().empty()) finished.push_back(fd);
-    }
-    for (int fd : finished) close_client(fd);
-    if (ready > 0 && (fds[0].revents & POLLIN)) accept_clients();
-    node_.expire_some(options_.active_expire_per_tick);
+  fds.push_back({listen_fd_, POLLIN, 0});
+  for (const auto& [fd, client] : clients_) {
+    if (fd == running) continue;
+    short events = POLLIN;
+    if (!client.output().empty()) events |= POLLOUT;
+    fds.push_back({fd, events, 0});
   }
+  int ready = poll(fds.data(), fds.size(), timeout_ms);
+  if (ready < 0 && errno != EINTR) throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+  for (std::size_t i = 1; i < fds.size() && ready > 0; ++i) {
+    auto it = clients_.find(fds[i].fd);
+    if (it == clients_.end()) continue;
+    if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) read_from(fds[i].fd, it->second);
+  }
+  // Flush everything (replies, and pub/sub pushes to clients that sent nothing this turn).
+  std::vector<int> finished;
+  for (auto& [fd, client] : clients_) {
+    if (fd == running) continue;
+    // Pub/sub pushes bypass receive(), so a subscriber that never reads is bounded here.
+    if (client.output().size() > options_.limits.max_output_bytes) client.abandon();
+    write_to(fd, client);
+    if (client.closing() && client.output().empty()) finished.push_back(fd);
+  }
+  for (int fd : finished) close_client(fd);
+  if (ready > 0 && (fds[0].revents & POLLIN)) accept_clients();
+  // Not from inside a script: expiry would move the clock reading the script runs on.
+  if (!nested_) node_.expire_some(options_.active_expire_per_tick);
 }
 
 namespace {

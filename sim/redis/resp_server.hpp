@@ -1,6 +1,8 @@
 #pragma once
 // Serves one Node over RESP2 on a TCP socket: a single-threaded poll() loop, pipelining, pub/sub pushes,
-// bounded input (RespLimits) and output per client. A production seam: real sockets live here only.
+// bounded input (RespLimits) and output per client. A script running past busy-reply-threshold has the
+// loop served from its Lua hook (as Redis's processEventsWhileBlocked): other clients get -BUSY, and
+// SCRIPT KILL / FUNCTION KILL stop it. A production seam: real sockets live here only.
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -38,6 +40,10 @@ class RespServer {
   void read_from(int fd, Client& client);
   void write_to(int fd, Client& client);
   void close_client(int fd);
+  // One turn of the loop: poll (up to `timeout_ms`), read, write, close, accept; active expiry unless nested.
+  void turn(int timeout_ms);
+  // While a script is busy (Node::set_busy_servicer): serves the other clients once; false when stopping.
+  bool service_while_busy();
 
   Node& node_;
   ServeOptions options_;
@@ -46,6 +52,11 @@ class RespServer {
   std::int64_t next_client_id_ = 1;
   std::map<int, Client> clients_;                // by fd
   std::map<std::int64_t, int> fd_of_client_;     // client id -> fd, for pub/sub delivery
+  // The client whose command is running (a busy script's caller): not read, written or closed by a turn
+  // served from inside that command, as Redis protects it. -1 when none.
+  int running_fd_ = -1;
+  bool nested_ = false;  // a turn served from inside a busy script
+  const std::atomic<bool>* stop_ = nullptr;
 };
 
 // `lockcheck serve`: a fresh node on the real clock, served until SIGINT/SIGTERM. Returns a process exit code.

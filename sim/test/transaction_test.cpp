@@ -6,28 +6,14 @@
 
 #include "core/simulate.hpp"
 #include "core/world.hpp"
+#include "direct_call.hpp"
 
 namespace lockcheck::sim {
 namespace {
 
-SimConfig one_client_one_node() {
-  SimConfig config;
-  config.clients = std::vector<ClientConfig>(1);
-  config.nodes = std::vector<NodeConfig>(1);
-  config.link.delay_min_us = 100;
-  config.link.delay_max_us = 100;
-  config.command_timeout_us = 60000000;
-  return config;
-}
+SimConfig one_client_one_node() { return one_client_config(1); }
 
-// Sends command from client 0 to node 0 and runs 1 ms: the reply is back by then. As redis-cli prints it.
-std::string call(World& world, Command command) {
-  auto pending = std::make_shared<PendingCall>();
-  world.send(world.client(0), 0, std::move(command), pending);
-  world.scheduler().run_until(world.scheduler().now() + 1000, 1000000);
-  EXPECT_TRUE(pending->settled && pending->result.replied());
-  return to_string(pending->result.reply);
-}
+std::string call(World& world, Command command) { return call_master(world, std::move(command)); }
 
 bool has_key(World& world, const std::string& key) {
   return world.node(0).mock().keyspace().database(0).entries.count(key) == 1;

@@ -304,6 +304,61 @@ rc::Gen<Command> database_command() {
       plain({k, float_arg()}, "INCRBYFLOAT"),
       plain({k, rc::gen::element<std::string>("f", "g"), float_arg()}, "HINCRBYFLOAT"),
       plain({rc::gen::just<std::string>("keyspace")}, "INFO"));
+// Redis 7 functions: a few libraries (one function each where FUNCTION LIST shows them, since redis-server
+// lists functions and libraries in its dict's order), loads that fail, FCALL/FCALL_RO, DELETE, FLUSH, LIST.
+const std::vector<std::string>& libraries() {
+  static const std::vector<std::string> codes = {
+      "#!lua name=lockA\nredis.register_function('acquire', function(keys, args) "
+      "return redis.call('set', keys[1], args[1], 'NX', 'PX', 150000) end)",
+      "#!lua name=lockA\nredis.register_function('acquire', function(keys, args) return redis.call('set', keys[1], "
+      "args[1]) end)",
+      "#!lua name=lockB\nredis.register_function{function_name='owner', callback=function(keys) return "
+      "redis.call('get', keys[1]) end, flags={'no-writes'}, description='who holds it'}",
+      "#!lua name=lockC\nredis.register_function('release', function(keys, args) if redis.call('get', keys[1]) == "
+      "args[1] then return redis.call('del', keys[1]) end return 0 end)",
+      "#!lua name=dupe\nredis.register_function('ACQUIRE', function() return 1 end)",
+      "#!lua name=errs\nredis.register_function('fail', function(keys) return redis.call('incr', keys[1]) end)\n"
+      "redis.register_function{function_name='boom', callback=function() error('x') end, flags={'no-writes'}}\n"
+      "redis.register_function{function_name='sneaky', callback=function(keys) return redis.call('del', keys[1]) end,"
+      " flags={'no-writes'}}",
+      "redis.register_function('f', function() return 1 end)",
+      "#!lua name=bad-name\nredis.register_function('f', function() return 1 end)",
+      "#!lua name=empty\nlocal x = 1",
+      "#!lua name=early\nredis.call('ping')",
+      "#!lua name=broken\nlocal x = (",
+      "#!lua name=twice\nredis.register_function('t', function() end)\nredis.register_function('T', function() end)",
+  };
+  return codes;
+}
+
+rc::Gen<Command> function_command() {
+  auto library = rc::gen::elementOf(libraries());
+  auto name = rc::gen::element<std::string>("acquire", "owner", "release", "fail", "boom", "sneaky", "nosuch", "ACQUIRE");
+  auto numkeys = rc::gen::element<std::string>("1", "1", "1", "0", "2", "x", "-1");
+  auto listed = rc::gen::element<std::string>("lockA", "lockB", "lockC", "lock[B]", "nomatch*");
+  return rc::gen::oneOf(
+      plain({rc::gen::just<std::string>("LOAD"), library}, "FUNCTION"),
+      plain({rc::gen::just<std::string>("LOAD"), rc::gen::element<std::string>("REPLACE", "replace", "NOPE"), library},
+            "FUNCTION"),
+      rc::gen::exec([=] {
+        Command command{*rc::gen::element<std::string>("FCALL", "FCALL_RO", "fcall"), *name, *numkeys};
+        auto rest = *rc::gen::container<std::vector<std::string>>(rc::gen::oneOf(key(), script_arg()));
+        if (rest.size() > 3) rest.resize(3);
+        command.insert(command.end(), rest.begin(), rest.end());
+        return command;
+      }),
+      plain({rc::gen::just<std::string>("DELETE"), rc::gen::element<std::string>("lockA", "lockB", "errs", "nope", "LOCKA")},
+            "FUNCTION"),
+      plain({rc::gen::just<std::string>("FLUSH"), rc::gen::element<std::string>("SYNC", "async", "nope")}, "FUNCTION"),
+      plain({rc::gen::element<std::string>("STATS", "KILL", "FLUSH", "NOPE")}, "FUNCTION"),
+      plain({rc::gen::just<std::string>("LIST"), rc::gen::element<std::string>("LIBRARYNAME", "libraryname"), listed},
+            "FUNCTION"),
+      plain({rc::gen::just<std::string>("LIST"), rc::gen::just<std::string>("WITHCODE"),
+             rc::gen::just<std::string>("LIBRARYNAME"), listed},
+            "FUNCTION"),
+      plain({rc::gen::just<std::string>("LIST"), rc::gen::element<std::string>("LIBRARYNAME", "foo")},
+            "FUNCTION"),
+      plain({rc::gen::just<std::string>("KILL")}, "SCRIPT"));
 }
 
 // HELLO 2 (never 3: hiredis speaks RESP2 only; RESP3 is compared on raw bytes below), AUTH, CLIENT and CONFIG
@@ -515,6 +570,7 @@ rc::Gen<Step> step() {
       {1, as_step(plain({v}, "PING"))},
       {1, rc::gen::exec([] { return Step{{*rc::gen::element<std::string>("FOO", "get", "Get"), *key(), "x"}, false}; })},
       {8, script_step()},
+      {6, as_step(function_command())},
       {4, as_step(connection_command())},
       {6, as_step(database_command())},
   });
@@ -628,6 +684,7 @@ TEST(Differential, MockAnswersLikeRealRedis) {
     real.call({"FLUSHALL"});
     real.call({"SELECT", "0"});
     real.call({"SCRIPT", "FLUSH"});
+    real.call({"FUNCTION", "FLUSH"});
     real.call(kResetConfig);
     real.call({"CLIENT", "SETNAME", ""});
     real.call({"CLIENT", "NO-EVICT", "off"});

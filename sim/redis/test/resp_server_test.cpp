@@ -14,6 +14,7 @@
 #include "lockcheck/mutex.hpp"
 #include "redis/real_clock.hpp"
 #include "redis/resp_server.hpp"
+#include "live_server.hpp"
 
 namespace lockcheck::mock::testing {
 
@@ -63,49 +64,6 @@ TEST(RespParser, MalformedAndOversizedInputIsAnError) {
   RespParser small(RespLimits{.max_bulk_bytes = 100, .max_array_elements = 10, .max_inline_bytes = 100, .max_request_bytes = 1000});
   EXPECT_FALSE(small.feed(std::string(2000, 'x')));  // never buffers past the limit
 }
-
-// A live server on a free port, served from a thread for the test's lifetime.
-class LiveServer : public ::testing::Test {
- protected:
-  void SetUp() override {
-    server_ = std::make_unique<RespServer>(node_, options());
-    thread_ = std::thread([this] { server_->run(stop_); });
-  }
-  void TearDown() override {
-    stop_ = true;
-    thread_.join();
-  }
-
-  // Sends raw bytes on a fresh connection and returns everything received until the server closes it
-  // or 2 s pass.
-  std::string raw_exchange(const std::string& bytes) {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<std::uint16_t>(server_->port()));
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
-    EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-    timeval timeout{2, 0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-    (void)!send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-    std::string received;
-    char chunk[4096];
-    for (int i = 0; i < 1000; ++i) {
-      ssize_t n = recv(fd, chunk, sizeof chunk, 0);
-      if (n <= 0) break;
-      received.append(chunk, static_cast<std::size_t>(n));
-    }
-    close(fd);
-    return received;
-  }
-
-  virtual ServeOptions options() const { return ServeOptions{.host = "127.0.0.1", .port = 0}; }
-
-  Node node_{NodeOptions{.clock = real_unix_time_ms}};
-  std::unique_ptr<RespServer> server_;
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-};
 
 TEST_F(LiveServer, AnswersHiredis) {
   HiredisClient client("127.0.0.1", server_->port());

@@ -104,7 +104,7 @@ TEST_F(Scripting, ErrorsCarryRedisSuffix) {
   EXPECT_REPLY(eval("error(5)"), E("ERR user_script:1: 5" + at("error(5)", 1)));
   EXPECT_REPLY(eval("\n\nlocal t = {}\nt.x = function() error('in') end\nt.x()"),
                E("ERR user_script:4: in" + at("\n\nlocal t = {}\nt.x = function() error('in') end\nt.x()", 4)));
-  EXPECT_REPLY(eval("return 1 +"), E("ERR Error compiling script (new function): user_script:1: unexpected symbol near <eof>"));
+  EXPECT_REPLY(eval("return 1 +"), E("ERR Error compiling script (new function): user_script:1: unexpected symbol near '<eof>'"));
   const std::string nope = "return redis.call('nope')";
   EXPECT_REPLY(eval(nope), E("ERR Unknown Redis command called from script" + at(nope, 1)));
   EXPECT_REPLY(eval("return redis.pcall('nope')"), E("ERR Unknown Redis command called from script"));
