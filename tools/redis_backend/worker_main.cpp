@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "attribution.hpp"
@@ -20,6 +21,7 @@
 #include "core/renew_op.hpp"
 #include "record_sink.hpp"
 #include "lockcheck/clock.hpp"
+#include "lockcheck/cluster_port.hpp"
 #include "lockcheck/entropy.hpp"
 #include "lockcheck/thread_spawner.hpp"
 #include "lockcheck/variants/registry.hpp"
@@ -210,7 +212,12 @@ int main(int argc, char** argv) {
       out.record_renewal(event);
     };
     params.wrap_in_watchdog = config.renewal.watchdog;
-    auto lock = make_lock(config.variant, port, clock, entropy, config.lock, params);
+    // On a cluster the lock sees one node: the library's ClusterPort, routing by slot over every node's link.
+    const std::vector<std::string> cluster_addresses = read_cluster_addresses(config_path);
+    std::optional<ClusterPort> cluster;
+    if (!cluster_addresses.empty()) cluster.emplace(port, cluster_addresses);
+    Port& lock_port = cluster ? static_cast<Port&>(*cluster) : port;
+    auto lock = make_lock(config.variant, lock_port, clock, entropy, config.lock, params);
     redis_backend::ResourceClient resource(resource_port, config.workload.fencing);
     sim::Prng prng(sim::derive_seed(seed, "client/" + std::to_string(process) + "/" + std::to_string(incarnation)));
     run_workload(config, process, *lock, clock, resource, out, prng, end_us);
