@@ -23,6 +23,7 @@
 #include "lockcheck/clock.hpp"
 #include "lockcheck/cluster_port.hpp"
 #include "lockcheck/entropy.hpp"
+#include "lockcheck/errors.hpp"
 #include "lockcheck/thread_spawner.hpp"
 #include "lockcheck/variants/registry.hpp"
 #include "resource_client.hpp"
@@ -125,8 +126,18 @@ void run_workload(const sim::SimConfig& config, int process, LockAlgorithm& lock
       return fields;
     };
     out.record("op", op("invoke", "acquire"));
-    AcquireResult acquired = reader ? run_sync(lock.acquire_shared(key, Micros(workload.wait_us)))
-                                    : run_sync(lock.acquire(key, Micros(workload.wait_us)));
+    AcquireResult acquired;
+    try {
+      acquired = reader ? run_sync(lock.acquire_shared(key, Micros(workload.wait_us))) : run_sync(lock.acquire(key, Micros(workload.wait_us)));
+    } catch (const RedisError& error) {
+      // The server refuses the lock's commands (CROSSSLOT on a cluster, ...): that is the outcome, retrying
+      // cannot help, and this client stops, as sim/core/workload.cpp does.
+      Json fields = op("fail", "acquire");
+      fields["detail"] = error.what();
+      fields["error"] = true;
+      out.record("op", fields);
+      return;
+    }
     if (acquired.status != AcquireStatus::acquired) {
       Json fields = op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
       fields["detail"] = acquired.detail;
@@ -160,7 +171,17 @@ void run_workload(const sim::SimConfig& config, int process, LockAlgorithm& lock
       invoke["token"] = lease.token;
       if (!skipped_write.empty()) invoke["skipped_write"] = skipped_write;
       out.record("op", invoke);
-      const ReleaseStatus released = reader ? run_sync(lock.release_shared(lease)) : run_sync(lock.release(lease));
+      ReleaseStatus released = ReleaseStatus::unknown;
+      try {
+        released = reader ? run_sync(lock.release_shared(lease)) : run_sync(lock.release(lease));
+      } catch (const RedisError& error) {
+        Json failed = op("fail", "release");
+        failed["token"] = lease.token;
+        failed["detail"] = error.what();
+        failed["error"] = true;
+        out.record("op", failed);
+        return;
+      }
       Json done = op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
       done["token"] = lease.token;
       done["result"] = to_string(released);
