@@ -18,6 +18,7 @@
 
 #include "attribution.hpp"
 #include "client_clock.hpp"
+#include "cluster_formation.hpp"
 #include "core/history.hpp"
 #include "core/meta_line.hpp"
 #include "record_sink.hpp"
@@ -281,6 +282,15 @@ class Run {
     sim::History history;
     sim::Json meta = sim::history_meta(config_, seed_);
     meta["backend"] = "redis";
+    if (topology_.cluster()) {
+      // Which node serves which slots at the start, as the simulator's meta line says.
+      Json shards = Json::array();
+      for (int shard = 0; shard < config_.cluster.shards; ++shard) {
+        const auto [first, last] = initial_slot_range(config_.cluster, shard);
+        shards.push_back(Json{{"node", shard}, {"slots", Json::array({Json::array({first, last})})}});
+      }
+      meta["shards"] = std::move(shards);
+    }
     history.record(0, "meta", meta);
     for (const Record& record : records) history.record(record.t_us, record.kind.c_str(), record.fields);
 
