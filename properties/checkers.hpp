@@ -47,6 +47,10 @@ struct Progress {
   std::int64_t wait_p99_us = 0;
   std::map<std::int64_t, std::int64_t> acquisitions_by_process;  // every process that tried, even with 0
   std::vector<std::int64_t> starved_processes;  // tried at least once, never acquired
+  // Ops the server refused outright ("error":true: CROSSSLOT on a cluster, CLUSTERDOWN, ...; the client
+  // stopped), and the first one's text.
+  std::int64_t server_errors = 0;
+  std::string first_server_error;
 };
 
 Progress measure_progress(const History& history);

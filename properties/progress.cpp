@@ -25,6 +25,7 @@ Progress measure_progress(const History& history) {
   std::vector<std::int64_t> waits_us;
   for (const Event& event : history.events) {
     const auto* op = std::get_if<Op>(&event);
+    if (op != nullptr && op->error && progress.server_errors++ == 0) progress.first_server_error = op->detail;
     if (op == nullptr || op->fn != OpFn::acquire) continue;
     std::pair<std::int64_t, std::string> id{op->process, op->key};
     if (op->type == OpType::invoke) {
@@ -61,7 +62,9 @@ void to_json(nlohmann::json& out, const Progress& progress) {
                        {"wait_p50_us", progress.wait_p50_us},
                        {"wait_p99_us", progress.wait_p99_us},
                        {"acquisitions_by_process", by_process},
-                       {"starved_processes", progress.starved_processes}};
+                       {"starved_processes", progress.starved_processes},
+                       {"server_errors", progress.server_errors}};
+  if (progress.server_errors > 0) out["first_server_error"] = progress.first_server_error;
 }
 
 }  // namespace lockcheck::properties

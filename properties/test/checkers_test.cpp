@@ -635,6 +635,22 @@ TEST(Checkers, ProgressFigures) {
   EXPECT_EQ(out["acquisitions_by_process"]["2"], 0);
 }
 
+// A server that refuses the lock's commands (CROSSSLOT on a cluster) is an outcome worth saying plainly:
+// counted, with the first error's text, so a run with no acquisitions tells why.
+TEST(Checkers, ProgressCountsServerErrors) {
+  HistoryBuilder b(1000, false, 2'000'000);
+  b.invoke(0, 1, "acquire");
+  const std::string crossslot = "acquire of lock 'lock' failed: CROSSSLOT Keys in request don't hash to the same slot";
+  b.op(500, {{"type", "fail"}, {"process", 1}, {"f", "acquire"}, {"key", "lock"}, {"detail", crossslot}, {"error", true}});
+  b.invoke(600, 2, "acquire");
+  b.complete(700, 2, "acquire", "fail");
+  Progress progress = measure_progress(b.parse());
+  EXPECT_EQ(progress.server_errors, 1);
+  EXPECT_EQ(progress.first_server_error, crossslot);
+  json out = progress;
+  EXPECT_EQ(out["server_errors"], 1);
+}
+
 TEST(Checkers, CheckJsonlAndVerdictRendering) {
   HistoryBuilder b;
   b.acquire_ok(100, 1, "tokA", 900'000);

@@ -86,6 +86,11 @@ void print_report(const cli::ScenarioReport& report) {
               static_cast<long long>(progress.acquisitions), static_cast<long long>(progress.acquisitions_per_second),
               static_cast<double>(progress.wait_p50_us) / 1000.0, static_cast<double>(progress.wait_p99_us) / 1000.0,
               progress.starved_processes.empty() ? "" : fmt::format(", {} starved", progress.starved_processes.size()).c_str());
+  if (progress.server_errors > 0) {
+    std::printf("  server errors (seed %llu): %lld op(s) refused by the server, first: %s\n",
+                static_cast<unsigned long long>(report.seeds_run.empty() ? 0 : report.seeds_run.front()),
+                static_cast<long long>(progress.server_errors), progress.first_server_error.c_str());
+  }
 }
 
 int command_run(const std::vector<std::string>& files, cli::RunOptions options, const std::string& junit_path,

@@ -45,6 +45,17 @@ bool is_hash_write(const std::string& event) {
 }
 bool is_write(const std::string& event) { return event == "set" || is_hash_write(event); }
 
+// A key moved between cluster nodes by a slot migration: the source's MIGRATE deletes it, the target's
+// RESTORE-ASKING (sent by the source node itself) creates it. The cluster's doing, no client's (by -1), named
+// as the simulator names it.
+std::optional<std::string> cluster_move_of(const MonitorLine* line) {
+  if (line == nullptr) return std::nullopt;
+  const std::string name = line->name();
+  if (name == "MIGRATE") return "migrate";
+  if (name == "RESTORE-ASKING") return "restore";
+  return std::nullopt;
+}
+
 // The value a `set` notification's command stored under `key`.
 std::optional<std::string> set_value(const MonitorLine& line, const std::string& key) {
   const std::string name = line.name();
@@ -355,6 +366,15 @@ void NodeAttribution::close_unit() {
     } else if (note.event == "persist") {
       event = "expire_removed";
       key.state.expire_at_ms = -1;
+    } else if (note.event == "restore") {
+      // The value is in DUMP's binary format: unknown until the read that follows; the TTL is in ms from now.
+      event = before.present ? "overwritten" : "created";
+      std::int64_t expire_at_ms = -1;
+      if (line != nullptr && line->argv.size() >= 3) {
+        const std::int64_t ttl_ms = integer(line->argv[2]).value_or(0);
+        if (ttl_ms > 0) expire_at_ms = line->unix_us / 1000 + ttl_ms;
+      }
+      key = Derived{KeyState{true, "", {}, expire_at_ms}, false};
     } else if (note.event == "del") {
       event = "deleted";
     } else if (note.event == "expired") {
@@ -371,9 +391,10 @@ void NodeAttribution::close_unit() {
     if (is_removal(note.event)) key = Derived{KeyState{}, true};
     if (event.empty()) continue;
     const bool servers_own = is_servers_own(note.event);
-    const std::int64_t by = servers_own ? -1 : by_of(unit, change);
+    const std::optional<std::string> moved = cluster_move_of(line);
+    const std::int64_t by = servers_own || moved ? -1 : by_of(unit, change);
     Json fields{{"node", node_}, {"event", event}, {"key", note.key}, {"value", ""}, {"by", by},
-                {"command", servers_own || line == nullptr ? std::string() : lower(line->argv.front())}};
+                {"command", moved ? *moved : servers_own || line == nullptr ? std::string() : lower(line->argv.front())}};
     if (!servers_own && !unit.script.empty() && line != nullptr && line->from_script()) fields["script"] = unit.script;
     fields["notification"] = note.event;
     fields["since_us"] = note.since_us;

@@ -9,12 +9,13 @@
 #include <stdexcept>
 #include <vector>
 
+#include "lockcheck/key_slot.hpp"
 #include "monitor_line.hpp"
 
 namespace lockcheck::redis_backend {
 namespace {
 
-constexpr const char* kMarkerChannel = "lockcheck:marker";
+constexpr const char* kMarkerChannelPrefix = "lockcheck:marker:";
 constexpr const char* kKeyeventPrefix = "__keyevent@0__:";
 
 struct ReplyDeleter {
@@ -65,8 +66,9 @@ struct NodeObserver::Connections {
   }
 };
 
-NodeObserver::NodeObserver(int node, int port, std::set<std::string> keys, const TimeBase& time, RecordSink& sink)
-    : node_(node), port_(port), keys_(std::move(keys)), time_(time), connections_(std::make_unique<Connections>()) {
+NodeObserver::NodeObserver(int node, int port, std::set<std::string> keys, const TimeBase& time, RecordSink& sink, bool cluster)
+    : node_(node), port_(port), keys_(std::move(keys)), cluster_(cluster),
+      marker_channel_(kMarkerChannelPrefix + std::to_string(port)), time_(time), connections_(std::make_unique<Connections>()) {
   connections_->subscriber = connect(port_);
   connections_->reader = connect(port_);
   setup(connections_->reader, {"CLIENT", "SETNAME", kObserverClientName});
@@ -77,7 +79,7 @@ NodeObserver::NodeObserver(int node, int port, std::set<std::string> keys, const
   // A MONITOR client may still subscribe (RESP2): its replies and messages then share one stream with the
   // MONITOR lines. Lines and messages before the first marker's read are part of that read's state.
   redisAppendCommand(connections_->subscriber, "PSUBSCRIBE %s*", kKeyeventPrefix);
-  redisAppendCommand(connections_->subscriber, "SUBSCRIBE %s", kMarkerChannel);
+  redisAppendCommand(connections_->subscriber, "SUBSCRIBE %s", marker_channel_.c_str());
   std::optional<std::uint64_t> first;  // the initial state: the first marker's read, once subscribed
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   while (std::chrono::steady_clock::now() < deadline) {
@@ -87,9 +89,10 @@ NodeObserver::NodeObserver(int node, int port, std::set<std::string> keys, const
     if (reply->type == REDIS_REPLY_ERROR) throw std::runtime_error("observer: subscribe failed: " + text_of(reply.get()));
     if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 3) continue;
     const std::string type = text_of(reply->element[0]);
-    if (!first && type == "subscribe" && text_of(reply->element[1]) == kMarkerChannel) first = request_read();
+    if (!first && type == "subscribe" && text_of(reply->element[1]) == marker_channel_) first = request_read();
     if (first && type == "message" && text_of(reply->element[2]) == std::to_string(*first)) {
-      initial_ = reads_.at(*first).read.state;
+      // On a cluster node the first read is one per slot, all sent at once: together they are the state.
+      for (const auto& entry : reads_) initial_.insert(entry.second.read.state.begin(), entry.second.read.state.end());
       resolved_issued_us_ = reads_.at(*first).issued_us;
       reads_.clear();
       attribution_ = std::make_unique<NodeAttribution>(
@@ -125,19 +128,35 @@ Gaps NodeObserver::gaps() const {
 }
 
 std::uint64_t NodeObserver::request_read() {
+  if (!cluster_) return *read_keys({keys_.begin(), keys_.end()});
+  std::map<int, std::vector<std::string>> by_slot;
+  for (const std::string& key : keys_) by_slot[key_hash_slot(key)].push_back(key);
+  std::optional<std::uint64_t> last;
+  for (const auto& [slot, keys] : by_slot) {
+    if (std::optional<std::uint64_t> marker = read_keys(keys)) last = marker;
+  }
+  // No slot of a lock key is served here: a keyless read still places a marker (and the node's time).
+  if (!last) last = read_keys({});
+  if (!last) throw std::runtime_error("observer: node " + std::to_string(node_) + " refused a keyless read");
+  return *last;
+}
+
+std::optional<std::uint64_t> NodeObserver::read_keys(const std::vector<std::string>& keys) {
   redisContext* reader = connections_->reader;
   const std::uint64_t marker = next_marker_++;
   const std::int64_t issued_us = time_.now_us();
+  if (cluster_) redisAppendCommand(reader, "ASKING");  // kept through MULTI: an importing slot's keys answer
   redisAppendCommand(reader, "MULTI");
-  for (const std::string& key : keys_) {
+  for (const std::string& key : keys) {
     redisAppendCommand(reader, "GET %b", key.data(), key.size());
     redisAppendCommand(reader, "PEXPIRETIME %b", key.data(), key.size());
     redisAppendCommand(reader, "HKEYS %b", key.data(), key.size());  // WRONGTYPE on a string: fine
   }
   redisAppendCommand(reader, "TIME");
-  redisAppendCommand(reader, "PUBLISH %s %llu", kMarkerChannel, static_cast<unsigned long long>(marker));
+  redisAppendCommand(reader, "PUBLISH %s %llu", marker_channel_.c_str(), static_cast<unsigned long long>(marker));
   redisAppendCommand(reader, "EXEC");
-  const std::size_t queued = 3 * keys_.size() + 3;  // MULTI and every queued command answer first
+  // ASKING, MULTI and every queued command answer first (QUEUED, or the error that aborts the EXEC).
+  const std::size_t queued = 3 * keys.size() + 3 + (cluster_ ? 1 : 0);
   for (std::size_t i = 0; i < queued; ++i) {
     void* raw = nullptr;
     if (redisGetReply(reader, &raw) != REDIS_OK) throw std::runtime_error("observer: read failed");
@@ -146,12 +165,13 @@ std::uint64_t NodeObserver::request_read() {
   void* raw = nullptr;
   if (redisGetReply(reader, &raw) != REDIS_OK || raw == nullptr) throw std::runtime_error("observer: read failed");
   ReplyPtr exec(static_cast<redisReply*>(raw));
-  if (exec->type != REDIS_REPLY_ARRAY || exec->elements != 3 * keys_.size() + 2) {
+  if (cluster_ && exec->type == REDIS_REPLY_ERROR) return std::nullopt;  // the slot is not served here
+  if (exec->type != REDIS_REPLY_ARRAY || exec->elements != 3 * keys.size() + 2) {
     throw std::runtime_error("observer: unexpected EXEC reply");
   }
   StateRead read;
   std::size_t index = 0;
-  for (const std::string& key : keys_) {
+  for (const std::string& key : keys) {
     const redisReply* value = exec->element[index++];
     const redisReply* expire = exec->element[index++];
     const redisReply* fields = exec->element[index++];
@@ -257,7 +277,7 @@ void NodeObserver::observe() {
         }
         resolved_issued_us_ = read->second.issued_us;
         reads_.erase(read);
-        outstanding_.reset();
+        if (outstanding_ == marker) outstanding_.reset();
       }
     } catch (const std::exception&) {
       return;  // the node went away mid-read: what is pending is derived or counted by finish()

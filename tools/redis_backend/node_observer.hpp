@@ -13,6 +13,12 @@
 // `t` is when the notification's bytes were read from the socket; `since_us` when they began to be on their
 // way: the later of when the socket was last seen empty before those bytes and when the read whose marker
 // preceded them was sent (Redis writes them in the event-loop pass that ran the command, microseconds after).
+//
+// On a Redis Cluster node (`cluster`) a transaction must keep to one hash slot that the node serves or
+// imports, so the read is one MULTI per slot of the lock keys, each after ASKING (which lets an importing
+// node answer for the keys it already holds); a slot's read that the node refuses (-MOVED, -ASK for a key
+// already migrated away: EXECABORT) tells nothing and is left out. The marker channel is the node's own,
+// since a cluster node's PUBLISH reaches every node.
 #include <atomic>
 #include <map>
 #include <memory>
@@ -21,6 +27,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "attribution.hpp"
 #include "record_sink.hpp"
@@ -31,7 +38,7 @@ class NodeObserver {
  public:
   // Subscribes, reads the initial state of `keys`, then observes on its own thread until destroyed.
   // Throws std::runtime_error when it cannot connect.
-  NodeObserver(int node, int port, std::set<std::string> keys, const TimeBase& time, RecordSink& sink);
+  NodeObserver(int node, int port, std::set<std::string> keys, const TimeBase& time, RecordSink& sink, bool cluster = false);
   ~NodeObserver();
   NodeObserver(const NodeObserver&) = delete;
   NodeObserver& operator=(const NodeObserver&) = delete;
@@ -51,12 +58,17 @@ class NodeObserver {
   struct Connections;
   void loop();
   void observe();
+  // Sends the read(s) of every lock key; returns the marker of the last one the node ran.
   std::uint64_t request_read();
+  // One MULTI read of `keys` (one slot on a cluster node); nullopt when the node refused it.
+  std::optional<std::uint64_t> read_keys(const std::vector<std::string>& keys);
   std::optional<std::string> client_name(const std::string& address);
 
   int node_;
   int port_;
   std::set<std::string> keys_;
+  bool cluster_;
+  std::string marker_channel_;
   const TimeBase& time_;
   std::unique_ptr<Connections> connections_;
   std::map<std::string, KeyState> initial_;

@@ -18,6 +18,7 @@
 
 #include "attribution.hpp"
 #include "client_clock.hpp"
+#include "cluster_formation.hpp"
 #include "core/history.hpp"
 #include "core/meta_line.hpp"
 #include "record_sink.hpp"
@@ -88,7 +89,7 @@ const std::set<std::string>& supported_faults() {
   static const std::set<std::string> kinds = {"pause",          "crash",        "restart",  "node_clock_jump",
                                               "node_clock_drift", "node_crash", "node_restart", "failover",
                                               "partition",      "heal",       "slow_node",    "loss",     "client_clock_jump",
-                                              "client_clock_drift"};
+                                              "client_clock_drift", "slot_migration"};
   return kinds;
 }
 
@@ -125,7 +126,7 @@ class Run {
         directory_(directory),
         launch_{tools + "/lockcheck_redis_worker", directory + "/worker-config.json", topology_.routing().path(), directory,
                 directory, topology_.services(), resource_.port(), 0, config_.duration_us, seed} {
-    write_worker_config(config_, launch_.config_path);
+    write_worker_config(config_, launch_.config_path, topology_.cluster_addresses());
   }
 
   RedisRunResult execute() {
@@ -243,10 +244,25 @@ class Run {
     } else if (kind == "loss") {
       record_fault(now, "loss", Json{{"request_ppm", fault.request_loss_ppm}, {"reply_ppm", fault.reply_loss_ppm}});
       topology_.set_loss(fault.request_loss_ppm, fault.reply_loss_ppm);
+    } else if (kind == "slot_migration") {
+      migrate_lock_slot(fault, now);
     } else if (kind == "slow_node") {
       record_fault(now, "slow_node", Json{{"node", fault.node}, {"delay_us", fault.duration_us}});
       topology_.slow_node(fault.node, fault.duration_us);
     }
+  }
+
+  // As the simulator's World::apply_slot_migration: the keys move 1 ms after the slot starts migrating, the
+  // slot is the target's at the end.
+  void migrate_lock_slot(const sim::FaultSpec& fault, std::int64_t now) {
+    int from = -1;
+    if (!topology_.begin_slot_migration(fault.node, from)) return;
+    const int slot = topology_.lock_slot();
+    record_fault(now, "slot_migration", Json{{"node", fault.node}, {"from", from}, {"slot", slot}, {"duration_us", fault.duration_us}});
+    schedule(now + std::min<std::int64_t>(1000, fault.duration_us), [this] { topology_.migrate_slot_keys(); });
+    schedule(now + fault.duration_us, [this, to = fault.node, slot] {
+      if (topology_.finish_slot_migration()) record_fault(time_.now_us(), "slot_migrated", Json{{"node", to}, {"slot", slot}});
+    });
   }
 
   RedisRunResult finish() {
@@ -258,13 +274,23 @@ class Run {
     for (int process = 0; process < workers_->count(); ++process) {
       for (Record& record : read_worker_records(workers_->output_path(process))) records.push_back(std::move(record));
     }
-    // One master: a command's effect comes before its reply, so a server line goes no later than that.
-    if (topology_.services() == 1) place_server_events(records);
+    // One master: a command's effect comes before its reply, so a server line goes no later than that. On a
+    // cluster a worker's commands go to one node at a time, each answered before the next: the same holds.
+    if (topology_.services() == 1 || topology_.cluster()) place_server_events(records);
     std::erase_if(records, [&](const Record& record) { return record.t_us > config_.duration_us; });
     std::stable_sort(records.begin(), records.end(), [](const Record& a, const Record& b) { return a.t_us < b.t_us; });
     sim::History history;
     sim::Json meta = sim::history_meta(config_, seed_);
     meta["backend"] = "redis";
+    if (topology_.cluster()) {
+      // Which node serves which slots at the start, as the simulator's meta line says.
+      Json shards = Json::array();
+      for (int shard = 0; shard < config_.cluster.shards; ++shard) {
+        const auto [first, last] = initial_slot_range(config_.cluster, shard);
+        shards.push_back(Json{{"node", shard}, {"slots", Json::array({Json::array({first, last})})}});
+      }
+      meta["shards"] = std::move(shards);
+    }
     history.record(0, "meta", meta);
     for (const Record& record : records) history.record(record.t_us, record.kind.c_str(), record.fields);
 
@@ -309,12 +335,14 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
   };
   if (config.clients.size() > static_cast<std::size_t>(kMaxProcesses)) refuse("more than 32 clients");
   if (config.nodes.size() > static_cast<std::size_t>(kMaxServices)) refuse("more than 16 nodes");
-  if (config.cluster.shards > 0) refuse("a [cluster] topology");
+  const bool cluster = config.cluster.shards > 0;
   for (const auto& node : config.nodes) {
     if (node.maxmemory_keys > 0) refuse("maxmemory eviction");
   }
   for (const auto& fault : fault_schedule(config, seed)) {
     if (supported_faults().count(fault.kind) == 0) refuse("fault '" + fault.kind + "'");
+    // A cluster node restarted would need its nodes.conf and a rejoin: not made real yet.
+    if (cluster && (fault.kind == "node_crash" || fault.kind == "node_restart")) refuse("fault '" + fault.kind + "' on a [cluster]");
   }
 }
 

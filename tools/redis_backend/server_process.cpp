@@ -9,11 +9,18 @@ namespace lockcheck::redis_backend {
 
 ServerProcess::ServerProcess(ServerSpec spec) : spec_(std::move(spec)) {
   std::filesystem::create_directories(spec_.directory);
-  std::vector<std::string> args = {"--dir", spec_.directory, "--logfile", spec_.directory + "/redis.log"};
+  // No diskless-sync delay: a replica's first full sync would otherwise wait 5 s for more replicas to join it.
+  std::vector<std::string> args = {"--dir", spec_.directory, "--logfile", spec_.directory + "/redis.log",
+                                   "--repl-diskless-sync-delay", "0"};
   if (spec_.persistence != Persistence::none) {
     args.insert(args.end(), {"--appendonly", "yes", "--appendfsync", spec_.persistence == Persistence::aof_always ? "always" : "everysec"});
   }
   if (spec_.keyspace_events) args.insert(args.end(), {"--notify-keyspace-events", "KEA"});
+  if (spec_.cluster_bus_port > 0) {
+    args.insert(args.end(), {"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-port",
+                             std::to_string(spec_.cluster_bus_port), "--cluster-node-timeout",
+                             std::to_string(spec_.cluster_node_timeout_ms)});
+  }
   if (spec_.replica_of_port > 0) args.insert(args.end(), {"--replicaof", "127.0.0.1", std::to_string(spec_.replica_of_port)});
   std::vector<std::string> env;
   if (!spec_.clock_shim.empty()) env = {"LD_PRELOAD=" + spec_.clock_shim, "LOCKCHECK_CLOCK_FILE=" + spec_.clock_file};

@@ -3,6 +3,7 @@
 // pid) in its own directory, with persistence as asked, keyspace notifications for the observer, and its wall
 // clock under a ServerClock through the LD_PRELOAD clock shim. Killed with SIGKILL; restarted on the same
 // port with or without its data.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,10 @@ struct ServerSpec {
   std::string clock_shim;         // path of the shim library; empty: no shim (the resource server)
   std::string clock_file;         // the ServerClock file the shim reads
   bool keyspace_events = true;    // notify-keyspace-events for the observer
+  // A Redis Cluster node (cluster_formation.hpp) when > 0: its cluster bus port, chosen free rather than the
+  // default port + 10000 (which may be taken, or above 65535 for a high ephemeral port).
+  int cluster_bus_port = 0;
+  std::int64_t cluster_node_timeout_ms = 15000;
 };
 
 class ServerProcess {

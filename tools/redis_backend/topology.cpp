@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/meta_line.hpp"
 #include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck::redis_backend {
@@ -46,11 +47,7 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
     : config_(config), time_(time), sink_(sink), keys_{config.workload.key}, routing_(directory + "/routing", true) {
   const int nodes = static_cast<int>(config.nodes.size());
   // The keys the variant writes besides the lock key (rw-two-keys' read key) are lock keys too.
-  const auto masters = static_cast<std::size_t>(
-      std::count_if(config.nodes.begin(), config.nodes.end(), [](const sim::NodeConfig& node) { return node.replica_of < 0; }));
-  for (const LockShape::DerivedKey& derived : lock_shape(config.variant, config.workload.key, masters).derived_keys) {
-    keys_.insert(derived.key);
-  }
+  for (const LockShape::DerivedKey& derived : sim::lock_shape_of(config).derived_keys) keys_.insert(derived.key);
   servers_.resize(static_cast<std::size_t>(nodes));
   observers_.resize(static_cast<std::size_t>(nodes));
   replication_links_.resize(static_cast<std::size_t>(nodes));
@@ -63,7 +60,8 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
     replica_of_.push_back(config.nodes[static_cast<std::size_t>(i)].replica_of);
   }
   // Masters first: a replica's `replicaof` needs its master's port (through a delaying link).
-  for (int pass = 0; pass < 2; ++pass) {
+  if (cluster()) start_cluster(directory, clock_shim);
+  for (int pass = 0; pass < (cluster() ? 0 : 2); ++pass) {
     for (int i = 0; i < nodes; ++i) {
       const int master = replica_of_[static_cast<std::size_t>(i)];
       if ((pass == 0) != (master < 0)) continue;
@@ -78,6 +76,9 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
   }
   wait_for_replicas();
   // The initial sync went through at full speed; from now on the replication stream lags.
+  for (auto& link : announce_links_) {
+    link->set_delay((config.cluster.replication_lag_min_us + config.cluster.replication_lag_max_us) / 2);
+  }
   for (int i = 0; i < nodes; ++i) {
     if (auto& link = replication_links_[static_cast<std::size_t>(i)]) {
       const auto& node = config.nodes[static_cast<std::size_t>(i)];
@@ -96,7 +97,11 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
     }
     set_loss(config.link.request_loss_ppm, config.link.reply_loss_ppm);
   }
-  service_node_ = sim::master_nodes(config);
+  if (cluster()) {
+    for (int node = 0; node < nodes; ++node) service_node_.push_back(node);  // ClusterPort addresses them all
+  } else {
+    service_node_ = sim::master_nodes(config);
+  }
   refusing_fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in address{};
   address.sin_family = AF_INET;
@@ -116,6 +121,7 @@ Topology::~Topology() {
   for (auto& link : replication_links_) {
     if (link) link->stop();
   }
+  for (auto& link : announce_links_) link->stop();
   for (auto& server : servers_) {
     if (server) server->kill();
   }
@@ -148,7 +154,9 @@ void Topology::publish_routing(const std::set<int>& blocked_nodes) {
 
 void Topology::observe() {
   for (std::size_t i = 0; i < servers_.size(); ++i) {
-    if (replica_of_[i] < 0) observers_[i] = std::make_unique<NodeObserver>(static_cast<int>(i), servers_[i]->port(), keys_, time_, sink_);
+    if (replica_of_[i] < 0) {
+      observers_[i] = std::make_unique<NodeObserver>(static_cast<int>(i), servers_[i]->port(), keys_, time_, sink_, cluster());
+    }
   }
 }
 
@@ -173,7 +181,7 @@ Gaps Topology::gaps() const {
 // holds now, and records what vanished as `lost` on `node_of_record` at `t_us` (the simulator's convention).
 void Topology::start_observer(int node, const std::map<std::string, KeyState>& before, std::int64_t t_us, int node_of_record) {
   auto& slot = observers_[static_cast<std::size_t>(node)];
-  slot = std::make_unique<NodeObserver>(node, servers_[static_cast<std::size_t>(node)]->port(), keys_, time_, sink_);
+  slot = std::make_unique<NodeObserver>(node, servers_[static_cast<std::size_t>(node)]->port(), keys_, time_, sink_, cluster());
   for (const auto& [key, now] : slot->initial_state()) {
     auto it = before.find(key);
     const bool had = it != before.end() && it->second.present;
@@ -214,13 +222,20 @@ void Topology::failover(int replica, std::int64_t t_us) {
   if (old_master < 0) return;
   // Sentinel fences the old master off; here it is killed, and what was still on the link is lost with it.
   servers_[static_cast<std::size_t>(old_master)]->kill();
-  replication_links_[static_cast<std::size_t>(replica)]->stop();
+  auto& lagging_link = cluster() ? announce_links_[static_cast<std::size_t>(old_master)] : replication_links_[static_cast<std::size_t>(replica)];
+  lagging_link->stop();
   std::map<std::string, KeyState> before = state_at_crash_[static_cast<std::size_t>(old_master)];
   if (auto& observer = observers_[static_cast<std::size_t>(old_master)]) {
     observer->drain();  // every change the old master made up to its death
     before = observer->last_state();
     retired_gaps_.add(observer->gaps());
     observer.reset();
+  }
+  if (cluster()) {
+    cluster_failover(replica, old_master);
+    start_observer(replica, before, t_us, old_master);
+    publish_routing();
+    return;
   }
   run_command(servers_[static_cast<std::size_t>(replica)]->port(), {"REPLICAOF", "NO", "ONE"});
   replica_of_[static_cast<std::size_t>(replica)] = -1;

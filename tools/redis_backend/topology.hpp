@@ -5,6 +5,11 @@
 // is killed, REPLICAOF NO ONE on the replica, other replicas and the clients re-pointed), server clock jumps
 // and drift, and, when the scenario has link faults, a LinkProxy per client-node link for partition / heal
 // (silently dropped bytes), request and reply loss, slow nodes and per-link delays.
+//
+// With a [cluster] the nodes form a real Redis Cluster (cluster_formation.hpp); every node is a service of
+// its own and the workers' ClusterPort routes by slot over them, mapping the addresses the nodes announce
+// (cluster_addresses) to their own links. A failover is CLUSTER FAILOVER TAKEOVER on the replica after the
+// old master is killed; a slot migration moves the lock key's slot as redis-cli --cluster reshard does.
 #include <memory>
 #include <set>
 #include <string>
@@ -29,6 +34,9 @@ class Topology {
 
   const RoutingTable& routing() const { return routing_; }
   int services() const { return static_cast<int>(service_node_.size()); }
+  bool cluster() const { return config_.cluster.shards > 0; }
+  // "127.0.0.1:<port>" each cluster node announces, by node (empty without a cluster).
+  std::vector<std::string> cluster_addresses() const;
 
   // Starts observing every master (after the servers are up; call before clients start).
   void observe();
@@ -47,6 +55,15 @@ class Topology {
   void clock_drift(int node, std::int64_t drift_ppm);
   int master_of(int node) const { return replica_of_.at(static_cast<std::size_t>(node)); }
 
+  // Slot migration of the lock key's slot to master `target`, in redis-cli's three steps: SETSLOT IMPORTING
+  // on the target and MIGRATING on the owner (false when there is nothing to move: the target owns the slot
+  // already or is not a master; `from` is the owner); MIGRATE of the slot's keys; SETSLOT NODE on every
+  // master (false when no migration is under way).
+  bool begin_slot_migration(int target, int& from);
+  void migrate_slot_keys();
+  bool finish_slot_migration();
+  int lock_slot() const { return lock_slot_; }
+
   // Events on lock keys that the observers could not pin down, by reason (attribution.hpp).
   Gaps gaps() const;
 
@@ -55,6 +72,8 @@ class Topology {
   LinkProxy& link(int process, int node) { return *links_.at({process, node}); }
   void start_observer(int node, const std::map<std::string, KeyState>& before, std::int64_t t_us, int node_of_record);
   void wait_for_replicas();
+  void start_cluster(const std::string& directory, const std::string& clock_shim);
+  void cluster_failover(int replica, int old_master);
 
   const sim::SimConfig& config_;
   const TimeBase& time_;
@@ -69,6 +88,13 @@ class Topology {
   std::vector<int> service_node_;  // service -> node serving it
   std::map<std::pair<int, int>, std::unique_ptr<LinkProxy>> links_;  // (process, node); empty: direct links
   RoutingTable routing_;
+  // A cluster: each node's announced port (a LinkProxy its replicas replicate through), its node id, and
+  // who owns the lock key's slot; a migration under way has a target >= 0.
+  std::vector<std::unique_ptr<LinkProxy>> announce_links_;
+  std::vector<std::string> node_ids_;
+  int lock_slot_ = 0;
+  int lock_slot_owner_ = -1;
+  int migration_target_ = -1;
   int refusing_port_ = 0;  // bound, never listening: keeps clients off a restarting node
   int refusing_fd_ = -1;
   Gaps retired_gaps_;  // of observers already stopped

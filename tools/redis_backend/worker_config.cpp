@@ -6,7 +6,7 @@
 
 namespace lockcheck::redis_backend {
 
-void write_worker_config(const sim::SimConfig& config, const std::string& path) {
+void write_worker_config(const sim::SimConfig& config, const std::string& path, const std::vector<std::string>& cluster_addresses) {
   const LockOptions& lock = config.lock;
   const sim::WorkloadConfig& w = config.workload;
   const nlohmann::json out{
@@ -30,7 +30,8 @@ void write_worker_config(const sim::SimConfig& config, const std::string& path) 
         {"fencing", sim::to_string(w.fencing)}, {"nest_every", w.nest_every}, {"nested_ttl_us", w.nested_ttl_us},
         {"nested_hold_min_us", w.nested_hold_min_us}, {"nested_hold_max_us", w.nested_hold_max_us}, {"readers_ppm", w.readers_ppm},
         {"check_lease_before_write", w.check_lease_before_write}, {"write_latency_min_us", w.write_latency_min_us},
-        {"write_latency_max_us", w.write_latency_max_us}}}};
+        {"write_latency_max_us", w.write_latency_max_us}}},
+      {"cluster_addresses", cluster_addresses}};
   std::ofstream file(path);
   file << out.dump();
   if (!file) throw std::runtime_error("cannot write " + path);
@@ -91,6 +92,12 @@ sim::SimConfig read_worker_config(const std::string& path) {
   out.write_latency_min_us = w.at("write_latency_min_us").get<std::int64_t>();
   out.write_latency_max_us = w.at("write_latency_max_us").get<std::int64_t>();
   return config;
+}
+
+std::vector<std::string> read_cluster_addresses(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) throw std::runtime_error("cannot read " + path);
+  return nlohmann::json::parse(file).at("cluster_addresses").get<std::vector<std::string>>();
 }
 
 }  // namespace lockcheck::redis_backend

@@ -4,13 +4,18 @@
 // so a configuration changed in memory (`--backend` overrides, a comparison's per-cell variant) is what runs.
 // Keep it in step with LockOptions and WorkloadConfig: a field missing here runs with its default.
 #include <string>
+#include <vector>
 
 #include "core/config.hpp"
 
 namespace lockcheck::redis_backend {
 
 // Throws std::runtime_error when the file cannot be written or read.
-void write_worker_config(const sim::SimConfig& config, const std::string& path);
+// `cluster_addresses`: on a cluster, the address each node announces (the worker's ClusterPort maps them to
+// its links); empty otherwise.
+void write_worker_config(const sim::SimConfig& config, const std::string& path,
+                         const std::vector<std::string>& cluster_addresses = {});
 sim::SimConfig read_worker_config(const std::string& path);
+std::vector<std::string> read_cluster_addresses(const std::string& path);
 
 }  // namespace lockcheck::redis_backend

@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "attribution.hpp"
@@ -20,7 +21,9 @@
 #include "core/renew_op.hpp"
 #include "record_sink.hpp"
 #include "lockcheck/clock.hpp"
+#include "lockcheck/cluster_port.hpp"
 #include "lockcheck/entropy.hpp"
+#include "lockcheck/errors.hpp"
 #include "lockcheck/thread_spawner.hpp"
 #include "lockcheck/variants/registry.hpp"
 #include "resource_client.hpp"
@@ -123,8 +126,18 @@ void run_workload(const sim::SimConfig& config, int process, LockAlgorithm& lock
       return fields;
     };
     out.record("op", op("invoke", "acquire"));
-    AcquireResult acquired = reader ? run_sync(lock.acquire_shared(key, Micros(workload.wait_us)))
-                                    : run_sync(lock.acquire(key, Micros(workload.wait_us)));
+    AcquireResult acquired;
+    try {
+      acquired = reader ? run_sync(lock.acquire_shared(key, Micros(workload.wait_us))) : run_sync(lock.acquire(key, Micros(workload.wait_us)));
+    } catch (const RedisError& error) {
+      // The server refuses the lock's commands (CROSSSLOT on a cluster, ...): that is the outcome, retrying
+      // cannot help, and this client stops, as sim/core/workload.cpp does.
+      Json fields = op("fail", "acquire");
+      fields["detail"] = error.what();
+      fields["error"] = true;
+      out.record("op", fields);
+      return;
+    }
     if (acquired.status != AcquireStatus::acquired) {
       Json fields = op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
       fields["detail"] = acquired.detail;
@@ -158,7 +171,17 @@ void run_workload(const sim::SimConfig& config, int process, LockAlgorithm& lock
       invoke["token"] = lease.token;
       if (!skipped_write.empty()) invoke["skipped_write"] = skipped_write;
       out.record("op", invoke);
-      const ReleaseStatus released = reader ? run_sync(lock.release_shared(lease)) : run_sync(lock.release(lease));
+      ReleaseStatus released = ReleaseStatus::unknown;
+      try {
+        released = reader ? run_sync(lock.release_shared(lease)) : run_sync(lock.release(lease));
+      } catch (const RedisError& error) {
+        Json failed = op("fail", "release");
+        failed["token"] = lease.token;
+        failed["detail"] = error.what();
+        failed["error"] = true;
+        out.record("op", failed);
+        return;
+      }
       Json done = op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
       done["token"] = lease.token;
       done["result"] = to_string(released);
@@ -210,7 +233,12 @@ int main(int argc, char** argv) {
       out.record_renewal(event);
     };
     params.wrap_in_watchdog = config.renewal.watchdog;
-    auto lock = make_lock(config.variant, port, clock, entropy, config.lock, params);
+    // On a cluster the lock sees one node: the library's ClusterPort, routing by slot over every node's link.
+    const std::vector<std::string> cluster_addresses = read_cluster_addresses(config_path);
+    std::optional<ClusterPort> cluster;
+    if (!cluster_addresses.empty()) cluster.emplace(port, cluster_addresses);
+    Port& lock_port = cluster ? static_cast<Port&>(*cluster) : port;
+    auto lock = make_lock(config.variant, lock_port, clock, entropy, config.lock, params);
     redis_backend::ResourceClient resource(resource_port, config.workload.fencing);
     sim::Prng prng(sim::derive_seed(seed, "client/" + std::to_string(process) + "/" + std::to_string(incarnation)));
     run_workload(config, process, *lock, clock, resource, out, prng, end_us);

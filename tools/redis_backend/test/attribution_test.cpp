@@ -361,5 +361,28 @@ TEST(PlaceServerEvents, ANodesLinesKeepTheirOrder) {
   EXPECT_EQ(records[4].t_us, 959);  // the deletion came first, so no later than the creation
 }
 
+// A slot migration on a cluster: the source's MIGRATE deletes the key and the target's RESTORE-ASKING (the
+// source node's own connection, never named) creates it. Both are the cluster's doing (by -1, as the simulator
+// records them), not a change by an unknown client; the restored value comes from the read after it.
+TEST_F(AttributionTest, ASlotMigrationIsTheClustersDoing) {
+  stream.state_read(read_of(string_key("tok1", kNodeMs + 900), kNodeMs));
+  note(100, "del");
+  stream.command(line(kNodeMs + 1, "127.0.0.1:60001", {"migrate", "127.0.0.1", "7001", "", "0", "5000", "keys", "lock"}));
+  note(200, "restore");
+  stream.command(line(kNodeMs + 2, "127.0.0.1:60002", {"RESTORE-ASKING", "lock", "898", std::string("\x00\x04tok1", 6)}));
+  stream.state_read(read_of(string_key("tok1", kNodeMs + 900), kNodeMs + 3));
+  const std::vector<Record> out = records();
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].fields["event"], "deleted");
+  EXPECT_EQ(out[0].fields["by"], -1);
+  EXPECT_EQ(out[0].fields["command"], "migrate");
+  EXPECT_EQ(out[1].fields["event"], "created");
+  EXPECT_EQ(out[1].fields["by"], -1);
+  EXPECT_EQ(out[1].fields["command"], "restore");
+  EXPECT_EQ(out[1].fields["value"], "tok1");
+  EXPECT_EQ(out[1].fields["expire_at_ms"], kNodeMs + 900);
+  EXPECT_EQ(stream.gaps().unobserved + stream.gaps().unattributed, 0);
+}
+
 }  // namespace
 }  // namespace lockcheck::redis_backend

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # `lockcheck run --backend redis` end to end, beyond verdicts: it leaves nothing behind (interrupted with SIGINT
 # mid-run it exits 3 and no process or file of the run survives; a finished run leaves none either), and a
-# scenario it cannot make real is refused with exit 2 and the reason.
-# Usage: cli_test.sh lockcheck SCENARIO UNSUPPORTED_SCENARIO
+# scenario it cannot make real is refused with exit 2 and the reason. On a real Redis Cluster, a lock whose keys
+# span slots is refused by the server, and the run says so (CROSSSLOT) and leaves no cluster node behind.
+# Usage: cli_test.sh lockcheck SCENARIO UNSUPPORTED_SCENARIO CROSSSLOT_SCENARIO SPLIT_BRAIN_SCENARIO
 set -uo pipefail
 lockcheck="$1"
 scenario="$2"
 unsupported="$3"
+crossslot="$4"
+split_brain="$5"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -37,9 +40,20 @@ TMPDIR="$work/tmp" "$lockcheck" run "$scenario" --backend redis > "$work/finishe
 expect "a finished run leaves no process" no_leftovers
 expect "a finished run leaves no file" test -z "$(ls -A "$work/tmp")"
 
-"$lockcheck" run "$unsupported" --backend redis > "$work/unsupported.out" 2>&1
-code=$?
-expect "a scenario with eviction is refused with exit 2 (got $code)" test "$code" -eq 2
-expect "the refusal names what is missing" grep -q "cannot make this real yet: maxmemory eviction" "$work/unsupported.out"
+refused() {  # refused WHAT SCENARIO REASON: exit 2, and the refusal names the reason
+  "$lockcheck" run "$2" --backend redis > "$work/refused.out" 2>&1
+  local code=$?
+  expect "$1 is refused with exit 2 (got $code)" test "$code" -eq 2
+  expect "the refusal names $3" grep -q "cannot make this real yet: $3" "$work/refused.out"
+}
+refused "a scenario with eviction" "$unsupported" "maxmemory eviction"
+
+TMPDIR="$work/tmp" "$lockcheck" run "$crossslot" --backend redis > "$work/crossslot.out" 2>&1
+expect "a lock spanning slots on a cluster: the run names the server's refusal" \
+  grep -q "server errors (seed 1): .*CROSSSLOT Keys in request don't hash to the same slot" "$work/crossslot.out"
+expect "a cluster run leaves no process" no_leftovers
+expect "a cluster run leaves no file" test -z "$(ls -A "$work/tmp")"
+
+refused "a cluster split-brain" "$split_brain" "fault 'split_brain'"
 
 exit $((failures > 0))

@@ -1,0 +1,103 @@
+// The Topology's Redis Cluster parts (topology.hpp): forming the cluster, a shard's failover by TAKEOVER, and
+// the migration of the lock key's slot.
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include "cluster_formation.hpp"
+#include "lockcheck/key_slot.hpp"
+#include "redis_server.hpp"
+#include "topology.hpp"
+
+namespace lockcheck::redis_backend {
+
+std::vector<std::string> Topology::cluster_addresses() const {
+  std::vector<std::string> addresses;
+  for (const auto& link : announce_links_) addresses.push_back("127.0.0.1:" + std::to_string(link->port()));
+  return addresses;
+}
+
+void Topology::start_cluster(const std::string& directory, const std::string& clock_shim) {
+  std::vector<ClusterMember> members;
+  for (std::size_t i = 0; i < replica_of_.size(); ++i) {
+    ServerSpec spec{directory + "/node-" + std::to_string(i), Persistence::none, 0, clock_shim, clocks_[i]->path(), true};
+    spec.cluster_bus_port = testing::find_free_port();
+    spec.cluster_node_timeout_ms = config_.cluster.node_timeout_us / 1000;
+    servers_[i] = std::make_unique<ServerProcess>(spec);
+    announce_links_.push_back(std::make_unique<LinkProxy>(servers_[i]->port(), 0));
+    members.push_back(ClusterMember{servers_[i]->port(), spec.cluster_bus_port, announce_links_.back()->port(), replica_of_[i]});
+  }
+  form_cluster(members, config_.cluster);
+  for (const ClusterMember& member : members) node_ids_.push_back(cluster_node_id(member.port));
+  lock_slot_ = key_hash_slot(config_.workload.key);
+  lock_slot_owner_ = sim::cluster_shard_of_slot(config_.cluster, lock_slot_);
+}
+
+// The replica takes the shard over without the dead master's consent (TAKEOVER: no election, a new epoch).
+// Clients are kept off it until its observer listens; the other nodes learn of it by gossip, and the
+// clients' ClusterPort from them (CLUSTER SLOTS after the old master refused to connect).
+void Topology::cluster_failover(int replica, int old_master) {
+  publish_routing({replica});
+  const int port = servers_[static_cast<std::size_t>(replica)]->port();
+  run_command(port, {"CLUSTER", "FAILOVER", "TAKEOVER"});
+  const std::string& id = node_ids_[static_cast<std::size_t>(replica)];
+  bool promoted = false;
+  for (int round = 0; round < 400 && !promoted; ++round) {  // x 5 ms: 2 s bound; it takes a few ms
+    promoted = run_command(port, {"ROLE"}).elements.at(0).text == "master";
+    for (std::size_t other = 0; promoted && other < servers_.size(); ++other) {
+      if (static_cast<int>(other) == old_master || static_cast<int>(other) == replica || replica_of_[other] >= 0) continue;
+      const std::string nodes = run_command(servers_[other]->port(), {"CLUSTER", "NODES"}).text;
+      const std::size_t line = nodes.find(id + " ");
+      promoted = line != std::string::npos && nodes.find("master", line) < nodes.find('\n', line);
+    }
+    if (!promoted) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (!promoted) throw std::runtime_error("cluster failover: node " + std::to_string(replica) + " did not take over within 2 s");
+  replica_of_[static_cast<std::size_t>(replica)] = -1;
+  for (int& master : replica_of_) {
+    if (master == old_master) master = replica;  // the cluster re-points the shard's other replicas itself
+  }
+  if (lock_slot_owner_ == old_master) lock_slot_owner_ = replica;
+}
+
+bool Topology::begin_slot_migration(int target, int& from) {
+  from = lock_slot_owner_;
+  if (migration_target_ >= 0 || from == target || replica_of_.at(static_cast<std::size_t>(target)) >= 0) return false;
+  const std::string slot = std::to_string(lock_slot_);
+  run_command(servers_[static_cast<std::size_t>(target)]->port(),
+              {"CLUSTER", "SETSLOT", slot, "IMPORTING", node_ids_[static_cast<std::size_t>(from)]});
+  run_command(servers_[static_cast<std::size_t>(from)]->port(),
+              {"CLUSTER", "SETSLOT", slot, "MIGRATING", node_ids_[static_cast<std::size_t>(target)]});
+  migration_target_ = target;
+  return true;
+}
+
+void Topology::migrate_slot_keys() {
+  if (migration_target_ < 0) return;
+  const int source = servers_[static_cast<std::size_t>(lock_slot_owner_)]->port();
+  const Reply keys = run_command(source, {"CLUSTER", "GETKEYSINSLOT", std::to_string(lock_slot_), "1000"});
+  if (keys.elements.empty()) return;
+  Command migrate = {"MIGRATE", "127.0.0.1", std::to_string(servers_[static_cast<std::size_t>(migration_target_)]->port()), "", "0", "5000", "KEYS"};
+  for (const Reply& key : keys.elements) migrate.push_back(key.text);
+  run_command(source, migrate);
+}
+
+bool Topology::finish_slot_migration() {
+  if (migration_target_ < 0) return false;
+  const std::string slot = std::to_string(lock_slot_);
+  const std::string& id = node_ids_[static_cast<std::size_t>(migration_target_)];
+  // The target first, then the old owner (which then answers -MOVED), then the other masters; gossip would
+  // tell them too, but the clients should not wait for it.
+  std::vector<int> order = {migration_target_, lock_slot_owner_};
+  for (std::size_t node = 0; node < servers_.size(); ++node) {
+    if (replica_of_[node] < 0 && static_cast<int>(node) != migration_target_ && static_cast<int>(node) != lock_slot_owner_) {
+      order.push_back(static_cast<int>(node));
+    }
+  }
+  for (int node : order) run_command(servers_[static_cast<std::size_t>(node)]->port(), {"CLUSTER", "SETSLOT", slot, "NODE", id});
+  lock_slot_owner_ = migration_target_;
+  migration_target_ = -1;
+  return true;
+}
+
+}  // namespace lockcheck::redis_backend
