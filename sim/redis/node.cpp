@@ -111,7 +111,10 @@ Reply Node::execute(const Command& command, Session& session) {
   }
   if (lua_->busy() && !allowed_while_busy(*spec, command)) {
     session.transaction.aborted |= queueing;
-    return cmd::busy_error(*lua_->running());
+    Reply busy = cmd::busy_error(*lua_->running());
+    // A refused EXEC ends the transaction, naming why (Redis's execCommandAbort).
+    if (queueing && spec->handler == cmd::exec) return abort_exec(session, busy.text);
+    return busy;
   }
   if (queueing && !(spec->flags & kNoQueue)) {
     // Queueing may grow memory without bound: while out of memory Redis refuses every queued command.
@@ -140,11 +143,7 @@ Reply Node::execute(const Command& command, Session& session) {
     session.asking = asking;  // read by scripts below, cleared again after the command
   }
   if ((spec->flags & kDenyOom) && !make_room()) return err::reply(err::kOom);
-  if (spec->handler == cmd::exec && queued_deny_oom(session) && !make_room()) {
-    session.transaction = {};
-    unwatch_all(session);
-    return Reply::error("EXECABORT Transaction discarded because of: " + std::string(err::kOom));
-  }
+  if (spec->handler == cmd::exec && queued_deny_oom(session) && !make_room()) return abort_exec(session, err::kOom);
   ++stats_.calls_by_command[static_cast<std::size_t>(spec - all_commands().data())];
   notifier_.set_arguments(&command);
   Session* previous = script_session_;
@@ -366,6 +365,12 @@ std::int64_t Node::used_memory_estimate() const {
     bytes += kPerKey + static_cast<std::int64_t>(key.size()) + value_bytes;
   }
   return bytes;
+}
+
+Reply Node::abort_exec(Session& session, std::string_view why) {
+  session.transaction = {};
+  unwatch_all(session);
+  return Reply::error("EXECABORT Transaction discarded because of: " + std::string(why));
 }
 
 bool Node::queued_deny_oom(const Session& session) const {

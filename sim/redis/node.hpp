@@ -157,6 +157,8 @@ class Node {
   Reply dispatch(const Command& command, Session& session, bool in_script);
   // EXEC's up-front OOM check: a queued command may grow memory.
   bool queued_deny_oom(const Session& session) const;
+  // EXEC refused before it runs (out of memory, busy script): the transaction ends with Redis's reply.
+  Reply abort_exec(Session& session, std::string_view why);
 
   NodeOptions options_;
   Keyspace keyspace_;
