@@ -140,6 +140,10 @@ Reply busy_error(const LuaEngine::Running& running) {
 Reply function(CommandContext& ctx) {
   const Command& args = ctx.args;
   const std::string sub = to_lower(args[1]);
+  // FUNCTION LOAD and RESTORE may grow memory (deny-oom in Redis's table): refused while out of memory.
+  if ((sub == "load" || sub == "restore") && ctx.node.memory_limited() && !ctx.node.make_room()) {
+    return err::reply(err::kOom);
+  }
   if (sub == "load") return load(ctx);
   if (sub == "list") return list(ctx);
   if (sub == "stats") return stats(ctx);
