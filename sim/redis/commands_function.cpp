@@ -140,6 +140,10 @@ Reply busy_error(const LuaEngine::Running& running) {
 Reply function(CommandContext& ctx) {
   const Command& args = ctx.args;
   const std::string sub = to_lower(args[1]);
+  // FUNCTION LOAD and RESTORE may grow memory (deny-oom in Redis's table): refused while out of memory.
+  if ((sub == "load" || sub == "restore") && ctx.node.memory_limited() && !ctx.node.make_room()) {
+    return err::reply(err::kOom);
+  }
   if (sub == "load") return load(ctx);
   if (sub == "list") return list(ctx);
   if (sub == "stats") return stats(ctx);
@@ -155,6 +159,10 @@ Reply function(CommandContext& ctx) {
     }
     ctx.node.functions().flush();
     return Reply::ok();
+  }
+  if (sub == "dump" || sub == "restore") {
+    // Redis's payload is RDB-encoded (LZF, CRC64); the mock says so rather than answer differently.
+    return Reply::error("ERR FUNCTION " + to_upper(sub) + " is not supported by the lockcheck mock");
   }
   return Reply::error("ERR unknown subcommand '" + args[1].substr(0, 128) + "'. Try FUNCTION HELP.");
 }

@@ -13,23 +13,6 @@
 namespace lockcheck::mock::cmd {
 namespace {
 
-// Payload bytes of a value, roughly (INFO's used_memory is an estimate on the mock).
-std::size_t approximate_size(const Value& value) {
-  constexpr std::size_t kPerElement = 48;
-  return std::visit(
-      [](const auto& held) -> std::size_t {
-        using Held = std::decay_t<decltype(held)>;
-        if constexpr (std::is_same_v<Held, std::string>) {
-          return held.size();
-        } else if constexpr (requires { held.size(); }) {
-          return held.size() * kPerElement;
-        } else {
-          return held.score_of.size() * kPerElement;
-        }
-      },
-      value);
-}
-
 void add_section(std::string& text, std::string_view title, const std::string& lines) {
   if (!text.empty()) text += "\r\n";
   text += "# ";
@@ -45,19 +28,6 @@ std::string human_bytes(std::int64_t bytes) {
   else if (bytes < 1024LL * 1024 * 1024) std::snprintf(buffer, sizeof buffer, "%.2fM", static_cast<double>(bytes) / (1024 * 1024));
   else std::snprintf(buffer, sizeof buffer, "%.2fG", static_cast<double>(bytes) / (1024.0 * 1024 * 1024));
   return buffer;
-}
-
-// An estimate in the spirit of used_memory: Redis's start-up overhead plus each key's bytes and overheads.
-std::int64_t used_memory_bytes(Node& node) {
-  constexpr std::int64_t kStartup = 876'096;  // redis-server 7.0.15's used_memory_startup
-  constexpr std::int64_t kPerKey = 72;        // dict entry + key sds + object header, roughly
-  std::int64_t bytes = kStartup + static_cast<std::int64_t>(node.lua().memory_used_bytes());
-  for (const Database& db : node.keyspace().dataset().dbs) {
-    for (const auto& [key, entry] : db.entries) {
-      bytes += kPerKey + static_cast<std::int64_t>(key.size()) + static_cast<std::int64_t>(approximate_size(entry.value));
-    }
-  }
-  return bytes;
 }
 
 std::string info_lines(Node& node, std::string_view section) {
@@ -81,7 +51,7 @@ std::string info_lines(Node& node, std::string_view section) {
            "tracking_clients:0\r\nclients_in_timeout_table:0\r\n";
   }
   if (section == "memory") {
-    const std::int64_t used = used_memory_bytes(node);
+    const std::int64_t used = node.used_memory_estimate();
     const std::int64_t maxmemory = std::stoll(node.config().value("maxmemory"));
     return "used_memory:" + std::to_string(used) + "\r\nused_memory_human:" + human_bytes(used) +
            "\r\nused_memory_rss:" + std::to_string(used) + "\r\nused_memory_rss_human:" + human_bytes(used) +
@@ -108,13 +78,28 @@ std::string info_lines(Node& node, std::string_view section) {
   if (section == "replication") {
     const ReplicationInfo& replication = node.replication();
     return "role:" + replication.role + "\r\nconnected_slaves:" + std::to_string(replication.connected_slaves) + "\r\n" +
-           replication.extra_lines;
+           replication.extra_lines +
+           "master_failover_state:no-failover\r\nmaster_replid:0000000000000000000000000000000000000000\r\n"
+           "master_replid2:0000000000000000000000000000000000000000\r\nmaster_repl_offset:0\r\n"
+           "second_repl_offset:-1\r\nrepl_backlog_active:0\r\nrepl_backlog_size:1048576\r\n"
+           "repl_backlog_first_byte_offset:0\r\nrepl_backlog_histlen:0\r\n";
   }
   if (section == "cpu") {
     return "used_cpu_sys:0.000000\r\nused_cpu_user:0.000000\r\nused_cpu_sys_children:0.000000\r\n"
            "used_cpu_user_children:0.000000\r\n";
   }
   if (section == "cluster") return "cluster_enabled:0\r\n";
+  if (section == "commandstats") {
+    std::string lines;
+    const std::span<const CommandSpec> table = all_commands();
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      const std::int64_t calls = node.stats().calls_by_command[i];
+      if (calls == 0) continue;
+      lines += "cmdstat_" + std::string(table[i].name) + ":calls=" + std::to_string(calls) +
+               ",usec=0,usec_per_call=0.00,rejected_calls=0,failed_calls=0\r\n";
+    }
+    return lines;
+  }
   if (section == "keyspace") {
     std::string lines;
     for (int index = 0; index < kDatabases; ++index) {
@@ -131,13 +116,17 @@ std::string info_lines(Node& node, std::string_view section) {
 constexpr std::array kDefaultSections = std::to_array<std::string_view>(
     {"server", "clients", "memory", "persistence", "stats", "replication", "cpu", "modules", "errorstats", "cluster",
      "keyspace"});
+// What INFO ALL / EVERYTHING print, in Redis's order: the default sections plus commandstats.
+constexpr std::array kAllSections = std::to_array<std::string_view>(
+    {"server", "clients", "memory", "persistence", "stats", "replication", "cpu", "modules", "commandstats",
+     "errorstats", "cluster", "keyspace"});
 
 std::string_view title_of(std::string_view section) {
   static constexpr std::array kTitles = std::to_array<std::string_view>(
-      {"Server", "Clients", "Memory", "Persistence", "Stats", "Replication", "CPU", "Modules", "Errorstats", "Cluster",
-       "Keyspace"});
-  for (std::size_t i = 0; i < kDefaultSections.size(); ++i) {
-    if (kDefaultSections[i] == section) return kTitles[i];
+      {"Server", "Clients", "Memory", "Persistence", "Stats", "Replication", "CPU", "Modules", "Commandstats",
+       "Errorstats", "Cluster", "Keyspace"});
+  for (std::size_t i = 0; i < kAllSections.size(); ++i) {
+    if (kAllSections[i] == section) return kTitles[i];
   }
   return section;
 }
@@ -147,15 +136,17 @@ Reply info(CommandContext& ctx) {
   std::vector<std::string> wanted;
   for (std::size_t i = 1; i < ctx.args.size(); ++i) {
     std::string section = to_lower(ctx.args[i]);
-    if (section == "default" || section == "all" || section == "everything") {
-      wanted.assign(kDefaultSections.begin(), kDefaultSections.end());
-      break;
+    if (section == "default") {
+      wanted.insert(wanted.end(), kDefaultSections.begin(), kDefaultSections.end());
+    } else if (section == "all" || section == "everything") {
+      wanted.insert(wanted.end(), kAllSections.begin(), kAllSections.end());
+    } else {
+      wanted.push_back(section);
     }
-    wanted.push_back(section);
   }
   if (ctx.args.size() == 1) wanted.assign(kDefaultSections.begin(), kDefaultSections.end());
   std::string text;
-  for (std::string_view section : kDefaultSections) {
+  for (std::string_view section : kAllSections) {
     if (std::find(wanted.begin(), wanted.end(), section) == wanted.end()) continue;
     add_section(text, title_of(section), info_lines(ctx.node, section));
   }

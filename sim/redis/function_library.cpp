@@ -17,16 +17,29 @@ struct Metadata {
   std::string_view code;  // from the shebang line's newline on
 };
 
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+// Words as sdssplitargs splits them: blanks separate, quotes group ("a b", 'c') and are dropped.
 std::vector<std::string> split_words(std::string_view line) {
   std::vector<std::string> words;
   std::size_t at = 0;
-  // One word per round; bounded by the line's length.
+  // Each round consumes at least one character; bounded by the line's length.
   while (at < line.size()) {
-    while (at < line.size() && (line[at] == ' ' || line[at] == '\t' || line[at] == '\r')) ++at;
-    std::size_t end = at;
-    while (end < line.size() && line[end] != ' ' && line[end] != '\t' && line[end] != '\r') ++end;
-    if (end > at) words.emplace_back(line.substr(at, end - at));
-    at = end;
+    while (at < line.size() && is_blank(line[at])) ++at;
+    if (at >= line.size()) break;
+    std::string word;
+    while (at < line.size() && !is_blank(line[at])) {
+      const char c = line[at++];
+      if (c != '"' && c != '\'') {
+        word += c;
+        continue;
+      }
+      const std::size_t close = line.find(c, at);
+      const std::size_t end = close == std::string_view::npos ? line.size() : close;
+      word += line.substr(at, end - at);
+      at = end == line.size() ? end : end + 1;
+    }
+    words.push_back(std::move(word));
   }
   return words;
 }

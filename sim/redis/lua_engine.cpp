@@ -116,6 +116,14 @@ void LuaEngine::count_hook(lua_State* L, lua_Debug*) {
     engine.check_busy(L);
     return;
   }
+  // FUNCTION LOAD on the served mock: Redis gives a library's code 500 ms of real time to register.
+  constexpr std::int64_t kLoadTimeoutMs = 500;
+  if (engine.node_.serves_while_busy() && engine.loading_ != nullptr &&
+      engine.node_.now_ms() - engine.load_start_ms_ > kLoadTimeoutMs) {
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    push_error_table(L, "FUNCTION LOAD timeout");
+    lua_error(L);
+  }
   engine.instructions_ += kHookEvery;
   if (engine.instructions_ <= engine.instruction_limit_) return;
   // Fire on every instruction from now on, so a pcall in the script cannot swallow the abort for long.
@@ -245,6 +253,7 @@ std::optional<std::string> LuaEngine::load_library(std::string_view code, std::v
   };
   set_scope(true);
   loading_ = &registered;
+  load_start_ms_ = node_.serves_while_busy() ? node_.now_ms() : 0;
   instructions_ = 0;
   const int status = lua_pcall(L_, 0, 0, 0);
   loading_ = nullptr;

@@ -102,6 +102,7 @@ class LuaEngine {
   int function_env_ref_ = 0;     // the proxy function libraries see as _ENV (lua_function_lib.hpp)
   int function_scope_ref_ = 0;   // switch(loading) for that proxy
   RegisterSink* loading_ = nullptr;  // set while FUNCTION LOAD runs a library's code
+  std::int64_t load_start_ms_ = 0;    // when it started (served mock: the load timeout)
   std::optional<Running> running_state_;
   std::int64_t busy_threshold_ms_ = 5000;
   std::uint64_t instruction_limit_;

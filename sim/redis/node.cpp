@@ -1,7 +1,9 @@
 #include "node.hpp"
 
 #include <cassert>
+#include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "subcommands.hpp"
 #include "command.hpp"
@@ -54,6 +56,7 @@ Node::Node(NodeOptions options)
   keyspace_.set_observer(&notifier_);
   wait_hook_ = [](std::int64_t, std::int64_t, std::int64_t) -> std::int64_t { return 0; };
   start_ms_ = options_.clock();
+  stats_.calls_by_command.assign(all_commands().size(), 0);
 }
 
 Node::~Node() = default;
@@ -115,9 +118,20 @@ Reply Node::execute(const Command& command, Session& session) {
   }
   if (lua_->busy() && !allowed_while_busy(*spec, command)) {
     session.transaction.aborted |= queueing;
-    return cmd::busy_error(*lua_->running());
+    Reply busy = cmd::busy_error(*lua_->running());
+    // A refused EXEC ends the transaction, naming why (Redis's execCommandAbort).
+    if (queueing && spec->handler == cmd::exec) return abort_exec(session, busy.text);
+    return busy;
   }
   if (queueing && !(spec->flags & kNoQueue)) {
+    // Queueing may grow memory without bound: while out of memory Redis refuses every queued command.
+    if (memory_limited()) {
+      keyspace_.begin(options_.clock(), Actor{session.client_id, spec->name, {}});
+      if (!make_room()) {
+        session.transaction.aborted = true;
+        return err::reply(err::kOom);
+      }
+    }
     session.transaction.queued.push_back(command);
     return Reply::status("QUEUED");
   }
@@ -137,6 +151,8 @@ Reply Node::execute(const Command& command, Session& session) {
     session.asking = asking;  // read by scripts below, cleared again after the command
   }
   if ((spec->flags & kDenyOom) && !make_room()) return err::reply(err::kOom);
+  if (spec->handler == cmd::exec && queued_deny_oom(session) && !make_room()) return abort_exec(session, err::kOom);
+  ++stats_.calls_by_command[static_cast<std::size_t>(spec - all_commands().data())];
   notifier_.set_arguments(&command);
   Session* previous = script_session_;
   script_session_ = &session;
@@ -180,7 +196,7 @@ Reply Node::run_queued(const Command& command, Session& session) {
   // Same clock reading as EXEC itself: the transaction runs at one instant, as a script does.
   keyspace_.set_actor(Actor{session.client_id, spec->name, {}});
   keyspace_.select(session.db);  // a queued script's SELECT does not carry over to the next command
-  if ((spec->flags & kDenyOom) && !make_room()) return err::reply(err::kOom);
+  // No OOM check here: EXEC was refused up front if a queued command may grow memory (Redis 7.0).
   CommandContext context{*this, keyspace_, session, command, false, session.resp};
   return spec->handler(context);
 }
@@ -246,6 +262,15 @@ Reply Node::call_from_script(const Command& command, bool read_only, bool allow_
 }
 
 bool Node::make_room() {
+  if (maxmemory_bytes_ > 0) {
+    // Each round removes a key, so at most size() rounds; noeviction removes none.
+    for (std::size_t round = 0, limit = keyspace_.size() + 1;
+         round < limit && used_memory_estimate() > maxmemory_bytes_ && options_.eviction != EvictionPolicy::noeviction;
+         ++round) {
+      if (!keyspace_.evict_one(options_.eviction)) break;
+    }
+    if (used_memory_estimate() > maxmemory_bytes_) return false;
+  }
   if (options_.maxmemory_keys == 0) return true;
   // Each round removes a key, so at most size() rounds.
   for (std::size_t round = 0, limit = keyspace_.total_size() + 1;
@@ -368,7 +393,45 @@ Reply Node::unsubscribe(Session& session, const Command& command, SubscriptionKi
   return std::move(confirmations.front());
 }
 
+std::int64_t Node::used_memory_estimate() const {
+  constexpr std::int64_t kStartup = 876'096;  // redis-server 7.0.15's used_memory_startup
+  constexpr std::int64_t kPerKey = 72;        // dict entry + key sds + object header, roughly
+  constexpr std::int64_t kPerElement = 48;
+  std::int64_t bytes = kStartup + static_cast<std::int64_t>(lua_->memory_used_bytes());
+  for (const Database& db : keyspace_.dataset().dbs) {
+  for (const auto& [key, entry] : db.entries) {
+    const std::int64_t value_bytes = std::visit(
+        [](const auto& held) -> std::int64_t {
+          using Held = std::decay_t<decltype(held)>;
+          if constexpr (std::is_same_v<Held, std::string>) return static_cast<std::int64_t>(held.size());
+          else if constexpr (requires { held.size(); }) return static_cast<std::int64_t>(held.size()) * kPerElement;
+          else return static_cast<std::int64_t>(held.score_of.size()) * kPerElement;
+        },
+        entry.value);
+    bytes += kPerKey + static_cast<std::int64_t>(key.size()) + value_bytes;
+  }
+  }
+  return bytes;
+}
+
+Reply Node::abort_exec(Session& session, std::string_view why) {
+  session.transaction = {};
+  unwatch_all(session);
+  return Reply::error("EXECABORT Transaction discarded because of: " + std::string(why));
+}
+
+bool Node::queued_deny_oom(const Session& session) const {
+  if (!session.transaction.open || !memory_limited()) return false;
+  for (const Command& queued : session.transaction.queued) {
+    char name_buffer[32];
+    const CommandSpec* spec = find_command(lower_into(queued[0], name_buffer));
+    if (spec != nullptr && (spec->flags & kDenyOom)) return true;
+  }
+  return false;
+}
+
 void Node::config_changed() {
+  maxmemory_bytes_ = parse_int64(config_.value("maxmemory")).value_or(0);
   const std::string& policy = config_.value("maxmemory-policy");
   if (policy == "allkeys-random") options_.eviction = EvictionPolicy::allkeys_random;
   else if (policy == "allkeys-lru" || policy == "allkeys-lfu") options_.eviction = EvictionPolicy::allkeys_lru;

@@ -51,6 +51,7 @@ struct ClientDirectory {
 // Counters INFO stats shows; CONFIG RESETSTAT zeroes them.
 struct NodeStats {
   std::int64_t commands_processed = 0;
+  std::vector<std::int64_t> calls_by_command;  // INFO commandstats; indexed like all_commands()
 };
 
 // Published messages: (subscriber client id, push ["message", channel, payload]; a RESP2 transport sends
@@ -122,8 +123,12 @@ class Node {
   std::int64_t busy_reply_threshold_ms() const;
   // allow_oom: the script's shebang has flags=allow-oom, so its writes skip the maxmemory check.
   Reply call_from_script(const Command& command, bool read_only, bool allow_oom = false);
-  // Evicts as the policy allows; false when the node is still over its limit (Redis's OOM state).
+  // Evicts as the policy allows; false when the node is still over its limit (Redis's OOM state): the
+  // key-count limit (maxmemory_keys) or CONFIG SET maxmemory in bytes against used_memory_estimate().
   bool make_room();
+  bool memory_limited() const { return options_.maxmemory_keys > 0 || maxmemory_bytes_ > 0; }
+  // INFO's used_memory: Redis 7.0.15's start-up figure, the Lua heap, and each key's bytes and overheads.
+  std::int64_t used_memory_estimate() const;
   Reply call_from_script(const Command& command, bool read_only);
   // Transactions: a queued command run by EXEC; WATCH bookkeeping (commands_transaction.cpp).
   Reply run_queued(const Command& command, Session& session);
@@ -160,6 +165,10 @@ class Node {
  private:
   Reply dispatch(const Command& command, Session& session, bool in_script);
   void send(const std::vector<Delivery>& deliveries);
+  // EXEC's up-front OOM check: a queued command may grow memory.
+  bool queued_deny_oom(const Session& session) const;
+  // EXEC refused before it runs (out of memory, busy script): the transaction ends with Redis's reply.
+  Reply abort_exec(Session& session, std::string_view why);
 
   NodeOptions options_;
   Keyspace keyspace_;
@@ -175,6 +184,7 @@ class Node {
   ClientDirectory clients_;
   NodeStats stats_;
   int tcp_port_ = 6379;
+  std::int64_t maxmemory_bytes_ = 0;  // CONFIG SET maxmemory
   std::int64_t start_ms_ = 0;
   PubSubRegistry pubsub_;
   Session* script_session_ = nullptr;  // the client whose script is running

@@ -38,12 +38,6 @@ constexpr std::array kSubcommands = std::to_array<Subcommand>({
     {"script", "kill", 2},         {"script", "load", 3},
 });
 
-std::string to_upper(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
-  return out;
-}
-
 bool is_container(std::string_view name) {
   for (const Subcommand& sub : kSubcommands) {
     if (sub.container == name) return true;

@@ -7,6 +7,12 @@ namespace lockcheck::mock {
 
 inline char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
+inline std::string to_upper(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+  return out;
+}
+
 inline std::string to_lower(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = ascii_lower(c);

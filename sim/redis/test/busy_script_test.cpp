@@ -72,6 +72,9 @@ TEST_F(BusyScript, FunctionKillAndTransactionsWhileBusy) {
   EXPECT_REPLY(other.call({"MULTI"}), Reply::ok());
   EXPECT_REPLY(other.call({"SET", "k", "v"}), kBusyFunction);
   EXPECT_REPLY(other.call({"DISCARD"}), Reply::ok());
+  EXPECT_REPLY(other.call({"MULTI"}), Reply::ok());
+  EXPECT_REPLY(other.call({"EXEC"}), Reply::error("EXECABORT Transaction discarded because of: " + kBusyFunction.text));
+  EXPECT_REPLY(other.call({"EXEC"}), kBusyFunction);  // no transaction left: a plain refusal
   EXPECT_REPLY(other.call({"SCRIPT", "KILL"}), kBusyFunction);
   const Reply stats = other.call({"FUNCTION", "STATS"});
   ASSERT_EQ(stats.elements.size(), 4u);
