@@ -9,36 +9,12 @@
 #include "core/careful_write.hpp"
 #include "core/world.hpp"
 #include "lockcheck/errors.hpp"
+#include "core/thread_lock.hpp"
 #include "lockcheck/owned_lock.hpp"
 #include "lockcheck/public_types.hpp"
 
 namespace lockcheck::sim {
 namespace {
-
-// How one thread of a process reaches the lock: the variant itself (one thread per process, as the catalogue
-// studies it) or, with several threads, the public type's core the process's threads share, as `owner`.
-struct ThreadLock {
-  LockAlgorithm* variant = nullptr;
-  OwnedLock* shared = nullptr;
-  OwnerId owner = 0;  // also the history's "thread"; 0 with one thread per process
-
-  Task<AcquireResult> acquire(const std::string& key, Micros wait, bool reader) {
-    if (shared != nullptr) co_return co_await shared->acquire(owner, wait, reader ? HoldMode::shared : HoldMode::exclusive);
-    if (reader) co_return co_await variant->acquire_shared(key, wait);
-    co_return co_await variant->acquire(key, wait);
-  }
-  Task<ReleaseStatus> release(Lease& lease, bool reader) {
-    if (shared != nullptr) co_return co_await shared->release(owner);
-    if (reader) co_return co_await variant->release_shared(lease);
-    co_return co_await variant->release(lease);
-  }
-  // The lease as the lock object knows it now (a careful holder asks this before writing).
-  Lease current(const Lease& acquired) const {
-    if (shared == nullptr) return acquired;
-    return shared->lease(owner).value_or(acquired);
-  }
-  int thread() const { return static_cast<int>(owner); }
-};
 
 Json op_fields(ClientProcess& process, const char* type, const char* f, const std::string& key, int thread = 0) {
   Json fields{{"type", type}, {"process", process.id()}, {"f", f}, {"key", key}, {"local", process.local_now()}};

@@ -182,12 +182,6 @@ void check_threads(const Section& top, const Scenario& scenario) {
                                                      "nest_every (the threads' nesting is not simulated yet)",
                                                      workload.threads_per_process));
   }
-  if (scenario.backend == "redis") {
-    table.fail_at("threads_per_process",
-                  fmt::format("[workload] threads_per_process = {} is simulated only: the redis backend's worker "
-                              "processes run one thread each (use backend = \"mock\")",
-                              workload.threads_per_process));
-  }
 }
 
 void check_watchdog(const Section& top, const std::string& variant, const Scenario::Scripts& scripts,

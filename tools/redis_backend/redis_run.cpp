@@ -310,8 +310,6 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
   if (config.clients.size() > static_cast<std::size_t>(kMaxProcesses)) refuse("more than 32 clients");
   if (config.nodes.size() > static_cast<std::size_t>(kMaxServices)) refuse("more than 16 nodes");
   if (config.cluster.shards > 0) refuse("a [cluster] topology");
-  // Its workers run the workload on one thread each; several threads sharing one lock object are simulated only.
-  if (config.workload.threads_per_process > 1) refuse("threads_per_process > 1 (each worker process runs one thread)");
   for (const auto& node : config.nodes) {
     if (node.maxmemory_keys > 0) refuse("maxmemory eviction");
   }
