@@ -29,7 +29,8 @@ foreach(internal include/redis_server.hpp include/testing include/core include/r
     message(FATAL_ERROR "internal header path installed: ${internal}")
   endif()
 endforeach()
-foreach(public include/lockcheck/mutex.hpp include/lockcheck/scripts.hpp)
+foreach(public include/lockcheck/mutex.hpp include/lockcheck/public_types.hpp include/lockcheck/scripts.hpp
+                include/lockcheck/broken/set_nx_ex_del.hpp)
   if(NOT EXISTS ${prefix}/${public})
     message(FATAL_ERROR "public header not installed: ${public}")
   endif()

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "history_facts.hpp"
 
 namespace lockcheck::properties {
@@ -27,13 +29,13 @@ class Tracker {
       if (const auto* op = std::get_if<Op>(&event)) on_op(*op);
       if (const auto* resource = std::get_if<ResourceEvent>(&event)) on_resource(*resource);
       if (const auto* fault = std::get_if<FaultEvent>(&event); fault != nullptr && fault->fault == "crash") {
-        for (auto& [process_key, hold] : holds_) {
-          if (process_key.first == fault->process && hold.count > 0) close(process_key, hold, fault->t, "crash");
+        for (auto& [id, hold] : holds_) {  // every thread of the process dies with it
+          if (id.process == fault->process && hold.count > 0) close(id, hold, fault->t, "crash");
         }
       }
     }
-    for (auto& [process_key, hold] : holds_) {
-      if (hold.count > 0) close(process_key, hold, history.end_us(), "history end");
+    for (auto& [id, hold] : holds_) {
+      if (hold.count > 0) close(id, hold, history.end_us(), "history end");
     }
     std::stable_sort(beliefs_.begin(), beliefs_.end(),
                      [](const Belief& a, const Belief& b) { return a.start_us < b.start_us; });
@@ -41,10 +43,26 @@ class Tracker {
   }
 
  private:
-  using ProcessKey = std::pair<std::int64_t, std::string>;
+  struct HolderKey {
+    std::int64_t process = 0;
+    std::int64_t thread = 0;
+    std::string key;
+    auto operator<=>(const HolderKey&) const = default;
+  };
+
+  // A renewal line names no thread (the watchdog renews a lease, not a thread): it goes to the process's
+  // thread holding that token, if one does.
+  HolderKey holder_of(const Op& op) const {
+    HolderKey id{op.process, op.thread, op.key};
+    if (op.fn != OpFn::renew || op.thread != 0 || op.token.empty()) return id;
+    for (const auto& [held, hold] : holds_) {
+      if (held.process == op.process && held.key == op.key && hold.count > 0 && hold.token == op.token) return held;
+    }
+    return id;
+  }
 
   void on_op(const Op& op) {
-    ProcessKey id{op.process, op.key};
+    const HolderKey id = holder_of(op);
     if (op.fn == OpFn::acquire && op.type == OpType::ok) {
       Hold& hold = holds_[id];
       std::int64_t valid_until = op.valid_until_us.value_or(kForever);
@@ -77,8 +95,8 @@ class Tracker {
   }
 
   void on_resource(const ResourceEvent& resource) {
-    for (auto& [process_key, hold] : holds_) {
-      if (process_key.first != resource.process || hold.count == 0) continue;
+    for (auto& [id, hold] : holds_) {
+      if (id.process != resource.process || id.thread != resource.thread || hold.count == 0) continue;
       if (resource.t > hold.valid_until_us) {
         hold.acted_us = resource.t;
         hold.acted_i = resource.i;
@@ -88,7 +106,7 @@ class Tracker {
 
   // A renewal or reentry after the validity ran out: the believed stretch ended at valid_until; a new one
   // starts now.
-  void restart_if_lapsed(const ProcessKey& id, Hold& hold, const Op& op) {
+  void restart_if_lapsed(const HolderKey& id, Hold& hold, const Op& op) {
     if (op.t <= hold.valid_until_us) return;
     auto pending = pending_reason_.find(id);
     emit(id, hold, hold.valid_until_us, pending != pending_reason_.end() ? pending->second : "valid_until");
@@ -99,7 +117,7 @@ class Tracker {
     hold.acted_i = -1;
   }
 
-  void close(const ProcessKey& id, Hold& hold, std::int64_t t_us, const char* reason) {
+  void close(const HolderKey& id, Hold& hold, std::int64_t t_us, const char* reason) {
     std::string why = reason;
     if (hold.valid_until_us <= t_us) {
       auto pending = pending_reason_.find(id);
@@ -110,7 +128,7 @@ class Tracker {
     pending_reason_.erase(id);
   }
 
-  void emit(const ProcessKey& id, const Hold& hold, std::int64_t end_us, const std::string& reason) {
+  void emit(const HolderKey& id, const Hold& hold, std::int64_t end_us, const std::string& reason) {
     std::int64_t acted_i = -1;
     std::string why = reason;
     if (hold.acted_us > end_us) {  // it kept acting past its validity: its belief reached that far
@@ -119,18 +137,23 @@ class Tracker {
       why = "acted";
     }
     if (end_us <= hold.start_us) return;
-    beliefs_.push_back(Belief{id.first, id.second, hold.token, hold.start_us, end_us, hold.start_i, why,
+    beliefs_.push_back(Belief{id.process, id.thread, id.key, hold.token, hold.start_us, end_us, hold.start_i, why,
                               hold.valid_until_us, acted_i, hold.shared});
   }
 
-  std::map<ProcessKey, Hold> holds_;
-  std::map<ProcessKey, std::string> pending_reason_;
+  std::map<HolderKey, Hold> holds_;
+  std::map<HolderKey, std::string> pending_reason_;
   std::vector<Belief> beliefs_;
 };
 
 }  // namespace
 
 std::vector<Belief> belief_intervals(const History& history) { return Tracker().run(history); }
+
+std::string holder_name(const Belief& belief) {
+  return belief.thread == 0 ? fmt::format("process {}", belief.process)
+                            : fmt::format("process {} thread {}", belief.process, belief.thread);
+}
 
 OwnerLeases::OwnerLeases(const History& history) : ttl_us_(history.meta.ttl_ms * 1'000) {
   for (Belief& belief : belief_intervals(history)) {

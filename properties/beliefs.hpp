@@ -13,6 +13,7 @@ namespace lockcheck::properties {
 // One stretch of belief: [start_us, end_us) in true time, end_us > start_us.
 struct Belief {
   std::int64_t process = 0;
+  std::int64_t thread = 0;  // Op::thread: a process's threads hold apart
   std::string key;
   std::string token;
   std::int64_t start_us = 0;
@@ -24,7 +25,10 @@ struct Belief {
   bool shared = false;        // a read (shared) hold of a read-write lock: compatible with other reads
 };
 
-// Process p believes it holds key k from an acquire ok until min(valid_until, its release invoke, its crash,
+// "In words": "process 2", or "process 2 thread 3" for one of several threads sharing a lock object.
+std::string holder_name(const Belief& belief);
+
+// Process p (each of its threads, when ops name one) believes it holds key k from an acquire ok until min(valid_until, its release invoke, its crash,
 // a renew that reports the lock lost, the end of the run). A renew ok moves valid_until; a renew ok that
 // arrives after the validity already ran out starts a new stretch (the gap in between was not believed).
 // Nested acquires (reentrancy) count holds; the stretch ends when the outermost hold is released.

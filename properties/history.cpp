@@ -142,6 +142,8 @@ Op parse_op(const Fields& in) {
   Op op;
   op.type = parse_op_type(in);
   op.process = in.integer("process");
+  op.thread = in.integer_or("thread", 0);
+  if (op.thread < 0) in.fail("field 'thread' must not be negative");
   op.f = in.string("f");
   if (op.f == "acquire") {
     op.fn = OpFn::acquire;
@@ -175,6 +177,8 @@ Op parse_op(const Fields& in) {
 ResourceEvent parse_resource(const Fields& in) {
   ResourceEvent event;
   event.process = in.integer("process");
+  event.thread = in.integer_or("thread", 0);
+  if (event.thread < 0) in.fail("field 'thread' must not be negative");
   event.f = in.string("f");
   if (event.f != "read" && event.f != "write") {
     in.fail(fmt::format("unknown resource f '{}' (expected read or write)", event.f));

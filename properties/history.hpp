@@ -58,6 +58,9 @@ struct Op {
   std::int64_t t = 0;
   OpType type = OpType::invoke;
   std::int64_t process = 0;
+  // "thread": which of the process's threads sharing one lock object (threads_per_process > 1); 0 when absent
+  // (one thread per process). A process's threads are separate holders: each owns its own lease.
+  std::int64_t thread = 0;
   OpFn fn = OpFn::other;
   std::string f;  // the raw name, kept for messages and for functions this version does not know
   std::string key;
@@ -77,6 +80,7 @@ struct ResourceEvent {
   std::int64_t i = 0;
   std::int64_t t = 0;
   std::int64_t process = 0;
+  std::int64_t thread = 0;  // as Op::thread
   std::string f;  // "read" or "write"
   std::int64_t value = 0;
   std::int64_t version = 0;

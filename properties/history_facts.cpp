@@ -40,13 +40,16 @@ void InFlight::observe(const Op& op) {
   const bool ends = (op.fn == OpFn::release && op.type != OpType::invoke) ||
                     (op.fn == OpFn::acquire && op.type == OpType::fail);
   if (ends) {
-    reading_.erase(op.process);
+    reading_.erase({op.process, op.thread});
   } else {
-    reading_.insert(op.process);
+    reading_.insert({op.process, op.thread});
   }
 }
 
-bool InFlight::reading(std::int64_t process) const { return reading_.count(process) > 0; }
+bool InFlight::reading(std::int64_t process) const {
+  const auto first = reading_.lower_bound({process, std::numeric_limits<std::int64_t>::min()});
+  return first != reading_.end() && first->first == process;
+}
 
 std::string InFlight::describe(std::int64_t process, const std::string& command, const std::string& script,
                                const std::string& likely_f) const {

@@ -28,12 +28,12 @@ class InFlight {
   // operations in flight (a watchdog renews while its holder releases): `likely_f` picks among them.
   std::string describe(std::int64_t process, const std::string& command, const std::string& script = "",
                        const std::string& likely_f = "") const;
-  // True while `process` is acquiring, holding or releasing in read (shared) mode.
+  // True while `process` (any of its threads) is acquiring, holding or releasing in read (shared) mode.
   bool reading(std::int64_t process) const;
 
  private:
   std::map<std::int64_t, std::set<std::string>> pending_f_;  // process -> fs of its invokes not completed yet
-  std::set<std::int64_t> reading_;
+  std::set<std::pair<std::int64_t, std::int64_t>> reading_;  // (process, thread) in read mode
 };
 
 // Node clock faults on `node` in (from_us, to_us], in words ("node 0's clock jumped +2000 ms at t=1.5s"), or "".

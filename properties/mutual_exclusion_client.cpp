@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <tuple>
 
 #include "beliefs.hpp"
 #include "checkers.hpp"
@@ -31,15 +32,15 @@ std::string describe_overlap(const History& history, const Belief& first, const 
   std::int64_t overlap_us = std::min(first.end_us, second.end_us) - second.start_us;
   auto mode = [](const Belief& belief) { return belief.shared ? " for reading" : ""; };
   std::string text = fmt::format(
-      "process {} believed it held '{}'{} (token {}) from t={} until t={} ({}), but process {} acquired it{} "
+      "{} believed it held '{}'{} (token {}) from t={} until t={} ({}), but {} acquired it{} "
       "(token {}) at t={}: both inside their validity for {}",
-      first.process, first.key, mode(first), short_token(first.token), format_time_us(first.start_us),
-      format_time_us(first.end_us), ending(first.end_reason), second.process, mode(second), short_token(second.token),
+      holder_name(first), first.key, mode(first), short_token(first.token), format_time_us(first.start_us),
+      format_time_us(first.end_us), ending(first.end_reason), holder_name(second), mode(second), short_token(second.token),
       format_time_us(second.start_us), format_duration_us(overlap_us));
   if (first.end_reason == "acted") {
-    text += fmt::format("; process {}'s validity ended at t={}, but it still used the resource at t={} believing "
+    text += fmt::format("; {}'s validity ended at t={}, but it still used the resource at t={} believing "
                         "it held the lock",
-                        first.process, format_time_us(first.valid_until_us), format_time_us(first.end_us));
+                        holder_name(first), format_time_us(first.valid_until_us), format_time_us(first.end_us));
   }
   std::string faults = process_faults(history, first.process, first.start_us, first.end_us);
   if (!faults.empty()) text += "; " + faults;
@@ -57,16 +58,18 @@ Verdict check_mutual_exclusion_client(const History& history) {
     verdict.summary = "not exercised (no process ever held a lock)";
     return verdict;
   }
-  // Sweep in start order. For each key, remember per process and mode the stretch reaching furthest: any
-  // other process's stretch still running when a new one starts overlaps it, unless both are reads
-  // (read-write locks: readers share, a writer excludes everyone).
-  using Furthest = std::map<std::pair<std::int64_t, bool>, const Belief*>;  // (process, shared) -> stretch
+  // Sweep in start order. For each key, remember per holder (a process, or one of its threads sharing a lock
+  // object) and mode the stretch reaching furthest: any other holder's stretch still running when a new one
+  // starts overlaps it, unless both are reads (read-write locks: readers share, a writer excludes everyone).
+  using Holder = std::tuple<std::int64_t, std::int64_t, bool>;  // (process, thread, shared)
+  using Furthest = std::map<Holder, const Belief*>;
   std::map<std::string, Furthest> furthest;                                 // key -> ...
   std::int64_t violations = 0;
   for (const Belief& belief : beliefs) {
     auto& by_process = furthest[belief.key];
-    for (const auto& [process_mode, other] : by_process) {
-      if (process_mode.first == belief.process || other->end_us <= belief.start_us) continue;
+    for (const auto& [holder, other] : by_process) {
+      const bool same_holder = std::get<0>(holder) == belief.process && std::get<1>(holder) == belief.thread;
+      if (same_holder || other->end_us <= belief.start_us) continue;
       if (other->shared && belief.shared) continue;
       if (violations++ == 0) {
         verdict.witnesses = {other->start_i, belief.start_i};
@@ -75,7 +78,7 @@ Verdict check_mutual_exclusion_client(const History& history) {
       }
       break;  // one violation per new stretch keeps the count meaningful
     }
-    const Belief*& mine = by_process[{belief.process, belief.shared}];
+    const Belief*& mine = by_process[{belief.process, belief.thread, belief.shared}];
     if (mine == nullptr || mine->end_us < belief.end_us) mine = &belief;
   }
   if (violations == 0) {

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "beliefs.hpp"
 #include "checkers.hpp"
@@ -71,7 +72,10 @@ Verdict check_renewal(const History& history) {
   const RenewalFacts facts = renewal_facts(history);
   std::map<ProcessToken, const Op*> released;  // (process, token) -> outermost release invoke
   std::map<std::int64_t, const Op*> released_by_process;  // process -> its last outermost release, completed
-  std::map<std::pair<std::int64_t, std::string>, std::int64_t> depth;  // (process, key) -> nested holds
+  std::map<std::tuple<std::int64_t, std::int64_t, std::string>, std::int64_t> depth;  // (process, thread, key) -> holds
+  // process -> its threads acquiring or holding (threads sharing a lock object): the process has released
+  // only when none is, since a node's facts name the process, not the thread.
+  std::map<std::int64_t, std::set<std::int64_t>> active;
   std::map<std::int64_t, bool> releasing;  // process -> a release of it is in flight
   std::int64_t renewals = 0;
   std::int64_t violations = 0;
@@ -82,10 +86,11 @@ Verdict check_renewal(const History& history) {
   };
   for (const Event& event : history.events) {
     if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->fault == "crash") {
-      for (auto& [process_key, holds] : depth) {
-        if (process_key.first == fault->process) holds = 0;
+      for (auto& [holder, holds] : depth) {
+        if (std::get<0>(holder) == fault->process) holds = 0;
       }
       released_by_process.erase(fault->process);
+      active.erase(fault->process);
     }
     if (const auto* server = std::get_if<ServerEvent>(&event)) {
       // (a) from the node's facts: a deadline change by a process that had released and not acquired since.
@@ -103,8 +108,12 @@ Verdict check_renewal(const History& history) {
     const auto* op = std::get_if<Op>(&event);
     if (op == nullptr) continue;
     ProcessToken id{op->process, op->token};
-    std::int64_t& holds = depth[{op->process, op->key}];
-    if (op->fn == OpFn::acquire && op->type == OpType::invoke) released_by_process.erase(op->process);
+    std::int64_t& holds = depth[{op->process, op->thread, op->key}];
+    if (op->fn == OpFn::acquire && op->type == OpType::invoke) {
+      released_by_process.erase(op->process);
+      active[op->process].insert(op->thread);
+    }
+    if (op->fn == OpFn::acquire && op->type == OpType::fail && holds == 0) active[op->process].erase(op->thread);
     if (op->fn == OpFn::acquire && op->type == OpType::ok) {
       ++holds;
       released.erase(id);
@@ -113,7 +122,9 @@ Verdict check_renewal(const History& history) {
     // Only the outermost release ends the lock: renewing after an inner (reentrant) release is right.
     if (op->fn == OpFn::release && op->type == OpType::invoke && holds > 0 && --holds == 0) {
       released[id] = op;
-      released_by_process[op->process] = op;
+      std::set<std::int64_t>& threads = active[op->process];
+      threads.erase(op->thread);
+      if (threads.empty()) released_by_process[op->process] = op;
     }
     if (op->fn != OpFn::renew) continue;
     if (op->type == OpType::invoke) {
@@ -156,9 +167,9 @@ Verdict check_renewal(const History& history) {
                           : "its renewal stopped without a word";
     std::vector<std::int64_t> witnesses{belief.start_i};
     if (stop != facts.stops.end()) witnesses.push_back(stop->second->i);
-    flag(witnesses, fmt::format("process {} held '{}' (token {}) from t={}, live and reachable, but its validity ran "
+    flag(witnesses, fmt::format("{} held '{}' (token {}) from t={}, live and reachable, but its validity ran "
                                 "out at t={} inside its section: {}, and no renewal was attempted in time",
-                                belief.process, belief.key, short_token(belief.token), format_time_us(belief.start_us),
+                                holder_name(belief), belief.key, short_token(belief.token), format_time_us(belief.start_us),
                                 format_time_us(ran_out_us), why));
   }
   conclude(verdict, violations, renewals,

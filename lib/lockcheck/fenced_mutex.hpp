@@ -20,7 +20,7 @@ class FencedMutex : public OwnedMutex {
  public:
   // Throws InvalidArgument for an empty key or options out of range.
   FencedMutex(Client& client, std::string key, MutexOptions options = {})
-      : OwnedMutex(client, std::move(key), settings_of(options), build_renewed_if_asked<FencedLock>(options)) {}
+      : OwnedMutex(client, std::move(key), settings_of(options, "fenced"), build_renewed_if_asked<FencedLock>(options)) {}
 
   // The calling thread's current fencing token; 0 when it holds no lease.
   std::int64_t fencing_token() const {

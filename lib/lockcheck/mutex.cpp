@@ -23,7 +23,7 @@ std::optional<Lease> lease_or_throw(AcquireResult result, const std::string& key
 }  // namespace
 
 Mutex::Mutex(Client& client, std::string key, MutexOptions options)
-    : OwnedMutex(client, std::move(key), settings_of(options), build_renewed_if_asked<TokenLock>(options)) {}
+    : OwnedMutex(client, std::move(key), settings_of(options, "token"), build_renewed_if_asked<TokenLock>(options)) {}
 
 std::optional<Lease> Mutex::try_acquire(Micros wait) {
   return lease_or_throw(run_sync(algorithm().acquire(key(), wait)), key());

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "lockcheck/client.hpp"
 #include "lockcheck/lock_options.hpp"
@@ -27,8 +28,9 @@ struct MutexOptions {
   std::optional<WatchdogOptions> watchdog{};
 };
 
-// The wrapper's settings from the options; `reentrant`: the type counts a thread's holds (RedissonMutex).
-OwnedMutexSettings settings_of(const MutexOptions& options, bool reentrant = false);
+// The wrapper's settings from the options, with what the public type serving `variant` asks of its core
+// (public_types.hpp: RedissonMutex counts a thread's holds), so the simulator configures the core alike.
+OwnedMutexSettings settings_of(const MutexOptions& options, std::string_view variant);
 
 // `lock`, renewed by the watchdog when options.watchdog is set.
 std::unique_ptr<LockAlgorithm> renewed_if_asked(std::unique_ptr<LockAlgorithm> lock, Client& client, Spawner& spawner,

@@ -19,7 +19,7 @@ class RedissonMutex : public OwnedMutex {
  public:
   // Throws InvalidArgument for an empty key or options out of range.
   RedissonMutex(Client& client, std::string key, MutexOptions options = {})
-      : OwnedMutex(client, std::move(key), settings_of(options, true), [&options](Client& on, Spawner& spawner) {
+      : OwnedMutex(client, std::move(key), settings_of(options, "redisson-like"), [&options](Client& on, Spawner& spawner) {
           return std::make_unique<RedissonLikeLock>(on.port(), on.clock(), on.entropy(), options.lock, spawner,
                                                     options.watchdog.value_or(WatchdogOptions{}));
         }) {}

@@ -17,7 +17,7 @@ class RedlockMutex : public OwnedMutex {
  public:
   // Throws InvalidArgument for an empty key or options out of range.
   RedlockMutex(Client& client, std::string key, MutexOptions options = {})
-      : OwnedMutex(client, std::move(key), settings_of(options), build_renewed_if_asked<Redlock>(options)) {}
+      : OwnedMutex(client, std::move(key), settings_of(options, "redlock"), build_renewed_if_asked<Redlock>(options)) {}
 };
 
 }  // namespace lockcheck

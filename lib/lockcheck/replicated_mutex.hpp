@@ -18,7 +18,7 @@ class ReplicatedMutex : public OwnedMutex {
  public:
   // Throws InvalidArgument for an empty key or options out of range.
   ReplicatedMutex(Client& client, std::string key, MutexOptions options = {}, TokenWaitOptions wait = {})
-      : OwnedMutex(client, std::move(key), settings_of(options),
+      : OwnedMutex(client, std::move(key), settings_of(options, "token-wait"),
                    build_renewed_if_asked<TokenWaitLock>(options, wait)) {}
 };
 

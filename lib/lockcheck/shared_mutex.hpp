@@ -18,7 +18,7 @@ class SharedMutex : public OwnedMutex {
  public:
   // Throws InvalidArgument for an empty key or options out of range.
   SharedMutex(Client& client, std::string key, MutexOptions options = {})
-      : OwnedMutex(client, std::move(key), settings_of(options), build_renewed_if_asked<RwOwnedLock>(options)) {}
+      : OwnedMutex(client, std::move(key), settings_of(options, "rw-owned"), build_renewed_if_asked<RwOwnedLock>(options)) {}
 
   // SharedLockable / SharedTimedLockable.
   void lock_shared() { lock_in(HoldMode::shared); }  // throws LockTimeout, UnknownOutcome, ConnectionError

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "lockcheck/client.hpp"
-#include "lockcheck/variants/appid_thread_lock.hpp"
+#include "lockcheck/broken/appid_thread_lock.hpp"
 #include "lockcheck/variants/redisson_like_lock.hpp"
 #include "lockcheck/variants/reentrant_hash_lock.hpp"
 #include "hiredis_client.hpp"

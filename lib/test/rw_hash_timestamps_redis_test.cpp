@@ -7,7 +7,7 @@
 #include <string>
 
 #include "lockcheck/client.hpp"
-#include "lockcheck/variants/rw_hash_timestamps_lock.hpp"
+#include "lockcheck/broken/rw_hash_timestamps_lock.hpp"
 #include "hiredis_client.hpp"
 #include "lock_testing.hpp"
 #include "redis_server.hpp"

@@ -8,7 +8,7 @@
 #include "lockcheck/client.hpp"
 #include "lockcheck/errors.hpp"
 #include "lockcheck/variants/rw_owned_lock.hpp"
-#include "lockcheck/variants/rw_two_keys_lock.hpp"
+#include "lockcheck/broken/rw_two_keys_lock.hpp"
 #include "lockcheck/variants/token_lock.hpp"
 #include "hiredis_client.hpp"
 #include "lock_testing.hpp"

@@ -12,11 +12,11 @@
 #include "lockcheck/client.hpp"
 #include "lockcheck/mutex.hpp"
 #include "lockcheck/thread_spawner.hpp"
-#include "lockcheck/variants/client_reentrant_lock.hpp"
+#include "lockcheck/broken/client_reentrant_lock.hpp"
 #include "lockcheck/variants/redisson_like_lock.hpp"
 #include "lockcheck/variants/token_lock.hpp"
 #include "lockcheck/variants/watchdog_lock.hpp"
-#include "lockcheck/variants/watchdog_unchecked.hpp"
+#include "lockcheck/broken/watchdog_unchecked.hpp"
 #include "hiredis_client.hpp"
 #include "lock_testing.hpp"
 #include "redis_server.hpp"
@@ -108,7 +108,7 @@ TEST_F(Watchdog, UncheckedRenewalExtendsAnotherOwnersLock) {
 // client-reentrant: nested holds are counted in the client; releasing one key switches off the renewal of
 // every key (the article's shared flag), so a second key still held expires under its holder.
 TEST_F(Watchdog, ClientReentrantSharedRenewalSwitch) {
-  ClientReentrantLock lock(client.port(), client.clock(), client.entropy(), testing::quick_lock_options(kTtl), spawner,
+  broken::ClientReentrantLock lock(client.port(), client.clock(), client.entropy(), testing::quick_lock_options(kTtl), spawner,
                            WatchdogOptions{.max_renewals = 1000});
   Lease a = acquire(lock, "lock:cr-a");
   Lease a_inner = acquire(lock, "lock:cr-a");
@@ -125,7 +125,7 @@ TEST_F(Watchdog, ClientReentrantSharedRenewalSwitch) {
 
 // The renewal cap: after max_renewals the lock expires although its holder never released it.
 TEST_F(Watchdog, ClientReentrantRenewalCap) {
-  ClientReentrantLock lock(client.port(), client.clock(), client.entropy(), testing::quick_lock_options(kTtl), spawner,
+  broken::ClientReentrantLock lock(client.port(), client.clock(), client.entropy(), testing::quick_lock_options(kTtl), spawner,
                            WatchdogOptions{.max_renewals = 5});
   Lease lease = acquire(lock, "lock:cr-cap");
   // Renewals every ttl/3 = 100 ms: the fifth at about 500 ms keeps the key until about 800 ms.

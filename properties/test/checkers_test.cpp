@@ -43,6 +43,55 @@ void release(HistoryBuilder& b, std::int64_t t, std::int64_t p, const std::strin
   b.complete(t + 100, p, "release", "ok", "released", token);
 }
 
+// Threads of one process sharing a lock object ("thread" on op lines): each is a holder of its own.
+std::int64_t thread_op(HistoryBuilder& b, std::int64_t t, std::int64_t thread, const std::string& type,
+                       const std::string& f, const std::string& token, std::int64_t valid_until = -1) {
+  HistoryBuilder::json op{{"type", type}, {"process", 1}, {"f", f}, {"key", "lock"}, {"local", t}, {"thread", thread}};
+  if (!token.empty()) op["token"] = token;
+  if (valid_until >= 0) op["valid_until"] = valid_until;
+  return b.op(t, op);
+}
+
+// Thread 1 of process 1 holds tokA from t=200 us (validity to 0.9 s); thread 2 starts waiting at t=300 us.
+void thread_one_holds_thread_two_waits(HistoryBuilder& b) {
+  thread_op(b, 100, 1, "invoke", "acquire", "");
+  b.set_nx_px(150, 1, "tokA", 1000);
+  thread_op(b, 200, 1, "ok", "acquire", "tokA", 900'000);
+  thread_op(b, 300, 2, "invoke", "acquire", "");
+}
+
+TEST(Checkers, TwoThreadsOfOneProcessInsideAtOnceAreCaught) {
+  // Thread 1's lease ran out in Redis while it held; thread 2 of the same process took the key.
+  HistoryBuilder b;
+  thread_one_holds_thread_two_waits(b);
+  b.set_nx_px(400'000, 1, "tokB", 1000);
+  thread_op(b, 400'100, 2, "ok", "acquire", "tokB", 1'300'000);
+  const Verdict verdict = verdict_of(b.parse(), "mutual_exclusion_client");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_TRUE(contains(verdict.cause, "process 1 thread 1 believed")) << verdict.cause;
+  EXPECT_TRUE(contains(verdict.cause, "but process 1 thread 2 acquired")) << verdict.cause;
+}
+
+TEST(Checkers, AThreadTakingOverFromAnotherOfItsProcessIsNoRenewalAfterRelease) {
+  // Thread 2 waited locally while thread 1 held; thread 1 releases and thread 2's SET PX follows: a deadline
+  // change by process 1 after "its" release, but by its other thread, not a renewal that outlived the lock.
+  HistoryBuilder b;
+  thread_one_holds_thread_two_waits(b);
+  thread_op(b, 10'000, 1, "invoke", "release", "tokA");
+  b.server(10'050, 0, "deleted", 1, "", 10, -1, "EVALSHA");
+  thread_op(b, 10'100, 1, "ok", "release", "tokA");
+  b.set_nx_px(10'200, 1, "tokB", 1000);
+  thread_op(b, 10'300, 2, "ok", "acquire", "tokB", 910'000);
+  b.op(10'400, {{"type", "invoke"}, {"process", 1}, {"f", "renew"}, {"key", "lock"}, {"local", 10'400}, {"token", "tokB"}});
+  b.renew_ok(10'500, 1, "tokB", 1'000'000);
+  thread_op(b, 500'000, 2, "invoke", "release", "tokB");
+  b.server(500'050, 0, "deleted", 1, "", 500, -1, "EVALSHA");
+  thread_op(b, 500'100, 2, "ok", "release", "tokB");
+  const History history = b.parse();
+  EXPECT_EQ(verdict_of(history, "renewal").outcome, Outcome::holds) << verdict_of(history, "renewal").cause;
+  EXPECT_EQ(verdict_of(history, "mutual_exclusion_client").outcome, Outcome::holds);
+}
+
 TEST(Checkers, CleanHandoffHoldsEverywhere) {
   HistoryBuilder b;
   acquire(b, 100, 1, "tokA");

@@ -114,6 +114,7 @@ class HistoryBuilder {
                  {"version", version}, {"fencing", fencing}, {"accepted", accepted}, {"stale", stale}});
   }
   std::int64_t fault(std::int64_t t, json fields) { return line(t, "fault", std::move(fields)); }
+  // Any op line as given (a "thread" of a process sharing one lock object, say).
   std::int64_t op(std::int64_t t, json fields) { return line(t, "op", std::move(fields)); }
 
   std::string text() const {

@@ -105,6 +105,11 @@ struct WorkloadConfig {
   bool check_lease_before_write = false;
   std::int64_t write_latency_min_us = 0;
   std::int64_t write_latency_max_us = 0;
+  // Threads per client process, 1 by default. Above 1, the process's threads (coroutines) share ONE lock
+  // object of the variant's public type (lockcheck/public_types.hpp: Mutex over `token`, ...), each an owner
+  // of its own lease, as a service's threads share one Mutex; each runs this workload, and its op and resource
+  // lines carry "thread": 1 .. N. Needs a variant with a public type; no nesting.
+  std::uint32_t threads_per_process = 1;
 };
 
 // One fault at a fixed true time. Which fields matter depends on `kind` (see sim/README.md).

@@ -34,18 +34,30 @@ Json resource_write_fields(int process, std::int64_t value, std::int64_t read_ve
               {"version", version}, {"fencing", fencing_token}, {"accepted", accepted}, {"stale", stale}};
 }
 
-RegisterRead Register::read(int process, std::int64_t fencing_token) {
+namespace {
+
+// One of several threads sharing the process's lock object (WorkloadConfig::threads_per_process) says which.
+Json with_thread(Json fields, int thread) {
+  if (thread > 0) fields["thread"] = thread;
+  return fields;
+}
+
+}  // namespace
+
+RegisterRead Register::read(int process, std::int64_t fencing_token, int thread) {
   RegisterRead read{value_, version_, true};
   if (!fencing_accepts_read(fencing_, fencing_token, highest_fencing_)) {
     read = RegisterRead{0, version_, false};  // a rejected read returns no value
   } else if (fencing_ == Fencing::reads_and_writes && fencing_token > highest_fencing_) {
     highest_fencing_ = fencing_token;
   }
-  history_.record(scheduler_.now(), "resource", resource_read_fields(process, read, fencing_, fencing_token));
+  history_.record(scheduler_.now(), "resource",
+                  with_thread(resource_read_fields(process, read, fencing_, fencing_token), thread));
   return read;
 }
 
-bool Register::write(int process, std::int64_t value, std::int64_t read_version, std::int64_t fencing_token) {
+bool Register::write(int process, std::int64_t value, std::int64_t read_version, std::int64_t fencing_token,
+                     int thread) {
   const bool stale = read_version != version_;
   const bool accepted = fencing_accepts_write(fencing_, fencing_token, highest_fencing_);
   if (accepted) {
@@ -54,7 +66,8 @@ bool Register::write(int process, std::int64_t value, std::int64_t read_version,
     if (fencing_token > highest_fencing_) highest_fencing_ = fencing_token;
   }
   history_.record(scheduler_.now(), "resource",
-                  resource_write_fields(process, value, read_version, version_, fencing_token, accepted, stale));
+                  with_thread(resource_write_fields(process, value, read_version, version_, fencing_token, accepted, stale),
+                              thread));
   return accepted;
 }
 

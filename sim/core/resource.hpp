@@ -38,10 +38,11 @@ class Register {
       : history_(history), scheduler_(scheduler), fencing_(fencing) {}
 
   // `fencing_token` is the reader's lease token; it matters only with Fencing::reads_and_writes, which also
-  // records it (and `accepted`) on the read's history line.
-  RegisterRead read(int process, std::int64_t fencing_token);
+  // records it (and `accepted`) on the read's history line. `thread` > 0: which of the process's threads
+  // sharing one lock object accessed it (the line's "thread").
+  RegisterRead read(int process, std::int64_t fencing_token, int thread = 0);
   // Returns whether the write was accepted.
-  bool write(int process, std::int64_t value, std::int64_t read_version, std::int64_t fencing_token);
+  bool write(int process, std::int64_t value, std::int64_t read_version, std::int64_t fencing_token, int thread = 0);
 
   std::int64_t value() const { return value_; }
   std::int64_t version() const { return version_; }

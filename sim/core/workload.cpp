@@ -3,15 +3,23 @@
 // would write anyway, and a pause can only land on an await here, so checking would hide Kleppmann's case
 // (F4). The careful holder (check_lease_before_write) checks, and its write takes write_latency_*_us to
 // land: the await where a pause after the check still breaks it.
+// With threads_per_process > 1 the process runs that many such loops as threads (coroutines) sharing ONE lock
+// object of the variant's public type, its OwnedLock core configured as the type configures it: the layer
+// users call, per-thread ownership included, rather than the raw variant.
 #include "core/careful_write.hpp"
 #include "core/world.hpp"
 #include "lockcheck/errors.hpp"
+#include "core/thread_lock.hpp"
+#include "lockcheck/owned_lock.hpp"
+#include "lockcheck/public_types.hpp"
 
 namespace lockcheck::sim {
 namespace {
 
-Json op_fields(ClientProcess& process, const char* type, const char* f, const std::string& key) {
-  return Json{{"type", type}, {"process", process.id()}, {"f", f}, {"key", key}, {"local", process.local_now()}};
+Json op_fields(ClientProcess& process, const char* type, const char* f, const std::string& key, int thread = 0) {
+  Json fields{{"type", type}, {"process", process.id()}, {"f", f}, {"key", key}, {"local", process.local_now()}};
+  if (thread > 0) fields["thread"] = thread;
+  return fields;
 }
 
 void record_lease(ClientProcess& process, Json& fields, const Lease& lease) {
@@ -63,9 +71,8 @@ Task<void> run_nested(World& world, ClientProcess& process, Prng& prng) {
   history.record(scheduler.now(), "op", done);
 }
 
-}  // namespace
-
-Task<void> run_workload(World& world, ClientProcess& process) {
+// One thread's loop: acquire, read, hold, write, release, think; until the run ends.
+Task<void> run_thread(World& world, ClientProcess& process, ThreadLock lock) {
   const SimConfig& config = world.config();
   const WorkloadConfig& workload = config.workload;
   Prng& prng = process.workload_prng();
@@ -76,7 +83,7 @@ Task<void> run_workload(World& world, ClientProcess& process) {
   for (std::uint32_t round = 0; round < workload.max_acquires_per_client && scheduler.now() < config.duration_us; ++round) {
     const bool reader = workload.readers_ppm > 0 && prng.chance_ppm(workload.readers_ppm);
     auto op = [&](const char* type, const char* f) {
-      Json fields = op_fields(process, type, f, workload.key);
+      Json fields = op_fields(process, type, f, workload.key, lock.thread());
       if (reader) fields["mode"] = "read";
       return fields;
     };
@@ -84,11 +91,7 @@ Task<void> run_workload(World& world, ClientProcess& process) {
     AcquireResult acquired;
     std::string redis_error;
     try {
-      if (reader) {
-        acquired = co_await process.lock().acquire_shared(workload.key, Micros(workload.wait_us));
-      } else {
-        acquired = co_await process.lock().acquire(workload.key, Micros(workload.wait_us));
-      }
+      acquired = co_await lock.acquire(workload.key, Micros(workload.wait_us), reader);
     } catch (const RedisError& error) {
       redis_error = error.what();  // the server refuses the lock's commands (CROSSSLOT on a cluster, ...)
     }
@@ -111,7 +114,7 @@ Task<void> run_workload(World& world, ClientProcess& process) {
       fields["fencing"] = lease.fencing_token;
       history.record(scheduler.now(), "op", fields);
 
-      const RegisterRead read = world.resource().read(process.id(), lease.fencing_token);
+      const RegisterRead read = world.resource().read(process.id(), lease.fencing_token, lock.thread());
       if (!reader && workload.nest_every > 0 && ++outer_acquires % workload.nest_every == 0) {
         co_await run_nested(world, process, prng);
       }
@@ -119,12 +122,12 @@ Task<void> run_workload(World& world, ClientProcess& process) {
       std::string skipped_write;
       if (!reader && !read.accepted) skipped_write = kReadRejected;
       if (!reader && skipped_write.empty() && workload.check_lease_before_write) {
-        skipped_write = careful_write_refusal(workload, lease);
+        skipped_write = careful_write_refusal(workload, lock.current(lease));
       }
       if (!reader && skipped_write.empty()) {
         const std::int64_t latency_us = draw_write_latency_us(workload, prng);
         if (latency_us > 0) co_await process.clock().sleep(Micros(latency_us));
-        world.resource().write(process.id(), read.value + 1, read.version, lease.fencing_token);
+        world.resource().write(process.id(), read.value + 1, read.version, lease.fencing_token, lock.thread());
       }
 
       Json invoke = op("invoke", "release");
@@ -133,11 +136,7 @@ Task<void> run_workload(World& world, ClientProcess& process) {
       history.record(scheduler.now(), "op", invoke);
       ReleaseStatus released = ReleaseStatus::unknown;
       try {
-        if (reader) {
-          released = co_await process.lock().release_shared(lease);
-        } else {
-          released = co_await process.lock().release(lease);
-        }
+        released = co_await lock.release(lease, reader);
       } catch (const RedisError& error) {
         redis_error = error.what();  // CLUSTERDOWN from a master cut off from its cluster, ...
       }
@@ -156,6 +155,27 @@ Task<void> run_workload(World& world, ClientProcess& process) {
     }
     co_await process.clock().sleep(Micros(prng.between(workload.think_min_us, workload.think_max_us)));
   }
+}
+
+}  // namespace
+
+Task<void> run_workload(World& world, ClientProcess& process) {
+  const SimConfig& config = world.config();
+  const std::uint32_t threads = config.workload.threads_per_process;
+  if (threads <= 1) {
+    co_await run_thread(world, process, ThreadLock{&process.lock()});
+    co_return;
+  }
+  // World::start_client refused a variant without one.
+  const PublicType& type = *public_type_of(config.variant);
+  // In this frame: a crash destroys the spawned threads first (ClientProcess::crash), then this frame.
+  OwnedLock shared(process.lock(), process.clock(), config.workload.key, type.owned);
+  std::vector<std::shared_ptr<Spawned>> others;
+  for (OwnerId thread = 2; thread <= threads; ++thread) {
+    others.push_back(process.spawn(run_thread(world, process, ThreadLock{nullptr, &shared, thread})));
+  }
+  co_await run_thread(world, process, ThreadLock{nullptr, &shared, 1});
+  for (const std::shared_ptr<Spawned>& other : others) co_await other->join();
 }
 
 }  // namespace lockcheck::sim

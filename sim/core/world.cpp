@@ -8,6 +8,8 @@
 #include "core/meta_line.hpp"
 #include "core/renew_op.hpp"
 #include "lockcheck/variants/registry.hpp"
+#include "lockcheck/errors.hpp"
+#include "lockcheck/public_types.hpp"
 
 namespace lockcheck::sim {
 
@@ -205,6 +207,10 @@ void World::start_client(int id) {
   params.watchdog.max_hold = Millis(config_.renewal.max_hold_us / 1000);
   params.watchdog.observer = [this, &process](const RenewalEvent& event) { record_renewal(process, event); };
   params.wrap_in_watchdog = config_.renewal.watchdog;
+  if (config_.workload.threads_per_process > 1 && public_type_of(config_.variant) == nullptr) {
+    throw InvalidArgument(fmt::format("threads_per_process > 1 needs a variant with a public lock type, not '{}'",
+                                      config_.variant));
+  }
   auto lock = make_lock(config_.variant, lock_port(process), process.clock(), process.entropy(), config_.lock, params);
   process.start(std::move(lock), run_workload(*this, process));
 }

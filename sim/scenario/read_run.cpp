@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "lockcheck/lock_options.hpp"
+#include "lockcheck/public_types.hpp"
 #include "lockcheck/variants/registry.hpp"
 #include "scenario/readers.hpp"
 
@@ -15,6 +16,8 @@ namespace {
 constexpr std::int64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
 // More seeds than this is a sweep for `lockcheck run --runs`, not a file; it also bounds the vector.
 constexpr std::int64_t kMaxSeedCount = 1000000;
+// A process with more threads than this on one lock is a load test, not a scenario; it also bounds the spawns.
+constexpr std::int64_t kMaxThreadsPerProcess = 64;
 
 // fencing = true | false | "writes" | "reads-and-writes": true is "writes" (what files said before the
 // modes existed), false is off.
@@ -124,7 +127,7 @@ void read_workload(const Section& top, WorkloadConfig& out) {
   workload->allow_only({"key", "wait_ms", "hold_min_ms", "hold_max_ms", "think_min_ms", "think_max_ms",
                         "max_acquires_per_client", "fencing", "nest_every", "nested_ttl_ms", "nested_hold_min_ms",
                         "nested_hold_max_ms", "readers_ppm", "check_lease_before_write", "write_latency_min_us",
-                        "write_latency_max_us"});
+                        "write_latency_max_us", "threads_per_process"});
   if (auto key = workload->string("key")) {
     if (key->empty() || key->size() > kMaxKeyBytes) {
       workload->fail_at("key", fmt::format("[workload] key must have 1 to {} bytes, not {}", kMaxKeyBytes,
@@ -158,7 +161,27 @@ void read_workload(const Section& top, WorkloadConfig& out) {
   workload->read_integer("write_latency_min_us", out.write_latency_min_us, 0, kMaxMicros);
   workload->read_integer("write_latency_max_us", out.write_latency_max_us, 0, kMaxMicros);
   workload->require_order("write_latency_min_us", out.write_latency_min_us, "write_latency_max_us",
-                          out.write_latency_max_us, 1);
+                          out.write_latency_max_us, 1);  workload->read_integer("threads_per_process", out.threads_per_process, 1, kMaxThreadsPerProcess);
+}
+
+void check_threads(const Section& top, const Scenario& scenario) {
+  const WorkloadConfig& workload = scenario.config.workload;
+  if (workload.threads_per_process == 1) return;
+  const Section table = *top.table("workload");
+  const PublicType* type = public_type_of(scenario.config.variant);
+  if (type == nullptr) {
+    std::string known;
+    for (const PublicType& each : public_types()) known += fmt::format("{}{} ({})", known.empty() ? "" : ", ", each.variant, each.name);
+    table.fail_at("threads_per_process",
+                  fmt::format("[workload] threads_per_process = {} shares one public lock object between a process's "
+                              "threads; variant '{}' has no public type (those that do: {})",
+                              workload.threads_per_process, scenario.config.variant, known));
+  }
+  if (workload.nest_every > 0) {
+    table.fail_at("threads_per_process", fmt::format("[workload] threads_per_process = {} does not combine with "
+                                                     "nest_every (the threads' nesting is not simulated yet)",
+                                                     workload.threads_per_process));
+  }
 }
 
 void check_watchdog(const Section& top, const std::string& variant, const Scenario::Scripts& scripts,

@@ -14,6 +14,9 @@ void read_run(const Section& top, Scenario& out, const std::string& default_name
 void read_seeds(const Section& top, std::vector<std::uint64_t>& out);
 void read_lock(const Section& top, LockOptions& out, RenewalConfig& renewal);
 void read_workload(const Section& top, WorkloadConfig& out);
+// threads_per_process > 1: refused, at that key, for a variant without a public lock type or with nesting.
+// Needs [workload] and the variant read first.
+void check_threads(const Section& top, const Scenario& scenario);
 
 void read_clients(const Section& top, std::vector<ClientConfig>& out);
 void read_nodes(const Section& top, std::vector<NodeConfig>& out);

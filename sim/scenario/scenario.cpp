@@ -38,6 +38,7 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files)
   scenario_detail::read_cluster(top, out.config);
   scenario_detail::read_network(top, out.config);
   scenario_detail::read_workload(top, out.config.workload);
+  scenario_detail::check_threads(top, out);
   scenario_detail::read_faults(top, out.config);
   scenario_detail::read_nemesis(top, out.config.nemesis);
   scenario_detail::read_scripts(top, out.config.variant, file.parent_path(), check_files, out.scripts,

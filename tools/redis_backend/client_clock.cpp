@@ -87,11 +87,19 @@ Millis ClientClock::wall_now() {
 }
 
 // Sleeps until this clock has advanced `duration` (a fast clock gets there sooner in real time).
+Micros ClientClock::true_duration(Micros duration) const {
+  const std::int64_t ppm = state_.drift_ppm();
+  return std::chrono::duration_cast<Micros>(
+      std::chrono::nanoseconds(duration.count() * 1000 * 1'000'000 / (1'000'000 + ppm)));
+}
+
 Task<void> ClientClock::sleep(Micros duration) {
-  if (duration > Micros::zero()) {
-    const std::int64_t ppm = state_.drift_ppm();
-    std::this_thread::sleep_for(std::chrono::nanoseconds(duration.count() * 1000 * 1'000'000 / (1'000'000 + ppm)));
-  }
+  if (duration > Micros::zero()) std::this_thread::sleep_for(true_duration(duration));
+  co_return;
+}
+
+Task<void> ClientClock::sleep_unless_stopped(Micros duration, StopSignal& stop) {
+  if (duration > Micros::zero()) stop.wait_for(true_duration(duration));
   co_return;
 }
 

@@ -45,8 +45,13 @@ class ClientClock final : public Clock {
   MonoTime monotonic_now() override;
   Millis wall_now() override;
   Task<void> sleep(Micros duration) override;
+  // Wakes early once `stop` is requested: a thread waiting locally for another thread of the worker to
+  // unlock (OwnedLock), or a renewal loop whose holder released, resumes at once.
+  Task<void> sleep_unless_stopped(Micros duration, StopSignal& stop) override;
 
  private:
+  // `duration` on this process's clock, in true time (a fast clock's microsecond is shorter).
+  Micros true_duration(Micros duration) const;
   const ClientClockState& state_;
 };
 

@@ -30,7 +30,7 @@ void write_worker_config(const sim::SimConfig& config, const std::string& path, 
         {"fencing", sim::to_string(w.fencing)}, {"nest_every", w.nest_every}, {"nested_ttl_us", w.nested_ttl_us},
         {"nested_hold_min_us", w.nested_hold_min_us}, {"nested_hold_max_us", w.nested_hold_max_us}, {"readers_ppm", w.readers_ppm},
         {"check_lease_before_write", w.check_lease_before_write}, {"write_latency_min_us", w.write_latency_min_us},
-        {"write_latency_max_us", w.write_latency_max_us}}},
+        {"write_latency_max_us", w.write_latency_max_us}, {"threads_per_process", w.threads_per_process}}},
       {"cluster_addresses", cluster_addresses}};
   std::ofstream file(path);
   file << out.dump();
@@ -91,6 +91,7 @@ sim::SimConfig read_worker_config(const std::string& path) {
   out.check_lease_before_write = w.at("check_lease_before_write").get<bool>();
   out.write_latency_min_us = w.at("write_latency_min_us").get<std::int64_t>();
   out.write_latency_max_us = w.at("write_latency_max_us").get<std::int64_t>();
+  out.threads_per_process = w.value("threads_per_process", std::uint32_t{1});
   return config;
 }
 

@@ -2,7 +2,9 @@
 // variant over HiredisPort (through RoutingPort), the same workload as sim/core/workload.cpp (acquire,
 // read the resource, hold, write it back, release, think; nested acquires, readers and the careful holder
 // when the scenario asks), and appends one history record per line to its output file with times from
-// CLOCK_MONOTONIC relative to the run's start, which every process shares.
+// CLOCK_MONOTONIC relative to the run's start, which every process shares. With threads_per_process N > 1
+// it runs N std::threads, each that workload, sharing ONE lock object of the variant's public type (the
+// OwnedLock core as public_types.hpp configures it), as a service's threads share one Mutex.
 // Each record is written with one write(2), so a SIGKILL (a client crash) never leaves half a line.
 // The run starts it (redis_run.cpp); it is not meant to be started by hand.
 #include <CLI/CLI.hpp>
@@ -12,6 +14,7 @@
 #include <cstdio>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "attribution.hpp"
@@ -19,11 +22,13 @@
 #include "core/careful_write.hpp"
 #include "core/prng.hpp"
 #include "core/renew_op.hpp"
+#include "core/thread_lock.hpp"
 #include "record_sink.hpp"
 #include "lockcheck/clock.hpp"
 #include "lockcheck/cluster_port.hpp"
 #include "lockcheck/entropy.hpp"
 #include "lockcheck/errors.hpp"
+#include "lockcheck/public_types.hpp"
 #include "lockcheck/thread_spawner.hpp"
 #include "lockcheck/variants/registry.hpp"
 #include "resource_client.hpp"
@@ -56,8 +61,15 @@ class Recorder {
     fields["valid_until_local"] = local_of(lease.valid_until);
     fields["fencing"] = lease.fencing_token;
   }
-  Json op(const char* type, const char* f, const std::string& key) const {
-    return Json{{"type", type}, {"process", process_}, {"f", f}, {"key", key}, {"local", local_us()}};
+  // `thread` > 0: which of the worker's threads sharing one lock object (the line's "thread").
+  Json op(const char* type, const char* f, const std::string& key, int thread = 0) const {
+    Json fields{{"type", type}, {"process", process_}, {"f", f}, {"key", key}, {"local", local_us()}};
+    if (thread > 0) fields["thread"] = thread;
+    return fields;
+  }
+  Json resource(Json fields, int thread) const {
+    if (thread > 0) fields["thread"] = thread;
+    return fields;
   }
   // A renewing variant's background renewal, as renew ops (the simulator's World::record_renewal).
   void record_renewal(const RenewalEvent& event) {
@@ -113,22 +125,22 @@ void run_nested(const sim::WorkloadConfig& workload, LockAlgorithm& lock, Clock&
   out.record("op", done);
 }
 
-void run_workload(const sim::SimConfig& config, int process, LockAlgorithm& lock, Clock& clock, ResourceClient& resource,
-                  Recorder& out, sim::Prng& prng, std::int64_t end_us) {
+void run_workload(const sim::SimConfig& config, int process, sim::ThreadLock lock, Clock& clock,
+                  ResourceClient& resource, Recorder& out, sim::Prng& prng, std::int64_t end_us) {
   const sim::WorkloadConfig& workload = config.workload;
   const std::string& key = workload.key;
   std::uint32_t outer_acquires = 0;
   for (std::uint32_t round = 0; round < workload.max_acquires_per_client && out.now_us() < end_us; ++round) {
     const bool reader = workload.readers_ppm > 0 && prng.chance_ppm(workload.readers_ppm);
     auto op = [&](const char* type, const char* f) {
-      Json fields = out.op(type, f, key);
+      Json fields = out.op(type, f, key, lock.thread());
       if (reader) fields["mode"] = "read";
       return fields;
     };
     out.record("op", op("invoke", "acquire"));
     AcquireResult acquired;
     try {
-      acquired = reader ? run_sync(lock.acquire_shared(key, Micros(workload.wait_us))) : run_sync(lock.acquire(key, Micros(workload.wait_us)));
+      acquired = run_sync(lock.acquire(key, Micros(workload.wait_us), reader));
     } catch (const RedisError& error) {
       // The server refuses the lock's commands (CROSSSLOT on a cluster, ...): that is the outcome, retrying
       // cannot help, and this client stops, as sim/core/workload.cpp does.
@@ -149,22 +161,25 @@ void run_workload(const sim::SimConfig& config, int process, LockAlgorithm& lock
       out.record("op", fields);
 
       const ResourceRead read = resource.read(lease.fencing_token);
-      out.record("resource", sim::resource_read_fields(process, read, resource.fencing(), lease.fencing_token));
-      if (!reader && workload.nest_every > 0 && ++outer_acquires % workload.nest_every == 0) {
-        run_nested(workload, lock, clock, out, prng);
+      out.record("resource", out.resource(sim::resource_read_fields(process, read, resource.fencing(), lease.fencing_token),
+                                          lock.thread()));
+      // Nesting runs with one thread per process only (the scenario reader refuses it with threads).
+      if (!reader && lock.variant != nullptr && workload.nest_every > 0 && ++outer_acquires % workload.nest_every == 0) {
+        run_nested(workload, *lock.variant, clock, out, prng);
       }
       run_sync(clock.sleep(Micros(prng.between(workload.hold_min_us, workload.hold_max_us))));
       std::string skipped_write;
       if (!reader && !read.accepted) skipped_write = sim::kReadRejected;
       if (!reader && skipped_write.empty() && workload.check_lease_before_write) {
-        skipped_write = sim::careful_write_refusal(workload, lease);
+        skipped_write = sim::careful_write_refusal(workload, lock.current(lease));
       }
       if (!reader && skipped_write.empty()) {
         const std::int64_t latency_us = sim::draw_write_latency_us(workload, prng);
         if (latency_us > 0) run_sync(clock.sleep(Micros(latency_us)));
         const ResourceWrite wrote = resource.write(read.value + 1, read.version, lease.fencing_token);
-        out.record("resource", sim::resource_write_fields(process, read.value + 1, read.version, wrote.version,
-                                                          lease.fencing_token, wrote.accepted, wrote.stale));
+        out.record("resource", out.resource(sim::resource_write_fields(process, read.value + 1, read.version, wrote.version,
+                                                                       lease.fencing_token, wrote.accepted, wrote.stale),
+                                            lock.thread()));
       }
 
       Json invoke = op("invoke", "release");
@@ -173,7 +188,7 @@ void run_workload(const sim::SimConfig& config, int process, LockAlgorithm& lock
       out.record("op", invoke);
       ReleaseStatus released = ReleaseStatus::unknown;
       try {
-        released = reader ? run_sync(lock.release_shared(lease)) : run_sync(lock.release(lease));
+        released = run_sync(lock.release(lease, reader));
       } catch (const RedisError& error) {
         Json failed = op("fail", "release");
         failed["token"] = lease.token;
@@ -189,6 +204,31 @@ void run_workload(const sim::SimConfig& config, int process, LockAlgorithm& lock
     }
     run_sync(clock.sleep(Micros(prng.between(workload.think_min_us, workload.think_max_us))));
   }
+}
+
+// N threads sharing one public lock object; each with its own resource connection and draws.
+void run_threads(const sim::SimConfig& config, int process, LockAlgorithm& variant, Clock& clock, int resource_port,
+                 Recorder& out, std::uint64_t seed, const std::string& prng_name, std::int64_t end_us) {
+  const PublicType* type = public_type_of(config.variant);
+  if (type == nullptr) throw std::invalid_argument("threads_per_process > 1 needs a variant with a public lock type");
+  OwnedLock shared(variant, clock, config.workload.key, type->owned);
+  std::vector<std::thread> threads;
+  std::mutex failure_mutex;
+  std::string failure;
+  for (OwnerId thread = 1; thread <= config.workload.threads_per_process; ++thread) {
+    threads.emplace_back([&, thread] {
+      try {
+        redis_backend::ResourceClient resource(resource_port, config.workload.fencing);
+        sim::Prng prng(sim::derive_seed(seed, prng_name + "/thread/" + std::to_string(thread)));
+        run_workload(config, process, sim::ThreadLock{nullptr, &shared, thread}, clock, resource, out, prng, end_us);
+      } catch (const std::exception& error) {
+        std::lock_guard lock(failure_mutex);
+        if (failure.empty()) failure = error.what();
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  if (!failure.empty()) throw std::runtime_error(failure);
 }
 
 }  // namespace
@@ -239,9 +279,14 @@ int main(int argc, char** argv) {
     if (!cluster_addresses.empty()) cluster.emplace(port, cluster_addresses);
     Port& lock_port = cluster ? static_cast<Port&>(*cluster) : port;
     auto lock = make_lock(config.variant, lock_port, clock, entropy, config.lock, params);
-    redis_backend::ResourceClient resource(resource_port, config.workload.fencing);
-    sim::Prng prng(sim::derive_seed(seed, "client/" + std::to_string(process) + "/" + std::to_string(incarnation)));
-    run_workload(config, process, *lock, clock, resource, out, prng, end_us);
+    const std::string prng_name = "client/" + std::to_string(process) + "/" + std::to_string(incarnation);
+    if (config.workload.threads_per_process > 1) {
+      run_threads(config, process, *lock, clock, resource_port, out, seed, prng_name, end_us);
+    } else {
+      redis_backend::ResourceClient resource(resource_port, config.workload.fencing);
+      sim::Prng prng(sim::derive_seed(seed, prng_name));
+      run_workload(config, process, sim::ThreadLock{lock.get()}, clock, resource, out, prng, end_us);
+    }
   } catch (const std::exception& error) {
     std::fprintf(stderr, "lockcheck_redis_worker %d: %s\n", process, error.what());
     return 3;

@@ -5,23 +5,23 @@
 #include <fmt/format.h>
 
 #include "lockcheck/errors.hpp"
-#include "lockcheck/variants/exists_then_set.hpp"
-#include "lockcheck/variants/appid_thread_lock.hpp"
-#include "lockcheck/variants/client_reentrant_lock.hpp"
+#include "lockcheck/broken/exists_then_set.hpp"
+#include "lockcheck/broken/appid_thread_lock.hpp"
+#include "lockcheck/broken/client_reentrant_lock.hpp"
 #include "lockcheck/variants/fenced_lock.hpp"
-#include "lockcheck/variants/get_then_del.hpp"
+#include "lockcheck/broken/get_then_del.hpp"
 #include "lockcheck/variants/reentrant_hash_lock.hpp"
-#include "lockcheck/variants/set_nx_ex_del.hpp"
-#include "lockcheck/variants/setnx_then_expire.hpp"
-#include "lockcheck/variants/thread_id_lock.hpp"
+#include "lockcheck/broken/set_nx_ex_del.hpp"
+#include "lockcheck/broken/setnx_then_expire.hpp"
+#include "lockcheck/broken/thread_id_lock.hpp"
 #include "lockcheck/variants/redlock.hpp"
 #include "lockcheck/variants/redisson_like_lock.hpp"
 #include "lockcheck/variants/rw_owned_lock.hpp"
-#include "lockcheck/variants/rw_two_keys_lock.hpp"
-#include "lockcheck/variants/rw_hash_timestamps_lock.hpp"
+#include "lockcheck/broken/rw_two_keys_lock.hpp"
+#include "lockcheck/broken/rw_hash_timestamps_lock.hpp"
 #include "lockcheck/variants/script_lock.hpp"
 #include "lockcheck/variants/token_lock.hpp"
-#include "lockcheck/variants/watchdog_unchecked.hpp"
+#include "lockcheck/broken/watchdog_unchecked.hpp"
 #include "lockcheck/variants/token_wait_lock.hpp"
 #include "lockcheck/variants/watch_cas_lock.hpp"
 
@@ -85,7 +85,7 @@ std::unique_ptr<LockAlgorithm> make_unwrapped(const std::string& id, Port& port,
     return std::make_unique<RedissonLikeLock>(port, clock, entropy, options, spawner(), params.watchdog);
   }
   if (id == "client-reentrant") {
-    return std::make_unique<ClientReentrantLock>(port, clock, entropy, options, spawner(), params.watchdog);
+    return std::make_unique<broken::ClientReentrantLock>(port, clock, entropy, options, spawner(), params.watchdog);
   }
   if (id == "token") return std::make_unique<TokenLock>(port, clock, entropy, options);
   if (id == "redlock") return std::make_unique<Redlock>(port, clock, entropy, options);

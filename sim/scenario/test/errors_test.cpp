@@ -175,6 +175,23 @@ TEST(ScenarioErrors, WorkloadNesting) {
   EXPECT_NE(error_of("[workload]\nnest = 1\n").find("nest_every, nested_ttl_ms"), std::string::npos);
 }
 
+TEST(ScenarioErrors, ThreadsPerProcess) {
+  EXPECT_EQ(error_of("[workload]\nthreads_per_process = 0\n"),
+            "scenarios/x.toml:2:23: [workload] threads_per_process must be in [1, 64], not 0");
+  EXPECT_EQ(error_of("[workload]\nthreads_per_process = 65\n"),
+            "scenarios/x.toml:2:23: [workload] threads_per_process must be in [1, 64], not 65");
+  EXPECT_EQ(error_of("variant = \"set-nx-ex-del\"\n[workload]\nthreads_per_process = 2\n"),
+            "scenarios/x.toml:3:23: [workload] threads_per_process = 2 shares one public lock object between a "
+            "process's threads; variant 'set-nx-ex-del' has no public type (those that do: token (Mutex), fenced "
+            "(FencedMutex), token-wait (ReplicatedMutex), redlock (RedlockMutex), redisson-like (RedissonMutex), "
+            "rw-owned (SharedMutex))");
+  EXPECT_EQ(error_of("variant = \"redisson-like\"\n[workload]\nnest_every = 2\nthreads_per_process = 2\n"),
+            "scenarios/x.toml:4:23: [workload] threads_per_process = 2 does not combine with nest_every (the threads' "
+            "nesting is not simulated yet)");
+  EXPECT_EQ(error_of("backend = \"redis\"\n[workload]\nthreads_per_process = 3\n"), "no error");
+  EXPECT_EQ(error_of("variant = \"rw-owned\"\n[workload]\nthreads_per_process = 64\nreaders_ppm = 1\n"), "no error");
+}
+
 TEST(ScenarioErrors, WorkloadCarefulHolder) {
   const Scenario s = parse_scenario(
       "[workload]\ncheck_lease_before_write = true\nwrite_latency_min_us = 300\nwrite_latency_max_us = 900\n",

@@ -1,4 +1,4 @@
-#include "lockcheck/variants/setnx_then_expire.hpp"
+#include "lockcheck/broken/setnx_then_expire.hpp"
 
 namespace lockcheck::broken {
 

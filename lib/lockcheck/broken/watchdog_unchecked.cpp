@@ -1,4 +1,4 @@
-#include "lockcheck/variants/watchdog_unchecked.hpp"
+#include "lockcheck/broken/watchdog_unchecked.hpp"
 
 namespace lockcheck::broken {
 

@@ -1,4 +1,4 @@
-#include "lockcheck/variants/rw_hash_timestamps_lock.hpp"
+#include "lockcheck/broken/rw_hash_timestamps_lock.hpp"
 
 #include "lockcheck/scripts.hpp"
 

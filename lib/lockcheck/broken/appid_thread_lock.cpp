@@ -1,4 +1,4 @@
-#include "lockcheck/variants/appid_thread_lock.hpp"
+#include "lockcheck/broken/appid_thread_lock.hpp"
 
 #include "lockcheck/scripts.hpp"
 

@@ -1,4 +1,4 @@
-#include "lockcheck/variants/get_then_del.hpp"
+#include "lockcheck/broken/get_then_del.hpp"
 
 namespace lockcheck::broken {
 

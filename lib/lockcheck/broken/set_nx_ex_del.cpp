@@ -1,4 +1,4 @@
-#include "lockcheck/variants/set_nx_ex_del.hpp"
+#include "lockcheck/broken/set_nx_ex_del.hpp"
 
 
 namespace lockcheck::broken {

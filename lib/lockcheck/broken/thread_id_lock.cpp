@@ -1,4 +1,4 @@
-#include "lockcheck/variants/thread_id_lock.hpp"
+#include "lockcheck/broken/thread_id_lock.hpp"
 
 #include "lockcheck/errors.hpp"
 

@@ -1,8 +1,8 @@
-#include "lockcheck/variants/client_reentrant_lock.hpp"
+#include "lockcheck/broken/client_reentrant_lock.hpp"
 
 #include "lockcheck/variants/token_lock.hpp"
 
-namespace lockcheck {
+namespace lockcheck::broken {
 namespace {
 
 WatchdogOptions with_cap(WatchdogOptions options) {
@@ -57,4 +57,4 @@ Task<ReleaseStatus> ClientReentrantLock::release(Lease& lease) {
   co_return status;
 }
 
-}  // namespace lockcheck
+}  // namespace lockcheck::broken

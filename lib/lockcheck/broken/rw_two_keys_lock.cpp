@@ -1,4 +1,4 @@
-#include "lockcheck/variants/rw_two_keys_lock.hpp"
+#include "lockcheck/broken/rw_two_keys_lock.hpp"
 
 #include "lockcheck/scripts.hpp"
 #include "lockcheck/token_scripts.hpp"

@@ -1,4 +1,4 @@
-#include "lockcheck/variants/exists_then_set.hpp"
+#include "lockcheck/broken/exists_then_set.hpp"
 
 namespace lockcheck::broken {
 

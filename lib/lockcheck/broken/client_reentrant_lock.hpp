@@ -29,7 +29,7 @@
 #include "lockcheck/port.hpp"
 #include "lockcheck/variants/watchdog_lock.hpp"
 
-namespace lockcheck {
+namespace lockcheck::broken {
 
 class ClientReentrantLock final : public WatchdogLock {
  public:
@@ -53,4 +53,4 @@ class ClientReentrantLock final : public WatchdogLock {
   std::map<std::string, Hold> holds_;  // key -> our hold on it
 };
 
-}  // namespace lockcheck
+}  // namespace lockcheck::broken
