@@ -78,6 +78,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"readwrite", 1, 0, cmd::readwrite},
     {"rename", 3, kW, cmd::rename},
     {"renamenx", 3, kW, cmd::renamenx},
+    {"role", 1, kNoScript, cmd::role},
     {"rpop", -2, kW, cmd::rpop},
     {"rpush", -3, kWO, cmd::rpush},
     {"script", -2, kNoScript, cmd::script},

@@ -75,6 +75,7 @@ Reply flushall(CommandContext&);
 Reply dbsize(CommandContext&);
 Reply wait(CommandContext&);
 Reply info(CommandContext&);
+Reply role(CommandContext&);
 Reply select(CommandContext&);
 Reply quit(CommandContext&);
 Reply client(CommandContext&);

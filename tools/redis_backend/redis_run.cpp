@@ -310,6 +310,7 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
   if (config.clients.size() > static_cast<std::size_t>(kMaxProcesses)) refuse("more than 32 clients");
   if (config.nodes.size() > static_cast<std::size_t>(kMaxServices)) refuse("more than 16 nodes");
   if (config.cluster.shards > 0) refuse("a [cluster] topology");
+  if (config.sentinel.sentinels > 0) refuse("a [sentinel] topology");
   for (const auto& node : config.nodes) {
     if (node.maxmemory_keys > 0) refuse("maxmemory eviction");
   }
