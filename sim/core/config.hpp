@@ -56,9 +56,9 @@ inline int cluster_replica_of_shard(const ClusterConfig& cluster, int shard) {
 // A Redis Sentinel topology ([sentinel] in scenario files, sim/core/sentinel_topology.hpp), off when
 // sentinels == 0. Node 0 is the master and nodes 1 .. replicas its replicas; the sentinels are endpoints of
 // their own after the nodes. Clients find the master through the library's SentinelPort. The sentinels see
-// the master down once none of them has reached it for down_after_us; with `quorum` of them agreeing (and a
-// majority to elect a leader) they promote the replica that has replicated most. The election and promotion
-// take no time in the simulator.
+// the master down once they have not reached it for down_after_us; with `quorum` of them agreeing and a
+// majority of all sentinels to elect a leader, they promote the replica that has replicated most. The
+// election and promotion take no time in the simulator.
 struct SentinelConfig {
   int sentinels = 0;
   int replicas = 1;
@@ -71,6 +71,9 @@ struct SentinelConfig {
   // replicas heard from within max_lag it refuses writes (NOREPLICAS). 0 = off, Redis's default.
   int min_replicas_to_write = 0;
   std::int64_t min_replicas_max_lag_us = 10000000;
+  // How many sentinels a split_brain leaves on the old master's side (the last ones). The rest must reach
+  // the quorum and a majority of all sentinels to fail over; those on the master's side keep naming it.
+  int sentinels_on_master_side = 0;
 };
 
 // The nodes of `sentinel` (node 0 the master, then its replicas).

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "lockcheck/sha1.hpp"
 #include "redis/errors.hpp"
 
@@ -54,10 +56,12 @@ mock::SentinelKnowledge SentinelTopology::knowledge(int sentinel) const {
   const auto node_address = [](int id) {
     return address_of(kFirstNodePort + id, fmt::format("lockcheck sentinel-topology node {}", id));
   };
-  known.master = node_address(master_);
-  known.master_down = master_unreachable();
+  const bool stranded = with_master(sentinel);
+  const int named = stranded ? stranded_master_ : master_;
+  known.master = node_address(named);
+  known.master_down = !stranded && master_unreachable();
   for (const auto& node : nodes_) {
-    if (node->id() != master_) known.replicas.push_back(node_address(node->id()));
+    if (node->id() != named) known.replicas.push_back(node_address(node->id()));
   }
   for (int k = 0; k < config_.sentinels; ++k) {
     known.sentinels.push_back(address_of(kFirstSentinelPort + k, fmt::format("lockcheck sentinel {}", k)));
@@ -65,8 +69,24 @@ mock::SentinelKnowledge SentinelTopology::knowledge(int sentinel) const {
   known.myself = static_cast<std::size_t>(sentinel);
   known.quorum = config_.quorum;
   known.down_after_ms = config_.down_after_us / 1000;
-  known.config_epoch = epoch_;
+  known.config_epoch = stranded ? stranded_epoch_ : epoch_;
   return known;
+}
+
+std::set<int> SentinelTopology::reconnect_all() {
+  stranded_ = 0;
+  return std::exchange(cut_off_, {});
+}
+
+void SentinelTopology::leave_with_master(int count) {
+  stranded_ = count;
+  stranded_master_ = master_;
+  stranded_epoch_ = epoch_;
+}
+
+bool SentinelTopology::can_fail_over() const {
+  const int voters = config_.sentinels - stranded_;
+  return voters >= config_.quorum && voters >= config_.sentinels / 2 + 1;
 }
 
 Reply SentinelTopology::answer(int endpoint, const Command& command) const {

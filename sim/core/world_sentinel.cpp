@@ -15,10 +15,10 @@ void World::watch_master(int master) {
   // sentinels acting as one body, that is objectively down as soon as quorum <= sentinels.
   scheduler_.after(config_.sentinel.down_after_us, [this, master, epoch] {
     if (sentinel_->epoch() != epoch || sentinel_->master() != master || !sentinel_->master_unreachable()) return;
-    const int promoted = sentinel_->pick_replica();
+    const int promoted = sentinel_->can_fail_over() ? sentinel_->pick_replica() : -1;
     if (promoted < 0) {
-      // No replica to promote: the sentinels keep trying, as their failover timeout lets them (bounded by
-      // the run's end).
+      // Too few sentinels to agree, or no replica to promote: they keep trying, as their failover timeout
+      // lets them (bounded by the run's end).
       if (scheduler_.now() + config_.sentinel.down_after_us <= config_.duration_us) watch_master(master);
       return;
     }
@@ -59,11 +59,18 @@ void World::apply_sentinel_split_brain(const FaultSpec& fault) {
   const int master = fault.node;
   if (master != sentinel_->master() || !node(master).up() || sentinel_->is_cut_off(master)) return;
   record_fault("split_brain", Json{{"node", master}, {"process", fault.process}});
-  for (const auto& client : clients_) {
-    if (client->id() != fault.process) partitions_.insert({client->id(), master});
-  }
+  sentinel_->leave_with_master(config_.sentinel.sentinels_on_master_side);
   for (int endpoint = 0; endpoint < sentinel_->endpoint_count(); ++endpoint) {
-    if (endpoint != master) partitions_.insert({fault.process, endpoint});
+    const bool on_master_side =
+        endpoint == master || (sentinel_->is_sentinel(endpoint) &&
+                               sentinel_->with_master(endpoint - sentinel_->endpoint_of_sentinel(0)));
+    if (!on_master_side) {
+      partitions_.insert({fault.process, endpoint});
+      continue;
+    }
+    for (const auto& client : clients_) {
+      if (client->id() != fault.process) partitions_.insert({client->id(), endpoint});
+    }
   }
   for (const auto& other : nodes_) {
     if (other->replica_of() != master) continue;

@@ -96,6 +96,24 @@ TEST(SentinelSim, MinReplicasToWriteClosesTheOldMasterAfterTheMaxLag) {
   EXPECT_EQ(events_between(run, 0, "created", 1600000, 4000000), 0u) << "no grant once the replicas lag past 0.5 s";
 }
 
+TEST(SentinelSim, SplitBrainWithTooFewSentinelsOnTheMajoritySideFailsNothingOver) {
+  SimConfig config = split_brain_config(0);
+  config.sentinel.sentinels_on_master_side = 2;  // one sentinel left to vote: below quorum 2 and majority 2
+  const RunResult run = simulate(config, 4);
+  EXPECT_EQ(count_lines(run, R"("fault":"failover")"), 0u);
+  EXPECT_EQ(count_lines(run, R"("fault":"rejoin")"), 0u);
+  EXPECT_GT(events_between(run, 0, "created", 2100000, 4000000), 0u) << "process 0 goes on with the master";
+  EXPECT_EQ(events_between(run, 1, "created", 0, 5000000) + events_between(run, 2, "created", 0, 5000000), 0u);
+}
+
+TEST(SentinelSim, SplitBrainWithAMajorityOfSentinelsLeftFailsOver) {
+  SimConfig config = split_brain_config(0);
+  config.sentinel.sentinels_on_master_side = 1;  // two vote: quorum 2 and a majority of 3
+  const RunResult run = simulate(config, 4);
+  EXPECT_EQ(count_lines(run, R"("fault":"failover")"), 1u);
+  EXPECT_GT(events_between(run, 0, "created", 2100000, 4000000), 0u) << "the stranded sentinel still names node 0";
+}
+
 TEST(SentinelSim, SameSeedSameHistory) {
   const SimConfig config = split_brain_config(0);
   EXPECT_EQ(simulate(config, 9).history.jsonl(), simulate(config, 9).history.jsonl());
