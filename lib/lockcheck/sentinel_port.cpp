@@ -1,5 +1,7 @@
 #include "lockcheck/sentinel_port.hpp"
 
+#include <algorithm>
+
 namespace lockcheck {
 namespace {
 
