@@ -165,6 +165,8 @@ class Checker {
   }
 
   void on_fault(const FaultEvent& fault) {
+    if (fault.fault == "split_brain") cut_off_since_[fault.node] = fault.t;
+    if (fault.fault == "heal") cut_off_since_.clear();
     if (fault.fault == "failover") {
       on_failover(fault);
       holder_keys_.on_failover(fault);
@@ -181,6 +183,21 @@ class Checker {
       if (node_key.first != fault.from) continue;
       KeyState& promoted = states_[{fault.node, node_key.second}];
       promoted.ghost.reset();
+      if (const auto cut = cut_off_since_.find(fault.from);
+          cut != cut_off_since_.end() && state.current && state.current->created_t_us >= cut->second) {
+        // Split-brain: the old master granted this instance after it was cut off from its replicas, so the
+        // promoted node never had it, while the old master goes on holding it for its owner.
+        Instance held = *state.current;
+        held.failover_i = fault.i;
+        promoted.current.reset();
+        promoted.ghost = Ghost{held, fault.i,
+                               fmt::format("split-brain: node {} was promoted at t={} while old master node {}, cut off "
+                                           "since t={}, still held {}'s instance (token {}) that never replicated",
+                                           fault.node, format_time_us(fault.t), fault.from,
+                                           format_time_us(cut->second), owner_name(held.owner), short_token(held.token)),
+                               -1, 0, 0};
+        continue;
+      }
       promoted.current = state.current;
       if (promoted.current) {
         promoted.current->failover_i = fault.i;
@@ -484,6 +501,7 @@ class Checker {
   HolderKeys holder_keys_;
   std::map<std::pair<std::int64_t, std::string>, KeyState> states_;
   std::map<std::int64_t, FaultEvent> last_node_fault_;
+  std::map<std::int64_t, std::int64_t> cut_off_since_;  // split_brain: node -> true time it was cut off
   std::map<std::int64_t, FaultEvent> failover_to_;  // old master -> its latest failover
   std::vector<NodeHold> holds_;  // quorum locks only: every instance's entitled stretch
   bool seen_lock_event_ = false;

@@ -11,7 +11,10 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <string_view>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -35,7 +38,26 @@ int find_free_port() {
   return ntohs(address.sin_port);
 }
 
-RedisServer::RedisServer(std::vector<std::string> extra_args, std::vector<std::string> extra_env)
+std::unique_ptr<RedisServer> RedisServer::sentinel(const std::string& config_lines) {
+  return std::make_unique<RedisServer>(std::vector<std::string>{}, std::vector<std::string>{}, config_lines);
+}
+
+bool RedisServer::sentinel_installed() {
+  const char* path = std::getenv("PATH");
+  std::string_view rest = path != nullptr ? path : "";
+  // Each PATH entry, bounded by the entries there are.
+  while (!rest.empty()) {
+    const std::size_t colon = rest.find(':');
+    const std::string dir(rest.substr(0, colon));
+    if (!dir.empty() && access((dir + "/redis-sentinel").c_str(), X_OK) == 0) return true;
+    if (colon == std::string_view::npos) break;
+    rest.remove_prefix(colon + 1);
+  }
+  return false;
+}
+
+RedisServer::RedisServer(std::vector<std::string> extra_args, std::vector<std::string> extra_env,
+                         std::string sentinel_config_lines)
     : extra_args_(std::move(extra_args)), extra_env_(std::move(extra_env)) {
   for (std::size_t i = 0; i + 1 < extra_args_.size(); ++i) {
     if (extra_args_[i] == "--requirepass") password_ = extra_args_[i + 1];
@@ -43,6 +65,12 @@ RedisServer::RedisServer(std::vector<std::string> extra_args, std::vector<std::s
   std::string pattern = (std::filesystem::temp_directory_path() / "lockcheck-redis-XXXXXX").string();
   if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("RedisServer: cannot create a temporary --dir");
   directory_ = pattern;
+  if (!sentinel_config_lines.empty()) {
+    sentinel_config_ = directory_ + "/sentinel.conf";
+    std::ofstream config(sentinel_config_);
+    config << sentinel_config_lines << "\n";
+    if (!config) throw std::runtime_error("RedisServer: cannot write the sentinel's config file");
+  }
   // Another process may take the port between find_free_port and the server's bind: try a few ports.
   for (int attempt = 0; attempt < 5; ++attempt) {
     port_ = find_free_port();
@@ -68,6 +96,11 @@ void RedisServer::launch() {
   std::vector<std::string> args = {"redis-server", "--port", std::to_string(port_), "--bind", host_,
                                    "--dir", directory_, "--save", "", "--appendonly", "no", "--daemonize", "no",
                                    "--loglevel", "warning", "--logfile", "/dev/null"};
+  if (!sentinel_config_.empty()) {
+    // A sentinel takes its config file first and persists no data set.
+    args = {"redis-sentinel", sentinel_config_, "--port", std::to_string(port_), "--bind", host_, "--dir", directory_,
+            "--daemonize", "no", "--loglevel", "warning", "--logfile", "/dev/null"};
+  }
   args.insert(args.end(), extra_args_.begin(), extra_args_.end());
   std::vector<std::string> env;
   for (char** entry = environ; *entry != nullptr; ++entry) env.emplace_back(*entry);
@@ -89,7 +122,7 @@ void RedisServer::launch() {
       dup2(devnull, STDOUT_FILENO);
       dup2(devnull, STDERR_FILENO);
     }
-    execvpe("redis-server", argv.data(), envp.data());
+    execvpe(argv[0], argv.data(), envp.data());
     _exit(127);
   }
   pid_ = child;

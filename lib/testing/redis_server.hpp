@@ -3,6 +3,7 @@
 // Never a system service. Used by tests labelled `redis` and by benchmarks.
 #include <sys/types.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,10 +17,17 @@ class RedisServer {
   // caller's directory. `extra_args` are appended as command-line options, e.g. {"--requirepass", "x"} (later
   // options win, so they may also turn persistence on). `extra_env` entries ("NAME=value") are added to the
   // server's environment, e.g. an LD_PRELOAD.
-  explicit RedisServer(std::vector<std::string> extra_args = {}, std::vector<std::string> extra_env = {});
+  explicit RedisServer(std::vector<std::string> extra_args = {}, std::vector<std::string> extra_env = {},
+                       std::string sentinel_config_lines = {});
   ~RedisServer();
   RedisServer(const RedisServer&) = delete;
   RedisServer& operator=(const RedisServer&) = delete;
+
+  // A Redis Sentinel (`redis-sentinel`, Debian's package of that name) on a free loopback port, started
+  // with a private config file holding `config_lines` (e.g. "sentinel monitor mymaster 127.0.0.1 6379 1").
+  // Throws when it does not start; sentinel_installed() says whether to try.
+  static std::unique_ptr<RedisServer> sentinel(const std::string& config_lines);
+  static bool sentinel_installed();
 
   int port() const { return port_; }
   const std::string& host() const { return host_; }
@@ -46,6 +54,7 @@ class RedisServer {
   std::vector<std::string> extra_env_;
   std::string password_;
   std::string directory_;  // private --dir, kept across restart()
+  std::string sentinel_config_;  // set for a sentinel: the config file it is started with (and rewrites)
 };
 
 // A loopback TCP port that was free a moment ago (bind to port 0 and read it back).

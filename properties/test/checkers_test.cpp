@@ -430,6 +430,27 @@ TEST(Checkers, F5FailoverToAReplicaThatLacksTheLock) {
   EXPECT_TRUE(contains(verdict.cause, "lost in failover")) << verdict.cause;
 }
 
+// Split-brain (a [cluster] or [sentinel] split_brain fault): the old master, cut off from its replicas,
+// grants process 1 after the cut; the promoted replica never had that instance and grants process 2. The
+// cause names the split-brain, not an early expiry or a loss on the promoted node.
+TEST(Checkers, SplitBrainGrantThatNeverReplicatedThenAnotherOwnerOnThePromotedNode) {
+  HistoryBuilder b;
+  b.fault(100'000, {{"fault", "split_brain"}, {"node", 0}, {"process", 1}});
+  b.invoke(150'000, 1, "acquire");
+  const std::int64_t granted = b.set_nx_px(150'050, 1, "tokA", 1000, 0);
+  b.acquire_ok(150'100, 1, "tokA", 150'000 + 900'000);
+  const std::int64_t failover = b.fault(400'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
+  b.server(500'000, 1, "expired", -1, "", 500, 99, "");  // an older instance the promoted node had
+  b.invoke(600'000, 2, "acquire");
+  const std::int64_t taken = b.set_nx_px(600'050, 2, "tokB", 1000, 1);
+  Verdict verdict = verdict_of(b.parse(), "mutual_exclusion_server");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_EQ(verdict.witnesses, (std::vector<std::int64_t>{granted, failover, taken}));
+  EXPECT_TRUE(contains(verdict.cause, "split-brain: node 1 was promoted at t=0.4s while old master node 0, cut off "
+                                      "since t=0.1s, still held process 1's instance (token tokA"))
+      << verdict.cause;
+}
+
 TEST(Checkers, FailoverToAReplicaThatHasTheLockHolds) {
   HistoryBuilder b;
   acquire(b, 1'000, 1, "tokA");

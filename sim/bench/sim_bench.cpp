@@ -62,6 +62,17 @@ void BM_TenClientsThreeShardCluster(benchmark::State& state) {
 }
 BENCHMARK(BM_TenClientsThreeShardCluster)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The same clients finding the master through three sentinels (SentinelPort), the master with two replicas.
+void BM_TenClientsSentinel(benchmark::State& state) {
+  SimConfig config = ten_clients_one_node();
+  config.scenario = "bench-10-clients-sentinel";
+  config.sentinel.sentinels = 3;
+  config.sentinel.replicas = 2;
+  config.nodes = lockcheck::sim::sentinel_nodes(config.sentinel);
+  run_and_report(state, config);
+}
+BENCHMARK(BM_TenClientsSentinel)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // Redlock: 10 clients fanning out to five independent masters.
 void BM_RedlockFiveNodes(benchmark::State& state) {
   SimConfig config = ten_clients_one_node();

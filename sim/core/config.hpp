@@ -53,6 +53,32 @@ inline int cluster_replica_of_shard(const ClusterConfig& cluster, int shard) {
   return cluster.shards + shard * cluster.replicas_per_shard;
 }
 
+// A Redis Sentinel topology ([sentinel] in scenario files, sim/core/sentinel_topology.hpp), off when
+// sentinels == 0. Node 0 is the master and nodes 1 .. replicas its replicas; the sentinels are endpoints of
+// their own after the nodes. Clients find the master through the library's SentinelPort. The sentinels see
+// the master down once they have not reached it for down_after_us; with `quorum` of them agreeing and a
+// majority of all sentinels to elect a leader, they promote the replica that has replicated most. The
+// election and promotion take no time in the simulator.
+struct SentinelConfig {
+  int sentinels = 0;
+  int replicas = 1;
+  int quorum = 2;
+  std::string master_name = "mymaster";
+  std::int64_t replication_lag_min_us = 1000;
+  std::int64_t replication_lag_max_us = 5000;
+  std::int64_t down_after_us = 30000000;  // down-after-milliseconds' default (30 s)
+  // The master's min-replicas-to-write / min-replicas-max-lag: with fewer than min_replicas_to_write
+  // replicas heard from within max_lag it refuses writes (NOREPLICAS). 0 = off, Redis's default.
+  int min_replicas_to_write = 0;
+  std::int64_t min_replicas_max_lag_us = 10000000;
+  // How many sentinels a split_brain leaves on the old master's side (the last ones). The rest must reach
+  // the quorum and a majority of all sentinels to fail over; those on the master's side keep naming it.
+  int sentinels_on_master_side = 0;
+};
+
+// The nodes of `sentinel` (node 0 the master, then its replicas).
+std::vector<NodeConfig> sentinel_nodes(const SentinelConfig& sentinel);
+
 struct LinkConfig {
   std::int64_t delay_min_us = 100;  // one way
   std::int64_t delay_max_us = 400;
@@ -118,7 +144,7 @@ struct FaultSpec {
   std::string kind;          // pause, crash, restart, client_clock_jump, client_clock_drift, node_clock_jump,
                              // node_clock_drift, node_crash, node_restart, failover, partition,
                              // replica_partition, heal, loss,
-                             // slow_node, evict
+                             // slow_node, evict, slot_migration, split_brain (cluster or sentinel)
   int process = -1;
   int node = -1;
   std::int64_t duration_us = 0;  // pause; slow_node delay
@@ -168,6 +194,7 @@ struct SimConfig {
   std::vector<ClientConfig> clients = std::vector<ClientConfig>(3);
   std::vector<NodeConfig> nodes = std::vector<NodeConfig>(1);
   ClusterConfig cluster{};  // shards > 0: `nodes` is cluster_nodes(cluster)
+  SentinelConfig sentinel{};  // sentinels > 0: `nodes` is sentinel_nodes(sentinel)
   LinkConfig link{};
   std::vector<LinkOverride> link_overrides{};
   WorkloadConfig workload{};

@@ -58,6 +58,17 @@ World::World(const SimConfig& config, std::uint64_t seed)
     routing_.clear();
     for (const auto& node : nodes_) routing_.push_back(node->id());
   }
+  if (config_.sentinel.sentinels > 0) {
+    if (cluster_) throw std::invalid_argument("a scenario has a [cluster] or a [sentinel], not both");
+    if (config_.nodes.size() != sentinel_nodes(config_.sentinel).size()) {
+      throw std::invalid_argument("a sentinel deployment's nodes are sentinel_nodes(config.sentinel)");
+    }
+    sentinel_ = std::make_unique<SentinelTopology>(config_.sentinel, nodes_);
+    // Every node and every sentinel is a service of its own: the client's SentinelPort picks the master.
+    routing_.clear();
+    for (int endpoint = 0; endpoint < sentinel_->endpoint_count(); ++endpoint) routing_.push_back(endpoint);
+    slow_node_us_.resize(routing_.size(), 0);
+  }
   if (routing_.empty()) throw std::invalid_argument("a scenario needs at least one master node");
   for (std::size_t i = 0; i < config_.clients.size(); ++i) {
     const ClockConfig& clock = config_.clients[i].clock;
@@ -100,6 +111,10 @@ void World::send(ClientProcess& process, std::size_t service, Command command, s
 }
 
 void World::deliver(int process, int node_id, const Command& command, std::shared_ptr<PendingCall> pending) {
+  if (sentinel_ && sentinel_->is_sentinel(node_id)) {
+    reply_to(process, node_id, sentinel_->answer(node_id, command), std::move(pending));
+    return;
+  }
   SimNode& node = *nodes_[static_cast<std::size_t>(node_id)];
   ClientProcess& client = *clients_[static_cast<std::size_t>(process)];
   if (!node.up()) {
@@ -109,6 +124,7 @@ void World::deliver(int process, int node_id, const Command& command, std::share
     });
     return;
   }
+  if (sentinel_ && config_.sentinel.min_replicas_to_write > 0 && node.replica_of() < 0) gate_writes(node);
   bool changed = false;
   Reply reply = node.execute(process, command, changed);
   if (changed && node.replica_of() < 0) replicate(node);
@@ -216,6 +232,7 @@ void World::start_client(int id) {
 }
 
 Port& World::lock_port(ClientProcess& process) {
+  if (sentinel_) return sentinel_->make_port(process.port());
   return cluster_ ? cluster_->make_port(process.port()) : static_cast<Port&>(process.port());
 }
 
@@ -282,12 +299,15 @@ void World::apply(const FaultSpec& fault) {
     record_fault("node_crash", Json{{"node", fault.node}});
     node(fault.node).crash();
     drop_waits(fault.node);
+    if (sentinel_ && sentinel_->master() == fault.node) watch_master(fault.node);
   } else if (kind == "node_restart") {
     check_node();
     if (node(fault.node).up()) return;
     static constexpr const char* kModes[] = {"kept", "lost", "aof_everysec"};
     record_fault("node_restart", Json{{"node", fault.node}, {"mode", kModes[static_cast<int>(fault.mode)]}});
     node(fault.node).restart(fault.mode);
+    // A failed-over master comes back and the sentinels turn it into a replica (taken as instant here).
+    if (sentinel_) rejoin_as_replica(fault.node);
   } else if (kind == "failover") {
     check_node();
     SimNode& replica = node(fault.node);
@@ -301,6 +321,8 @@ void World::apply(const FaultSpec& fault) {
     replica.promote();
     if (cluster_) {
       cluster_->failover(old_master, fault.node);  // clients learn it from the nodes (MOVED, refresh)
+    } else if (sentinel_) {
+      sentinel_->elect(fault.node);  // clients learn it from the sentinels
     } else {
       for (auto& service : routing_) {
         if (service == old_master) service = fault.node;
@@ -313,6 +335,7 @@ void World::apply(const FaultSpec& fault) {
       }
     }
     replica.record_losses(before, old_master);
+    if (sentinel_) sentinel_->assign_roles();
   } else if (kind == "partition") {
     check_process();
     check_node();
@@ -323,10 +346,12 @@ void World::apply(const FaultSpec& fault) {
     if (node(fault.node).replica_of() < 0) return;  // promoted meanwhile: no replication link to cut
     record_fault("replica_partition", Json{{"node", fault.node}});
     cut_replicas_.insert(fault.node);
+    replica_cut_at_us_[fault.node] = scheduler_.now();
   } else if (kind == "heal") {
     record_fault("heal", Json::object());
     partitions_.clear();
     if (cluster_) heal_split_brain();
+    if (sentinel_) heal_sentinel();
     // A healed replica resynchronises with its master at once, as a partial resync would.
     const std::set<int> healed = std::exchange(cut_replicas_, {});
     for (const int replica : healed) {
@@ -357,7 +382,11 @@ void World::apply(const FaultSpec& fault) {
   } else if (kind == "split_brain") {
     check_node();
     check_process();
-    apply_split_brain(fault);
+    if (sentinel_) {
+      apply_sentinel_split_brain(fault);
+    } else {
+      apply_split_brain(fault);
+    }
   } else {
     throw std::invalid_argument(fmt::format("unknown fault kind '{}'", kind));
   }
@@ -366,6 +395,7 @@ void World::apply(const FaultSpec& fault) {
 std::uint64_t World::run() {
   Json meta = history_meta(config_, seed_);
   if (cluster_) meta["shards"] = cluster_->meta();  // which node serves which slots at the start
+  if (sentinel_) meta["sentinel"] = sentinel_->meta();
   history_.record(0, "meta", meta);
   for (std::size_t i = 0; i < nodes_.size(); ++i) schedule_maintenance(static_cast<int>(i));
   std::vector<FaultSpec> schedule = config_.faults;

@@ -14,6 +14,7 @@
 #include "core/process.hpp"
 #include "core/resource.hpp"
 #include "core/scheduler.hpp"
+#include "core/sentinel_topology.hpp"
 #include "core/sim_node.hpp"
 #include "lockcheck/variants/watchdog_lock.hpp"
 
@@ -44,6 +45,12 @@ class World {
   void apply_split_brain(const FaultSpec& fault);
   // At heal, an isolated old master rejoins as a replica of the new one: what it accepted alone is lost.
   void heal_split_brain();
+  // Sentinel faults (world_sentinel.cpp). split_brain on a [sentinel]: master fault.node is cut off from the
+  // sentinels, its replicas and every client but fault.process; it keeps accepting that process's writes
+  // (unless min-replicas-to-write refuses them) while the sentinels fail over to a replica after down-after.
+  void apply_sentinel_split_brain(const FaultSpec& fault);
+  // At heal, a cut-off old master is reconfigured as a replica of the new master: its writes are lost.
+  void heal_sentinel();
   // Runs the whole scenario: starts clients, schedules faults, runs to the end. Returns events run.
   std::uint64_t run();
 
@@ -69,6 +76,14 @@ class World {
   // Evicts one of the lock's keys that `node` has (its key, the keys its variant derives, the state its
   // guarantee rests on), drawn at random.
   void evict_lock_key(SimNode& node);
+  // Sentinel (world_sentinel.cpp): after down-after, fails `master` over if the sentinels still cannot
+  // reach it.
+  void watch_master(int master);
+  void sentinel_failover(int old_master, int promoted);
+  // A demoted old master that is up and reachable becomes a replica of the current master.
+  void rejoin_as_replica(int old_master);
+  // min-replicas-to-write: refuses `master`'s writes while it has too few good replicas.
+  void gate_writes(SimNode& master);
 
   // WAIT on a master (world_wait.cpp): the reply waits until `numreplicas` replicas have applied what the
   // master had sent when WAIT ran, or until the timeout on the master's clock; a crash of the master ends it.
@@ -97,6 +112,8 @@ class World {
   std::vector<std::unique_ptr<ClientProcess>> clients_;
   std::vector<int> routing_;  // service -> physical node
   std::unique_ptr<ClusterTopology> cluster_;  // set when config.cluster.shards > 0
+  std::unique_ptr<SentinelTopology> sentinel_;  // set when config.sentinel.sentinels > 0
+  std::map<int, std::int64_t> replica_cut_at_us_;  // sentinel: when a split-brain cut each replica's link
   std::set<std::pair<int, int>> partitions_;  // (process, node) pairs that cannot talk
   std::set<int> cut_replicas_;  // replicas whose replication link is partitioned (replica_partition)
   std::uint32_t request_loss_ppm_;

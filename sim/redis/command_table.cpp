@@ -98,6 +98,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"readwrite", 1, 0, cmd::readwrite},
     {"rename", 3, kW, cmd::rename},
     {"renamenx", 3, kW, cmd::renamenx},
+    {"role", 1, kNoScript, cmd::role},
     {"rpop", -2, kW, cmd::rpop},
     {"rpoplpush", 3, kWO, cmd::rpoplpush},
     {"rpush", -3, kWO, cmd::rpush},

@@ -132,6 +132,7 @@ Reply move(CommandContext&);
 Reply copy(CommandContext&);
 Reply wait(CommandContext&);
 Reply info(CommandContext&);
+Reply role(CommandContext&);
 Reply select(CommandContext&);
 Reply quit(CommandContext&);
 Reply client(CommandContext&);

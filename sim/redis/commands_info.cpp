@@ -154,3 +154,18 @@ Reply info(CommandContext& ctx) {
 }
 
 }  // namespace lockcheck::mock::cmd
+
+namespace lockcheck::mock::cmd {
+
+// ROLE: a master answers ["master", offset, replicas]; a replica ["slave", host, port, state, offset]. The
+// mock keeps no replication offset (0) and lists no replicas under a master.
+Reply role(CommandContext& ctx) {
+  const ReplicationInfo& replication = ctx.node.replication();
+  if (replication.role != "slave") {
+    return Reply::array({Reply::bulk("master"), Reply::integer_reply(0), Reply::array({})});
+  }
+  return Reply::array({Reply::bulk("slave"), Reply::bulk(replication.master_host),
+                       Reply::integer_reply(replication.master_port), Reply::bulk("connected"), Reply::integer_reply(0)});
+}
+
+}  // namespace lockcheck::mock::cmd

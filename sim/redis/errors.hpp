@@ -15,6 +15,9 @@ inline constexpr std::string_view kSyntax = "ERR syntax error";
 inline constexpr std::string_view kNoScript = "NOSCRIPT No matching script. Please use EVAL.";
 inline constexpr std::string_view kOom = "OOM command not allowed when used memory > 'maxmemory'.";
 
+inline constexpr std::string_view kReadonlyReplica = "READONLY You can't write against a read only replica.";
+inline constexpr std::string_view kNoReplicas = "NOREPLICAS Not enough good replicas to write.";
+
 inline Reply reply(std::string_view text) { return Reply::error(std::string(text)); }
 inline Reply wrong_type() { return reply(kWrongType); }
 inline Reply not_integer() { return reply(kNotInteger); }
@@ -22,5 +25,8 @@ inline Reply syntax() { return reply(kSyntax); }
 inline Reply arity(std::string_view name) {
   return Reply::error("ERR wrong number of arguments for '" + std::string(name) + "' command");
 }
+
+// "ERR unknown command 'foo', with args beginning with: 'a' 'b' " as Redis (and Sentinel) print it.
+Reply unknown_command(const Command& command);
 
 }  // namespace lockcheck::mock::err

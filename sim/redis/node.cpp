@@ -21,8 +21,10 @@ bool arity_ok(const CommandSpec& spec, std::size_t argc) {
   return spec.arity > 0 ? argc == static_cast<std::size_t>(spec.arity) : argc >= static_cast<std::size_t>(-spec.arity);
 }
 
+}  // namespace
+
 // "ERR unknown command 'foo', with args beginning with: 'a' 'b' " as Redis prints it (args up to ~128 bytes).
-Reply unknown_command(const Command& command) {
+Reply err::unknown_command(const Command& command) {
   std::string args;
   for (std::size_t i = 1; i < command.size() && args.size() < 128; ++i) {
     args += "'" + command[i].substr(0, 128 - args.size()) + "' ";
@@ -33,6 +35,8 @@ Reply unknown_command(const Command& command) {
   }
   return Reply::error(std::move(text));
 }
+
+namespace {
 
 // Redis's CMD_ALLOW_BUSY commands, and the SCRIPT KILL / FUNCTION KILL / FUNCTION STATS subcommands.
 bool allowed_while_busy(const CommandSpec& spec, const Command& command) {
@@ -91,7 +95,7 @@ Reply Node::execute(const Command& command, Session& session) {
   const bool queueing = session.transaction.open;
   if (spec == nullptr) {
     session.transaction.aborted |= queueing;
-    return unknown_command(command);
+    return err::unknown_command(command);
   }
   if (!arity_ok(*spec, command.size())) {
     session.transaction.aborted |= queueing;
@@ -115,6 +119,11 @@ Reply Node::execute(const Command& command, Session& session) {
   if (session.resp == 2 && session.subscribed() && !(spec->flags & kPubSub)) {
     return refuse("ERR Can't execute '" + full_command_name(command) +
                         "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
+  }
+  if (!write_refusal_.empty() && (spec->flags & kWrite)) {
+    // Checked before queueing, as processCommand does: the transaction's EXEC then fails (EXECABORT).
+    session.transaction.aborted |= queueing;
+    return Reply::error(write_refusal_);
   }
   if (lua_->busy() && !allowed_while_busy(*spec, command)) {
     session.transaction.aborted |= queueing;
@@ -237,6 +246,7 @@ Reply Node::call_from_script(const Command& command, bool read_only, bool allow_
   if (!arity_ok(*spec, command.size())) return Reply::error("ERR Wrong number of args calling Redis command from script");
   if (spec->flags & kNoScript) return Reply::error("ERR This Redis command is not allowed from script");
   if (read_only && (spec->flags & kWrite)) return Reply::error("ERR Write commands are not allowed from read-only scripts.");
+  if (!write_refusal_.empty() && (spec->flags & kWrite)) return Reply::error(write_refusal_);
   if (spec->flags & kWrite) lua_->note_write();  // from now on SCRIPT KILL answers UNKILLABLE
   if (cluster_) {
     if (auto refusal = cluster_script_check(*cluster_, cluster_myself_, command, script_session_->asking,

@@ -29,6 +29,9 @@ struct ReplicationInfo {
   std::string role = "master";  // "master" or "slave", as INFO prints it
   std::int64_t connected_slaves = 0;
   std::string extra_lines;      // appended verbatim to INFO replication, each "name:value\r\n"
+  // A replica's master, as ROLE names it.
+  std::string master_host;
+  int master_port = 0;
 };
 
 struct NodeOptions {
@@ -79,6 +82,10 @@ class Node {
   void set_wait_hook(WaitHook hook) { wait_hook_ = std::move(hook); }
   void set_publish_bus(PublishBus bus) { publish_bus_ = std::move(bus); }
   void set_replication_info(ReplicationInfo info) { replication_ = std::move(info); }
+  // Write commands (and a script's writes) are refused with this error while it is set: a read-only replica
+  // ("READONLY ..."), a master short of good replicas under min-replicas-to-write ("NOREPLICAS ..."). Empty:
+  // writes run. Set by whoever plays the replication (the simulator).
+  void set_write_refusal(std::string error) { write_refusal_ = std::move(error); }
   void set_maxmemory_keys(std::size_t keys, EvictionPolicy policy);
   void set_client_directory(ClientDirectory directory) { clients_ = std::move(directory); }
   void set_tcp_port(int port) { tcp_port_ = port; }
@@ -180,6 +187,7 @@ class Node {
   WaitHook wait_hook_;
   PublishBus publish_bus_;
   ReplicationInfo replication_;
+  std::string write_refusal_;
   ServerConfig config_;
   ClientDirectory clients_;
   NodeStats stats_;

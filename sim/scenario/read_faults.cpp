@@ -108,12 +108,16 @@ FaultSpec read_fault(const Section& fault, const SimConfig& config) {
                                       "replication link (a [[nodes]] entry with replica_of)",
                                       out.node));
   }
-  if ((out.kind == "slot_migration" || out.kind == "split_brain") && config.cluster.shards == 0) {
-    fault.fail_at("kind", fmt::format("[[faults]] {} is a cluster fault: it needs a [cluster]", out.kind));
+  if (out.kind == "slot_migration" && config.cluster.shards == 0) {
+    fault.fail_at("kind", "[[faults]] slot_migration is a cluster fault: it needs a [cluster]");
+  }
+  if (out.kind == "split_brain" && config.cluster.shards == 0 && config.sentinel.sentinels == 0) {
+    fault.fail_at("kind", "[[faults]] split_brain needs a [cluster] or a [sentinel]");
   }
   if ((out.kind == "slot_migration" || out.kind == "split_brain") &&
       config.nodes[static_cast<std::size_t>(out.node)].replica_of >= 0) {
-    fault.fail_at("node", fmt::format("[[faults]] {} node {} is a replica; it names a master (nodes 0 .. shards-1)",
+    fault.fail_at("node", fmt::format("[[faults]] {} node {} is a replica; it names a master (a cluster's nodes "
+                                      "0 .. shards-1, a sentinel deployment's node 0)",
                                       out.kind, out.node));
   }
   return out;

@@ -22,6 +22,8 @@ void read_clients(const Section& top, std::vector<ClientConfig>& out);
 void read_nodes(const Section& top, std::vector<NodeConfig>& out);
 // [cluster]: refused next to [[nodes]]; sets out.cluster and builds out.nodes from it.
 void read_cluster(const Section& top, SimConfig& out);
+// [sentinel]: refused next to [[nodes]] or [cluster]; sets out.sentinel and builds out.nodes from it.
+void read_sentinel(const Section& top, SimConfig& out);
 // Needs the clients and nodes read first: link overrides name them.
 void read_network(const Section& top, SimConfig& out);
 

@@ -25,7 +25,7 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files)
   const Section top(table, path);
   top.allow_only({"name", "description", "backend", "variant", "duration_ms", "seeds", "seed", "seed_list",
                   "command_timeout_ms", "active_expiry_interval_ms", "max_events", "[lock]", "[clients]",
-                  "[[nodes]]", "[cluster]", "[network]", "[workload]", "[[faults]]", "[nemesis]", "[scripts]", "[token_wait]", "[expect]"});
+                  "[[nodes]]", "[cluster]", "[sentinel]", "[network]", "[workload]", "[[faults]]", "[nemesis]", "[scripts]", "[token_wait]", "[expect]"});
   Scenario out;
   out.path = path;
   const std::filesystem::path file(path);
@@ -36,6 +36,7 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files)
   scenario_detail::read_clients(top, out.config.clients);
   scenario_detail::read_nodes(top, out.config.nodes);
   scenario_detail::read_cluster(top, out.config);
+  scenario_detail::read_sentinel(top, out.config);
   scenario_detail::read_network(top, out.config);
   scenario_detail::read_workload(top, out.config.workload);
   scenario_detail::check_threads(top, out);

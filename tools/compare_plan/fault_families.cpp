@@ -148,6 +148,24 @@ void add_split_brain(SimConfig& config) {
   config.faults.push_back(fault_at(5500, "heal"));
 }
 
+// The Sentinel split-brain: master 0 with two asynchronous replicas (lag 100-200 ms) and three sentinels
+// (quorum 2, down-after 1.5 s); at 2 s the master is cut off with client 0 only. Redlock's masters collapse
+// into that one deployment: its SentinelPort is one node to it.
+void add_sentinel_split_brain(SimConfig& config) {
+  config.sentinel.sentinels = 3;
+  config.sentinel.quorum = 2;
+  config.sentinel.replicas = 2;
+  config.sentinel.replication_lag_min_us = 100 * kMs;
+  config.sentinel.replication_lag_max_us = 200 * kMs;
+  config.sentinel.down_after_us = 1500 * kMs;
+  config.nodes = sim::sentinel_nodes(config.sentinel);
+  FaultSpec split = fault_at(2000, "split_brain");
+  split.node = 0;
+  split.process = 0;
+  config.faults.push_back(split);
+  config.faults.push_back(fault_at(5500, "heal"));
+}
+
 std::vector<FaultFamily> make_families() {
   std::vector<FaultFamily> families;
   families.push_back({"baseline", "no faults", "fault-free run: the lock must simply work", [](SimConfig&) {}});
@@ -206,6 +224,11 @@ std::vector<FaultFamily> make_families() {
                       "three shards; at 2 s the lock's master is cut off with client 0 only: it serves that side "
                       "for the 1.5 s node timeout, its replica is promoted, and it rejoins as a replica at 5.5 s",
                       add_split_brain});
+  families.push_back({"sentinel-split-brain", "sentinel split-brain",
+                      "a master with two async replicas and three sentinels (down-after 1.5 s); at 2 s the master "
+                      "is cut off with client 0 only: it keeps granting that side, the sentinels promote a "
+                      "replica, and it rejoins as a replica at 5.5 s",
+                      add_sentinel_split_brain});
   return families;
 }
 

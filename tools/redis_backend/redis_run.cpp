@@ -335,6 +335,7 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
   };
   if (config.clients.size() > static_cast<std::size_t>(kMaxProcesses)) refuse("more than 32 clients");
   if (config.nodes.size() > static_cast<std::size_t>(kMaxServices)) refuse("more than 16 nodes");
+  if (config.sentinel.sentinels > 0) refuse("a [sentinel] topology");
   const bool cluster = config.cluster.shards > 0;
   for (const auto& node : config.nodes) {
     if (node.maxmemory_keys > 0) refuse("maxmemory eviction");

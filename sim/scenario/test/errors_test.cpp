@@ -62,6 +62,22 @@ TEST(ScenarioErrors, ClusterTable) {
   EXPECT_TRUE(starts(error, "scenarios/x.toml:6:8: [[faults]] node mus")) << error;
 }
 
+TEST(ScenarioErrors, SentinelTable) {
+  const auto starts = [](const std::string& text, std::string_view prefix) { return text.rfind(prefix, 0) == 0; };
+  EXPECT_EQ(error_of("[[nodes]]\n[sentinel]\nsentinels = 3\n"),
+            "scenarios/x.toml:2:1: [sentinel] builds the nodes itself (the master, then its replicas); remove the "
+            "[[nodes]] entries");
+  EXPECT_EQ(error_of("[cluster]\n[sentinel]\n"), "scenarios/x.toml:2:1: a scenario has a [cluster] or a [sentinel], not both");
+  std::string error = error_of("[sentinel]\nsentinels = 3\nquorum = 4\n");
+  EXPECT_TRUE(starts(error, "scenarios/x.toml:3:10: [sentinel] quorum must")) << error;
+  error = error_of("[sentinel]\nreplicas = 1\nmin_replicas_to_write = 2\n");
+  EXPECT_TRUE(starts(error, "scenarios/x.toml:3:25: [sentinel] min_replicas_to_write must")) << error;
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"split_brain\"\nnode = 0\nprocess = 0\n"),
+            "scenarios/x.toml:3:8: [[faults]] split_brain needs a [cluster] or a [sentinel]");
+  error = error_of("[sentinel]\nreplicas = 1\n[[faults]]\nat_ms = 1\nkind = \"split_brain\"\nnode = 1\nprocess = 0\n");
+  EXPECT_TRUE(starts(error, "scenarios/x.toml:6:8: [[faults]] split_brain node 1 is a replica")) << error;
+}
+
 TEST(ScenarioErrors, BadEnum) {
   EXPECT_EQ(error_of("[expect]\nmutual_exclusion_client = \"maybe\"\n"),
             "scenarios/x.toml:2:27: [expect] mutual_exclusion_client must be \"holds\" or \"violated\", not \"maybe\"");

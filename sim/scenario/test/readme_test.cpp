@@ -27,7 +27,7 @@ std::vector<std::string> toml_blocks() {
 
 TEST(ScenarioReadme, CompleteExampleParses) {
   const auto blocks = toml_blocks();
-  ASSERT_EQ(blocks.size(), 4u);
+  ASSERT_EQ(blocks.size(), 5u);
   const Scenario s = parse_scenario(blocks[0], "scenarios/example.toml");
   EXPECT_EQ(s.name, "pause-breaks-token");
   EXPECT_EQ(s.seeds.size(), 10u);
@@ -46,10 +46,23 @@ TEST(ScenarioReadme, ScriptsExampleParses) {
 }
 
 TEST(ScenarioReadme, TokenWaitExampleParses) {
-  const Scenario s = parse_scenario(toml_blocks().at(3), "scenarios/wait.toml");
+  const Scenario s = parse_scenario(toml_blocks().at(4), "scenarios/wait.toml");
   EXPECT_EQ(s.config.variant, "token-wait");
   EXPECT_EQ(s.config.token_wait.replicas, 1);
   EXPECT_EQ(s.config.token_wait.wait_timeout, Millis(300));
+}
+
+TEST(ScenarioReadme, SentinelExampleParses) {
+  const Scenario s = parse_scenario(toml_blocks().at(3), "scenarios/sentinel.toml");
+  EXPECT_EQ(s.config.sentinel.sentinels, 3);
+  EXPECT_EQ(s.config.sentinel.quorum, 2);
+  EXPECT_EQ(s.config.sentinel.master_name, "mymaster");
+  EXPECT_EQ(s.config.sentinel.down_after_us, 30000000);
+  EXPECT_EQ(s.config.sentinel.min_replicas_max_lag_us, 10000000);
+  EXPECT_EQ(s.config.sentinel.sentinels_on_master_side, 0);
+  ASSERT_EQ(s.config.nodes.size(), 3u);
+  EXPECT_EQ(s.config.nodes[0].replica_of, -1);
+  EXPECT_EQ(s.config.nodes[2].replica_of, 0);
 }
 
 TEST(ScenarioReadme, ClusterExampleParses) {
