@@ -132,6 +132,7 @@ Reply Node::execute(const Command& command, Session& session) {
     to_resp2(reply);
     for (Reply& extra : session.extra_replies) to_resp2(extra);
   }
+  serve_blocked();  // this command may have filled a key someone waits on
   return reply;
 }
 
@@ -260,6 +261,8 @@ const char* confirmation_word(SubscriptionKind kind, bool subscribing) {
 }  // namespace
 
 void Node::disconnect(Session& session) {
+  blocked_.remove(session.client_id);
+  session.blocked = false;
   unwatch_all(session);
   session.transaction = {};
   for (SubscriptionKind kind : {SubscriptionKind::channel, SubscriptionKind::pattern, SubscriptionKind::shard}) {

@@ -3,6 +3,7 @@
 // bounded input (RespLimits) and output per client. A production seam: real sockets live here only.
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 
@@ -38,6 +39,7 @@ class RespServer {
   void read_from(int fd, Client& client);
   void write_to(int fd, Client& client);
   void close_client(int fd);
+  void answer_unblocked();
 
   Node& node_;
   ServeOptions options_;
@@ -46,6 +48,7 @@ class RespServer {
   std::int64_t next_client_id_ = 1;
   std::map<int, Client> clients_;                // by fd
   std::map<std::int64_t, int> fd_of_client_;     // client id -> fd, for pub/sub delivery
+  std::deque<std::pair<std::int64_t, Reply>> unblocked_;  // late replies to blocking pops, in order
 };
 
 // `lockcheck serve`: a fresh node on the real clock, served until SIGINT/SIGTERM. Returns a process exit code.
