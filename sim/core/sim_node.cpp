@@ -25,6 +25,21 @@ SimNode::SimNode(int id, const NodeConfig& config, History& history, const Sched
     wait_request_ = WaitRequest{numreplicas, timeout_ms};
     return 0;
   });
+  // Blocking pops answer late: the world sends these replies through the network (world.cpp).
+  node_->set_unblock_sink([this](std::int64_t client_id, const Reply& reply) {
+    late_replies_.emplace_back(static_cast<int>(client_id), reply);
+  });
+}
+
+bool SimNode::blocked(int process) const {
+  auto it = sessions_.find(process);
+  return it != sessions_.end() && it->second.blocked;
+}
+
+void SimNode::expire_blocked() {
+  if (!up_) return;
+  node_->expire_blocked();
+  flush_events();
 }
 
 void SimNode::on_key_event(const mock::KeyEvent& event) {
@@ -152,6 +167,7 @@ void SimNode::crash() {
   up_ = false;
   for (auto& [id, session] : sessions_) node_->disconnect(session);  // connections close: subscriptions end
   sessions_.clear();
+  late_replies_.clear();
 }
 
 void SimNode::restart(RestartMode mode) {

@@ -51,6 +51,15 @@ class SimNode final : public mock::Observer {
   // The WAIT the last execute() ran, if any (cleared by taking it).
   std::optional<WaitRequest> take_wait_request() { return std::exchange(wait_request_, std::nullopt); }
 
+  // Blocking pops (BLPOP & co.): whether process's last command left it blocked, the late replies the
+  // node produced since last taken (process, reply), the earliest timeout as node-clock ms, and the timeout
+  // step (run by the world at that time on the node's clock).
+  bool blocked(int process) const;
+  std::vector<std::pair<int, Reply>> take_late_replies() { return std::exchange(late_replies_, {}); }
+  std::optional<std::int64_t> next_block_deadline_ms() const { return node_->next_block_deadline_ms(); }
+  std::int64_t node_time_ms() const { return node_->now_ms(); }
+  void expire_blocked();
+
   // Cluster: MIGRATE every key of `slot` to `target` now; both nodes record it (target first). Returns how many.
   std::size_t migrate_slot_to(int slot, SimNode& target);
   void crash();
@@ -92,6 +101,7 @@ class SimNode final : public mock::Observer {
   int replica_of_;
   std::uint64_t applied_sequence_ = 0;
   std::optional<WaitRequest> wait_request_;
+  std::vector<std::pair<int, Reply>> late_replies_;
   mock::Dataset at_crash_;
   mock::Dataset fsynced_;
 };

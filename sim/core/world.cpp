@@ -128,8 +128,13 @@ void World::deliver(int process, int node_id, const Command& command, std::share
   bool changed = false;
   Reply reply = node.execute(process, command, changed);
   if (changed && node.replica_of() < 0) replicate(node);
+  send_late_replies(node_id);  // this command may have served clients blocked in BLPOP & co.
   if (const auto wait = node.take_wait_request(); wait && node.replica_of() < 0) {
     start_wait(process, node_id, *wait, std::move(pending));
+    return;
+  }
+  if (node.blocked(process)) {
+    park_blocked_pop(process, node_id, std::move(pending));
     return;
   }
   reply_to(process, node_id, std::move(reply), std::move(pending));

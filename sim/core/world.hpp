@@ -122,6 +122,11 @@ class World {
   std::uint64_t replication_sequence_ = 0;
   std::vector<std::uint64_t> sent_sequence_;  // per node: the last replication sequence it sent as a master
   std::map<std::uint64_t, ReplicaWait> waits_;  // blocked WAITs by id (creation order)
+  // Blocking pops waiting for a late reply, by (node, process); world_blocking.cpp.
+  std::map<std::pair<int, int>, std::shared_ptr<PendingCall>> blocked_pops_;
+  void park_blocked_pop(int process, int node_id, std::shared_ptr<PendingCall> pending);
+  void send_late_replies(int node_id);
+  void schedule_block_timeout(int node_id);
   std::uint64_t next_wait_id_ = 0;
 };
 

@@ -79,6 +79,13 @@ Reply linsert(CommandContext&);
 Reply lpos(CommandContext&);
 Reply lmove(CommandContext&);
 Reply rpoplpush(CommandContext&);
+// blocking pops (commands_blocking.cpp)
+Reply blpop(CommandContext&);
+Reply brpop(CommandContext&);
+Reply blmove(CommandContext&);
+Reply brpoplpush(CommandContext&);
+Reply bzpopmin(CommandContext&);
+Reply bzpopmax(CommandContext&);
 // sorted sets
 Reply zadd(CommandContext&);
 Reply zrem(CommandContext&);

@@ -29,7 +29,7 @@ KeyPositions key_positions(std::string_view name) {
   if (std::find(kAllKeys.begin(), kAllKeys.end(), name) != kAllKeys.end()) return {1, -1, 1};
   if (name == "mset" || name == "msetnx") return {1, -1, 2};
   if (name == "rename" || name == "renamenx" || name == "copy" || name == "lmove" || name == "rpoplpush" ||
-      name == "smove" || name == "blmove") {
+      name == "smove" || name == "blmove" || name == "brpoplpush") {
     return {1, 2, 1};
   }
   if (name == "blpop" || name == "brpop" || name == "bzpopmin" || name == "bzpopmax") return {1, -2, 1};

@@ -177,6 +177,7 @@ Reply Node::execute(const Command& command, Session& session) {
     to_resp2(reply);
     for (Reply& extra : session.extra_replies) to_resp2(extra);
   }
+  serve_blocked();  // this command may have filled a key someone waits on
   return reply;
 }
 
@@ -338,6 +339,8 @@ const char* confirmation_word(SubscriptionKind kind, bool subscribing) {
 }  // namespace
 
 void Node::disconnect(Session& session) {
+  blocked_.remove(session.client_id);
+  session.blocked = false;
   unwatch_all(session);
   session.transaction = {};
   for (SubscriptionKind kind : {SubscriptionKind::channel, SubscriptionKind::pattern, SubscriptionKind::shard}) {

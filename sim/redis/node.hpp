@@ -18,6 +18,7 @@
 #include "notifications.hpp"
 #include "lockcheck/reply.hpp"
 #include "observer.hpp"
+#include "blocked_clients.hpp"
 #include "pubsub.hpp"
 #include "session.hpp"
 
@@ -62,6 +63,9 @@ struct NodeStats {
 using PublishSink = std::function<void(std::int64_t client_id, const Reply& message)>;
 // Cluster mode: a PUBLISH here is also handed to this bus, which delivers it at the other nodes.
 using PublishBus = std::function<void(const std::string& channel, const std::string& message)>;
+// The late reply to a blocked client (BLPOP served by another client's push, or timed out), already in the
+// client's protocol. Without a sink a node cannot hold a reply back, and blocking pops answer at once.
+using UnblockSink = std::function<void(std::int64_t client_id, const Reply& reply)>;
 // WAIT numreplicas timeout_ms -> replicas that acknowledged. Default answers 0 (standalone).
 using WaitHook = std::function<std::int64_t(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms)>;
 
@@ -81,6 +85,7 @@ class Node {
   void set_publish_sink(PublishSink sink) { publish_sink_ = std::move(sink); }
   void set_wait_hook(WaitHook hook) { wait_hook_ = std::move(hook); }
   void set_publish_bus(PublishBus bus) { publish_bus_ = std::move(bus); }
+  void set_unblock_sink(UnblockSink sink) { unblock_sink_ = std::move(sink); }
   void set_replication_info(ReplicationInfo info) { replication_ = std::move(info); }
   // Write commands (and a script's writes) are refused with this error while it is set: a read-only replica
   // ("READONLY ..."), a master short of good replicas under min-replicas-to-write ("NOREPLICAS ..."). Empty:
@@ -146,6 +151,14 @@ class Node {
   std::int64_t publish(const std::string& channel, const std::string& message);
   // A message another node published: delivered to this node's subscribers only.
   std::int64_t deliver_published(const std::string& channel, const std::string& message);
+  // Blocking pops (blocking.cpp). can_block: outside scripts and EXEC, and with a transport that takes late
+  // replies. block() parks the client; serve_blocked() retries parked clients after a change (in blocking
+  // order, until none is served); expire_blocked() answers those whose timeout passed on the node clock.
+  bool can_block(const Session& session, bool in_script) const;
+  void block(Session& session, const Command& command, PopAttempt attempt, std::optional<std::int64_t> deadline_ms);
+  void serve_blocked();
+  void expire_blocked();
+  std::optional<std::int64_t> next_block_deadline_ms() const { return blocked_.next_deadline_ms(); }
   // SPUBLISH: delivers to this node's shard-channel subscribers only; returns how many.
   std::int64_t shard_publish(const std::string& channel, const std::string& message);
   // (P|S)SUBSCRIBE and (P|S)UNSUBSCRIBE of args[1..] (unsubscribe: all of that kind when none are named).
@@ -195,6 +208,9 @@ class Node {
   std::int64_t maxmemory_bytes_ = 0;  // CONFIG SET maxmemory
   std::int64_t start_ms_ = 0;
   PubSubRegistry pubsub_;
+  BlockedClients blocked_;
+  UnblockSink unblock_sink_;
+  void answer_blocked(BlockedCall& call, Reply reply);
   Session* script_session_ = nullptr;  // the client whose script is running
   std::string_view script_sha_;
   int depth_ = 0;  // >0 while a command is running; nested commands come from scripts

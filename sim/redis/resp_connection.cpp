@@ -13,6 +13,7 @@ void RespConnection::abandon() {
 void RespConnection::receive(std::string_view bytes, Node& node) {
   if (closing_) return;
   parser_.feed(bytes);
+  if (session_.blocked) return;  // later commands wait in the parser until the blocking pop is answered
   Command command;
   std::string error_text;
   // Each command consumes buffered input, so this loop is bounded by what was received.
@@ -26,6 +27,7 @@ void RespConnection::receive(std::string_view bytes, Node& node) {
     }
     const ReplyMode mode_before = session_.reply_mode;
     Reply reply = node.execute(command, session_);
+    if (session_.blocked) break;  // answered later through answer_unblocked()
     // CLIENT REPLY: OFF sends nothing, SKIP drops its own reply and the next command's; ON answers OK.
     bool send = session_.reply_mode == ReplyMode::on && mode_before != ReplyMode::skip_next;
     if (mode_before == ReplyMode::skip_next && session_.reply_mode == ReplyMode::skip_next) {
@@ -39,6 +41,12 @@ void RespConnection::receive(std::string_view bytes, Node& node) {
     if (session_.close_requested) closing_ = true;
     if (output_.size() > limits_.max_output_bytes) abandon();
   }
+}
+
+void RespConnection::answer_unblocked(const Reply& reply, Node& node) {
+  if (closing_) return;
+  encode_reply(reply, output_, session_.resp);
+  receive({}, node);  // the commands that arrived while it was blocked
 }
 
 }  // namespace lockcheck::mock

@@ -35,6 +35,8 @@ class RespConnection {
   bool closing() const { return closing_; }
   // Appends an out-of-band message (pub/sub) in this connection's protocol.
   void push(const Reply& message) { encode_reply(message, output_, session_.resp); }
+  // The late reply to this connection's blocking pop; then runs the commands pipelined behind it.
+  void answer_unblocked(const Reply& reply, Node& node);
   // The peer is gone: drop pending output and close.
   void abandon();
 

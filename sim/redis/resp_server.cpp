@@ -54,6 +54,9 @@ RespServer::RespServer(Node& node, ServeOptions options) : node_(node), options_
     if (it == fd_of_client_.end()) return;
     clients_.at(it->second).push(message);
   });
+  // Late replies are queued, not written from inside the node: answering one runs that client's pipelined
+  // commands, which must not happen while the node is still serving the command that unblocked it.
+  node_.set_unblock_sink([this](std::int64_t client_id, const Reply& reply) { unblocked_.emplace_back(client_id, reply); });
   node_.set_tcp_port(port_);
   // CONFIG GET requirepass shows it, and CONFIG SET requirepass applies to connections accepted afterwards.
   node_.config().set({{"requirepass", options_.requirepass}});
@@ -74,6 +77,7 @@ RespServer::RespServer(Node& node, ServeOptions options) : node_(node), options_
 
 RespServer::~RespServer() {
   node_.set_publish_sink({});
+  node_.set_unblock_sink({});
   node_.set_client_directory({});
   while (!clients_.empty()) close_client(clients_.begin()->first);
   if (listen_fd_ >= 0) close(listen_fd_);
@@ -138,6 +142,17 @@ void RespServer::close_client(int fd) {
   close(fd);
 }
 
+void RespServer::answer_unblocked() {
+  // Each answer may run commands that unblock others; every round answers what the last one queued, and a
+  // client is answered once per blocking pop, so the rounds end. The bound is a guard, not a limit.
+  for (int round = 0; round < 100'000 && !unblocked_.empty(); ++round) {
+    auto [client_id, reply] = std::move(unblocked_.front());
+    unblocked_.pop_front();
+    auto it = fd_of_client_.find(client_id);
+    if (it != fd_of_client_.end()) clients_.at(it->second).answer_unblocked(reply, node_);
+  }
+}
+
 void RespServer::run(const std::atomic<bool>& stop) {
   stop_ = &stop;
   node_.set_busy_servicer([this] { return service_while_busy(); });
@@ -170,6 +185,8 @@ void RespServer::turn(int timeout_ms) {
     if (it == clients_.end()) continue;
     if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) read_from(fds[i].fd, it->second);
   }
+  // An unblocked client may run the commands it pipelined behind its pop: never from inside a busy script.
+  if (!nested_) answer_unblocked();
   // Flush everything (replies, and pub/sub pushes to clients that sent nothing this turn).
   std::vector<int> finished;
   for (auto& [fd, client] : clients_) {
@@ -182,7 +199,11 @@ void RespServer::turn(int timeout_ms) {
   for (int fd : finished) close_client(fd);
   if (ready > 0 && (fds[0].revents & POLLIN)) accept_clients();
   // Not from inside a script: expiry would move the clock reading the script runs on.
-  if (!nested_) node_.expire_some(options_.active_expire_per_tick);
+  if (!nested_) {
+    node_.expire_some(options_.active_expire_per_tick);
+    node_.expire_blocked();  // timeouts on the node clock, checked every turn (at most kPollTimeoutMs apart)
+    answer_unblocked();
+  }
 }
 
 namespace {

@@ -5,6 +5,7 @@
 // SCRIPT KILL / FUNCTION KILL stop it. A production seam: real sockets live here only.
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 
@@ -44,6 +45,7 @@ class RespServer {
   void turn(int timeout_ms);
   // While a script is busy (Node::set_busy_servicer): serves the other clients once; false when stopping.
   bool service_while_busy();
+  void answer_unblocked();
 
   Node& node_;
   ServeOptions options_;
@@ -57,6 +59,7 @@ class RespServer {
   int running_fd_ = -1;
   bool nested_ = false;  // a turn served from inside a busy script
   const std::atomic<bool>* stop_ = nullptr;
+  std::deque<std::pair<std::int64_t, Reply>> unblocked_;  // late replies to blocking pops, in order
 };
 
 // `lockcheck serve`: a fresh node on the real clock, served until SIGINT/SIGTERM. Returns a process exit code.

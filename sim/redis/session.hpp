@@ -53,7 +53,10 @@ struct Session {
   std::int64_t connected_at_ms = 0;           // node time of the first command, for age=
   std::string_view last_command = "NULL";     // for cmd= in CLIENT LIST (a command table name)
   Transaction transaction{};
-  bool running_exec = false;  // EXEC is running the queue: Redis's DENY_BLOCKING (no blocking, no SSUBSCRIBE)
+  bool running_exec = false;
+  // Waiting in a blocking pop: the transport sends nothing for that command and reads no further commands
+  // until the node answers it through its unblock sink.
+  bool blocked = false;  // EXEC is running the queue: Redis's DENY_BLOCKING (no blocking, no SSUBSCRIBE)
   std::vector<WatchedKey> watched{};
   bool asking = false;    // cluster: ASKING was the previous command (lasts for one command)
   bool readonly = false;  // cluster: READONLY, reads may run on a replica

@@ -450,6 +450,11 @@ rc::Gen<Step> list_step() {
       {1, as_step(plain({k, rc::gen::element<std::string>("BEFORE", "after", "middle"), v, v}, "LINSERT"))},
       {1, as_step(plain_named({k, v}, rc::gen::element<std::string>("LPUSHX", "RPUSHX")))},
       {1, as_step(plain({k, rc::gen::element<std::string>("0", "2", "-1")}, "RPOP"))},
+      // Blocking pops that never wait long: data is there, or a 10 ms timeout (the mock here has no transport
+      // for late replies and answers nil at once; redis-server answers nil 10 ms later), or a bad timeout.
+      {1, as_step(plain_named({k, k, rc::gen::element<std::string>("0.01", "x", "-1")},
+                              rc::gen::element<std::string>("BLPOP", "BRPOP")))},
+      {1, as_step(plain({k, k, side, side, rc::gen::element<std::string>("0.01", "x")}, "BLMOVE"))},
   });
 }
 
@@ -473,6 +478,7 @@ rc::Gen<Step> zset_step() {
       {1, as_step(plain_named({k}, rc::gen::element<std::string>("ZPOPMIN", "ZPOPMAX")))},
       {1, as_step(plain_named({k, rc::gen::element<std::string>("0", "2", "-1", "x")}, rc::gen::element<std::string>("ZPOPMIN", "ZPOPMAX")))},
       {1, as_step(plain({k, v, v}, "ZMSCORE"))},
+      {1, as_step(plain_named({k, rc::gen::element<std::string>("0.01", "-1")}, rc::gen::element<std::string>("BZPOPMIN", "BZPOPMAX")))},
       {2, rc::gen::exec([] {
          Command command{"ZRANGE", *family_key("z1", "z2"), *rc::gen::element<std::string>("0", "-inf", "(1", "[a", "-", "2"),
                          *rc::gen::element<std::string>("-1", "+inf", "3", "+", "(b")};

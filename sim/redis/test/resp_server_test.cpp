@@ -86,6 +86,53 @@ TEST_F(LiveServer, PipeliningAndPubSub) {
   EXPECT_EQ(publisher.call({"PUBLISH", "ch", "wake"}), Reply::integer_reply(1));
 }
 
+// A raw connection that stays open: send bytes, read until `expected` bytes arrived or 5 s passed.
+class RawClient {
+ public:
+  explicit RawClient(int port) : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(port));
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
+    EXPECT_EQ(connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    timeval timeout{5, 0};
+    setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  }
+  ~RawClient() { close(fd_); }
+  RawClient(const RawClient&) = delete;
+  RawClient& operator=(const RawClient&) = delete;
+  void send_bytes(const std::string& bytes) { (void)!send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL); }
+  std::string read(std::size_t expected) {
+    std::string received;
+    char chunk[4096];
+    for (int i = 0; i < 1000 && received.size() < expected; ++i) {
+      ssize_t n = recv(fd_, chunk, sizeof chunk, 0);
+      if (n <= 0) break;
+      received.append(chunk, static_cast<std::size_t>(n));
+    }
+    return received;
+  }
+
+ private:
+  int fd_;
+};
+
+// A client blocked in BLPOP holds back its own pipelined commands, never the other clients'.
+TEST_F(LiveServer, BlockingPopWaitsForAPushWithoutBlockingOthers) {
+  RawClient waiter(server_->port());
+  waiter.send_bytes("BLPOP q 0\r\nPING\r\n");
+  HiredisClient other("127.0.0.1", server_->port());
+  EXPECT_EQ(other.call({"PING"}), Reply::status("PONG"));  // served while the waiter is blocked
+  EXPECT_EQ(other.call({"LLEN", "q"}), Reply::integer_reply(0));
+  EXPECT_EQ(other.call({"RPUSH", "q", "job"}), Reply::integer_reply(1));
+  const std::string served = "*2\r\n$1\r\nq\r\n$3\r\njob\r\n+PONG\r\n";
+  EXPECT_EQ(waiter.read(served.size()), served);
+  EXPECT_EQ(other.call({"EXISTS", "q"}), Reply::integer_reply(0));
+  // A timeout on the real clock (0.2 s; the read allows 5 s): nil.
+  waiter.send_bytes("BLPOP q 0.2\r\n");
+  EXPECT_EQ(waiter.read(5), "$-1\r\n");
+}
+
 TEST_F(LiveServer, MalformedInputGetsAnErrorAndTheConnectionCloses) {
   EXPECT_EQ(raw_exchange("*abc\r\n"), "-ERR Protocol error: invalid multibulk length\r\n");
   EXPECT_EQ(raw_exchange("PING\r\n*1\r\n$999999999999\r\n"), "+PONG\r\n-ERR Protocol error: invalid bulk length\r\n");

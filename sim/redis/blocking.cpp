@@ -1,0 +1,65 @@
+// Node's side of blocking pops: parking a client, serving it when a push makes its key non-empty, and
+// answering nil when its timeout passes on the node clock. A blocked client never holds up the others: the
+// node keeps serving every connection, and the parked command is retried after each command that ran.
+#include "command.hpp"
+#include "lockcheck/reply.hpp"
+#include "node.hpp"
+
+namespace lockcheck::mock {
+
+bool Node::can_block(const Session& session, bool in_script) const {
+  return !in_script && !session.running_exec && unblock_sink_ != nullptr;
+}
+
+void Node::block(Session& session, const Command& command, PopAttempt attempt, std::optional<std::int64_t> deadline_ms) {
+  session.blocked = true;
+  blocked_.add(BlockedCall{&session, command, keyspace_.actor().command, attempt, deadline_ms});
+}
+
+void Node::answer_blocked(BlockedCall& call, Reply reply) {
+  call.session->blocked = false;
+  if (call.session->resp != 3) to_resp2(reply);
+  unblock_sink_(call.session->client_id, reply);
+}
+
+void Node::serve_blocked() {
+  if (blocked_.empty() || depth_ > 0) return;
+  // A served BLMOVE may fill another client's key, so repeat while someone was served; each pass serves at
+  // least one call or ends, so the passes are bounded by the number of blocked calls.
+  for (bool served = true; served && !blocked_.empty();) {
+    served = false;
+    auto& calls = blocked_.calls();
+    for (auto it = calls.begin(); it != calls.end();) {
+      keyspace_.begin(options_.clock(), Actor{it->session->client_id, it->name, {}});
+      CommandContext context{*this, keyspace_, *it->session, it->command, false, it->session->resp};
+      ++depth_;
+      std::optional<Reply> reply = it->attempt(context);
+      --depth_;
+      if (!reply) {
+        ++it;
+        continue;
+      }
+      BlockedCall call = std::move(*it);
+      it = calls.erase(it);
+      answer_blocked(call, std::move(*reply));
+      served = true;
+    }
+  }
+}
+
+void Node::expire_blocked() {
+  if (blocked_.empty()) return;
+  const std::int64_t now = options_.clock();
+  auto& calls = blocked_.calls();
+  for (auto it = calls.begin(); it != calls.end();) {
+    if (!it->deadline_ms || *it->deadline_ms > now) {
+      ++it;
+      continue;
+    }
+    BlockedCall call = std::move(*it);
+    it = calls.erase(it);
+    answer_blocked(call, Reply::nil());  // Redis answers a timed-out pop with a null array
+  }
+}
+
+}  // namespace lockcheck::mock

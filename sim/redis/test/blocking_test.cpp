@@ -1,0 +1,93 @@
+// Blocking pops on a node with a hand-driven clock: served by a later push in blocking order, timed out on
+// the node clock, never blocking inside EXEC or scripts (replies and errors as redis-server 7.0.15's).
+#include <gtest/gtest.h>
+
+#include "mock_test_support.hpp"
+
+namespace lockcheck::mock::testing {
+namespace {
+
+#define EXPECT_REPLY(actual, expected) EXPECT_EQ(to_string(actual), to_string(expected)) << "reply kinds must match too"
+
+class Blocking : public ::testing::Test, public MockFixture {
+ protected:
+  Blocking() {
+    node.set_unblock_sink([this](std::int64_t client_id, const Reply& reply) {
+      late.push_back(std::to_string(client_id) + " " + to_string(reply));
+    });
+  }
+  std::string late_reply(std::int64_t client_id, const Reply& reply) { return std::to_string(client_id) + " " + to_string(reply); }
+  std::vector<std::string> late;
+  Session second{.client_id = 2};
+  Session third{.client_id = 3};
+};
+
+TEST_F(Blocking, APushServesTheFirstBlockedClient) {
+  node.execute({"blpop", "a", "q", "0"}, second);
+  node.execute({"brpop", "q", "0"}, third);
+  EXPECT_TRUE(second.blocked);
+  EXPECT_REPLY(run({"rpush", "q", "x"}), I(1));
+  ASSERT_EQ(late.size(), 1u);
+  EXPECT_EQ(late[0], late_reply(2, A({B("q"), B("x")})));
+  EXPECT_FALSE(second.blocked);
+  EXPECT_TRUE(third.blocked);
+  EXPECT_REPLY(run({"exists", "q"}), I(0));
+  run({"rpush", "q", "y", "z"});
+  EXPECT_EQ(late.at(1), late_reply(3, A({B("q"), B("z")})));
+  EXPECT_REPLY(run({"lrange", "q", "0", "-1"}), A({B("y")}));
+}
+
+TEST_F(Blocking, TimeoutOnTheNodeClock) {
+  node.execute({"bzpopmin", "z", "1.5"}, second);
+  now_ms += 1499;
+  node.expire_blocked();
+  EXPECT_TRUE(late.empty());
+  now_ms += 1;
+  node.expire_blocked();
+  ASSERT_EQ(late.size(), 1u);
+  EXPECT_EQ(late[0], late_reply(2, N()));
+  EXPECT_FALSE(second.blocked);
+  run({"zadd", "z", "1", "m"});
+  EXPECT_EQ(late.size(), 1u);  // no longer waiting
+}
+
+TEST_F(Blocking, MovesAndSortedSetPops) {
+  node.execute({"blmove", "src", "dst", "left", "right", "0"}, second);
+  node.execute({"bzpopmax", "z", "0"}, third);
+  run({"lpush", "src", "a"});
+  run({"zadd", "z", "1", "m", "2", "n"});
+  ASSERT_EQ(late.size(), 2u);
+  EXPECT_EQ(late[0], late_reply(2, B("a")));
+  EXPECT_EQ(late[1], late_reply(3, A({B("z"), B("n"), B("2")})));
+  EXPECT_REPLY(run({"lrange", "dst", "0", "-1"}), A({B("a")}));
+  node.disconnect(second);
+}
+
+TEST_F(Blocking, ImmediateRepliesErrorsAndNoBlockingInExecOrScripts) {
+  run({"rpush", "l", "a"});
+  EXPECT_REPLY(run({"blpop", "missing", "l", "0"}), A({B("l"), B("a")}));
+  EXPECT_REPLY(run({"blpop", "l", "x"}), E("ERR timeout is not a float or out of range"));
+  EXPECT_REPLY(run({"blpop", "l", "-1"}), E("ERR timeout is negative"));
+  EXPECT_REPLY(run({"blpop", "l", "9999999999999999"}), E("ERR timeout is negative"));
+  EXPECT_REPLY(run({"blmove", "l", "x", "up", "down", "0"}), E("ERR syntax error"));
+  run({"set", "str", "v"});
+  EXPECT_REPLY(run({"blpop", "missing", "str", "1"}), E("WRONGTYPE Operation against a key holding the wrong kind of value"));
+  run({"multi"});
+  run({"blpop", "missing", "0"});
+  run({"blmove", "missing", "x", "left", "left", "0"});
+  EXPECT_REPLY(run({"exec"}), A({N(), N()}));
+  EXPECT_REPLY(eval("return redis.call('blpop', 'missing', 0)"), N());
+  EXPECT_FALSE(session.blocked);
+  EXPECT_TRUE(late.empty());
+}
+
+TEST(BlockingWithoutATransport, AnswersAtOnce) {
+  std::int64_t now_ms = 0;
+  Node node(NodeOptions{.clock = [&] { return now_ms; }});
+  Session session{.client_id = 1};
+  EXPECT_EQ(node.execute({"blpop", "q", "0"}, session), Reply::nil());
+  EXPECT_FALSE(session.blocked);
+}
+
+}  // namespace
+}  // namespace lockcheck::mock::testing
