@@ -232,6 +232,7 @@ void Node::flush_scripts() { lua_->flush(); }
 void Node::disconnect(Session& session) {
   unwatch_all(session);
   session.transaction = {};
+  session.db = 0;  // a session reused for a new connection starts in db 0, as a new connection does
   for (const std::string& channel : session.channels) {
     auto it = subscribers_.find(channel);
     if (it == subscribers_.end()) continue;
