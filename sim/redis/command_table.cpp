@@ -178,12 +178,42 @@ constexpr bool sorted() {
 }
 static_assert(sorted(), "keep kCommands sorted by name");
 
+// Where each first letter's commands start and end in kCommands: a lookup binary-searches only those (a
+// handful), so a growing table does not slow the per-command lookup down.
+struct LetterRange {
+  std::uint16_t begin = 0, end = 0;
+};
+
+constexpr std::array<LetterRange, 26> letter_ranges() {
+  std::array<LetterRange, 26> ranges{};
+  for (std::size_t i = 0; i < kCommands.size(); ++i) {
+    auto& range = ranges[static_cast<std::size_t>(kCommands[i].name[0] - 'a')];
+    if (range.begin == range.end) range.begin = static_cast<std::uint16_t>(i);
+    range.end = static_cast<std::uint16_t>(i + 1);
+  }
+  return ranges;
+}
+
+constexpr bool lower_case_names() {
+  for (const CommandSpec& spec : kCommands) {
+    if (spec.name.empty() || spec.name[0] < 'a' || spec.name[0] > 'z') return false;
+  }
+  return true;
+}
+static_assert(lower_case_names(), "command names start with a lower-case letter");
+
+constexpr std::array<LetterRange, 26> kLetterRanges = letter_ranges();
+
 }  // namespace
 
 const CommandSpec* find_command(std::string_view lower_name) {
-  auto it = std::lower_bound(kCommands.begin(), kCommands.end(), lower_name,
+  if (lower_name.empty() || lower_name[0] < 'a' || lower_name[0] > 'z') return nullptr;
+  const LetterRange range = kLetterRanges[static_cast<std::size_t>(lower_name[0] - 'a')];
+  const auto first = kCommands.begin() + range.begin;
+  const auto last = kCommands.begin() + range.end;
+  auto it = std::lower_bound(first, last, lower_name,
                              [](const CommandSpec& spec, std::string_view name) { return spec.name < name; });
-  if (it == kCommands.end() || it->name != lower_name) return nullptr;
+  if (it == last || it->name != lower_name) return nullptr;
   return &*it;
 }
 

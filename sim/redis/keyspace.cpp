@@ -1,5 +1,6 @@
 #include "keyspace.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 namespace lockcheck::mock {
@@ -18,7 +19,23 @@ const char* to_string(KeyEventKind kind) {
   return "unknown";
 }
 
+bool operator==(const Dataset& a, const Dataset& b) {
+  static const Database kEmpty;
+  for (std::size_t i = 0, n = std::max(a.dbs.size(), b.dbs.size()); i < n; ++i) {
+    const Database& left = i < a.dbs.size() ? a.dbs[i] : kEmpty;
+    const Database& right = i < b.dbs.size() ? b.dbs[i] : kEmpty;
+    if (!(left == right)) return false;
+  }
+  return a.functions == b.functions;
+}
+
 Keyspace::Keyspace(std::uint64_t eviction_seed) : rng_state_(eviction_seed) {}
+
+const Database& Keyspace::database(int db) const {
+  static const Database kEmpty;
+  const auto index = static_cast<std::size_t>(db);
+  return index < data_.dbs.size() ? data_.dbs[index] : kEmpty;
+}
 
 void Keyspace::emit(KeyEventKind kind, std::string_view key, std::int64_t expire_at_ms, bool lazy) {
   watched_[static_cast<std::size_t>(db_index_)].changed(key, kind == KeyEventKind::expired);
@@ -57,7 +74,7 @@ Entry* Keyspace::find(std::string_view key) {
 }
 
 bool Keyspace::expired_in_place(std::string_view key, int db) const {
-  const auto& entries = data_.dbs[static_cast<std::size_t>(db)].entries;
+  const auto& entries = database(db).entries;
   auto it = entries.find(key);
   return it != entries.end() && it->second.expire_at_ms && now_ms_ > *it->second.expire_at_ms;
 }
@@ -118,7 +135,7 @@ std::size_t Keyspace::expire_some(std::size_t limit) {
   // Databases in order, as Redis's active expiry cycle visits them; the selection is restored after.
   const int selected_db = db_index_;
   std::size_t removed = 0;
-  for (int db = 0; db < kDatabases && removed < limit; ++db) {
+  for (int db = 0; db < static_cast<int>(data_.dbs.size()) && removed < limit; ++db) {
     select(db);
     while (removed < limit && !db_->deadlines.empty()) {
       auto [deadline_ms, key] = *db_->deadlines.begin();
@@ -148,7 +165,7 @@ bool Keyspace::evict_one(EvictionPolicy policy) {
   Iterator victim;
   if (policy == EvictionPolicy::allkeys_random) {
     // The first non-empty database, then a random key in it (Redis's allkeys-random also picks per db).
-    for (int db = 0; db < kDatabases && victim_db < 0; ++db) {
+    for (int db = 0; db < static_cast<int>(data_.dbs.size()) && victim_db < 0; ++db) {
       auto& entries = data_.dbs[static_cast<std::size_t>(db)].entries;
       if (entries.empty()) continue;
       victim_db = db;
@@ -157,7 +174,7 @@ bool Keyspace::evict_one(EvictionPolicy policy) {
     }
   } else {
     // Exact LRU over the logical access counter, across databases; ties cannot happen (unique per access).
-    for (int db = 0; db < kDatabases; ++db) {
+    for (int db = 0; db < static_cast<int>(data_.dbs.size()); ++db) {
       auto& entries = data_.dbs[static_cast<std::size_t>(db)].entries;
       for (auto it = entries.begin(); it != entries.end(); ++it) {
         if (victim_db < 0 || it->second.last_access_tick < victim->second.last_access_tick) {
@@ -203,7 +220,7 @@ void Keyspace::clear() { clear_selected(); }
 
 void Keyspace::clear_all() {
   const int selected_db = db_index_;
-  for (int db = 0; db < kDatabases; ++db) {
+  for (int db = 0; db < static_cast<int>(data_.dbs.size()); ++db) {
     select(db);
     clear_selected();
   }
@@ -212,6 +229,9 @@ void Keyspace::clear_all() {
 
 void Keyspace::swap(int db1, int db2) {
   if (db1 == db2) return;
+  const int selected_db = db_index_;
+  select(std::max(db1, db2));  // both exist from here on
+  select(selected_db);
   auto& first = data_.dbs[static_cast<std::size_t>(db1)];
   auto& second = data_.dbs[static_cast<std::size_t>(db2)];
   auto live_in = [&](const Database& db, const std::string& key) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "observer.hpp"
 #include "value.hpp"
@@ -34,12 +35,15 @@ struct Database {
   friend bool operator==(const Database&, const Database&) = default;
 };
 
-// The whole data set, every database, a plain value: copy it to snapshot, assign it to restore.
+// The whole data set, a plain value: copy it to snapshot, assign it to restore. `dbs` holds databases 0 up
+// to the highest one ever selected (at least db 0), so a snapshot of a node that only uses db 0 - every
+// simulated lock - copies one database, not sixteen.
 struct Dataset {
-  std::array<Database, kDatabases> dbs;
+  std::vector<Database> dbs = std::vector<Database>(1);
   // FUNCTION libraries, name -> code: Redis keeps them in the RDB and the replication stream (Node fills it).
   std::map<std::string, std::string> functions;
-  friend bool operator==(const Dataset&, const Dataset&) = default;
+  // Equal when every database is, a database missing on one side counting as empty (and the functions equal).
+  friend bool operator==(const Dataset& a, const Dataset& b);
 };
 
 enum class EvictionPolicy : std::uint8_t { noeviction, allkeys_random, allkeys_lru };
@@ -67,7 +71,9 @@ class Keyspace {
   // The database the following operations act on (a connection's SELECT, or a script's own).
   void select(int db) {
     db_index_ = db;
-    db_ = &data_.dbs[static_cast<std::size_t>(db)];
+    const auto index = static_cast<std::size_t>(db);
+    if (index >= data_.dbs.size()) data_.dbs.resize(index + 1);
+    db_ = &data_.dbs[index];
   }
   int selected() const { return db_index_; }
 
@@ -112,9 +118,13 @@ class Keyspace {
   const WatchedKeys& watched(int db) const { return watched_[static_cast<std::size_t>(db)]; }
 
   const Dataset& dataset() const { return data_; }
-  const Database& database(int db) const { return data_.dbs[static_cast<std::size_t>(db)]; }
+  // Database db, empty if it was never selected.
+  const Database& database(int db) const;
   const Database& current() const { return *db_; }
-  void restore(Dataset dataset) { data_ = std::move(dataset); }
+  void restore(Dataset dataset) {
+    data_ = std::move(dataset);
+    select(db_index_);  // the vector may have moved or shrunk
+  }
   // A draw from the node's seeded source (RANDOMKEY, eviction): deterministic per seed.
   std::uint64_t next_random();
 

@@ -343,6 +343,7 @@ void Node::disconnect(Session& session) {
   session.blocked = false;
   unwatch_all(session);
   session.transaction = {};
+  session.db = 0;  // a session reused for a new connection starts in db 0, as a new connection does
   for (SubscriptionKind kind : {SubscriptionKind::channel, SubscriptionKind::pattern, SubscriptionKind::shard}) {
     std::set<std::string>& names = subscriptions_of(session, kind);
     for (const std::string& name : names) pubsub_.remove(kind, name, session.client_id);

@@ -101,7 +101,7 @@ class Node {
   std::size_t migrate_slot_keys(int slot, Node& target);
   int cluster_myself() const { return cluster_myself_; }
 
-  // Forget a closed connection's subscriptions, transaction and watched keys.
+  // Forget a closed connection's subscriptions, transaction, watched keys and SELECTed database.
   void disconnect(Session& session);
 
   // Active expiry step: up to `limit` expired keys removed at the node's current time (deterministic:

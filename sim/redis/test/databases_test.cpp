@@ -31,6 +31,8 @@ TEST(Databases, SelectIsPerConnection) {
   EXPECT_REPLY(f.run({"SELECT", "4294967296"}),
                E("ERR value is out of range, value must between -2147483648 and 2147483647"));
   EXPECT_EQ(f.run({"DBSIZE"}), I(0));  // still 15
+  f.node.disconnect(f.session);  // a session reused for a new connection starts in db 0
+  EXPECT_REPLY(f.run({"GET", "k"}), B("in0"));
 }
 
 TEST(Databases, SwapdbExchangesContents) {
