@@ -57,6 +57,7 @@ std::string info_lines(Node& node, std::string_view section) {
            "\r\nused_memory_rss:" + std::to_string(used) + "\r\nused_memory_rss_human:" + human_bytes(used) +
            "\r\nused_memory_peak:" + std::to_string(used) + "\r\nused_memory_peak_human:" + human_bytes(used) +
            "\r\nused_memory_startup:876096\r\nused_memory_lua:" + std::to_string(node.lua().memory_used_bytes()) +
+           "\r\nnumber_of_cached_scripts:" + std::to_string(node.lua().script_count()) +
            "\r\nmaxmemory:" + std::to_string(maxmemory) + "\r\nmaxmemory_human:" + human_bytes(maxmemory) +
            "\r\nmaxmemory_policy:" + node.config().value("maxmemory-policy") +
            "\r\nmem_fragmentation_ratio:1.00\r\nmem_allocator:libc\r\nlazyfree_pending_objects:0\r\n";

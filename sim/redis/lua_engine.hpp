@@ -31,6 +31,7 @@ class LuaEngine {
   // compile, or uses syntax Redis's Lua 5.1 lacks.
   std::optional<Reply> load(const std::string& sha, std::string_view body);
   bool has(std::string_view sha) const { return scripts_.find(sha) != scripts_.end(); }
+  std::size_t script_count() const { return scripts_.size(); }
   void flush();
 
   // Runs a cached script for `caller` (the EVAL command). `read_only` (EVAL_RO, or a `#!lua flags=no-writes`

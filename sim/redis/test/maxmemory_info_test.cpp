@@ -48,6 +48,8 @@ TEST(Info, CommandstatsInAllAndReplicationOffsets) {
   const std::string plain = fixture.run({"info"}).text;
   EXPECT_EQ(plain.find("cmdstat_"), std::string::npos);
   EXPECT_NE(fixture.run({"info", "commandSTATS"}).text.find("rejected_calls"), std::string::npos);
+  fixture.run({"script", "load", "return 1"});
+  EXPECT_NE(fixture.run({"info", "memory"}).text.find("number_of_cached_scripts:1\r\n"), std::string::npos);
 }
 
 }  // namespace
