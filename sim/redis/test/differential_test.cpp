@@ -304,6 +304,8 @@ rc::Gen<Command> database_command() {
       plain({k, float_arg()}, "INCRBYFLOAT"),
       plain({k, rc::gen::element<std::string>("f", "g"), float_arg()}, "HINCRBYFLOAT"),
       plain({rc::gen::just<std::string>("keyspace")}, "INFO"));
+}
+
 // Redis 7 functions: a few libraries (one function each where FUNCTION LIST shows them, since redis-server
 // lists functions and libraries in its dict's order), loads that fail, FCALL/FCALL_RO, DELETE, FLUSH, LIST.
 const std::vector<std::string>& libraries() {
