@@ -69,6 +69,7 @@ struct Op {
   std::string detail;
   std::string result;  // release: released | not_owned | unknown; renew: renewed | lost | unknown
   bool shared = false;  // "mode":"read": a shared (read) acquisition of a read-write lock; absent = write
+  bool error = false;   // "error":true: the server refused the command (CROSSSLOT, ...), `detail` says how
 };
 
 // The protected register: reads and writes inside the critical section.

@@ -114,6 +114,7 @@ class HistoryBuilder {
                  {"version", version}, {"fencing", fencing}, {"accepted", accepted}, {"stale", stale}});
   }
   std::int64_t fault(std::int64_t t, json fields) { return line(t, "fault", std::move(fields)); }
+  std::int64_t op(std::int64_t t, json fields) { return line(t, "op", std::move(fields)); }
 
   std::string text() const {
     json object{{"i", 0}, {"t", 0}, {"kind", "meta"}};
