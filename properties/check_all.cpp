@@ -1,15 +1,18 @@
 // The fixed set and order of verdicts that `lockcheck check` and scenario gates print.
 #include "checkers.hpp"
+#include "workload_cut_short.hpp"
 
 namespace lockcheck::properties {
 
 std::vector<Verdict> check_all(const History& history) {
-  return {
+  std::vector<Verdict> verdicts{
       check_mutual_exclusion_server(history), check_mutual_exclusion_client(history),
       check_mutual_exclusion_resource(history), check_owner_only_release(history),
       check_bounded_unavailability(history), check_reentrancy(history),
       check_renewal(history), check_fencing(history),
   };
+  mark_cut_short(history, verdicts);
+  return verdicts;
 }
 
 std::vector<Verdict> check_jsonl(std::istream& in) { return check_all(parse_history(in)); }

@@ -1,5 +1,8 @@
 #include "lockcheck/cluster_port.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <charconv>
 
 #include "lockcheck/key_slot.hpp"
@@ -14,12 +17,41 @@ std::optional<std::int64_t> parse_number(std::string_view text) {
   return value;
 }
 
+// The pauses before re-sending a command a node refused without running it (TRYAGAIN, CLUSTERDOWN).
+class BusyRetries {
+ public:
+  explicit BusyRetries(const ClusterPortOptions& options) : options_(options), next_(options.busy_retry_wait) {}
+  // The next pause, or nullopt once the retries or the time budget are spent.
+  std::optional<Micros> next_pause() {
+    if (retries_ == options_.max_busy_retries || waited_ >= options_.busy_wait_budget) return std::nullopt;
+    const Micros pause = std::min(next_, options_.busy_wait_budget - waited_);
+    ++retries_;
+    waited_ += pause;
+    next_ *= 2;
+    return pause;
+  }
+  std::string describe() const {
+    return fmt::format("still after {} re-sends over {} ms", retries_, std::chrono::duration_cast<Millis>(waited_).count());
+  }
+
+ private:
+  const ClusterPortOptions& options_;
+  Micros next_;
+  Micros waited_{0};
+  std::size_t retries_ = 0;
+};
+
+// A refusal this port gives up on: the caller learns that nothing ran, and why.
+CallResult nothing_ran(const Reply& refusal, const std::string& how_long) {
+  return CallResult::failed(CallStatus::not_sent, fmt::format("{} ({}; nothing ran)", refusal.text, how_long));
+}
+
 CallResult not_a_node() { return CallResult::failed(CallStatus::not_sent, "a cluster port has one node: the cluster"); }
 
 }  // namespace
 
-ClusterPort::ClusterPort(Port& nodes, std::vector<std::string> addresses, ClusterPortOptions options)
-    : nodes_(nodes), addresses_(std::move(addresses)), options_(options), slot_node_(kClusterSlots, -1) {}
+ClusterPort::ClusterPort(Port& nodes, Clock& clock, std::vector<std::string> addresses, ClusterPortOptions options)
+    : nodes_(nodes), clock_(clock), addresses_(std::move(addresses)), options_(options), slot_node_(kClusterSlots, -1) {}
 
 std::optional<std::size_t> ClusterPort::index_of(const std::string& address) const {
   for (std::size_t i = 0; i < addresses_.size(); ++i) {
@@ -31,6 +63,11 @@ std::optional<std::size_t> ClusterPort::index_of(const std::string& address) con
 bool ClusterPort::stale() {
   std::lock_guard lock(mutex_);
   return stale_;
+}
+
+void ClusterPort::mark_stale() {
+  std::lock_guard lock(mutex_);
+  stale_ = true;
 }
 
 std::optional<std::size_t> ClusterPort::node_for_slot(int slot) {
@@ -108,8 +145,12 @@ Task<CallResult> ClusterPort::call(std::size_t node, Command command) {
   if (stale()) co_await refresh();
   std::size_t target = route(slot);
   bool asking = false;
+  std::size_t hops = 0;
+  BusyRetries busy(options_);
   CallResult result;
-  for (std::size_t hop = 0; hop <= options_.max_redirects; ++hop) {
+  // Each re-send after a pause starts routing afresh, with a redirect bound of its own.
+  const std::size_t max_tries = (options_.max_redirects + 1) * (options_.max_busy_retries + 1);
+  for (std::size_t attempt = 0; attempt < max_tries; ++attempt) {
     if (asking) {
       // ASKING and the command travel one after the other on the node's connection.
       Command asking_command{"ASKING"};
@@ -124,7 +165,7 @@ Task<CallResult> ClusterPort::call(std::size_t node, Command command) {
         stale_ = true;
         refresh_from_ = (target + 1) % addresses_.size();
       }
-      if (hop == options_.max_redirects || !co_await refresh()) co_return result;
+      if (hops++ == options_.max_redirects || !co_await refresh()) co_return result;
       target = route(slot);
       asking = false;
       continue;
@@ -137,18 +178,27 @@ Task<CallResult> ClusterPort::call(std::size_t node, Command command) {
       refresh_from_ = (target + 1) % addresses_.size();
       co_return result;
     }
-    if (result.reply.error_code() == "CLUSTERDOWN") {
-      std::lock_guard lock(mutex_);
-      stale_ = true;
-    }
-    if (result.reply.error_code() == "TRYAGAIN" && hop < options_.max_redirects) {
-      // A multi-key command while its slot's keys are being migrated: retried as it was, within the bound.
+    const std::string_view code = result.reply.error_code();
+    if (code == "TRYAGAIN" || code == "CLUSTERDOWN") {
+      // The node refused before running anything: its slot is mid-migration with keys on both sides
+      // (TRYAGAIN), or it cannot serve the slot now (CLUSTERDOWN: no majority, slot unassigned). Both pass
+      // with time, so the same command goes again after a pause; if they persist, the caller learns that
+      // nothing ran and applies its own retry policy.
+      if (code == "CLUSTERDOWN") mark_stale();
+      const std::optional<Micros> pause = busy.next_pause();
+      if (!pause) co_return nothing_ran(result.reply, busy.describe());
+      co_await clock_.sleep(*pause);
+      if (stale()) co_await refresh();
       target = route(slot);
       asking = false;
+      hops = 0;
       continue;
     }
     const auto redirect = redirect_of(result.reply);
     if (!redirect) co_return result;
+    // A redirect means this node ran nothing; past the bound (a loop while the cluster reconfigures), the
+    // caller's retry waits longer than this port should.
+    if (hops++ == options_.max_redirects) co_return nothing_ran(result.reply, fmt::format("after {} redirects", hops));
     asking = !redirect->moved;
     target = redirect->node;
     if (redirect->moved) {

@@ -3,9 +3,17 @@
 // cluster node at addresses[i], "host:port" as the cluster announces it). It presents the cluster as one
 // node: a command goes to the master serving its keys' hash slot (key_slot.hpp), from a slot map read with
 // CLUSTER SLOTS. -MOVED updates the map and retries at the named node; -ASK retries there once after ASKING;
-// both within `max_redirects`; so is a -TRYAGAIN (a multi-key command caught halfway through a migration). A node that cannot be reached (CallStatus::not_sent: the command did not run)
+// both within `max_redirects`. A node that cannot be reached (CallStatus::not_sent: the command did not run)
 // marks the map stale: it is read again from another node and the command retried, which is how a client
 // follows a failover. A command that may have run (CallStatus::unknown) is never retried here.
+//
+// Refusals that mean nothing ran and that pass with time are waited out on the Clock seam: -TRYAGAIN (a
+// multi-key command or script while its slot migrates with keys on both sides; Redis 7.0 answers it until
+// SETSLOT NODE) and -CLUSTERDOWN (the node lost its majority, or the slot is unassigned; the map is read
+// again first). The same command goes again after a pause doubling from `busy_retry_wait`, at most
+// `max_busy_retries` times and `busy_wait_budget` in all; if the refusal persists, and likewise for a
+// MOVED/ASK past `max_redirects`, the caller gets CallStatus::not_sent (nothing ran; the detail quotes the
+// server's error), so a lock's own retry and backoff apply instead of an error reply it would throw on.
 //
 // The same code runs in production (over HiredisPort) and in simulation (over the simulator's port).
 // Thread-safe when `nodes` is: the slot map has a mutex of its own, never held across an await.
@@ -16,17 +24,22 @@
 #include <string>
 #include <vector>
 
+#include "lockcheck/clock.hpp"
 #include "lockcheck/port.hpp"
 
 namespace lockcheck {
 
 struct ClusterPortOptions {
   std::size_t max_redirects = 5;  // MOVED / ASK hops, and map refreshes after an unreachable node, per call
+  std::size_t max_busy_retries = 5;     // TRYAGAIN / CLUSTERDOWN: re-sends per call
+  Micros busy_retry_wait{10'000};       // the first pause before a re-send; each next one is twice as long
+  Micros busy_wait_budget{250'000};     // all pauses of one call together
 };
 
 class ClusterPort final : public Port {
  public:
-  ClusterPort(Port& nodes, std::vector<std::string> addresses, ClusterPortOptions options = {});
+  // `clock` times the pauses before re-sending a refused command (the process's virtual clock in simulation).
+  ClusterPort(Port& nodes, Clock& clock, std::vector<std::string> addresses, ClusterPortOptions options = {});
 
   std::size_t node_count() const override { return 1; }
   Task<CallResult> call(std::size_t node, Command command) override;
@@ -52,8 +65,10 @@ class ClusterPort final : public Port {
   // The node to send a command for `slot` to (keyless commands: the node the last command went to).
   std::size_t route(std::optional<int> slot);
   bool stale();
+  void mark_stale();
 
   Port& nodes_;
+  Clock& clock_;
   std::vector<std::string> addresses_;
   ClusterPortOptions options_;
   std::mutex mutex_;

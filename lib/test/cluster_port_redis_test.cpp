@@ -48,7 +48,8 @@ class RealCluster : public ::testing::Test {
 
 TEST_F(RealCluster, RoutesFollowsMovedAndAsk) {
   HiredisPort connections(nodes);
-  ClusterPort cluster(connections, addresses);
+  SystemClock clock;
+  ClusterPort cluster(connections, clock, addresses);
   EXPECT_EQ(run_sync(cluster.call(0, {"SET", "foo", "1"})).reply, Reply::ok());  // slot 12182: node 1
   EXPECT_EQ(run_sync(cluster.call(0, {"SET", "bar", "2"})).reply, Reply::ok());  // slot 5061: node 0
   EXPECT_EQ(on(1, {"GET", "foo"}), Reply::bulk("1"));

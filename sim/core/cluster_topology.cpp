@@ -67,8 +67,8 @@ void ClusterTopology::rejoin(int node) {
   if (isolated_.erase(node) != 0) nodes_[static_cast<std::size_t>(node)]->mock().set_cluster_view(view_, node);
 }
 
-Port& ClusterTopology::make_port(Port& nodes) {
-  ports_.push_back(std::make_unique<ClusterPort>(nodes, addresses_));
+Port& ClusterTopology::make_port(Port& nodes, Clock& clock) {
+  ports_.push_back(std::make_unique<ClusterPort>(nodes, clock, addresses_));
   return *ports_.back();
 }
 

@@ -21,8 +21,9 @@ class ClusterTopology {
 
   // "host:port" of node i, as CLUSTER SLOTS and MOVED name it.
   const std::vector<std::string>& addresses() const { return addresses_; }
-  // A new client-side ClusterPort over `nodes` (a process's SimPort); owned here, as ports outlive locks.
-  Port& make_port(Port& nodes);
+  // A new client-side ClusterPort over `nodes` (a process's SimPort) that waits on `clock` (the process's);
+  // owned here, as ports outlive locks.
+  Port& make_port(Port& nodes, Clock& clock);
   // Replica `promoted` takes over the slots of `old_master`, whose shard's other replicas now follow it.
   // With `old_master_isolated` the old master does not hear of it: it keeps its old view, marked down
   // (CLUSTERDOWN: it lost the majority), until rejoin().

@@ -238,7 +238,7 @@ void World::start_client(int id) {
 
 Port& World::lock_port(ClientProcess& process) {
   if (sentinel_) return sentinel_->make_port(process.port());
-  return cluster_ ? cluster_->make_port(process.port()) : static_cast<Port&>(process.port());
+  return cluster_ ? cluster_->make_port(process.port(), process.clock()) : static_cast<Port&>(process.port());
 }
 
 void World::record_renewal(ClientProcess& process, const RenewalEvent& event) {

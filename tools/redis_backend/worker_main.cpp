@@ -276,7 +276,7 @@ int main(int argc, char** argv) {
     // On a cluster the lock sees one node: the library's ClusterPort, routing by slot over every node's link.
     const std::vector<std::string> cluster_addresses = read_cluster_addresses(config_path);
     std::optional<ClusterPort> cluster;
-    if (!cluster_addresses.empty()) cluster.emplace(port, cluster_addresses);
+    if (!cluster_addresses.empty()) cluster.emplace(port, clock, cluster_addresses);
     Port& lock_port = cluster ? static_cast<Port&>(*cluster) : port;
     auto lock = make_lock(config.variant, lock_port, clock, entropy, config.lock, params);
     const std::string prng_name = "client/" + std::to_string(process) + "/" + std::to_string(incarnation);

@@ -2,6 +2,9 @@
 // bounded redirects, and a refresh after a failover moved a shard to its replica.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "cluster_test_support.hpp"
@@ -31,10 +34,27 @@ class DirectPort final : public Port {
   std::vector<bool> down_;
 };
 
+// Time passes only when the port sleeps; `at_ms` runs once that much has been slept in all.
+class SteppingClock final : public Clock {
+ public:
+  MonoTime monotonic_now() override { return MonoTime(slept); }
+  Millis wall_now() override { return std::chrono::duration_cast<Millis>(slept); }
+  Task<void> sleep(Micros duration) override {
+    ++sleeps;
+    slept += duration;
+    if (at && slept >= at->first) std::exchange(at, std::nullopt)->second();
+    co_return;
+  }
+  Micros slept{0};
+  int sleeps = 0;
+  std::optional<std::pair<Micros, std::function<void()>>> at;
+};
+
 class ClusterPortTest : public ::testing::Test, public TwoShards {
  protected:
   DirectPort nodes{{&node0, &node1, &replica}};
-  ClusterPort port{nodes, {"127.0.0.1:30001", "127.0.0.1:30002", "127.0.0.1:30003"}};
+  SteppingClock clock;
+  ClusterPort port{nodes, clock, {"127.0.0.1:30001", "127.0.0.1:30002", "127.0.0.1:30003"}};
   CallResult call(Command command) { return run_sync(port.call(0, std::move(command))); }
 };
 
@@ -83,8 +103,68 @@ TEST_F(ClusterPortTest, RedirectsAreBounded) {
   node1.set_cluster_view(to_zero, 1);
   nodes.calls = 0;
   const CallResult result = call({"GET", "bar"});
-  EXPECT_EQ(result.reply.error_code(), "MOVED");
+  EXPECT_EQ(result.status, CallStatus::not_sent) << "a redirect ran nothing";
+  EXPECT_NE(result.detail.find("MOVED 5061"), std::string::npos) << result.detail;
   EXPECT_LE(nodes.calls, 1 + 5 + 1);  // the first try, max_redirects hops and one map refresh
+}
+
+// Slot 5061 migrates from node 0 to node 1 and "{bar}moved" is already at node 1: a two-key command on the
+// slot gets -ASK from node 0 (a key missing there) and -TRYAGAIN from node 1 (a key missing there too) until
+// the migration ends. Nothing ran, so the port waits and tries again, then says "not sent".
+struct MidMigration {
+  explicit MidMigration(TwoShards& shards) {
+    shards.view->migrating[5061] = 1;
+    shards.view->importing[5061] = 0;
+    shards.share();
+    shards.run(shards.node1, {"ASKING"});
+    shards.run(shards.node1, {"SET", "{bar}moved", "1"});
+  }
+};
+
+TEST_F(ClusterPortTest, PersistentTryAgainIsNotSentAfterBoundedWaits) {
+  call({"PING"});
+  MidMigration migrating(*this);
+  nodes.calls = 0;
+  const CallResult result = call({"DEL", "{bar}moved", "{bar}missing"});
+  ASSERT_EQ(result.status, CallStatus::not_sent) << to_string(result.reply);
+  EXPECT_NE(result.detail.find("TRYAGAIN"), std::string::npos) << result.detail;
+  EXPECT_EQ(node1.keyspace().dataset().entries.count("{bar}moved"), 1u) << "nothing ran";
+  EXPECT_NE(result.detail.find("still after 5 re-sends over 250 ms"), std::string::npos) << result.detail;
+  EXPECT_EQ(clock.sleeps, 5);  // 10 + 20 + 40 + 80 + 100 ms (the rest of the 250 ms budget)
+  EXPECT_EQ(clock.slept, Micros(250'000));
+  EXPECT_LE(nodes.calls, 3 * 6);  // the command at node 0, ASKING and the command at node 1, per try
+}
+
+TEST_F(ClusterPortTest, ClusterDownIsRetriedAfterReadingTheMapAgain) {
+  call({"PING"});
+  auto down = std::make_shared<ClusterView>(*view);
+  down->state_ok = false;
+  node0.set_cluster_view(down, 0);
+  nodes.calls = 0;
+  const CallResult result = call({"SET", "bar", "1"});
+  EXPECT_EQ(result.status, CallStatus::not_sent);
+  EXPECT_NE(result.detail.find("CLUSTERDOWN"), std::string::npos) << result.detail;
+  EXPECT_EQ(node0.keyspace().dataset().entries.count("bar"), 0u) << "nothing ran";
+  EXPECT_EQ(clock.sleeps, 5);
+}
+
+TEST_F(ClusterPortTest, TryAgainIsWaitedOutUntilTheMigrationEnds) {
+  call({"PING"});
+  run(node0, {"SET", "{bar}stays", "1"});
+  MidMigration migrating(*this);  // node 0 has "{bar}stays", node 1 "{bar}moved": TRYAGAIN at node 0
+  // After 25 ms of waiting, the last key moves and SETSLOT NODE gives slot 5061 to node 1 everywhere.
+  clock.at = {Micros(25'000), [this] {
+                run(node0, {"DEL", "{bar}stays"});
+                view->slot_owner[5061] = 1;
+                view->migrating.clear();
+                view->importing.clear();
+                share();
+                run(node1, {"SET", "{bar}stays", "1"});
+              }};
+  const CallResult result = call({"DEL", "{bar}moved", "{bar}stays"});
+  ASSERT_TRUE(result.replied()) << result.detail;
+  EXPECT_EQ(to_string(result.reply), to_string(Reply::integer_reply(2)));
+  EXPECT_EQ(clock.sleeps, 2);  // 10 ms, then 20 ms
 }
 
 TEST_F(ClusterPortTest, RefreshesAfterFailover) {
