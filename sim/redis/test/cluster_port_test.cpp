@@ -128,7 +128,7 @@ TEST_F(ClusterPortTest, PersistentTryAgainIsNotSentAfterBoundedWaits) {
   const CallResult result = call({"DEL", "{bar}moved", "{bar}missing"});
   ASSERT_EQ(result.status, CallStatus::not_sent) << to_string(result.reply);
   EXPECT_NE(result.detail.find("TRYAGAIN"), std::string::npos) << result.detail;
-  EXPECT_EQ(node1.keyspace().dataset().entries.count("{bar}moved"), 1u) << "nothing ran";
+  EXPECT_EQ(node1.keyspace().database(0).entries.count("{bar}moved"), 1u) << "nothing ran";
   EXPECT_NE(result.detail.find("still after 5 re-sends over 250 ms"), std::string::npos) << result.detail;
   EXPECT_EQ(clock.sleeps, 5);  // 10 + 20 + 40 + 80 + 100 ms (the rest of the 250 ms budget)
   EXPECT_EQ(clock.slept, Micros(250'000));
@@ -144,7 +144,7 @@ TEST_F(ClusterPortTest, ClusterDownIsRetriedAfterReadingTheMapAgain) {
   const CallResult result = call({"SET", "bar", "1"});
   EXPECT_EQ(result.status, CallStatus::not_sent);
   EXPECT_NE(result.detail.find("CLUSTERDOWN"), std::string::npos) << result.detail;
-  EXPECT_EQ(node0.keyspace().dataset().entries.count("bar"), 0u) << "nothing ran";
+  EXPECT_EQ(node0.keyspace().database(0).entries.count("bar"), 0u) << "nothing ran";
   EXPECT_EQ(clock.sleeps, 5);
 }
 
