@@ -15,7 +15,7 @@ CallResult no_master(const std::string& name) {
 
 bool refused_as_not_master(const Reply& reply) {
   const std::string_view code = reply.error_code();
-  return reply.is_error() && (code == "READONLY" || code == "LOADING" || code == "MASTERDOWN");
+  return reply.is_error() && (code == "READONLY" || code == "LOADING" || code == "MASTERDOWN" || code == "NOREPLICAS");
 }
 
 SentinelPort::SentinelPort(Port& nodes, std::vector<std::string> addresses, std::vector<std::size_t> sentinels,
@@ -95,7 +95,14 @@ Task<CallResult> SentinelPort::call(std::size_t node, Command command) {
       co_return result;
     }
     if (result.status == CallStatus::replied && !refused_as_not_master(result.reply)) co_return result;
-    forget_master();  // gone, demoted or loading: nothing ran, so the command is retried at the new master
+    forget_master();  // gone, demoted, loading or short of replicas: nothing ran, so it is retried at the master
+  }
+  // Still refused after every lookup: nothing ran, so the caller's own retry and backoff apply (an error reply
+  // would end its client, as a server error the lock cannot handle).
+  if (result.status == CallStatus::replied) {
+    co_return CallResult::failed(CallStatus::not_sent, result.reply.text + " (after " +
+                                                           std::to_string(options_.max_rediscoveries + 1) +
+                                                           " master lookups; nothing ran)");
   }
   co_return result;
 }

@@ -61,7 +61,8 @@ class SentinelPort final : public Port {
 
 // Whether `reply` means the node refused without running the command because it is not (or not yet) a
 // usable master: -READONLY (a replica), -LOADING (loading its data set), -MASTERDOWN (a replica whose link
-// to its master is down, with replica-serve-stale-data no).
+// to its master is down, with replica-serve-stale-data no), -NOREPLICAS (a master short of good replicas under
+// min-replicas-to-write: the old master of a split-brain).
 bool refused_as_not_master(const Reply& reply);
 
 }  // namespace lockcheck

@@ -120,8 +120,20 @@ TEST_F(SentinelPortTest, LookupsAreBounded) {
   deployment.nodes[1]->set_replication_info({});
   deployment.nodes[1]->set_write_refusal("LOADING Redis is loading the dataset in memory");
   const CallResult result = call({"SET", "lock", "a"});
-  EXPECT_EQ(result.reply.error_code(), "LOADING");
+  // Nothing ran: the lock's own retry and backoff apply (an error reply would stop its client).
+  EXPECT_EQ(result.status, CallStatus::not_sent);
+  EXPECT_NE(result.detail.find("LOADING"), std::string::npos) << result.detail;
   EXPECT_LE(deployment.sent_to.size(), 4u * 3u) << "at most 1 + max_rediscoveries lookups";
+}
+
+// A master short of good replicas (min-replicas-to-write) refuses a write before running it: a split-brain's
+// old master does this to the clients on its side. Nothing ran, so the lock retries after its backoff.
+TEST_F(SentinelPortTest, NoReplicasIsNotSent) {
+  ASSERT_EQ(call({"SET", "lock", "a"}).reply, Reply::ok());
+  deployment.nodes[0]->set_write_refusal("NOREPLICAS Not enough good replicas to write.");
+  const CallResult result = call({"SET", "lock", "b"});
+  EXPECT_EQ(result.status, CallStatus::not_sent);
+  EXPECT_NE(result.detail.find("NOREPLICAS"), std::string::npos) << result.detail;
 }
 
 TEST_F(SentinelPortTest, NoSentinelAnswersIsNotSent) {
