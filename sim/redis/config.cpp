@@ -33,6 +33,8 @@ constexpr std::array kParameters = std::to_array<Parameter>({
     {"hash-max-listpack-value", "hash-max-ziplist-value", "64", Kind::integer, "0 9223372036854775807"},
     {"hz", "", "10", Kind::integer, "0 2147483647"},
     {"lazyfree-lazy-user-flush", "", "no", Kind::yes_no},
+    {"list-compress-depth", "", "0", Kind::integer, "0 2147483647"},
+    {"list-max-listpack-size", "list-max-ziplist-size", "-2", Kind::integer, "-2147483648 2147483647"},
     {"loglevel", "", "notice", Kind::choice, "debug verbose notice warning"},
     {"maxclients", "", "10000", Kind::integer, "1 2147483647"},
     {"maxmemory", "", "0", Kind::memory},
@@ -51,6 +53,7 @@ constexpr std::array kParameters = std::to_array<Parameter>({
     {"tcp-keepalive", "", "300", Kind::integer, "0 2147483647"},
     {"timeout", "", "0", Kind::integer, "0 2147483647"},
     {"zset-max-listpack-entries", "zset-max-ziplist-entries", "128", Kind::integer, "0 9223372036854775807"},
+    {"zset-max-listpack-value", "zset-max-ziplist-value", "64", Kind::integer, "0 9223372036854775807"},
 });
 
 const Parameter* find_parameter(std::string_view name) {

@@ -36,6 +36,17 @@ TEST_F(Maxmemory, BytesLimitRefusesWritesAndQueueing) {
   EXPECT_REPLY(run({"incr", "n"}), I(1));
 }
 
+// The encoding parameters Redis's own list and sorted-set units set first: accepted and shown as 7.0.15 does
+// (the mock has no encodings, so they change nothing else).
+TEST_F(Maxmemory, ListAndZsetEncodingParametersAreAccepted) {
+  EXPECT_REPLY(run({"config", "set", "list-compress-depth", "2"}), S("OK"));
+  EXPECT_REPLY(run({"config", "get", "list-compress-depth"}), A({B("list-compress-depth"), B("2")}));
+  EXPECT_REPLY(run({"config", "set", "list-max-ziplist-size", "-1"}), S("OK"));
+  EXPECT_REPLY(run({"config", "get", "list-max-listpack-size"}), A({B("list-max-listpack-size"), B("-1")}));
+  EXPECT_REPLY(run({"config", "set", "zset-max-ziplist-value", "32"}), S("OK"));
+  EXPECT_REPLY(run({"config", "get", "zset-max-listpack-value"}), A({B("zset-max-listpack-value"), B("32")}));
+}
+
 TEST(Info, CommandstatsInAllAndReplicationOffsets) {
   MockFixture fixture;
   fixture.run({"set", "k", "v"});
