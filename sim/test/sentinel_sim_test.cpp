@@ -27,14 +27,8 @@ SimConfig sentinel_config(int replicas) {
 
 // Server events of `event` on `node` at true times in [from_us, to_us).
 std::size_t events_between(const RunResult& run, int node, const std::string& event, std::int64_t from_us, std::int64_t to_us) {
-  std::size_t count = 0;
   const std::string marker = R"("kind":"server","node":)" + std::to_string(node) + R"(,"event":")" + event + "\"";
-  for (const auto& line : run.history.lines()) {
-    if (line.find(marker) == std::string::npos) continue;
-    const auto t = std::stoll(line.substr(line.find(R"("t":)") + 4));
-    if (t >= from_us && t < to_us) ++count;
-  }
-  return count;
+  return count_lines_between(run, marker, from_us, to_us);
 }
 
 TEST(SentinelSim, ClientsFindTheMasterThroughTheSentinels) {
@@ -96,12 +90,8 @@ TEST(SentinelSim, MinReplicasToWriteClosesTheOldMasterAfterTheMaxLag) {
   // instead of stopping on the error: its release, refused by the old master, ends after the heal, and it
   // goes on acquiring.
   EXPECT_EQ(count_lines(run, R"("type":"ok","process":0,"f":"release")"), count_lines(run, R"("type":"invoke","process":0,"f":"release")"));
-  std::size_t after_heal = 0;
-  for (const auto& line : run.history.lines()) {
-    if (line.find(R"("type":"invoke","process":0,"f":"acquire")") == std::string::npos) continue;
-    after_heal += std::stoll(line.substr(line.find(R"("t":)") + 4)) >= 4000000 ? 1 : 0;
-  }
-  EXPECT_GT(after_heal, 0u) << "process 0 did not stop on NOREPLICAS";
+  EXPECT_GT(count_lines_between(run, R"("type":"invoke","process":0,"f":"acquire")", 4000000), 0u)
+      << "process 0 did not stop on NOREPLICAS";
   EXPECT_EQ(events_between(run, 0, "created", 1600000, 4000000), 0u) << "no grant once the replicas lag past 0.5 s";
 }
 
