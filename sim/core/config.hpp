@@ -74,6 +74,10 @@ struct SentinelConfig {
   // How many sentinels a split_brain leaves on the old master's side (the last ones). The rest must reach
   // the quorum and a majority of all sentinels to fail over; those on the master's side keep naming it.
   int sentinels_on_master_side = 0;
+  // Sentinel's failover-timeout and parallel-syncs. The simulator's failover takes no time and re-points
+  // every replica at once, so only the redis backend's real sentinels use them.
+  std::int64_t failover_timeout_us = 180000000;  // Redis's default (3 min)
+  int parallel_syncs = 1;
 };
 
 // The nodes of `sentinel` (node 0 the master, then its replicas).

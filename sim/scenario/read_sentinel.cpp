@@ -14,7 +14,8 @@ void read_sentinel(const Section& top, SimConfig& out) {
   }
   if (top.has("cluster")) table->fail_here("a scenario has a [cluster] or a [sentinel], not both");
   table->allow_only({"sentinels", "quorum", "replicas", "master_name", "lag_min_ms", "lag_max_ms", "down_after_ms",
-                     "min_replicas_to_write", "min_replicas_max_lag_ms", "sentinels_on_master_side"});
+                     "min_replicas_to_write", "min_replicas_max_lag_ms", "sentinels_on_master_side",
+                     "failover_timeout_ms", "parallel_syncs"});
   SentinelConfig& sentinel = out.sentinel;
   sentinel.sentinels = 3;
   table->read_integer("sentinels", sentinel.sentinels, 1, 9);
@@ -32,6 +33,8 @@ void read_sentinel(const Section& top, SimConfig& out) {
   table->read_integer("min_replicas_to_write", sentinel.min_replicas_to_write, 0, sentinel.replicas);
   table->read_millis("min_replicas_max_lag_ms", sentinel.min_replicas_max_lag_us, 0, kMaxMillis);
   table->read_integer("sentinels_on_master_side", sentinel.sentinels_on_master_side, 0, sentinel.sentinels);
+  table->read_millis("failover_timeout_ms", sentinel.failover_timeout_us, 1, kMaxMillis);
+  table->read_integer("parallel_syncs", sentinel.parallel_syncs, 1, 8);
   out.nodes = sentinel_nodes(sentinel);
 }
 

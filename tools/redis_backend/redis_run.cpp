@@ -176,6 +176,11 @@ class Run {
       if (const std::string failure = workers_->reap(); !failure.empty()) throw std::runtime_error(failure);
       const std::int64_t now = time_.now_us();
       if (now >= config_.duration_us) return;
+      // The sentinels act by themselves: their promotions and re-pointings are recorded within 10 ms.
+      if (topology_.sentinel() && now >= next_sentinel_look_us_) {
+        topology_.follow_sentinels(now);
+        next_sentinel_look_us_ = now + 10'000;
+      }
       if (!actions_.empty() && actions_.begin()->first.first <= now) {
         run_next_action();
         continue;
@@ -230,6 +235,16 @@ class Run {
       static constexpr const char* kModes[] = {"kept", "lost", "aof_everysec"};
       record_fault(now, "node_restart", Json{{"node", fault.node}, {"mode", kModes[static_cast<int>(fault.mode)]}});
       topology_.node_restart(fault.node, fault.mode, now);
+    } else if (kind == "failover" && topology_.sentinel()) {
+      // The sentinels choose the replica; the promotion is recorded when it shows (follow_sentinels).
+      const std::string refused = topology_.sentinel_failover();
+      Json fields{{"node", topology_.sentinel_master()}};
+      if (!refused.empty()) fields["refused"] = refused;
+      record_fault(now, "sentinel_failover", std::move(fields));
+    } else if (kind == "split_brain") {
+      if (topology_.sentinel_split_brain(fault.node, fault.process)) {
+        record_fault(now, "split_brain", Json{{"node", fault.node}, {"process", fault.process}});
+      }
     } else if (kind == "failover") {
       const int old_master = topology_.master_of(fault.node);
       if (old_master < 0) return;
@@ -276,7 +291,8 @@ class Run {
     }
     // One master: a command's effect comes before its reply, so a server line goes no later than that. On a
     // cluster a worker's commands go to one node at a time, each answered before the next: the same holds.
-    if (topology_.services() == 1 || topology_.cluster()) place_server_events(records);
+    // Through a SentinelPort too: one node at a time.
+    if (topology_.services() == 1 || topology_.cluster() || topology_.sentinel()) place_server_events(records);
     std::erase_if(records, [&](const Record& record) { return record.t_us > config_.duration_us; });
     std::stable_sort(records.begin(), records.end(), [](const Record& a, const Record& b) { return a.t_us < b.t_us; });
     sim::History history;
@@ -290,6 +306,13 @@ class Run {
         shards.push_back(Json{{"node", shard}, {"slots", Json::array({Json::array({first, last})})}});
       }
       meta["shards"] = std::move(shards);
+    }
+    if (topology_.sentinel()) {
+      const sim::SentinelConfig& sentinel = config_.sentinel;
+      meta["sentinel"] = Json{{"sentinels", sentinel.sentinels}, {"quorum", sentinel.quorum}, {"master", 0},
+                              {"down_after_ms", sentinel.down_after_us / 1000},
+                              {"min_replicas_to_write", sentinel.min_replicas_to_write},
+                              {"formation_ms", topology_.sentinel_formation_ms()}};
     }
     history.record(0, "meta", meta);
     for (const Record& record : records) history.record(record.t_us, record.kind.c_str(), record.fields);
@@ -325,6 +348,7 @@ class Run {
   std::uint64_t next_action_ = 0;
   std::set<int> paused_;
   std::set<int> down_;
+  std::int64_t next_sentinel_look_us_ = 0;
 };
 
 }  // namespace
@@ -335,13 +359,24 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
   };
   if (config.clients.size() > static_cast<std::size_t>(kMaxProcesses)) refuse("more than 32 clients");
   if (config.nodes.size() > static_cast<std::size_t>(kMaxServices)) refuse("more than 16 nodes");
-  if (config.sentinel.sentinels > 0) refuse("a [sentinel] topology");
   const bool cluster = config.cluster.shards > 0;
+  const bool sentinel = config.sentinel.sentinels > 0;
+  if (config.nodes.size() + static_cast<std::size_t>(config.sentinel.sentinels) > static_cast<std::size_t>(kMaxServices)) {
+    refuse("more than 16 nodes and sentinels");
+  }
+  // Sentinels cut off from each other would need their links to each other through proxies too.
+  if (config.sentinel.sentinels_on_master_side > 0) refuse("sentinels_on_master_side (sentinels split from each other)");
+  if (sentinel) {
+    for (const auto& fault : fault_schedule(config, seed)) {
+      if (fault.kind == "split_brain" && fault.node != 0) refuse("a split_brain of a node other than the first master");
+      if (fault.kind == "slot_migration" || fault.kind == "replica_partition") refuse("fault '" + fault.kind + "' on a [sentinel]");
+    }
+  }
   for (const auto& node : config.nodes) {
     if (node.maxmemory_keys > 0) refuse("maxmemory eviction");
   }
   for (const auto& fault : fault_schedule(config, seed)) {
-    if (supported_faults().count(fault.kind) == 0) refuse("fault '" + fault.kind + "'");
+    if (supported_faults().count(fault.kind) == 0 && !(sentinel && fault.kind == "split_brain")) refuse("fault '" + fault.kind + "'");
     // A cluster node restarted would need its nodes.conf and a rejoin: not made real yet.
     if (cluster && (fault.kind == "node_crash" || fault.kind == "node_restart")) refuse("fault '" + fault.kind + "' on a [cluster]");
   }

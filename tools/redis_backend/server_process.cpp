@@ -21,6 +21,7 @@ ServerProcess::ServerProcess(ServerSpec spec) : spec_(std::move(spec)) {
                              std::to_string(spec_.cluster_bus_port), "--cluster-node-timeout",
                              std::to_string(spec_.cluster_node_timeout_ms)});
   }
+  args.insert(args.end(), spec_.extra_args.begin(), spec_.extra_args.end());
   if (spec_.replica_of_port > 0) args.insert(args.end(), {"--replicaof", "127.0.0.1", std::to_string(spec_.replica_of_port)});
   std::vector<std::string> env;
   if (!spec_.clock_shim.empty()) env = {"LD_PRELOAD=" + spec_.clock_shim, "LOCKCHECK_CLOCK_FILE=" + spec_.clock_file};

@@ -26,6 +26,7 @@ struct ServerSpec {
   // default port + 10000 (which may be taken, or above 65535 for a high ephemeral port).
   int cluster_bus_port = 0;
   std::int64_t cluster_node_timeout_ms = 15000;
+  std::vector<std::string> extra_args{};  // more options (min-replicas-to-write on a [sentinel]'s nodes)
 };
 
 class ServerProcess {

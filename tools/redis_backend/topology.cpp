@@ -35,9 +35,17 @@ bool needs_link_proxies(const sim::SimConfig& config) {
   if (config.nemesis.partition_every_us > 0 || !config.link_overrides.empty()) return true;
   if (config.link.request_loss_ppm > 0 || config.link.reply_loss_ppm > 0) return true;
   for (const auto& fault : config.faults) {
-    if (fault.kind == "partition" || fault.kind == "slow_node" || fault.kind == "loss") return true;
+    if (fault.kind == "partition" || fault.kind == "slow_node" || fault.kind == "loss" || fault.kind == "split_brain") return true;
   }
   return false;
+}
+
+// A [sentinel]'s nodes refuse writes with too few good replicas when the scenario says so. Redis counts the
+// lag in whole seconds (a replica acknowledges once a second): the scenario's milliseconds, rounded up.
+std::vector<std::string> sentinel_node_args(const sim::SentinelConfig& sentinel) {
+  if (sentinel.min_replicas_to_write == 0) return {};
+  return {"--min-replicas-to-write", std::to_string(sentinel.min_replicas_to_write), "--min-replicas-max-lag",
+          std::to_string((sentinel.min_replicas_max_lag_us + 999999) / 1000000)};
 }
 
 }  // namespace
@@ -67,7 +75,13 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
       if ((pass == 0) != (master < 0)) continue;
       ServerSpec spec{directory + "/node-" + std::to_string(i), persistence_for(config, i), 0, clock_shim,
                       clocks_[static_cast<std::size_t>(i)]->path(), true};
-      if (master >= 0) {
+      if (sentinel()) spec.extra_args = sentinel_node_args(config.sentinel);
+      if (master >= 0 && sentinel()) {
+        // The sentinels' address of the master: a replica whose master address differs from theirs would be
+        // re-pointed by them (after failover-timeout), off the proxy a split-brain cuts.
+        if (!master_front_) master_front_ = std::make_unique<LinkProxy>(servers_[static_cast<std::size_t>(master)]->port(), 0);
+        spec.replica_of_port = master_front_->port();
+      } else if (master >= 0) {
         replication_links_[static_cast<std::size_t>(i)] = std::make_unique<LinkProxy>(servers_[static_cast<std::size_t>(master)]->port(), 0);
         spec.replica_of_port = replication_links_[static_cast<std::size_t>(i)]->port();
       }
@@ -75,10 +89,12 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
     }
   }
   wait_for_replicas();
+  if (sentinel()) start_sentinels();
   // The initial sync went through at full speed; from now on the replication stream lags.
   for (auto& link : announce_links_) {
     link->set_delay((config.cluster.replication_lag_min_us + config.cluster.replication_lag_max_us) / 2);
   }
+  if (master_front_) master_front_->set_delay((config.sentinel.replication_lag_min_us + config.sentinel.replication_lag_max_us) / 2);
   for (int i = 0; i < nodes; ++i) {
     if (auto& link = replication_links_[static_cast<std::size_t>(i)]) {
       const auto& node = config.nodes[static_cast<std::size_t>(i)];
@@ -87,9 +103,9 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
   }
   if (needs_link_proxies(config)) {
     for (int process = 0; process < static_cast<int>(config.clients.size()); ++process) {
-      for (int node = 0; node < nodes; ++node) {
-        const std::uint64_t link_seed = sim::derive_seed(seed, "link/" + std::to_string(process) + "/" + std::to_string(node));
-        links_[{process, node}] = std::make_unique<LinkProxy>(servers_[static_cast<std::size_t>(node)]->port(), 0, true, link_seed);
+      for (int endpoint = 0; endpoint < endpoints(); ++endpoint) {
+        const std::uint64_t link_seed = sim::derive_seed(seed, "link/" + std::to_string(process) + "/" + std::to_string(endpoint));
+        links_[{process, endpoint}] = std::make_unique<LinkProxy>(endpoint_port(endpoint), 0, true, link_seed);
       }
     }
     for (const sim::LinkOverride& entry : config.link_overrides) {
@@ -97,8 +113,9 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
     }
     set_loss(config.link.request_loss_ppm, config.link.reply_loss_ppm);
   }
-  if (cluster()) {
-    for (int node = 0; node < nodes; ++node) service_node_.push_back(node);  // ClusterPort addresses them all
+  if (cluster() || sentinel()) {
+    // ClusterPort addresses every node; SentinelPort every node and every sentinel.
+    for (int endpoint = 0; endpoint < endpoints(); ++endpoint) service_node_.push_back(endpoint);
   } else {
     service_node_ = sim::master_nodes(config);
   }
@@ -117,6 +134,8 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
 
 Topology::~Topology() {
   stop_observing();
+  sentinels_.reset();  // first: no failover while the nodes go down
+  if (master_front_) master_front_->stop();
   for (auto& [ends, proxy] : links_) proxy->stop();
   for (auto& link : replication_links_) {
     if (link) link->stop();
@@ -144,9 +163,12 @@ void Topology::publish_routing(const std::set<int>& blocked_nodes) {
   for (int process = 0; process < static_cast<int>(config_.clients.size()); ++process) {
     std::vector<int> ports;
     for (int node : service_node_) {
-      if (blocked_nodes.count(node) > 0) ports.push_back(refusing_port_);
+      // On a [sentinel] clients reach only observed nodes (the masters), so no write goes unseen; a replica
+      // they are sent to refuses the connection and their SentinelPort asks the sentinels again.
+      const bool unobserved = sentinel() && node < static_cast<int>(servers_.size()) && !observers_[static_cast<std::size_t>(node)];
+      if (blocked_nodes.count(node) > 0 || unobserved) ports.push_back(refusing_port_);
       else if (!links_.empty()) ports.push_back(link(process, node).port());
-      else ports.push_back(servers_[static_cast<std::size_t>(node)]->port());
+      else ports.push_back(endpoint_port(node));
     }
     routing_.publish(process, ports);
   }
@@ -158,6 +180,7 @@ void Topology::observe() {
       observers_[i] = std::make_unique<NodeObserver>(static_cast<int>(i), servers_[i]->port(), keys_, time_, sink_, cluster());
     }
   }
+  if (sentinel()) publish_routing();  // the master is observed now: open it to clients
 }
 
 void Topology::stop_observing() {
@@ -179,16 +202,19 @@ Gaps Topology::gaps() const {
 
 // Compares what a node held before (at its crash, or the old master's view at a failover) with what it
 // holds now, and records what vanished as `lost` on `node_of_record` at `t_us` (the simulator's convention).
-void Topology::start_observer(int node, const std::map<std::string, KeyState>& before, std::int64_t t_us, int node_of_record) {
+void Topology::record_lost(std::int64_t t_us, int node, const std::string& key, const KeyState& state) {
+  sink_.add(t_us, "server", Json{{"node", node}, {"event", "lost"}, {"key", key}, {"value", state.value},
+                                 {"by", -1}, {"command", ""}, {"node_time_ms", 0}, {"expire_at_ms", state.expire_at_ms}});
+}
+
+void Topology::start_observer(int node, const std::map<std::string, KeyState>& before, std::int64_t t_us, int node_of_record,
+                              bool record_losses) {
   auto& slot = observers_[static_cast<std::size_t>(node)];
   slot = std::make_unique<NodeObserver>(node, servers_[static_cast<std::size_t>(node)]->port(), keys_, time_, sink_, cluster());
   for (const auto& [key, now] : slot->initial_state()) {
     auto it = before.find(key);
     const bool had = it != before.end() && it->second.present;
-    if (had && (!now.present || now.value != it->second.value)) {
-      sink_.add(t_us, "server", Json{{"node", node_of_record}, {"event", "lost"}, {"key", key}, {"value", it->second.value},
-                                     {"by", -1}, {"command", ""}, {"node_time_ms", 0}, {"expire_at_ms", it->second.expire_at_ms}});
-    }
+    if (record_losses && had && (!now.present || now.value != it->second.value)) record_lost(t_us, node_of_record, key, it->second);
     if (now.present && (!had || now.value != it->second.value)) {
       // A copy the node has that the run never saw written there (an older write replayed from the AOF).
       sink_.add(t_us, "server", Json{{"node", node}, {"event", "created"}, {"key", key}, {"value", now.value},
@@ -213,7 +239,10 @@ void Topology::node_restart(int node, sim::RestartMode mode, std::int64_t t_us) 
   // Clients are kept off the node until its observer listens, so no write goes unseen.
   publish_routing({node});
   servers_.at(static_cast<std::size_t>(node))->restart(mode != sim::RestartMode::lost);
-  if (replica_of_[static_cast<std::size_t>(node)] < 0) start_observer(node, state_at_crash_[static_cast<std::size_t>(node)], t_us, node);
+  // A [sentinel]'s old master comes back a master, until the sentinels re-point it (follow_sentinels).
+  const bool master = sentinel() ? run_command(servers_.at(static_cast<std::size_t>(node))->port(), {"ROLE"}).elements.at(0).text == "master"
+                                 : replica_of_[static_cast<std::size_t>(node)] < 0;
+  if (master) start_observer(node, state_at_crash_[static_cast<std::size_t>(node)], t_us, node);
   publish_routing();
 }
 
@@ -255,6 +284,7 @@ void Topology::partition(int process, int node) { link(process, node).set_partit
 
 void Topology::heal() {
   for (auto& [ends, proxy] : links_) proxy->set_partitioned(false);
+  if (master_front_) master_front_->set_partitioned(false);
 }
 
 void Topology::set_loss(std::uint32_t request_ppm, std::uint32_t reply_ppm) {

@@ -10,6 +10,12 @@
 // its own and the workers' ClusterPort routes by slot over them, mapping the addresses the nodes announce
 // (cluster_addresses) to their own links. A failover is CLUSTER FAILOVER TAKEOVER on the replica after the
 // old master is killed; a slot migration moves the lock key's slot as redis-cli --cluster reshard does.
+//
+// With a [sentinel] (topology_sentinel.cpp) real redis-sentinel processes (sentinel_group.hpp) watch node 0
+// through a LinkProxy in front of it that its replicas replicate through too, so one proxy cuts it off from
+// both; every node and every sentinel is a service of its own, and the workers' SentinelPort finds the
+// master. The sentinels fail over by themselves; the run follows them (follow_sentinels) and records what
+// they did: a replica promoted, an old master re-pointed as a replica (`rejoin`) and what it lost.
 #include <memory>
 #include <set>
 #include <string>
@@ -21,6 +27,7 @@
 #include "node_observer.hpp"
 #include "record_sink.hpp"
 #include "routing_table.hpp"
+#include "sentinel_group.hpp"
 #include "server_clock.hpp"
 #include "server_process.hpp"
 
@@ -35,7 +42,9 @@ class Topology {
   const RoutingTable& routing() const { return routing_; }
   int services() const { return static_cast<int>(service_node_.size()); }
   bool cluster() const { return config_.cluster.shards > 0; }
-  // "127.0.0.1:<port>" each cluster node announces, by node (empty without a cluster).
+  bool sentinel() const { return config_.sentinel.sentinels > 0; }
+  // "127.0.0.1:<port>" each cluster node announces, by node; on a [sentinel] each service's address as the
+  // sentinels name it (the data nodes, then the sentinels); empty otherwise.
   std::vector<std::string> cluster_addresses() const;
 
   // Starts observing every master (after the servers are up; call before clients start).
@@ -55,6 +64,22 @@ class Topology {
   void clock_drift(int node, std::int64_t drift_ppm);
   int master_of(int node) const { return replica_of_.at(static_cast<std::size_t>(node)); }
 
+  // [sentinel] only. How long the sentinels took to see the replicas and each other (before the run's t=0).
+  std::int64_t sentinel_formation_ms() const { return sentinel_formation_ms_; }
+  // The node the run last saw the sentinels make master.
+  int sentinel_master() const { return sentinel_master_; }
+  // Cuts `master` (node 0, the one behind the sentinels' proxy, while still the master) off from the sentinels,
+  // its replicas and every client but `process`, which is cut off from everything else; false when that is
+  // not the case.
+  bool sentinel_split_brain(int master, int process);
+  // SENTINEL FAILOVER (a clean failover: the old master stays up until the sentinels re-point it); the
+  // sentinels' refusals, "" when one accepted.
+  std::string sentinel_failover() const { return sentinels_->request_failover(); }
+  // Asks every data node its ROLE and records what the sentinels did since: a replica turned master
+  // (`failover` by the sentinels; it is observed and reachable by clients from now on) and a master turned
+  // replica (`rejoin`, and what it held that the new master does not as `lost`).
+  void follow_sentinels(std::int64_t t_us);
+
   // Slot migration of the lock key's slot to master `target`, in redis-cli's three steps: SETSLOT IMPORTING
   // on the target and MIGRATING on the owner (false when there is nothing to move: the target owns the slot
   // already or is not a master; `from` is the owner); MIGRATE of the slot's keys; SETSLOT NODE on every
@@ -70,7 +95,14 @@ class Topology {
  private:
   void publish_routing(const std::set<int>& blocked_nodes = {});
   LinkProxy& link(int process, int node) { return *links_.at({process, node}); }
-  void start_observer(int node, const std::map<std::string, KeyState>& before, std::int64_t t_us, int node_of_record);
+  void start_observer(int node, const std::map<std::string, KeyState>& before, std::int64_t t_us, int node_of_record,
+                      bool record_losses = true);
+  void record_lost(std::int64_t t_us, int node, const std::string& key, const KeyState& state);
+  int endpoint_port(int endpoint) const;
+  int endpoints() const { return static_cast<int>(servers_.size()) + (sentinels_ ? sentinels_->count() : 0); }
+  void start_sentinels();
+  void sentinel_promoted(int node, std::int64_t t_us);
+  void sentinel_demoted(int node, std::int64_t t_us);
   void wait_for_replicas();
   void start_cluster(const std::string& directory, const std::string& clock_shim);
   void cluster_failover(int replica, int old_master);
@@ -98,6 +130,12 @@ class Topology {
   int refusing_port_ = 0;  // bound, never listening: keeps clients off a restarting node
   int refusing_fd_ = -1;
   Gaps retired_gaps_;  // of observers already stopped
+  // A [sentinel]: node 0's address for the sentinels and its replicas (a split-brain partitions it), the
+  // sentinels, and the master as the run last saw it.
+  std::unique_ptr<LinkProxy> master_front_;
+  std::unique_ptr<SentinelGroup> sentinels_;
+  std::int64_t sentinel_formation_ms_ = 0;
+  int sentinel_master_ = 0;
 };
 
 }  // namespace lockcheck::redis_backend

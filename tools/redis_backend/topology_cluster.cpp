@@ -11,12 +11,6 @@
 
 namespace lockcheck::redis_backend {
 
-std::vector<std::string> Topology::cluster_addresses() const {
-  std::vector<std::string> addresses;
-  for (const auto& link : announce_links_) addresses.push_back("127.0.0.1:" + std::to_string(link->port()));
-  return addresses;
-}
-
 void Topology::start_cluster(const std::string& directory, const std::string& clock_shim) {
   std::vector<ClusterMember> members;
   for (std::size_t i = 0; i < replica_of_.size(); ++i) {

@@ -12,7 +12,8 @@ namespace lockcheck::redis_backend {
 
 // Throws std::runtime_error when the file cannot be written or read.
 // `cluster_addresses`: on a cluster, the address each node announces (the worker's ClusterPort maps them to
-// its links); empty otherwise.
+// its links); on a [sentinel], each endpoint's address as the sentinels name it (the data nodes, then the
+// sentinels: the worker's SentinelPort maps them to its links); empty otherwise.
 void write_worker_config(const sim::SimConfig& config, const std::string& path,
                          const std::vector<std::string>& cluster_addresses = {});
 sim::SimConfig read_worker_config(const std::string& path);

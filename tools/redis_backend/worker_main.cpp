@@ -29,6 +29,7 @@
 #include "lockcheck/entropy.hpp"
 #include "lockcheck/errors.hpp"
 #include "lockcheck/public_types.hpp"
+#include "lockcheck/sentinel_port.hpp"
 #include "lockcheck/thread_spawner.hpp"
 #include "lockcheck/variants/registry.hpp"
 #include "resource_client.hpp"
@@ -274,10 +275,20 @@ int main(int argc, char** argv) {
     };
     params.wrap_in_watchdog = config.renewal.watchdog;
     // On a cluster the lock sees one node: the library's ClusterPort, routing by slot over every node's link.
-    const std::vector<std::string> cluster_addresses = read_cluster_addresses(config_path);
+    // On a [sentinel] too: the library's SentinelPort, over the links to the data nodes and the sentinels.
+    const std::vector<std::string> addresses = read_cluster_addresses(config_path);
     std::optional<ClusterPort> cluster;
-    if (!cluster_addresses.empty()) cluster.emplace(port, clock, cluster_addresses);
-    Port& lock_port = cluster ? static_cast<Port&>(*cluster) : port;
+    std::optional<SentinelPort> sentinel;
+    if (config.sentinel.sentinels > 0) {
+      std::vector<std::size_t> sentinels;
+      for (std::size_t k = 0; k < static_cast<std::size_t>(config.sentinel.sentinels); ++k) {
+        sentinels.push_back(addresses.size() - static_cast<std::size_t>(config.sentinel.sentinels) + k);
+      }
+      sentinel.emplace(port, addresses, std::move(sentinels), config.sentinel.master_name);
+    } else if (!addresses.empty()) {
+      cluster.emplace(port, clock, addresses);
+    }
+    Port& lock_port = cluster ? static_cast<Port&>(*cluster) : sentinel ? static_cast<Port&>(*sentinel) : port;
     auto lock = make_lock(config.variant, lock_port, clock, entropy, config.lock, params);
     const std::string prng_name = "client/" + std::to_string(process) + "/" + std::to_string(incarnation);
     if (config.workload.threads_per_process > 1) {

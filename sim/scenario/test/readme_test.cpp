@@ -60,6 +60,8 @@ TEST(ScenarioReadme, SentinelExampleParses) {
   EXPECT_EQ(s.config.sentinel.down_after_us, 30000000);
   EXPECT_EQ(s.config.sentinel.min_replicas_max_lag_us, 10000000);
   EXPECT_EQ(s.config.sentinel.sentinels_on_master_side, 0);
+  EXPECT_EQ(s.config.sentinel.failover_timeout_us, 180000000);
+  EXPECT_EQ(s.config.sentinel.parallel_syncs, 1);
   ASSERT_EQ(s.config.nodes.size(), 3u);
   EXPECT_EQ(s.config.nodes[0].replica_of, -1);
   EXPECT_EQ(s.config.nodes[2].replica_of, 0);

@@ -58,5 +58,20 @@ TEST(WorkerConfig, ClusterAddressesSurviveTheFile) {
   EXPECT_TRUE(none.empty());
 }
 
+// On a [sentinel] the worker's SentinelPort needs how many of the addresses are sentinels and the master's name.
+TEST(WorkerConfig, TheSentinelsSurviveTheFile) {
+  sim::SimConfig config;
+  config.sentinel.sentinels = 3;
+  config.sentinel.master_name = "orders";
+  const std::string path = (std::filesystem::temp_directory_path() / ("worker-config-sentinel-" + std::to_string(getpid()))).string();
+  write_worker_config(config, path, {"127.0.0.1:40001", "127.0.0.1:40002", "127.0.0.1:40003", "127.0.0.1:40004"});
+  const sim::SimConfig back = read_worker_config(path);
+  const std::vector<std::string> addresses = read_cluster_addresses(path);
+  std::filesystem::remove(path);
+  EXPECT_EQ(back.sentinel.sentinels, 3);
+  EXPECT_EQ(back.sentinel.master_name, "orders");
+  EXPECT_EQ(addresses.size(), 4u);
+}
+
 }  // namespace
 }  // namespace lockcheck::redis_backend

@@ -1,0 +1,103 @@
+// The Topology's Redis Sentinel parts (topology.hpp): the sentinels, the split-brain, and following what the
+// sentinels do by themselves (promotions, old masters re-pointed).
+#include <fmt/format.h>
+
+#include "topology.hpp"
+
+namespace lockcheck::redis_backend {
+
+int Topology::endpoint_port(int endpoint) const {
+  const int nodes = static_cast<int>(servers_.size());
+  return endpoint < nodes ? servers_.at(static_cast<std::size_t>(endpoint))->port() : sentinels_->port(endpoint - nodes);
+}
+
+void Topology::start_sentinels() {
+  sentinels_ = std::make_unique<SentinelGroup>(config_.sentinel, master_front_ ? master_front_->port() : servers_.at(0)->port());
+  sentinel_formation_ms_ = sentinels_->wait_formed(config_.sentinel.replicas);
+}
+
+std::vector<std::string> Topology::cluster_addresses() const {
+  std::vector<std::string> addresses;
+  if (cluster()) {
+    for (const auto& link : announce_links_) addresses.push_back("127.0.0.1:" + std::to_string(link->port()));
+  } else if (sentinel()) {
+    // Node 0 as the sentinels monitor it (its proxy); the others as they announce themselves.
+    for (int endpoint = 0; endpoint < endpoints(); ++endpoint) {
+      const int port = endpoint == 0 && master_front_ ? master_front_->port() : endpoint_port(endpoint);
+      addresses.push_back("127.0.0.1:" + std::to_string(port));
+    }
+  }
+  return addresses;
+}
+
+bool Topology::sentinel_split_brain(int master, int process) {
+  // Only node 0's links to the sentinels and the replicas go through one proxy.
+  if (master != 0 || sentinel_master_ != master || !master_front_ || !observers_.at(0)) return false;
+  master_front_->set_partitioned(true);
+  for (auto& [ends, proxy] : links_) {
+    const bool to_master = ends.second == master;
+    if ((ends.first == process) != to_master) proxy->set_partitioned(true);
+  }
+  return true;
+}
+
+void Topology::follow_sentinels(std::int64_t t_us) {
+  std::vector<std::string> roles;
+  for (const auto& server : servers_) {
+    try {
+      roles.push_back(run_command(server->port(), {"ROLE"}).elements.at(0).text);
+    } catch (const std::exception&) {
+      roles.emplace_back();  // down (crashed, or loading): nothing to follow yet
+    }
+  }
+  // Promotions first: an old master re-pointed is recorded as a replica of the master the sentinels chose.
+  for (int node = 0; node < static_cast<int>(roles.size()); ++node) {
+    if (roles[static_cast<std::size_t>(node)] == "master" && !observers_[static_cast<std::size_t>(node)] && node != sentinel_master_) {
+      sentinel_promoted(node, t_us);
+    }
+  }
+  for (int node = 0; node < static_cast<int>(roles.size()); ++node) {
+    if (roles[static_cast<std::size_t>(node)] == "slave" && observers_[static_cast<std::size_t>(node)] && node != sentinel_master_) {
+      sentinel_demoted(node, t_us);
+    }
+  }
+}
+
+// A replica the sentinels promoted. With the old master down what it held and the promoted node lacks is
+// lost now (as a failover fault records it); with the old master still up (a split-brain, or SENTINEL
+// FAILOVER) it keeps its data until the sentinels re-point it, and its losses are recorded then.
+void Topology::sentinel_promoted(int node, std::int64_t t_us) {
+  const int old_master = sentinel_master_;
+  sink_.add(t_us, "fault", Json{{"fault", "failover"}, {"node", node}, {"from", old_master}, {"by", "sentinels"}});
+  const auto& old_observer = observers_.at(static_cast<std::size_t>(old_master));
+  const bool old_up = old_observer != nullptr;
+  const std::map<std::string, KeyState> before = old_up ? old_observer->last_state() : state_at_crash_.at(static_cast<std::size_t>(old_master));
+  start_observer(node, before, t_us, old_master, !old_up);
+  for (int& master : replica_of_) {
+    if (master == old_master) master = node;  // the sentinels re-point the other replicas
+  }
+  replica_of_.at(static_cast<std::size_t>(node)) = -1;
+  replica_of_.at(static_cast<std::size_t>(old_master)) = node;  // once the sentinels reach it
+  sentinel_master_ = node;
+  publish_routing();
+}
+
+// A master the sentinels re-pointed (REPLICAOF and CLIENT KILL in one transaction, which also closes the
+// observer's connections): its full resync replaces its data set with the master's.
+void Topology::sentinel_demoted(int node, std::int64_t t_us) {
+  auto& observer = observers_.at(static_cast<std::size_t>(node));
+  observer->drain();
+  const std::map<std::string, KeyState> before = observer->last_state();
+  retired_gaps_.add(observer->gaps());
+  observer.reset();
+  sink_.add(t_us, "fault", Json{{"fault", "rejoin"}, {"node", node}, {"master", sentinel_master_}});
+  const auto& master = observers_.at(static_cast<std::size_t>(sentinel_master_));
+  const std::map<std::string, KeyState> kept = master ? master->last_state() : std::map<std::string, KeyState>{};
+  for (const auto& [key, state] : before) {
+    const auto now = kept.find(key);
+    if (state.present && (now == kept.end() || !now->second.present || now->second.value != state.value)) record_lost(t_us, node, key, state);
+  }
+  publish_routing();
+}
+
+}  // namespace lockcheck::redis_backend
