@@ -200,12 +200,14 @@ Gaps Topology::gaps() const {
   return total;
 }
 
-// Compares what a node held before (at its crash, or the old master's view at a failover) with what it
-// holds now, and records what vanished as `lost` on `node_of_record` at `t_us` (the simulator's convention).
 void Topology::record_lost(std::int64_t t_us, int node, const std::string& key, const KeyState& state) {
   sink_.add(t_us, "server", Json{{"node", node}, {"event", "lost"}, {"key", key}, {"value", state.value},
                                  {"by", -1}, {"command", ""}, {"node_time_ms", 0}, {"expire_at_ms", state.expire_at_ms}});
 }
+
+// Compares what a node held before (at its crash, or the old master's view at a failover) with what it
+// holds now, and records what vanished as `lost` on `node_of_record` at `t_us` (the simulator's convention;
+// not with `record_losses` false: an old master still up keeps its copy until it is re-pointed).
 
 void Topology::start_observer(int node, const std::map<std::string, KeyState>& before, std::int64_t t_us, int node_of_record,
                               bool record_losses) {
