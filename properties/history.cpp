@@ -205,6 +205,7 @@ FaultEvent parse_fault(const Fields& in) {
   event.request_ppm = in.integer_or("request_ppm", 0);
   event.reply_ppm = in.integer_or("reply_ppm", 0);
   event.mode = in.string_or("mode", "");
+  event.from_serving = in.boolean_or("from_serving", false);
   if ((event.fault == "crash" || event.fault == "pause" || event.fault == "resume" || event.fault == "restart") &&
       event.process < 0) {
     in.fail(fmt::format("fault '{}' needs 'process'", event.fault));

@@ -107,6 +107,9 @@ struct FaultEvent {
   std::int64_t request_ppm = 0;
   std::int64_t reply_ppm = 0;
   std::string mode;  // node_restart: kept | lost | aof_everysec
+  // failover: the old master goes on serving the clients on its side as a master (a Sentinel split-brain)
+  // instead of being fenced off at the failover.
+  bool from_serving = false;
 };
 
 enum class ServerEventKind : std::uint8_t {

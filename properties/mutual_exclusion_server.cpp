@@ -15,6 +15,8 @@
 #include "describe.hpp"
 #include "history_facts.hpp"
 #include "beliefs.hpp"
+#include "master_grants.hpp"
+#include "master_roles.hpp"
 #include "quorum_holds.hpp"
 #include "server_holders.hpp"
 #include "shared_key_readers.hpp"
@@ -158,6 +160,7 @@ class Checker {
   }
 
   void flag(std::vector<std::int64_t> witnesses, const std::function<std::string()>& cause) {
+    if (!witnesses.empty()) flagged_pairs_.insert({witnesses.front(), witnesses.back()});
     if (violations_++ == 0) {
       first_witnesses_ = std::move(witnesses);
       first_cause_ = cause();
@@ -165,6 +168,7 @@ class Checker {
   }
 
   void on_fault(const FaultEvent& fault) {
+    roles_.on_fault(fault);
     if (fault.fault == "split_brain") cut_off_since_[fault.node] = fault.t;
     if (fault.fault == "heal") cut_off_since_.clear();
     if (fault.fault == "failover") {
@@ -223,7 +227,10 @@ class Checker {
       case ServerEventKind::overwritten: on_set(event, state); break;
       case ServerEventKind::expire_set: on_expire_set(event, state); break;
       case ServerEventKind::expire_removed:
-        if (state.current) lose_deadline(*state.current, event);
+        if (state.current) {
+          lose_deadline(*state.current, event);
+          entitle(event, *state.current);
+        }
         break;
       case ServerEventKind::modified: on_modified(event, state); break;
       case ServerEventKind::deleted:
@@ -285,6 +292,28 @@ class Checker {
     if (event.expire_at_ms >= 0) grant(next, event);
     else lose_deadline(next, event);
     state.current = next;
+    const bool new_grant = !keeps_instance && !reader_joins && !event.replicated && event.by >= 0 && owner >= 0 &&
+                           !next.shared && history_.meta.quorum == 0;
+    if (new_grant) note_master_grant(event, next);
+    if (keeps_instance) entitle(event, next);
+  }
+
+  // A client's grant: judged against grants by a rival master (master_grants.hpp), then kept for later ones.
+  void note_master_grant(const ServerEvent& event, const Instance& granted) {
+    if (auto overlap = master_grants_.overlapped(event, granted.owner);
+        overlap && flagged_pairs_.count({overlap->earlier_i, event.i}) == 0) {
+      flag(overlap->witnesses, [&] { return overlap->cause; });
+    }
+    master_grants_.add(MasterGrants::Grant{event.node, event.key, granted.owner, granted.token, granted.created_i,
+                                           event.t, granted.entitled_until_us,
+                                           entitlement_tolerance_us(granted.ttl_us), roles_.rivals(event.node),
+                                           {}, roles_.describe(event.node)});
+  }
+
+  void entitle(const ServerEvent& event, const Instance& instance) {
+    if (event.replicated) return;
+    master_grants_.entitle(instance.created_i, event.node, instance.entitled_until_us,
+                           entitlement_tolerance_us(instance.ttl_us));
   }
 
   // The key vanished from the node while `state.ghost` was still entitled; another owner now has it.
@@ -396,6 +425,7 @@ class Checker {
   void on_expire_set(const ServerEvent& event, KeyState& state) {
     if (!state.current || event.expire_at_ms < 0) return;
     grant(*state.current, event);
+    entitle(event, *state.current);
   }
 
   std::string removal_cause(const ServerEvent& event, const Instance& held) const {
@@ -459,6 +489,7 @@ class Checker {
     bool by_owner = event.event == ServerEventKind::deleted && event.by >= 0 &&
                     (held.owner < 0 || held.owner == event.by || (held.shared && in_flight_.reading(event.by)));
     close_hold(event.node, event.key, held, event.t, by_owner);
+    if (by_owner) master_grants_.released(held.owner, held.token);
     if (by_owner) return;  // a release (or the owner's own DEL): the instance ends as intended
     if (held.entitled_until_us != kForever &&
         event.t >= held.entitled_until_us - entitlement_tolerance_us(held.ttl_us)) {
@@ -499,6 +530,9 @@ class Checker {
   }();
   InFlight in_flight_;
   HolderKeys holder_keys_;
+  MasterRoles roles_;
+  MasterGrants master_grants_{roles_};
+  std::set<std::pair<std::int64_t, std::int64_t>> flagged_pairs_;  // (first witness, last witness) of each flag
   std::map<std::pair<std::int64_t, std::string>, KeyState> states_;
   std::map<std::int64_t, FaultEvent> last_node_fault_;
   std::map<std::int64_t, std::int64_t> cut_off_since_;  // split_brain: node -> true time it was cut off

@@ -214,7 +214,7 @@ Task<CallResult> ClusterPort::subscribe(std::size_t node, std::string channel) {
   if (node != 0) co_return not_a_node();
   if (stale()) co_await refresh();
   const std::size_t target = route(key_hash_slot(channel));
-  CallResult result = co_await nodes_.subscribe(target, channel);
+  CallResult result = co_await nodes_.subscribe_shard(target, channel);
   if (result.replied() && !result.reply.is_error()) {
     std::lock_guard lock(mutex_);
     subscribed_at_[channel] = target;

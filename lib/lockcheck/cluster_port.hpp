@@ -43,8 +43,11 @@ class ClusterPort final : public Port {
 
   std::size_t node_count() const override { return 1; }
   Task<CallResult> call(std::size_t node, Command command) override;
-  // Pub/sub: PUBLISH reaches every node of a cluster, so a channel is subscribed at the node serving the
-  // channel name's slot, and its messages are awaited there.
+  // Pub/sub on shard channels (Redis 7.0): subscribe() SSUBSCRIBEs at the node serving the channel name's
+  // slot, where an SPUBLISH in that slot (a lock's release script, its channel hash-tagged with the lock key)
+  // delivers; messages are awaited there. A failover or slot move ends the subscription (Redis sends
+  // sunsubscribe): the waiter's await then times out and it subscribes again, routed by the new map.
+  bool shard_channels() const override { return true; }
   Task<CallResult> subscribe(std::size_t node, std::string channel) override;
   Task<CallResult> await_message(std::size_t node, std::string channel, Micros timeout) override;
 

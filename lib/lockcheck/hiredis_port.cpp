@@ -349,14 +349,24 @@ void HiredisPort::collect_replies(std::map<std::size_t, std::deque<std::size_t>>
 namespace lockcheck {
 
 void HiredisPort::queue_message(Node& node, const Reply& push) {
-  // ["message", channel, payload]; subscribe confirmations and anything else are not messages.
-  if (push.kind != Reply::Kind::array || push.elements.size() != 3 || push.elements[0].text != "message") return;
+  // ["message" | "smessage", channel, payload]; subscribe confirmations and anything else are not messages.
+  if (push.kind != Reply::Kind::array || push.elements.size() != 3) return;
+  if (push.elements[0].text != "message" && push.elements[0].text != "smessage") return;
   std::deque<std::string>& queue = node.queued[push.elements[1].text];
   queue.push_back(push.elements[2].text);
   while (queue.size() > kMaxQueuedMessages) queue.pop_front();
 }
 
 Task<CallResult> HiredisPort::subscribe(std::size_t index, std::string channel) {
+  co_return co_await subscribe_with(index, std::move(channel), "SUBSCRIBE", "subscribe");
+}
+
+Task<CallResult> HiredisPort::subscribe_shard(std::size_t index, std::string channel) {
+  co_return co_await subscribe_with(index, std::move(channel), "SSUBSCRIBE", "ssubscribe");
+}
+
+Task<CallResult> HiredisPort::subscribe_with(std::size_t index, std::string channel, std::string_view command,
+                                             std::string_view confirmation) {
   std::lock_guard lock(pubsub_mutex_);
   if (index >= nodes_.size()) co_return CallResult::failed(CallStatus::not_sent, fmt::format("node {} does not exist", index));
   Node& node = *nodes_[index];
@@ -366,11 +376,11 @@ Task<CallResult> HiredisPort::subscribe(std::size_t index, std::string channel) 
       co_return CallResult::failed(CallStatus::not_sent, error);
     }
   }
-  const char* argv[] = {"SUBSCRIBE", channel.data()};
-  const std::size_t lengths[] = {9, channel.size()};
+  const char* argv[] = {command.data(), channel.data()};
+  const std::size_t lengths[] = {command.size(), channel.size()};
   if (redisAppendCommandArgv(node.subscriber, 2, argv, lengths) != REDIS_OK) {
     node.drop_subscriber();
-    co_return CallResult::failed(CallStatus::not_sent, fmt::format("{}: SUBSCRIBE could not be sent", node.name()));
+    co_return CallResult::failed(CallStatus::not_sent, fmt::format("{}: {} could not be sent", node.name(), command));
   }
   // Messages for channels subscribed earlier may arrive before this confirmation: queue them. The socket's
   // command timeout bounds each read; the count bounds the loop.
@@ -379,7 +389,7 @@ Task<CallResult> HiredisPort::subscribe(std::size_t index, std::string channel) 
     if (redisGetReply(node.subscriber, &raw) != REDIS_OK || raw == nullptr) break;
     Reply reply = reply_from_hiredis(static_cast<redisReply*>(raw));
     freeReplyObject(raw);
-    if (reply.kind == Reply::Kind::array && reply.elements.size() == 3 && reply.elements[0].text == "subscribe" &&
+    if (reply.kind == Reply::Kind::array && reply.elements.size() == 3 && reply.elements[0].text == confirmation &&
         reply.elements[1].text == channel) {
       node.channels.insert(channel);
       co_return CallResult::of(Reply::integer_reply(1));
@@ -390,7 +400,7 @@ Task<CallResult> HiredisPort::subscribe(std::size_t index, std::string channel) 
     }
     queue_message(node, reply);
   }
-  std::string detail = fmt::format("{}: no SUBSCRIBE confirmation: {}", node.name(), node.subscriber->errstr);
+  std::string detail = fmt::format("{}: no {} confirmation: {}", node.name(), command, node.subscriber->errstr);
   node.drop_subscriber();
   co_return CallResult::failed(CallStatus::unknown, detail);
 }

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lockcheck/port.hpp"
@@ -51,6 +52,7 @@ class HiredisPort final : public Port {
   // Pub/sub on a second connection per node, made on first use; waiting for a message blocks only other
   // pub/sub calls, never commands.
   Task<CallResult> subscribe(std::size_t node, std::string channel) override;
+  Task<CallResult> subscribe_shard(std::size_t node, std::string channel) override;
   Task<CallResult> await_message(std::size_t node, std::string channel, Micros timeout) override;
 
   // Connects to `node` now (otherwise connections are made on first use). Throws ConnectionError.
@@ -68,8 +70,11 @@ class HiredisPort final : public Port {
                        const DecidedPredicate* decided);
   std::string ensure_connected(Node& node);
 
-  // Queues a pub/sub "message" push for await_message (the newest kMaxQueuedMessages per channel).
+  // Queues a pub/sub "message" or "smessage" push for await_message (the newest kMaxQueuedMessages per channel).
   void queue_message(Node& node, const Reply& push);
+  // SUBSCRIBE or SSUBSCRIBE (`command`), confirmed by a push whose first element is `confirmation`.
+  Task<CallResult> subscribe_with(std::size_t index, std::string channel, std::string_view command,
+                                  std::string_view confirmation);
 
   std::mutex mutex_;
   std::mutex pubsub_mutex_;  // guards each Node's subscriber connection, channels and queued messages

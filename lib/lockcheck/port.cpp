@@ -28,6 +28,12 @@ Task<CallResult> Port::subscribe(std::size_t node, std::string channel) {
   co_return CallResult::failed(CallStatus::not_sent, "this port has no pub/sub");
 }
 
+Task<CallResult> Port::subscribe_shard(std::size_t node, std::string channel) {
+  (void)node;
+  (void)channel;
+  co_return CallResult::failed(CallStatus::not_sent, "this port has no shard pub/sub");
+}
+
 Task<CallResult> Port::await_message(std::size_t node, std::string channel, Micros timeout) {
   (void)node;
   (void)channel;

@@ -64,6 +64,14 @@ class Port {
   // not_sent ("this port has no pub/sub"), and callers fall back to polling.
   virtual Task<CallResult> subscribe(std::size_t node, std::string channel);
   virtual Task<CallResult> await_message(std::size_t node, std::string channel, Micros timeout);
+  // Shard channels (Redis 7.0's SSUBSCRIBE / SPUBLISH). True when subscribe() takes shard channels: on a
+  // cluster a shard channel lives on the node serving its slot, and only an SPUBLISH there (in the same slot)
+  // reaches its subscribers, so a lock announcing releases to this port's waiters SPUBLISHes on a channel in
+  // its key's slot. Plain PUBLISH would be broadcast over the whole cluster bus.
+  virtual bool shard_channels() const { return false; }
+  // SSUBSCRIBE `channel` on `node`, as subscribe() does SUBSCRIBE; its messages (smessage) are taken with
+  // await_message(). The default answers not_sent ("this port has no shard pub/sub").
+  virtual Task<CallResult> subscribe_shard(std::size_t node, std::string channel);
 
  protected:
   // The calls the default fan_out_until stopped awaiting. They refer to this port, so it owns them; a port

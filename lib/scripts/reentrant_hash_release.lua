@@ -1,6 +1,7 @@
 -- reentrant-hash release (reentrant-maxttl's and redisson-like's too), safe to retry. KEYS[1] the lock hash;
 -- KEYS[2] this release's request record; KEYS[3] (a cleanup only) the record of the acquire it gives back;
--- ARGV[1] owner id; ARGV[2] ttl ms; ARGV[3] (redisson-like only) the channel waiters listen on.
+-- ARGV[1] owner id; ARGV[2] ttl ms; ARGV[3] (redisson-like only) the channel waiters listen on; ARGV[4] 'shard'
+-- when it is a shard channel in KEYS[1]'s slot (a cluster: SPUBLISH reaches its subscribers on this shard).
 -- A retry after a lost reply returns the recorded result and changes nothing. Otherwise: ours (and, for a
 -- cleanup, the acquire's grant recorded, which the cleanup consumes): one hold less; when none is left the key
 -- is deleted and, given ARGV[3], the release announced there (so a waiter wakes at once instead of polling);
@@ -15,7 +16,9 @@ if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 and (KEYS[3] == nil or redis.cal
   released = 1
   if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then
     redis.call('DEL', KEYS[1])
-    if ARGV[3] then
+    if ARGV[4] == 'shard' then
+      redis.call('SPUBLISH', ARGV[3], 'released')
+    elseif ARGV[3] then
       redis.call('PUBLISH', ARGV[3], 'released')
     end
   end

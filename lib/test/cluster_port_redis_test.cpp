@@ -83,5 +83,25 @@ TEST_F(RealCluster, ClusterSlotsHaveTheShapeTheMockGives) {
   EXPECT_EQ(on(0, {"CLUSTER", "KEYSLOT", "{user1000}.following"}), Reply::integer_reply(key_hash_slot("user1000")));
 }
 
+// Shard channels: ClusterPort SSUBSCRIBEs at the node serving the channel's slot, and an SPUBLISH there (as
+// redisson-like's release script sends it, in the lock key's slot) reaches the waiter; the other node has no
+// subscriber, and the hash tag puts the channel in the key's slot.
+TEST_F(RealCluster, ShardChannelOfALockKeyIsSubscribedAndDeliveredOnItsShard) {
+  HiredisPort connections(nodes);
+  SystemClock clock;
+  ClusterPort cluster(connections, clock, addresses);
+  ASSERT_TRUE(cluster.shard_channels());
+  const std::string channel = "lockcheck:released:{foo}";  // "foo": slot 12182, node 1
+  ASSERT_EQ(key_hash_slot(channel), key_hash_slot("foo"));
+  const CallResult subscribed = run_sync(cluster.subscribe(0, channel));
+  ASSERT_TRUE(subscribed.replied() && !subscribed.reply.is_error()) << subscribed.detail;
+  EXPECT_EQ(on(1, {"PUBSUB", "SHARDNUMSUB", channel}).elements.at(1), Reply::integer_reply(1));
+  EXPECT_EQ(on(0, {"PUBSUB", "SHARDNUMSUB", channel}).elements.at(1), Reply::integer_reply(0));
+  EXPECT_EQ(run_sync(cluster.call(0, {"SPUBLISH", channel, "released"})).reply, Reply::integer_reply(1));
+  const CallResult message = run_sync(cluster.await_message(0, channel, Micros(5'000'000)));
+  ASSERT_TRUE(message.replied()) << message.detail;
+  EXPECT_EQ(message.reply, Reply::bulk("released"));
+}
+
 }  // namespace
 }  // namespace lockcheck

@@ -116,8 +116,18 @@ Task<CallResult> SimPort::call(std::size_t service, Command command) {
   co_return std::move(pending->result);
 }
 
+// Named commands, not temporaries in the co_await: g++ 12 mishandles those (see above).
 Task<CallResult> SimPort::subscribe(std::size_t service, std::string channel) {
-  Command command{"SUBSCRIBE", std::move(channel)};
+  Command command{std::string("SUBSCRIBE"), std::move(channel)};
+  co_return co_await subscribe_with(service, std::move(command));
+}
+
+Task<CallResult> SimPort::subscribe_shard(std::size_t service, std::string channel) {
+  Command command{std::string("SSUBSCRIBE"), std::move(channel)};
+  co_return co_await subscribe_with(service, std::move(command));
+}
+
+Task<CallResult> SimPort::subscribe_with(std::size_t service, Command command) {
   CallResult result = co_await call(service, std::move(command));
   if (result.replied() && !result.reply.is_error()) co_return CallResult::of(Reply::integer_reply(1));
   co_return result;

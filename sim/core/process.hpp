@@ -47,12 +47,15 @@ class SimPort final : public Port {
   // SUBSCRIBE travels like any command (to the process's subscriber session on the node); messages come
   // back over the network into the process's inbox (ClientProcess::receive_message).
   Task<CallResult> subscribe(std::size_t service, std::string channel) override;
+  Task<CallResult> subscribe_shard(std::size_t service, std::string channel) override;
   Task<CallResult> await_message(std::size_t service, std::string channel, Micros timeout) override;
   // A crash drops every reply still due to the process, so the calls fan_out_until stopped awaiting would
   // wait forever: their frames are destroyed here instead.
   void abandon_unawaited_calls() { stragglers().clear(); }
 
  private:
+  Task<CallResult> subscribe_with(std::size_t service, Command command);  // SUBSCRIBE or SSUBSCRIBE
+
   World& world_;
   ClientProcess& process_;
 };

@@ -118,7 +118,8 @@ void SimNode::flush_events() {
 }
 
 Reply SimNode::execute(int process, const Command& command, bool& changed) {
-  const bool subscribing = !command.empty() && (command[0] == "SUBSCRIBE" || command[0] == "subscribe");
+  const bool subscribing = !command.empty() && (command[0] == "SUBSCRIBE" || command[0] == "subscribe" ||
+                                                command[0] == "SSUBSCRIBE" || command[0] == "ssubscribe");
   const int session_id = subscribing ? process + kSubscriberSession : process;
   mock::Session& session = sessions_[session_id];
   session.client_id = session_id;

@@ -27,7 +27,11 @@ void World::watch_master(int master) {
 }
 
 void World::sentinel_failover(int old_master, int promoted) {
-  record_fault("failover", Json{{"node", promoted}, {"from", old_master}, {"by", "sentinels"}});
+  Json line{{"node", promoted}, {"from", old_master}, {"by", "sentinels"}};
+  // A master cut off alive (a split-brain) still believes it is the master and serves its side until it
+  // rejoins: the checkers judge its grants against the promoted node's as two masters at once.
+  if (node(old_master).up()) line["from_serving"] = true;
+  record_fault("failover", std::move(line));
   node(promoted).promote();
   cut_replicas_.erase(promoted);
   for (auto& other : nodes_) {

@@ -48,6 +48,11 @@ Task<CallResult> RoutingPort::subscribe(std::size_t node, std::string channel) {
   co_return co_await port->subscribe(node, std::move(channel));
 }
 
+Task<CallResult> RoutingPort::subscribe_shard(std::size_t node, std::string channel) {
+  const std::shared_ptr<HiredisPort> port = current();
+  co_return co_await port->subscribe_shard(node, std::move(channel));
+}
+
 Task<CallResult> RoutingPort::await_message(std::size_t node, std::string channel, Micros timeout) {
   const std::shared_ptr<HiredisPort> port = current();
   co_return co_await port->await_message(node, std::move(channel), timeout);

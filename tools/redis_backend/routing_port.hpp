@@ -23,6 +23,7 @@ class RoutingPort final : public Port {
   Task<std::vector<CallResult>> fan_out(std::vector<NodeCommand> commands) override;
   Task<std::vector<CallResult>> fan_out_until(std::vector<NodeCommand> commands, DecidedPredicate decided) override;
   Task<CallResult> subscribe(std::size_t node, std::string channel) override;
+  Task<CallResult> subscribe_shard(std::size_t node, std::string channel) override;
   Task<CallResult> await_message(std::size_t node, std::string channel, Micros timeout) override;
 
  private:

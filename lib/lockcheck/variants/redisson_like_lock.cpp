@@ -4,20 +4,34 @@
 
 namespace lockcheck::detail {
 
+std::string PubSubReentrantHashLock::shard_channel_of(const std::string& key) {
+  const std::size_t open = key.find('{');
+  const std::size_t close = open == std::string::npos ? std::string::npos : key.find('}', open + 1);
+  // The prefix has no brace, so the key's own hash tag stays the channel's first one.
+  if (close != std::string::npos && close > open + 1) return "lockcheck:released:" + key;
+  if (key.find_first_of("{}") != std::string::npos) return std::string();
+  return "lockcheck:released:{" + key + "}";
+}
+
+std::string PubSubReentrantHashLock::channel_for(const std::string& key) const {
+  return port_.shard_channels() ? shard_channel_of(key) : channel_of(key);
+}
+
 Task<CallResult> PubSubReentrantHashLock::release_call(const std::string& key, const std::string& token,
                                                        const Request& request) {
-  co_return co_await run_release(key, token, request, channel_of(key));
+  co_return co_await run_release(key, token, request, channel_for(key), port_.shard_channels());
 }
 
 Task<void> PubSubReentrantHashLock::wait_to_retry(const std::string& key, Micros pause, Micros left) {
-  if (pubsub_unavailable_) {
+  const std::string channel = channel_for(key);
+  if (pubsub_unavailable_ || channel.empty()) {
     co_await clock_.sleep(pause);
     co_return;
   }
-  const std::string channel = channel_of(key);
   if (subscribed_.count(channel) == 0) {
     CallResult subscribed = co_await port_.subscribe(node_, channel);
-    if (subscribed.status == CallStatus::not_sent && subscribed.detail == "this port has no pub/sub") {
+    if (subscribed.status == CallStatus::not_sent &&
+        (subscribed.detail == "this port has no pub/sub" || subscribed.detail == "this port has no shard pub/sub")) {
       pubsub_unavailable_ = true;
     }
     if (!subscribed.replied() || subscribed.reply.is_error()) {

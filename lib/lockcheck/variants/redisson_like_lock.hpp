@@ -4,7 +4,8 @@
 //
 // What it does: `reentrant-hash`'s scripts, safe to retry as there (request records, as Redisson's unlock
 // latch); its release, when it removes the last hold, deletes the key and PUBLISHes on the lock's channel
-// ("lockcheck:released:<key>"). A busy acquire subscribes to that channel (once per lock object and key, on a
+// ("lockcheck:released:<key>"); on a cluster (a port with shard channels: ClusterPort) it SPUBLISHes on a
+// shard channel in the key's slot ("lockcheck:released:{<key>}"), which lives on the key's shard only. A busy acquire subscribes to that channel (once per lock object and key, on a
 // connection of its own), retries at once (a release between its first attempt and the subscription would
 // otherwise be missed), then waits for a message — at most one TTL, then it retries anyway — instead of
 // polling with backoff. Renewal every ttl/3 by the watchdog (WatchdogLock): compare-and-pexpire on the owner
@@ -39,12 +40,17 @@ class PubSubReentrantHashLock final : public ReentrantHashLock {
       : ReentrantHashLock(port, clock, entropy, options, node) {}
 
   static std::string channel_of(const std::string& key) { return "lockcheck:released:" + key; }
+  // The shard channel for `key` on a cluster: in the key's slot (its hash tag kept, or the whole key made
+  // the tag), so the release script may SPUBLISH on it and it lives on the key's shard. Empty when no name
+  // can share the key's slot (a key with braces but no hash tag): then waiters poll.
+  static std::string shard_channel_of(const std::string& key);
 
  protected:
   Task<CallResult> release_call(const std::string& key, const std::string& token, const Request& request) override;
   Task<void> wait_to_retry(const std::string& key, Micros pause, Micros left) override;
 
  private:
+  std::string channel_for(const std::string& key) const;  // the port's kind of channel; empty: poll
   std::set<std::string> subscribed_;  // channels this lock object's port is subscribed to
   bool pubsub_unavailable_ = false;   // the port has no pub/sub: poll like the token lock
 };

@@ -69,12 +69,16 @@ Task<CallResult> ReentrantHashLock::release_call(const std::string& key, const s
 }
 
 Task<CallResult> ReentrantHashLock::run_release(const std::string& key, const std::string& token,
-                                                const Request& request, std::string announce_on) {
+                                                const Request& request, std::string announce_on,
+                                                bool shard_channel) {
   static const Script script(scripts::reentrant_hash_release);
   std::vector<std::string> keys{key, request_key(key, request.id)};
   if (!request.undoes.empty()) keys.push_back(request_key(key, request.undoes));
   std::vector<std::string> args{token, ttl_ms()};
-  if (!announce_on.empty()) args.push_back(std::move(announce_on));
+  if (!announce_on.empty()) {
+    args.push_back(std::move(announce_on));
+    if (shard_channel) args.push_back("shard");
+  }
   co_return co_await run_script(script, std::move(keys), std::move(args));
 }
 

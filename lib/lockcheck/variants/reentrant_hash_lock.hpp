@@ -80,9 +80,9 @@ class ReentrantHashLock : public detail::SingleKeyLock {
   Task<CallResult> release_call(const std::string& key, const std::string& token, const Request& request) override;
   Task<CallResult> renew_call(const std::string& key, const std::string& token) override;
   // The release script (lib/scripts/reentrant_hash_release.lua) for `request`; when it removes the last hold
-  // it also PUBLISHes on `announce_on`, unless that is empty.
+  // it also PUBLISHes on `announce_on`, unless that is empty (SPUBLISHes, when `shard_channel`).
   Task<CallResult> run_release(const std::string& key, const std::string& token, const Request& request,
-                               std::string announce_on);
+                               std::string announce_on, bool shard_channel = false);
 
   virtual const Script& acquire_script() const;
   virtual const Script& renew_script() const;

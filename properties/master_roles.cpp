@@ -1,0 +1,48 @@
+#include "master_roles.hpp"
+
+#include <fmt/format.h>
+
+#include "describe.hpp"
+
+namespace lockcheck::properties {
+
+void MasterRoles::on_fault(const FaultEvent& fault) {
+  if (fault.fault == "split_brain") cut_off_since_[fault.node] = fault.t;
+  if (fault.fault == "node_crash" || fault.fault == "rejoin") stop(fault.node);
+  if (fault.fault != "failover") return;
+  if (!fault.from_serving) stop(fault.from);
+  promoted_[fault.node] = Promotion{fault.i, fault.t};
+  if (fault.from_serving) {
+    serving_after_[fault.from] = fault.t;
+    rivals_[fault.from][fault.node] = fault.i;
+    rivals_[fault.node][fault.from] = fault.i;
+  }
+}
+
+void MasterRoles::stop(std::int64_t node) {
+  for (const auto& [other, line] : rivals_[node]) rivals_[other].erase(node);
+  rivals_.erase(node);
+  promoted_.erase(node);
+  serving_after_.erase(node);
+}
+
+std::map<std::int64_t, std::int64_t> MasterRoles::rivals(std::int64_t node) const {
+  auto it = rivals_.find(node);
+  return it == rivals_.end() ? std::map<std::int64_t, std::int64_t>{} : it->second;
+}
+
+std::string MasterRoles::describe(std::int64_t node) const {
+  if (auto serving = serving_after_.find(node); serving != serving_after_.end()) {
+    auto cut = cut_off_since_.find(node);
+    const std::string since =
+        cut == cut_off_since_.end() ? "" : fmt::format(", cut off since t={},", format_time_us(cut->second));
+    return fmt::format("node {}{} went on serving as a master after the failover at t={}", node, since,
+                       format_time_us(serving->second));
+  }
+  if (auto promoted = promoted_.find(node); promoted != promoted_.end()) {
+    return fmt::format("node {} was promoted at t={}", node, format_time_us(promoted->second.t_us));
+  }
+  return fmt::format("node {} was a master", node);
+}
+
+}  // namespace lockcheck::properties

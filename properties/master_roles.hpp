@@ -1,0 +1,40 @@
+#pragma once
+// Internal to mutual_exclusion_server: which nodes act as masters of the same data at once, from the facts a
+// history records. A `failover` line promotes `node` and fences `from` off (killed, or a cluster master that
+// answers CLUSTERDOWN from then on) — unless it says `"from_serving": true`: an old master cut off with some
+// clients (a Sentinel split-brain) that goes on believing it is the master and serving its side. From then
+// until one of the two stops (`node_crash`, `rejoin` as a replica, a failover away from it) the two are
+// rivals: two masters of one data set, each granting what the other does not see.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "history.hpp"
+
+namespace lockcheck::properties {
+
+class MasterRoles {
+ public:
+  void on_fault(const FaultEvent& fault);
+
+  // The nodes acting as masters of `node`'s data beside it now, each with the `failover` line that made them
+  // rivals.
+  std::map<std::int64_t, std::int64_t> rivals(std::int64_t node) const;
+  // Why `node` is a master now, as a clause: "node 1 was promoted at t=4s", "node 0, cut off since t=2s, went
+  // on serving as a master after the failover at t=4s", "node 0 was a master".
+  std::string describe(std::int64_t node) const;
+
+ private:
+  struct Promotion {
+    std::int64_t i = -1;
+    std::int64_t t_us = 0;
+  };
+  void stop(std::int64_t node);
+
+  std::map<std::int64_t, std::map<std::int64_t, std::int64_t>> rivals_;  // node -> rival -> failover line
+  std::map<std::int64_t, Promotion> promoted_;          // node -> the failover that made it a master
+  std::map<std::int64_t, std::int64_t> serving_after_;  // old master still serving -> the failover's t
+  std::map<std::int64_t, std::int64_t> cut_off_since_;  // split_brain: node -> t
+};
+
+}  // namespace lockcheck::properties
