@@ -18,6 +18,11 @@ Reply persist(CommandContext&);
 Reply type(CommandContext&);
 Reply expiretime(CommandContext&);
 Reply pexpiretime(CommandContext&);
+// HRANDFIELD, ZRANDMEMBER (commands_random_fields.cpp)
+Reply hrandfield(CommandContext&);
+Reply zrandmember(CommandContext&);
+// OBJECT (commands_object.cpp)
+Reply object(CommandContext&);
 // several keys
 Reply mget(CommandContext&);
 Reply mset(CommandContext&);

@@ -178,6 +178,7 @@ Reply Node::execute(const Command& command, Session& session) {
     for (Reply& extra : session.extra_replies) to_resp2(extra);
   }
   serve_blocked();  // this command may have filled a key someone waits on
+  keyspace_.settle_encodings(encoding_limits_);
   return reply;
 }
 
@@ -208,7 +209,9 @@ Reply Node::run_queued(const Command& command, Session& session) {
   keyspace_.select(session.db);  // a queued script's SELECT does not carry over to the next command
   // No OOM check here: EXEC was refused up front if a queued command may grow memory (Redis 7.0).
   CommandContext context{*this, keyspace_, session, command, false, session.resp};
-  return spec->handler(context);
+  Reply reply = spec->handler(context);
+  keyspace_.settle_encodings(encoding_limits_);  // each queued command converts what it grew, as it would alone
+  return reply;
 }
 
 void Node::watch(Session& session, std::string_view key) {
@@ -265,6 +268,7 @@ Reply Node::call_from_script(const Command& command, bool read_only, bool allow_
     const int resp = lua_->resp3() ? 3 : 2;
     CommandContext context{*this, keyspace_, *script_session_, command, true, resp};
     reply = spec->handler(context);
+    keyspace_.settle_encodings(encoding_limits_);
     notifier_.set_arguments(nullptr);
     if (resp != 3) to_resp2(reply);
   }
@@ -450,6 +454,12 @@ void Node::config_changed() {
   if (policy == "allkeys-random") options_.eviction = EvictionPolicy::allkeys_random;
   else if (policy == "allkeys-lru" || policy == "allkeys-lfu") options_.eviction = EvictionPolicy::allkeys_lru;
   else options_.eviction = EvictionPolicy::noeviction;
+  auto limit = [this](std::string_view name) { return parse_int64(config_.value(name)).value_or(0); };
+  encoding_limits_.hash_max_listpack_entries = limit("hash-max-listpack-entries");
+  encoding_limits_.hash_max_listpack_value = limit("hash-max-listpack-value");
+  encoding_limits_.set_max_intset_entries = limit("set-max-intset-entries");
+  encoding_limits_.zset_max_listpack_entries = limit("zset-max-listpack-entries");
+  encoding_limits_.zset_max_listpack_value = limit("zset-max-listpack-value");
 }
 
 std::int64_t Node::wait_replicas(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms) {
