@@ -83,6 +83,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"lrem", 4, kW, cmd::lrem},
     {"lset", 4, kWO, cmd::lset},
     {"ltrim", 4, kW, cmd::ltrim},
+    {"memory", -2, 0, cmd::memory},
     {"mget", -2, 0, cmd::mget},
     {"move", 3, kW, cmd::move},
     {"mset", -3, kWO, cmd::mset},

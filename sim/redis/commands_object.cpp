@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "node.hpp"
 #include "numbers.hpp"
+#include "subcommands.hpp"
 #include "text.hpp"
 
 namespace lockcheck::mock::cmd {
@@ -24,25 +25,18 @@ bool shares_integers(Node& node) {
 }
 
 Reply help() {
-  std::vector<Reply> lines;
-  for (const char* line : {"OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-                           "ENCODING <key>",
-                           "    Return the kind of internal representation used in order to store the value",
-                           "    associated with a <key>.",
-                           "FREQ <key>",
-                           "    Return the access frequency index of the <key>. The returned integer is",
-                           "    proportional to the logarithm of the recent access frequency of the key.",
-                           "IDLETIME <key>",
-                           "    Return the idle time of the <key>, that is the approximated number of",
-                           "    seconds elapsed since the last access to the key.",
-                           "REFCOUNT <key>",
-                           "    Return the number of references of the value associated with the specified",
-                           "    <key>.",
-                           "HELP",
-                           "    Prints this help."}) {
-    lines.push_back(Reply::status(line));
-  }
-  return Reply::array(std::move(lines));
+  return subcommand_help("OBJECT", {"ENCODING <key>",
+                                    "    Return the kind of internal representation used in order to store the value",
+                                    "    associated with a <key>.",
+                                    "FREQ <key>",
+                                    "    Return the access frequency index of the <key>. The returned integer is",
+                                    "    proportional to the logarithm of the recent access frequency of the key.",
+                                    "IDLETIME <key>",
+                                    "    Return the idle time of the <key>, that is the approximated number of",
+                                    "    seconds elapsed since the last access to the key.",
+                                    "REFCOUNT <key>",
+                                    "    Return the number of references of the value associated with the specified",
+                                    "    <key>."});
 }
 
 Encoding encoding_of(CommandContext& ctx, const Entry& entry) {

@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "errors.hpp"
 #include "lua_engine.hpp"
+#include "memory_estimate.hpp"
 #include "numbers.hpp"
 #include "subcommands.hpp"
 #include "text.hpp"
@@ -413,20 +414,10 @@ Reply Node::unsubscribe(Session& session, const Command& command, SubscriptionKi
 
 std::int64_t Node::used_memory_estimate() const {
   constexpr std::int64_t kStartup = 876'096;  // redis-server 7.0.15's used_memory_startup
-  constexpr std::int64_t kPerKey = 72;        // dict entry + key sds + object header, roughly
-  constexpr std::int64_t kPerElement = 48;
   std::int64_t bytes = kStartup + static_cast<std::int64_t>(lua_->memory_used_bytes());
   for (const Database& db : keyspace_.dataset().dbs) {
   for (const auto& [key, entry] : db.entries) {
-    const std::int64_t value_bytes = std::visit(
-        [](const auto& held) -> std::int64_t {
-          using Held = std::decay_t<decltype(held)>;
-          if constexpr (std::is_same_v<Held, std::string>) return static_cast<std::int64_t>(held.size());
-          else if constexpr (requires { held.size(); }) return static_cast<std::int64_t>(held.size()) * kPerElement;
-          else return static_cast<std::int64_t>(held.score_of.size()) * kPerElement;
-        },
-        entry.value);
-    bytes += kPerKey + static_cast<std::int64_t>(key.size()) + value_bytes;
+    bytes += key_memory_bytes(key, entry.value);
   }
   }
   return bytes;

@@ -515,7 +515,7 @@ rc::Gen<Step> encoding_step() {
   auto field = rc::gen::element<std::string>("f", "g", "h", "i", "j", "a-field-of-17-ch");
   auto few = rc::gen::element<std::string>("-3", "1", "2", "-1");
   auto bad_count = rc::gen::element<std::string>("x", "-9223372036854775808", "4611686018427387904", "1.5");
-  auto with = [](std::string flag) { return rc::gen::element<std::string>(flag, "FOO"); };
+  auto with = [](const char* flag) { return rc::gen::element<std::string>(flag, "FOO"); };
   return rc::gen::weightedOneOf<Step>({
       {6, as_step(plain({rc::gen::just<std::string>("ENCODING"), any_key}, "OBJECT"))},
       {1, as_step(plain({rc::gen::element<std::string>("encoding", "nope", "help", "refcount")}, "OBJECT"))},
