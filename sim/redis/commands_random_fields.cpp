@@ -103,7 +103,9 @@ Reply zrandmember(CommandContext& ctx) {
   std::vector<const ZItem*> items;
   if (zset != nullptr) {
     items.reserve(zset->by_score.size());
-    for (const ZItem& item : zset->by_score) items.push_back(&item);
+    // Highest score first: Redis walks a sorted set from its tail here (zuiInitIterator), so a whole-set reply
+    // comes in descending order.
+    for (auto it = zset->by_score.rbegin(); it != zset->by_score.rend(); ++it) items.push_back(&*it);
   }
   if (ctx.args.size() < 3) {
     if (items.empty()) return Reply::nil();

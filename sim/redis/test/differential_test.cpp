@@ -889,6 +889,10 @@ TEST(Differential, Resp3RepliesAreByteIdentical) {
       {{"ZMSCORE", "z", "m", "nope"}}, {{"ZINCRBY", "z", "1", "m"}}, {{"ZRANK", "z", "nope"}}, {{"ZRANK", "z", "m"}},
       {{"LPOS", "missing", "a", "COUNT", "0"}}, {{"LPOS", "missing", "a"}}, {{"LINDEX", "missing", "0"}},
       {{"RPUSH", "l2", "a", "b"}}, {{"LMOVE", "l2", "l3", "LEFT", "RIGHT"}}, {{"LMOVE", "missing", "l3", "LEFT", "RIGHT"}},
+      // Whole-value draws (the order of a small hash / sorted set) nest their pairs on RESP3; OBJECT and MEMORY.
+      {{"HRANDFIELD", "h", "5", "WITHVALUES"}}, {{"HRANDFIELD", "missing"}}, {{"HRANDFIELD", "missing", "2"}},
+      {{"ZRANDMEMBER", "z", "5", "WITHSCORES"}}, {{"ZRANDMEMBER", "missing"}}, {{"OBJECT", "ENCODING", "h"}},
+      {{"OBJECT", "ENCODING", "missing"}}, {{"OBJECT", "HELP"}}, {{"MEMORY", "USAGE", "missing"}},
       // Pattern and shard subscriptions; PUBSUB runs while subscribed on RESP3.
       {{"PSUBSCRIBE", "a*", "b?"}, 2}, {{"SUBSCRIBE", "c"}}, {{"PUBSUB", "NUMPAT"}}, {{"PUBSUB", "NUMSUB", "c", "x"}},
       {{"PUBSUB", "CHANNELS"}}, {{"PUNSUBSCRIBE", "b?", "a*"}, 2}, {{"UNSUBSCRIBE"}}, {{"PUNSUBSCRIBE"}},
