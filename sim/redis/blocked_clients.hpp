@@ -31,6 +31,13 @@ class BlockedClients {
     calls_.remove_if([client_id](const BlockedCall& call) { return call.session->client_id == client_id; });
   }
   bool empty() const { return calls_.empty(); }
+  // INFO clients: blocked_clients (each parked client once) and clients_in_timeout_table (those with a timeout).
+  std::size_t count() const { return calls_.size(); }
+  std::size_t with_deadline() const {
+    std::size_t n = 0;
+    for (const BlockedCall& call : calls_) n += call.deadline_ms ? 1 : 0;
+    return n;
+  }
   std::list<BlockedCall>& calls() { return calls_; }
   std::optional<std::int64_t> next_deadline_ms() const {
     std::optional<std::int64_t> next;

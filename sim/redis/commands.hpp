@@ -18,6 +18,12 @@ Reply persist(CommandContext&);
 Reply type(CommandContext&);
 Reply expiretime(CommandContext&);
 Reply pexpiretime(CommandContext&);
+// HRANDFIELD, ZRANDMEMBER (commands_random_fields.cpp)
+Reply hrandfield(CommandContext&);
+Reply zrandmember(CommandContext&);
+// OBJECT (commands_object.cpp), MEMORY (commands_memory.cpp)
+Reply object(CommandContext&);
+Reply memory(CommandContext&);
 // several keys
 Reply mget(CommandContext&);
 Reply mset(CommandContext&);

@@ -21,7 +21,7 @@ KeyPositions key_positions(std::string_view name) {
        "fcall_ro", "flushall", "flushdb", "function", "hello", "info", "ping", "publish", "psubscribe", "pubsub",
        "punsubscribe", "quit", "randomkey", "reset", "script", "select", "subscribe", "swapdb", "time", "unsubscribe",
        "wait", "multi", "exec", "discard", "unwatch", "keys", "scan", "lastsave", "save", "bgsave", "role", "debug",
-       "sintercard"});
+       "sintercard", "object", "memory"});
   constexpr std::array kAllKeys = std::to_array<std::string_view>(
       {"del", "exists", "unlink", "touch", "mget", "watch", "sinter", "sunion", "sdiff", "pfcount", "sinterstore",
        "sunionstore", "sdiffstore", "ssubscribe", "sunsubscribe"});
@@ -45,7 +45,7 @@ std::string_view group_of(std::string_view name) {
     return "connection";
   }
   if (name == "command" || name == "config" || name == "dbsize" || name == "flushall" || name == "flushdb" ||
-      name == "info" || name == "time" || name == "wait" || name == "swapdb") {
+      name == "info" || name == "time" || name == "wait" || name == "swapdb" || name == "memory") {
     return "server";
   }
   if (name[0] == 'h') return "hash";

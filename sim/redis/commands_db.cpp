@@ -76,7 +76,7 @@ Reply move(CommandContext& ctx) {
   if (!taken) {
     // std::map nodes are stable: `entry` is still the source's while the target database is selected.
     const std::optional<std::int64_t> deadline = entry->expire_at_ms;
-    ctx.keys.add(key, std::move(entry->value));
+    ctx.keys.add(key, std::move(entry->value)).encoding = entry->encoding;  // the same object moves
     if (deadline) ctx.keys.set_expire(key, *deadline);
   }
   ctx.keys.select(source);
@@ -112,11 +112,12 @@ Reply copy(CommandContext& ctx) {
   if (entry == nullptr) return Reply::integer_reply(0);
   Value value = entry->value;
   const std::optional<std::int64_t> deadline = entry->expire_at_ms;
+  const Encoding encoding = entry->encoding;  // Redis's copy keeps the original's encoding
   ctx.keys.select(target);
   const bool taken = ctx.keys.find(new_key) != nullptr;
   if (!taken || replace) {
     if (taken) ctx.keys.remove(new_key);
-    ctx.keys.add(new_key, std::move(value));
+    ctx.keys.add(new_key, std::move(value)).encoding = encoding;
     if (deadline) ctx.keys.set_expire(new_key, *deadline);
   }
   ctx.keys.select(source);

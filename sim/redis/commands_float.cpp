@@ -26,11 +26,13 @@ Reply incrbyfloat(CommandContext& ctx) {
   if (std::isnan(sum) || std::isinf(sum)) return err::reply(kNanOrInf);
   std::string result = format_long_double_human(sum);
   if (text == nullptr) {
-    ctx.keys.add(key, Value{result});
+    entry = &ctx.keys.add(key, Value{result});
   } else {
     *text = result;  // the deadline stays (dbOverwrite)
     ctx.keys.modified(key);
   }
+  // A new string object from the digits, never tried as an integer (createStringObjectFromLongDouble).
+  entry->encoding = result.size() <= kEmbstrMaxBytes ? Encoding::embstr : Encoding::raw;
   return Reply::bulk(std::move(result));
 }
 

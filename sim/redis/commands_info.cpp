@@ -47,8 +47,9 @@ std::string info_lines(Node& node, std::string_view section) {
   if (section == "clients") {
     return "connected_clients:" + std::to_string(clients) + "\r\ncluster_connections:0\r\nmaxclients:" +
            node.config().value("maxclients") +
-           "\r\nclient_recent_max_input_buffer:0\r\nclient_recent_max_output_buffer:0\r\nblocked_clients:0\r\n"
-           "tracking_clients:0\r\nclients_in_timeout_table:0\r\n";
+           "\r\nclient_recent_max_input_buffer:0\r\nclient_recent_max_output_buffer:0\r\nblocked_clients:" +
+           std::to_string(node.blocked().count()) + "\r\ntracking_clients:0\r\nclients_in_timeout_table:" +
+           std::to_string(node.blocked().with_deadline()) + "\r\n";
   }
   if (section == "memory") {
     const std::int64_t used = node.used_memory_estimate();

@@ -10,9 +10,10 @@ void move_key(CommandContext& ctx, const std::string& src, const std::string& ds
   Entry* entry = ctx.keys.find(src);
   Value value = entry->value;
   const std::optional<std::int64_t> deadline = entry->expire_at_ms;
+  const Encoding encoding = entry->encoding;  // the same object under a new name
   ctx.keys.remove(src);
   ctx.keys.remove(dst);
-  ctx.keys.add(dst, std::move(value));
+  ctx.keys.add(dst, std::move(value)).encoding = encoding;
   if (deadline) ctx.keys.set_expire(dst, *deadline);
 }
 

@@ -11,6 +11,9 @@
 namespace lockcheck::mock::cmd {
 namespace {
 
+// SPOP_MOVE_STRATEGY_MUL: SPOP with a count keeps a new set of the rest when count >= 5 x what remains.
+constexpr std::size_t kSpopRebuildFactor = 5;
+
 // `count` distinct members (count < set size) in draw order: a partial Fisher-Yates shuffle.
 std::vector<std::string> draw_distinct(Keyspace& keys, const Set& set, std::size_t count) {
   std::vector<const std::string*> pool;
@@ -49,8 +52,13 @@ Reply spop_count(CommandContext& ctx, std::int64_t count) {
     ctx.keys.remove(ctx.args[1]);
     return all;
   }
+  const std::size_t remaining = set->size() - static_cast<std::size_t>(count);
   std::vector<std::string> drawn = draw_distinct(ctx.keys, *set, static_cast<std::size_t>(count));
   for (const std::string& member : drawn) set->erase(member);
+  // Taking most of a set, Redis builds the rest as a new set: it gets the encoding a new set would.
+  if (remaining * kSpopRebuildFactor <= static_cast<std::size_t>(count)) {
+    if (Entry* entry = ctx.keys.peek(ctx.args[1])) entry->encoding = Encoding::unsettled;
+  }
   ctx.keys.modified(ctx.args[1]);
   return bulk_array(std::move(drawn), /*as_set=*/true);
 }

@@ -93,11 +93,12 @@ Reply incr_by(CommandContext& ctx, std::int64_t delta) {
   }
   std::int64_t result = current + delta;
   if (entry == nullptr) {
-    ctx.keys.add(ctx.args[1], Value{std::to_string(result)});
+    entry = &ctx.keys.add(ctx.args[1], Value{std::to_string(result)});
   } else {
     std::get<std::string>(entry->value) = std::to_string(result);  // keeps the TTL, as INCR does
     ctx.keys.modified(ctx.args[1]);
   }
+  entry->encoding = Encoding::int_;  // a new integer object, whatever encoding the old value had
   return Reply::integer_reply(result);
 }
 
@@ -210,6 +211,7 @@ Reply append(CommandContext& ctx) {
   auto* text = std::get_if<std::string>(&entry->value);
   if (text == nullptr) return err::wrong_type();
   *text += ctx.args[2];
+  entry->encoding = Encoding::raw;  // Redis unshares the value into a growable string first
   ctx.keys.modified(ctx.args[1]);
   return Reply::integer_reply(static_cast<std::int64_t>(text->size()));
 }

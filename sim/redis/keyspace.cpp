@@ -70,7 +70,40 @@ Entry* Keyspace::find(std::string_view key) {
     return nullptr;
   }
   entry.last_access_tick = ++access_tick_;
+  entry.last_access_ms = now_ms_;
   return &entry;
+}
+
+Entry* Keyspace::peek(std::string_view key) {
+  auto it = db_->entries.find(key);
+  if (it == db_->entries.end()) return nullptr;
+  const std::uint64_t tick = it->second.last_access_tick;
+  const std::int64_t access_ms = it->second.last_access_ms;
+  const std::uint64_t counter = access_tick_;
+  Entry* entry = find(key);
+  if (entry == nullptr) return nullptr;
+  entry->last_access_tick = tick;
+  entry->last_access_ms = access_ms;
+  access_tick_ = counter;
+  return entry;
+}
+
+void Keyspace::note_unsettled(std::string_view key) {
+  for (const auto& [db, pending] : unsettled_) {
+    if (db == db_index_ && pending == key) return;  // a command touches a handful of keys
+  }
+  unsettled_.emplace_back(db_index_, std::string(key));
+}
+
+void Keyspace::settle_pending(const EncodingLimits& limits) {
+  for (const auto& [db, key] : unsettled_) {
+    if (static_cast<std::size_t>(db) >= data_.dbs.size()) continue;
+    auto& entries = data_.dbs[static_cast<std::size_t>(db)].entries;
+    auto it = entries.find(key);
+    if (it == entries.end()) continue;  // deleted by the same command
+    it->second.encoding = grown_encoding(it->second.encoding, it->second.value, limits);
+  }
+  unsettled_.clear();
 }
 
 bool Keyspace::expired_in_place(std::string_view key, int db) const {
@@ -85,6 +118,8 @@ Entry& Keyspace::add(std::string_view key, Value value) {
   (void)inserted;
   it->second.value = std::move(value);
   it->second.last_access_tick = ++access_tick_;
+  it->second.last_access_ms = now_ms_;
+  if (!std::holds_alternative<std::string>(it->second.value)) note_unsettled(key);
   emit(KeyEventKind::created, it->first);
   return it->second;
 }
@@ -93,6 +128,8 @@ Entry& Keyspace::put(std::string_view key, Value value, bool keep_ttl) {
   Entry* existing = find(key);
   if (existing == nullptr) return add(key, std::move(value));
   existing->value = std::move(value);
+  existing->encoding = Encoding::unsettled;
+  if (!std::holds_alternative<std::string>(existing->value)) note_unsettled(key);
   emit(KeyEventKind::overwritten, key);
   if (!keep_ttl && existing->expire_at_ms) {
     db_->deadlines.erase({*existing->expire_at_ms, std::string(key)});
@@ -102,7 +139,10 @@ Entry& Keyspace::put(std::string_view key, Value value, bool keep_ttl) {
   return *existing;
 }
 
-void Keyspace::modified(std::string_view key) { emit(KeyEventKind::modified, key); }
+void Keyspace::modified(std::string_view key) {
+  note_unsettled(key);
+  emit(KeyEventKind::modified, key);
+}
 
 bool Keyspace::remove(std::string_view key) {
   if (find(key) == nullptr) return false;

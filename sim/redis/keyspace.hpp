@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "encoding.hpp"
 #include "observer.hpp"
 #include "value.hpp"
 #include "watched_keys.hpp"
@@ -22,7 +23,13 @@ struct Entry {
   Value value;
   std::optional<std::int64_t> expire_at_ms;  // Unix ms on the node clock; none = persistent
   std::uint64_t last_access_tick = 0;        // logical access counter for allkeys-lru (never time)
-  friend bool operator==(const Entry&, const Entry&) = default;
+  std::int64_t last_access_ms = 0;           // node clock at the last access (OBJECT IDLETIME)
+  Encoding encoding = Encoding::unsettled;   // what OBJECT ENCODING answers (encoding.hpp)
+  // Equal values: when each copy was last read is not part of the data (replicas read at other times).
+  friend bool operator==(const Entry& a, const Entry& b) {
+    return a.value == b.value && a.expire_at_ms == b.expire_at_ms && a.last_access_tick == b.last_access_tick &&
+           a.encoding == b.encoding;
+  }
 };
 
 // Redis's default `databases`: SELECT 0..15.
@@ -86,6 +93,13 @@ class Keyspace {
   Entry& put(std::string_view key, Value value, bool keep_ttl);
   // Report an in-place change of an existing key.
   void modified(std::string_view key);
+  // The live entry for key without counting an access (OBJECT): expires it like find().
+  Entry* peek(std::string_view key);
+  // End of a command: containers created or changed by it get their encoding (encoding.hpp). Strings and
+  // lists need none: a string's is fixed when written, a list's is always quicklist.
+  void settle_encodings(const EncodingLimits& limits) {
+    if (!unsettled_.empty()) settle_pending(limits);
+  }
   // Removes key if present (DEL and friends); returns whether it existed (expired keys do not count).
   bool remove(std::string_view key);
   void set_expire(std::string_view key, std::int64_t expire_at_ms);
@@ -134,6 +148,9 @@ class Keyspace {
   void erase(Iterator it);
   // Empties the selected database, reporting each key as deleted.
   void clear_selected();
+  // Remembers a container key written by the running command, for settle_encodings().
+  void note_unsettled(std::string_view key);
+  void settle_pending(const EncodingLimits& limits);
 
   Dataset data_;
   Database* db_ = &data_.dbs[0];  // the selected database: the hot path pays one pointer, not an index
@@ -144,6 +161,7 @@ class Keyspace {
   std::int64_t now_ms_ = 0;
   std::uint64_t access_tick_ = 0;
   std::uint64_t rng_state_;
+  std::vector<std::pair<int, std::string>> unsettled_;  // (db, key) written by the running command
 };
 
 }  // namespace lockcheck::mock

@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "errors.hpp"
 #include "lua_engine.hpp"
+#include "memory_estimate.hpp"
 #include "numbers.hpp"
 #include "subcommands.hpp"
 #include "text.hpp"
@@ -178,6 +179,7 @@ Reply Node::execute(const Command& command, Session& session) {
     for (Reply& extra : session.extra_replies) to_resp2(extra);
   }
   serve_blocked();  // this command may have filled a key someone waits on
+  keyspace_.settle_encodings(encoding_limits_);
   return reply;
 }
 
@@ -208,7 +210,9 @@ Reply Node::run_queued(const Command& command, Session& session) {
   keyspace_.select(session.db);  // a queued script's SELECT does not carry over to the next command
   // No OOM check here: EXEC was refused up front if a queued command may grow memory (Redis 7.0).
   CommandContext context{*this, keyspace_, session, command, false, session.resp};
-  return spec->handler(context);
+  Reply reply = spec->handler(context);
+  keyspace_.settle_encodings(encoding_limits_);  // each queued command converts what it grew, as it would alone
+  return reply;
 }
 
 void Node::watch(Session& session, std::string_view key) {
@@ -265,6 +269,7 @@ Reply Node::call_from_script(const Command& command, bool read_only, bool allow_
     const int resp = lua_->resp3() ? 3 : 2;
     CommandContext context{*this, keyspace_, *script_session_, command, true, resp};
     reply = spec->handler(context);
+    keyspace_.settle_encodings(encoding_limits_);
     notifier_.set_arguments(nullptr);
     if (resp != 3) to_resp2(reply);
   }
@@ -409,20 +414,10 @@ Reply Node::unsubscribe(Session& session, const Command& command, SubscriptionKi
 
 std::int64_t Node::used_memory_estimate() const {
   constexpr std::int64_t kStartup = 876'096;  // redis-server 7.0.15's used_memory_startup
-  constexpr std::int64_t kPerKey = 72;        // dict entry + key sds + object header, roughly
-  constexpr std::int64_t kPerElement = 48;
   std::int64_t bytes = kStartup + static_cast<std::int64_t>(lua_->memory_used_bytes());
   for (const Database& db : keyspace_.dataset().dbs) {
   for (const auto& [key, entry] : db.entries) {
-    const std::int64_t value_bytes = std::visit(
-        [](const auto& held) -> std::int64_t {
-          using Held = std::decay_t<decltype(held)>;
-          if constexpr (std::is_same_v<Held, std::string>) return static_cast<std::int64_t>(held.size());
-          else if constexpr (requires { held.size(); }) return static_cast<std::int64_t>(held.size()) * kPerElement;
-          else return static_cast<std::int64_t>(held.score_of.size()) * kPerElement;
-        },
-        entry.value);
-    bytes += kPerKey + static_cast<std::int64_t>(key.size()) + value_bytes;
+    bytes += key_memory_bytes(key, entry.value);
   }
   }
   return bytes;
@@ -450,6 +445,12 @@ void Node::config_changed() {
   if (policy == "allkeys-random") options_.eviction = EvictionPolicy::allkeys_random;
   else if (policy == "allkeys-lru" || policy == "allkeys-lfu") options_.eviction = EvictionPolicy::allkeys_lru;
   else options_.eviction = EvictionPolicy::noeviction;
+  auto limit = [this](std::string_view name) { return parse_int64(config_.value(name)).value_or(0); };
+  encoding_limits_.hash_max_listpack_entries = limit("hash-max-listpack-entries");
+  encoding_limits_.hash_max_listpack_value = limit("hash-max-listpack-value");
+  encoding_limits_.set_max_intset_entries = limit("set-max-intset-entries");
+  encoding_limits_.zset_max_listpack_entries = limit("zset-max-listpack-entries");
+  encoding_limits_.zset_max_listpack_value = limit("zset-max-listpack-value");
 }
 
 std::int64_t Node::wait_replicas(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms) {

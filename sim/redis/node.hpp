@@ -159,6 +159,7 @@ class Node {
   void serve_blocked();
   void expire_blocked();
   std::optional<std::int64_t> next_block_deadline_ms() const { return blocked_.next_deadline_ms(); }
+  const BlockedClients& blocked() const { return blocked_; }
   // SPUBLISH: delivers to this node's shard-channel subscribers only; returns how many.
   std::int64_t shard_publish(const std::string& channel, const std::string& message);
   // (P|S)SUBSCRIBE and (P|S)UNSUBSCRIBE of args[1..] (unsubscribe: all of that kind when none are named).
@@ -168,8 +169,10 @@ class Node {
   std::int64_t wait_replicas(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms);
   const ReplicationInfo& replication() const { return replication_; }
   ServerConfig& config() { return config_; }
-  // CONFIG SET applied: eviction policy and keyspace notification classes follow the configuration.
+  // CONFIG SET applied: eviction policy, encoding thresholds and keyspace notification classes follow the
+  // configuration.
   void config_changed();
+  const EncodingLimits& encoding_limits() const { return encoding_limits_; }
   // notify-keyspace-events as given to CONFIG SET (CONFIG GET's canonical form drops 'n' next to 'A').
   void configure_notifications(std::string_view flags) { notifier_.configure(flags); }
   // A keyspace notification no key event carries (MOVE's move_from/move_to, COPY's copy_to).
@@ -206,6 +209,7 @@ class Node {
   NodeStats stats_;
   int tcp_port_ = 6379;
   std::int64_t maxmemory_bytes_ = 0;  // CONFIG SET maxmemory
+  EncodingLimits encoding_limits_;     // CONFIG SET hash-max-listpack-entries and the like
   std::int64_t start_ms_ = 0;
   PubSubRegistry pubsub_;
   BlockedClients blocked_;

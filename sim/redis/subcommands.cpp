@@ -31,7 +31,11 @@ constexpr std::array kSubcommands = std::to_array<Subcommand>({
     {"config", "rewrite", 2},      {"config", "set", -4},       {"function", "delete", 3},
     {"function", "dump", 2},       {"function", "flush", -2},   {"function", "help", 2},
     {"function", "kill", 2},       {"function", "list", -2},    {"function", "load", -3},
-    {"function", "restore", -3},   {"function", "stats", 2},    {"pubsub", "channels", -2},
+    {"function", "restore", -3},   {"function", "stats", 2},    {"memory", "doctor", 2},
+    {"memory", "help", 2},         {"memory", "malloc-stats", 2}, {"memory", "purge", 2},
+    {"memory", "stats", 2},        {"memory", "usage", -3},     {"object", "encoding", 3},
+    {"object", "freq", 3},         {"object", "help", 2},       {"object", "idletime", 3},
+    {"object", "refcount", 3},    {"pubsub", "channels", -2},
     {"pubsub", "help", 2},         {"pubsub", "numpat", 2},     {"pubsub", "numsub", -2},
     {"pubsub", "shardchannels", -2}, {"pubsub", "shardnumsub", -2}, {"script", "debug", 3},
     {"script", "exists", -3},      {"script", "flush", -2},     {"script", "help", 2},
@@ -62,6 +66,15 @@ std::optional<Reply> subcommand_error(const Command& args) {
   }
   return Reply::error("ERR unknown subcommand '" + args[1].substr(0, 128) + "'. Try " + to_upper(args[0]) +
                       " HELP.");
+}
+
+Reply subcommand_help(std::string_view container_upper, std::initializer_list<std::string_view> lines) {
+  std::vector<Reply> out;
+  out.push_back(Reply::status(std::string(container_upper) + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"));
+  for (std::string_view line : lines) out.push_back(Reply::status(std::string(line)));
+  out.push_back(Reply::status("HELP"));
+  out.push_back(Reply::status("    Prints this help."));
+  return Reply::array(std::move(out));
 }
 
 std::string full_command_name(const Command& args) {

@@ -2,6 +2,7 @@
 // Container commands (CLIENT, COMMAND, CONFIG, SCRIPT) and their subcommands' arities, as Redis 7.0's command
 // table has them. processCommand checks a subcommand's existence and arity before NOAUTH and before MULTI
 // queues it (a bad one fails at once and makes EXEC answer EXECABORT); the node does the same with this table.
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,5 +16,8 @@ std::optional<Reply> subcommand_error(const Command& args);
 
 // The name Redis's errors give a command: "pubsub|numpat" for a container's subcommand, else the name, lower case.
 std::string full_command_name(const Command& args);
+
+// A container's HELP as Redis's addReplyHelp writes it: a usage line, `lines`, then HELP itself (status lines).
+Reply subcommand_help(std::string_view container_upper, std::initializer_list<std::string_view> lines);
 
 }  // namespace lockcheck::mock

@@ -89,5 +89,24 @@ TEST(BlockingWithoutATransport, AnswersAtOnce) {
   EXPECT_FALSE(session.blocked);
 }
 
+TEST_F(Blocking, InfoCountsParkedClients) {
+  // Redis's Tcl helpers (wait_for_blocked_client) poll these two lines while a deferred client blocks.
+  auto info_line = [this](const std::string& field) {
+    const std::string text = run({"info", "clients"}).text;
+    const auto at = text.find(field + ":");
+    return at == std::string::npos ? std::string("missing") : text.substr(at, text.find('\r', at) - at);
+  };
+  EXPECT_EQ(info_line("blocked_clients"), "blocked_clients:0");
+  node.execute({"blpop", "q", "0"}, second);
+  node.execute({"brpop", "q", "2"}, third);
+  EXPECT_EQ(info_line("blocked_clients"), "blocked_clients:2");
+  EXPECT_EQ(info_line("clients_in_timeout_table"), "clients_in_timeout_table:1");
+  run({"rpush", "q", "x"});
+  EXPECT_EQ(info_line("blocked_clients"), "blocked_clients:1");
+  node.disconnect(third);
+  EXPECT_EQ(info_line("blocked_clients"), "blocked_clients:0");
+  EXPECT_EQ(info_line("clients_in_timeout_table"), "clients_in_timeout_table:0");
+}
+
 }  // namespace
 }  // namespace lockcheck::mock::testing

@@ -495,12 +495,55 @@ rc::Gen<Step> zset_step() {
   });
 }
 
+// Small conversion thresholds, set on both servers at the start of every sequence (never changed within one:
+// Redis converts only as a value grows, so a threshold lowered under an existing value is not compared).
+const Command kEncodingLimits = {"CONFIG", "SET", "hash-max-listpack-entries", "4", "hash-max-ziplist-value", "16",
+                                 "set-max-intset-entries", "4", "zset-max-listpack-entries", "4",
+                                 "zset-max-ziplist-value", "16"};
+
+// OBJECT ENCODING after whatever the sequence did (the other generators grow and overwrite the same keys), the
+// writes that change a string's encoding, and HRANDFIELD / ZRANDMEMBER: a whole value compared unordered,
+// random draws by size.
+rc::Gen<Step> encoding_step() {
+  auto as_step = [](rc::Gen<Command> gen) { return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false}; }); };
+  auto drawn = [](rc::Gen<Command> gen) {
+    return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false, false, true}; });
+  };
+  auto any_key = rc::gen::element<std::string>("k1", "h1", "l1", "z1", "s1", "s2", "z2", "l2", "nokey");
+  auto hash_key = rc::gen::element<std::string>("h1", "k1", "z1");
+  auto zset_key = rc::gen::element<std::string>("z1", "z2", "k1");
+  auto field = rc::gen::element<std::string>("f", "g", "h", "i", "j", "a-field-of-17-ch");
+  auto few = rc::gen::element<std::string>("-3", "1", "2", "-1");
+  auto bad_count = rc::gen::element<std::string>("x", "-9223372036854775808", "4611686018427387904", "1.5");
+  auto with = [](const char* flag) { return rc::gen::element<std::string>(flag, "FOO"); };
+  return rc::gen::weightedOneOf<Step>({
+      {6, as_step(plain({rc::gen::just<std::string>("ENCODING"), any_key}, "OBJECT"))},
+      {1, as_step(plain({rc::gen::element<std::string>("encoding", "nope", "help", "refcount")}, "OBJECT"))},
+      {2, as_step(plain({rc::gen::element<std::string>("h1", "k1"), field, value()}, "HSET"))},
+      {2, as_step(plain({rc::gen::element<std::string>("s1", "s2"), rc::gen::element<std::string>("1", "2", "3", "4"),
+                         rc::gen::element<std::string>("5", "6", "-7", "a")}, "SADD"))},
+      {2, as_step(plain({rc::gen::element<std::string>("z1", "z2"), rc::gen::element<std::string>("1", "2"), field}, "ZADD"))},
+      {1, as_step(plain({rc::gen::element<std::string>("k1", "k2"), float_arg()}, "INCRBYFLOAT"))},
+      {1, unordered_step(plain({hash_key, rc::gen::just<std::string>("100")}, "HRANDFIELD"))},
+      {1, unordered_step(plain({hash_key, rc::gen::just<std::string>("100"), with("WITHVALUES")}, "HRANDFIELD"))},
+      {1, drawn(plain({hash_key}, "HRANDFIELD"))},
+      {1, drawn(plain({hash_key, few, with("withvalues")}, "HRANDFIELD"))},
+      {1, as_step(plain({hash_key, rc::gen::element<std::string>("0", "x", "-9223372036854775808")}, "HRANDFIELD"))},
+      {1, as_step(plain({hash_key, bad_count, with("WITHVALUES")}, "HRANDFIELD"))},
+      {1, unordered_step(plain({zset_key, rc::gen::just<std::string>("100"), with("WITHSCORES")}, "ZRANDMEMBER"))},
+      {1, drawn(plain({zset_key}, "ZRANDMEMBER"))},
+      {1, drawn(plain({zset_key, few}, "ZRANDMEMBER"))},
+      {1, as_step(plain({zset_key, bad_count, with("withscores")}, "ZRANDMEMBER"))},
+  });
+}
+
 rc::Gen<Step> step() {
   auto as_step = [](rc::Gen<Command> gen) { return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false}; }); };
   auto v = value();
   auto k = key();
   return rc::gen::weightedOneOf<Step>({
       {8, set_step()},
+      {6, encoding_step()},
       // Pub/sub on this one connection: one pattern and one shard channel at most, so that every command has
       // exactly one reply (hiredis reads one per command); subscribed mode then refuses the other commands.
       {1, as_step(plain({rc::gen::just<std::string>("p*")}, "PSUBSCRIBE"))},
@@ -694,10 +737,12 @@ TEST(Differential, MockAnswersLikeRealRedis) {
     real.call({"SCRIPT", "FLUSH"});
     real.call({"FUNCTION", "FLUSH"});
     real.call(kResetConfig);
+    real.call(kEncodingLimits);
     real.call({"CLIENT", "SETNAME", ""});
     real.call({"CLIENT", "NO-EVICT", "off"});
     Node node(NodeOptions{.clock = real_unix_time_ms});
     Session session{.client_id = ++client_id};
+    node.execute(kEncodingLimits, session);
     std::vector<const Step*> queued;  // inside MULTI: EXEC's replies are compared as each of these would be
     for (std::size_t i = 0; i < steps.size(); ++i) {
       const Step& s = steps[i];
@@ -844,6 +889,10 @@ TEST(Differential, Resp3RepliesAreByteIdentical) {
       {{"ZMSCORE", "z", "m", "nope"}}, {{"ZINCRBY", "z", "1", "m"}}, {{"ZRANK", "z", "nope"}}, {{"ZRANK", "z", "m"}},
       {{"LPOS", "missing", "a", "COUNT", "0"}}, {{"LPOS", "missing", "a"}}, {{"LINDEX", "missing", "0"}},
       {{"RPUSH", "l2", "a", "b"}}, {{"LMOVE", "l2", "l3", "LEFT", "RIGHT"}}, {{"LMOVE", "missing", "l3", "LEFT", "RIGHT"}},
+      // Whole-value draws (the order of a small hash / sorted set) nest their pairs on RESP3; OBJECT and MEMORY.
+      {{"HRANDFIELD", "h", "5", "WITHVALUES"}}, {{"HRANDFIELD", "missing"}}, {{"HRANDFIELD", "missing", "2"}},
+      {{"ZRANDMEMBER", "z", "5", "WITHSCORES"}}, {{"ZRANDMEMBER", "missing"}}, {{"OBJECT", "ENCODING", "h"}},
+      {{"OBJECT", "ENCODING", "missing"}}, {{"OBJECT", "HELP"}}, {{"MEMORY", "USAGE", "missing"}},
       // Pattern and shard subscriptions; PUBSUB runs while subscribed on RESP3.
       {{"PSUBSCRIBE", "a*", "b?"}, 2}, {{"SUBSCRIBE", "c"}}, {{"PUBSUB", "NUMPAT"}}, {{"PUBSUB", "NUMSUB", "c", "x"}},
       {{"PUBSUB", "CHANNELS"}}, {{"PUNSUBSCRIBE", "b?", "a*"}, 2}, {{"UNSUBSCRIBE"}}, {{"PUNSUBSCRIBE"}},

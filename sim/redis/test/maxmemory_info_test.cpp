@@ -47,6 +47,22 @@ TEST_F(Maxmemory, ListAndZsetEncodingParametersAreAccepted) {
   EXPECT_REPLY(run({"config", "get", "zset-max-listpack-value"}), A({B("zset-max-listpack-value"), B("32")}));
 }
 
+TEST_F(Maxmemory, MemoryUsageOfAKey) {
+  // Redis's Tcl units call MEMORY USAGE for coverage and only need a positive figure (or nil).
+  run({"hset", "h", "a", "1"});
+  const Reply one_field = run({"memory", "usage", "h"});
+  ASSERT_EQ(one_field.kind, Reply::Kind::integer);
+  EXPECT_GT(one_field.integer, 0);
+  run({"hset", "h", "b", "2"});
+  EXPECT_GT(run({"memory", "usage", "h", "samples", "0"}).integer, one_field.integer);
+  EXPECT_REPLY(run({"memory", "usage", "none"}), N());
+  EXPECT_REPLY(run({"memory", "usage", "h", "samples", "-1"}), E("ERR syntax error"));
+  EXPECT_REPLY(run({"memory", "usage", "h", "samples"}), E("ERR syntax error"));
+  EXPECT_REPLY(run({"memory", "usage", "h", "samples", "x"}), E("ERR value is not an integer or out of range"));
+  EXPECT_REPLY(run({"memory", "usage"}), E("ERR wrong number of arguments for 'memory|usage' command"));
+  EXPECT_EQ(run({"memory", "help"}).elements.size(), 14u);
+}
+
 TEST(Info, CommandstatsInAllAndReplicationOffsets) {
   MockFixture fixture;
   fixture.run({"set", "k", "v"});
