@@ -68,9 +68,12 @@ void Topology::follow_sentinels(std::int64_t t_us) {
 // FAILOVER) it keeps its data until the sentinels re-point it, and its losses are recorded then.
 void Topology::sentinel_promoted(int node, std::int64_t t_us) {
   const int old_master = sentinel_master_;
-  sink_.add(t_us, "fault", Json{{"fault", "failover"}, {"node", node}, {"from", old_master}, {"by", "sentinels"}});
   const auto& old_observer = observers_.at(static_cast<std::size_t>(old_master));
   const bool old_up = old_observer != nullptr;
+  Json line{{"fault", "failover"}, {"node", node}, {"from", old_master}, {"by", "sentinels"}};
+  // The old master is not demoted by the promotion: until the `rejoin` it grants as a second master.
+  if (old_up) line["from_serving"] = true;
+  sink_.add(t_us, "fault", std::move(line));
   const std::map<std::string, KeyState> before = old_up ? old_observer->last_state() : state_at_crash_.at(static_cast<std::size_t>(old_master));
   start_observer(node, before, t_us, old_master, !old_up);
   for (int& master : replica_of_) {
