@@ -376,6 +376,7 @@ void Node::send(const std::vector<Delivery>& deliveries) {
 }
 
 Reply Node::subscribe(Session& session, const Command& command, SubscriptionKind kind) {
+  session.replies_are_pushes = true;
   std::vector<Reply> confirmations;
   std::set<std::string>& names = subscriptions_of(session, kind);
   for (std::size_t i = 1; i < command.size(); ++i) {
@@ -389,6 +390,7 @@ Reply Node::subscribe(Session& session, const Command& command, SubscriptionKind
 }
 
 Reply Node::unsubscribe(Session& session, const Command& command, SubscriptionKind kind) {
+  session.replies_are_pushes = true;
   std::set<std::string>& names = subscriptions_of(session, kind);
   std::vector<std::string> chosen(command.begin() + 1, command.end());
   if (chosen.empty()) chosen.assign(names.begin(), names.end());

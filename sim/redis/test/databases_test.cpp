@@ -155,11 +155,11 @@ TEST(Databases, WatchIsPerDatabase) {
   f.node.execute({"SET", "k", "theirs"}, other);
   f.run({"MULTI"});
   f.run({"SET", "k", "mine"});
-  EXPECT_EQ(f.run({"EXEC"}).kind, Reply::Kind::nil);
+  EXPECT_EQ(f.run({"EXEC"}).kind, Reply::Kind::null_array);
   f.run({"WATCH", "k"});
   f.node.execute({"SWAPDB", "1", "7"}, other);  // the watched key left db 1
   f.run({"MULTI"});
-  EXPECT_EQ(f.run({"EXEC"}).kind, Reply::Kind::nil);
+  EXPECT_EQ(f.run({"EXEC"}).kind, Reply::Kind::null_array);
 }
 
 TEST(Databases, ScriptsRunInTheCallersDatabaseAndSelectStaysInTheScript) {

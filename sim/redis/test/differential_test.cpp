@@ -21,6 +21,7 @@
 #include "redis/node.hpp"
 #include "redis/real_clock.hpp"
 #include "redis/resp_connection.hpp"
+#include "raw_connection.hpp"
 #include "redis_server.hpp"
 
 namespace lockcheck::mock::testing {
@@ -174,12 +175,6 @@ struct Step {
   // A random draw with repeats (SRANDMEMBER -n): only the reply's kind and size can agree.
   bool size_only = false;
 };
-
-std::string show(const Command& command) {
-  std::string out;
-  for (const std::string& arg : command) out += (out.empty() ? "" : " ") + ("\"" + arg + "\"");
-  return out;
-}
 
 // How RapidCheck prints a counterexample.
 [[maybe_unused]] void showValue(const Step& step, std::ostream& os) { os << show(step.command); }
@@ -592,6 +587,14 @@ Reply without_client_id(Reply reply) {
   return reply;
 }
 
+// hiredis reads "*-1" and "$-1" alike (nil): the mock's null arrays compare as nils here, and their bytes in
+// the RESP2 and RESP3 exchanges below.
+Reply as_hiredis_reads(Reply reply) {
+  if (reply.kind == Reply::Kind::null_array) return Reply::nil();
+  for (Reply& element : reply.elements) element = as_hiredis_reads(std::move(element));
+  return reply;
+}
+
 // What no two servers agree on byte for byte: the order of KEYS and of a whole SCAN page (hash table order),
 // which key RANDOMKEY draws, and INFO keyspace's avg_ttl estimate.
 // EXEC's replies are those of the `queued` commands.
@@ -638,7 +641,7 @@ bool comparable(const Step& step, Reply& actual, Reply& expected) {
 
 // Replies equal in kind and value; a TTL may differ by the milliseconds the two servers ran apart.
 bool same(const Reply& mock_reply, const Reply& real_reply, bool time_tolerant) {
-  const Reply mock = without_client_id(mock_reply);
+  const Reply mock = without_client_id(as_hiredis_reads(mock_reply));
   const Reply real = without_client_id(real_reply);
   if (time_tolerant && mock.kind == Reply::Kind::integer && real.kind == Reply::Kind::integer && mock.integer >= 0 &&
       real.integer >= 0) {
@@ -725,79 +728,8 @@ TEST(Differential, MockAnswersLikeRealRedis) {
   EXPECT_TRUE(ok) << "first differing command of the shrunk sequence: " << last_failure;
 }
 
-// ---- RESP3 on the wire: the same requests to the served path of the mock and to redis-server, byte for byte.
-
-// The end of the first complete RESP2/RESP3 reply in `bytes` from `pos`, or npos while it is incomplete.
-std::size_t reply_end(const std::string& bytes, std::size_t pos, int depth = 0) {
-  if (pos >= bytes.size() || depth > 32) return std::string::npos;
-  const std::size_t line_end = bytes.find("\r\n", pos);
-  if (line_end == std::string::npos) return std::string::npos;
-  const char type = bytes[pos];
-  const std::string header = bytes.substr(pos + 1, line_end - pos - 1);
-  std::size_t next = line_end + 2;
-  switch (type) {
-    case '$': case '=': case '!': {
-      const long long length = std::stoll(header);
-      if (length < 0) return next;
-      return bytes.size() >= next + static_cast<std::size_t>(length) + 2 ? next + static_cast<std::size_t>(length) + 2
-                                                                        : std::string::npos;
-    }
-    case '*': case '~': case '>': case '%': case '|': {
-      long long count = std::stoll(header);
-      if (type == '%' || type == '|') count *= 2;
-      for (long long i = 0; i < count && next != std::string::npos; ++i) next = reply_end(bytes, next, depth + 1);
-      return next;
-    }
-    default: return next;  // + - : _ # , (
-  }
-}
-
-// A plain blocking RESP connection to the real server, reading whole replies.
-class RawConnection {
- public:
-  RawConnection(const std::string& host, int port) : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<std::uint16_t>(port));
-    inet_pton(AF_INET, host.c_str(), &address.sin_addr);
-    if (connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) throw std::runtime_error("connect");
-    timeval timeout{.tv_sec = 5, .tv_usec = 0};
-    setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-  }
-  ~RawConnection() { close(fd_); }
-  RawConnection(const RawConnection&) = delete;
-  RawConnection& operator=(const RawConnection&) = delete;
-
-  // Sends `request` and returns the bytes of `replies` complete replies.
-  std::string exchange(const std::string& request, std::size_t replies) {
-    if (send(fd_, request.data(), request.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(request.size())) return "send failed";
-    // Each read adds bytes or fails; the socket timeout bounds a silent server.
-    for (int reads = 0; reads < 10'000; ++reads) {
-      std::size_t end = 0;
-      for (std::size_t i = 0; i < replies && end != std::string::npos; ++i) end = reply_end(buffer_, end);
-      if (end != std::string::npos) {
-        std::string out = buffer_.substr(0, end);
-        buffer_.erase(0, end);
-        return out;
-      }
-      char chunk[4096];
-      const ssize_t received = recv(fd_, chunk, sizeof chunk, 0);
-      if (received <= 0) return "read failed: " + buffer_;
-      buffer_.append(chunk, static_cast<std::size_t>(received));
-    }
-    return "too many reads";
-  }
-
- private:
-  int fd_;
-  std::string buffer_;
-};
-
-std::string encode_request(const Command& command) {
-  std::string out = "*" + std::to_string(command.size()) + "\r\n";
-  for (const std::string& arg : command) out += "$" + std::to_string(arg.size()) + "\r\n" + arg + "\r\n";
-  return out;
-}
+// ---- RESP3 and RESP2 on the wire: the same requests to the served path of the mock and to redis-server, byte
+// for byte (RESP2's "*-1" and "$-1", which hiredis reads alike; pushes under CLIENT REPLY OFF).
 
 // HELLO's map names the client id, which differs between the two servers.
 std::string without_hello_id(std::string bytes) {
@@ -808,7 +740,7 @@ std::string without_hello_id(std::string bytes) {
 TEST(Differential, Resp3RepliesAreByteIdentical) {
   struct Exchange {
     Command command;
-    std::size_t replies = 1;
+    std::size_t replies = 1;  // 0: CLIENT REPLY OFF/SKIP silences it
   };
   const std::vector<Exchange> exchanges = {
       {{"HELLO", "3", "SETNAME", "diff"}},
@@ -855,6 +787,27 @@ TEST(Differential, Resp3RepliesAreByteIdentical) {
       {{"PSUBSCRIBE", "p*"}}, {{"PING"}}, {{"PUBSUB", "NUMPAT"}}, {{"PUNSUBSCRIBE"}}, {{"PUNSUBSCRIBE"}},
       {{"SMEMBERS", "s"}}, {{"ZPOPMAX", "z", "1"}}, {{"ZRANGE", "z", "0", "-1", "WITHSCORES"}}, {{"SPOP", "missing"}},
       {{"HELLO", "4"}}, {{"HELLO", "3", "AUTH", "default", "anything"}}, {{"CONFIG", "SET", "maxmemory-policy", "nope"}},
+      {{"HELLO", "2"}},
+      // RESP2 null arrays ("*-1") next to nil bulks ("$-1").
+      {{"LPOP", "missing", "2"}}, {{"RPOP", "missing", "1"}}, {{"LPOP", "missing"}}, {{"RPUSH", "l", "a"}},
+      {{"LPOP", "l", "5"}}, {{"BLPOP", "missing", "0.01"}}, {{"BRPOP", "missing", "0.01"}},
+      {{"BZPOPMIN", "missing", "0.01"}}, {{"BZPOPMAX", "missing", "0.01"}}, {{"BRPOPLPUSH", "missing", "d", "0.01"}},
+      {{"BLMOVE", "missing", "d", "RIGHT", "LEFT", "0.01"}},
+      {{"MULTI"}}, {{"BLPOP", "missing", "0"}}, {{"BRPOP", "missing", "0"}}, {{"BRPOPLPUSH", "missing", "d", "0"}},
+      {{"BLMOVE", "missing", "d", "LEFT", "LEFT", "0"}}, {{"BZPOPMIN", "missing", "0"}}, {{"BZPOPMAX", "missing", "0"}},
+      {{"LPOP", "missing", "3"}}, {{"EXEC"}},
+      {{"WATCH", "k"}}, {{"SET", "k", "changed"}}, {{"MULTI"}}, {{"GET", "k"}}, {{"EXEC"}},
+      {{"EVAL", "return redis.call('blpop', 'missing', 0)", "0"}},
+      {{"EVAL", "return redis.call('lpop', 'missing', 2)", "0"}},
+      // Pub/sub confirmations are pushes: sent whatever CLIENT REPLY says; the other replies are not.
+      {{"CLIENT", "REPLY", "OFF"}, 0}, {{"SET", "k", "v"}, 0}, {{"SUBSCRIBE", "c1", "c2"}, 2}, {{"PSUBSCRIBE", "p*"}},
+      {{"PING"}, 0}, {{"UNSUBSCRIBE", "c1", "c2"}, 2}, {{"PUNSUBSCRIBE"}}, {{"GET", "k"}, 0}, {{"CLIENT", "REPLY", "ON"}},
+      {{"CLIENT", "REPLY", "SKIP"}, 0}, {{"SUBSCRIBE", "c3"}}, {{"UNSUBSCRIBE"}}, {{"GET", "k"}},
+      {{"CLIENT", "REPLY", "SKIP"}, 0}, {{"GET", "k"}, 0}, {{"GET", "k"}}, {{"CLIENT", "REPLY", "OFF"}, 0},
+      {{"CLIENT", "REPLY", "SKIP"}, 0}, {{"GET", "k"}, 0}, {{"GET", "k"}, 0}, {{"CLIENT", "REPLY", "ON"}},
+      // Unsubscribing from nothing still answers, with a nil name.
+      {{"UNSUBSCRIBE"}}, {{"PUNSUBSCRIBE"}}, {{"UNSUBSCRIBE", "never"}}, {{"PUNSUBSCRIBE", "never*", "x"}, 2},
+      {{"PUBSUB", "NUMSUB", "c1", "never"}}, {{"PUBSUB", "NUMPAT"}}, {{"PUBSUB", "CHANNELS"}},
   };
   lockcheck::testing::RedisServer server;
   RawConnection real(server.host(), server.port());
