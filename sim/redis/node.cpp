@@ -208,7 +208,10 @@ Reply Node::run_queued(const Command& command, Session& session) {
   keyspace_.select(session.db);  // a queued script's SELECT does not carry over to the next command
   // No OOM check here: EXEC was refused up front if a queued command may grow memory (Redis 7.0).
   CommandContext context{*this, keyspace_, session, command, false, session.resp};
-  return spec->handler(context);
+  notifier_.set_arguments(&command);  // LMOVE's sides, ZADD's INCR: the queued command's, not EXEC's
+  Reply reply = spec->handler(context);
+  notifier_.set_arguments(nullptr);
+  return reply;
 }
 
 void Node::watch(Session& session, std::string_view key) {

@@ -65,7 +65,9 @@ TEST(DifferentialWire, KeyspaceNotificationsAreByteIdentical) {
       {"ZREMRANGEBYLEX", "z", "[zz", "+"}, {"ZADD", "z", "9", "h", "10", "i"}, {"ZPOPMIN", "z"}, {"ZPOPMAX", "z", "1"}, {"BZPOPMIN", "z", "0"},
       {"BZPOPMAX", "z", "0"}, {"ZREMRANGEBYSCORE", "z", "-inf", "+inf"},
       {"EVAL", "redis.call('set', KEYS[1], 'v') return redis.call('incr', 'counter')", "1", "scripted"},
-      {"MULTI"}, {"SET", "tx", "1"}, {"LPUSH", "txl", "a"}, {"EXEC"},
+      {"EVAL", "return redis.call('zadd', KEYS[1], 'INCR', 1, 'm')", "1", "ez"},
+      {"MULTI"}, {"SET", "tx", "1"}, {"LPUSH", "txl", "a"}, {"RPUSH", "txl", "b"}, {"LMOVE", "txl", "txl", "LEFT", "RIGHT"},
+      {"ZADD", "txz", "INCR", "1", "m"}, {"SMOVE", "set2", "set9", "c"}, {"EXEC"},
       {"SWAPDB", "0", "1"}, {"SWAPDB", "0", "1"}, {"FLUSHDB"}, {"SET", "last", "v"}, {"FLUSHALL"},
   };
   lockcheck::testing::RedisServer server;
