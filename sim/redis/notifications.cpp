@@ -124,7 +124,7 @@ void KeyspaceNotifier::on_key_event(const KeyEvent& event) {
       // A type command that emptied its key announces itself, then the generic "del"; a *STORE with an empty
       // result only "del".
       const CommandEvent what = moved.empty() ? command_event(command) : moved.back();
-      if (command != "del" && command != "unlink" && command != "getdel" && !is_expire_command(command) &&
+      if (command != "del" && command != "unlink" && command != "getdel" && command != "getex" && !is_expire_command(command) &&
           command != "flushall" && command != "flushdb" && !command.ends_with("store") && what.event_class != '$') {
         notify(what.event_class, what.event, event.key, db);
       }
