@@ -11,6 +11,7 @@ std::string_view Reply::error_code() const {
 void to_resp2(Reply& reply) {
   switch (reply.kind) {
     case Reply::Kind::nil:
+    case Reply::Kind::null_array:
     case Reply::Kind::status:
     case Reply::Kind::error:
     case Reply::Kind::integer:
@@ -46,6 +47,7 @@ std::string joined(const std::vector<Reply>& elements, std::string_view open, st
 std::string to_string(const Reply& reply) {
   switch (reply.kind) {
     case Reply::Kind::nil: return "(nil)";
+    case Reply::Kind::null_array: return "(nil array)";
     case Reply::Kind::status: return reply.text;
     case Reply::Kind::error: return "(error) " + reply.text;
     case Reply::Kind::integer: return "(integer) " + std::to_string(reply.integer);

@@ -1,5 +1,5 @@
 // BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BZPOPMIN, BZPOPMAX. Each tries at once; with nothing to pop it blocks
-// (Node::block) unless it runs in a script or EXEC, where it answers nil at once, as Redis does.
+// (Node::block) unless it runs in EXEC, where it answers at once, as Redis does (scripts may not call them).
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -91,13 +91,17 @@ std::optional<Reply> try_brpoplpush(CommandContext& ctx) {
   return reply;
 }
 
-// The shared flow: timeout, one try, then nil (cannot block) or park the client.
-Reply blocking(CommandContext& ctx, PopAttempt attempt) {
+// The shared flow: timeout, one try, then park the client. A script or EXEC may not block (Redis's
+// DENY_BLOCKING): 7.0 answers BLPOP, BRPOP and BZPOP* there with a null array, BLMOVE and BRPOPLPUSH with
+// `denied`. A node without a transport answers at once as a timeout would (a null array).
+Reply blocking(CommandContext& ctx, PopAttempt attempt, Reply denied = Reply::null_array()) {
   Reply error;
   auto deadline = parse_timeout(ctx.args.back(), ctx.keys.now_ms(), error);
   if (!deadline) return error;
   if (std::optional<Reply> reply = attempt(ctx)) return std::move(*reply);
-  if (!ctx.node.can_block(ctx.session, ctx.in_script)) return Reply::nil();
+  if (!ctx.node.can_block(ctx.session, ctx.in_script)) {
+    return ctx.in_script || ctx.session.running_exec ? denied : Reply::null_array();
+  }
   ctx.node.block(ctx.session, ctx.args, attempt, *deadline);
   return Reply::nil();  // not sent: the transport waits for the node's late reply
 }
@@ -108,10 +112,10 @@ Reply blpop(CommandContext& ctx) { return blocking(ctx, try_blpop); }
 Reply brpop(CommandContext& ctx) { return blocking(ctx, try_brpop); }
 Reply bzpopmin(CommandContext& ctx) { return blocking(ctx, try_bzpopmin); }
 Reply bzpopmax(CommandContext& ctx) { return blocking(ctx, try_bzpopmax); }
-Reply brpoplpush(CommandContext& ctx) { return blocking(ctx, try_brpoplpush); }
+Reply brpoplpush(CommandContext& ctx) { return blocking(ctx, try_brpoplpush, Reply::nil()); }
 Reply blmove(CommandContext& ctx) {
   if (!parse_list_side(ctx.args[3]) || !parse_list_side(ctx.args[4])) return err::syntax();
-  return blocking(ctx, try_blmove);
+  return blocking(ctx, try_blmove, Reply::nil());
 }
 
 }  // namespace lockcheck::mock::cmd

@@ -34,6 +34,10 @@ Reply config(CommandContext& ctx) {
     for (const auto& [name, value] : changes) {
       if (iequals(name, "notify-keyspace-events")) ctx.node.configure_notifications(value);
     }
+    // A new maxmemory below the memory in use evicts at once, as 7.0's updateMaxmemory does.
+    for (const auto& [name, value] : changes) {
+      if (iequals(name, "maxmemory")) ctx.node.make_room();
+    }
     return Reply::ok();
   }
   if (sub == "resetstat") {

@@ -189,7 +189,10 @@ constexpr ClientSubcommand kClientSubcommands[] = {
      [](CommandContext& ctx) {
        if (iequals(ctx.args[2], "on")) ctx.session.reply_mode = ReplyMode::on;
        else if (iequals(ctx.args[2], "off")) ctx.session.reply_mode = ReplyMode::off;
-       else if (iequals(ctx.args[2], "skip")) ctx.session.reply_mode = ReplyMode::skip_next;
+       // SKIP while OFF changes nothing: replies stay off (7.0's clientCommand).
+       else if (iequals(ctx.args[2], "skip")) {
+         if (ctx.session.reply_mode != ReplyMode::off) ctx.session.reply_mode = ReplyMode::skip_next;
+       }
        else return err::syntax();
        return Reply::ok();
      }},

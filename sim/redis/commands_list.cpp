@@ -45,7 +45,7 @@ Reply pop(CommandContext& ctx, bool left) {
   bool wrong_type = false;
   List* list = find_list(ctx, wrong_type);
   if (wrong_type) return err::wrong_type();
-  if (list == nullptr) return Reply::nil();  // nil bulk, or nil array with a count
+  if (list == nullptr) return with_count ? Reply::null_array() : Reply::nil();
   std::vector<Reply> popped;
   for (std::int64_t i = 0; i < count && !list->empty(); ++i) {
     if (left) {

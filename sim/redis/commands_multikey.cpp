@@ -1,20 +1,24 @@
 // Commands over several keys: MGET, MSET, MSETNX, TOUCH, RENAME, RENAMENX.
 #include "commands.hpp"
 #include "errors.hpp"
+#include "node.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {
 
-// Moves src's value and deadline to dst (replacing dst), as RENAME does; src must exist.
+// Moves src's value and deadline to dst (replacing dst), as RENAME does; src must exist. In Redis's order:
+// dst is added ("new"), src removed, then rename_from and rename_to are announced.
 void move_key(CommandContext& ctx, const std::string& src, const std::string& dst) {
   Entry* entry = ctx.keys.find(src);
   Value value = entry->value;
   const std::optional<std::int64_t> deadline = entry->expire_at_ms;
   const Encoding encoding = entry->encoding;  // the same object under a new name
-  ctx.keys.remove(src);
   ctx.keys.remove(dst);
   ctx.keys.add(dst, std::move(value)).encoding = encoding;
   if (deadline) ctx.keys.set_expire(dst, *deadline);
+  ctx.keys.remove(src);
+  ctx.node.notify_keyspace_event('g', "rename_from", src, ctx.keys.selected());
+  ctx.node.notify_keyspace_event('g', "rename_to", dst, ctx.keys.selected());
 }
 
 Reply rename_generic(CommandContext& ctx, bool only_if_absent) {

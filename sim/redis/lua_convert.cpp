@@ -162,6 +162,7 @@ void push_reply(lua_State* L, const Reply& reply, bool resp3) {
   luaL_checkstack(L, 4, "reply nesting");
   switch (reply.kind) {
     case Reply::Kind::nil:
+    case Reply::Kind::null_array:
       if (resp3) lua_pushnil(L);
       else lua_pushboolean(L, 0);
       return;

@@ -210,7 +210,9 @@ Reply Node::run_queued(const Command& command, Session& session) {
   keyspace_.select(session.db);  // a queued script's SELECT does not carry over to the next command
   // No OOM check here: EXEC was refused up front if a queued command may grow memory (Redis 7.0).
   CommandContext context{*this, keyspace_, session, command, false, session.resp};
+  notifier_.set_arguments(&command);  // LMOVE's sides, ZADD's INCR: the queued command's, not EXEC's
   Reply reply = spec->handler(context);
+  notifier_.set_arguments(nullptr);
   keyspace_.settle_encodings(encoding_limits_);  // each queued command converts what it grew, as it would alone
   return reply;
 }
@@ -381,6 +383,7 @@ void Node::send(const std::vector<Delivery>& deliveries) {
 }
 
 Reply Node::subscribe(Session& session, const Command& command, SubscriptionKind kind) {
+  session.replies_are_pushes = true;
   std::vector<Reply> confirmations;
   std::set<std::string>& names = subscriptions_of(session, kind);
   for (std::size_t i = 1; i < command.size(); ++i) {
@@ -394,6 +397,7 @@ Reply Node::subscribe(Session& session, const Command& command, SubscriptionKind
 }
 
 Reply Node::unsubscribe(Session& session, const Command& command, SubscriptionKind kind) {
+  session.replies_are_pushes = true;
   std::set<std::string>& names = subscriptions_of(session, kind);
   std::vector<std::string> chosen(command.begin() + 1, command.end());
   if (chosen.empty()) chosen.assign(names.begin(), names.end());

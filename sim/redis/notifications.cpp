@@ -18,13 +18,34 @@ struct CommandEvent {
 // What a command announces when it changes a key (Redis 7.0's notifyKeyspaceEvent calls). A command not
 // listed announces its own name in the class of its family (the first letter of hash/list/zset/set commands).
 constexpr std::array kCommandEvents = std::to_array<CommandEvent>({
-    {"decr", '$', "incrby"},   {"decrby", '$', "decrby"}, {"getset", '$', "set"},       {"hmset", 'h', "hset"},
+    {"decr", '$', "incrby"},   {"decrby", '$', "incrby"}, {"getset", '$', "set"},       {"hmset", 'h', "hset"},
     {"hsetnx", 'h', "hset"},   {"incr", '$', "incrby"},   {"incrby", '$', "incrby"},    {"incrbyfloat", '$', "incrbyfloat"},
     {"mset", '$', "set"},      {"msetnx", '$', "set"},    {"psetex", '$', "set"},       {"set", '$', "set"},
     {"setex", '$', "set"},     {"setnx", '$', "set"},     {"append", '$', "append"},    {"setrange", '$', "setrange"},
-    {"zincrby", 'z', "zincr"}, {"rename", 'g', "rename_to"}, {"renamenx", 'g', "rename_to"}, {"copy", 'g', "copy_to"},
-    {"getex", 'g', "expire"},
+    {"zincrby", 'z', "zincr"}, {"getex", 'g', "expire"},  {"lpushx", 'l', "lpush"},     {"rpushx", 'l', "rpush"},
+    {"blpop", 'l', "lpop"},    {"brpop", 'l', "rpop"},    {"bzpopmin", 'z', "zpopmin"}, {"bzpopmax", 'z', "zpopmax"},
 });
+
+// LMOVE, BLMOVE, RPOPLPUSH, BRPOPLPUSH: the destination announces its push (lpush/rpush), the source its pop
+// (lpop/rpop), in that order, both when they are one key. SMOVE: srem on the source, sadd on the destination.
+std::vector<CommandEvent> moved_element_events(std::string_view command, std::string_view key,
+                                               const std::vector<std::string>& args) {
+  std::vector<CommandEvent> out;
+  if (args.size() < 3) return out;
+  if (command == "smove") {
+    if (key == args[1]) out.push_back({command, 's', "srem"});
+    if (key == args[2]) out.push_back({command, 's', "sadd"});
+    return out;
+  }
+  const bool by_sides = command == "lmove" || command == "blmove";
+  if (!by_sides && command != "rpoplpush" && command != "brpoplpush") return out;
+  if (by_sides && args.size() < 5) return out;
+  const bool from_left = by_sides && iequals(args[3], "left");
+  const bool to_left = !by_sides || iequals(args[4], "left");
+  if (key == args[2]) out.push_back({command, 'l', to_left ? "lpush" : "rpush"});
+  if (key == args[1]) out.push_back({command, 'l', from_left ? "lpop" : "rpop"});
+  return out;
+}
 
 CommandEvent command_event(std::string_view command) {
   for (const CommandEvent& known : kCommandEvents) {
@@ -69,9 +90,12 @@ void KeyspaceNotifier::on_key_event(const KeyEvent& event) {
   if (!keyspace_ && !keyevent_) return;
   const std::string_view command = event.command;
   const int db = event.db;
-  // MOVE and COPY announce move_from/move_to/copy_to themselves (MOVE across two databases); the keys
-  // they add announce only "new", their deadlines and the replaced key nothing, as Redis's dbAdd/setExpire/dbDelete.
-  const bool moving = command == "move" || command == "copy";
+  // MOVE, COPY and RENAME announce move_from/move_to, copy_to, rename_from/rename_to themselves (MOVE across
+  // two databases); the keys they add announce only "new", their deadlines and the keys they remove or replace
+  // nothing, as Redis's dbAdd/setExpire/dbDelete.
+  const bool moving = command == "move" || command == "copy" || command == "rename" || command == "renamenx";
+  const std::vector<CommandEvent> moved =
+      arguments_ == nullptr ? std::vector<CommandEvent>{} : moved_element_events(command, event.key, *arguments_);
   switch (event.kind) {
     case KeyEventKind::created:
       notify('n', "new", event.key, db);
@@ -79,6 +103,8 @@ void KeyspaceNotifier::on_key_event(const KeyEvent& event) {
       [[fallthrough]];
     case KeyEventKind::overwritten:
     case KeyEventKind::modified: {
+      for (const CommandEvent& each : moved) notify(each.event_class, each.event, event.key, db);
+      if (!moved.empty()) return;
       CommandEvent what = command_event(command);
       if (command == "zadd" && arguments_ != nullptr &&
           std::any_of(arguments_->begin(), arguments_->end(), [](const std::string& arg) { return iequals(arg, "incr"); })) {
@@ -91,14 +117,15 @@ void KeyspaceNotifier::on_key_event(const KeyEvent& event) {
       if (!moving) notify('g', "expire", event.key, db);
       return;
     case KeyEventKind::expire_removed:
-      if (command == "persist") notify('g', "persist", event.key, db);
+      if (command == "persist" || command == "getex") notify('g', "persist", event.key, db);
       return;
     case KeyEventKind::deleted: {
       if (moving) return;
-      // A type command that emptied its key announces itself, then the generic "del".
-      const CommandEvent what = command_event(command);
-      if (command != "del" && command != "unlink" && command != "getdel" && !is_expire_command(command) &&
-          command != "flushall" && command != "flushdb" && what.event_class != '$') {
+      // A type command that emptied its key announces itself, then the generic "del"; a *STORE with an empty
+      // result only "del".
+      const CommandEvent what = moved.empty() ? command_event(command) : moved.back();
+      if (command != "del" && command != "unlink" && command != "getdel" && command != "getex" && !is_expire_command(command) &&
+          command != "flushall" && command != "flushdb" && !command.ends_with("store") && what.event_class != '$') {
         notify(what.event_class, what.event, event.key, db);
       }
       if (command != "flushall" && command != "flushdb") notify('g', "del", event.key, db);

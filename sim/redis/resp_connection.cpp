@@ -1,5 +1,7 @@
 #include "resp_connection.hpp"
 
+#include <utility>
+
 namespace lockcheck::mock {
 
 RespConnection::RespConnection(std::int64_t client_id, ConnectionLimits limits, std::string requirepass)
@@ -29,7 +31,8 @@ void RespConnection::receive(std::string_view bytes, Node& node) {
     Reply reply = node.execute(command, session_);
     if (session_.blocked) break;  // answered later through answer_unblocked()
     // CLIENT REPLY: OFF sends nothing, SKIP drops its own reply and the next command's; ON answers OK.
-    bool send = session_.reply_mode == ReplyMode::on && mode_before != ReplyMode::skip_next;
+    const bool pushes = std::exchange(session_.replies_are_pushes, false);
+    bool send = pushes || (session_.reply_mode == ReplyMode::on && mode_before != ReplyMode::skip_next);
     if (mode_before == ReplyMode::skip_next && session_.reply_mode == ReplyMode::skip_next) {
       session_.reply_mode = ReplyMode::on;
     }

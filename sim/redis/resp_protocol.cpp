@@ -179,6 +179,7 @@ void encode_reply(const Reply& reply, std::string& out, int resp) {
   const bool resp3 = resp == 3;
   switch (reply.kind) {
     case Reply::Kind::nil: out += resp3 ? "_\r\n" : "$-1\r\n"; return;
+    case Reply::Kind::null_array: out += resp3 ? "_\r\n" : "*-1\r\n"; return;
     case Reply::Kind::status: encode_line('+', reply.text, out); return;
     case Reply::Kind::error: encode_line('-', reply.text, out); return;
     case Reply::Kind::integer: encode_line(':', std::to_string(reply.integer), out); return;

@@ -4,7 +4,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -23,6 +23,7 @@ namespace {
 
 constexpr std::size_t kReadChunk = 64 * 1024;
 constexpr int kPollTimeoutMs = 100;
+constexpr int kEventsPerTurn = 256;
 
 void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK); }
 
@@ -49,6 +50,14 @@ RespServer::RespServer(Node& node, ServeOptions options) : node_(node), options_
   getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&address), &length);
   port_ = ntohs(address.sin_port);
   set_nonblocking(listen_fd_);
+  epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
+  epoll_event listen_event{.events = EPOLLIN, .data = {.fd = listen_fd_}};
+  if (epoll_fd_ < 0 || epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, listen_fd_, &listen_event) != 0) {
+    std::string why = std::strerror(errno);
+    if (epoll_fd_ >= 0) close(epoll_fd_);
+    close(listen_fd_);
+    throw std::runtime_error("epoll: " + why);
+  }
   node_.set_publish_sink([this](std::int64_t client_id, const Reply& message) {
     auto it = fd_of_client_.find(client_id);
     if (it == fd_of_client_.end()) return;
@@ -81,6 +90,7 @@ RespServer::~RespServer() {
   node_.set_client_directory({});
   while (!clients_.empty()) close_client(clients_.begin()->first);
   if (listen_fd_ >= 0) close(listen_fd_);
+  if (epoll_fd_ >= 0) close(epoll_fd_);
 }
 
 void RespServer::accept_clients() {
@@ -106,6 +116,8 @@ void RespServer::accept_clients() {
     it->second.session().address = std::string(peer_host) + ":" + std::to_string(ntohs(peer.sin_port));
     it->second.session().local_address = options_.host + ":" + std::to_string(port_);
     fd_of_client_[id] = fd;
+    epoll_event event{.events = EPOLLIN, .data = {.fd = fd}};
+    epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &event);
   }
 }
 
@@ -139,7 +151,17 @@ void RespServer::close_client(int fd) {
   node_.disconnect(it->second.session());
   fd_of_client_.erase(it->second.session().client_id);
   clients_.erase(it);
+  epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
+  watching_output_.erase(fd);
   close(fd);
+}
+
+void RespServer::watch_output(int fd, bool pending) {
+  if (pending == watching_output_.contains(fd)) return;
+  epoll_event event{.events = EPOLLIN | (pending ? EPOLLOUT : 0u), .data = {.fd = fd}};
+  epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, fd, &event);
+  if (pending) watching_output_.insert(fd);
+  else watching_output_.erase(fd);
 }
 
 void RespServer::answer_unblocked() {
@@ -170,20 +192,20 @@ bool RespServer::service_while_busy() {
 
 void RespServer::turn(int timeout_ms) {
   const int running = running_fd_;  // protected for this whole turn
-  std::vector<pollfd> fds;
-  fds.push_back({listen_fd_, POLLIN, 0});
-  for (const auto& [fd, client] : clients_) {
-    if (fd == running) continue;
-    short events = POLLIN;
-    if (!client.output().empty()) events |= POLLOUT;
-    fds.push_back({fd, events, 0});
-  }
-  int ready = poll(fds.data(), fds.size(), timeout_ms);
-  if (ready < 0 && errno != EINTR) throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
-  for (std::size_t i = 1; i < fds.size() && ready > 0; ++i) {
-    auto it = clients_.find(fds[i].fd);
-    if (it == clients_.end()) continue;
-    if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) read_from(fds[i].fd, it->second);
+  epoll_event events[kEventsPerTurn];
+  int ready = epoll_wait(epoll_fd_, events, kEventsPerTurn, timeout_ms);
+  if (ready < 0 && errno != EINTR) throw std::runtime_error(std::string("epoll_wait: ") + std::strerror(errno));
+  bool accepting = false;
+  // In the order the connections became ready: a client served earlier sent earlier.
+  for (int i = 0; i < ready; ++i) {
+    const int fd = events[i].data.fd;
+    if (fd == listen_fd_) {
+      accepting = true;
+      continue;
+    }
+    auto it = clients_.find(fd);
+    if (fd == running || it == clients_.end()) continue;
+    if (events[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) read_from(fd, it->second);
   }
   // An unblocked client may run the commands it pipelined behind its pop: never from inside a busy script.
   if (!nested_) answer_unblocked();
@@ -194,10 +216,11 @@ void RespServer::turn(int timeout_ms) {
     // Pub/sub pushes bypass receive(), so a subscriber that never reads is bounded here.
     if (client.output().size() > options_.limits.max_output_bytes) client.abandon();
     write_to(fd, client);
+    watch_output(fd, !client.output().empty());
     if (client.closing() && client.output().empty()) finished.push_back(fd);
   }
   for (int fd : finished) close_client(fd);
-  if (ready > 0 && (fds[0].revents & POLLIN)) accept_clients();
+  if (accepting) accept_clients();
   // Not from inside a script: expiry would move the clock reading the script runs on.
   if (!nested_) {
     node_.expire_some(options_.active_expire_per_tick);

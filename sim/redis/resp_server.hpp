@@ -1,5 +1,5 @@
 #pragma once
-// Serves one Node over RESP2 on a TCP socket: a single-threaded poll() loop, pipelining, pub/sub pushes,
+// Serves one Node over RESP2 on a TCP socket: a single-threaded epoll loop, pipelining, pub/sub pushes,
 // bounded input (RespLimits) and output per client. A script running past busy-reply-threshold has the
 // loop served from its Lua hook (as Redis's processEventsWhileBlocked): other clients get -BUSY, and
 // SCRIPT KILL / FUNCTION KILL stop it. A production seam: real sockets live here only.
@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <set>
 #include <string>
 
 #include "node.hpp"
@@ -41,6 +42,8 @@ class RespServer {
   void read_from(int fd, Client& client);
   void write_to(int fd, Client& client);
   void close_client(int fd);
+  // Asks epoll to report `fd` writable too while it has output waiting (readable always).
+  void watch_output(int fd, bool pending);
   // One turn of the loop: poll (up to `timeout_ms`), read, write, close, accept; active expiry unless nested.
   void turn(int timeout_ms);
   // While a script is busy (Node::set_busy_servicer): serves the other clients once; false when stopping.
@@ -50,6 +53,10 @@ class RespServer {
   Node& node_;
   ServeOptions options_;
   int listen_fd_ = -1;
+  // epoll, not poll: its ready list is in arrival order, so commands sent on two connections one after the
+  // other run in that order, as on redis-server (poll would serve the lower fd first).
+  int epoll_fd_ = -1;
+  std::set<int> watching_output_;
   int port_ = 0;
   std::int64_t next_client_id_ = 1;
   std::map<int, Client> clients_;                // by fd

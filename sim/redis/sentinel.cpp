@@ -82,7 +82,7 @@ Reply sentinel_subcommand(const SentinelKnowledge& knowledge, const Command& com
   if (name == "myid") return Reply::bulk(knowledge.sentinels[knowledge.myself].run_id);
   const bool known = command[2] == knowledge.master_name;
   if (name == "get-master-addr-by-name") {
-    if (!known) return Reply::nil();  // a null array (*-1) on the wire
+    if (!known) return Reply::null_array();
     return Reply::array({Reply::bulk(knowledge.master.host), Reply::bulk(std::to_string(knowledge.master.port))});
   }
   if (!known) return no_such_master();

@@ -38,6 +38,9 @@ struct Session {
   // Replies after the one execute() returned, for commands that answer more than once
   // (SUBSCRIBE a b c confirms each channel). The transport sends and clears them.
   std::vector<Reply> extra_replies{};
+  // This command's replies are pub/sub confirmations: pushes, sent whatever CLIENT REPLY says (7.0 marks
+  // them CLIENT_PUSHING in both protocols). The transport reads and clears it.
+  bool replies_are_pushes = false;
   bool close_requested = false;  // QUIT, or CLIENT KILL of itself
   int resp = 2;                  // the protocol HELLO chose: replies are downgraded to RESP2 unless 3
   int db = 0;                    // SELECTed database

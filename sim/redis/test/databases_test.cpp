@@ -87,6 +87,30 @@ TEST(Databases, CopyWithDbAndReplace) {
   EXPECT_REPLY(f.run({"HGET", "h", "f"}), B("changed"));
 }
 
+// unit/keyspace's "COPY basic usage for ..." per type (their OBJECT ENCODING/REFCOUNT checks aside): the copy is
+// the whole value, and stays when the source changes or goes.
+TEST(Databases, CopyOfEveryTypeIsAWholeIndependentValue) {
+  MockFixture f;
+  f.run({"RPUSH", "l", "a", "b", "c"});
+  f.run({"SADD", "s", "3", "1", "a"});
+  f.run({"ZADD", "z", "1", "a", "2.5", "b"});
+  f.run({"HSET", "h", "tmp", "17179869184"});
+  const std::vector<std::pair<Command, Reply>> reads = {
+      {{"LRANGE", "l2", "0", "-1"}, A({B("a"), B("b"), B("c")})},
+      {{"SMEMBERS", "s2"}, A({B("1"), B("3"), B("a")})},
+      {{"ZRANGE", "z2", "0", "-1", "WITHSCORES"}, A({B("a"), B("1"), B("b"), B("2.5")})},
+      {{"HGETALL", "h2"}, A({B("tmp"), B("17179869184")})},
+  };
+  for (const char* key : {"l", "s", "z", "h"}) EXPECT_REPLY(f.run({"COPY", key, std::string(key) + "2"}), I(1));
+  f.run({"LPUSH", "l", "x"});
+  f.run({"SREM", "s", "a"});
+  f.run({"ZINCRBY", "z", "5", "a"});
+  f.run({"HSET", "h", "tmp", "0"});
+  for (const auto& [read, expected] : reads) EXPECT_REPLY(f.node.execute(read, f.session), expected) << read[0];
+  EXPECT_REPLY(f.run({"DEL", "l", "s", "z", "h"}), I(4));
+  for (const auto& [read, expected] : reads) EXPECT_REPLY(f.node.execute(read, f.session), expected) << read[0];
+}
+
 TEST(Databases, FlushdbEmptiesOneFlushallEvery) {
   MockFixture f;
   f.run({"SET", "a", "1"});
@@ -155,11 +179,11 @@ TEST(Databases, WatchIsPerDatabase) {
   f.node.execute({"SET", "k", "theirs"}, other);
   f.run({"MULTI"});
   f.run({"SET", "k", "mine"});
-  EXPECT_EQ(f.run({"EXEC"}).kind, Reply::Kind::nil);
+  EXPECT_EQ(f.run({"EXEC"}).kind, Reply::Kind::null_array);
   f.run({"WATCH", "k"});
   f.node.execute({"SWAPDB", "1", "7"}, other);  // the watched key left db 1
   f.run({"MULTI"});
-  EXPECT_EQ(f.run({"EXEC"}).kind, Reply::Kind::nil);
+  EXPECT_EQ(f.run({"EXEC"}).kind, Reply::Kind::null_array);
 }
 
 TEST(Databases, ScriptsRunInTheCallersDatabaseAndSelectStaysInTheScript) {

@@ -55,6 +55,20 @@ TEST_F(PubSub, InsideExecSsubscribeIsRefusedPsubscribeRuns) {
   EXPECT_REPLY(run({"exec"}), A({P({B("psubscribe"), B("x"), I(1)}), E("ERR SSUBSCRIBE isn't allowed for a DENY BLOCKING client")}));
 }
 
+// The Tcl pubsub unit's "evicted events" waits for the event right after CONFIG SET maxmemory 1.
+TEST_F(PubSub, ConfigSetMaxmemoryBelowUsageEvictsAtOnceAndAnnouncesIt) {
+  run({"config", "set", "notify-keyspace-events", "Ee"});
+  run({"config", "set", "maxmemory-policy", "allkeys-lru"});
+  node.execute({"psubscribe", "*"}, other);
+  run({"set", "foo", "bar"});
+  EXPECT_TRUE(received.empty());
+  EXPECT_REPLY(run({"config", "set", "maxmemory", "1"}), S("OK"));
+  ASSERT_EQ(received.size(), 1u);
+  EXPECT_EQ(received[0], "2 (push) [\"pmessage\", \"*\", \"__keyevent@0__:evicted\", \"foo\"]");
+  run({"config", "set", "maxmemory", "0"});
+  EXPECT_REPLY(run({"dbsize"}), I(0));
+}
+
 TEST_F(PubSub, PublishReachesChannelsThenPatterns) {
   node.execute({"psubscribe", "news.*", "*"}, other);
   node.execute({"subscribe", "news.sport"}, session);

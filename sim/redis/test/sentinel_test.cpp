@@ -66,7 +66,7 @@ TEST(Sentinel, GetMasterAddrByName) {
   const SentinelKnowledge known = monitoring();
   EXPECT_REPLY(sentinel_execute(known, {"SENTINEL", "get-master-addr-by-name", "mymaster"}),
                Reply::array({Reply::bulk("127.0.0.1"), Reply::bulk("27411")}));
-  EXPECT_REPLY(sentinel_execute(known, {"sentinel", "GET-MASTER-ADDR-BY-NAME", "nope"}), Reply::nil());
+  EXPECT_REPLY(sentinel_execute(known, {"sentinel", "GET-MASTER-ADDR-BY-NAME", "nope"}), Reply::null_array());
   EXPECT_REPLY(sentinel_execute(known, {"SENTINEL", "get-master-addr-by-name"}),
                Reply::error("ERR wrong number of arguments for 'sentinel|get-master-addr-by-name' command"));
 }

@@ -12,7 +12,9 @@ namespace lockcheck {
 
 struct Reply {
   enum class Kind : std::uint8_t {
-    nil, status, error, integer, bulk, array,
+    // null_array: RESP2's "*-1" (a timed-out BLPOP, EXEC after a broken WATCH, LPOP key count on a missing
+    // key), where nil is "$-1"; both are "_" on RESP3 and is_nil() holds for both, so a client need not care.
+    nil, status, error, integer, bulk, array, null_array,
     // RESP3 only. map: `elements` holds key, value, key, value...; double_number and big_number keep their
     // wire text in `text`; boolean keeps 0/1 in `integer`; verbatim keeps its payload in `text` (format "txt").
     map, set, double_number, boolean, big_number, verbatim, push,
@@ -24,6 +26,7 @@ struct Reply {
   std::vector<Reply> elements;
 
   static Reply nil() { return {}; }
+  static Reply null_array() { return {Kind::null_array, 0, {}, {}}; }
   static Reply status(std::string text) { return {Kind::status, 0, std::move(text), {}}; }
   static Reply ok() { return status("OK"); }
   static Reply error(std::string text) { return {Kind::error, 0, std::move(text), {}}; }
@@ -39,7 +42,7 @@ struct Reply {
   static Reply big_number(std::string digits) { return {Kind::big_number, 0, std::move(digits), {}}; }
   static Reply verbatim(std::string text) { return {Kind::verbatim, 0, std::move(text), {}}; }
 
-  bool is_nil() const { return kind == Kind::nil; }
+  bool is_nil() const { return kind == Kind::nil || kind == Kind::null_array; }
   bool is_error() const { return kind == Kind::error; }
   bool is_integer(std::int64_t value) const { return kind == Kind::integer && integer == value; }
   // Arrays, maps, sets and pushes carry elements.
