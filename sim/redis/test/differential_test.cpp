@@ -329,14 +329,28 @@ const std::vector<std::string>& libraries() {
   return codes;
 }
 
+// FUNCTION LOAD REPLACE of the `twice` library (functions 't' and 'T') crashes redis-server 7.0.15
+// (functions.c:291 'ret == DICT_OK'); a plain LOAD of it is refused cleanly, so only REPLACE leaves it out.
+const std::vector<std::string>& replaceable_libraries() {
+  static const std::vector<std::string> codes = [] {
+    std::vector<std::string> kept;
+    for (const std::string& code : libraries()) {
+      if (!code.starts_with("#!lua name=twice")) kept.push_back(code);
+    }
+    return kept;
+  }();
+  return codes;
+}
+
 rc::Gen<Command> function_command() {
   auto library = rc::gen::elementOf(libraries());
+  auto replaceable = rc::gen::elementOf(replaceable_libraries());
   auto name = rc::gen::element<std::string>("acquire", "owner", "release", "fail", "boom", "sneaky", "nosuch", "ACQUIRE");
   auto numkeys = rc::gen::element<std::string>("1", "1", "1", "0", "2", "x", "-1");
   auto listed = rc::gen::element<std::string>("lockA", "lockB", "lockC", "lock[B]", "nomatch*");
   return rc::gen::oneOf(
       plain({rc::gen::just<std::string>("LOAD"), library}, "FUNCTION"),
-      plain({rc::gen::just<std::string>("LOAD"), rc::gen::element<std::string>("REPLACE", "replace", "NOPE"), library},
+      plain({rc::gen::just<std::string>("LOAD"), rc::gen::element<std::string>("REPLACE", "replace", "NOPE"), replaceable},
             "FUNCTION"),
       rc::gen::exec([=] {
         Command command{*rc::gen::element<std::string>("FCALL", "FCALL_RO", "fcall"), *name, *numkeys};
