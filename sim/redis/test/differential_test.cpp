@@ -330,7 +330,7 @@ const std::vector<std::string>& libraries() {
 }
 
 // FUNCTION LOAD REPLACE of the `twice` library (functions 't' and 'T') crashes redis-server 7.0.15
-// (functions.c:291 'ret == DICT_OK'); a plain LOAD of it is refused cleanly, so only REPLACE leaves it out.
+// (functions.c:291 'ret == DICT_OK', checked by hand); a plain LOAD of it works, so only REPLACE leaves it out.
 const std::vector<std::string>& replaceable_libraries() {
   static const std::vector<std::string> codes = [] {
     std::vector<std::string> kept;
