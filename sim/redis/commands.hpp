@@ -48,6 +48,16 @@ Reply getex(CommandContext&);
 Reply getset(CommandContext&);
 Reply append(CommandContext&);
 Reply strlen(CommandContext&);
+// GETRANGE/SUBSTR, SETRANGE, LCS (commands_string_range.cpp)
+Reply getrange(CommandContext&);
+Reply setrange(CommandContext&);
+Reply lcs(CommandContext&);
+// GETBIT, SETBIT, BITCOUNT, BITPOS, BITOP (commands_bits.cpp)
+Reply getbit(CommandContext&);
+Reply setbit(CommandContext&);
+Reply bitcount(CommandContext&);
+Reply bitpos(CommandContext&);
+Reply bitop(CommandContext&);
 // hashes
 Reply hset(CommandContext&);
 Reply hget(CommandContext&);

@@ -32,6 +32,8 @@ KeyPositions key_positions(std::string_view name) {
       name == "smove" || name == "blmove" || name == "brpoplpush") {
     return {1, 2, 1};
   }
+  if (name == "bitop") return {2, -1, 1};
+  if (name == "lcs") return {1, 2, 1};
   if (name == "blpop" || name == "brpop" || name == "bzpopmin" || name == "bzpopmax") return {1, -2, 1};
   return {};
 }
@@ -48,6 +50,8 @@ std::string_view group_of(std::string_view name) {
       name == "info" || name == "time" || name == "wait" || name == "swapdb") {
     return "server";
   }
+  if (name.starts_with("bit") || name == "getbit" || name == "setbit") return "bitmap";
+  if (name == "lcs" || name == "substr") return "string";
   if (name[0] == 'h') return "hash";
   if (name[0] == 'z' || name.starts_with("bz")) return "sorted-set";
   if (name[0] == 'l' || name == "rpop" || name == "rpush" || name.starts_with("bl") || name.starts_with("br") ||

@@ -23,7 +23,7 @@ constexpr std::array kCommandEvents = std::to_array<CommandEvent>({
     {"mset", '$', "set"},      {"msetnx", '$', "set"},    {"psetex", '$', "set"},       {"set", '$', "set"},
     {"setex", '$', "set"},     {"setnx", '$', "set"},     {"append", '$', "append"},    {"setrange", '$', "setrange"},
     {"zincrby", 'z', "zincr"}, {"rename", 'g', "rename_to"}, {"renamenx", 'g', "rename_to"}, {"copy", 'g', "copy_to"},
-    {"getex", 'g', "expire"},
+    {"getex", 'g', "expire"},  {"setbit", '$', "setbit"},  {"bitop", '$', "set"},
 });
 
 CommandEvent command_event(std::string_view command) {

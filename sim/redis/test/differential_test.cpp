@@ -495,12 +495,47 @@ rc::Gen<Step> zset_step() {
   });
 }
 
+// Strings as bytes: ranges, bitmaps and LCS over short values (bytes 0x00/0xff/ASCII) with negative, huge and
+// malformed offsets, BYTE/BIT windows and the options' errors.
+rc::Gen<Step> string_bits_step() {
+  auto as_step = [](rc::Gen<Command> gen) { return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false}; }); };
+  auto k = family_key("b1", "b2");
+  auto bytes = rc::gen::element<std::string>("foobar", std::string("\xff\xf0\x00", 3), std::string(2, '\0'), "", "ohmytext",
+                                             "mynewtext", "7");
+  auto index = rc::gen::element<std::string>("0", "1", "-1", "-3", "7", "17", "-100", "4294967297", "x");
+  auto bit_offset = rc::gen::element<std::string>("0", "7", "13", "40", "-1", "4294967296", "4294967295", "x");
+  auto unit = rc::gen::element<std::string>("BIT", "byte", "bits");
+  return rc::gen::weightedOneOf<Step>({
+      {2, as_step(plain({k, bytes}, "SET"))},
+      {2, as_step(plain_named({k, index, index}, rc::gen::element<std::string>("GETRANGE", "SUBSTR")))},
+      {2, as_step(plain({k, rc::gen::element<std::string>("0", "3", "-1", "536870908", "9223372036854775807", "x"), bytes},
+                        "SETRANGE"))},
+      {2, as_step(plain({k, bit_offset}, "GETBIT"))},
+      {2, as_step(plain({k, bit_offset, rc::gen::element<std::string>("1", "0", "2", "-1", "x")}, "SETBIT"))},
+      {1, as_step(plain({k}, "BITCOUNT"))},
+      {2, as_step(plain({k, index, index}, "BITCOUNT"))},
+      {1, as_step(plain({k, index, index, unit}, "BITCOUNT"))},
+      {1, as_step(plain({k, index}, "BITCOUNT"))},
+      {1, as_step(plain({k, rc::gen::element<std::string>("0", "1", "2", "x")}, "BITPOS"))},
+      {1, as_step(plain({k, rc::gen::element<std::string>("0", "1"), index}, "BITPOS"))},
+      {1, as_step(plain({k, rc::gen::element<std::string>("0", "1"), index, index}, "BITPOS"))},
+      {2, as_step(plain({k, rc::gen::element<std::string>("0", "1"), index, index, unit}, "BITPOS"))},
+      {2, as_step(plain({rc::gen::element<std::string>("AND", "or", "XOR", "NOT", "nand"), k, k, k}, "BITOP"))},
+      {1, as_step(plain({rc::gen::element<std::string>("NOT", "and"), k, k}, "BITOP"))},
+      {1, as_step(plain({k, k}, "LCS"))},
+      {1, as_step(plain({k, k, rc::gen::element<std::string>("LEN", "IDX", "WITHMATCHLEN", "MINMATCHLEN", "nope")}, "LCS"))},
+      {1, as_step(plain({k, k, rc::gen::just<std::string>("IDX"), rc::gen::element<std::string>("WITHMATCHLEN", "LEN"),
+                         rc::gen::just<std::string>("MINMATCHLEN"), rc::gen::element<std::string>("0", "2", "-1", "x")}, "LCS"))},
+  });
+}
+
 rc::Gen<Step> step() {
   auto as_step = [](rc::Gen<Command> gen) { return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false}; }); };
   auto v = value();
   auto k = key();
   return rc::gen::weightedOneOf<Step>({
       {8, set_step()},
+      {6, string_bits_step()},
       // Pub/sub on this one connection: one pattern and one shard channel at most, so that every command has
       // exactly one reply (hiredis reads one per command); subscribed mode then refuses the other commands.
       {1, as_step(plain({rc::gen::just<std::string>("p*")}, "PSUBSCRIBE"))},
