@@ -392,7 +392,16 @@ rc::Gen<Command> connection_command() {
              rc::gen::element<std::string>("1gb", "10MB", "0", "1.5gb", "12x")}, "CONFIG"),
       plain({rc::gen::just<std::string>("SET"), rc::gen::element<std::string>("databases", "foo", "timeout"),
              rc::gen::element<std::string>("4", "0")}, "CONFIG"),
-      plain({rc::gen::element<std::string>("RESETSTAT", "NOPE")}, "CONFIG"));
+      plain({rc::gen::element<std::string>("RESETSTAT", "NOPE")}, "CONFIG"),
+      plain({rc::gen::just<std::string>("GETKEYS"), rc::gen::element<std::string>("EVAL", "fcall", "EVAL_RO"),
+             rc::gen::just<std::string>("s"), rc::gen::element<std::string>("0", "1", "2", "x", "-1"),
+             rc::gen::element<std::string>("k1", "a"), rc::gen::element<std::string>("k2", "b")}, "COMMAND"),
+      plain({rc::gen::just<std::string>("GETKEYS"),
+             rc::gen::element<std::string>("GET", "mset", "BITOP", "lmove", "blpop", "nosuch", "config", "ping", "del")},
+            "COMMAND"),
+      plain({rc::gen::just<std::string>("GETKEYS"), rc::gen::element<std::string>("GET", "mset", "del", "rename", "config"),
+             rc::gen::element<std::string>("a", "get"), rc::gen::element<std::string>("1", "b"), rc::gen::element<std::string>("c", "2")},
+            "COMMAND"));
 }
 
 // What each sequence starts from on the real server (the mock starts from a fresh node).
