@@ -309,6 +309,7 @@ void LuaEngine::run_inside(lua_State* L) {
   lua_sethook(L, count_hook, LUA_MASKCOUNT, kHookEvery);
   int status = lua_pcall(L, arguments, 1, handler);
   lua_sethook(L, count_hook, LUA_MASKCOUNT, kHookEvery);
+  result_error_counted_ = error_stats_counted(L);
   if (status == LUA_OK) {
     result_ = to_reply(L, running_name_, resp3_);
   } else if (lua_istable(L, -1)) {

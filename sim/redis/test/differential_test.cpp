@@ -619,6 +619,8 @@ rc::Gen<Step> step() {
       {1, as_step(plain({k, k}, "WATCH"))},
       {1, as_step(plain({}, "UNWATCH"))},
       {1, as_step(plain({}, "DBSIZE"))},
+      // Every error reply so far, by code: counted where redis-server counts them (scripts included).
+      {2, as_step(plain({rc::gen::just<std::string>("errorstats")}, "INFO"))},
       {1, as_step(plain({v}, "PING"))},
       {1, rc::gen::exec([] { return Step{{*rc::gen::element<std::string>("FOO", "get", "Get"), *key(), "x"}, false}; })},
       {8, script_step()},
@@ -738,6 +740,7 @@ TEST(Differential, MockAnswersLikeRealRedis) {
     real.call({"SCRIPT", "FLUSH"});
     real.call({"FUNCTION", "FLUSH"});
     real.call(kResetConfig);
+    real.call({"CONFIG", "RESETSTAT"});  // INFO errorstats starts from nothing, as on the fresh mock node
     real.call({"CLIENT", "SETNAME", ""});
     real.call({"CLIENT", "NO-EVICT", "off"});
     Node node(NodeOptions{.clock = real_unix_time_ms});
