@@ -48,6 +48,9 @@ Reply getex(CommandContext&);
 Reply getset(CommandContext&);
 Reply append(CommandContext&);
 Reply strlen(CommandContext&);
+// FUNCTION DUMP / RESTORE (commands_function_dump.cpp)
+Reply function_dump(CommandContext&);
+Reply function_restore(CommandContext&);
 // GETRANGE/SUBSTR, SETRANGE, LCS (commands_string_range.cpp)
 Reply getrange(CommandContext&);
 Reply setrange(CommandContext&);

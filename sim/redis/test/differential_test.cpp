@@ -18,6 +18,7 @@
 
 #include "hiredis_client.hpp"
 #include "lockcheck/sha1.hpp"
+#include "redis/function_dump.hpp"
 #include "redis/node.hpp"
 #include "redis/real_clock.hpp"
 #include "redis/resp_connection.hpp"
@@ -333,6 +334,22 @@ const std::vector<std::string>& libraries() {
   return codes;
 }
 
+// FUNCTION RESTORE payloads: written by the mock (uncompressed, which redis-server reads too), broken ones.
+const std::vector<std::string>& restore_payloads() {
+  static const std::vector<std::string> payloads = [] {
+    const std::vector<std::string>& codes = libraries();
+    std::vector<std::string> out{dump_function_codes({codes[0]}), dump_function_codes({codes[2], codes[3]}),
+                                 dump_function_codes({codes[1]}), dump_function_codes({codes[4]}),
+                                 dump_function_codes({codes[6]}), dump_function_codes({codes[10]}),
+                                 dump_function_codes({codes[3], codes[3]}), dump_function_codes({}), "bad_payload"};
+    std::string flipped = dump_function_codes({codes[5]});
+    flipped[3] ^= 1;
+    out.push_back(flipped);
+    return out;
+  }();
+  return payloads;
+}
+
 rc::Gen<Command> function_command() {
   auto library = rc::gen::elementOf(libraries());
   auto name = rc::gen::element<std::string>("acquire", "owner", "release", "fail", "boom", "sneaky", "nosuch", "ACQUIRE");
@@ -360,7 +377,10 @@ rc::Gen<Command> function_command() {
             "FUNCTION"),
       plain({rc::gen::just<std::string>("LIST"), rc::gen::element<std::string>("LIBRARYNAME", "foo")},
             "FUNCTION"),
-      plain({rc::gen::just<std::string>("KILL")}, "SCRIPT"));
+      plain({rc::gen::just<std::string>("KILL")}, "SCRIPT"),
+      plain({rc::gen::just<std::string>("RESTORE"), rc::gen::elementOf(restore_payloads())}, "FUNCTION"),
+      plain({rc::gen::just<std::string>("RESTORE"), rc::gen::elementOf(restore_payloads()),
+             rc::gen::element<std::string>("APPEND", "replace", "FLUSH", "nope")}, "FUNCTION"));
 }
 
 // HELLO 2 (never 3: hiredis speaks RESP2 only; RESP3 is compared on raw bytes below), AUTH, CLIENT and CONFIG
