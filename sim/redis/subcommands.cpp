@@ -64,6 +64,10 @@ std::optional<Reply> subcommand_error(const Command& args) {
                       " HELP.");
 }
 
+bool subcommand_denied_in_scripts(const Command& args) {
+  return args.size() >= 2 && iequals(args[0], "cluster") && iequals(args[1], "reset");
+}
+
 std::string full_command_name(const Command& args) {
   if (args.empty()) return {};
   std::string name = to_lower(args[0]);

@@ -76,9 +76,21 @@ TEST_F(Blocking, ImmediateRepliesErrorsAndNoBlockingInExecOrScripts) {
   run({"blpop", "missing", "0"});
   run({"blmove", "missing", "x", "left", "left", "0"});
   EXPECT_REPLY(run({"exec"}), A({N(), N()}));
-  EXPECT_REPLY(eval("return redis.call('blpop', 'missing', 0)"), N());
+  // 7.0.15 flags the blocking commands noscript: a script may not call them at all.
+  EXPECT_TRUE(eval("return redis.call('blpop', 'missing', 0)").text.starts_with("ERR This Redis command is not allowed from script"));
   EXPECT_FALSE(session.blocked);
   EXPECT_TRUE(late.empty());
+}
+
+TEST_F(Blocking, ScriptsMayNotCallBlockingCommandsOrClusterReset) {
+  const Reply refused = E("ERR This Redis command is not allowed from script");
+  EXPECT_REPLY(eval("return redis.pcall('blpop', 'x', 0)"), refused);
+  EXPECT_REPLY(eval("return redis.pcall('brpop', 'x', 0)"), refused);
+  EXPECT_REPLY(eval("return redis.pcall('brpoplpush', 'x', 'y', 0)"), refused);
+  EXPECT_REPLY(eval("return redis.pcall('blmove', 'x', 'y', 'left', 'right', 0)"), refused);
+  EXPECT_REPLY(eval("return redis.pcall('bzpopmin', 'z', 0)"), refused);
+  EXPECT_REPLY(eval("return redis.pcall('bzpopmax', 'z', 0)"), refused);
+  EXPECT_REPLY(eval("return redis.pcall('cluster', 'reset')"), refused);  // noscript as a subcommand only
 }
 
 TEST(BlockingWithoutATransport, AnswersAtOnce) {

@@ -74,6 +74,10 @@ std::vector<ScriptSpec> all_scripts() {
   // Conversion and error edge cases.
   for (const char* body : {
            "return redis.call('get', KEYS[1])",
+           "return redis.pcall('blpop', KEYS[1], 0)",
+           "return redis.pcall('bzpopmin', KEYS[1], 0)",
+           "return redis.pcall('cluster', 'reset')",
+           "return redis.pcall('bitcount', KEYS[1])",
            "redis.call('select', 1) redis.call('set', KEYS[1], 'in-1') return redis.call('dbsize')",
            "return redis.pcall('select', ARGV[1] or '3')",
            "redis.call('select', 2) return redis.call('incrbyfloat', KEYS[1], ARGV[1] or '1.5')",
