@@ -331,6 +331,7 @@ Reply LuaEngine::run(const std::string& sha, std::span<const std::string> keys, 
 
 Reply LuaEngine::run_script(const Script& script, std::string_view name, std::span<const std::string> keys,
                             std::span<const std::string> argv, bool read_only, bool is_eval, const Command& caller) {
+  result_error_counted_ = false;
   // Redis 7.0's checks for scripts that declare flags (scriptPrepareForRun); no-writes implies allow-oom.
   if (script.shebang && !script.no_writes) {
     if (!script.allow_oom && !node_.make_room()) return Reply::error("OOM command not allowed when used memory > 'maxmemory'.");
