@@ -274,7 +274,7 @@ Reply Node::script_command(const Command& command, bool read_only, bool allow_oo
   outcome.spec = spec;
   if (spec == nullptr) return Reply::error("ERR Unknown Redis command called from script");
   if (!arity_ok(*spec, command.size())) return Reply::error("ERR Wrong number of args calling Redis command from script");
-  if ((spec->flags & kNoScript) || subcommand_denied_in_scripts(command)) {
+  if ((spec->flags & kNoScript) || (spec->handler == cmd::cluster && subcommand_denied_in_scripts(command))) {
     return Reply::error("ERR This Redis command is not allowed from script");
   }
   if (read_only && (spec->flags & kWrite)) return Reply::error("ERR Write commands are not allowed from read-only scripts.");

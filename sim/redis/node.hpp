@@ -196,7 +196,7 @@ class Node {
   Reply script_command(const Command& command, bool read_only, bool allow_oom, Outcome& outcome);
   // An error reply's place in INFO errorstats/commandstats; already_counted: a script's error that its
   // redis.call counted when the command answered it.
-  void count_error(const Reply& error, const Outcome& outcome, bool already_counted);
+  [[gnu::cold]] void count_error(const Reply& error, const Outcome& outcome, bool already_counted);
   Reply dispatch(const Command& command, Session& session, bool in_script);
   void send(const std::vector<Delivery>& deliveries);
   // EXEC's up-front OOM check: a queued command may grow memory.
