@@ -54,6 +54,19 @@ Reply getex(CommandContext&);
 Reply getset(CommandContext&);
 Reply append(CommandContext&);
 Reply strlen(CommandContext&);
+// FUNCTION DUMP / RESTORE (commands_function_dump.cpp)
+Reply function_dump(CommandContext&);
+Reply function_restore(CommandContext&);
+// GETRANGE/SUBSTR, SETRANGE, LCS (commands_string_range.cpp)
+Reply getrange(CommandContext&);
+Reply setrange(CommandContext&);
+Reply lcs(CommandContext&);
+// GETBIT, SETBIT, BITCOUNT, BITPOS, BITOP (commands_bits.cpp)
+Reply getbit(CommandContext&);
+Reply setbit(CommandContext&);
+Reply bitcount(CommandContext&);
+Reply bitpos(CommandContext&);
+Reply bitop(CommandContext&);
 // hashes
 Reply hset(CommandContext&);
 Reply hget(CommandContext&);

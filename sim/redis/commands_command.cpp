@@ -5,6 +5,8 @@
 
 #include "commands.hpp"
 #include "errors.hpp"
+#include "numbers.hpp"
+#include "subcommands.hpp"
 #include "text.hpp"
 
 namespace lockcheck::mock::cmd {
@@ -32,6 +34,8 @@ KeyPositions key_positions(std::string_view name) {
       name == "smove" || name == "blmove" || name == "brpoplpush") {
     return {1, 2, 1};
   }
+  if (name == "bitop") return {2, -1, 1};
+  if (name == "lcs") return {1, 2, 1};
   if (name == "blpop" || name == "brpop" || name == "bzpopmin" || name == "bzpopmax") return {1, -2, 1};
   return {};
 }
@@ -48,6 +52,8 @@ std::string_view group_of(std::string_view name) {
       name == "info" || name == "time" || name == "wait" || name == "swapdb" || name == "memory") {
     return "server";
   }
+  if (name.starts_with("bit") || name == "getbit" || name == "setbit") return "bitmap";
+  if (name == "lcs" || name == "substr") return "string";
   if (name[0] == 'h') return "hash";
   if (name[0] == 'z' || name.starts_with("bz")) return "sorted-set";
   if (name[0] == 'l' || name == "rpop" || name == "rpush" || name.starts_with("bl") || name.starts_with("br") ||
@@ -122,6 +128,55 @@ Reply subcommand_arity(std::string_view sub) {
   return Reply::error("ERR wrong number of arguments for 'command|" + to_lower(sub) + "' command");
 }
 
+// COMMAND GETKEYS / GETKEYSANDFLAGS command args...: the keys `command` would touch, found as Redis finds them
+// (arity first; EVAL/FCALL and SINTERCARD by their numkeys, where a bad numkeys means no keys rather than an error).
+// The flags are the mock's key-spec flags (RW or RO), not Redis's finer access/update/insert/delete ones.
+Reply command_getkeys(const Command& args, bool with_flags) {
+  const CommandSpec* spec = find_command(to_lower(args[2]));
+  if (spec == nullptr) return Reply::error("ERR Invalid command specified");
+  const std::string_view name = spec->name;
+  // A container's subcommand (CONFIG GET ...): none has keys; one Redis does not know is no command at all.
+  const Command inner(args.begin() + 2, args.end());
+  if (auto refused = subcommand_error(inner); refused && refused->text.starts_with("ERR unknown subcommand")) {
+    return Reply::error("ERR Invalid command specified");
+  }
+  const bool by_numkeys = name.starts_with("eval") || name.starts_with("fcall");
+  const KeyPositions positions = key_positions(name);
+  if (!by_numkeys && name != "sintercard" && positions.first == 0) {
+    return Reply::error("ERR The command has no key arguments");
+  }
+  const auto argc = static_cast<std::int64_t>(args.size() - 2);
+  if ((spec->arity > 0 && spec->arity != argc) || argc < -spec->arity) {
+    return Reply::error("ERR Invalid number of arguments specified for command");
+  }
+  std::vector<std::size_t> key_indexes;  // into args
+  if (by_numkeys || name == "sintercard") {
+    const std::size_t numkeys_at = by_numkeys ? 4 : 3;
+    auto numkeys = parse_int64(args[numkeys_at]);
+    const auto available = static_cast<std::int64_t>(args.size() - numkeys_at - 1);
+    if (!numkeys || *numkeys < 0 || *numkeys > available) {
+      if (by_numkeys) return Reply::array({});
+      return Reply::error("ERR Invalid arguments specified for command");
+    }
+    for (std::int64_t i = 0; i < *numkeys; ++i) key_indexes.push_back(numkeys_at + 1 + static_cast<std::size_t>(i));
+  } else {
+    const std::int64_t last = positions.last < 0 ? argc + positions.last : positions.last;
+    for (std::int64_t at = positions.first; at <= last && at < argc; at += positions.step) {
+      key_indexes.push_back(static_cast<std::size_t>(at + 2));
+    }
+  }
+  std::vector<Reply> keys;
+  for (std::size_t index : key_indexes) {
+    if (!with_flags) {
+      keys.push_back(Reply::bulk(args[index]));
+      continue;
+    }
+    keys.push_back(Reply::array({Reply::bulk(args[index]),
+                                 Reply::set({Reply::status((spec->flags & kWrite) ? "RW" : "RO")})}));
+  }
+  return Reply::array(std::move(keys));
+}
+
 // Appends "# Title\r\n" + lines, with the blank line Redis puts between sections.
 }  // namespace
 
@@ -141,6 +196,10 @@ Reply command(CommandContext& ctx) {
     std::vector<Reply> names;
     for (const CommandSpec& spec : table) names.push_back(Reply::bulk(std::string(spec.name)));
     return Reply::array(std::move(names));
+  }
+  if (sub == "getkeys" || sub == "getkeysandflags") {
+    if (ctx.args.size() < 4) return subcommand_arity(sub);
+    return command_getkeys(ctx.args, sub == "getkeysandflags");
   }
   if (sub == "info" || sub == "docs") {
     std::vector<Reply> replies;

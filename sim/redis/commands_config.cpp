@@ -42,7 +42,7 @@ Reply config(CommandContext& ctx) {
   }
   if (sub == "resetstat") {
     if (args.size() != 2) return subcommand_arity(sub);
-    ctx.node.stats() = NodeStats{.calls_by_command = std::vector<std::int64_t>(all_commands().size(), 0)};
+    ctx.node.stats() = NodeStats{.commands = CommandCounters(all_commands().size()), .errors = {}};
     return Reply::ok();
   }
   if (sub == "rewrite") {

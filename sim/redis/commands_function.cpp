@@ -160,10 +160,8 @@ Reply function(CommandContext& ctx) {
     ctx.node.functions().flush();
     return Reply::ok();
   }
-  if (sub == "dump" || sub == "restore") {
-    // Redis's payload is RDB-encoded (LZF, CRC64); the mock says so rather than answer differently.
-    return Reply::error("ERR FUNCTION " + to_upper(sub) + " is not supported by the lockcheck mock");
-  }
+  if (sub == "dump") return function_dump(ctx);
+  if (sub == "restore") return function_restore(ctx);
   return Reply::error("ERR unknown subcommand '" + args[1].substr(0, 128) + "'. Try FUNCTION HELP.");
 }
 

@@ -75,7 +75,7 @@ std::string info_lines(Node& node, std::string_view section) {
            std::to_string(node.stats().commands_processed) +
            "\r\ninstantaneous_ops_per_sec:0\r\nrejected_connections:0\r\nexpired_keys:0\r\nevicted_keys:0\r\n"
            "keyspace_hits:0\r\nkeyspace_misses:0\r\npubsub_channels:" + std::to_string(node.pubsub().size(SubscriptionKind::channel)) +
-           "\r\npubsub_patterns:" + std::to_string(node.pubsub().size(SubscriptionKind::pattern)) + "\r\ntotal_error_replies:0\r\n";
+           "\r\npubsub_patterns:" + std::to_string(node.pubsub().size(SubscriptionKind::pattern)) + "\r\ntotal_error_replies:" + std::to_string(node.stats().errors.total_replies) + "\r\n";
   }
   if (section == "replication") {
     const ReplicationInfo& replication = node.replication();
@@ -95,10 +95,19 @@ std::string info_lines(Node& node, std::string_view section) {
     std::string lines;
     const std::span<const CommandSpec> table = all_commands();
     for (std::size_t i = 0; i < table.size(); ++i) {
-      const std::int64_t calls = node.stats().calls_by_command[i];
-      if (calls == 0) continue;
+      const CommandCounters& counters = node.stats().commands;
+      const std::int64_t calls = counters.calls[i], rejected = counters.rejected[i], failed = counters.failed[i];
+      if (calls == 0 && rejected == 0 && failed == 0) continue;
       lines += "cmdstat_" + std::string(table[i].name) + ":calls=" + std::to_string(calls) +
-               ",usec=0,usec_per_call=0.00,rejected_calls=0,failed_calls=0\r\n";
+               ",usec=0,usec_per_call=0.00,rejected_calls=" + std::to_string(rejected) +
+               ",failed_calls=" + std::to_string(failed) + "\r\n";
+    }
+    return lines;
+  }
+  if (section == "errorstats") {
+    std::string lines;
+    for (const auto& [code, count] : node.stats().errors.by_code) {
+      lines += "errorstat_" + code + ":count=" + std::to_string(count) + "\r\n";
     }
     return lines;
   }

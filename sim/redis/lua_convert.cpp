@@ -229,6 +229,15 @@ Reply error_table_to_reply(lua_State* L, std::string_view sha) {
   return Reply::error(spaces_for_newlines(std::move(message)));
 }
 
+bool error_stats_counted(lua_State* L) {
+  if (!lua_istable(L, -1)) return false;
+  lua_pushstring(L, kErrorStatsCounted);
+  lua_rawget(L, -2);  // raw: a script's own table may have a metatable
+  const bool counted = lua_toboolean(L, -1) != 0;
+  lua_pop(L, 1);
+  return counted;
+}
+
 void push_error_table(lua_State* L, std::string_view text) {
   std::string code = "ERR";
   std::string message;

@@ -29,6 +29,10 @@ Reply error_table_to_reply(lua_State* L, std::string_view sha);
 // Pushes Redis's error table {err="CODE message"} built from an error text as luaPushErrorBuff does:
 // "-CODE msg" keeps CODE, a text without a leading '-' gets "ERR ".
 void push_error_table(lua_State* L, std::string_view text);
+// The field a redis.call error table carries when INFO errorstats already counted its error.
+inline constexpr const char* kErrorStatsCounted = "ignore_error_stats_update";
+// Whether the value on top of the stack is such a table.
+bool error_stats_counted(lua_State* L);
 
 // A Lua number as Redis's (long long) cast gives it on x86-64: truncation toward zero, and INT64_MIN
 // for NaN, infinities and anything out of range. Integers go through double first, as in Lua 5.1.

@@ -2,6 +2,7 @@
 // Lua 5.4 under Redis 7.0's rules: one lua_State per node, created once; scripts compiled once and cached
 // by sha1; KEYS/ARGV; the redis.* library; a read-only sandbox; Redis's reply conversions; a bound on
 // instructions and memory so a runaway script becomes an error reply, never a hang or a crash.
+#include <utility>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -74,6 +75,9 @@ class LuaEngine {
   bool allow_oom() const { return running_ != nullptr && running_->allow_oom; }
   // redis.setresp(3) for the rest of this run; every run starts on RESP2, as in Redis.
   bool resp3() const { return resp3_; }
+  // True once after a script ended with an error its redis.call/pcall already counted in INFO errorstats
+  // (Redis's ignore_error_stats_update), so the EVAL/FCALL reply does not count it again.
+  bool take_counted_error() { return std::exchange(result_error_counted_, false); }
   void set_resp3(bool on) { resp3_ = on; }
   Command& scratch() { return scratch_; }
   RegisterSink* loading_functions() { return loading_; }
@@ -120,6 +124,7 @@ class LuaEngine {
   bool running_function_ = false;  // callbacks get (keys, args); scripts get KEYS and ARGV
   std::span<const std::string> running_keys_, running_argv_;
   Reply result_;
+  bool result_error_counted_ = false;
 };
 
 }  // namespace lockcheck::mock

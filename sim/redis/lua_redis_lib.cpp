@@ -67,7 +67,15 @@ int redis_call_generic(lua_State* L, bool raise) {
     failure = e.what();
   }
   if (failed) return fail(L, raise, "mock internal error: " + failure);
-  if (reply.is_error()) return fail(L, raise, "-" + reply.text);
+  if (reply.is_error()) {
+    // The node counted this error in INFO errorstats when the command answered it: marked so that the
+    // script's own error reply, if it passes this table on, is not counted twice (as Redis marks it).
+    push_error_table(L, "-" + reply.text);
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, kErrorStatsCounted);
+    if (raise) return lua_error(L);
+    return 1;
+  }
   push_reply(L, reply, engine.resp3());
   return 1;
 }

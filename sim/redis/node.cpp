@@ -61,7 +61,7 @@ Node::Node(NodeOptions options)
   keyspace_.set_observer(&notifier_);
   wait_hook_ = [](std::int64_t, std::int64_t, std::int64_t) -> std::int64_t { return 0; };
   start_ms_ = options_.clock();
-  stats_.calls_by_command.assign(all_commands().size(), 0);
+  stats_.commands = CommandCounters(all_commands().size());
 }
 
 Node::~Node() = default;
@@ -82,11 +82,27 @@ void Node::set_maxmemory_keys(std::size_t keys, EvictionPolicy policy) {
 }
 
 Reply Node::execute(const Command& command, Session& session) {
+  Outcome outcome;
+  Reply reply = execute_command(command, session, outcome);
+  const bool counted_by_script = outcome.ran && lua_->take_counted_error();
+  if (reply.kind == Reply::Kind::error) count_error(reply, outcome, counted_by_script);
+  return reply;
+}
+
+void Node::count_error(const Reply& error, const Outcome& outcome, bool already_counted) {
+  if (!already_counted) stats_.errors.count(error.text);
+  if (outcome.spec == nullptr) return;
+  const auto index = static_cast<std::size_t>(outcome.spec - all_commands().data());
+  ++(outcome.ran ? stats_.commands.failed : stats_.commands.rejected)[index];
+}
+
+Reply Node::execute_command(const Command& command, Session& session, Outcome& outcome) {
   if (command.empty()) return Reply::error("ERR empty command");
   ++stats_.commands_processed;
   char name_buffer[32];
   std::string_view name = lower_into(command[0], name_buffer);
   const CommandSpec* spec = find_command(name);
+  outcome.spec = spec;
   // The order of redis-server's processCommand: QUIT always; unknown command and arity before NOAUTH. A
   // command refused while a transaction is open makes its EXEC fail (EXECABORT).
   if (spec != nullptr && spec->handler == cmd::quit) {
@@ -104,6 +120,7 @@ Reply Node::execute(const Command& command, Session& session) {
   }
   if (auto refused = subcommand_error(command)) {
     session.transaction.aborted |= queueing;
+    if (refused->text.starts_with("ERR unknown subcommand")) outcome.spec = nullptr;  // no command, as in Redis
     return std::move(*refused);
   }
   // processCommand's refusals of EXEC itself come wrapped, as execCommandAbort words them.
@@ -162,7 +179,8 @@ Reply Node::execute(const Command& command, Session& session) {
   }
   if ((spec->flags & kDenyOom) && !make_room()) return err::reply(err::kOom);
   if (spec->handler == cmd::exec && queued_deny_oom(session) && !make_room()) return abort_exec(session, err::kOom);
-  ++stats_.calls_by_command[static_cast<std::size_t>(spec - all_commands().data())];
+  ++stats_.commands.calls[static_cast<std::size_t>(spec - all_commands().data())];
+  outcome.ran = true;
   notifier_.set_arguments(&command);
   Session* previous = script_session_;
   script_session_ = &session;
@@ -210,9 +228,11 @@ Reply Node::run_queued(const Command& command, Session& session) {
   keyspace_.select(session.db);  // a queued script's SELECT does not carry over to the next command
   // No OOM check here: EXEC was refused up front if a queued command may grow memory (Redis 7.0).
   CommandContext context{*this, keyspace_, session, command, false, session.resp};
+  ++stats_.commands.calls[static_cast<std::size_t>(spec - all_commands().data())];
   notifier_.set_arguments(&command);  // LMOVE's sides, ZADD's INCR: the queued command's, not EXEC's
   Reply reply = spec->handler(context);
   notifier_.set_arguments(nullptr);
+  if (reply.kind == Reply::Kind::error) count_error(reply, Outcome{spec, true}, lua_->take_counted_error());
   keyspace_.settle_encodings(encoding_limits_);  // each queued command converts what it grew, as it would alone
   return reply;
 }
@@ -246,12 +266,22 @@ bool Node::watched_key_changed(const Session& session) const {
 }
 
 Reply Node::call_from_script(const Command& command, bool read_only, bool allow_oom) {
+  Outcome outcome;
+  Reply reply = script_command(command, read_only, allow_oom, outcome);
+  if (reply.kind == Reply::Kind::error) count_error(reply, outcome, false);
+  return reply;
+}
+
+Reply Node::script_command(const Command& command, bool read_only, bool allow_oom, Outcome& outcome) {
   assert(script_session_ != nullptr && depth_ > 0);
   char name_buffer[32];
   const CommandSpec* spec = find_command(lower_into(command[0], name_buffer));
+  outcome.spec = spec;
   if (spec == nullptr) return Reply::error("ERR Unknown Redis command called from script");
   if (!arity_ok(*spec, command.size())) return Reply::error("ERR Wrong number of args calling Redis command from script");
-  if (spec->flags & kNoScript) return Reply::error("ERR This Redis command is not allowed from script");
+  if ((spec->flags & kNoScript) || (spec->handler == cmd::cluster && subcommand_denied_in_scripts(command))) {
+    return Reply::error("ERR This Redis command is not allowed from script");
+  }
   if (read_only && (spec->flags & kWrite)) return Reply::error("ERR Write commands are not allowed from read-only scripts.");
   if (!write_refusal_.empty() && (spec->flags & kWrite)) return Reply::error(write_refusal_);
   if (spec->flags & kWrite) lua_->note_write();  // from now on SCRIPT KILL answers UNKILLABLE
@@ -269,6 +299,8 @@ Reply Node::call_from_script(const Command& command, bool read_only, bool allow_
     reply = err::reply(err::kOom);
   } else {
     const int resp = lua_->resp3() ? 3 : 2;
+    ++stats_.commands.calls[static_cast<std::size_t>(spec - all_commands().data())];
+    outcome.ran = true;
     CommandContext context{*this, keyspace_, *script_session_, command, true, resp};
     reply = spec->handler(context);
     keyspace_.settle_encodings(encoding_limits_);

@@ -12,6 +12,7 @@
 
 #include "clock.hpp"
 #include "config.hpp"
+#include "error_stats.hpp"
 #include "function_library.hpp"
 #include "cluster_view.hpp"
 #include "keyspace.hpp"
@@ -25,6 +26,7 @@
 namespace lockcheck::mock {
 
 class LuaEngine;
+struct CommandSpec;
 
 struct ReplicationInfo {
   std::string role = "master";  // "master" or "slave", as INFO prints it
@@ -55,7 +57,8 @@ struct ClientDirectory {
 // Counters INFO stats shows; CONFIG RESETSTAT zeroes them.
 struct NodeStats {
   std::int64_t commands_processed = 0;
-  std::vector<std::int64_t> calls_by_command;  // INFO commandstats; indexed like all_commands()
+  CommandCounters commands;  // INFO commandstats
+  ErrorStats errors;         // INFO errorstats, total_error_replies
 };
 
 // Published messages: (subscriber client id, push ["message", channel, payload]; a RESP2 transport sends
@@ -186,6 +189,17 @@ class Node {
   void set_script_context(std::string_view sha) { script_sha_ = sha; }
 
  private:
+  // How a command ended, for commandstats: refused before it ran (rejected_calls) or ran (failed_calls if it
+  // answered an error). No spec: an unknown command or subcommand, counted in errorstats only.
+  struct Outcome {
+    const CommandSpec* spec = nullptr;
+    bool ran = false;
+  };
+  Reply execute_command(const Command& command, Session& session, Outcome& outcome);
+  Reply script_command(const Command& command, bool read_only, bool allow_oom, Outcome& outcome);
+  // An error reply's place in INFO errorstats/commandstats; already_counted: a script's error that its
+  // redis.call counted when the command answered it.
+  [[gnu::cold]] void count_error(const Reply& error, const Outcome& outcome, bool already_counted);
   Reply dispatch(const Command& command, Session& session, bool in_script);
   void send(const std::vector<Delivery>& deliveries);
   // EXEC's up-front OOM check: a queued command may grow memory.

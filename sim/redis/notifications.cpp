@@ -24,6 +24,7 @@ constexpr std::array kCommandEvents = std::to_array<CommandEvent>({
     {"setex", '$', "set"},     {"setnx", '$', "set"},     {"append", '$', "append"},    {"setrange", '$', "setrange"},
     {"zincrby", 'z', "zincr"}, {"getex", 'g', "expire"},  {"lpushx", 'l', "lpush"},     {"rpushx", 'l', "rpush"},
     {"blpop", 'l', "lpop"},    {"brpop", 'l', "rpop"},    {"bzpopmin", 'z', "zpopmin"}, {"bzpopmax", 'z', "zpopmax"},
+    {"setbit", '$', "setbit"}, {"bitop", '$', "set"},
 });
 
 // LMOVE, BLMOVE, RPOPLPUSH, BRPOPLPUSH: the destination announces its push (lpush/rpush), the source its pop

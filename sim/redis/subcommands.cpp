@@ -25,7 +25,7 @@ constexpr std::array kSubcommands = std::to_array<Subcommand>({
     {"client", "pause", -3},       {"client", "reply", 3},      {"client", "setinfo", 4},
     {"client", "setname", 3},      {"client", "tracking", -3},  {"client", "trackinginfo", 2},
     {"client", "unblock", -3},     {"client", "unpause", 2},    {"command", "count", 2},
-    {"command", "docs", -2},       {"command", "getkeys", -3},  {"command", "getkeysandflags", -3},
+    {"command", "docs", -2},       {"command", "getkeys", -4},  {"command", "getkeysandflags", -4},
     {"command", "help", 2},        {"command", "info", -2},     {"command", "list", -2},
     {"config", "get", -3},         {"config", "help", 2},       {"config", "resetstat", 2},
     {"config", "rewrite", 2},      {"config", "set", -4},       {"function", "delete", 3},
@@ -75,6 +75,10 @@ Reply subcommand_help(std::string_view container_upper, std::initializer_list<st
   out.push_back(Reply::status("HELP"));
   out.push_back(Reply::status("    Prints this help."));
   return Reply::array(std::move(out));
+}
+
+bool subcommand_denied_in_scripts(const Command& args) {
+  return args.size() >= 2 && iequals(args[0], "cluster") && iequals(args[1], "reset");
 }
 
 std::string full_command_name(const Command& args) {

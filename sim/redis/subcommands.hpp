@@ -14,6 +14,9 @@ namespace lockcheck::mock {
 // The error Redis answers for `args` before running it (unknown subcommand, subcommand arity), if any.
 std::optional<Reply> subcommand_error(const Command& args);
 
+// A container's subcommand that 7.0.15 flags noscript while the container itself is not (CLUSTER RESET).
+bool subcommand_denied_in_scripts(const Command& args);
+
 // The name Redis's errors give a command: "pubsub|numpat" for a container's subcommand, else the name, lower case.
 std::string full_command_name(const Command& args);
 

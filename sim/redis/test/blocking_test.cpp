@@ -82,6 +82,17 @@ TEST_F(Blocking, ImmediateRepliesErrorsAndNoBlockingInExecOrScripts) {
   EXPECT_TRUE(late.empty());
 }
 
+TEST_F(Blocking, ScriptsMayNotCallBlockingCommandsOrClusterReset) {
+  const Reply refused = E("ERR This Redis command is not allowed from script");
+  EXPECT_REPLY(eval("return redis.pcall('blpop', 'x', 0)"), refused);
+  EXPECT_REPLY(eval("return redis.pcall('brpop', 'x', 0)"), refused);
+  EXPECT_REPLY(eval("return redis.pcall('brpoplpush', 'x', 'y', 0)"), refused);
+  EXPECT_REPLY(eval("return redis.pcall('blmove', 'x', 'y', 'left', 'right', 0)"), refused);
+  EXPECT_REPLY(eval("return redis.pcall('bzpopmin', 'z', 0)"), refused);
+  EXPECT_REPLY(eval("return redis.pcall('bzpopmax', 'z', 0)"), refused);
+  EXPECT_REPLY(eval("return redis.pcall('cluster', 'reset')"), refused);  // noscript as a subcommand only
+}
+
 TEST(BlockingWithoutATransport, AnswersAtOnce) {
   std::int64_t now_ms = 0;
   Node node(NodeOptions{.clock = [&] { return now_ms; }});

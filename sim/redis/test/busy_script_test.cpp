@@ -60,6 +60,31 @@ TEST_F(BusyScript, OthersGetBusyAndScriptKillStopsAReadOnlyScript) {
   EXPECT_REPLY(other.call({"SCRIPT", "KILL"}), Reply::error("NOTBUSY No scripts in execution right now."));
 }
 
+// A served node with a small instruction limit: if anything but FUNCTION LOAD's 500 ms bounded a load, it would
+// show here (with the default limit the two race, depending on the machine's speed).
+class ServedLowInstructionLimit : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = std::make_unique<RespServer>(node_, ServeOptions{.host = "127.0.0.1", .port = 0});
+    thread_ = std::thread([this] { server_->run(stop_); });
+  }
+  void TearDown() override {
+    stop_ = true;
+    thread_.join();
+  }
+  Node node_{NodeOptions{.clock = real_unix_time_ms, .script_instruction_limit = 1'000'000}};
+  std::unique_ptr<RespServer> server_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+TEST_F(ServedLowInstructionLimit, FunctionLoadTimesOutAfterHalfASecondNotOnTheInstructionLimit) {
+  HiredisClient client("127.0.0.1", server_->port());
+  const Reply reply = client.call({"FUNCTION", "LOAD", "#!lua name=lib\nlocal a = 1\nwhile 1 do a = a + 1 end"});
+  EXPECT_REPLY(reply, Reply::error("ERR Error registering functions: ERR FUNCTION LOAD timeout"));
+  EXPECT_REPLY(client.call({"PING"}), Reply::status("PONG"));
+}
+
 TEST_F(BusyScript, FunctionKillAndTransactionsWhileBusy) {
   HiredisClient other("127.0.0.1", server_->port());
   ASSERT_EQ(other.call({"CONFIG", "SET", "busy-reply-threshold", "50"}), Reply::ok());

@@ -18,6 +18,7 @@
 
 #include "hiredis_client.hpp"
 #include "lockcheck/sha1.hpp"
+#include "redis/function_dump.hpp"
 #include "redis/node.hpp"
 #include "redis/real_clock.hpp"
 #include "redis/resp_connection.hpp"
@@ -75,6 +76,10 @@ std::vector<ScriptSpec> all_scripts() {
   // Conversion and error edge cases.
   for (const char* body : {
            "return redis.call('get', KEYS[1])",
+           "return redis.pcall('blpop', KEYS[1], 0)",
+           "return redis.pcall('bzpopmin', KEYS[1], 0)",
+           "return redis.pcall('cluster', 'reset')",
+           "return redis.pcall('bitcount', KEYS[1])",
            "redis.call('select', 1) redis.call('set', KEYS[1], 'in-1') return redis.call('dbsize')",
            "return redis.pcall('select', ARGV[1] or '3')",
            "redis.call('select', 2) return redis.call('incrbyfloat', KEYS[1], ARGV[1] or '1.5')",
@@ -342,6 +347,22 @@ const std::vector<std::string>& replaceable_libraries() {
   return codes;
 }
 
+// FUNCTION RESTORE payloads: written by the mock (uncompressed, which redis-server reads too), broken ones.
+const std::vector<std::string>& restore_payloads() {
+  static const std::vector<std::string> payloads = [] {
+    const std::vector<std::string>& codes = libraries();
+    std::vector<std::string> out{dump_function_codes({codes[0]}), dump_function_codes({codes[2], codes[3]}),
+                                 dump_function_codes({codes[1]}), dump_function_codes({codes[4]}),
+                                 dump_function_codes({codes[6]}), dump_function_codes({codes[10]}),
+                                 dump_function_codes({codes[3], codes[3]}), dump_function_codes({}), "bad_payload"};
+    std::string flipped = dump_function_codes({codes[5]});
+    flipped[3] ^= 1;
+    out.push_back(flipped);
+    return out;
+  }();
+  return payloads;
+}
+
 rc::Gen<Command> function_command() {
   auto library = rc::gen::elementOf(libraries());
   auto replaceable = rc::gen::elementOf(replaceable_libraries());
@@ -370,7 +391,10 @@ rc::Gen<Command> function_command() {
             "FUNCTION"),
       plain({rc::gen::just<std::string>("LIST"), rc::gen::element<std::string>("LIBRARYNAME", "foo")},
             "FUNCTION"),
-      plain({rc::gen::just<std::string>("KILL")}, "SCRIPT"));
+      plain({rc::gen::just<std::string>("KILL")}, "SCRIPT"),
+      plain({rc::gen::just<std::string>("RESTORE"), rc::gen::elementOf(restore_payloads())}, "FUNCTION"),
+      plain({rc::gen::just<std::string>("RESTORE"), rc::gen::elementOf(restore_payloads()),
+             rc::gen::element<std::string>("APPEND", "replace", "FLUSH", "nope")}, "FUNCTION"));
 }
 
 // HELLO 2 (never 3: hiredis speaks RESP2 only; RESP3 is compared on raw bytes below), AUTH, CLIENT and CONFIG
@@ -402,7 +426,16 @@ rc::Gen<Command> connection_command() {
              rc::gen::element<std::string>("1gb", "10MB", "0", "1.5gb", "12x")}, "CONFIG"),
       plain({rc::gen::just<std::string>("SET"), rc::gen::element<std::string>("databases", "foo", "timeout"),
              rc::gen::element<std::string>("4", "0")}, "CONFIG"),
-      plain({rc::gen::element<std::string>("RESETSTAT", "NOPE")}, "CONFIG"));
+      plain({rc::gen::element<std::string>("RESETSTAT", "NOPE")}, "CONFIG"),
+      plain({rc::gen::just<std::string>("GETKEYS"), rc::gen::element<std::string>("EVAL", "fcall", "EVAL_RO"),
+             rc::gen::just<std::string>("s"), rc::gen::element<std::string>("0", "1", "2", "x", "-1"),
+             rc::gen::element<std::string>("k1", "a"), rc::gen::element<std::string>("k2", "b")}, "COMMAND"),
+      plain({rc::gen::just<std::string>("GETKEYS"),
+             rc::gen::element<std::string>("GET", "mset", "BITOP", "lmove", "blpop", "nosuch", "config", "ping", "del")},
+            "COMMAND"),
+      plain({rc::gen::just<std::string>("GETKEYS"), rc::gen::element<std::string>("GET", "mset", "del", "rename", "config"),
+             rc::gen::element<std::string>("a", "get"), rc::gen::element<std::string>("1", "b"), rc::gen::element<std::string>("c", "2")},
+            "COMMAND"));
 }
 
 // What each sequence starts from on the real server (the mock starts from a fresh node).
@@ -547,6 +580,40 @@ rc::Gen<Step> encoding_step() {
   });
 }
 
+// Strings as bytes: ranges, bitmaps and LCS over short values (bytes 0x00/0xff/ASCII) with negative, huge and
+// malformed offsets, BYTE/BIT windows and the options' errors.
+rc::Gen<Step> string_bits_step() {
+  auto as_step = [](rc::Gen<Command> gen) { return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false}; }); };
+  auto k = family_key("b1", "b2");
+  auto bytes = rc::gen::element<std::string>("foobar", std::string("\xff\xf0\x00", 3), std::string(2, '\0'), "", "ohmytext",
+                                             "mynewtext", "7");
+  auto index = rc::gen::element<std::string>("0", "1", "-1", "-3", "7", "17", "-100", "4294967297", "x");
+  auto bit_offset = rc::gen::element<std::string>("0", "7", "13", "40", "-1", "4294967296", "4294967295", "x");
+  auto unit = rc::gen::element<std::string>("BIT", "byte", "bits");
+  return rc::gen::weightedOneOf<Step>({
+      {2, as_step(plain({k, bytes}, "SET"))},
+      {2, as_step(plain_named({k, index, index}, rc::gen::element<std::string>("GETRANGE", "SUBSTR")))},
+      {2, as_step(plain({k, rc::gen::element<std::string>("0", "3", "-1", "536870908", "9223372036854775807", "x"), bytes},
+                        "SETRANGE"))},
+      {2, as_step(plain({k, bit_offset}, "GETBIT"))},
+      {2, as_step(plain({k, bit_offset, rc::gen::element<std::string>("1", "0", "2", "-1", "x")}, "SETBIT"))},
+      {1, as_step(plain({k}, "BITCOUNT"))},
+      {2, as_step(plain({k, index, index}, "BITCOUNT"))},
+      {1, as_step(plain({k, index, index, unit}, "BITCOUNT"))},
+      {1, as_step(plain({k, index}, "BITCOUNT"))},
+      {1, as_step(plain({k, rc::gen::element<std::string>("0", "1", "2", "x")}, "BITPOS"))},
+      {1, as_step(plain({k, rc::gen::element<std::string>("0", "1"), index}, "BITPOS"))},
+      {1, as_step(plain({k, rc::gen::element<std::string>("0", "1"), index, index}, "BITPOS"))},
+      {2, as_step(plain({k, rc::gen::element<std::string>("0", "1"), index, index, unit}, "BITPOS"))},
+      {2, as_step(plain({rc::gen::element<std::string>("AND", "or", "XOR", "NOT", "nand"), k, k, k}, "BITOP"))},
+      {1, as_step(plain({rc::gen::element<std::string>("NOT", "and"), k, k}, "BITOP"))},
+      {1, as_step(plain({k, k}, "LCS"))},
+      {1, as_step(plain({k, k, rc::gen::element<std::string>("LEN", "IDX", "WITHMATCHLEN", "MINMATCHLEN", "nope")}, "LCS"))},
+      {1, as_step(plain({k, k, rc::gen::just<std::string>("IDX"), rc::gen::element<std::string>("WITHMATCHLEN", "LEN"),
+                         rc::gen::just<std::string>("MINMATCHLEN"), rc::gen::element<std::string>("0", "2", "-1", "x")}, "LCS"))},
+  });
+}
+
 rc::Gen<Step> step() {
   auto as_step = [](rc::Gen<Command> gen) { return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false}; }); };
   auto v = value();
@@ -554,6 +621,7 @@ rc::Gen<Step> step() {
   return rc::gen::weightedOneOf<Step>({
       {8, set_step()},
       {6, encoding_step()},
+      {6, string_bits_step()},
       // Pub/sub on this one connection: one pattern and one shard channel at most, so that every command has
       // exactly one reply (hiredis reads one per command); subscribed mode then refuses the other commands.
       {1, as_step(plain({rc::gen::just<std::string>("p*")}, "PSUBSCRIBE"))},
@@ -628,6 +696,8 @@ rc::Gen<Step> step() {
       {1, as_step(plain({k, k}, "WATCH"))},
       {1, as_step(plain({}, "UNWATCH"))},
       {1, as_step(plain({}, "DBSIZE"))},
+      // Every error reply so far, by code: counted where redis-server counts them (scripts included).
+      {2, as_step(plain({rc::gen::just<std::string>("errorstats")}, "INFO"))},
       {1, as_step(plain({v}, "PING"))},
       {1, rc::gen::exec([] { return Step{{*rc::gen::element<std::string>("FOO", "get", "Get"), *key(), "x"}, false}; })},
       {8, script_step()},
@@ -750,6 +820,7 @@ void reset(HiredisClient& real) {
   real.call({"FUNCTION", "FLUSH"});
   real.call(kResetConfig);
   real.call(kEncodingLimits);  // small thresholds, set on the mock too, so sequences cross them
+  real.call({"CONFIG", "RESETSTAT"});  // INFO errorstats starts from nothing, as on the fresh mock node
   real.call({"CLIENT", "SETNAME", ""});
   real.call({"CLIENT", "NO-EVICT", "off"});
 }
