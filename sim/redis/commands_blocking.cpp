@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "blocking_pop.hpp"
 #include "commands.hpp"
 #include "errors.hpp"
 #include "list_access.hpp"
@@ -91,16 +92,7 @@ std::optional<Reply> try_brpoplpush(CommandContext& ctx) {
   return reply;
 }
 
-// The shared flow: timeout, one try, then nil (cannot block) or park the client.
-Reply blocking(CommandContext& ctx, PopAttempt attempt) {
-  Reply error;
-  auto deadline = parse_timeout(ctx.args.back(), ctx.keys.now_ms(), error);
-  if (!deadline) return error;
-  if (std::optional<Reply> reply = attempt(ctx)) return std::move(*reply);
-  if (!ctx.node.can_block(ctx.session, ctx.in_script)) return Reply::nil();
-  ctx.node.block(ctx.session, ctx.args, attempt, *deadline);
-  return Reply::nil();  // not sent: the transport waits for the node's late reply
-}
+Reply blocking(CommandContext& ctx, PopAttempt attempt) { return pop_or_block(ctx, attempt, ctx.args.back()); }
 
 }  // namespace
 
@@ -115,3 +107,17 @@ Reply blmove(CommandContext& ctx) {
 }
 
 }  // namespace lockcheck::mock::cmd
+
+namespace lockcheck::mock {
+
+Reply pop_or_block(CommandContext& ctx, PopAttempt attempt, const std::string& timeout_seconds) {
+  Reply error;
+  auto deadline = cmd::parse_timeout(timeout_seconds, ctx.keys.now_ms(), error);
+  if (!deadline) return error;
+  if (std::optional<Reply> reply = attempt(ctx)) return std::move(*reply);
+  if (!ctx.node.can_block(ctx.session, ctx.in_script)) return Reply::nil();
+  ctx.node.block(ctx.session, ctx.args, attempt, *deadline);
+  return Reply::nil();  // not sent: the transport waits for the node's late reply
+}
+
+}  // namespace lockcheck::mock

@@ -23,7 +23,7 @@ constexpr std::array kCommandEvents = std::to_array<CommandEvent>({
     {"mset", '$', "set"},      {"msetnx", '$', "set"},    {"psetex", '$', "set"},       {"set", '$', "set"},
     {"setex", '$', "set"},     {"setnx", '$', "set"},     {"append", '$', "append"},    {"setrange", '$', "setrange"},
     {"zincrby", 'z', "zincr"}, {"rename", 'g', "rename_to"}, {"renamenx", 'g', "rename_to"}, {"copy", 'g', "copy_to"},
-    {"getex", 'g', "expire"},
+    {"getex", 'g', "expire"},  {"sort", 'l', "sortstore"},
 });
 
 CommandEvent command_event(std::string_view command) {
@@ -42,6 +42,13 @@ CommandEvent command_event(std::string_view command) {
 
 bool is_expire_command(std::string_view command) {
   return command == "expire" || command == "pexpire" || command == "expireat" || command == "pexpireat";
+}
+
+// A *STORE command (and SORT ... STORE) whose result is empty deletes its destination and announces only "del".
+bool is_store_command(std::string_view command) {
+  constexpr std::array kStores = std::to_array<std::string_view>(
+      {"sinterstore", "sunionstore", "sdiffstore", "zunionstore", "zinterstore", "zdiffstore", "zrangestore", "sort"});
+  return std::find(kStores.begin(), kStores.end(), command) != kStores.end();
 }
 
 }  // namespace
@@ -98,7 +105,7 @@ void KeyspaceNotifier::on_key_event(const KeyEvent& event) {
       // A type command that emptied its key announces itself, then the generic "del".
       const CommandEvent what = command_event(command);
       if (command != "del" && command != "unlink" && command != "getdel" && !is_expire_command(command) &&
-          command != "flushall" && command != "flushdb" && what.event_class != '$') {
+          command != "flushall" && command != "flushdb" && what.event_class != '$' && !is_store_command(command)) {
         notify(what.event_class, what.event, event.key, db);
       }
       if (command != "flushall" && command != "flushdb") notify('g', "del", event.key, db);
