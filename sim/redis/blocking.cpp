@@ -58,7 +58,7 @@ void Node::expire_blocked() {
     }
     BlockedCall call = std::move(*it);
     it = calls.erase(it);
-    answer_blocked(call, Reply::nil());  // Redis answers a timed-out pop with a null array
+    answer_blocked(call, Reply::null_array());
   }
 }
 

@@ -8,7 +8,8 @@
 
 namespace lockcheck::mock {
 
-Reply pop_or_block(CommandContext& ctx, PopAttempt attempt, const std::string& timeout_seconds);
+// A command that cannot block answers a null array, BLMOVE and BRPOPLPUSH a null bulk (`moves`), as 7.0 does.
+Reply pop_or_block(CommandContext& ctx, PopAttempt attempt, const std::string& timeout_seconds, bool moves = false);
 
 // Redis announces a pop by what it did ("lpop", "zpopmin"), whatever command did it (LMPOP, BZMPOP): the
 // keyspace's acting command reads `event` while this lives.

@@ -100,22 +100,22 @@ Reply blpop(CommandContext& ctx) { return blocking(ctx, try_blpop); }
 Reply brpop(CommandContext& ctx) { return blocking(ctx, try_brpop); }
 Reply bzpopmin(CommandContext& ctx) { return blocking(ctx, try_bzpopmin); }
 Reply bzpopmax(CommandContext& ctx) { return blocking(ctx, try_bzpopmax); }
-Reply brpoplpush(CommandContext& ctx) { return blocking(ctx, try_brpoplpush); }
+Reply brpoplpush(CommandContext& ctx) { return pop_or_block(ctx, try_brpoplpush, ctx.args.back(), /*moves=*/true); }
 Reply blmove(CommandContext& ctx) {
   if (!parse_list_side(ctx.args[3]) || !parse_list_side(ctx.args[4])) return err::syntax();
-  return blocking(ctx, try_blmove);
+  return pop_or_block(ctx, try_blmove, ctx.args.back(), /*moves=*/true);
 }
 
 }  // namespace lockcheck::mock::cmd
 
 namespace lockcheck::mock {
 
-Reply pop_or_block(CommandContext& ctx, PopAttempt attempt, const std::string& timeout_seconds) {
+Reply pop_or_block(CommandContext& ctx, PopAttempt attempt, const std::string& timeout_seconds, bool moves) {
   Reply error;
   auto deadline = cmd::parse_timeout(timeout_seconds, ctx.keys.now_ms(), error);
   if (!deadline) return error;
   if (std::optional<Reply> reply = attempt(ctx)) return std::move(*reply);
-  if (!ctx.node.can_block(ctx.session, ctx.in_script)) return Reply::nil();
+  if (!ctx.node.can_block(ctx.session, ctx.in_script)) return moves ? Reply::nil() : Reply::null_array();
   ctx.node.block(ctx.session, ctx.args, attempt, *deadline);
   return Reply::nil();  // not sent: the transport waits for the node's late reply
 }

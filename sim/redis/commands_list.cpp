@@ -37,6 +37,7 @@ Reply push(CommandContext& ctx, bool left, bool only_existing = false) {
 }
 
 Reply pop(CommandContext& ctx, bool left) {
+  if (ctx.args.size() > 3) return err::arity(left ? "lpop" : "rpop");  // 7.0: an arity error here, ZPOPMIN's a syntax error
   Reply error;
   const auto pop_count = parse_pop_count(ctx.args, error);
   if (!pop_count) return error;
@@ -45,7 +46,7 @@ Reply pop(CommandContext& ctx, bool left) {
   bool wrong_type = false;
   List* list = find_list(ctx, wrong_type);
   if (wrong_type) return err::wrong_type();
-  if (list == nullptr) return Reply::nil();  // nil bulk, or nil array with a count
+  if (list == nullptr) return with_count ? Reply::null_array() : Reply::nil();
   std::vector<Reply> popped;
   for (std::int64_t i = 0; i < count && !list->empty(); ++i) {
     if (left) {

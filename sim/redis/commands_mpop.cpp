@@ -101,7 +101,7 @@ Reply mpop(CommandContext& ctx) {
   Reply error;
   if (!parse_mpop(ctx.args, 1, ZSetPop, error)) return error;
   if (std::optional<Reply> reply = try_mpop<1, ZSetPop>(ctx)) return std::move(*reply);
-  return Reply::nil();
+  return Reply::null_array();
 }
 
 template <bool ZSetPop>

@@ -17,7 +17,7 @@ Reply exec(CommandContext& ctx) {
   const bool watch_broken = ctx.node.watched_key_changed(ctx.session);
   ctx.node.unwatch_all(ctx.session);
   if (transaction.aborted) return Reply::error("EXECABORT Transaction discarded because of previous errors.");
-  if (watch_broken) return Reply::nil();  // a nil array
+  if (watch_broken) return Reply::null_array();
   std::vector<Reply> replies;
   replies.reserve(transaction.queued.size());
   ctx.session.running_exec = true;

@@ -178,7 +178,7 @@ void encode_line(char type, std::string_view text, std::string& out) {
 void encode_reply(const Reply& reply, std::string& out, int resp) {
   const bool resp3 = resp == 3;
   switch (reply.kind) {
-    case Reply::Kind::nil: out += resp3 ? "_\r\n" : "$-1\r\n"; return;
+    case Reply::Kind::nil: out += resp3 ? "_\r\n" : reply.integer == 1 ? "*-1\r\n" : "$-1\r\n"; return;
     case Reply::Kind::status: encode_line('+', reply.text, out); return;
     case Reply::Kind::error: encode_line('-', reply.text, out); return;
     case Reply::Kind::integer: encode_line(':', std::to_string(reply.integer), out); return;

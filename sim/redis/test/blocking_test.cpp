@@ -85,7 +85,7 @@ TEST(BlockingWithoutATransport, AnswersAtOnce) {
   std::int64_t now_ms = 0;
   Node node(NodeOptions{.clock = [&] { return now_ms; }});
   Session session{.client_id = 1};
-  EXPECT_EQ(node.execute({"blpop", "q", "0"}, session), Reply::nil());
+  EXPECT_EQ(node.execute({"blpop", "q", "0"}, session), Reply::null_array());
   EXPECT_FALSE(session.blocked);
 }
 

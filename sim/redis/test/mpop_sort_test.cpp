@@ -21,6 +21,8 @@ Reply bulks(std::initializer_list<const char*> texts) {
 TEST_F(MpopAndSort, LmpopPopsFromTheFirstNonEmptyList) {
   run({"rpush", "l", "a", "b", "c", "d"});
   run({"set", "str", "v"});
+  EXPECT_REPLY(run({"lpop", "l", "1", "2"}), E("ERR wrong number of arguments for 'lpop' command"));
+  EXPECT_REPLY(run({"RPOP", "l", "1", "2"}), E("ERR wrong number of arguments for 'rpop' command"));
   EXPECT_REPLY(run({"lmpop", "2", "missing", "l", "left"}), A({B("l"), bulks({"a"})}));
   EXPECT_REPLY(run({"lmpop", "1", "l", "RIGHT", "count", "2"}), A({B("l"), bulks({"d", "c"})}));
   EXPECT_REPLY(run({"lmpop", "1", "l", "right", "count", "5"}), A({B("l"), bulks({"b"})}));

@@ -24,6 +24,9 @@ struct Reply {
   std::vector<Reply> elements;
 
   static Reply nil() { return {}; }
+  // A null where an array was due (LPOP key count, EXEC after a broken WATCH, a pop that timed out): RESP2 sends
+  // it as "*-1", not "$-1"; RESP3 and every reader see a plain null. `integer` 1 marks it.
+  static Reply null_array() { return {Kind::nil, 1, {}, {}}; }
   static Reply status(std::string text) { return {Kind::status, 0, std::move(text), {}}; }
   static Reply ok() { return status("OK"); }
   static Reply error(std::string text) { return {Kind::error, 0, std::move(text), {}}; }
