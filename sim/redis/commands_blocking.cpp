@@ -49,6 +49,7 @@ std::optional<Reply> pop_first_list(CommandContext& ctx, bool left) {
     std::string element = left ? std::move(list->front()) : std::move(list->back());
     if (left) list->pop_front();
     else list->pop_back();
+    AnnouncedAs announced(ctx.keys, left ? "lpop" : "rpop");
     if (list->empty()) ctx.keys.remove(ctx.args[i]);
     else ctx.keys.modified(ctx.args[i]);
     return Reply::array({Reply::bulk(ctx.args[i]), Reply::bulk(std::move(element))});
@@ -69,6 +70,7 @@ std::optional<Reply> pop_first_zset(CommandContext& ctx, bool from_max) {
     const ZItem* item = from_max ? &*zset->by_score.rbegin() : &*zset->by_score.begin();
     Reply reply = Reply::array({Reply::bulk(ctx.args[i]), Reply::bulk(item->second),
                                 Reply::double_reply(format_double(item->first))});
+    AnnouncedAs announced(ctx.keys, from_max ? "zpopmax" : "zpopmin");
     remove_items(ctx.keys, ctx.args[i], *zset, {item});
     return reply;
   }

@@ -75,9 +75,13 @@ TEST_F(MpopAndSort, PopsAndStoresAnnounceAsRedisDoes) {
   run({"zadd", "z", "1", "a"});
   run({"zunionstore", "d", "1", "z"});
   run({"zinterstore", "d", "1", "missing"});
+  run({"rpush", "l", "x", "y"});
+  run({"blpop", "l", "0"});
+  run({"brpop", "l", "0"});
+  run({"bzpopmin", "z", "0"});
   // As redis-server 7.0.15 sends them (checked with SUBSCRIBE on it).
   const std::vector<std::string> expected = {"rpush", "lpop", "rpop", "del", "zadd", "zpopmax", "del", "rpush", "sortstore",
-                                             "del", "zadd", "zunionstore", "del"};
+                                             "del", "zadd", "zunionstore", "del", "rpush", "lpop", "rpop", "zpopmin", "del"};
   EXPECT_EQ(events, expected);
 }
 
