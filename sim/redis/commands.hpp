@@ -105,6 +105,11 @@ Reply blmove(CommandContext&);
 Reply brpoplpush(CommandContext&);
 Reply bzpopmin(CommandContext&);
 Reply bzpopmax(CommandContext&);
+// LMPOP, BLMPOP, ZMPOP, BZMPOP (commands_mpop.cpp)
+Reply lmpop(CommandContext&);
+Reply blmpop(CommandContext&);
+Reply zmpop(CommandContext&);
+Reply bzmpop(CommandContext&);
 // sorted sets
 Reply zadd(CommandContext&);
 Reply zrem(CommandContext&);
@@ -127,6 +132,18 @@ Reply zincrby(CommandContext&);
 Reply zpopmin(CommandContext&);
 Reply zpopmax(CommandContext&);
 Reply zmscore(CommandContext&);
+Reply zrangestore(CommandContext&);
+// ZUNION/ZINTER/ZDIFF(+STORE), ZINTERCARD (commands_zset_algebra.cpp)
+Reply zunion(CommandContext&);
+Reply zinter(CommandContext&);
+Reply zdiff(CommandContext&);
+Reply zunionstore(CommandContext&);
+Reply zinterstore(CommandContext&);
+Reply zdiffstore(CommandContext&);
+Reply zintercard(CommandContext&);
+// SORT, SORT_RO (commands_sort.cpp)
+Reply sort(CommandContext&);
+Reply sort_ro(CommandContext&);
 // sets
 Reply sadd(CommandContext&);
 Reply srem(CommandContext&);

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "blocking_pop.hpp"
 #include "commands.hpp"
 #include "errors.hpp"
 #include "list_access.hpp"
@@ -48,6 +49,7 @@ std::optional<Reply> pop_first_list(CommandContext& ctx, bool left) {
     std::string element = left ? std::move(list->front()) : std::move(list->back());
     if (left) list->pop_front();
     else list->pop_back();
+    AnnouncedAs announced(ctx.keys, left ? "lpop" : "rpop");
     if (list->empty()) ctx.keys.remove(ctx.args[i]);
     else ctx.keys.modified(ctx.args[i]);
     return Reply::array({Reply::bulk(ctx.args[i]), Reply::bulk(std::move(element))});
@@ -68,6 +70,7 @@ std::optional<Reply> pop_first_zset(CommandContext& ctx, bool from_max) {
     const ZItem* item = from_max ? &*zset->by_score.rbegin() : &*zset->by_score.begin();
     Reply reply = Reply::array({Reply::bulk(ctx.args[i]), Reply::bulk(item->second),
                                 Reply::double_reply(format_double(item->first))});
+    AnnouncedAs announced(ctx.keys, from_max ? "zpopmax" : "zpopmin");
     remove_items(ctx.keys, ctx.args[i], *zset, {item});
     return reply;
   }
@@ -91,20 +94,7 @@ std::optional<Reply> try_brpoplpush(CommandContext& ctx) {
   return reply;
 }
 
-// The shared flow: timeout, one try, then park the client. A script or EXEC may not block (Redis's
-// DENY_BLOCKING): 7.0 answers BLPOP, BRPOP and BZPOP* there with a null array, BLMOVE and BRPOPLPUSH with
-// `denied`. A node without a transport answers at once as a timeout would (a null array).
-Reply blocking(CommandContext& ctx, PopAttempt attempt, Reply denied = Reply::null_array()) {
-  Reply error;
-  auto deadline = parse_timeout(ctx.args.back(), ctx.keys.now_ms(), error);
-  if (!deadline) return error;
-  if (std::optional<Reply> reply = attempt(ctx)) return std::move(*reply);
-  if (!ctx.node.can_block(ctx.session, ctx.in_script)) {
-    return ctx.in_script || ctx.session.running_exec ? denied : Reply::null_array();
-  }
-  ctx.node.block(ctx.session, ctx.args, attempt, *deadline);
-  return Reply::nil();  // not sent: the transport waits for the node's late reply
-}
+Reply blocking(CommandContext& ctx, PopAttempt attempt) { return pop_or_block(ctx, attempt, ctx.args.back()); }
 
 }  // namespace
 
@@ -112,10 +102,24 @@ Reply blpop(CommandContext& ctx) { return blocking(ctx, try_blpop); }
 Reply brpop(CommandContext& ctx) { return blocking(ctx, try_brpop); }
 Reply bzpopmin(CommandContext& ctx) { return blocking(ctx, try_bzpopmin); }
 Reply bzpopmax(CommandContext& ctx) { return blocking(ctx, try_bzpopmax); }
-Reply brpoplpush(CommandContext& ctx) { return blocking(ctx, try_brpoplpush, Reply::nil()); }
+Reply brpoplpush(CommandContext& ctx) { return pop_or_block(ctx, try_brpoplpush, ctx.args.back(), /*moves=*/true); }
 Reply blmove(CommandContext& ctx) {
   if (!parse_list_side(ctx.args[3]) || !parse_list_side(ctx.args[4])) return err::syntax();
-  return blocking(ctx, try_blmove, Reply::nil());
+  return pop_or_block(ctx, try_blmove, ctx.args.back(), /*moves=*/true);
 }
 
 }  // namespace lockcheck::mock::cmd
+
+namespace lockcheck::mock {
+
+Reply pop_or_block(CommandContext& ctx, PopAttempt attempt, const std::string& timeout_seconds, bool moves) {
+  Reply error;
+  auto deadline = cmd::parse_timeout(timeout_seconds, ctx.keys.now_ms(), error);
+  if (!deadline) return error;
+  if (std::optional<Reply> reply = attempt(ctx)) return std::move(*reply);
+  if (!ctx.node.can_block(ctx.session, ctx.in_script)) return moves ? Reply::nil() : Reply::null_array();
+  ctx.node.block(ctx.session, ctx.args, attempt, *deadline);
+  return Reply::nil();  // not sent: the transport waits for the node's late reply
+}
+
+}  // namespace lockcheck::mock

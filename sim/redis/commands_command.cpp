@@ -23,7 +23,8 @@ KeyPositions key_positions(std::string_view name) {
        "fcall_ro", "flushall", "flushdb", "function", "hello", "info", "ping", "publish", "psubscribe", "pubsub",
        "punsubscribe", "quit", "randomkey", "reset", "script", "select", "subscribe", "swapdb", "time", "unsubscribe",
        "wait", "multi", "exec", "discard", "unwatch", "keys", "scan", "lastsave", "save", "bgsave", "role", "debug",
-       "sintercard", "object", "memory"});
+       "sintercard", "object", "memory", "zunion", "zinter", "zdiff", "zintercard", "lmpop", "blmpop", "zmpop",
+       "bzmpop"});
   constexpr std::array kAllKeys = std::to_array<std::string_view>(
       {"del", "exists", "unlink", "touch", "mget", "watch", "sinter", "sunion", "sdiff", "pfcount", "sinterstore",
        "sunionstore", "sdiffstore", "ssubscribe", "sunsubscribe"});
@@ -31,7 +32,7 @@ KeyPositions key_positions(std::string_view name) {
   if (std::find(kAllKeys.begin(), kAllKeys.end(), name) != kAllKeys.end()) return {1, -1, 1};
   if (name == "mset" || name == "msetnx") return {1, -1, 2};
   if (name == "rename" || name == "renamenx" || name == "copy" || name == "lmove" || name == "rpoplpush" ||
-      name == "smove" || name == "blmove" || name == "brpoplpush") {
+      name == "smove" || name == "blmove" || name == "brpoplpush" || name == "zrangestore") {
     return {1, 2, 1};
   }
   if (name == "bitop") return {2, -1, 1};
@@ -61,13 +62,14 @@ std::string_view group_of(std::string_view name) {
     return "list";
   }
   if (name[0] == 's' && name != "set" && name != "setnx" && name != "setex" && name != "setrange" && name != "strlen" &&
-      name != "scan") {
+      name != "scan" && name != "sort" && name != "sort_ro") {
     return "set";
   }
   const KeyPositions keys = key_positions(name);
   if (name == "del" || name == "exists" || name == "unlink" || name == "type" || name.find("expire") != std::string_view::npos ||
       name == "ttl" || name == "pttl" || name == "persist" || name == "keys" || name == "scan" || name == "rename" ||
-      name == "renamenx" || name == "copy" || name == "touch" || name == "randomkey" || name == "move" || keys.first == 0) {
+      name == "renamenx" || name == "copy" || name == "touch" || name == "randomkey" || name == "move" || name == "sort" ||
+      name == "sort_ro" || keys.first == 0) {
     return "generic";
   }
   return "string";

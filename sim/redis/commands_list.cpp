@@ -37,6 +37,7 @@ Reply push(CommandContext& ctx, bool left, bool only_existing = false) {
 }
 
 Reply pop(CommandContext& ctx, bool left) {
+  if (ctx.args.size() > 3) return err::arity(left ? "lpop" : "rpop");  // 7.0: an arity error here, ZPOPMIN's a syntax error
   Reply error;
   const auto pop_count = parse_pop_count(ctx.args, error);
   if (!pop_count) return error;

@@ -1,6 +1,6 @@
 // Sorted-set ranges: ZRANGE (by rank, BYSCORE, BYLEX; REV, LIMIT, WITHSCORES) and the older forms that
 // preset its options (ZREVRANGE, ZRANGEBYSCORE, ZREVRANGEBYSCORE, ZRANGEBYLEX, ZREVRANGEBYLEX), ZCOUNT,
-// ZLEXCOUNT and ZREMRANGEBYSCORE/RANK/LEX. Options, then the range, then the key: Redis 7.0's order.
+// ZLEXCOUNT, ZREMRANGEBYSCORE/RANK/LEX and ZRANGESTORE. Options, then the range, then the key: Redis 7.0's order.
 #include <algorithm>
 
 #include "commands.hpp"
@@ -63,16 +63,17 @@ std::optional<std::vector<const ZItem*>> select_range(const ZSet& zset, const Ra
   return chosen;
 }
 
-// zrangeGenericCommand: options from args[4] on, over what the command's name presets.
-Reply range_command(CommandContext& ctx, RangeRequest request) {
-  const Command& args = ctx.args;
+// zrangeGenericCommand up to the reply: options from args[4] on (WITHSCORES only when not storing), then the
+// range, then the key. The items selected (none for a missing key), or nullopt with `error` set.
+std::optional<std::vector<const ZItem*>> parse_and_select(Keyspace& keys, const Command& args, RangeRequest& request,
+                                                          bool store, Reply& error) {
   for (std::size_t i = 4; i < args.size(); ++i) {
-    if (iequals(args[i], "withscores")) {
+    if (!store && iequals(args[i], "withscores")) {
       request.with_scores = true;
     } else if (iequals(args[i], "limit") && i + 2 < args.size()) {
       auto offset = parse_int64(args[i + 1]);
       auto count = parse_int64(args[i + 2]);
-      if (!offset || !count) return err::not_integer();
+      if (!offset || !count) return error = err::not_integer(), std::nullopt;
       request.offset = *offset;
       request.limit = *count;
       i += 2;
@@ -83,24 +84,31 @@ Reply range_command(CommandContext& ctx, RangeRequest request) {
     } else if (request.by == RangeBy::unset && iequals(args[i], "byscore")) {
       request.by = RangeBy::score;
     } else {
-      return err::syntax();
+      return error = err::syntax(), std::nullopt;
     }
   }
   if (request.by == RangeBy::unset) request.by = RangeBy::rank;
   if (request.limit != -1 && request.by == RangeBy::rank) {  // as 7.0: LIMIT 0 -1 passes
-    return Reply::error("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX");
+    return error = Reply::error("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX"),
+           std::nullopt;
   }
   if (request.with_scores && request.by == RangeBy::lex) {
-    return Reply::error("ERR syntax error, WITHSCORES not supported in combination with BYLEX");
+    return error = Reply::error("ERR syntax error, WITHSCORES not supported in combination with BYLEX"), std::nullopt;
   }
-  Reply error;
   const ZSet empty;
-  if (!select_range(empty, request, args, error)) return error;  // the range is checked before the key
+  if (!select_range(empty, request, args, error)) return std::nullopt;  // the range is checked before the key
   bool wrong_type = false;
-  ZSet* zset = find_zset(ctx.keys, args[1], wrong_type);
-  if (wrong_type) return err::wrong_type();
-  if (zset == nullptr) return Reply::array({});
-  return scored_reply(*select_range(*zset, request, args, error), request.with_scores, ctx.resp);
+  ZSet* zset = find_zset(keys, args[1], wrong_type);
+  if (wrong_type) return error = err::wrong_type(), std::nullopt;
+  if (zset == nullptr) return std::vector<const ZItem*>{};
+  return select_range(*zset, request, args, error);
+}
+
+Reply range_command(CommandContext& ctx, RangeRequest request) {
+  Reply error;
+  auto items = parse_and_select(ctx.keys, ctx.args, request, /*store=*/false, error);
+  if (!items) return error;
+  return scored_reply(*items, request.with_scores, ctx.resp);
 }
 
 // ZCOUNT / ZLEXCOUNT / ZREMRANGEBY*: the range over args[2], args[3]; then count or remove.
@@ -129,6 +137,19 @@ Reply zrevrangebyscore(CommandContext& ctx) {
 Reply zrangebylex(CommandContext& ctx) { return range_command(ctx, {.by = RangeBy::lex, .rev_preset = true}); }
 Reply zrevrangebylex(CommandContext& ctx) {
   return range_command(ctx, {.by = RangeBy::lex, .rev = true, .rev_preset = true});
+}
+// ZRANGESTORE dst src min max [BYSCORE|BYLEX] [REV] [LIMIT offset count]: ZRANGE's selection without the
+// destination argument, stored (an empty selection deletes dst).
+Reply zrangestore(CommandContext& ctx) {
+  Command source_args{ctx.args[0]};
+  source_args.insert(source_args.end(), ctx.args.begin() + 2, ctx.args.end());
+  RangeRequest request;
+  Reply error;
+  auto items = parse_and_select(ctx.keys, source_args, request, /*store=*/true, error);
+  if (!items) return error;
+  ZSet result;
+  for (const ZItem* item : *items) zset_put(result, item->second, item->first);
+  return store_zset(ctx.keys, ctx.args[1], std::move(result));
 }
 Reply zcount(CommandContext& ctx) { return over_range(ctx, RangeBy::score, false); }
 Reply zlexcount(CommandContext& ctx) { return over_range(ctx, RangeBy::lex, false); }

@@ -25,6 +25,7 @@ constexpr std::array kCommandEvents = std::to_array<CommandEvent>({
     {"zincrby", 'z', "zincr"}, {"getex", 'g', "expire"},  {"lpushx", 'l', "lpush"},     {"rpushx", 'l', "rpush"},
     {"blpop", 'l', "lpop"},    {"brpop", 'l', "rpop"},    {"bzpopmin", 'z', "zpopmin"}, {"bzpopmax", 'z', "zpopmax"},
     {"setbit", '$', "setbit"}, {"bitop", '$', "set"},
+    {"sort", 'l', "sortstore"},
 });
 
 // LMOVE, BLMOVE, RPOPLPUSH, BRPOPLPUSH: the destination announces its push (lpush/rpush), the source its pop
@@ -64,6 +65,13 @@ CommandEvent command_event(std::string_view command) {
 
 bool is_expire_command(std::string_view command) {
   return command == "expire" || command == "pexpire" || command == "expireat" || command == "pexpireat";
+}
+
+// A *STORE command (and SORT ... STORE) whose result is empty deletes its destination and announces only "del".
+bool is_store_command(std::string_view command) {
+  constexpr std::array kStores = std::to_array<std::string_view>(
+      {"sinterstore", "sunionstore", "sdiffstore", "zunionstore", "zinterstore", "zdiffstore", "zrangestore", "sort"});
+  return std::find(kStores.begin(), kStores.end(), command) != kStores.end();
 }
 
 }  // namespace
@@ -122,11 +130,11 @@ void KeyspaceNotifier::on_key_event(const KeyEvent& event) {
       return;
     case KeyEventKind::deleted: {
       if (moving) return;
-      // A type command that emptied its key announces itself, then the generic "del"; a *STORE with an empty
-      // result only "del".
+      // A type command that emptied its key announces itself, then the generic "del"; a *STORE (or SORT ... STORE)
+      // with an empty result only "del".
       const CommandEvent what = moved.empty() ? command_event(command) : moved.back();
       if (command != "del" && command != "unlink" && command != "getdel" && command != "getex" && !is_expire_command(command) &&
-          command != "flushall" && command != "flushdb" && !command.ends_with("store") && what.event_class != '$') {
+          command != "flushall" && command != "flushdb" && what.event_class != '$' && !is_store_command(command)) {
         notify(what.event_class, what.event, event.key, db);
       }
       if (command != "flushall" && command != "flushdb") notify('g', "del", event.key, db);

@@ -112,4 +112,11 @@ std::int64_t remove_items(Keyspace& keys, std::string_view key, ZSet& zset, cons
   return static_cast<std::int64_t>(members.size());
 }
 
+Reply store_zset(Keyspace& keys, std::string_view key, ZSet result) {
+  const auto size = static_cast<std::int64_t>(result.score_of.size());
+  if (size == 0) keys.remove(key);
+  else keys.put(key, Value{std::move(result)}, /*keep_ttl=*/false);
+  return Reply::integer_reply(size);
+}
+
 }  // namespace lockcheck::mock

@@ -53,4 +53,8 @@ Reply scored_reply(const std::vector<const ZItem*>& items, bool with_scores, int
 // Removes the items (pointers into zset.by_score) and deletes the key when emptied; returns how many.
 std::int64_t remove_items(Keyspace& keys, std::string_view key, ZSet& zset, const std::vector<const ZItem*>& items);
 
+// Stores `result` at `key` replacing any value and its TTL, or deletes the key when `result` is empty (the
+// *STORE commands); the reply is the stored cardinality.
+Reply store_zset(Keyspace& keys, std::string_view key, ZSet result);
+
 }  // namespace lockcheck::mock

@@ -446,6 +446,8 @@ rc::Gen<Step> unordered_step(rc::Gen<Command> gen) {
   return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false, true}; });
 }
 
+rc::Gen<Command> sort_command(rc::Gen<std::string> k, bool set_key);
+
 // Sets: members from the value space (integers and strings, so both of Redis's encodings occur).
 rc::Gen<Step> set_step() {
   auto as_step = [](rc::Gen<Command> gen) { return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false}; }); };
@@ -463,6 +465,8 @@ rc::Gen<Step> set_step() {
       {1, as_step(plain_named({k, k, k}, rc::gen::element<std::string>("SINTERSTORE", "SUNIONSTORE", "SDIFFSTORE")))},
       {1, as_step(plain({rc::gen::element<std::string>("2", "0", "3"), k, k}, "SINTERCARD"))},
       {1, unordered_step(plain({k, rc::gen::element<std::string>("100", "0", "-1", "x")}, "SPOP"))},
+      // A set BY a constant comes in its own (hash) order unless stored: compared as a set.
+      {1, unordered_step(sort_command(k, /*set_key=*/true))},
       {1, unordered_step(plain({k, rc::gen::element<std::string>("100", "0", "x")}, "SRANDMEMBER"))},
       {1, rc::gen::map(plain({k, rc::gen::element<std::string>("-3", "-1")}, "SRANDMEMBER"),
                        [](Command c) { return Step{std::move(c), false, false, true}; })},
@@ -471,6 +475,50 @@ rc::Gen<Step> set_step() {
                                 rc::gen::element<std::string>("100", "0"), rc::gen::just<std::string>("MATCH"),
                                 rc::gen::element<std::string>("*", "1*", "[ab]")},
                                "SSCAN"))},
+  });
+}
+
+// LMPOP/ZMPOP numkeys keys... side [COUNT n], or BLMPOP/BZMPOP with a timeout first (10 ms or invalid).
+rc::Gen<Command> mpop_command(std::string name, rc::Gen<std::string> k, rc::Gen<std::string> side) {
+  return rc::gen::exec([=] {
+    Command command{name};
+    if (name[0] == 'B') command.push_back(*rc::gen::element<std::string>("0.01", "x", "-1"));
+    const int keys = *rc::gen::inRange(1, 3);
+    command.push_back(*rc::gen::weightedElement<std::string>({{6, std::to_string(keys)}, {1, "0"}, {1, "x"}, {1, "5"}}));
+    for (int i = 0; i < keys; ++i) command.push_back(*k);
+    command.push_back(*side);
+    using Option = std::vector<std::string>;
+    const std::vector<Option> choices{{}, {}, {"COUNT", "2"}, {"count", "10"}, {"COUNT", "0"}, {"COUNT"}, {"COUNT", "1", "COUNT", "1"}};
+    const Option option = *rc::gen::elementOf(choices);
+    command.insert(command.end(), option.begin(), option.end());
+    return command;
+  });
+}
+
+// SORT / SORT_RO with BY (a pattern over k* and h1's fields, or a constant), GET, LIMIT, DESC, ALPHA, STORE.
+// ALPHA with a BY pattern is left out: its ties go in qsort's order, which no other implementation shares.
+rc::Gen<Command> sort_command(rc::Gen<std::string> k, bool set_key) {
+  return rc::gen::exec([=] {
+    const bool read_only = *rc::gen::weightedElement<bool>({{3, false}, {1, true}});
+    Command command{read_only ? "SORT_RO" : "SORT", *k};
+    using Option = std::vector<std::string>;
+    const std::vector<Option> choices{{"BY", "k*"},     {"BY", "nosort"},  {"BY", "h*->f"},     {"GET", "#"},
+                                      {"GET", "k*"},     {"GET", "h*->f"},  {"GET", "nostar"},  {"LIMIT", "1", "2"},
+                                      {"LIMIT", "0", "-1"}, {"LIMIT", "x", "1"}, {"DESC"}, {"ALPHA"}, {"ASC"},
+                                      {"STORE", "l2"},   {"STORE", "k1"},   {"FOO"}};
+    auto options = *rc::gen::container<std::vector<Option>>(rc::gen::elementOf(choices));
+    if (options.size() > 4) options.resize(4);
+    const auto has = [&](const char* word) {
+      return std::any_of(options.begin(), options.end(), [&](const Option& o) { return o[0] == word; });
+    };
+    if (has("ALPHA")) {
+      std::erase_if(options, [](const Option& o) { return o[0] == "BY" && o[1] != "nosort"; });
+    }
+    if (set_key) {  // a set left unsorted is in hash order: LIMIT would pick different members
+      std::erase_if(options, [](const Option& o) { return o[0] == "LIMIT"; });
+    }
+    for (const auto& option : options) command.insert(command.end(), option.begin(), option.end());
+    return command;
   });
 }
 
@@ -500,6 +548,39 @@ rc::Gen<Step> list_step() {
       {1, as_step(plain_named({k, k, rc::gen::element<std::string>("0.01", "x", "-1")},
                               rc::gen::element<std::string>("BLPOP", "BRPOP")))},
       {1, as_step(plain({k, k, side, side, rc::gen::element<std::string>("0.01", "x")}, "BLMOVE"))},
+      {2, as_step(mpop_command("LMPOP", k, rc::gen::element<std::string>("LEFT", "right", "up")))},
+      {1, as_step(mpop_command("BLMPOP", k, rc::gen::element<std::string>("LEFT", "right", "up")))},
+      {2, as_step(sort_command(k, false))},
+  });
+}
+
+// ZUNION/ZINTER/ZDIFF/ZINTERCARD and the *STORE forms over sorted sets, a plain set and the odd other type,
+// with WEIGHTS (NaN and infinities among them), AGGREGATE, WITHSCORES and LIMIT.
+rc::Gen<Command> zset_algebra_command() {
+  return rc::gen::exec([] {
+    const std::string name = *rc::gen::element<std::string>("ZUNION", "ZINTER", "ZDIFF", "ZINTERCARD", "ZUNIONSTORE",
+                                                             "ZINTERSTORE", "ZDIFFSTORE", "zunion");
+    Command command{name};
+    if (name.ends_with("STORE")) command.push_back(*rc::gen::element<std::string>("z2", "z1", "k1", "s2"));
+    const int keys = *rc::gen::inRange(1, 4);
+    command.push_back(*rc::gen::weightedElement<std::string>({{8, std::to_string(keys)}, {1, "0"}, {1, "x"}, {1, "9"}}));
+    for (int i = 0; i < keys; ++i) {
+      command.push_back(*rc::gen::weightedElement<std::string>({{4, "z1"}, {3, "z2"}, {2, "s1"}, {1, "k1"}}));
+    }
+    const bool weights = *rc::gen::weightedElement<bool>({{2, false}, {1, true}});
+    if (weights) {
+      command.push_back("WEIGHTS");
+      for (int i = 0; i < keys; ++i) {
+        command.push_back(*rc::gen::element<std::string>("2", "0", "-1.5", "inf", "-inf", "nan", "x"));
+      }
+    }
+    using Option = std::vector<std::string>;
+    const std::vector<Option> choices{{"AGGREGATE", "MIN"}, {"aggregate", "max"}, {"AGGREGATE", "SUM"}, {"AGGREGATE", "avg"},
+                                      {"WITHSCORES"},       {"LIMIT", "1"},       {"LIMIT", "-1"},      {"FOO"}};
+    auto options = *rc::gen::container<std::vector<Option>>(rc::gen::elementOf(choices));
+    if (options.size() > 2) options.resize(2);
+    for (const auto& option : options) command.insert(command.end(), option.begin(), option.end());
+    return command;
   });
 }
 
@@ -524,6 +605,21 @@ rc::Gen<Step> zset_step() {
       {1, as_step(plain_named({k, rc::gen::element<std::string>("0", "2", "-1", "x")}, rc::gen::element<std::string>("ZPOPMIN", "ZPOPMAX")))},
       {1, as_step(plain({k, v, v}, "ZMSCORE"))},
       {1, as_step(plain_named({k, rc::gen::element<std::string>("0.01", "-1")}, rc::gen::element<std::string>("BZPOPMIN", "BZPOPMAX")))},
+      {2, as_step(zset_algebra_command())},
+      {1, as_step(mpop_command("ZMPOP", k, rc::gen::element<std::string>("MIN", "max", "left")))},
+      {1, as_step(mpop_command("BZMPOP", k, rc::gen::element<std::string>("MIN", "max", "left")))},
+      {1, as_step(sort_command(k, false))},
+      {1, rc::gen::exec([] {
+         Command command{"ZRANGESTORE", *rc::gen::element<std::string>("z2", "z1", "k1"), *family_key("z1", "z2"),
+                         *rc::gen::element<std::string>("0", "-inf", "(1", "[a", "-", "2"),
+                         *rc::gen::element<std::string>("-1", "+inf", "3", "+", "(b")};
+         using Option = std::vector<std::string>;
+         const std::vector<Option> choices{{"BYSCORE"}, {"BYLEX"}, {"REV"}, {"WITHSCORES"}, {"LIMIT", "1", "2"}, {"LIMIT", "0", "-1"}};
+         auto options = *rc::gen::container<std::vector<Option>>(rc::gen::elementOf(choices));
+         if (options.size() > 3) options.resize(3);
+         for (const auto& option : options) command.insert(command.end(), option.begin(), option.end());
+         return Step{command, false};
+       })},
       {2, rc::gen::exec([] {
          Command command{"ZRANGE", *family_key("z1", "z2"), *rc::gen::element<std::string>("0", "-inf", "(1", "[a", "-", "2"),
                          *rc::gen::element<std::string>("-1", "+inf", "3", "+", "(b")};
@@ -987,6 +1083,12 @@ TEST(Differential, Resp3RepliesAreByteIdentical) {
       {{"HRANDFIELD", "h", "5", "WITHVALUES"}}, {{"HRANDFIELD", "missing"}}, {{"HRANDFIELD", "missing", "2"}},
       {{"ZRANDMEMBER", "z", "5", "WITHSCORES"}}, {{"ZRANDMEMBER", "missing"}}, {{"OBJECT", "ENCODING", "h"}},
       {{"OBJECT", "ENCODING", "missing"}}, {{"OBJECT", "HELP"}}, {{"MEMORY", "USAGE", "missing"}},
+      // ZUNION/ZINTER/ZDIFF pair members with doubles, ZMPOP always; LMPOP and SORT; nothing to pop is a null.
+      {{"ZADD", "zr", "1", "a", "2.5", "b"}}, {{"ZINTER", "2", "zr", "zr", "WITHSCORES"}}, {{"ZUNION", "1", "zr"}},
+      {{"ZDIFF", "1", "zr", "WITHSCORES"}}, {{"ZINTERCARD", "1", "zr"}}, {{"ZRANGESTORE", "zs", "zr", "0", "-1"}},
+      {{"ZMPOP", "1", "zr", "MIN"}}, {{"ZMPOP", "2", "missing", "zs", "MAX", "COUNT", "5"}}, {{"ZMPOP", "1", "missing", "MIN"}},
+      {{"RPUSH", "lr", "3", "1", "2"}}, {{"SORT", "lr"}}, {{"SORT", "lr", "GET", "nostar"}}, {{"SORT_RO", "lr", "BY", "x", "DESC"}},
+      {{"LMPOP", "1", "lr", "LEFT", "COUNT", "2"}}, {{"LMPOP", "1", "missing", "LEFT"}},
       // Pattern and shard subscriptions; PUBSUB runs while subscribed on RESP3.
       {{"PSUBSCRIBE", "a*", "b?"}, 2}, {{"SUBSCRIBE", "c"}}, {{"PUBSUB", "NUMPAT"}}, {{"PUBSUB", "NUMSUB", "c", "x"}},
       {{"PUBSUB", "CHANNELS"}}, {{"PUNSUBSCRIBE", "b?", "a*"}, 2}, {{"UNSUBSCRIBE"}}, {{"PUNSUBSCRIBE"}},

@@ -29,6 +29,21 @@ struct PasswordFixture : ConnectionFixture {
   PasswordFixture() { connection = RespConnection{8, ConnectionLimits{}, "s3cret"}; }
 };
 
+// Redis 7.0.15 sends these nulls as null arrays on RESP2 (bytes recorded from redis-server).
+TEST(NullArrays, GoOutAsStarMinusOneOnResp2) {
+  ConnectionFixture f;
+  EXPECT_EQ(f.send({"LPOP", "missing", "2"}), "*-1\r\n");
+  EXPECT_EQ(f.send({"LPOP", "missing"}), "$-1\r\n");
+  EXPECT_EQ(f.send({"ZMPOP", "1", "missing", "MIN"}), "*-1\r\n");
+  f.send({"MULTI"});
+  f.send({"BLMPOP", "0", "1", "m", "LEFT"});
+  f.send({"BRPOPLPUSH", "m", "n", "0"});
+  f.send({"BZMPOP", "0", "1", "m", "MIN"});
+  EXPECT_EQ(f.send({"EXEC"}), "*3\r\n*-1\r\n$-1\r\n*-1\r\n");
+  f.send({"HELLO", "3"});
+  EXPECT_EQ(f.send({"LPOP", "missing", "2"}), "_\r\n");
+}
+
 TEST(Hello, SwitchesTheConnectionToResp3AndBack) {
   ConnectionFixture f;
   EXPECT_EQ(f.send({"HELLO", "3"}),
