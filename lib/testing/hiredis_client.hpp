@@ -41,6 +41,21 @@ class HiredisClient {
     freeReplyObject(reply);
     return out;
   }
+  // Sends ECHO `marker` and reads replies until it comes back (at most 64 others): a connection on which some
+  // command answered more than once is in step again. Returns how many stray replies it read first.
+  int resync(const std::string& marker) {
+    Reply reply = call({"ECHO", marker});
+    for (int stray = 0; stray < 64; ++stray) {
+      if (reply.kind == Reply::Kind::bulk && reply.text == marker) return stray;
+      void* next = nullptr;
+      if (redisGetReply(context_, &next) != REDIS_OK || next == nullptr) {
+        throw std::runtime_error(std::string("redis connection failed while resyncing: ") + context_->errstr);
+      }
+      reply = reply_from_hiredis(static_cast<redisReply*>(next));
+      freeReplyObject(next);
+    }
+    throw std::runtime_error("redis connection out of step: 64 replies without the resync marker");
+  }
   // Shorthands for the checks tests make most.
   Reply command(const Command& command) { return call(command); }
   std::string get(const std::string& key) { return call({"GET", key}).text; }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -819,7 +820,7 @@ Reply as_hiredis_reads(Reply reply) {
   return reply;
 }
 
-// What no two servers agree on byte for byte: the order of KEYS and of a whole SCAN page (hash table order),
+// What no two servers agree on byte for byte: the order of KEYS and of a whole SCAN or HSCAN page (hash table order),
 // which key RANDOMKEY draws, and INFO keyspace's avg_ttl estimate.
 // EXEC's replies are those of the `queued` commands.
 Reply order_free(const Command& command, Reply reply, const std::vector<Command>& queued = {}) {
@@ -833,6 +834,21 @@ Reply order_free(const Command& command, Reply reply, const std::vector<Command>
   }
   if (name == "KEYS" && reply.kind == Reply::Kind::array) sort_elements(reply);
   if (name == "SCAN" && reply.kind == Reply::Kind::array && reply.elements.size() == 2) sort_elements(reply.elements[1]);
+  // A hashtable-encoded hash (past the small thresholds every sequence sets) pages in hash order: its
+  // field/value pairs are compared as a set of pairs.
+  if (name == "HSCAN" && reply.kind == Reply::Kind::array && reply.elements.size() == 2) {
+    std::vector<Reply>& flat = reply.elements[1].elements;
+    std::vector<Reply> pairs;
+    for (std::size_t i = 0; i + 1 < flat.size(); i += 2) pairs.push_back(Reply::array({flat[i], flat[i + 1]}));
+    std::sort(pairs.begin(), pairs.end(), [](const Reply& a, const Reply& b) { return to_string(a) < to_string(b); });
+    if (flat.size() % 2 == 0) {
+      flat.clear();
+      for (Reply& pair : pairs) {
+        flat.push_back(std::move(pair.elements[0]));
+        flat.push_back(std::move(pair.elements[1]));
+      }
+    }
+  }
   if (name == "RANDOMKEY" && reply.kind == Reply::Kind::bulk) reply.text = "<a key>";
   if (name == "INFO" && reply.kind == Reply::Kind::bulk) {
     static const std::regex avg_ttl("avg_ttl=[0-9]+");
@@ -919,6 +935,10 @@ void reset(HiredisClient& real) {
   real.call({"CONFIG", "RESETSTAT"});  // INFO errorstats starts from nothing, as on the fresh mock node
   real.call({"CLIENT", "SETNAME", ""});
   real.call({"CLIENT", "NO-EVICT", "off"});
+  // Seen once in 12,000 sequences: a reply still in flight from the sequence before (the next sequence's first
+  // ZADD read "OK"). Whatever caused it, the next sequence starts in step: read up to our own echo.
+  const int stray_replies = real.resync("lockcheck-differential-resync");
+  if (stray_replies > 0) std::fprintf(stderr, "differential: skipped %d stray replies of redis-server\n", stray_replies);
 }
 
 TEST(Differential, MockAnswersLikeRealRedis) {
