@@ -5,7 +5,8 @@
 // (`resp`) is cut into whole RESP2 messages, so it can also lose single requests and replies at set rates.
 // The run puts one between each replica and its master, so replication lag is real (a write still in the
 // proxy when the master is killed never reaches the replica: F5), and, when a scenario has partitions or
-// slow nodes, one per client-node link. When either side closes, the connection pair closes and what was
+// slow nodes, one per client-node link; on a cluster one in front of each node's bus port, where it can also
+// drop the connections of one source address (a node cut off from the bus). When either side closes, the connection pair closes and what was
 // still queued is dropped, as a crashed host's in-flight data is.
 // Production code (sockets, a thread, poll); bounded: stop() ends the thread within one poll interval.
 #include <atomic>
