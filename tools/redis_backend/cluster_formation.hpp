@@ -18,7 +18,7 @@ namespace lockcheck::redis_backend {
 
 struct ClusterMember {
   int port = 0;           // where the server listens
-  int bus_port = 0;       // its cluster bus
+  int bus_port = 0;       // its cluster bus as peers dial it (the bus proxy it announces)
   int announce_port = 0;  // what it tells clients and replicas
   int replica_of = -1;    // the master's index among the members, -1 for a master
 };

@@ -40,6 +40,7 @@ struct Chunk {
 // from side[d] to side[1 - d].
 struct Pair {
   int side[2] = {-1, -1};
+  std::uint32_t source = 0;  // the accepted side's address, network byte order
   std::deque<Chunk> queue[2];
   std::string partial[2];  // resp links: bytes of a message not yet complete
   bool open = true;
@@ -95,6 +96,17 @@ void LinkProxy::start() {
   thread_ = std::thread([this] { loop(); });
 }
 
+void LinkProxy::set_partitioned_sources(std::set<std::string> addresses) {
+  std::set<std::uint32_t> parsed;
+  for (const std::string& address : addresses) {
+    in_addr binary{};
+    if (inet_pton(AF_INET, address.c_str(), &binary) != 1) throw std::invalid_argument("link proxy: not an IPv4 address: " + address);
+    parsed.insert(binary.s_addr);
+  }
+  const std::lock_guard<std::mutex> guard(sources_mutex_);
+  partitioned_sources_ = std::move(parsed);
+}
+
 void LinkProxy::close_listeners() {
   for (int fd : listen_fds_) ::close(fd);
   listen_fds_.clear();
@@ -130,11 +142,21 @@ void LinkProxy::loop() {
     // ppoll, not poll: a millisecond timeout would round every 250 us delay up to a millisecond or more.
     const timespec wait{static_cast<time_t>(wait_us / 1'000'000), static_cast<long>(wait_us % 1'000'000 * 1000)};
     ppoll(fds.data(), fds.size(), &wait, nullptr);
+    // After the wait, not before: bytes read now are judged by the partition as it is now.
+    std::set<std::uint32_t> cut_sources;
+    {
+      const std::lock_guard<std::mutex> guard(sources_mutex_);
+      cut_sources = partitioned_sources_;
+    }
+    auto cut = [&](const Pair& pair) { return partitioned_ || cut_sources.count(pair.source) > 0; };
     const std::size_t listeners = listen_fds_.size();
     for (std::size_t link = 0; link < listeners; ++link) {
       if ((fds[link].revents & POLLIN) == 0) continue;
       Pair pair;
-      pair.side[0] = accept4(listen_fds_[link], nullptr, nullptr, SOCK_CLOEXEC);
+      sockaddr_in source{};
+      socklen_t source_length = sizeof source;
+      pair.side[0] = accept4(listen_fds_[link], reinterpret_cast<sockaddr*>(&source), &source_length, SOCK_CLOEXEC);
+      pair.source = source.sin_addr.s_addr;
       pair.side[1] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
       sockaddr_in target = loopback(target_ports_[link]);
       if (pair.side[0] < 0 || pair.side[1] < 0 ||
@@ -157,7 +179,7 @@ void LinkProxy::loop() {
           pair.close_both();
           continue;
         }
-        if (partitioned_) continue;
+        if (cut(pair)) continue;
         const std::int64_t due = now_us() + delay_us_;
         if (!resp_) {
           pair.queue[d].push_back(Chunk{due, std::string(buffer, static_cast<std::size_t>(n))});
@@ -178,7 +200,7 @@ void LinkProxy::loop() {
     }
     const std::int64_t after = now_us();
     for (Pair& pair : pairs) {
-      if (partitioned_) {
+      if (cut(pair)) {
         for (int d = 0; d < 2; ++d) {
           pair.queue[d].clear();
           pair.partial[d].clear();

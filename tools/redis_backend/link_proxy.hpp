@@ -5,11 +5,15 @@
 // (`resp`) is cut into whole RESP2 messages, so it can also lose single requests and replies at set rates.
 // The run puts one between each replica and its master, so replication lag is real (a write still in the
 // proxy when the master is killed never reaches the replica: F5), and, when a scenario has partitions or
-// slow nodes, one per client-node link. When either side closes, the connection pair closes and what was
+// slow nodes, one per client-node link; on a cluster one in front of each node's bus port, where it can also
+// drop the connections of one source address (a node cut off from the bus). When either side closes, the connection pair closes and what was
 // still queued is dropped, as a crashed host's in-flight data is.
 // Production code (sockets, a thread, poll); bounded: stop() ends the thread within one poll interval.
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -34,6 +38,10 @@ class LinkProxy {
   void set_delay(std::int64_t delay_us) { delay_us_ = delay_us; }
   // Partitioned: bytes already queued and every byte from now on are dropped, until healed.
   void set_partitioned(bool partitioned) { partitioned_ = partitioned; }
+  // Connections accepted from these source addresses ("127.0.0.12") drop every byte both ways, queued ones
+  // included, until the set changes: a cluster node whose outgoing bus links come from an address of its own
+  // (bind-source-addr) is cut off from this proxy's target without cutting the other nodes' links to it.
+  void set_partitioned_sources(std::set<std::string> addresses);
   // Each request (client to server) or reply (back) is dropped with this probability; `resp` links only.
   void set_loss(std::uint32_t request_ppm, std::uint32_t reply_ppm) {
     loss_ppm_[0] = request_ppm;
@@ -49,6 +57,8 @@ class LinkProxy {
   std::vector<int> target_ports_;
   std::atomic<std::int64_t> delay_us_;
   std::atomic<bool> partitioned_{false};
+  std::mutex sources_mutex_;
+  std::set<std::uint32_t> partitioned_sources_;  // network byte order; guarded by sources_mutex_
   bool resp_;
   std::atomic<std::uint32_t> loss_ppm_[2] = {0, 0};
   sim::Prng prng_;  // used by the proxy's thread only

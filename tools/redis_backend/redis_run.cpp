@@ -177,9 +177,11 @@ class Run {
       const std::int64_t now = time_.now_us();
       if (now >= config_.duration_us) return;
       // The sentinels act by themselves: their promotions and re-pointings are recorded within 10 ms.
-      if (topology_.sentinel() && now >= next_sentinel_look_us_) {
-        topology_.follow_sentinels(now);
-        next_sentinel_look_us_ = now + 10'000;
+      // So does a cluster's majority after a split-brain, and the old master after the heal.
+      if ((topology_.sentinel() || topology_.cluster_split_under_way()) && now >= next_role_look_us_) {
+        if (topology_.sentinel()) topology_.follow_sentinels(now);
+        else topology_.follow_cluster(now);
+        next_role_look_us_ = now + 10'000;
       }
       if (!actions_.empty() && actions_.begin()->first.first <= now) {
         run_next_action();
@@ -242,7 +244,9 @@ class Run {
       if (!refused.empty()) fields["refused"] = refused;
       record_fault(now, "sentinel_failover", std::move(fields));
     } else if (kind == "split_brain") {
-      if (topology_.sentinel_split_brain(fault.node, fault.process)) {
+      const bool cut = topology_.cluster() ? topology_.cluster_split_brain(fault.node, fault.process)
+                                           : topology_.sentinel_split_brain(fault.node, fault.process);
+      if (cut) {
         record_fault(now, "split_brain", Json{{"node", fault.node}, {"process", fault.process}});
       }
     } else if (kind == "failover") {
@@ -348,7 +352,7 @@ class Run {
   std::uint64_t next_action_ = 0;
   std::set<int> paused_;
   std::set<int> down_;
-  std::int64_t next_sentinel_look_us_ = 0;
+  std::int64_t next_role_look_us_ = 0;
 };
 
 }  // namespace
@@ -376,7 +380,7 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
     if (node.maxmemory_keys > 0) refuse("maxmemory eviction");
   }
   for (const auto& fault : fault_schedule(config, seed)) {
-    if (supported_faults().count(fault.kind) == 0 && !(sentinel && fault.kind == "split_brain")) refuse("fault '" + fault.kind + "'");
+    if (supported_faults().count(fault.kind) == 0 && !((sentinel || cluster) && fault.kind == "split_brain")) refuse("fault '" + fault.kind + "'");
     // A cluster node restarted would need its nodes.conf and a rejoin: not made real yet.
     if (cluster && (fault.kind == "node_crash" || fault.kind == "node_restart")) refuse("fault '" + fault.kind + "' on a [cluster]");
   }

@@ -141,6 +141,7 @@ Topology::~Topology() {
     if (link) link->stop();
   }
   for (auto& link : announce_links_) link->stop();
+  for (auto& link : bus_links_) link->stop();
   for (auto& server : servers_) {
     if (server) server->kill();
   }
@@ -287,6 +288,11 @@ void Topology::partition(int process, int node) { link(process, node).set_partit
 void Topology::heal() {
   for (auto& [ends, proxy] : links_) proxy->set_partitioned(false);
   if (master_front_) master_front_->set_partitioned(false);
+  for (auto& bus : bus_links_) {
+    bus->set_partitioned(false);
+    bus->set_partitioned_sources({});
+  }
+  for (auto& link : announce_links_) link->set_partitioned(false);
 }
 
 void Topology::set_loss(std::uint32_t request_ppm, std::uint32_t reply_ppm) {

@@ -9,7 +9,10 @@
 // With a [cluster] the nodes form a real Redis Cluster (cluster_formation.hpp); every node is a service of
 // its own and the workers' ClusterPort routes by slot over them, mapping the addresses the nodes announce
 // (cluster_addresses) to their own links. A failover is CLUSTER FAILOVER TAKEOVER on the replica after the
-// old master is killed; a slot migration moves the lock key's slot as redis-cli --cluster reshard does.
+// old master is killed; a slot migration moves the lock key's slot as redis-cli --cluster reshard does. Each
+// node's cluster bus passes a LinkProxy and each node dials out from a loopback address of its own, so a
+// split-brain (topology_cluster_split.cpp) cuts one master's bus both ways; the run follows the cluster's own
+// promotion and the old master's rejoin.
 //
 // With a [sentinel] (topology_sentinel.cpp) real redis-sentinel processes (sentinel_group.hpp) watch node 0
 // through a LinkProxy in front of it that its replicas replicate through too, so one proxy cuts it off from
@@ -64,6 +67,15 @@ class Topology {
   void clock_drift(int node, std::int64_t drift_ppm);
   int master_of(int node) const { return replica_of_.at(static_cast<std::size_t>(node)); }
 
+  // [cluster] only. Cuts master `master` off from the cluster bus both ways, from its replicas and from every
+  // client but `process`, which is cut off from every other node (topology_cluster_split.cpp); false when
+  // `master` is not an observed master or a split is under way.
+  bool cluster_split_brain(int master, int process);
+  // While a cluster split is under way: records the cut-off master's replica promoted by the majority
+  // (`failover`, "from_serving": true) and the old master turned replica after the heal (`rejoin`, `lost`).
+  void follow_cluster(std::int64_t t_us);
+  bool cluster_split_under_way() const { return split_master_ >= 0; }
+
   // [sentinel] only. How long the sentinels took to see the replicas and each other (before the run's t=0).
   std::int64_t sentinel_formation_ms() const { return sentinel_formation_ms_; }
   // The node the run last saw the sentinels make master.
@@ -103,6 +115,12 @@ class Topology {
   void start_sentinels();
   void sentinel_promoted(int node, std::int64_t t_us);
   void sentinel_demoted(int node, std::int64_t t_us);
+  // A replica seen promoted (by the sentinels or the cluster majority) over `old_master`: `failover`, with
+  // from_serving when the old master is still up; observes `node` and re-points the shard's replicas.
+  void record_promotion(int node, int old_master, const char* by, std::int64_t t_us);
+  // An old master seen turned replica of `master`: `rejoin`, and what it held that `master` lacks as `lost`.
+  void record_rejoin(int node, int master, std::int64_t t_us);
+  static std::string cluster_source_address(int node) { return "127.0.0." + std::to_string(10 + node); }
   void wait_for_replicas();
   void start_cluster(const std::string& directory, const std::string& clock_shim);
   void cluster_failover(int replica, int old_master);
@@ -123,6 +141,11 @@ class Topology {
   // A cluster: each node's announced port (a LinkProxy its replicas replicate through), its node id, and
   // who owns the lock key's slot; a migration under way has a target >= 0.
   std::vector<std::unique_ptr<LinkProxy>> announce_links_;
+  // Each node's cluster bus proxy (what it announces as its bus port); the master a split cut off (-1: none)
+  // and its replica once promoted.
+  std::vector<std::unique_ptr<LinkProxy>> bus_links_;
+  int split_master_ = -1;
+  int split_successor_ = -1;
   std::vector<std::string> node_ids_;
   int lock_slot_ = 0;
   int lock_slot_owner_ = -1;

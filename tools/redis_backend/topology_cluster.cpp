@@ -17,9 +17,15 @@ void Topology::start_cluster(const std::string& directory, const std::string& cl
     ServerSpec spec{directory + "/node-" + std::to_string(i), Persistence::none, 0, clock_shim, clocks_[i]->path(), true};
     spec.cluster_bus_port = testing::find_free_port();
     spec.cluster_node_timeout_ms = config_.cluster.node_timeout_us / 1000;
+    // The bus goes through a proxy in front of each node (peers dial the announced bus port at the announced
+    // address), and each node dials out from an address of its own, so a split-brain can cut one node's bus
+    // both ways: its own proxy drops everything, every other proxy drops what comes from its address.
+    bus_links_.push_back(std::make_unique<LinkProxy>(spec.cluster_bus_port, 0));
+    spec.extra_args = {"--bind-source-addr", cluster_source_address(static_cast<int>(i)), "--cluster-announce-ip", "127.0.0.1",
+                       "--cluster-announce-bus-port", std::to_string(bus_links_.back()->port())};
     servers_[i] = std::make_unique<ServerProcess>(spec);
     announce_links_.push_back(std::make_unique<LinkProxy>(servers_[i]->port(), 0));
-    members.push_back(ClusterMember{servers_[i]->port(), spec.cluster_bus_port, announce_links_.back()->port(), replica_of_[i]});
+    members.push_back(ClusterMember{servers_[i]->port(), bus_links_.back()->port(), announce_links_.back()->port(), replica_of_[i]});
   }
   form_cluster(members, config_.cluster);
   for (const ClusterMember& member : members) node_ids_.push_back(cluster_node_id(member.port));

@@ -63,44 +63,53 @@ void Topology::follow_sentinels(std::int64_t t_us) {
   }
 }
 
-// A replica the sentinels promoted. With the old master down what it held and the promoted node lacks is
-// lost now (as a failover fault records it); with the old master still up (a split-brain, or SENTINEL
-// FAILOVER) it keeps its data until the sentinels re-point it, and its losses are recorded then.
+// A replica the sentinels promoted.
 void Topology::sentinel_promoted(int node, std::int64_t t_us) {
-  const int old_master = sentinel_master_;
+  record_promotion(node, sentinel_master_, "sentinels", t_us);
+  sentinel_master_ = node;
+  publish_routing();
+}
+
+// With the old master down what it held and the promoted node lacks is lost now (as a failover fault records
+// it); with the old master still up (a split-brain, or SENTINEL FAILOVER) it keeps its data until it is
+// re-pointed, and its losses are recorded then (record_rejoin).
+void Topology::record_promotion(int node, int old_master, const char* by, std::int64_t t_us) {
   const auto& old_observer = observers_.at(static_cast<std::size_t>(old_master));
   const bool old_up = old_observer != nullptr;
-  Json line{{"fault", "failover"}, {"node", node}, {"from", old_master}, {"by", "sentinels"}};
+  Json line{{"fault", "failover"}, {"node", node}, {"from", old_master}, {"by", by}};
   // The old master is not demoted by the promotion: until the `rejoin` it grants as a second master.
   if (old_up) line["from_serving"] = true;
   sink_.add(t_us, "fault", std::move(line));
   const std::map<std::string, KeyState> before = old_up ? old_observer->last_state() : state_at_crash_.at(static_cast<std::size_t>(old_master));
   start_observer(node, before, t_us, old_master, !old_up);
   for (int& master : replica_of_) {
-    if (master == old_master) master = node;  // the sentinels re-point the other replicas
+    if (master == old_master) master = node;  // re-pointed by the sentinels / the cluster
   }
   replica_of_.at(static_cast<std::size_t>(node)) = -1;
-  replica_of_.at(static_cast<std::size_t>(old_master)) = node;  // once the sentinels reach it
-  sentinel_master_ = node;
-  publish_routing();
+  replica_of_.at(static_cast<std::size_t>(old_master)) = node;  // once they reach it
 }
 
 // A master the sentinels re-pointed (REPLICAOF and CLIENT KILL in one transaction, which also closes the
-// observer's connections): its full resync replaces its data set with the master's.
+// observer's connections).
 void Topology::sentinel_demoted(int node, std::int64_t t_us) {
+  record_rejoin(node, sentinel_master_, t_us);
+  publish_routing();
+}
+
+// Its full resync replaces the old master's data set with the master's.
+void Topology::record_rejoin(int node, int master, std::int64_t t_us) {
   auto& observer = observers_.at(static_cast<std::size_t>(node));
   observer->drain();
   const std::map<std::string, KeyState> before = observer->last_state();
   retired_gaps_.add(observer->gaps());
   observer.reset();
-  sink_.add(t_us, "fault", Json{{"fault", "rejoin"}, {"node", node}, {"master", sentinel_master_}});
-  const auto& master = observers_.at(static_cast<std::size_t>(sentinel_master_));
-  const std::map<std::string, KeyState> kept = master ? master->last_state() : std::map<std::string, KeyState>{};
+  sink_.add(t_us, "fault", Json{{"fault", "rejoin"}, {"node", node}, {"master", master}});
+  const auto& kept_by = observers_.at(static_cast<std::size_t>(master));
+  const std::map<std::string, KeyState> kept = kept_by ? kept_by->last_state() : std::map<std::string, KeyState>{};
   for (const auto& [key, state] : before) {
     const auto now = kept.find(key);
     if (state.present && (now == kept.end() || !now->second.present || now->second.value != state.value)) record_lost(t_us, node, key, state);
   }
-  publish_routing();
 }
 
 }  // namespace lockcheck::redis_backend

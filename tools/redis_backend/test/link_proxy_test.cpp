@@ -1,0 +1,83 @@
+// The fault proxy's source partition: what a cluster split-brain uses to cut a node's outgoing bus links
+// (each node dials out from an address of its own) without cutting the other nodes' links through the same
+// proxy.
+#include "link_proxy.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace lockcheck::redis_backend {
+namespace {
+
+sockaddr_in address_of(const char* ip, int port) {
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  inet_pton(AF_INET, ip, &address.sin_addr);
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  return address;
+}
+
+// A connection to the proxy from `source_ip`.
+int connect_from(const char* source_ip, int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in source = address_of(source_ip, 0);
+  sockaddr_in target = address_of("127.0.0.1", port);
+  EXPECT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&source), sizeof source), 0);
+  EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&target), sizeof target), 0);
+  return fd;
+}
+
+// What arrives on `fd` within `wait_ms` ("" when nothing does).
+std::string receive(int fd, int wait_ms) {
+  pollfd ready{fd, POLLIN, 0};
+  if (poll(&ready, 1, wait_ms) <= 0) return "";
+  char buffer[64];
+  const ssize_t n = recv(fd, buffer, sizeof buffer, 0);
+  return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : "";
+}
+
+int accept_within(int listener, int wait_ms) {
+  pollfd ready{listener, POLLIN, 0};
+  if (poll(&ready, 1, wait_ms) <= 0) return -1;
+  return accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+}
+
+TEST(LinkProxy, DropsAPartitionedSourceOnlyUntilHealed) {
+  const int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in any_port = address_of("127.0.0.1", 0);
+  socklen_t length = sizeof any_port;
+  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&any_port), sizeof any_port), 0);
+  ASSERT_EQ(listen(listener, 4), 0);
+  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&any_port), &length), 0);
+  LinkProxy proxy(ntohs(any_port.sin_port), 0);
+  proxy.set_partitioned_sources({"127.0.0.12"});
+
+  const int cut_off = connect_from("127.0.0.12", proxy.port());
+  const int cut_off_at_target = accept_within(listener, 2000);
+  const int other = connect_from("127.0.0.1", proxy.port());
+  const int other_at_target = accept_within(listener, 2000);
+  ASSERT_GE(cut_off_at_target, 0);
+  ASSERT_GE(other_at_target, 0);
+
+  ASSERT_EQ(send(cut_off, "a", 1, 0), 1);
+  ASSERT_EQ(send(other, "b", 1, 0), 1);
+  EXPECT_EQ(receive(other_at_target, 2000), "b");
+  EXPECT_EQ(receive(cut_off_at_target, 200), "");  // dropped, not delayed: the proxy forwards within 10 ms
+  ASSERT_EQ(send(cut_off_at_target, "c", 1, 0), 1);
+  EXPECT_EQ(receive(cut_off, 200), "");  // both ways
+
+  proxy.set_partitioned_sources({});
+  ASSERT_EQ(send(cut_off, "d", 1, 0), 1);
+  EXPECT_EQ(receive(cut_off_at_target, 2000), "d");
+  for (int fd : {cut_off, cut_off_at_target, other, other_at_target, listener}) close(fd);
+}
+
+}  // namespace
+}  // namespace lockcheck::redis_backend
