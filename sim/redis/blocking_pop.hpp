@@ -8,7 +8,8 @@
 
 namespace lockcheck::mock {
 
-// A command that cannot block answers a null array, BLMOVE and BRPOPLPUSH a null bulk (`moves`), as 7.0 does.
+// A command that cannot block answers a null array; BLMOVE and BRPOPLPUSH (`moves`) in a script or EXEC a null
+// bulk, as 7.0 does.
 Reply pop_or_block(CommandContext& ctx, PopAttempt attempt, const std::string& timeout_seconds, bool moves = false);
 
 // Redis announces a pop by what it did ("lpop", "zpopmin"), whatever command did it (LMPOP, BZMPOP): the

@@ -117,7 +117,12 @@ Reply pop_or_block(CommandContext& ctx, PopAttempt attempt, const std::string& t
   auto deadline = cmd::parse_timeout(timeout_seconds, ctx.keys.now_ms(), error);
   if (!deadline) return error;
   if (std::optional<Reply> reply = attempt(ctx)) return std::move(*reply);
-  if (!ctx.node.can_block(ctx.session, ctx.in_script)) return moves ? Reply::nil() : Reply::null_array();
+  if (!ctx.node.can_block(ctx.session, ctx.in_script)) {
+    // Redis's DENY_BLOCKING (a script, EXEC) answers BLMOVE/BRPOPLPUSH with a null bulk; a node without a
+    // transport for late replies answers as the timeout would: a null array for every blocking pop.
+    const bool denied = ctx.in_script || ctx.session.running_exec;
+    return denied && moves ? Reply::nil() : Reply::null_array();
+  }
   ctx.node.block(ctx.session, ctx.args, attempt, *deadline);
   return Reply::nil();  // not sent: the transport waits for the node's late reply
 }

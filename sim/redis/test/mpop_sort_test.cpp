@@ -27,7 +27,7 @@ TEST_F(MpopAndSort, LmpopPopsFromTheFirstNonEmptyList) {
   EXPECT_REPLY(run({"lmpop", "1", "l", "RIGHT", "count", "2"}), A({B("l"), bulks({"d", "c"})}));
   EXPECT_REPLY(run({"lmpop", "1", "l", "right", "count", "5"}), A({B("l"), bulks({"b"})}));
   EXPECT_REPLY(run({"exists", "l"}), I(0));
-  EXPECT_REPLY(run({"lmpop", "1", "l", "left"}), N());
+  EXPECT_REPLY(run({"lmpop", "1", "l", "left"}), Reply::null_array());
   EXPECT_REPLY(run({"lmpop", "0", "l", "left"}), E("ERR numkeys should be greater than 0"));
   EXPECT_REPLY(run({"lmpop", "a", "l", "left"}), E("ERR numkeys should be greater than 0"));
   EXPECT_REPLY(run({"lmpop", "2", "l", "left"}), E("ERR syntax error"));
@@ -36,7 +36,7 @@ TEST_F(MpopAndSort, LmpopPopsFromTheFirstNonEmptyList) {
   EXPECT_REPLY(run({"lmpop", "1", "l", "left", "count"}), E("ERR syntax error"));
   EXPECT_REPLY(run({"lmpop", "1", "l", "left", "count", "1", "count", "2"}), E("ERR syntax error"));
   EXPECT_REPLY(run({"lmpop", "2", "missing", "str", "left"}), E(kWrongType));
-  EXPECT_REPLY(run({"blmpop", "0.01", "1", "missing", "left"}), N());  // no transport here: nil at once
+  EXPECT_REPLY(run({"blmpop", "0.01", "1", "missing", "left"}), Reply::null_array());  // no transport: at once
   EXPECT_REPLY(run({"blmpop", "x", "1", "missing", "left"}), E("ERR timeout is not a float or out of range"));
   EXPECT_REPLY(run({"blmpop", "-1", "1", "missing", "left"}), E("ERR timeout is negative"));
   EXPECT_REPLY(run({"blmpop", "0.01", "1", "missing", "up"}), E("ERR syntax error"));
@@ -48,10 +48,10 @@ TEST_F(MpopAndSort, ZmpopRepliesMemberScorePairs) {
   EXPECT_REPLY(run({"zmpop", "1", "z", "min"}), A({B("z"), A({bulks({"a", "1"})})}));
   EXPECT_REPLY(run({"zmpop", "2", "missing", "z", "max", "count", "10"}), A({B("z"), A({bulks({"c", "3"}), bulks({"b", "2"})})}));
   EXPECT_REPLY(run({"exists", "z"}), I(0));
-  EXPECT_REPLY(run({"zmpop", "1", "z", "MAX"}), N());
+  EXPECT_REPLY(run({"zmpop", "1", "z", "MAX"}), Reply::null_array());
   EXPECT_REPLY(run({"zmpop", "1", "z", "left"}), E("ERR syntax error"));
   EXPECT_REPLY(run({"zmpop", "1", "str", "min"}), E(kWrongType));
-  EXPECT_REPLY(run({"bzmpop", "0.01", "1", "missing", "min"}), N());
+  EXPECT_REPLY(run({"bzmpop", "0.01", "1", "missing", "min"}), Reply::null_array());
   EXPECT_REPLY(run({"bzmpop", "x", "1", "missing", "min", "count", "0"}), E("ERR count should be greater than 0"));
   session.resp = 3;
   run({"zadd", "z", "1.5", "a"});
