@@ -83,8 +83,7 @@ Reply restore(CommandContext& ctx) {
     return Reply::ok();
   }
   if (replace) ctx.keys.remove(key);
-  Entry& entry = ctx.keys.add(key, std::move(restored->value));
-  entry.encoding = restored->encoding;
+  Entry& entry = ctx.keys.add_with_encoding(key, std::move(restored->value), restored->encoding);
   if (idle_s) entry.last_access_ms = ctx.keys.now_ms() - std::min(*idle_s, ctx.keys.now_ms() / 1000) * 1000;
   if (deadline_ms != 0) ctx.keys.set_expire(key, deadline_ms);
   return Reply::ok();

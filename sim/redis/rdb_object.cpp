@@ -144,13 +144,16 @@ std::optional<std::vector<std::string>> read_packed(RdbReader& reader, bool list
   return listpack ? decode_listpack(*blob) : decode_ziplist(*blob);
 }
 
-std::optional<RestoredValue> hash_from_pairs(const std::vector<std::string>& flat, const EncodingLimits& limits) {
+std::optional<RestoredValue> hash_from_pairs(const std::vector<std::string>& flat, bool packed, const EncodingLimits& limits) {
   if (flat.empty() || flat.size() % 2 != 0) return std::nullopt;
   Hash hash;
   for (std::size_t i = 0; i < flat.size(); i += 2) {
     if (!hash_set(hash, flat[i], flat[i + 1])) return std::nullopt;  // a field twice: Redis refuses the payload
   }
-  const Encoding encoding = natural_encoding(hash, limits);
+  // Redis 7.0.15 converts a packed hash on its length only (a long value stays in the listpack); a
+  // hashtable-typed one by both limits.
+  Encoding encoding = natural_encoding(hash, limits);
+  if (packed && static_cast<std::int64_t>(hash.size()) <= limits.hash_max_listpack_entries) encoding = Encoding::listpack;
   return RestoredValue{std::move(hash), encoding};
 }
 
@@ -280,13 +283,13 @@ std::optional<RestoredValue> restore_value(std::string_view payload, const Encod
     case kHash: {
       auto flat = read_strings(reader, 2);
       if (!flat) return std::nullopt;
-      return hash_from_pairs(*flat, limits);
+      return hash_from_pairs(*flat, false, limits);
     }
     case kHashZiplist:
     case kHashListpack: {
       auto flat = read_packed(reader, *type == kHashListpack);
       if (!flat) return std::nullopt;
-      return hash_from_pairs(*flat, limits);
+      return hash_from_pairs(*flat, true, limits);
     }
     case kZSetText: return zset_from_scored(reader, false, limits);
     case kZSet2: return zset_from_scored(reader, true, limits);

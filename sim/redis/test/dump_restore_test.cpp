@@ -77,6 +77,17 @@ TEST_F(DumpRestore, RoundTripsLargeValuesAndConvertsOnLoad) {
   EXPECT_REPLY(run({"restore", "kk", "0", payload}), S("OK"));
   EXPECT_REPLY(run({"object", "encoding", "kk"}), B("hashtable"));
   EXPECT_EQ(to_string(run({"hgetall", "kk"})), to_string(run({"hgetall", "k"})));
+  // A packed hash or sorted set converts on its length only: a value over the limit stays packed (7.0.15).
+  run({"config", "set", "hash-max-listpack-value", "1000"});
+  run({"config", "set", "zset-max-listpack-value", "1000"});
+  run({"hset", "long-value", "f", std::string(100, 'y')});
+  run({"zadd", "long-member", "1", std::string(100, 'm')});
+  run({"config", "set", "hash-max-listpack-value", "64"});
+  run({"config", "set", "zset-max-listpack-value", "64"});
+  EXPECT_REPLY(run({"restore", "long-value2", "0", dump("long-value")}), S("OK"));
+  EXPECT_REPLY(run({"object", "encoding", "long-value2"}), B("listpack"));
+  EXPECT_REPLY(run({"restore", "long-member2", "0", dump("long-member")}), S("OK"));
+  EXPECT_REPLY(run({"object", "encoding", "long-member2"}), B("listpack"));
   for (int i = 0; i < 3000; ++i) run({"rpush", "biglist", "element-" + std::to_string(i)});
   EXPECT_REPLY(run({"restore", "biglist2", "0", dump("biglist")}), S("OK"));
   EXPECT_EQ(to_string(run({"lrange", "biglist2", "0", "-1"})), to_string(run({"lrange", "biglist", "0", "-1"})));
