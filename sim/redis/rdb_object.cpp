@@ -260,7 +260,8 @@ std::string dump_value(const Value& value, Encoding encoding, std::int64_t list_
 }
 
 std::optional<RestoredValue> restore_value(std::string_view payload, const EncodingLimits& limits) {
-  RdbReader reader(payload.substr(0, payload.size() - std::min(payload.size(), kDumpFooterBytes)));
+  // Redis reads the object from the whole payload: a short one may run into its own footer and still load.
+  RdbReader reader(payload);
   auto type = reader.byte();
   if (!type) return std::nullopt;
   switch (*type) {
