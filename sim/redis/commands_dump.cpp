@@ -35,22 +35,21 @@ Reply restore(CommandContext& ctx) {
   bool replace = false;
   bool absolute_ttl = false;
   std::optional<std::int64_t> idle_s;
-  bool has_freq = false;  // the mock keeps no LFU counter: FREQ is checked and otherwise ignored
+  std::optional<std::int64_t> freq;  // checked; the mock keeps no per-key LFU counter to set (README)
   for (std::size_t i = 4; i < args.size(); ++i) {
     const bool has_value = i + 1 < args.size();
     if (iequals(args[i], "replace")) {
       replace = true;
     } else if (iequals(args[i], "absttl")) {
       absolute_ttl = true;
-    } else if (iequals(args[i], "idletime") && has_value && !has_freq) {
+    } else if (iequals(args[i], "idletime") && has_value && !freq) {
       idle_s = parse_int64(args[++i]);
       if (!idle_s) return err::not_integer();
       if (*idle_s < 0) return Reply::error("ERR Invalid IDLETIME value, must be >= 0");
     } else if (iequals(args[i], "freq") && has_value && !idle_s) {
-      auto freq = parse_int64(args[++i]);
+      freq = parse_int64(args[++i]);
       if (!freq) return err::not_integer();
       if (*freq < 0 || *freq > kMaxFreq) return Reply::error("ERR Invalid FREQ value, must be >= 0 and <= 255");
-      has_freq = true;
     } else {
       return err::syntax();
     }
@@ -84,7 +83,9 @@ Reply restore(CommandContext& ctx) {
   }
   if (replace) ctx.keys.remove(key);
   Entry& entry = ctx.keys.add_with_encoding(key, std::move(restored->value), restored->encoding);
-  if (idle_s) entry.last_access_ms = ctx.keys.now_ms() - std::min(*idle_s, ctx.keys.now_ms() / 1000) * 1000;
+  // objectSetLRUOrLFU: IDLETIME counts under any policy but an LFU one (where FREQ would).
+  const bool lfu = ctx.node.config().value("maxmemory-policy").find("lfu") != std::string::npos;
+  if (idle_s && !lfu) entry.last_access_ms = ctx.keys.now_ms() - std::min(*idle_s, ctx.keys.now_ms() / 1000) * 1000;
   if (deadline_ms != 0) ctx.keys.set_expire(key, deadline_ms);
   return Reply::ok();
 }

@@ -133,6 +133,10 @@ TEST_F(DumpRestore, TtlReplaceIdleTimeAndExpiredPayloads) {
   EXPECT_REPLY(run({"restore", "c", "1", payload, "absttl", "replace"}), S("OK"));
   EXPECT_REPLY(run({"exists", "c"}), I(0));
   EXPECT_REPLY(run({"restore", "src", "0", payload, "replace", "freq", "5"}), S("OK"));
+  // Under an LFU policy IDLETIME is ignored (7.0.15's objectSetLRUOrLFU): the key is as new.
+  run({"config", "set", "maxmemory-policy", "allkeys-lfu"});
+  EXPECT_REPLY(run({"restore", "g", "0", payload, "idletime", "600"}), S("OK"));
+  EXPECT_REPLY(run({"object", "freq", "g"}), I(5));
 }
 
 }  // namespace
