@@ -139,5 +139,12 @@ TEST_F(DumpRestore, TtlReplaceIdleTimeAndExpiredPayloads) {
   EXPECT_REPLY(run({"object", "freq", "g"}), I(5));
 }
 
+TEST_F(DumpRestore, InfoStatsNamesTheDumpCounters) {
+  // unit/dump reads migrate_cached_sockets; the mock has no MIGRATE and validates payloads without counting.
+  const std::string stats = run({"info", "stats"}).text;
+  EXPECT_NE(stats.find("\r\nmigrate_cached_sockets:0\r\n"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\r\ndump_payload_sanitizations:0\r\n"), std::string::npos) << stats;
+}
+
 }  // namespace
 }  // namespace lockcheck::mock::testing
