@@ -29,7 +29,9 @@ constexpr unsigned char kEncInt32 = 0xc2;
 // liblzf's format: a control byte < 32 copies that many + 1 literal bytes; otherwise a back reference of
 // (control >> 5) + 2 bytes (7: plus the next byte) from ((control & 31) << 8) + next byte + 1 bytes back.
 std::optional<std::string> lzf_decompress(std::string_view in, std::uint64_t plain_size) {
-  if (plain_size > (std::uint64_t{1} << 32)) return std::nullopt;
+  // One back reference (2 or 3 input bytes) writes at most 264 bytes: a larger claimed size is corrupt, and
+  // must not be allocated up front.
+  if (plain_size > (std::uint64_t{1} << 32) || plain_size > in.size() * std::uint64_t{133}) return std::nullopt;
   std::string out;
   out.reserve(static_cast<std::size_t>(plain_size));
   std::size_t at = 0;

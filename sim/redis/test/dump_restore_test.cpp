@@ -139,6 +139,28 @@ TEST_F(DumpRestore, TtlReplaceIdleTimeAndExpiredPayloads) {
   EXPECT_REPLY(run({"object", "freq", "g"}), I(5));
 }
 
+TEST_F(DumpRestore, CorruptBodiesWithValidFootersAreRefusedOrLoaded) {
+  // Every byte of Redis's payloads set to a few values, and every truncation, under a recomputed footer: the
+  // reader must answer OK or "Bad data format", never read past the payload or loop.
+  const unsigned char kProbes[] = {0x00, 0x01, 0x3f, 0x40, 0x7f, 0x80, 0xc3, 0xf0, 0xfe, 0xff};
+  for (const std::string* payload : {&kRedisList, &kRedisHash, &kRedisZSet, &kRedisIntset, &kRedisSkiplist}) {
+    const std::string body = payload->substr(0, payload->size() - 10);
+    for (std::size_t at = 0; at < body.size(); ++at) {
+      for (unsigned char probe : kProbes) {
+        std::string corrupt = body;
+        corrupt[at] = static_cast<char>(probe);
+        append_dump_footer(corrupt);
+        const Reply reply = run({"restore", "fuzzed", "0", corrupt, "replace"});
+        EXPECT_TRUE(reply == S("OK") || reply == E("ERR Bad data format")) << to_string(reply);
+      }
+      std::string truncated = body.substr(0, at);
+      append_dump_footer(truncated);
+      const Reply reply = run({"restore", "fuzzed", "0", truncated, "replace"});
+      EXPECT_TRUE(reply == S("OK") || reply == E("ERR Bad data format")) << to_string(reply);
+    }
+  }
+}
+
 TEST_F(DumpRestore, InfoStatsNamesTheDumpCounters) {
   // unit/dump reads migrate_cached_sockets; the mock has no MIGRATE and validates payloads without counting.
   const std::string stats = run({"info", "stats"}).text;
