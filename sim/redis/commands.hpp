@@ -54,6 +54,9 @@ Reply getex(CommandContext&);
 Reply getset(CommandContext&);
 Reply append(CommandContext&);
 Reply strlen(CommandContext&);
+// DUMP / RESTORE of a key (commands_dump.cpp)
+Reply dump(CommandContext&);
+Reply restore(CommandContext&);
 // FUNCTION DUMP / RESTORE (commands_function_dump.cpp)
 Reply function_dump(CommandContext&);
 Reply function_restore(CommandContext&);

@@ -75,7 +75,10 @@ std::string info_lines(Node& node, std::string_view section) {
            std::to_string(node.stats().commands_processed) +
            "\r\ninstantaneous_ops_per_sec:0\r\nrejected_connections:0\r\nexpired_keys:0\r\nevicted_keys:0\r\n"
            "keyspace_hits:0\r\nkeyspace_misses:0\r\npubsub_channels:" + std::to_string(node.pubsub().size(SubscriptionKind::channel)) +
-           "\r\npubsub_patterns:" + std::to_string(node.pubsub().size(SubscriptionKind::pattern)) + "\r\ntotal_error_replies:" + std::to_string(node.stats().errors.total_replies) + "\r\n";
+           "\r\npubsub_patterns:" + std::to_string(node.pubsub().size(SubscriptionKind::pattern)) +
+           // No MIGRATE, so no cached sockets; RESTORE validates every payload whole without counting it.
+           "\r\nmigrate_cached_sockets:0\r\ntotal_error_replies:" + std::to_string(node.stats().errors.total_replies) +
+           "\r\ndump_payload_sanitizations:0\r\n";
   }
   if (section == "replication") {
     const ReplicationInfo& replication = node.replication();

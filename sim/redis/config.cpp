@@ -46,6 +46,7 @@ constexpr std::array kParameters = std::to_array<Parameter>({
     {"protected-mode", "", "yes", Kind::yes_no},
     {"replica-read-only", "slave-read-only", "yes", Kind::yes_no},
     {"requirepass", "", "", Kind::text},
+    {"sanitize-dump-payload", "", "no", Kind::choice, "no yes clients"},
     {"save", "", "", Kind::save},
     {"set-max-intset-entries", "", "512", Kind::integer, "0 9223372036854775807"},
     {"slowlog-log-slower-than", "", "10000", Kind::integer, "-9223372036854775808 9223372036854775807"},

@@ -9,12 +9,9 @@
 #include <variant>
 #include <vector>
 
+#include "rdb_io.hpp"
+
 namespace lockcheck::mock {
-
-inline constexpr std::uint16_t kRdbVersion = 10;
-
-// Redis's crc64 (reflected Jones polynomial 0xad93d23594c935a9, initial value 0): crc64("123456789") = 0xe9c6d914c4b8d9ca.
-std::uint64_t crc64_jones(std::string_view bytes);
 
 std::string dump_function_codes(const std::vector<std::string>& codes);
 

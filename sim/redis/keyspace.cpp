@@ -124,6 +124,13 @@ Entry& Keyspace::add(std::string_view key, Value value) {
   return it->second;
 }
 
+Entry& Keyspace::add_with_encoding(std::string_view key, Value value, Encoding encoding) {
+  Entry& entry = add(key, std::move(value));
+  entry.encoding = encoding;
+  if (!unsettled_.empty() && unsettled_.back().first == db_index_ && unsettled_.back().second == key) unsettled_.pop_back();
+  return entry;
+}
+
 Entry& Keyspace::put(std::string_view key, Value value, bool keep_ttl) {
   Entry* existing = find(key);
   if (existing == nullptr) return add(key, std::move(value));

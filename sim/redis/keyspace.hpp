@@ -89,6 +89,9 @@ class Keyspace {
   Entry* find(std::string_view key);
   // Inserts a key that find() just reported absent.
   Entry& add(std::string_view key, Value value);
+  // Inserts an absent key in an encoding the caller chose, left as it is at the end of the command (RESTORE:
+  // Redis converts on load by its own rules, which keep some values in forms a write would convert).
+  Entry& add_with_encoding(std::string_view key, Value value, Encoding encoding);
   // SET semantics: replace any value; the deadline is cleared unless keep_ttl.
   Entry& put(std::string_view key, Value value, bool keep_ttl);
   // Report an in-place change of an existing key.

@@ -24,7 +24,7 @@ constexpr std::array kCommandEvents = std::to_array<CommandEvent>({
     {"setex", '$', "set"},     {"setnx", '$', "set"},     {"append", '$', "append"},    {"setrange", '$', "setrange"},
     {"zincrby", 'z', "zincr"}, {"getex", 'g', "expire"},  {"lpushx", 'l', "lpush"},     {"rpushx", 'l', "rpush"},
     {"blpop", 'l', "lpop"},    {"brpop", 'l', "rpop"},    {"bzpopmin", 'z', "zpopmin"}, {"bzpopmax", 'z', "zpopmax"},
-    {"setbit", '$', "setbit"}, {"bitop", '$', "set"},
+    {"setbit", '$', "setbit"}, {"bitop", '$', "set"},     {"restore", 'g', "restore"},
     {"sort", 'l', "sortstore"},
 });
 
@@ -103,6 +103,8 @@ void KeyspaceNotifier::on_key_event(const KeyEvent& event) {
   // two databases); the keys they add announce only "new", their deadlines and the keys they remove or replace
   // nothing, as Redis's dbAdd/setExpire/dbDelete.
   const bool moving = command == "move" || command == "copy" || command == "rename" || command == "renamenx";
+  // RESTORE announces "restore" only: the key it replaces and the deadline it sets go unannounced.
+  const bool quiet_side_effects = moving || command == "restore";
   const std::vector<CommandEvent> moved =
       arguments_ == nullptr ? std::vector<CommandEvent>{} : moved_element_events(command, event.key, *arguments_);
   switch (event.kind) {
@@ -123,13 +125,13 @@ void KeyspaceNotifier::on_key_event(const KeyEvent& event) {
       return;
     }
     case KeyEventKind::expire_set:
-      if (!moving) notify('g', "expire", event.key, db);
+      if (!quiet_side_effects) notify('g', "expire", event.key, db);
       return;
     case KeyEventKind::expire_removed:
       if (command == "persist" || command == "getex") notify('g', "persist", event.key, db);
       return;
     case KeyEventKind::deleted: {
-      if (moving) return;
+      if (quiet_side_effects) return;
       // A type command that emptied its key announces itself, then the generic "del"; a *STORE (or SORT ... STORE)
       // with an empty result only "del".
       const CommandEvent what = moved.empty() ? command_event(command) : moved.back();

@@ -17,6 +17,7 @@
 #include <regex>
 #include <sstream>
 
+#include "differential_dump.hpp"
 #include "hiredis_client.hpp"
 #include "lockcheck/sha1.hpp"
 #include "redis/function_dump.hpp"
@@ -711,6 +712,34 @@ rc::Gen<Step> string_bits_step() {
   });
 }
 
+// DUMP of any key, and RESTORE of redis-server's own DUMP of a key (differential_dump.hpp) with TTLs (relative,
+// absolute, already past) and options, and of broken payloads.
+rc::Gen<Step> dump_step() {
+  auto as_step = [](rc::Gen<Command> gen) { return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false}; }); };
+  auto any_key = rc::gen::element<std::string>("k1", "k2", "h1", "l1", "z1", "s1", "s2", "z2", "nokey");
+  return rc::gen::weightedOneOf<Step>({
+      {3, as_step(plain({any_key}, "DUMP"))},
+      {4, rc::gen::exec([any_key] {
+         Command command{"RESTORE", *any_key, "0", "@dump:" + *any_key};
+         const int ttl = *rc::gen::inRange(0, 4);  // none, relative, absolute, absolute and past
+         if (ttl == 1) command[2] = "150000";
+         if (ttl >= 2) command[2] = ttl == 2 ? "4102444800000" : "1000";
+         if (ttl >= 2) command.push_back("ABSTTL");
+         auto options = *rc::gen::container<std::vector<std::string>>(
+             rc::gen::element<std::string>("REPLACE", "replace", "IDLETIME", "FREQ", "absttl", "nope"));
+         if (options.size() > 2) options.resize(2);
+         for (const std::string& option : options) {
+           command.push_back(option);
+           if (option == "IDLETIME" || option == "FREQ") command.push_back(*rc::gen::element<std::string>("10", "-1", "256", "x"));
+         }
+         return Step{command, false};
+       })},
+      {1, as_step(plain({any_key, rc::gen::element<std::string>("0", "-1", "x"),
+                         rc::gen::element<std::string>("", "garbage", std::string("\x00\x01a\x0a\x00", 5), std::string(10, '\0'))},
+                        "RESTORE"))},
+  });
+}
+
 rc::Gen<Step> step() {
   auto as_step = [](rc::Gen<Command> gen) { return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false}; }); };
   auto v = value();
@@ -719,6 +748,7 @@ rc::Gen<Step> step() {
       {8, set_step()},
       {6, encoding_step()},
       {6, string_bits_step()},
+      {5, dump_step()},
       // Pub/sub on this one connection: one pattern and one shard channel at most, so that every command has
       // exactly one reply (hiredis reads one per command); subscribed mode then refuses the other commands.
       {1, as_step(plain({rc::gen::just<std::string>("p*")}, "PSUBSCRIBE"))},
@@ -850,6 +880,7 @@ Reply order_free(const Command& command, Reply reply, const std::vector<Command>
     }
   }
   if (name == "RANDOMKEY" && reply.kind == Reply::Kind::bulk) reply.text = "<a key>";
+  if (name == "DUMP" && reply.kind == Reply::Kind::bulk) reply.text = dump_summary(reply.text);
   if (name == "INFO" && reply.kind == Reply::Kind::bulk) {
     static const std::regex avg_ttl("avg_ttl=[0-9]+");
     reply.text = std::regex_replace(reply.text, avg_ttl, "avg_ttl=0");
@@ -945,6 +976,7 @@ TEST(Differential, MockAnswersLikeRealRedis) {
   setenv("RC_PARAMS", "max_success=2500 max_size=40", /*overwrite=*/0);
   lockcheck::testing::RedisServer server;
   HiredisClient real(server.host(), server.port());
+  HiredisClient side(server.host(), server.port());  // fetches RESTORE payloads (differential_dump.hpp)
   std::int64_t client_id = 0;
   std::string last_failure;  // RapidCheck re-runs the minimal case last, so this describes it
   bool ok = rc::check("mock and redis-server 7.0 give identical replies", [&] {
@@ -956,9 +988,17 @@ TEST(Differential, MockAnswersLikeRealRedis) {
     std::vector<const Step*> queued;  // inside MULTI: EXEC's replies are compared as each of these would be
     for (std::size_t i = 0; i < steps.size(); ++i) {
       const Step& s = steps[i];
+      const Command command = with_real_payload(s.command, side, session.db);
       const std::vector<Command> queued_commands = session.transaction.queued;  // what an EXEC here answers for
-      Reply expected = order_free(s.command, real.call(s.command), queued_commands);
-      Reply actual = order_free(s.command, node.execute(s.command, session), queued_commands);
+      const Reply real_reply = real.call(command);
+      const Reply mock_reply = node.execute(command, session);
+      if (command[0] == "DUMP" && real_reply.kind == Reply::Kind::bulk && written_as_the_mock_writes(real_reply.text) &&
+          mock_reply != real_reply) {
+        last_failure = "step " + std::to_string(i) + ": DUMP bytes differ where Redis's are the mock's encoding";
+        RC_FAIL(last_failure);
+      }
+      Reply expected = order_free(command, real_reply, queued_commands);
+      Reply actual = order_free(command, mock_reply, queued_commands);
       if (expected == Reply::status("QUEUED")) queued.push_back(&s);
       if (s.command[0] == "EXEC" && actual.kind == Reply::Kind::array && expected.kind == Reply::Kind::array &&
           actual.elements.size() == expected.elements.size() && expected.elements.size() == queued.size()) {
@@ -1000,6 +1040,7 @@ TEST(Differential, KeyspaceNotificationsMatchOverRandomSequences) {
   const std::string kPong = "*2\r\n$4\r\npong\r\n$0\r\n\r\n";
   lockcheck::testing::RedisServer server;
   HiredisClient real(server.host(), server.port());
+  HiredisClient side(server.host(), server.port());  // fetches RESTORE payloads (differential_dump.hpp)
   RawConnection subscriber(server.host(), server.port());
   const std::string psubscribe = encode_request({"PSUBSCRIBE", "__key*__:*"});
   ASSERT_NE(subscriber.exchange(psubscribe, 1).find("psubscribe"), std::string::npos);
@@ -1037,8 +1078,9 @@ TEST(Differential, KeyspaceNotificationsMatchOverRandomSequences) {
       // FUNCTION LOAD REPLACE of a library registering 't' and 'T' crashes redis-server 7.0.15 (functions.c:291
       // 'ret == DICT_OK'); functions announce nothing of their own, so this property leaves them out.
       if (s.command[0] == "FUNCTION") continue;
-      real.call(s.command);
-      node.execute(s.command, session);
+      const Command command = with_real_payload(s.command, side, session.db);
+      real.call(command);
+      node.execute(command, session);
       const std::string expected = drain();
       if (announced != expected) {
         last_failure = "step " + std::to_string(i) + ": " + show(s.command) + "\n  mock:  " + announced +
