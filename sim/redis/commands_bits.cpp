@@ -95,9 +95,11 @@ Reply setbit(CommandContext& ctx) {
   if (text == nullptr) {
     std::string created(byte + 1, '\0');
     if (*on) created[byte] = static_cast<char>(mask);
-    ctx.keys.add(ctx.args[1], Value{std::move(created)});
+    // Redis builds the value as a growable string: `raw` whatever its length, also when it unshares an existing one.
+    ctx.keys.add_with_encoding(ctx.args[1], Value{std::move(created)}, Encoding::raw);
     return Reply::integer_reply(0);
   }
+  ctx.keys.find(ctx.args[1])->encoding = Encoding::raw;
   const bool grew = text->size() <= byte;
   if (grew) text->resize(byte + 1, '\0');
   auto& cell = reinterpret_cast<unsigned char&>((*text)[byte]);
@@ -200,7 +202,7 @@ Reply bitop(CommandContext& ctx) {
     }
     result[i] = static_cast<char>(out);
   }
-  ctx.keys.put(args[2], Value{std::move(result)}, false);
+  ctx.keys.put(args[2], Value{std::move(result)}, false).encoding = Encoding::raw;  // a growable string, as SETBIT
   return Reply::integer_reply(static_cast<std::int64_t>(longest));
 }
 

@@ -99,9 +99,11 @@ Reply setrange(CommandContext& ctx) {
   if (text == nullptr) {
     std::string created(at + value.size(), '\0');
     created.replace(at, value.size(), value);
-    ctx.keys.add(ctx.args[1], Value{std::move(created)});
+    // Redis builds the value as a growable string: `raw` whatever its length, also when it unshares an existing one.
+    ctx.keys.add_with_encoding(ctx.args[1], Value{std::move(created)}, Encoding::raw);
     return Reply::integer_reply(static_cast<std::int64_t>(at + value.size()));
   }
+  ctx.keys.find(ctx.args[1])->encoding = Encoding::raw;
   if (text->size() < at + value.size()) text->resize(at + value.size(), '\0');
   text->replace(at, value.size(), value);
   ctx.keys.modified(ctx.args[1]);

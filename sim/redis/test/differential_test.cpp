@@ -850,8 +850,21 @@ Reply as_hiredis_reads(Reply reply) {
   return reply;
 }
 
-// What no two servers agree on byte for byte: the order of KEYS and of a whole SCAN or HSCAN page (hash table order),
-// which key RANDOMKEY draws, and INFO keyspace's avg_ttl estimate.
+// Sorts a flat field, value, field, value... array by pair, keeping each pair together.
+void sort_pairs(std::vector<Reply>& flat) {
+  if (flat.size() % 2 != 0) return;
+  std::vector<Reply> pairs;
+  for (std::size_t i = 0; i + 1 < flat.size(); i += 2) pairs.push_back(Reply::array({flat[i], flat[i + 1]}));
+  std::sort(pairs.begin(), pairs.end(), [](const Reply& a, const Reply& b) { return to_string(a) < to_string(b); });
+  flat.clear();
+  for (Reply& pair : pairs) {
+    flat.push_back(std::move(pair.elements[0]));
+    flat.push_back(std::move(pair.elements[1]));
+  }
+}
+
+// What no two servers agree on byte for byte: the order of KEYS, of a whole SCAN page and of a hash's fields (hash
+// table order), which key RANDOMKEY draws, and INFO keyspace's avg_ttl estimate.
 // EXEC's replies are those of the `queued` commands.
 Reply order_free(const Command& command, Reply reply, const std::vector<Command>& queued = {}) {
   auto sort_elements = [](Reply& array) {
@@ -864,21 +877,11 @@ Reply order_free(const Command& command, Reply reply, const std::vector<Command>
   }
   if (name == "KEYS" && reply.kind == Reply::Kind::array) sort_elements(reply);
   if (name == "SCAN" && reply.kind == Reply::Kind::array && reply.elements.size() == 2) sort_elements(reply.elements[1]);
-  // A hashtable-encoded hash (past the small thresholds every sequence sets) pages in hash order: its
-  // field/value pairs are compared as a set of pairs.
-  if (name == "HSCAN" && reply.kind == Reply::Kind::array && reply.elements.size() == 2) {
-    std::vector<Reply>& flat = reply.elements[1].elements;
-    std::vector<Reply> pairs;
-    for (std::size_t i = 0; i + 1 < flat.size(); i += 2) pairs.push_back(Reply::array({flat[i], flat[i + 1]}));
-    std::sort(pairs.begin(), pairs.end(), [](const Reply& a, const Reply& b) { return to_string(a) < to_string(b); });
-    if (flat.size() % 2 == 0) {
-      flat.clear();
-      for (Reply& pair : pairs) {
-        flat.push_back(std::move(pair.elements[0]));
-        flat.push_back(std::move(pair.elements[1]));
-      }
-    }
-  }
+  // A hashtable-encoded hash (past the small thresholds every sequence sets; redis-server seeds its hash function
+  // at start) lists its fields in hash order: HKEYS/HVALS compared as sets, HGETALL and HSCAN pages as sets of pairs.
+  if ((name == "HKEYS" || name == "HVALS") && reply.kind == Reply::Kind::array) sort_elements(reply);
+  if (name == "HGETALL" && reply.kind == Reply::Kind::array) sort_pairs(reply.elements);
+  if (name == "HSCAN" && reply.kind == Reply::Kind::array && reply.elements.size() == 2) sort_pairs(reply.elements[1].elements);
   if (name == "RANDOMKEY" && reply.kind == Reply::Kind::bulk) reply.text = "<a key>";
   if (name == "DUMP" && reply.kind == Reply::Kind::bulk) reply.text = dump_summary(reply.text);
   if (name == "INFO" && reply.kind == Reply::Kind::bulk) {

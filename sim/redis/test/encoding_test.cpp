@@ -43,6 +43,27 @@ TEST_F(Encodings, StringsAreIntEmbstrOrRaw) {
   EXPECT_EQ(encoding("i"), "int");
 }
 
+// SETBIT, SETRANGE and BITOP build a growable string (createObject / dbUnshareStringValue in 7.0.15): `raw`
+// however short, where SET of the same bytes would be embstr or int (found by the differential test).
+TEST_F(Encodings, BitAndRangeWritesLeaveRawStrings) {
+  run({"setbit", "new_bits", "3", "1"});
+  EXPECT_EQ(encoding("new_bits"), "raw");
+  run({"set", "old_bits", "abc"});
+  run({"setbit", "old_bits", "1", "1"});
+  EXPECT_EQ(encoding("old_bits"), "raw");
+  run({"setrange", "new_range", "0", "12"});
+  EXPECT_EQ(encoding("new_range"), "raw");
+  run({"set", "old_range", "5"});
+  run({"setrange", "old_range", "0", "7"});
+  EXPECT_EQ(encoding("old_range"), "raw");
+  run({"set", "untouched", "5"});
+  run({"setrange", "untouched", "0", ""});  // nothing written: Redis returns before unsharing
+  EXPECT_EQ(encoding("untouched"), "int");
+  run({"mset", "h1", "b"});
+  run({"bitop", "not", "k1", "h1"});
+  EXPECT_EQ(encoding("k1"), "raw");
+}
+
 TEST_F(Encodings, MissingKeySubcommandErrorsAndHelp) {
   EXPECT_EQ(to_string(run({"object", "encoding", "none"})), to_string(N()));
   EXPECT_EQ(to_string(run({"object", "foo", "x"})), to_string(E("ERR unknown subcommand 'foo'. Try OBJECT HELP.")));
