@@ -4,6 +4,7 @@
 #include "command.hpp"
 #include "lockcheck/reply.hpp"
 #include "node.hpp"
+#include "text.hpp"
 
 namespace lockcheck::mock {
 
@@ -22,7 +23,21 @@ void Node::answer_blocked(BlockedCall& call, Reply reply) {
   unblock_sink_(call.session->client_id, reply);
 }
 
+namespace {
+
+// Whether a parked BLMOVE/BRPOPLPUSH's source holds a list (so a WRONGTYPE came from its destination).
+bool moves_from_a_list(Keyspace& keys, const Command& command) {
+  if (command.size() < 2) return false;
+  const std::string name = to_lower(command[0]);
+  if (name != "blmove" && name != "brpoplpush") return false;
+  const Entry* source = keys.peek(command[1]);
+  return source != nullptr && std::holds_alternative<List>(source->value);
+}
+
+}  // namespace
+
 void Node::serve_blocked() {
+  auto source_is_list = [this](const BlockedCall& call) { return moves_from_a_list(keyspace_, call.command); };
   if (blocked_.empty() || depth_ > 0) return;
   // A served BLMOVE may fill another client's key, so repeat while someone was served; each pass serves at
   // least one call or ends, so the passes are bounded by the number of blocked calls.
@@ -35,7 +50,11 @@ void Node::serve_blocked() {
       ++depth_;
       std::optional<Reply> reply = it->attempt(context);
       --depth_;
-      if (!reply) {
+      // Redis serves a parked client only from a key of its type: a source that is now another type (LPUSH,
+      // DEL, SET in one EXEC) leaves it parked. A BLMOVE/BRPOPLPUSH whose source holds a list but whose
+      // destination does not is answered WRONGTYPE, as Redis does.
+      const bool wrong_type = reply && reply->kind == Reply::Kind::error && reply->text.starts_with("WRONGTYPE");
+      if (!reply || (wrong_type && !source_is_list(*it))) {
         ++it;
         continue;
       }
@@ -60,6 +79,18 @@ void Node::expire_blocked() {
     it = calls.erase(it);
     answer_blocked(call, Reply::null_array());  // a timed-out BLPOP, BLMOVE, BZPOPMIN... alike
   }
+}
+
+bool Node::unblock(std::int64_t client_id, bool with_error) {
+  auto& calls = blocked_.calls();
+  for (auto it = calls.begin(); it != calls.end(); ++it) {
+    if (it->session->client_id != client_id) continue;
+    BlockedCall call = std::move(*it);
+    calls.erase(it);
+    answer_blocked(call, with_error ? Reply::error("UNBLOCKED client unblocked via CLIENT UNBLOCK") : Reply::null_array());
+    return true;
+  }
+  return false;
 }
 
 }  // namespace lockcheck::mock

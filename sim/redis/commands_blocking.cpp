@@ -27,7 +27,8 @@ std::optional<std::optional<std::int64_t>> parse_timeout(const std::string& text
   if (std::isnan(seconds) || end == nullptr || *end != '\0' || errno == ERANGE) {
     return error = Reply::error("ERR timeout is not a float or out of range"), std::nullopt;
   }
-  const long double ms = seconds * 1000.0L;
+  // Rounded up, as 7.0.15's getTimeoutFromObjectOrReply does: 0.001 s is 1 ms, not 0 (which blocks forever).
+  const long double ms = std::ceil(seconds * 1000.0L);
   constexpr long double kLimit = 9.2233720368547758e18L;
   const std::int64_t timeout_ms = (ms >= kLimit || ms < -kLimit) ? std::numeric_limits<std::int64_t>::min()
                                                                   : static_cast<std::int64_t>(ms);

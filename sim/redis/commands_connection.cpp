@@ -177,6 +177,23 @@ Reply client_on_off(CommandContext& ctx, bool& flag) {
   return Reply::ok();
 }
 
+// CLIENT UNBLOCK id [TIMEOUT|ERROR]: the reason is checked before the id, as 7.0.15 does.
+Reply client_unblock(CommandContext& ctx) {
+  const Command& args = ctx.args;
+  if (args.size() > 4) {
+    return Reply::error("ERR unknown subcommand or wrong number of arguments for '" + args[1].substr(0, 128) +
+                        "'. Try CLIENT HELP.");
+  }
+  bool with_error = false;
+  if (args.size() == 4) {
+    if (iequals(args[3], "error")) with_error = true;
+    else if (!iequals(args[3], "timeout")) return Reply::error("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+  }
+  auto id = parse_int64(args[2]);
+  if (!id) return err::not_integer();
+  return Reply::integer_reply(ctx.node.unblock(*id, with_error) ? 1 : 0);
+}
+
 constexpr ClientSubcommand kClientSubcommands[] = {
     {"getname", 2, [](CommandContext& ctx) { return ctx.session.name.empty() ? Reply::nil() : Reply::bulk(ctx.session.name); }},
     {"getredir", 2, [](CommandContext&) { return Reply::integer_reply(-1); }},
@@ -197,6 +214,7 @@ constexpr ClientSubcommand kClientSubcommands[] = {
        return Reply::ok();
      }},
     {"setinfo", 4, client_setinfo},
+    {"unblock", -3, client_unblock},
     {"setname", 3,
      [](CommandContext& ctx) {
        if (!valid_client_name(ctx.args[2])) return err::reply(kBadName);

@@ -161,6 +161,9 @@ class Node {
   void block(Session& session, const Command& command, PopAttempt attempt, std::optional<std::int64_t> deadline_ms);
   void serve_blocked();
   void expire_blocked();
+  // CLIENT UNBLOCK: answers client_id's parked call as its timeout would, or with an UNBLOCKED error;
+  // false when that client is not blocked.
+  bool unblock(std::int64_t client_id, bool with_error);
   std::optional<std::int64_t> next_block_deadline_ms() const { return blocked_.next_deadline_ms(); }
   const BlockedClients& blocked() const { return blocked_; }
   // SPUBLISH: delivers to this node's shard-channel subscribers only; returns how many.

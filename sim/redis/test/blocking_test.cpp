@@ -37,6 +37,57 @@ TEST_F(Blocking, APushServesTheFirstBlockedClient) {
   EXPECT_REPLY(run({"lrange", "q", "0", "-1"}), A({B("y")}));
 }
 
+// unit/type/list "BLPOP, LPUSH + DEL + SET should not awake blocked client": the key is a string when the
+// transaction ends, so the client stays parked (the mock answered WRONGTYPE), and a later push serves it.
+TEST_F(Blocking, AKeyOfAnotherTypeLeavesTheClientParked) {
+  node.execute({"blpop", "list", "0"}, second);
+  run({"multi"});
+  run({"lpush", "list", "a"});
+  run({"del", "list"});
+  run({"set", "list", "foo"});
+  run({"exec"});
+  EXPECT_TRUE(late.empty());
+  EXPECT_TRUE(second.blocked);
+  run({"del", "list"});
+  run({"lpush", "list", "b"});
+  ASSERT_EQ(late.size(), 1u);
+  EXPECT_EQ(late[0], late_reply(2, A({B("list"), B("b")})));
+  // A destination of another type is answered, not waited on: "BRPOPLPUSH with wrong destination type".
+  run({"set", "target", "nolist"});
+  node.execute({"brpoplpush", "blist", "target", "0"}, third);
+  run({"rpush", "blist", "foo"});
+  ASSERT_EQ(late.size(), 2u);
+  EXPECT_EQ(late[1], late_reply(3, E("WRONGTYPE Operation against a key holding the wrong kind of value")));
+  EXPECT_REPLY(run({"lrange", "blist", "0", "-1"}), A({B("foo")}));
+}
+
+// CLIENT UNBLOCK id [TIMEOUT|ERROR] as 7.0.15 answers it (it was an unknown subcommand).
+TEST_F(Blocking, ClientUnblockAnswersAsTimeoutOrError) {
+  node.execute({"blpop", "q", "0"}, second);
+  node.execute({"bzpopmin", "z", "0"}, third);
+  EXPECT_REPLY(run({"client", "unblock", "2"}), I(1));
+  EXPECT_REPLY(run({"client", "unblock", "3", "error"}), I(1));
+  ASSERT_EQ(late.size(), 2u);
+  EXPECT_EQ(late[0], late_reply(2, Reply::null_array()));
+  EXPECT_EQ(late[1], late_reply(3, E("UNBLOCKED client unblocked via CLIENT UNBLOCK")));
+  EXPECT_FALSE(second.blocked);
+  EXPECT_REPLY(run({"client", "unblock", "2"}), I(0));  // no longer blocked
+  EXPECT_REPLY(run({"client", "unblock", "2", "later"}), E("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR"));
+  EXPECT_REPLY(run({"client", "unblock", "x"}), E("ERR value is not an integer or out of range"));
+  EXPECT_REPLY(run({"client", "unblock", "2", "timeout", "x"}), E("ERR unknown subcommand or wrong number of arguments for 'unblock'. Try CLIENT HELP."));
+}
+
+// "BLPOP: with 0.001 timeout should not block indefinitely": the timeout is rounded up to 1 ms (the mock
+// truncated it to 0, which blocks forever).
+TEST_F(Blocking, ASubMillisecondTimeoutRoundsUp) {
+  node.execute({"blpop", "q", "0.001"}, second);
+  EXPECT_TRUE(second.blocked);
+  now_ms += 1;
+  node.expire_blocked();
+  ASSERT_EQ(late.size(), 1u);
+  EXPECT_EQ(late[0], late_reply(2, Reply::null_array()));
+}
+
 TEST_F(Blocking, TimeoutOnTheNodeClock) {
   node.execute({"bzpopmin", "z", "1.5"}, second);
   now_ms += 1499;
