@@ -23,7 +23,6 @@ constexpr std::array kCommandEvents = std::to_array<CommandEvent>({
     {"mset", '$', "set"},      {"msetnx", '$', "set"},    {"psetex", '$', "set"},       {"set", '$', "set"},
     {"setex", '$', "set"},     {"setnx", '$', "set"},     {"append", '$', "append"},    {"setrange", '$', "setrange"},
     {"zincrby", 'z', "zincr"}, {"getex", 'g', "expire"},  {"lpushx", 'l', "lpush"},     {"rpushx", 'l', "rpush"},
-    {"blpop", 'l', "lpop"},    {"brpop", 'l', "rpop"},    {"bzpopmin", 'z', "zpopmin"}, {"bzpopmax", 'z', "zpopmax"},
     {"setbit", '$', "setbit"}, {"bitop", '$', "set"},     {"restore", 'g', "restore"},
     {"sort", 'l', "sortstore"},
 });
