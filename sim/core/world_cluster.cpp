@@ -56,7 +56,11 @@ void World::apply_split_brain(const FaultSpec& fault) {
     // The majority marks the master failed and elects its replica; the master, unable to reach a majority
     // for as long, stops serving (CLUSTERDOWN) but keeps its data and still believes it is a master.
     if (!node(replica).up() || node(replica).replica_of() != master) return;
-    record_fault("failover", Json{{"node", replica}, {"from", master}});
+    Json line{{"node", replica}, {"from", master}, {"by", "cluster"}};
+    // Alive, it keeps the grants it made on its side (and its role) until it rejoins: as on real Redis
+    // (topology_cluster_split.cpp), the checkers judge them against the promoted node's as two masters.
+    if (node(master).up()) line["from_serving"] = true;
+    record_fault("failover", std::move(line));
     node(replica).promote();
     cut_replicas_.erase(replica);
     for (auto& other : nodes_) {
@@ -75,6 +79,7 @@ void World::heal_split_brain() {
     const int promoted = cluster_->master_of(id);
     cluster_->rejoin(id);
     if (promoted < 0 || !old_master->up()) continue;
+    record_fault("rejoin", Json{{"node", id}, {"master", promoted}});
     const mock::Dataset before = old_master->mock().snapshot();
     old_master->follow(promoted);
     old_master->mock().restore(node(promoted).mock().snapshot());

@@ -113,6 +113,36 @@ TEST(ClusterSim, SplitBrainMasterServesItsSideThenRefusesThenRejoinsAsReplica) {
   EXPECT_GT(count_lines(run, R"("kind":"server","node":4,"event":"created")"), 0u) << "the majority side goes on";
 }
 
+// The history says what the real backend's says for the same split-brain (topology_cluster_split.cpp): the
+// old master is alive at the promotion, so the failover line carries `from_serving` (the server-level rule
+// judges its grants against the promoted node's), and at the heal a `rejoin` line, with what it alone
+// accepted `lost`.
+TEST(ClusterSim, SplitBrainFailoverLineSaysTheOldMasterStillServesAndTheHealSaysRejoin) {
+  SimConfig config = cluster_config(3, 1);
+  config.duration_us = 6000000;
+  config.lock.ttl = Millis(5000);
+  config.cluster.node_timeout_us = 1500000;
+  config.workload.hold_min_us = 100000;
+  config.workload.hold_max_us = 300000;
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "split_brain", .process = 0, .node = 1});
+  config.faults.push_back(FaultSpec{.at_us = 4000000, .kind = "heal"});
+  const RunResult run = simulate(config, 6);
+  EXPECT_EQ(count_lines(run, R"("fault":"failover","node":4,"from":1,"by":"cluster","from_serving":true)"), 1u);
+  EXPECT_EQ(count_lines(run, R"("fault":"rejoin","node":1,"master":4)"), 1u);
+  EXPECT_EQ(count_lines_between(run, R"("fault":"rejoin")", 0, 4000000), 0u) << "it rejoins at the heal";
+}
+
+TEST(ClusterSim, SplitBrainMasterCrashedBeforeTheFailoverIsNotServing) {
+  SimConfig config = cluster_config(3, 1);
+  config.duration_us = 4000000;
+  config.cluster.node_timeout_us = 1500000;
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "split_brain", .process = 0, .node = 1});
+  config.faults.push_back(FaultSpec{.at_us = 1500000, .kind = "node_crash", .node = 1});
+  const RunResult run = simulate(config, 6);
+  EXPECT_EQ(count_lines(run, R"("fault":"failover","node":4,"from":1)"), 1u);
+  EXPECT_EQ(count_lines(run, R"("from_serving")"), 0u);
+}
+
 TEST(ClusterSim, SameSeedSameHistory) {
   SimConfig config = cluster_config(3, 1);
   config.faults.push_back(FaultSpec{.at_us = 800000, .kind = "failover", .node = 4});
