@@ -107,8 +107,8 @@ struct FaultEvent {
   std::int64_t request_ppm = 0;
   std::int64_t reply_ppm = 0;
   std::string mode;  // node_restart: kept | lost | aof_everysec
-  // failover: the old master goes on serving the clients on its side as a master (a Sentinel split-brain)
-  // instead of being fenced off at the failover.
+  // failover: the old master, alive and cut off, still believes it is the master and keeps what it granted
+  // on its side (a Sentinel or cluster split-brain) instead of being fenced off at the failover.
   bool from_serving = false;
 };
 

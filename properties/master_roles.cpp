@@ -36,7 +36,7 @@ std::string MasterRoles::describe(std::int64_t node) const {
     auto cut = cut_off_since_.find(node);
     const std::string since =
         cut == cut_off_since_.end() ? "" : fmt::format(", cut off since t={},", format_time_us(cut->second));
-    return fmt::format("node {}{} went on serving as a master after the failover at t={}", node, since,
+    return fmt::format("node {}{} still believed it was the master after the failover at t={}", node, since,
                        format_time_us(serving->second));
   }
   if (auto promoted = promoted_.find(node); promoted != promoted_.end()) {

@@ -1,10 +1,11 @@
 #pragma once
 // Internal to mutual_exclusion_server: which nodes act as masters of the same data at once, from the facts a
-// history records. A `failover` line promotes `node` and fences `from` off (killed, or a cluster master that
-// answers CLUSTERDOWN from then on) — unless it says `"from_serving": true`: an old master cut off with some
-// clients (a Sentinel split-brain) that goes on believing it is the master and serving its side. From then
-// until one of the two stops (`node_crash`, `rejoin` as a replica, a failover away from it) the two are
-// rivals: two masters of one data set, each granting what the other does not see.
+// history records. A `failover` line promotes `node` and fences `from` off (killed) — unless it says
+// `"from_serving": true`: an old master cut off with some clients (a Sentinel or cluster split-brain) that goes
+// on believing it is the master and keeps what it granted its side (a cluster master stops taking writes at its
+// node timeout; a Sentinel one goes on serving). From then until one of the two stops (`node_crash`, `rejoin`
+// as a replica, a failover away from it) the two are rivals: two masters of one data set, each granting what
+// the other does not see.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -20,8 +21,8 @@ class MasterRoles {
   // The nodes acting as masters of `node`'s data beside it now, each with the `failover` line that made them
   // rivals.
   std::map<std::int64_t, std::int64_t> rivals(std::int64_t node) const;
-  // Why `node` is a master now, as a clause: "node 1 was promoted at t=4s", "node 0, cut off since t=2s, went
-  // on serving as a master after the failover at t=4s", "node 0 was a master".
+  // Why `node` is a master now, as a clause: "node 1 was promoted at t=4s", "node 0, cut off since t=2s, still
+  // believed it was the master after the failover at t=4s", "node 0 was a master".
   std::string describe(std::int64_t node) const;
 
  private:
