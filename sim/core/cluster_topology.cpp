@@ -64,7 +64,12 @@ void ClusterTopology::share_view() {
 }
 
 void ClusterTopology::rejoin(int node) {
-  if (isolated_.erase(node) != 0) nodes_[static_cast<std::size_t>(node)]->mock().set_cluster_view(view_, node);
+  isolated_.erase(node);
+  // Reachable again as a replica, its fail flag is cleared (as Redis clears a replica's FAIL).
+  auto view = std::make_shared<mock::ClusterView>(*view_);
+  view->nodes[static_cast<std::size_t>(node)].failed = false;
+  view_ = std::move(view);
+  share_view();
 }
 
 Port& ClusterTopology::make_port(Port& nodes, Clock& clock) {

@@ -31,7 +31,8 @@ class ClusterTopology {
   bool isolated(int node) const { return isolated_.count(node) != 0; }
   // The master `node` replicates in the cluster's view (-1 for a master).
   int master_of(int node) const { return view_->nodes[static_cast<std::size_t>(node)].master; }
-  // An isolated node reaches the majority again and takes the cluster's view (it is a replica now).
+  // A failed old master (isolated, or restarted after its failover) reaches the majority again and takes the
+  // cluster's view: it is a replica now, no longer flagged fail.
   void rejoin(int node);
   // Slot migration in three steps, as redis-cli --cluster reshard does: CLUSTER SETSLOT IMPORTING on the
   // target and MIGRATING on the owner; MIGRATE of the slot's keys (keys already moved are asked for at the

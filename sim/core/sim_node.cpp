@@ -171,7 +171,7 @@ void SimNode::crash() {
   late_replies_.clear();
 }
 
-void SimNode::restart(RestartMode mode) {
+void SimNode::restart(RestartMode mode, bool record_losses) {
   if (up_) return;
   switch (mode) {
     case RestartMode::kept: node_->restore(at_crash_); break;
@@ -182,7 +182,7 @@ void SimNode::restart(RestartMode mode) {
   if (mode != RestartMode::kept) applied_sequence_ = 0;
   node_->flush_scripts();
   up_ = true;
-  record_losses(at_crash_, id_);
+  if (record_losses) this->record_losses(at_crash_, id_);
 }
 
 void SimNode::record_losses(const mock::Dataset& before, int node_of_record) {

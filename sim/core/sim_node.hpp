@@ -63,7 +63,10 @@ class SimNode final : public mock::Observer {
   // Cluster: MIGRATE every key of `slot` to `target` now; both nodes record it (target first). Returns how many.
   std::size_t migrate_slot_to(int slot, SimNode& target);
   void crash();
-  void restart(RestartMode mode);
+  // With `record_losses` false what it lost is not recorded (a cluster master failed over while down: its
+  // losses were recorded at the failover, and it rejoins as a replica at once).
+  void restart(RestartMode mode, bool record_losses = true);
+  const mock::Dataset& data_at_crash() const { return at_crash_; }
   void promote() { replica_of_ = -1; }
   void follow(int master) { replica_of_ = master; }
   void fsync() { fsynced_ = node_->snapshot(); }

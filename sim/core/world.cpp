@@ -305,11 +305,13 @@ void World::apply(const FaultSpec& fault) {
     node(fault.node).crash();
     drop_waits(fault.node);
     if (sentinel_ && sentinel_->master() == fault.node) watch_master(fault.node);
+    if (cluster_) watch_cluster_master(fault.node);
   } else if (kind == "node_restart") {
     check_node();
     if (node(fault.node).up()) return;
     static constexpr const char* kModes[] = {"kept", "lost", "aof_everysec"};
     record_fault("node_restart", Json{{"node", fault.node}, {"mode", kModes[static_cast<int>(fault.mode)]}});
+    if (cluster_ && restart_failed_cluster_master(fault.node, fault.mode)) return;
     node(fault.node).restart(fault.mode);
     // A failed-over master comes back and the sentinels turn it into a replica (taken as instant here).
     if (sentinel_) rejoin_as_replica(fault.node);

@@ -45,6 +45,12 @@ class World {
   void apply_split_brain(const FaultSpec& fault);
   // At heal, an isolated old master rejoins as a replica of the new one: what it accepted alone is lost.
   void heal_split_brain();
+  // node_crash on a cluster: a master still down after the node timeout is failed over to a live replica
+  // (what that replica lacks is lost then).
+  void watch_cluster_master(int master);
+  // node_restart of a cluster master failed over while down: it loads its nodes.conf, learns that its slots
+  // have a newer owner and rejoins as that node's replica. False when `node` was not failed over.
+  bool restart_failed_cluster_master(int node, RestartMode mode);
   // Sentinel faults (world_sentinel.cpp). split_brain on a [sentinel]: master fault.node is cut off from the
   // sentinels, its replicas and every client but fault.process; it keeps accepting that process's writes
   // (unless min-replicas-to-write refuses them) while the sentinels fail over to a replica after down-after.

@@ -70,6 +70,38 @@ void World::apply_split_brain(const FaultSpec& fault) {
   });
 }
 
+void World::watch_cluster_master(int master) {
+  if (node(master).replica_of() >= 0 || cluster_->master_of(master) >= 0) return;
+  int replica = -1;
+  for (const auto& other : nodes_) {
+    if (other->replica_of() == master && other->up() && replica < 0) replica = other->id();
+  }
+  if (replica < 0) return;  // a shard without a live replica stays down until the master restarts
+  scheduler_.after(config_.cluster.node_timeout_us, [this, master, replica] {
+    // Restarted within the node timeout it is a master again, and nothing fails over.
+    if (node(master).up() || !node(replica).up() || node(replica).replica_of() != master) return;
+    record_fault("failover", Json{{"node", replica}, {"from", master}, {"by", "cluster"}});
+    node(replica).promote();
+    for (auto& other : nodes_) {
+      if (other->replica_of() == master && other->id() != replica) other->follow(replica);
+    }
+    cluster_->failover(master, replica);
+    node(replica).record_losses(node(master).data_at_crash(), master);
+  });
+}
+
+bool World::restart_failed_cluster_master(int id, RestartMode mode) {
+  SimNode& old_master = node(id);
+  const int promoted = cluster_->master_of(id);
+  if (old_master.replica_of() >= 0 || promoted < 0 || cluster_->isolated(id)) return false;
+  old_master.restart(mode, false);
+  record_fault("rejoin", Json{{"node", id}, {"master", promoted}});
+  old_master.follow(promoted);
+  old_master.mock().restore(node(promoted).mock().snapshot());
+  cluster_->rejoin(id);
+  return true;
+}
+
 void World::heal_split_brain() {
   for (auto& old_master : nodes_) {
     const int id = old_master->id();

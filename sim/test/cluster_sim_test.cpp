@@ -143,6 +143,37 @@ TEST(ClusterSim, SplitBrainMasterCrashedBeforeTheFailoverIsNotServing) {
   EXPECT_EQ(count_lines(run, R"("from_serving")"), 0u);
 }
 
+// A crashed master's shard fails over by itself after the node timeout, as a real cluster does (no `failover`
+// fault); the old master restarted later rejoins as the new master's replica, as the real backend records it
+// (redis_backend/topology_cluster_crash.cpp).
+SimConfig crashed_master_config() {
+  SimConfig config = cluster_config(3, 1);
+  config.duration_us = 6000000;
+  config.cluster.node_timeout_us = 1000000;
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "node_crash", .node = 1});
+  config.faults.push_back(FaultSpec{.at_us = 4000000, .kind = "node_restart", .node = 1, .mode = RestartMode::lost});
+  return config;
+}
+
+TEST(ClusterSim, CrashedMasterIsFailedOverAfterTheNodeTimeoutAndRejoinsAsReplica) {
+  const RunResult run = simulate(crashed_master_config(), 6);
+  EXPECT_EQ(count_lines(run, R"("fault":"failover","node":4,"from":1,"by":"cluster"})"), 1u);
+  EXPECT_EQ(count_lines_between(run, R"("fault":"failover")", 0, 2000000), 0u) << "not before the node timeout";
+  EXPECT_EQ(count_lines(run, R"("fault":"rejoin","node":1,"master":4)"), 1u);
+  EXPECT_GT(count_lines_between(run, R"("type":"ok","process":1,"f":"acquire")", 2000000 + 1), 0u);
+  EXPECT_EQ(count_lines_between(run, R"("kind":"server","node":1,"event":"created")", 4000000), 0u)
+      << "a replica takes no writes";
+}
+
+TEST(ClusterSim, MasterRestartedWithinTheNodeTimeoutStaysMaster) {
+  SimConfig config = crashed_master_config();
+  config.faults.back().at_us = 1500000;
+  const RunResult run = simulate(config, 6);
+  EXPECT_EQ(count_lines(run, R"("fault":"failover")"), 0u);
+  EXPECT_EQ(count_lines(run, R"("fault":"rejoin")"), 0u);
+  EXPECT_GT(count_lines_between(run, R"("kind":"server","node":1,"event":"created")", 1500000), 0u);
+}
+
 TEST(ClusterSim, SameSeedSameHistory) {
   SimConfig config = cluster_config(3, 1);
   config.faults.push_back(FaultSpec{.at_us = 800000, .kind = "failover", .node = 4});
