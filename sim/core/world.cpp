@@ -179,6 +179,9 @@ void World::replicate(SimNode& master) {
     SimNode* target = replica.get();
     scheduler_.after(lag, [this, target, from, sequence, dataset] {
       if (cut_replicas_.count(target->id()) != 0) return;  // lost on the cut link
+      // A cluster master's crash closes its replicas' links: what was in flight is lost with it, as on the
+      // real backend (its replication proxy drops a closed connection's queue).
+      if (cluster_ && !node(from).up()) return;
       target->apply_replication(from, sequence, *dataset);
       wake_waits(from);
     });

@@ -177,8 +177,9 @@ class Run {
       const std::int64_t now = time_.now_us();
       if (now >= config_.duration_us) return;
       // The sentinels act by themselves: their promotions and re-pointings are recorded within 10 ms.
-      // So does a cluster's majority after a split-brain, and the old master after the heal.
-      if ((topology_.sentinel() || topology_.cluster_split_under_way()) && now >= next_role_look_us_) {
+      // So does a cluster's majority after a split-brain or a master's crash, and the old master after the
+      // heal or its restart.
+      if ((topology_.sentinel() || topology_.cluster_change_under_way()) && now >= next_role_look_us_) {
         if (topology_.sentinel()) topology_.follow_sentinels(now);
         else topology_.follow_cluster(now);
         next_role_look_us_ = now + 10'000;
@@ -381,8 +382,6 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
   }
   for (const auto& fault : fault_schedule(config, seed)) {
     if (supported_faults().count(fault.kind) == 0 && !((sentinel || cluster) && fault.kind == "split_brain")) refuse("fault '" + fault.kind + "'");
-    // A cluster node restarted would need its nodes.conf and a rejoin: not made real yet.
-    if (cluster && (fault.kind == "node_crash" || fault.kind == "node_restart")) refuse("fault '" + fault.kind + "' on a [cluster]");
   }
 }
 

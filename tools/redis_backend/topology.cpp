@@ -68,7 +68,11 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
     replica_of_.push_back(config.nodes[static_cast<std::size_t>(i)].replica_of);
   }
   // Masters first: a replica's `replicaof` needs its master's port (through a delaying link).
-  if (cluster()) start_cluster(directory, clock_shim);
+  if (cluster()) {
+    std::vector<Persistence> persistence;
+    for (int i = 0; i < nodes; ++i) persistence.push_back(persistence_for(config, i));
+    start_cluster(directory, clock_shim, persistence);
+  }
   for (int pass = 0; pass < (cluster() ? 0 : 2); ++pass) {
     for (int i = 0; i < nodes; ++i) {
       const int master = replica_of_[static_cast<std::size_t>(i)];
@@ -167,7 +171,7 @@ void Topology::publish_routing(const std::set<int>& blocked_nodes) {
       // On a [sentinel] clients reach only observed nodes (the masters), so no write goes unseen; a replica
       // they are sent to refuses the connection and their SentinelPort asks the sentinels again.
       const bool unobserved = sentinel() && node < static_cast<int>(servers_.size()) && !observers_[static_cast<std::size_t>(node)];
-      if (blocked_nodes.count(node) > 0 || unobserved) ports.push_back(refusing_port_);
+      if (blocked_nodes.count(node) > 0 || unobserved || held_off_until_rejoin(node)) ports.push_back(refusing_port_);
       else if (!links_.empty()) ports.push_back(link(process, node).port());
       else ports.push_back(endpoint_port(node));
     }
@@ -236,11 +240,13 @@ void Topology::node_crash(int node) {
     retired_gaps_.add(observer->gaps());
     observer.reset();
   }
+  if (cluster()) cluster_node_crashed(node);
 }
 
 void Topology::node_restart(int node, sim::RestartMode mode, std::int64_t t_us) {
   // Clients are kept off the node until its observer listens, so no write goes unseen.
   publish_routing({node});
+  if (cluster()) cluster_node_restarting(node);
   servers_.at(static_cast<std::size_t>(node))->restart(mode != sim::RestartMode::lost);
   // A [sentinel]'s old master comes back a master, until the sentinels re-point it (follow_sentinels).
   const bool master = sentinel() ? run_command(servers_.at(static_cast<std::size_t>(node))->port(), {"ROLE"}).elements.at(0).text == "master"

@@ -71,10 +71,11 @@ class Topology {
   // client but `process`, which is cut off from every other node (topology_cluster_split.cpp); false when
   // `master` is not an observed master or a split is under way.
   bool cluster_split_brain(int master, int process);
-  // While a cluster split is under way: records the cut-off master's replica promoted by the majority
-  // (`failover`, "from_serving": true) and the old master turned replica after the heal (`rejoin`, `lost`).
+  // While a cluster split or a crashed master is followed: records the old master's replica promoted by the
+  // majority (`failover`; "from_serving": true when the old master is alive) and the old master turned
+  // replica after the heal or its restart (`rejoin`, and `lost` for what it alone held).
   void follow_cluster(std::int64_t t_us);
-  bool cluster_split_under_way() const { return split_master_ >= 0; }
+  bool cluster_change_under_way() const { return followed_master_ >= 0; }
 
   // [sentinel] only. How long the sentinels took to see the replicas and each other (before the run's t=0).
   std::int64_t sentinel_formation_ms() const { return sentinel_formation_ms_; }
@@ -122,7 +123,14 @@ class Topology {
   void record_rejoin(int node, int master, std::int64_t t_us);
   static std::string cluster_source_address(int node) { return "127.0.0." + std::to_string(10 + node); }
   void wait_for_replicas();
-  void start_cluster(const std::string& directory, const std::string& clock_shim);
+  void start_cluster(const std::string& directory, const std::string& clock_shim, const std::vector<Persistence>& persistence);
+  // [cluster] crashes (topology_cluster_crash.cpp): a master with a replica is followed until its replica is
+  // promoted and it rejoins; restarted before the promotion it is a master again and no longer followed.
+  void cluster_node_crashed(int node);
+  void cluster_node_restarting(int node);
+  // A followed old master, restarted after its failover, kept off the clients until it has rejoined (until
+  // then it believes it owns its slots).
+  bool held_off_until_rejoin(int node) const;
   void cluster_failover(int replica, int old_master);
 
   const sim::SimConfig& config_;
@@ -141,11 +149,11 @@ class Topology {
   // A cluster: each node's announced port (a LinkProxy its replicas replicate through), its node id, and
   // who owns the lock key's slot; a migration under way has a target >= 0.
   std::vector<std::unique_ptr<LinkProxy>> announce_links_;
-  // Each node's cluster bus proxy (what it announces as its bus port); the master a split cut off (-1: none)
-  // and its replica once promoted.
+  // Each node's cluster bus proxy (what it announces as its bus port); the master a split cut off or a crash
+  // took down (-1: none; one at a time) and its replica once promoted.
   std::vector<std::unique_ptr<LinkProxy>> bus_links_;
-  int split_master_ = -1;
-  int split_successor_ = -1;
+  int followed_master_ = -1;
+  int followed_successor_ = -1;
   std::vector<std::string> node_ids_;
   int lock_slot_ = 0;
   int lock_slot_owner_ = -1;

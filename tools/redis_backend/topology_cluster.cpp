@@ -11,10 +11,11 @@
 
 namespace lockcheck::redis_backend {
 
-void Topology::start_cluster(const std::string& directory, const std::string& clock_shim) {
+void Topology::start_cluster(const std::string& directory, const std::string& clock_shim, const std::vector<Persistence>& persistence) {
   std::vector<ClusterMember> members;
   for (std::size_t i = 0; i < replica_of_.size(); ++i) {
-    ServerSpec spec{directory + "/node-" + std::to_string(i), Persistence::none, 0, clock_shim, clocks_[i]->path(), true};
+    // nodes.conf stays in the node's directory, so a restarted node knows the cluster (and its own identity).
+    ServerSpec spec{directory + "/node-" + std::to_string(i), persistence[i], 0, clock_shim, clocks_[i]->path(), true};
     spec.cluster_bus_port = testing::find_free_port();
     spec.cluster_node_timeout_ms = config_.cluster.node_timeout_us / 1000;
     // The bus goes through a proxy in front of each node (peers dial the announced bus port at the announced

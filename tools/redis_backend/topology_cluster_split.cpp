@@ -1,13 +1,14 @@
 // The Topology's Redis Cluster split-brain (topology.hpp): a shard master cut off from the cluster bus both
 // ways, its replicas and all clients but one; then following what the cluster does by itself: the majority
 // promotes the replica after the node timeout, and after the heal the old master rejoins as its replica.
+// follow_cluster follows a crashed master the same way (topology_cluster_crash.cpp).
 #include "server_process.hpp"
 #include "topology.hpp"
 
 namespace lockcheck::redis_backend {
 
 bool Topology::cluster_split_brain(int master, int process) {
-  if (!cluster() || split_master_ >= 0 || replica_of_.at(static_cast<std::size_t>(master)) >= 0 ||
+  if (!cluster() || followed_master_ >= 0 || replica_of_.at(static_cast<std::size_t>(master)) >= 0 ||
       !observers_.at(static_cast<std::size_t>(master))) {
     return false;
   }
@@ -22,12 +23,12 @@ bool Topology::cluster_split_brain(int master, int process) {
     const bool to_master = ends.second == master;
     if ((ends.first == process) != to_master) proxy->set_partitioned(true);
   }
-  split_master_ = master;
+  followed_master_ = master;
   return true;
 }
 
 void Topology::follow_cluster(std::int64_t t_us) {
-  if (split_master_ < 0) return;
+  if (followed_master_ < 0) return;
   auto role = [this](int node) {
     try {
       return run_command(servers_.at(static_cast<std::size_t>(node))->port(), {"ROLE"}).elements.at(0).text;
@@ -35,20 +36,21 @@ void Topology::follow_cluster(std::int64_t t_us) {
       return std::string();  // loading, or busy: look again next time
     }
   };
-  if (split_successor_ < 0) {
+  if (followed_successor_ < 0) {
     for (int node = 0; node < static_cast<int>(replica_of_.size()); ++node) {
-      if (replica_of_[static_cast<std::size_t>(node)] != split_master_ || role(node) != "master") continue;
-      record_promotion(node, split_master_, "cluster", t_us);
-      if (lock_slot_owner_ == split_master_) lock_slot_owner_ = node;
-      split_successor_ = node;
+      if (replica_of_[static_cast<std::size_t>(node)] != followed_master_ || role(node) != "master") continue;
+      record_promotion(node, followed_master_, "cluster", t_us);
+      if (lock_slot_owner_ == followed_master_) lock_slot_owner_ = node;
+      followed_successor_ = node;
       return;
     }
     return;
   }
-  if (role(split_master_) != "slave") return;
-  record_rejoin(split_master_, split_successor_, t_us);
-  split_master_ = -1;
-  split_successor_ = -1;
+  if (role(followed_master_) != "slave") return;
+  record_rejoin(followed_master_, followed_successor_, t_us);
+  followed_master_ = -1;
+  followed_successor_ = -1;
+  publish_routing();  // a restarted old master was held off until now
 }
 
 }  // namespace lockcheck::redis_backend

@@ -99,6 +99,12 @@ void Topology::sentinel_demoted(int node, std::int64_t t_us) {
 // Its full resync replaces the old master's data set with the master's.
 void Topology::record_rejoin(int node, int master, std::int64_t t_us) {
   auto& observer = observers_.at(static_cast<std::size_t>(node));
+  if (!observer) {
+    // Restarted after its failover (a cluster master that crashed): what it held was recorded lost at the
+    // failover, and it served nothing since.
+    sink_.add(t_us, "fault", Json{{"fault", "rejoin"}, {"node", node}, {"master", master}});
+    return;
+  }
   observer->drain();
   const std::map<std::string, KeyState> before = observer->last_state();
   retired_gaps_.add(observer->gaps());
