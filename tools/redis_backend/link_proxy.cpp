@@ -74,6 +74,11 @@ LinkProxy::LinkProxy(int target_port, std::int64_t delay_us, bool resp, std::uin
   start();
 }
 
+void LinkProxy::set_target_port(int port) {
+  std::lock_guard<std::mutex> lock(targets_mutex_);
+  target_ports_.at(0) = port;
+}
+
 LinkProxy::LinkProxy(const std::vector<int>& target_ports, std::int64_t delay_us)
     : target_ports_(target_ports), delay_us_(delay_us), resp_(false), prng_(0) {
   start();
@@ -158,7 +163,11 @@ void LinkProxy::loop() {
       pair.side[0] = accept4(listen_fds_[link], reinterpret_cast<sockaddr*>(&source), &source_length, SOCK_CLOEXEC);
       pair.source = source.sin_addr.s_addr;
       pair.side[1] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-      sockaddr_in target = loopback(target_ports_[link]);
+      sockaddr_in target{};
+      {
+        std::lock_guard<std::mutex> lock(targets_mutex_);
+        target = loopback(target_ports_[link]);
+      }
       if (pair.side[0] < 0 || pair.side[1] < 0 ||
           connect(pair.side[1], reinterpret_cast<sockaddr*>(&target), sizeof target) != 0) {
         pair.close_both();

@@ -38,6 +38,9 @@ class LinkProxy {
   void set_delay(std::int64_t delay_us) { delay_us_ = delay_us; }
   // Partitioned: bytes already queued and every byte from now on are dropped, until healed.
   void set_partitioned(bool partitioned) { partitioned_ = partitioned; }
+  // Connections accepted from now on lead to `port` (a front made before its server, whose address the
+  // server announces: a [sentinel] data node's replica-announce-port).
+  void set_target_port(int port);
   // Connections accepted from these source addresses ("127.0.0.12") drop every byte both ways, queued ones
   // included, until the set changes: a cluster node whose outgoing bus links come from an address of its own
   // (bind-source-addr) is cut off from this proxy's target without cutting the other nodes' links to it.
@@ -54,7 +57,8 @@ class LinkProxy {
   void close_listeners();
   void loop();
 
-  std::vector<int> target_ports_;
+  std::mutex targets_mutex_;
+  std::vector<int> target_ports_;  // guarded by targets_mutex_
   std::atomic<std::int64_t> delay_us_;
   std::atomic<bool> partitioned_{false};
   std::mutex sources_mutex_;

@@ -369,11 +369,8 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
   if (config.nodes.size() + static_cast<std::size_t>(config.sentinel.sentinels) > static_cast<std::size_t>(kMaxServices)) {
     refuse("more than 16 nodes and sentinels");
   }
-  // Sentinels cut off from each other would need their links to each other through proxies too.
-  if (config.sentinel.sentinels_on_master_side > 0) refuse("sentinels_on_master_side (sentinels split from each other)");
   if (sentinel) {
     for (const auto& fault : fault_schedule(config, seed)) {
-      if (fault.kind == "split_brain" && fault.node != 0) refuse("a split_brain of a node other than the first master");
       if (fault.kind == "slot_migration" || fault.kind == "replica_partition") refuse("fault '" + fault.kind + "' on a [sentinel]");
     }
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -29,7 +30,12 @@ SentinelGroup::SentinelGroup(const sim::SentinelConfig& config, int master_port,
       "sentinel failover-timeout {0} {4}\nsentinel parallel-syncs {0} {5}",
       name, master_port, config.quorum, config.down_after_us / 1000, config.failover_timeout_us / 1000, config.parallel_syncs);
   for (int i = 0; i < config.sentinels; ++i) {
-    sentinels_.push_back(testing::RedisServer::sentinel(lines));
+    // The front exists before its sentinel, which announces its port, and leads to it once it listens.
+    fronts_.push_back(std::make_unique<LinkProxy>(0, 0));
+    sentinels_.push_back(testing::RedisServer::sentinel(
+        lines + fmt::format("\nsentinel announce-ip 127.0.0.1\nsentinel announce-port {}\nbind-source-addr {}",
+                            fronts_.back()->port(), source_address(i))));
+    fronts_.back()->set_target_port(sentinels_.back()->port());
     run_command(sentinels_.back()->port(), {"SENTINEL", "DEBUG", "info-period", std::to_string(periods.info_period_ms),
                                             "publish-period", std::to_string(periods.publish_period_ms), "ask-period",
                                             std::to_string(periods.ask_period_ms)});
@@ -61,6 +67,20 @@ std::int64_t SentinelGroup::wait_formed(int replicas, std::int64_t limit_ms) con
     }
   }
   return elapsed_ms();
+}
+
+void SentinelGroup::split_sides(int on_master_side) {
+  std::set<std::string> master_side, other_side;
+  for (int sentinel = 0; sentinel < count(); ++sentinel) {
+    (this->on_master_side(sentinel, on_master_side) ? master_side : other_side).insert(source_address(sentinel));
+  }
+  for (int sentinel = 0; sentinel < count(); ++sentinel) {
+    fronts_[static_cast<std::size_t>(sentinel)]->set_partitioned_sources(this->on_master_side(sentinel, on_master_side) ? other_side : master_side);
+  }
+}
+
+void SentinelGroup::heal() {
+  for (auto& front : fronts_) front->set_partitioned_sources({});
 }
 
 std::string SentinelGroup::request_failover() const {

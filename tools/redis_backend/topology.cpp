@@ -59,6 +59,7 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
   servers_.resize(static_cast<std::size_t>(nodes));
   observers_.resize(static_cast<std::size_t>(nodes));
   replication_links_.resize(static_cast<std::size_t>(nodes));
+  fronts_.resize(static_cast<std::size_t>(nodes));
   state_at_crash_.resize(static_cast<std::size_t>(nodes));
   for (int i = 0; i < nodes; ++i) {
     clocks_.push_back(std::make_unique<ServerClock>(directory + "/node-" + std::to_string(i) + ".clock"));
@@ -79,17 +80,24 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
       if ((pass == 0) != (master < 0)) continue;
       ServerSpec spec{directory + "/node-" + std::to_string(i), persistence_for(config, i), 0, clock_shim,
                       clocks_[static_cast<std::size_t>(i)]->path(), true};
-      if (sentinel()) spec.extra_args = sentinel_node_args(config.sentinel);
-      if (master >= 0 && sentinel()) {
+      if (sentinel()) {
+        // Each data node's address for the sentinels and the replicas is a front proxy, which a split-brain
+        // cuts: the master's as the sentinels monitor it, a replica's as it announces itself (the sentinels
+        // learn it from the master's INFO and later re-point the others there). Made before the server, whose
+        // port it learns after.
+        spec.extra_args = sentinel_node_args(config.sentinel);
+        fronts_[static_cast<std::size_t>(i)] = std::make_unique<LinkProxy>(0, 0);
+        const std::string front = std::to_string(fronts_[static_cast<std::size_t>(i)]->port());
+        spec.extra_args.insert(spec.extra_args.end(), {"--replica-announce-ip", "127.0.0.1", "--replica-announce-port", front});
         // The sentinels' address of the master: a replica whose master address differs from theirs would be
-        // re-pointed by them (after failover-timeout), off the proxy a split-brain cuts.
-        if (!master_front_) master_front_ = std::make_unique<LinkProxy>(servers_[static_cast<std::size_t>(master)]->port(), 0);
-        spec.replica_of_port = master_front_->port();
+        // re-pointed by them (after failover-timeout).
+        if (master >= 0) spec.replica_of_port = fronts_[static_cast<std::size_t>(master)]->port();
       } else if (master >= 0) {
         replication_links_[static_cast<std::size_t>(i)] = std::make_unique<LinkProxy>(servers_[static_cast<std::size_t>(master)]->port(), 0);
         spec.replica_of_port = replication_links_[static_cast<std::size_t>(i)]->port();
       }
       servers_[static_cast<std::size_t>(i)] = std::make_unique<ServerProcess>(spec);
+      if (auto& front = fronts_[static_cast<std::size_t>(i)]) front->set_target_port(servers_[static_cast<std::size_t>(i)]->port());
     }
   }
   wait_for_replicas();
@@ -98,7 +106,9 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
   for (auto& link : announce_links_) {
     link->set_delay((config.cluster.replication_lag_min_us + config.cluster.replication_lag_max_us) / 2);
   }
-  if (master_front_) master_front_->set_delay((config.sentinel.replication_lag_min_us + config.sentinel.replication_lag_max_us) / 2);
+  for (auto& front : fronts_) {
+    if (front) front->set_delay((config.sentinel.replication_lag_min_us + config.sentinel.replication_lag_max_us) / 2);
+  }
   for (int i = 0; i < nodes; ++i) {
     if (auto& link = replication_links_[static_cast<std::size_t>(i)]) {
       const auto& node = config.nodes[static_cast<std::size_t>(i)];
@@ -139,7 +149,9 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
 Topology::~Topology() {
   stop_observing();
   sentinels_.reset();  // first: no failover while the nodes go down
-  if (master_front_) master_front_->stop();
+  for (auto& front : fronts_) {
+    if (front) front->stop();
+  }
   for (auto& [ends, proxy] : links_) proxy->stop();
   for (auto& link : replication_links_) {
     if (link) link->stop();
@@ -293,7 +305,12 @@ void Topology::partition(int process, int node) { link(process, node).set_partit
 
 void Topology::heal() {
   for (auto& [ends, proxy] : links_) proxy->set_partitioned(false);
-  if (master_front_) master_front_->set_partitioned(false);
+  for (auto& front : fronts_) {
+    if (!front) continue;
+    front->set_partitioned(false);
+    front->set_partitioned_sources({});
+  }
+  if (sentinels_) sentinels_->heal();
   for (auto& bus : bus_links_) {
     bus->set_partitioned(false);
     bus->set_partitioned_sources({});

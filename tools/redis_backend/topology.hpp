@@ -81,9 +81,9 @@ class Topology {
   std::int64_t sentinel_formation_ms() const { return sentinel_formation_ms_; }
   // The node the run last saw the sentinels make master.
   int sentinel_master() const { return sentinel_master_; }
-  // Cuts `master` (node 0, the one behind the sentinels' proxy, while still the master) off from the sentinels,
-  // its replicas and every client but `process`, which is cut off from everything else; false when that is
-  // not the case.
+  // Cuts `master` (the node the sentinels last made master, while observed) off from the sentinels, its
+  // replicas and every client but `process`, which is cut off from everything else (its front proxy drops
+  // every byte); false when that is not the case.
   bool sentinel_split_brain(int master, int process);
   // SENTINEL FAILOVER (a clean failover: the old master stays up until the sentinels re-point it); the
   // sentinels' refusals, "" when one accepted.
@@ -161,9 +161,9 @@ class Topology {
   int refusing_port_ = 0;  // bound, never listening: keeps clients off a restarting node
   int refusing_fd_ = -1;
   Gaps retired_gaps_;  // of observers already stopped
-  // A [sentinel]: node 0's address for the sentinels and its replicas (a split-brain partitions it), the
-  // sentinels, and the master as the run last saw it.
-  std::unique_ptr<LinkProxy> master_front_;
+  // A [sentinel]: each data node's address for the sentinels and the replicas (a split-brain partitions the
+  // master's), the sentinels, and the master as the run last saw it.
+  std::vector<std::unique_ptr<LinkProxy>> fronts_;
   std::unique_ptr<SentinelGroup> sentinels_;
   std::int64_t sentinel_formation_ms_ = 0;
   int sentinel_master_ = 0;

@@ -2,6 +2,8 @@
 // sentinels do by themselves (promotions, old masters re-pointed).
 #include <fmt/format.h>
 
+#include <set>
+
 #include "topology.hpp"
 
 namespace lockcheck::redis_backend {
@@ -12,7 +14,7 @@ int Topology::endpoint_port(int endpoint) const {
 }
 
 void Topology::start_sentinels() {
-  sentinels_ = std::make_unique<SentinelGroup>(config_.sentinel, master_front_ ? master_front_->port() : servers_.at(0)->port());
+  sentinels_ = std::make_unique<SentinelGroup>(config_.sentinel, fronts_.at(0)->port());
   sentinel_formation_ms_ = sentinels_->wait_formed(config_.sentinel.replicas);
 }
 
@@ -21,9 +23,10 @@ std::vector<std::string> Topology::cluster_addresses() const {
   if (cluster()) {
     for (const auto& link : announce_links_) addresses.push_back("127.0.0.1:" + std::to_string(link->port()));
   } else if (sentinel()) {
-    // Node 0 as the sentinels monitor it (its proxy); the others as they announce themselves.
+    // The data nodes as the sentinels name them (their fronts), then the sentinels.
     for (int endpoint = 0; endpoint < endpoints(); ++endpoint) {
-      const int port = endpoint == 0 && master_front_ ? master_front_->port() : endpoint_port(endpoint);
+      const bool data_node = endpoint < static_cast<int>(fronts_.size());
+      const int port = data_node ? fronts_[static_cast<std::size_t>(endpoint)]->port() : endpoint_port(endpoint);
       addresses.push_back("127.0.0.1:" + std::to_string(port));
     }
   }
@@ -31,12 +34,30 @@ std::vector<std::string> Topology::cluster_addresses() const {
 }
 
 bool Topology::sentinel_split_brain(int master, int process) {
-  // Only node 0's links to the sentinels and the replicas go through one proxy.
-  if (master != 0 || sentinel_master_ != master || !master_front_ || !observers_.at(0)) return false;
-  master_front_->set_partitioned(true);
+  if (master < 0 || master >= static_cast<int>(fronts_.size()) || sentinel_master_ != master ||
+      !observers_.at(static_cast<std::size_t>(master))) {
+    return false;
+  }
+  const int stranded = config_.sentinel.sentinels_on_master_side;
+  if (stranded == 0) {
+    fronts_[static_cast<std::size_t>(master)]->set_partitioned(true);
+  } else {
+    // The master keeps the sentinels on its side and loses its replicas (which dial it from 127.0.0.1) and
+    // the other sentinels; the replicas lose the sentinels on the master's side; the sentinels split in two.
+    std::set<std::string> majority{"127.0.0.1"}, minority;
+    for (int sentinel = 0; sentinel < sentinels_->count(); ++sentinel) {
+      (sentinels_->on_master_side(sentinel, stranded) ? minority : majority).insert(SentinelGroup::source_address(sentinel));
+    }
+    for (std::size_t node = 0; node < fronts_.size(); ++node) {
+      fronts_[node]->set_partitioned_sources(static_cast<int>(node) == master ? majority : minority);
+    }
+    sentinels_->split_sides(stranded);
+  }
+  const int nodes = static_cast<int>(servers_.size());
   for (auto& [ends, proxy] : links_) {
-    const bool to_master = ends.second == master;
-    if ((ends.first == process) != to_master) proxy->set_partitioned(true);
+    const int endpoint = ends.second;
+    const bool master_side = endpoint == master || (endpoint >= nodes && sentinels_->on_master_side(endpoint - nodes, stranded));
+    if ((ends.first == process) != master_side) proxy->set_partitioned(true);
   }
   return true;
 }
