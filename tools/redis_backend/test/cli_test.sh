@@ -3,13 +3,12 @@
 # mid-run it exits 3 and no process or file of the run survives; a finished run leaves none either), and a
 # scenario it cannot make real is refused with exit 2 and the reason. On a real Redis Cluster, a lock whose keys
 # span slots is refused by the server, and the run says so (CROSSSLOT) and leaves no cluster node behind.
-# Usage: cli_test.sh lockcheck SCENARIO UNSUPPORTED_SCENARIO CROSSSLOT_SCENARIO SENTINELS_SPLIT_SCENARIO
+# Usage: cli_test.sh lockcheck SCENARIO UNSUPPORTED_SCENARIO CROSSSLOT_SCENARIO
 set -uo pipefail
 lockcheck="$1"
 scenario="$2"
 unsupported="$3"
 crossslot="$4"
-sentinels_split="$5"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -53,7 +52,5 @@ expect "a lock spanning slots on a cluster: the run names the server's refusal" 
   grep -q "server errors (seed 1): .*CROSSSLOT Keys in request don't hash to the same slot" "$work/crossslot.out"
 expect "a cluster run leaves no process" no_leftovers
 expect "a cluster run leaves no file" test -z "$(ls -A "$work/tmp")"
-
-refused "sentinels split from each other" "$sentinels_split" "sentinels_on_master_side"
 
 exit $((failures > 0))
