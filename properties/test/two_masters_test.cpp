@@ -148,5 +148,61 @@ TEST(TwoMasters, GrantOfAnOldMasterThatRejoinedStaysEntitled) {
   EXPECT_TRUE(contains(verdict.summary, "1 time(s)")) << verdict.summary;
 }
 
+// A failed-over master restarted (node_restart) comes back a master on real Redis and stays one until the
+// sentinels re-point it (a `rejoin` line): until then it and the promoted node are two masters, though the
+// failover line has no `from_serving` (the old master was dead then).
+TEST(TwoMasters, RestartedOldMasterGrantsBeforeItRejoins) {
+  HistoryBuilder b;
+  b.meta("nodes", 3);
+  b.fault(100'000, {{"fault", "node_crash"}, {"node", 0}});
+  b.fault(400'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}, {"by", "sentinels"}});
+  const std::int64_t new_master_grant = grant(b, 500'000, 2, "tokB", 1);
+  const std::int64_t restart = b.fault(600'000, {{"fault", "node_restart"}, {"node", 0}, {"mode", "lost"}});
+  const std::int64_t old_master_grant = grant(b, 700'000, 1, "tokA", 0);
+  b.fault(900'000, {{"fault", "rejoin"}, {"node", 0}, {"master", 1}});
+  const Verdict verdict = server_verdict(b);
+  EXPECT_EQ(verdict.outcome, Outcome::violated) << verdict.summary;
+  EXPECT_EQ(verdict.witnesses, (std::vector<std::int64_t>{new_master_grant, restart, old_master_grant}));
+  EXPECT_TRUE(contains(verdict.cause, "node 0, restarted at t=0.6s, still believed it was the master after the "
+                                      "failover at t=0.4s"))
+      << verdict.cause;
+}
+
+// The promoted node itself failed over later: the restarted node's rival is the master that holds its data now.
+TEST(TwoMasters, RestartedOldMasterRivalsTheCurrentMasterOfItsData) {
+  HistoryBuilder b;
+  b.meta("nodes", 3);
+  b.fault(100'000, {{"fault", "node_crash"}, {"node", 0}});
+  b.fault(400'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}, {"by", "sentinels"}});
+  b.fault(450'000, {{"fault", "node_crash"}, {"node", 1}});
+  b.fault(480'000, {{"fault", "failover"}, {"node", 2}, {"from", 1}, {"by", "sentinels"}});
+  grant(b, 500'000, 2, "tokB", 2);
+  b.fault(600'000, {{"fault", "node_restart"}, {"node", 0}, {"mode", "lost"}});
+  grant(b, 700'000, 1, "tokA", 0);
+  EXPECT_EQ(server_verdict(b).outcome, Outcome::violated);
+}
+
+// Restarted and turned into a replica at once (the mock's Sentinel), or restarted with no failover in between:
+// no second master.
+TEST(TwoMasters, RestartedNodeThatRejoinsAtOnceOrWasNeverFailedOverIsNoRival) {
+  HistoryBuilder at_once;
+  at_once.meta("nodes", 3);
+  at_once.fault(100'000, {{"fault", "node_crash"}, {"node", 0}});
+  at_once.fault(400'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}, {"by", "sentinels"}});
+  grant(at_once, 500'000, 2, "tokB", 1);
+  at_once.fault(600'000, {{"fault", "node_restart"}, {"node", 0}, {"mode", "lost"}});
+  at_once.fault(600'000, {{"fault", "rejoin"}, {"node", 0}, {"master", 1}});
+  grant(at_once, 1'600'000, 1, "tokA", 1);
+  EXPECT_EQ(server_verdict(at_once).outcome, Outcome::holds);
+
+  HistoryBuilder no_failover;
+  no_failover.meta("nodes", 3);
+  no_failover.fault(100'000, {{"fault", "node_crash"}, {"node", 0}});
+  no_failover.fault(200'000, {{"fault", "node_restart"}, {"node", 0}, {"mode", "lost"}});
+  grant(no_failover, 300'000, 1, "tokA", 0);
+  grant(no_failover, 1'300'000, 2, "tokB", 0);
+  EXPECT_EQ(server_verdict(no_failover).outcome, Outcome::holds);
+}
+
 }  // namespace
 }  // namespace lockcheck::properties
