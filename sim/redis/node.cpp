@@ -479,9 +479,15 @@ void Node::config_changed() {
   maxmemory_bytes_ = parse_int64(config_.value("maxmemory")).value_or(0);
   const std::string& policy = config_.value("maxmemory-policy");
   if (policy == "allkeys-random") options_.eviction = EvictionPolicy::allkeys_random;
-  else if (policy == "allkeys-lru" || policy == "allkeys-lfu") options_.eviction = EvictionPolicy::allkeys_lru;
+  else if (policy == "allkeys-lru") options_.eviction = EvictionPolicy::allkeys_lru;
+  else if (policy == "allkeys-lfu") options_.eviction = EvictionPolicy::allkeys_lfu;
+  else if (policy == "volatile-lfu") options_.eviction = EvictionPolicy::volatile_lfu;
   else options_.eviction = EvictionPolicy::noeviction;
   auto limit = [this](std::string_view name) { return parse_int64(config_.value(name)).value_or(0); };
+  keyspace_.set_lfu(LfuSettings{.enabled = policy.find("lfu") != std::string::npos,
+                                .log_factor = limit("lfu-log-factor"),
+                                .decay_minutes = limit("lfu-decay-time")});
+  keyspace_.set_eviction_samples(static_cast<std::size_t>(limit("maxmemory-samples")));
   encoding_limits_.hash_max_listpack_entries = limit("hash-max-listpack-entries");
   encoding_limits_.hash_max_listpack_value = limit("hash-max-listpack-value");
   encoding_limits_.set_max_intset_entries = limit("set-max-intset-entries");
