@@ -62,6 +62,13 @@ Node::Node(NodeOptions options)
   wait_hook_ = [](std::int64_t, std::int64_t, std::int64_t) -> std::int64_t { return 0; };
   start_ms_ = options_.clock();
   stats_.commands = CommandCounters(all_commands().size());
+  keep_lfu_counters_for(options_.eviction);
+}
+
+void Node::keep_lfu_counters_for(EvictionPolicy policy) {
+  LfuSettings settings = keyspace_.lfu();
+  settings.enabled = policy == EvictionPolicy::allkeys_lfu || policy == EvictionPolicy::volatile_lfu;
+  keyspace_.set_lfu(settings);
 }
 
 Node::~Node() = default;
@@ -79,6 +86,7 @@ void Node::set_cluster_view(std::shared_ptr<const ClusterView> view, int myself)
 void Node::set_maxmemory_keys(std::size_t keys, EvictionPolicy policy) {
   options_.maxmemory_keys = keys;
   options_.eviction = policy;
+  keep_lfu_counters_for(policy);
 }
 
 Reply Node::execute(const Command& command, Session& session) {

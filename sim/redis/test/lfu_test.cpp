@@ -117,6 +117,21 @@ TEST_F(Lfu, VolatileLfuEvictsOnlyKeysWithATtl) {
   EXPECT_REPLY(run({"exists", "warm"}), I(0));
 }
 
+// A simulated node given an LFU eviction policy in its options (scenario files) counts accesses without CONFIG SET.
+TEST(LfuOptions, NodeOptionsPolicyKeepsCounters) {
+  std::int64_t now_ms = 1'700'000'000'000;
+  Node node{NodeOptions{.clock = [&] { return now_ms; }, .maxmemory_keys = 3, .eviction = EvictionPolicy::allkeys_lfu}};
+  Session session{.client_id = 1};
+  for (const char* key : {"a", "b", "c"}) node.execute({"set", key, "x"}, session);
+  for (int i = 0; i < 50; ++i) {
+    node.execute({"get", "a"}, session);
+    node.execute({"get", "c"}, session);
+  }
+  node.execute({"set", "d", "x"}, session);
+  EXPECT_EQ(to_string(node.execute({"exists", "a", "b", "c", "d"}, session)), to_string(I(3)));
+  EXPECT_EQ(to_string(node.execute({"exists", "b"}, session)), to_string(I(0)));
+}
+
 TEST_F(Lfu, SameSeedSameCounters) {
   auto counters = [](std::uint64_t seed) {
     std::int64_t now_ms = 1'700'000'000'000;
