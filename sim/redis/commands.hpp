@@ -115,6 +115,17 @@ Reply zmpop(CommandContext&);
 Reply bzmpop(CommandContext&);
 // sorted sets
 Reply zadd(CommandContext&);
+// GEO (commands_geo.cpp, commands_geo_search.cpp)
+Reply geoadd(CommandContext&);
+Reply geodist(CommandContext&);
+Reply geohash(CommandContext&);
+Reply geopos(CommandContext&);
+Reply georadius(CommandContext&);
+Reply georadius_ro(CommandContext&);
+Reply georadiusbymember(CommandContext&);
+Reply georadiusbymember_ro(CommandContext&);
+Reply geosearch(CommandContext&);
+Reply geosearchstore(CommandContext&);
 Reply zrem(CommandContext&);
 Reply zrange(CommandContext&);
 Reply zscore(CommandContext&);

@@ -32,7 +32,7 @@ KeyPositions key_positions(std::string_view name) {
   if (std::find(kAllKeys.begin(), kAllKeys.end(), name) != kAllKeys.end()) return {1, -1, 1};
   if (name == "mset" || name == "msetnx") return {1, -1, 2};
   if (name == "rename" || name == "renamenx" || name == "copy" || name == "lmove" || name == "rpoplpush" ||
-      name == "smove" || name == "blmove" || name == "brpoplpush" || name == "zrangestore") {
+      name == "smove" || name == "blmove" || name == "brpoplpush" || name == "zrangestore" || name == "geosearchstore") {
     return {1, 2, 1};
   }
   if (name == "bitop") return {2, -1, 1};
@@ -54,6 +54,7 @@ std::string_view group_of(std::string_view name) {
     return "server";
   }
   if (name.starts_with("bit") || name == "getbit" || name == "setbit") return "bitmap";
+  if (name.starts_with("geo")) return "geo";
   if (name == "lcs" || name == "substr") return "string";
   if (name[0] == 'h') return "hash";
   if (name[0] == 'z' || name.starts_with("bz")) return "sorted-set";
@@ -98,7 +99,10 @@ Reply command_info(const CommandSpec& spec) {
   if (spec.flags & kNoScript) flags.push_back("noscript");
   if (spec.flags & kPubSub) flags.push_back("pubsub");
   if (spec.flags & kNoAuth) flags.push_back("no_auth");
-  if (spec.name.starts_with("eval") || spec.name.starts_with("fcall")) flags.push_back("movablekeys");
+  if (spec.name.starts_with("eval") || spec.name.starts_with("fcall") || spec.name == "georadius" ||
+      spec.name == "georadiusbymember") {
+    flags.push_back("movablekeys");  // GEORADIUS's STORE key is found by keyword
+  }
   const std::string group(group_of(spec.name));
   const std::string category = "@" + (group == "sorted-set" ? std::string("sortedset") : group);
   std::vector<Reply> key_specs;

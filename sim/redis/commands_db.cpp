@@ -76,7 +76,9 @@ Reply move(CommandContext& ctx) {
   if (!taken) {
     // std::map nodes are stable: `entry` is still the source's while the target database is selected.
     const std::optional<std::int64_t> deadline = entry->expire_at_ms;
-    ctx.keys.add(key, std::move(entry->value)).encoding = entry->encoding;  // the same object moves
+    Entry& moved = ctx.keys.add(key, std::move(entry->value));  // the same object moves
+    moved.encoding = entry->encoding;
+    moved.lfu = entry->lfu;
     if (deadline) ctx.keys.set_expire(key, *deadline);
   }
   ctx.keys.select(source);

@@ -35,7 +35,7 @@ Reply restore(CommandContext& ctx) {
   bool replace = false;
   bool absolute_ttl = false;
   std::optional<std::int64_t> idle_s;
-  std::optional<std::int64_t> freq;  // checked; the mock keeps no per-key LFU counter to set (README)
+  std::optional<std::int64_t> freq;
   for (std::size_t i = 4; i < args.size(); ++i) {
     const bool has_value = i + 1 < args.size();
     if (iequals(args[i], "replace")) {
@@ -85,6 +85,7 @@ Reply restore(CommandContext& ctx) {
   Entry& entry = ctx.keys.add_with_encoding(key, std::move(restored->value), restored->encoding);
   // objectSetLRUOrLFU: IDLETIME counts under any policy but an LFU one (where FREQ would).
   const bool lfu = ctx.node.config().value("maxmemory-policy").find("lfu") != std::string::npos;
+  if (freq && lfu) entry.lfu = LfuState{lfu_minutes(ctx.keys.now_ms()), static_cast<std::uint8_t>(*freq), true};
   if (idle_s && !lfu) entry.last_access_ms = ctx.keys.now_ms() - std::min(*idle_s, ctx.keys.now_ms() / 1000) * 1000;
   if (deadline_ms != 0) ctx.keys.set_expire(key, deadline_ms);
   return Reply::ok();

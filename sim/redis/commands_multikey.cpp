@@ -9,12 +9,15 @@ namespace {
 // Moves src's value and deadline to dst (replacing dst), as RENAME does; src must exist. In Redis's order:
 // dst is added ("new"), src removed, then rename_from and rename_to are announced.
 void move_key(CommandContext& ctx, const std::string& src, const std::string& dst) {
-  Entry* entry = ctx.keys.find(src);
+  Entry* entry = ctx.keys.peek(src);  // the caller's lookup counted the access
   Value value = entry->value;
   const std::optional<std::int64_t> deadline = entry->expire_at_ms;
   const Encoding encoding = entry->encoding;  // the same object under a new name
+  const LfuState lfu = entry->lfu;
   ctx.keys.remove(dst);
-  ctx.keys.add(dst, std::move(value)).encoding = encoding;
+  Entry& moved = ctx.keys.add(dst, std::move(value));
+  moved.encoding = encoding;
+  moved.lfu = lfu;
   if (deadline) ctx.keys.set_expire(dst, *deadline);
   ctx.keys.remove(src);
   ctx.node.notify_keyspace_event('g', "rename_from", src, ctx.keys.selected());

@@ -14,7 +14,6 @@ namespace {
 // Redis shares one object per integer 0..9999 unless an LRU or LFU policy needs per-key access data.
 constexpr std::int64_t kSharedIntegers = 10000;
 constexpr std::int64_t kSharedRefcount = 2147483647;  // INT_MAX marks a shared object
-constexpr std::int64_t kLfuInitialCounter = 5;        // LFU_INIT_VAL: a new key's access frequency
 
 bool lfu_policy(Node& node) { return node.config().value("maxmemory-policy").find("lfu") != std::string::npos; }
 
@@ -73,8 +72,7 @@ Reply object(CommandContext& ctx) {
                         "that when switching between policies at runtime LRU and LFU data will take some time to "
                         "adjust.");
   }
-  // A new key's counter, decayed by one per idle minute (lfu-decay-time 1); accesses are not counted (README).
-  return Reply::integer_reply(std::max<std::int64_t>(0, kLfuInitialCounter - idle_s / 60));
+  return Reply::integer_reply(ctx.keys.lfu_frequency(*entry));
 }
 
 }  // namespace lockcheck::mock::cmd

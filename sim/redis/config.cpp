@@ -33,6 +33,8 @@ constexpr std::array kParameters = std::to_array<Parameter>({
     {"hash-max-listpack-value", "hash-max-ziplist-value", "64", Kind::integer, "0 9223372036854775807"},
     {"hz", "", "10", Kind::integer, "0 2147483647"},
     {"lazyfree-lazy-user-flush", "", "no", Kind::yes_no},
+    {"lfu-decay-time", "", "1", Kind::integer, "0 2147483647"},
+    {"lfu-log-factor", "", "10", Kind::integer, "0 2147483647"},
     {"list-compress-depth", "", "0", Kind::integer, "0 2147483647"},
     {"list-max-listpack-size", "list-max-ziplist-size", "-2", Kind::integer, "-2147483648 2147483647"},
     {"loglevel", "", "notice", Kind::choice, "debug verbose notice warning"},

@@ -71,7 +71,15 @@ Entry* Keyspace::find(std::string_view key) {
   }
   entry.last_access_tick = ++access_tick_;
   entry.last_access_ms = now_ms_;
+  if (lfu_.enabled) count_access(entry);
   return &entry;
+}
+
+void Keyspace::count_access(Entry& entry) {
+  if (entry.lfu.counted_in_command == command_serial_) return;
+  entry.lfu.counted_in_command = command_serial_;
+  const double unit = static_cast<double>(next_random() >> 11) * 0x1.0p-53;  // [0, 1), as Redis's rand()/RAND_MAX
+  entry.lfu = lfu_accessed(entry.lfu, lfu_minutes(now_ms_), lfu_, unit);
 }
 
 Entry* Keyspace::peek(std::string_view key) {
@@ -80,11 +88,15 @@ Entry* Keyspace::peek(std::string_view key) {
   const std::uint64_t tick = it->second.last_access_tick;
   const std::int64_t access_ms = it->second.last_access_ms;
   const std::uint64_t counter = access_tick_;
+  const LfuState lfu = it->second.lfu;
+  const std::uint64_t rng_state = rng_state_;
   Entry* entry = find(key);
   if (entry == nullptr) return nullptr;
   entry->last_access_tick = tick;
   entry->last_access_ms = access_ms;
+  entry->lfu = lfu;
   access_tick_ = counter;
+  rng_state_ = rng_state;
   return entry;
 }
 
@@ -119,6 +131,7 @@ Entry& Keyspace::add(std::string_view key, Value value) {
   it->second.value = std::move(value);
   it->second.last_access_tick = ++access_tick_;
   it->second.last_access_ms = now_ms_;
+  if (lfu_.enabled) it->second.lfu = LfuState{lfu_minutes(now_ms_), kLfuInitialCounter, true, command_serial_};
   if (!std::holds_alternative<std::string>(it->second.value)) note_unsettled(key);
   emit(KeyEventKind::created, it->first);
   return it->second;
@@ -219,6 +232,8 @@ bool Keyspace::evict_one(EvictionPolicy policy) {
       victim = entries.begin();
       std::advance(victim, static_cast<std::ptrdiff_t>(next_random() % entries.size()));
     }
+  } else if (policy == EvictionPolicy::allkeys_lfu || policy == EvictionPolicy::volatile_lfu) {
+    if (!pick_lfu_victim(policy == EvictionPolicy::volatile_lfu, victim_db, victim)) return false;
   } else {
     // Exact LRU over the logical access counter, across databases; ties cannot happen (unique per access).
     for (int db = 0; db < static_cast<int>(data_.dbs.size()); ++db) {
@@ -291,6 +306,48 @@ void Keyspace::swap(int db1, int db2) {
         [&](const std::string& key) { return live_in(first, key) || live_in(second, key); });
   }
   std::swap(first, second);
+}
+
+bool Keyspace::pick_lfu_victim(bool volatile_only, int& victim_db, Iterator& victim) {
+  // Redis samples maxmemory-samples keys per database and evicts the least frequently used of them; a database
+  // no larger than the sample is taken whole, so small ones are exact. Ties go to the first one drawn.
+  std::uint8_t lowest = 0;
+  auto consider = [&](int db, Iterator it) {
+    const std::uint8_t counter = lfu_decayed(it->second.lfu, lfu_minutes(now_ms_), lfu_.decay_minutes);
+    if (victim_db < 0 || counter < lowest) {
+      victim_db = db;
+      victim = it;
+      lowest = counter;
+    }
+  };
+  for (int db = 0; db < static_cast<int>(data_.dbs.size()); ++db) {
+    Database& database = data_.dbs[static_cast<std::size_t>(db)];
+    if (!volatile_only) {
+      const std::size_t size = database.entries.size();
+      if (size <= eviction_samples_) {
+        for (auto it = database.entries.begin(); it != database.entries.end(); ++it) consider(db, it);
+        continue;
+      }
+      for (std::size_t drawn = 0; drawn < eviction_samples_; ++drawn) {
+        auto it = database.entries.begin();
+        std::advance(it, static_cast<std::ptrdiff_t>(next_random() % size));
+        consider(db, it);
+      }
+      continue;
+    }
+    const std::size_t size = database.deadlines.size();
+    const bool whole = size <= eviction_samples_;
+    auto deadline = database.deadlines.begin();
+    for (std::size_t drawn = 0; drawn < (whole ? size : eviction_samples_); ++drawn, ++deadline) {
+      if (!whole) {
+        deadline = database.deadlines.begin();
+        std::advance(deadline, static_cast<std::ptrdiff_t>(next_random() % size));
+      }
+      auto it = database.entries.find(deadline->second);
+      if (it != database.entries.end()) consider(db, it);
+    }
+  }
+  return victim_db >= 0;
 }
 
 }  // namespace lockcheck::mock

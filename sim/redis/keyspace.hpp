@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "encoding.hpp"
+#include "lfu_counter.hpp"
 #include "observer.hpp"
 #include "value.hpp"
 #include "watched_keys.hpp"
@@ -25,6 +26,7 @@ struct Entry {
   std::uint64_t last_access_tick = 0;        // logical access counter for allkeys-lru (never time)
   std::int64_t last_access_ms = 0;           // node clock at the last access (OBJECT IDLETIME)
   Encoding encoding = Encoding::unsettled;   // what OBJECT ENCODING answers (encoding.hpp)
+  LfuState lfu;                              // kept only under an LFU policy (lfu_counter.hpp)
   // Equal values: when each copy was last read is not part of the data (replicas read at other times).
   friend bool operator==(const Entry& a, const Entry& b) {
     return a.value == b.value && a.expire_at_ms == b.expire_at_ms && a.last_access_tick == b.last_access_tick &&
@@ -53,7 +55,7 @@ struct Dataset {
   friend bool operator==(const Dataset& a, const Dataset& b);
 };
 
-enum class EvictionPolicy : std::uint8_t { noeviction, allkeys_random, allkeys_lru };
+enum class EvictionPolicy : std::uint8_t { noeviction, allkeys_random, allkeys_lru, allkeys_lfu, volatile_lfu };
 
 // Who is acting: stamped on observer events.
 struct Actor {
@@ -67,12 +69,25 @@ class Keyspace {
   explicit Keyspace(std::uint64_t eviction_seed = 0x5eed);
 
   void set_observer(Observer* observer) { observer_ = observer; }
+  // The LFU counters are kept (each access draws from the node's source) only while `settings.enabled`.
+  void set_lfu(const LfuSettings& settings) { lfu_ = settings; }
+  const LfuSettings& lfu() const { return lfu_; }
+  // maxmemory-samples: keys an LFU eviction draws per database to pick its victim from.
+  void set_eviction_samples(std::size_t samples) { eviction_samples_ = samples == 0 ? 1 : samples; }
+  // OBJECT FREQ: the key's counter after its idle periods, without counting an access.
+  std::uint8_t lfu_frequency(const Entry& entry) const {
+    return lfu_decayed(entry.lfu, lfu_minutes(now_ms_), lfu_.decay_minutes);
+  }
   // Every command starts here: the node time it runs at (frozen for a whole script) and the actor.
   void begin(std::int64_t now_ms, Actor actor) {
     now_ms_ = now_ms;
     actor_ = actor;
+    ++command_serial_;
   }
-  void set_actor(Actor actor) { actor_ = actor; }
+  void set_actor(Actor actor) {
+    actor_ = actor;
+    ++command_serial_;
+  }
   const Actor& actor() const { return actor_; }
   std::int64_t now_ms() const { return now_ms_; }
   // The database the following operations act on (a connection's SELECT, or a script's own).
@@ -154,6 +169,10 @@ class Keyspace {
   // Remembers a container key written by the running command, for settle_encodings().
   void note_unsettled(std::string_view key);
   void settle_pending(const EncodingLimits& limits);
+  // The key an LFU eviction takes: the lowest counter among sampled keys of every database (all keys, or those
+  // with a deadline); false when there is none.
+  bool pick_lfu_victim(bool volatile_only, int& victim_db, Iterator& victim);
+  void count_access(Entry& entry);
 
   Dataset data_;
   Database* db_ = &data_.dbs[0];  // the selected database: the hot path pays one pointer, not an index
@@ -164,6 +183,9 @@ class Keyspace {
   std::int64_t now_ms_ = 0;
   std::uint64_t access_tick_ = 0;
   std::uint64_t rng_state_;
+  LfuSettings lfu_;
+  std::uint32_t command_serial_ = 0;  // one per command (LFU counts an access per key per command)
+  std::size_t eviction_samples_ = 5;
   std::vector<std::pair<int, std::string>> unsettled_;  // (db, key) written by the running command
 };
 

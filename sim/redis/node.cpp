@@ -62,6 +62,13 @@ Node::Node(NodeOptions options)
   wait_hook_ = [](std::int64_t, std::int64_t, std::int64_t) -> std::int64_t { return 0; };
   start_ms_ = options_.clock();
   stats_.commands = CommandCounters(all_commands().size());
+  keep_lfu_counters_for(options_.eviction);
+}
+
+void Node::keep_lfu_counters_for(EvictionPolicy policy) {
+  LfuSettings settings = keyspace_.lfu();
+  settings.enabled = policy == EvictionPolicy::allkeys_lfu || policy == EvictionPolicy::volatile_lfu;
+  keyspace_.set_lfu(settings);
 }
 
 Node::~Node() = default;
@@ -79,6 +86,7 @@ void Node::set_cluster_view(std::shared_ptr<const ClusterView> view, int myself)
 void Node::set_maxmemory_keys(std::size_t keys, EvictionPolicy policy) {
   options_.maxmemory_keys = keys;
   options_.eviction = policy;
+  keep_lfu_counters_for(policy);
 }
 
 Reply Node::execute(const Command& command, Session& session) {
@@ -479,9 +487,15 @@ void Node::config_changed() {
   maxmemory_bytes_ = parse_int64(config_.value("maxmemory")).value_or(0);
   const std::string& policy = config_.value("maxmemory-policy");
   if (policy == "allkeys-random") options_.eviction = EvictionPolicy::allkeys_random;
-  else if (policy == "allkeys-lru" || policy == "allkeys-lfu") options_.eviction = EvictionPolicy::allkeys_lru;
+  else if (policy == "allkeys-lru") options_.eviction = EvictionPolicy::allkeys_lru;
+  else if (policy == "allkeys-lfu") options_.eviction = EvictionPolicy::allkeys_lfu;
+  else if (policy == "volatile-lfu") options_.eviction = EvictionPolicy::volatile_lfu;
   else options_.eviction = EvictionPolicy::noeviction;
   auto limit = [this](std::string_view name) { return parse_int64(config_.value(name)).value_or(0); };
+  keyspace_.set_lfu(LfuSettings{.enabled = policy.find("lfu") != std::string::npos,
+                                .log_factor = limit("lfu-log-factor"),
+                                .decay_minutes = limit("lfu-decay-time")});
+  keyspace_.set_eviction_samples(static_cast<std::size_t>(limit("maxmemory-samples")));
   encoding_limits_.hash_max_listpack_entries = limit("hash-max-listpack-entries");
   encoding_limits_.hash_max_listpack_value = limit("hash-max-listpack-value");
   encoding_limits_.set_max_intset_entries = limit("set-max-intset-entries");

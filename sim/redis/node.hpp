@@ -192,6 +192,8 @@ class Node {
   void set_script_context(std::string_view sha) { script_sha_ = sha; }
 
  private:
+  // An LFU eviction policy (from the options, set_maxmemory_keys or CONFIG SET) needs the per-key counters kept.
+  void keep_lfu_counters_for(EvictionPolicy policy);
   // How a command ended, for commandstats: refused before it ran (rejected_calls) or ran (failed_calls if it
   // answered an error). No spec: an unknown command or subcommand, counted in errorstats only.
   struct Outcome {

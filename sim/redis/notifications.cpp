@@ -24,7 +24,8 @@ constexpr std::array kCommandEvents = std::to_array<CommandEvent>({
     {"setex", '$', "set"},     {"setnx", '$', "set"},     {"append", '$', "append"},    {"setrange", '$', "setrange"},
     {"zincrby", 'z', "zincr"}, {"getex", 'g', "expire"},  {"lpushx", 'l', "lpush"},     {"rpushx", 'l', "rpush"},
     {"setbit", '$', "setbit"}, {"bitop", '$', "set"},     {"restore", 'g', "restore"},
-    {"sort", 'l', "sortstore"},
+    {"sort", 'l', "sortstore"},  {"geoadd", 'z', "zadd"},    {"georadius", 'z', "georadiusstore"},
+    {"georadiusbymember", 'z', "georadiusstore"},              {"geosearchstore", 'z', "geosearchstore"},
 });
 
 // LMOVE, BLMOVE, RPOPLPUSH, BRPOPLPUSH: the destination announces its push (lpush/rpush), the source its pop
@@ -69,7 +70,8 @@ bool is_expire_command(std::string_view command) {
 // A *STORE command (and SORT ... STORE) whose result is empty deletes its destination and announces only "del".
 bool is_store_command(std::string_view command) {
   constexpr std::array kStores = std::to_array<std::string_view>(
-      {"sinterstore", "sunionstore", "sdiffstore", "zunionstore", "zinterstore", "zdiffstore", "zrangestore", "sort"});
+      {"sinterstore", "sunionstore", "sdiffstore", "zunionstore", "zinterstore", "zdiffstore", "zrangestore", "sort",
+       "georadius", "georadiusbymember", "geosearchstore"});
   return std::find(kStores.begin(), kStores.end(), command) != kStores.end();
 }
 

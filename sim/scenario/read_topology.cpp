@@ -59,10 +59,13 @@ void read_nodes(const Section& top, std::vector<NodeConfig>& out) {
     node.require_order("lag_min_ms", config.replication_lag_min_us, "lag_max_ms", config.replication_lag_max_us,
                        1000);
     node.read_integer("maxmemory_keys", config.maxmemory_keys, 0, kNoLimit);
-    if (auto eviction = node.choice("eviction", {"noeviction", "allkeys-random", "allkeys-lru"})) {
+    if (auto eviction =
+            node.choice("eviction", {"noeviction", "allkeys-random", "allkeys-lru", "allkeys-lfu", "volatile-lfu"})) {
       config.eviction = *eviction == "noeviction"       ? mock::EvictionPolicy::noeviction
                         : *eviction == "allkeys-random" ? mock::EvictionPolicy::allkeys_random
-                                                        : mock::EvictionPolicy::allkeys_lru;
+                        : *eviction == "allkeys-lru"    ? mock::EvictionPolicy::allkeys_lru
+                        : *eviction == "allkeys-lfu"    ? mock::EvictionPolicy::allkeys_lfu
+                                                        : mock::EvictionPolicy::volatile_lfu;
     }
   }
   // Replicas of replicas are not modelled (failover re-points replicas of the old master only), so a

@@ -740,6 +740,78 @@ rc::Gen<Step> dump_step() {
   });
 }
 
+// GEO over a few points around Sicily (near enough that searches find several), the edges of the Mercator square
+// and invalid coordinates; sorted-set commands meet the same keys. COUNT is 5 (more than the members: the full
+// sort) or comes with ANY: a partial sort of points at equal distances orders them as Redis's pqsort happens to.
+rc::Gen<Step> geo_step() {
+  auto as_step = [](rc::Gen<Command> gen) { return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false}; }); };
+  auto k = family_key("g1", "g2");
+  auto longitude = rc::gen::weightedElement<std::string>(
+      {{4, "13.361389"}, {4, "15.087269"}, {3, "12.758489"}, {2, "17.24151"}, {1, "0"}, {1, "-180"}, {1, "180"}, {1, "180.1"}, {1, "x"}});
+  auto latitude = rc::gen::weightedElement<std::string>(
+      {{4, "38.115556"}, {4, "37.502669"}, {3, "38.788135"}, {2, "38.222625"}, {1, "0"}, {1, "85.05112878"}, {1, "-85.06"}, {1, "x"}});
+  auto member = rc::gen::element<std::string>("a", "b", "c", "d");
+  auto unit = rc::gen::element<std::string>("m", "km", "KM", "mi", "ft", "au");
+  auto radius = rc::gen::element<std::string>("0", "50", "200", "500", "20000", "-1", "x");
+  auto options = [] {
+    using Option = std::vector<std::string>;
+    const std::vector<Option> choices{{"WITHDIST"}, {"WITHCOORD"}, {"WITHHASH"}, {"ASC"}, {"DESC"}, {"COUNT", "5"},
+                                      {"COUNT", "1", "ANY"}, {"COUNT", "2", "ANY"}, {"COUNT", "0"}, {"ANY"}, {"nope"}};
+    auto picked = *rc::gen::container<std::vector<Option>>(rc::gen::elementOf(choices));
+    if (picked.size() > 3) picked.resize(3);
+    Command out;
+    for (const auto& option : picked) out.insert(out.end(), option.begin(), option.end());
+    return out;
+  };
+  return rc::gen::weightedOneOf<Step>({
+      {6, rc::gen::exec([=] {
+         Command command{"GEOADD", *k};
+         const std::vector<std::vector<std::string>> flag_choices{{}, {}, {"NX"}, {"XX"}, {"CH"}, {"XX", "CH"}, {"NX", "XX"}};
+         const auto flags = *rc::gen::elementOf(flag_choices);
+         command.insert(command.end(), flags.begin(), flags.end());
+         for (int i = *rc::gen::inRange(1, 3); i > 0; --i) {
+           command.push_back(*longitude);
+           command.push_back(*latitude);
+           command.push_back(*member);
+         }
+         return Step{command, false};
+       })},
+      {2, as_step(plain({k, member, member}, "GEOPOS"))},
+      {2, as_step(plain({k, member, member}, "GEOHASH"))},
+      {2, as_step(plain({k, member, member}, "GEODIST"))},
+      {1, as_step(plain({k, member, member, unit}, "GEODIST"))},
+      {4, rc::gen::exec([=] {
+         const bool store = *rc::gen::inRange(0, 4) == 0;
+         Command command = store ? Command{"GEOSEARCHSTORE", *rc::gen::element<std::string>("g2", "z1"), *k}
+                                 : Command{"GEOSEARCH", *k};
+         if (*rc::gen::inRange(0, 2) == 0) command.insert(command.end(), {"FROMMEMBER", *member});
+         else command.insert(command.end(), {"FROMLONLAT", *longitude, *latitude});
+         if (*rc::gen::inRange(0, 2) == 0) command.insert(command.end(), {"BYRADIUS", *radius, *unit});
+         else command.insert(command.end(), {"BYBOX", *radius, *radius, *unit});
+         const Command extra = options();
+         command.insert(command.end(), extra.begin(), extra.end());
+         if (store && *rc::gen::inRange(0, 2) == 0) command.push_back("STOREDIST");
+         return Step{command, false};
+       })},
+      {3, rc::gen::exec([=] {
+         const std::string name = *rc::gen::element<std::string>("GEORADIUS", "GEORADIUS_RO", "GEORADIUSBYMEMBER",
+                                                                  "GEORADIUSBYMEMBER_RO");
+         Command command{name, *k};
+         if (name.starts_with("GEORADIUSBYMEMBER")) command.push_back(*member);
+         else command.insert(command.end(), {*longitude, *latitude});
+         command.insert(command.end(), {*radius, *unit});
+         const Command extra = options();
+         command.insert(command.end(), extra.begin(), extra.end());
+         if (*rc::gen::inRange(0, 3) == 0) {
+           command.insert(command.end(), {*rc::gen::element<std::string>("STORE", "STOREDIST"), "g2"});
+         }
+         return Step{command, false};
+       })},
+      {1, as_step(plain({k, rc::gen::just<std::string>("0"), rc::gen::just<std::string>("-1"), rc::gen::just<std::string>("WITHSCORES")}, "ZRANGE"))},
+      {1, as_step(plain({k, rc::gen::element<std::string>("1", "3479099956230698"), member}, "ZADD"))},
+  });
+}
+
 rc::Gen<Step> step() {
   auto as_step = [](rc::Gen<Command> gen) { return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false}; }); };
   auto v = value();
@@ -760,6 +832,7 @@ rc::Gen<Step> step() {
       {1, as_step(plain_named({rc::gen::element<std::string>("p1", "sc"), v}, rc::gen::element<std::string>("PUBLISH", "SPUBLISH")))},
       {6, list_step()},
       {6, zset_step()},
+      {5, geo_step()},
       {4, as_step(set_command())},
       {3, as_step(plain({k}, "GET"))},
       {1, as_step(plain({k}, "GETDEL"))},
@@ -1154,6 +1227,14 @@ TEST(Differential, Resp3RepliesAreByteIdentical) {
       {{"ZMPOP", "1", "zr", "MIN"}}, {{"ZMPOP", "2", "missing", "zs", "MAX", "COUNT", "5"}}, {{"ZMPOP", "1", "missing", "MIN"}},
       {{"RPUSH", "lr", "3", "1", "2"}}, {{"SORT", "lr"}}, {{"SORT", "lr", "GET", "nostar"}}, {{"SORT_RO", "lr", "BY", "x", "DESC"}},
       {{"LMPOP", "1", "lr", "LEFT", "COUNT", "2"}}, {{"LMPOP", "1", "missing", "LEFT"}},
+      // GEO: coordinates are doubles on RESP3, distances bulk strings, missing members null / null arrays.
+      {{"GEOADD", "geo", "13.361389", "38.115556", "Palermo", "15.087269", "37.502669", "Catania"}},
+      {{"GEOPOS", "geo", "Palermo", "nope"}}, {{"GEODIST", "geo", "Palermo", "Catania", "km"}},
+      {{"GEODIST", "geo", "Palermo", "nope"}}, {{"GEOHASH", "geo", "Catania", "nope"}},
+      {{"GEOSEARCH", "geo", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km", "WITHCOORD", "WITHDIST", "WITHHASH", "ASC"}},
+      {{"GEORADIUSBYMEMBER_RO", "geo", "Palermo", "100", "km", "WITHCOORD"}}, {{"GEOSEARCH", "missing", "FROMLONLAT", "1", "2", "BYBOX", "1", "1", "m"}},
+      {{"EVAL", "redis.setresp(3); return redis.call('geopos', 'geo', 'Palermo', 'nope')", "0"}},
+      {{"EVAL", "return redis.call('geopos', 'geo', 'Palermo', 'nope')", "0"}},
       // Pattern and shard subscriptions; PUBSUB runs while subscribed on RESP3.
       {{"PSUBSCRIBE", "a*", "b?"}, 2}, {{"SUBSCRIBE", "c"}}, {{"PUBSUB", "NUMPAT"}}, {{"PUBSUB", "NUMSUB", "c", "x"}},
       {{"PUBSUB", "CHANNELS"}}, {{"PUNSUBSCRIBE", "b?", "a*"}, 2}, {{"UNSUBSCRIBE"}}, {{"PUNSUBSCRIBE"}},

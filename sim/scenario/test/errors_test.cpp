@@ -87,7 +87,7 @@ TEST(ScenarioErrors, BadEnum) {
             "scenarios/x.toml:1:11: backend must be \"mock\" or \"redis\", not \"etcd\"");
   EXPECT_EQ(error_of("[[nodes]]\neviction = \"lru\"\n"),
             "scenarios/x.toml:2:12: [[nodes]] eviction must be one of \"noeviction\", \"allkeys-random\", "
-            "\"allkeys-lru\", not \"lru\"");
+            "\"allkeys-lru\", \"allkeys-lfu\", \"volatile-lfu\", not \"lru\"");
   EXPECT_EQ(error_of("[expect]\nliveness = \"holds\"\n").substr(0, 63),
             "scenarios/x.toml:2:1: unknown key 'liveness' in [expect]; allow");
 }

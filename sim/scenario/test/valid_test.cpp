@@ -252,5 +252,13 @@ TEST(ScenarioValid, EmptyFileKeepsDefaults) {
   EXPECT_TRUE(s.scripts.acquire.empty());
 }
 
+TEST(ScenarioValid, LfuEvictionPolicies) {
+  const Scenario s = parse_scenario("[[nodes]]\neviction = \"allkeys-lfu\"\n[[nodes]]\neviction = \"volatile-lfu\"\n",
+                                    "dir/lfu.toml");
+  ASSERT_EQ(s.config.nodes.size(), 2u);
+  EXPECT_EQ(s.config.nodes[0].eviction, mock::EvictionPolicy::allkeys_lfu);
+  EXPECT_EQ(s.config.nodes[1].eviction, mock::EvictionPolicy::volatile_lfu);
+}
+
 }  // namespace
 }  // namespace lockcheck::sim
