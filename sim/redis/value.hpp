@@ -11,6 +11,8 @@
 #include <variant>
 #include <vector>
 
+#include "stream.hpp"
+
 namespace lockcheck::mock {
 
 // A hash keeps insertion order, as Redis's listpack encoding does for small hashes (HGETALL order is
@@ -36,9 +38,9 @@ struct SetOrder {
 using Set = std::set<std::string, SetOrder>;
 
 // New types go last: a Value's index is its type in switches (type_name).
-using Value = std::variant<std::string, Hash, List, ZSet, Set>;
+using Value = std::variant<std::string, Hash, List, ZSet, Set, Stream>;
 
-// The TYPE name of a value: "string", "hash", "list", "zset", "set".
+// The TYPE name of a value: "string", "hash", "list", "zset", "set", "stream".
 const char* type_name(const Value& value);
 
 // Hash helpers (linear, insertion ordered).

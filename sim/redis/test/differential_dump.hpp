@@ -26,7 +26,7 @@ inline Command with_real_payload(const Command& command, lockcheck::testing::Hir
 inline std::optional<RestoredValue> decode_dump(const std::string& payload) {
   constexpr std::int64_t kRoomy = std::numeric_limits<std::int64_t>::max();
   if (!dump_footer_is_valid(payload)) return std::nullopt;
-  return restore_value(payload, EncodingLimits{kRoomy, kRoomy, kRoomy, kRoomy, kRoomy});
+  return restore_value(payload, EncodingLimits{kRoomy, kRoomy, kRoomy, kRoomy, kRoomy, {}});
 }
 
 // The payload's type byte and value; a hashtable hash's fields sorted (their order is Redis's dict's).

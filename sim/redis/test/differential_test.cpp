@@ -740,12 +740,21 @@ rc::Gen<Step> dump_step() {
   });
 }
 
+}  // namespace
+}  // namespace lockcheck::mock::testing
+
+#include "differential_stream.hpp"
+
+namespace lockcheck::mock::testing {
+namespace {
+
 rc::Gen<Step> step() {
   auto as_step = [](rc::Gen<Command> gen) { return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false}; }); };
   auto v = value();
   auto k = key();
   return rc::gen::weightedOneOf<Step>({
       {8, set_step()},
+      {6, stream_step()},
       {6, encoding_step()},
       {6, string_bits_step()},
       {5, dump_step()},
@@ -1039,7 +1048,7 @@ bool compared(const std::string& message) {
 // after each step, byte for byte.
 TEST(Differential, KeyspaceNotificationsMatchOverRandomSequences) {
   setenv("RC_PARAMS", "max_success=2500 max_size=40", /*overwrite=*/0);
-  const Command notify = {"CONFIG", "SET", "notify-keyspace-events", "KEg$lshzn"};
+  const Command notify = {"CONFIG", "SET", "notify-keyspace-events", "KEg$lshztn"};
   const std::string kPong = "*2\r\n$4\r\npong\r\n$0\r\n\r\n";
   lockcheck::testing::RedisServer server;
   HiredisClient real(server.host(), server.port());

@@ -1,5 +1,6 @@
 // Stream consumer groups: XGROUP, XREADGROUP (new entries and history), XACK, XPENDING, XCLAIM, XAUTOCLAIM,
-// XINFO GROUPS/CONSUMERS/STREAM FULL; replies recorded from redis-server 7.0.15, times on the node clock.
+// XINFO GROUPS/CONSUMERS/STREAM FULL (RESP2: maps as flat arrays); replies recorded from redis-server 7.0.15,
+// times on the node clock.
 #include <gtest/gtest.h>
 
 #include "mock_test_support.hpp"
@@ -37,7 +38,7 @@ TEST_F(StreamGroups, ReadAckPendingAndHistory) {
   EXPECT_REPLY(run({"xreadgroup", "group", "g", "alice", "streams", "s", "0"}),
                A({A({B("s"), A({A({B("1-2"), Reply::null_array()})})})}));
   EXPECT_REPLY(run({"xinfo", "groups", "s"}),
-               A({Reply::map({B("name"), B("g"), B("consumers"), I(1), B("pending"), I(1), B("last-delivered-id"),
+               A({A({B("name"), B("g"), B("consumers"), I(1), B("pending"), I(1), B("last-delivered-id"),
                               B("1-2"), B("entries-read"), I(2), B("lag"), N()})}));
   EXPECT_REPLY(run({"xautoclaim", "s", "g", "bob", "0", "0"}), A({B("0-0"), A({}), A({B("1-2")})}));
   EXPECT_REPLY(run({"xclaim", "s", "g", "carol", "0", "2-0", "force", "justid"}), A({B("2-0")}));
@@ -81,19 +82,19 @@ TEST_F(StreamGroups, ErrorsInRedisOrder) {
 TEST_F(StreamGroups, InfoStreamFullListsGroupsConsumersAndPending) {
   run({"xgroup", "create", "s", "g", "0"});
   run({"xreadgroup", "group", "g", "alice", "count", "1", "streams", "s", ">"});
-  const Reply consumer = Reply::map({B("name"), B("alice"), B("seen-time"), I(now_ms), B("pel-count"), I(1), B("pending"),
+  const Reply consumer = A({B("name"), B("alice"), B("seen-time"), I(now_ms), B("pel-count"), I(1), B("pending"),
                                      A({A({B("1-1"), I(now_ms), I(1)})})});
   EXPECT_REPLY(run({"xinfo", "stream", "s", "full", "count", "1"}),
-               Reply::map({B("length"), I(3), B("radix-tree-keys"), I(1), B("radix-tree-nodes"), I(2),
+               A({B("length"), I(3), B("radix-tree-keys"), I(1), B("radix-tree-nodes"), I(2),
                            B("last-generated-id"), B("2-0"), B("max-deleted-entry-id"), B("0-0"), B("entries-added"), I(3),
                            B("recorded-first-entry-id"), B("1-1"), B("entries"), A({Entry("1-1", "a", "1")}), B("groups"),
-                           A({Reply::map({B("name"), B("g"), B("last-delivered-id"), B("1-1"), B("entries-read"), I(1),
+                           A({A({B("name"), B("g"), B("last-delivered-id"), B("1-1"), B("entries-read"), I(1),
                                           B("lag"), I(2), B("pel-count"), I(1), B("pending"),
                                           A({A({B("1-1"), B("alice"), I(now_ms), I(1)})}), B("consumers"),
                                           A({consumer})})})}));
   now_ms += 5;
   EXPECT_REPLY(run({"xinfo", "consumers", "s", "g"}),
-               A({Reply::map({B("name"), B("alice"), B("pending"), I(1), B("idle"), I(5)})}));
+               A({A({B("name"), B("alice"), B("pending"), I(1), B("idle"), I(5)})}));
 }
 
 }  // namespace

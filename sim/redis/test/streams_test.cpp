@@ -67,7 +67,7 @@ TEST_F(Streams, XdelXtrimAndXsetidKeepTheCounters) {
   EXPECT_REPLY(run({"xtrim", "s", "maxlen", "~", "1"}), I(0));
   EXPECT_REPLY(run({"xtrim", "s", "minid", "5"}), I(1));
   EXPECT_REPLY(run({"xinfo", "stream", "s"}),
-               Reply::map({B("length"), I(1), B("radix-tree-keys"), I(1), B("radix-tree-nodes"), I(2),
+               A({B("length"), I(1), B("radix-tree-keys"), I(1), B("radix-tree-nodes"), I(2),
                            B("last-generated-id"), B("5-0"), B("max-deleted-entry-id"), B("2-0"), B("entries-added"),
                            I(5), B("recorded-first-entry-id"), B("5-0"), B("groups"), I(0), B("first-entry"),
                            Entry("5-0", {"f", "v"}), B("last-entry"), Entry("5-0", {"f", "v"})}));
