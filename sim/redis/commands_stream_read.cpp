@@ -165,7 +165,11 @@ std::optional<Reply> try_blocked_xread(CommandContext& ctx) {
     bool wrong_type = false;
     Stream* stream = find_stream(ctx.keys, request->key(ctx.args, i), wrong_type);
     auto after = parse_stream_id(request->id_text(ctx.args, i), 0, true);
-    if (stream == nullptr || !after || stream->last_id <= *after) continue;
+    // Redis wakes a reader when an XADD signals the key; a stream whose last ID passed the reader's but holds
+    // nothing after it (entries deleted) does not.
+    if (stream == nullptr || !after || stream->last_id <= *after || stream->entries.upper_bound(*after) == stream->entries.end()) {
+      continue;
+    }
     std::vector<Reply> entries;
     for (auto it = stream->entries.upper_bound(*after);
          it != stream->entries.end() && static_cast<std::int64_t>(entries.size()) < count; ++it) {
@@ -194,7 +198,10 @@ std::optional<Reply> try_blocked_xreadgroup(CommandContext& ctx) {
     if (group == stream->groups.end()) {
       return Reply::error("NOGROUP the consumer group this client was blocked on no longer exists");
     }
-    if (stream->last_id <= group->second.last_delivered) continue;
+    if (stream->last_id <= group->second.last_delivered ||
+        stream->entries.upper_bound(group->second.last_delivered) == stream->entries.end()) {
+      continue;
+    }
     const StreamId start = *next_stream_id(group->second.last_delivered);
     StreamConsumer& consumer = lookup_or_create_consumer(ctx, key, group->second, request->consumer);
     std::vector<Reply> out;

@@ -44,9 +44,9 @@ inline std::string dump_summary(const std::string& payload) {
         } else if constexpr (std::is_same_v<T, Hash>) {
           if (payload[0] == 4) std::sort(value.begin(), value.end());
           for (const auto& [field, v] : value) out += " " + field + "=" + v;
-        } else {
+        } else if constexpr (std::is_same_v<T, List> || std::is_same_v<T, Set>) {
           for (const std::string& element : value) out += " " + element;
-        }
+        }  // a stream is never restored (rdb_object.cpp)
       },
       restored->value);
   return out;

@@ -72,6 +72,28 @@ TEST_F(StreamBlocking, ParkedGroupReaderGetsNewEntriesOrAnError) {
   EXPECT_EQ(late.at(2), late_reply(3, E("NOGROUP the consumer group this client was blocked on no longer exists")));
 }
 
+// unit/type/stream "Blocking XREAD for stream that ran dry (issue #5299)": the last ID passed the reader's, but no
+// entry is there to read, so it waits (it was served an empty read at once).
+TEST_F(StreamBlocking, AReaderOfADrainedStreamWaitsForTheNextEntry) {
+  run({"xadd", "s", "666", "key", "value"});
+  run({"xdel", "s", "666"});
+  node.execute({"xread", "block", "0", "streams", "s", "665"}, second);
+  EXPECT_TRUE(late.empty());
+  EXPECT_TRUE(second.blocked);
+  run({"xadd", "s", "667", "key", "value"});
+  ASSERT_EQ(late.size(), 1u);
+  EXPECT_EQ(late[0], late_reply(2, Read("s", "667-0", "key", "value")));
+}
+
+// unit/type/stream-cgroups "XGROUP DESTROY should unblock XREADGROUP with -NOGROUP": the late error is counted.
+TEST_F(StreamBlocking, ALateErrorCountsInErrorstats) {
+  run({"xgroup", "create", "s", "g", "$", "mkstream"});
+  node.execute({"xreadgroup", "group", "g", "c", "block", "0", "streams", "s", ">"}, second);
+  run({"xgroup", "destroy", "s", "g"});
+  ASSERT_EQ(late.size(), 1u);
+  EXPECT_NE(run({"info", "errorstats"}).text.find("errorstat_NOGROUP:count=1"), std::string::npos);
+}
+
 // unit/multi "Blocking commands ignores the timeout" and unit/scripting "Scripts can't run XREAD and XREADGROUP
 // with BLOCK option".
 TEST_F(StreamBlocking, NoBlockingInsideExecAndNoBlockOptionInScripts) {
