@@ -27,7 +27,7 @@ Reply dump(CommandContext& ctx) {
   if (entry == nullptr) return Reply::nil();
   // The mock does not write stream listpacks (README, known differences): refused rather than a payload
   // redis-server could not load.
-  if (std::holds_alternative<Stream>(entry->value)) return Reply::error("ERR DUMP of a stream is not supported by the lockcheck mock");
+  if (std::holds_alternative<StreamBox>(entry->value)) return Reply::error("ERR DUMP of a stream is not supported by the lockcheck mock");
   const Encoding encoding =
       entry->encoding == Encoding::unsettled ? natural_encoding(entry->value, ctx.node.encoding_limits()) : entry->encoding;
   return Reply::bulk(dump_value(entry->value, encoding, list_fill(ctx)));

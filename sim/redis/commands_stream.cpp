@@ -180,7 +180,7 @@ Reply xadd(CommandContext& ctx) {
   if (created) {
     if (parsed->no_mkstream) return Reply::nil();
     // The new key announces "new" and then "xadd" (the acting command) itself.
-    stream = &std::get<Stream>(ctx.keys.add(args[1], Stream{}).value);
+    stream = &std::get<StreamBox>(ctx.keys.add(args[1], StreamBox{}).value).get();
   } else if (stream->last_id == kMaxStreamId) {
     return Reply::error("ERR The stream has exhausted the last possible ID, unable to add more items");
   }

@@ -108,7 +108,7 @@ Reply xgroup(CommandContext& ctx) {
     if (stream == nullptr) {
       // MKSTREAM: the new key announces "new", then "xgroup-create" as its acting command.
       AnnouncedAs as(ctx.keys, "xgroup-create");
-      stream = &std::get<Stream>(ctx.keys.add(args[2], Stream{}).value);
+      stream = &std::get<StreamBox>(ctx.keys.add(args[2], StreamBox{}).value).get();
       stream->groups.emplace(args[3], ConsumerGroup{id, entries_read, {}, {}});
       return Reply::ok();
     }

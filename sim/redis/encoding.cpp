@@ -64,7 +64,7 @@ Encoding natural_encoding(const Value& value, const EncodingLimits& limits) {
         if constexpr (std::is_same_v<T, List>) return Encoding::quicklist;
         if constexpr (std::is_same_v<T, ZSet>) return zset_fits_listpack(v, limits) ? Encoding::listpack : Encoding::skiplist;
         if constexpr (std::is_same_v<T, Set>) return set_fits_intset(v, limits) ? Encoding::intset : Encoding::hashtable;
-        if constexpr (std::is_same_v<T, Stream>) return Encoding::stream;
+        if constexpr (std::is_same_v<T, StreamBox>) return Encoding::stream;
       },
       value);
 }

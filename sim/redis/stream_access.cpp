@@ -6,7 +6,8 @@
 namespace lockcheck::mock::stream_cmd {
 
 Stream* find_stream(Keyspace& keys, std::string_view key, bool& wrong_type) {
-  return find_typed<Stream>(keys, key, wrong_type);
+  StreamBox* box = find_typed<StreamBox>(keys, key, wrong_type);
+  return box == nullptr ? nullptr : &box->get();
 }
 
 std::optional<StreamId> parse_id_or_reply(std::string_view text, std::uint64_t missing_seq, bool strict, Reply& error) {
