@@ -17,6 +17,7 @@ struct AddOrTrim {
   bool no_mkstream = false;
   bool id_given = false;
   bool seq_given = true;
+  bool limit_given = false;  // LIMIT 0 with ~ is unbounded; no LIMIT with ~ takes the default bound
   StreamId id;
   std::size_t id_position = 0;  // XADD: the ID's argument index (fields follow it)
 };
@@ -25,7 +26,7 @@ struct AddOrTrim {
 std::optional<AddOrTrim> parse_add_or_trim(const Command& args, bool xadd, Reply& error) {
   AddOrTrim out;
   StreamTrim& trim = out.trim;
-  bool limit_given = false;
+  bool& limit_given = out.limit_given;
   std::size_t i = 2;
   for (; i < args.size(); ++i) {
     const std::size_t more = args.size() - 1 - i;
@@ -172,7 +173,7 @@ Reply xadd(CommandContext& ctx) {
   if (parsed->id_given && parsed->seq_given && parsed->id == StreamId{}) {
     return Reply::error("ERR The ID specified in XADD must be greater than 0-0");
   }
-  if (parsed->trim.approx && parsed->trim.limit == 0) parsed->trim.limit = default_approx_limit(ctx);
+  if (parsed->trim.approx && !parsed->limit_given) parsed->trim.limit = default_approx_limit(ctx);
   bool wrong_type = false;
   Stream* stream = find_stream(ctx.keys, args[1], wrong_type);
   if (wrong_type) return err::wrong_type();
@@ -231,7 +232,7 @@ Reply xtrim(CommandContext& ctx) {
   Reply error;
   auto parsed = parse_add_or_trim(ctx.args, false, error);
   if (!parsed) return error;
-  if (parsed->trim.approx && parsed->trim.limit == 0) parsed->trim.limit = default_approx_limit(ctx);
+  if (parsed->trim.approx && !parsed->limit_given) parsed->trim.limit = default_approx_limit(ctx);
   bool wrong_type = false;
   Stream* stream = find_stream(ctx.keys, ctx.args[1], wrong_type);
   if (stream == nullptr) return wrong_type ? err::wrong_type() : Reply::integer_reply(0);

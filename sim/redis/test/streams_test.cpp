@@ -91,6 +91,16 @@ TEST_F(Streams, ApproximateTrimDropsWholeNodes) {
   EXPECT_REPLY(run({"xlen", "s"}), I(61));
 }
 
+// Without LIMIT, ~ trimming stops after 100 nodes' worth of entries; an explicit LIMIT 0 removes that bound.
+TEST_F(Streams, ApproximateTrimWithLimitZeroIsUnbounded) {
+  run({"config", "set", "stream-node-max-entries", "1"});
+  for (int i = 1; i <= 150; ++i) run({"xadd", "s", std::to_string(i), "f", "v"});
+  EXPECT_REPLY(run({"xtrim", "s", "maxlen", "~", "0"}), I(100));
+  for (int i = 151; i <= 250; ++i) run({"xadd", "s", std::to_string(i), "f", "v"});
+  EXPECT_REPLY(run({"xtrim", "s", "maxlen", "~", "0", "limit", "0"}), I(150));
+  EXPECT_REPLY(run({"xlen", "s"}), I(0));
+}
+
 TEST_F(Streams, CopyRenameAndDelTreatAStreamAsAValue) {
   run({"xadd", "s", "1", "f", "v"});
   run({"xgroup", "create", "s", "g", "0"});
