@@ -1,6 +1,7 @@
 #pragma once
-// Clients blocked in BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BZPOPMIN, BZPOPMAX: the command to retry, the
-// deadline on the node clock, and first-come-first-served order (as Redis serves a key's blocked clients).
+// Clients blocked in BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BZPOPMIN, BZPOPMAX, BLMPOP, BZMPOP, XREAD and XREADGROUP
+// (with BLOCK): the command to retry, the deadline on the node clock, and first-come-first-served order (as
+// Redis serves a key's blocked clients).
 #include <cstdint>
 #include <list>
 #include <optional>

@@ -19,6 +19,9 @@ void Node::block(Session& session, const Command& command, PopAttempt attempt, s
 
 void Node::answer_blocked(BlockedCall& call, Reply reply) {
   call.session->blocked = false;
+  // A late error (XREADGROUP's NOGROUP/UNBLOCKED, CLIENT UNBLOCK ... ERROR) counts as the command's, as Redis's
+  // updateStatsOnUnblock does.
+  if (reply.kind == Reply::Kind::error) count_error(reply, Outcome{find_command(call.name), true}, false);
   if (call.session->resp != 3) to_resp2(reply);
   unblock_sink_(call.session->client_id, reply);
 }

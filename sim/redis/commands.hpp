@@ -176,6 +176,24 @@ Reply sunionstore(CommandContext&);
 Reply sdiffstore(CommandContext&);
 Reply sintercard(CommandContext&);
 Reply sscan(CommandContext&);
+// streams: XADD, XLEN, XRANGE, XREVRANGE, XDEL, XTRIM, XSETID (commands_stream.cpp); XREAD, XREADGROUP
+// (commands_stream_read.cpp); XGROUP, XACK, XPENDING (commands_stream_group.cpp); XCLAIM, XAUTOCLAIM
+// (commands_stream_claim.cpp); XINFO (commands_stream_info.cpp)
+Reply xadd(CommandContext&);
+Reply xlen(CommandContext&);
+Reply xrange(CommandContext&);
+Reply xrevrange(CommandContext&);
+Reply xdel(CommandContext&);
+Reply xtrim(CommandContext&);
+Reply xsetid(CommandContext&);
+Reply xread(CommandContext&);
+Reply xreadgroup(CommandContext&);
+Reply xgroup(CommandContext&);
+Reply xack(CommandContext&);
+Reply xpending(CommandContext&);
+Reply xclaim(CommandContext&);
+Reply xautoclaim(CommandContext&);
+Reply xinfo(CommandContext&);
 // server and connection
 Reply ping(CommandContext&);
 Reply echo(CommandContext&);

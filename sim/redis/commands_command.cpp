@@ -24,7 +24,7 @@ KeyPositions key_positions(std::string_view name) {
        "punsubscribe", "quit", "randomkey", "reset", "script", "select", "subscribe", "swapdb", "time", "unsubscribe",
        "wait", "multi", "exec", "discard", "unwatch", "keys", "scan", "lastsave", "save", "bgsave", "role", "debug",
        "sintercard", "object", "memory", "zunion", "zinter", "zdiff", "zintercard", "lmpop", "blmpop", "zmpop",
-       "bzmpop"});
+       "bzmpop", "xread", "xreadgroup", "xgroup", "xinfo"});
   constexpr std::array kAllKeys = std::to_array<std::string_view>(
       {"del", "exists", "unlink", "touch", "mget", "watch", "sinter", "sunion", "sdiff", "pfcount", "sinterstore",
        "sunionstore", "sdiffstore", "ssubscribe", "sunsubscribe"});
@@ -57,6 +57,7 @@ std::string_view group_of(std::string_view name) {
   if (name.starts_with("geo")) return "geo";
   if (name == "lcs" || name == "substr") return "string";
   if (name[0] == 'h') return "hash";
+  if (name[0] == 'x') return "stream";
   if (name[0] == 'z' || name.starts_with("bz")) return "sorted-set";
   if (name[0] == 'l' || name == "rpop" || name == "rpush" || name.starts_with("bl") || name.starts_with("br") ||
       name == "rpoplpush" || name == "rpushx") {
@@ -99,9 +100,9 @@ Reply command_info(const CommandSpec& spec) {
   if (spec.flags & kNoScript) flags.push_back("noscript");
   if (spec.flags & kPubSub) flags.push_back("pubsub");
   if (spec.flags & kNoAuth) flags.push_back("no_auth");
-  if (spec.name.starts_with("eval") || spec.name.starts_with("fcall") || spec.name == "georadius" ||
-      spec.name == "georadiusbymember") {
-    flags.push_back("movablekeys");  // GEORADIUS's STORE key is found by keyword
+  if (spec.name.starts_with("eval") || spec.name.starts_with("fcall") || spec.name.starts_with("xread") ||
+      spec.name == "georadius" || spec.name == "georadiusbymember") {
+    flags.push_back("movablekeys");  // GEORADIUS's STORE key and XREAD's streams are found by keyword
   }
   const std::string group(group_of(spec.name));
   const std::string category = "@" + (group == "sorted-set" ? std::string("sortedset") : group);

@@ -53,6 +53,8 @@ constexpr std::array kParameters = std::to_array<Parameter>({
     {"set-max-intset-entries", "", "512", Kind::integer, "0 9223372036854775807"},
     {"slowlog-log-slower-than", "", "10000", Kind::integer, "-9223372036854775808 9223372036854775807"},
     {"slowlog-max-len", "", "128", Kind::integer, "0 9223372036854775807"},
+    {"stream-node-max-bytes", "", "4096", Kind::memory},
+    {"stream-node-max-entries", "", "100", Kind::integer, "0 9223372036854775807"},
     {"tcp-keepalive", "", "300", Kind::integer, "0 2147483647"},
     {"timeout", "", "0", Kind::integer, "0 2147483647"},
     {"zset-max-listpack-entries", "zset-max-ziplist-entries", "128", Kind::integer, "0 9223372036854775807"},

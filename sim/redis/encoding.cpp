@@ -45,6 +45,7 @@ std::string_view encoding_name(Encoding encoding) {
     case Encoding::quicklist: return "quicklist";
     case Encoding::intset: return "intset";
     case Encoding::skiplist: return "skiplist";
+    case Encoding::stream: return "stream";
   }
   return "unknown";
 }
@@ -63,6 +64,7 @@ Encoding natural_encoding(const Value& value, const EncodingLimits& limits) {
         if constexpr (std::is_same_v<T, List>) return Encoding::quicklist;
         if constexpr (std::is_same_v<T, ZSet>) return zset_fits_listpack(v, limits) ? Encoding::listpack : Encoding::skiplist;
         if constexpr (std::is_same_v<T, Set>) return set_fits_intset(v, limits) ? Encoding::intset : Encoding::hashtable;
+        if constexpr (std::is_same_v<T, StreamBox>) return Encoding::stream;
       },
       value);
 }

@@ -20,6 +20,7 @@ enum class Encoding : std::uint8_t {
   quicklist,
   intset,
   skiplist,
+  stream,
 };
 
 // The name OBJECT ENCODING prints ("int", "embstr", ... ); "unsettled" never reaches a client.
@@ -33,6 +34,7 @@ struct EncodingLimits {
   std::int64_t set_max_intset_entries = 512;
   std::int64_t zset_max_listpack_entries = 128;
   std::int64_t zset_max_listpack_value = 64;
+  StreamNodeLimits stream_node;  // stream-node-max-entries / -bytes: where a stream starts a new node
 };
 
 // Redis stores strings up to 44 bytes in one allocation with the object (OBJ_ENCODING_EMBSTR_SIZE_LIMIT).

@@ -38,7 +38,7 @@ const Database& Keyspace::database(int db) const {
 }
 
 void Keyspace::emit(KeyEventKind kind, std::string_view key, std::int64_t expire_at_ms, bool lazy) {
-  watched_[static_cast<std::size_t>(db_index_)].changed(key, kind == KeyEventKind::expired);
+  if (!unwatched_change_) watched_[static_cast<std::size_t>(db_index_)].changed(key, kind == KeyEventKind::expired);
   if (observer_ == nullptr) return;
   KeyEvent event;
   event.db = db_index_;
@@ -162,6 +162,12 @@ Entry& Keyspace::put(std::string_view key, Value value, bool keep_ttl) {
 void Keyspace::modified(std::string_view key) {
   note_unsettled(key);
   emit(KeyEventKind::modified, key);
+}
+
+void Keyspace::announced(std::string_view key) {
+  unwatched_change_ = true;
+  emit(KeyEventKind::modified, key);
+  unwatched_change_ = false;
 }
 
 bool Keyspace::remove(std::string_view key) {

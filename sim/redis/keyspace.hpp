@@ -111,6 +111,9 @@ class Keyspace {
   Entry& put(std::string_view key, Value value, bool keep_ttl);
   // Report an in-place change of an existing key.
   void modified(std::string_view key);
+  // Report a change Redis announces without signalling it to WATCH (a stream's consumer groups: XGROUP,
+  // XSETID, a consumer created by XREADGROUP or XCLAIM).
+  void announced(std::string_view key);
   // The live entry for key without counting an access (OBJECT): expires it like find().
   Entry* peek(std::string_view key);
   // End of a command: containers created or changed by it get their encoding (encoding.hpp). Strings and
@@ -186,6 +189,7 @@ class Keyspace {
   LfuSettings lfu_;
   std::uint32_t command_serial_ = 0;  // one per command (LFU counts an access per key per command)
   std::size_t eviction_samples_ = 5;
+  bool unwatched_change_ = false;  // set while announced() emits
   std::vector<std::pair<int, std::string>> unsettled_;  // (db, key) written by the running command
 };
 

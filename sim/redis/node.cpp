@@ -501,6 +501,8 @@ void Node::config_changed() {
   encoding_limits_.set_max_intset_entries = limit("set-max-intset-entries");
   encoding_limits_.zset_max_listpack_entries = limit("zset-max-listpack-entries");
   encoding_limits_.zset_max_listpack_value = limit("zset-max-listpack-value");
+  encoding_limits_.stream_node.max_entries = limit("stream-node-max-entries");
+  encoding_limits_.stream_node.max_bytes = limit("stream-node-max-bytes");
 }
 
 std::int64_t Node::wait_replicas(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms) {

@@ -16,7 +16,7 @@ struct CommandEvent {
 };
 
 // What a command announces when it changes a key (Redis 7.0's notifyKeyspaceEvent calls). A command not
-// listed announces its own name in the class of its family (the first letter of hash/list/zset/set commands).
+// listed announces its own name in the class of its family (the first letter of hash/list/zset/set/stream commands).
 constexpr std::array kCommandEvents = std::to_array<CommandEvent>({
     {"decr", '$', "incrby"},   {"decrby", '$', "incrby"}, {"getset", '$', "set"},       {"hmset", 'h', "hset"},
     {"hsetnx", 'h', "hset"},   {"incr", '$', "incrby"},   {"incrby", '$', "incrby"},    {"incrbyfloat", '$', "incrbyfloat"},
@@ -60,6 +60,7 @@ CommandEvent command_event(std::string_view command) {
   else if (command[0] == 'l' || command == "rpush" || command == "rpop" || command == "rpushx" || command == "rpoplpush" ||
            command.starts_with("bl") || command.starts_with("br")) family = 'l';
   else if (command[0] == 's' && command != "set" && command != "setnx" && command != "setex") family = 's';
+  else if (command[0] == 'x') family = 't';  // xadd, xtrim, xdel, xsetid, xgroup-create...
   return {command, family, command};
 }
 

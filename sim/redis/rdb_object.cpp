@@ -250,9 +250,9 @@ std::string dump_value(const Value& value, Encoding encoding, std::int64_t list_
           put_hash(out, v, encoding);
         } else if constexpr (std::is_same_v<T, ZSet>) {
           put_zset(out, v, encoding);
-        } else {
+        } else if constexpr (std::is_same_v<T, Set>) {
           put_set(out, v, encoding);
-        }
+        }  // a stream is never dumped: DUMP refuses it first (commands_dump.cpp)
       },
       value);
   append_dump_footer(out);

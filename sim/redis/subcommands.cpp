@@ -40,6 +40,10 @@ constexpr std::array kSubcommands = std::to_array<Subcommand>({
     {"pubsub", "shardchannels", -2}, {"pubsub", "shardnumsub", -2}, {"script", "debug", 3},
     {"script", "exists", -3},      {"script", "flush", -2},     {"script", "help", 2},
     {"script", "kill", 2},         {"script", "load", 3},
+    {"xgroup", "create", -5},      {"xgroup", "createconsumer", 5}, {"xgroup", "delconsumer", 5},
+    {"xgroup", "destroy", 4},      {"xgroup", "help", 2},       {"xgroup", "setid", -5},
+    {"xinfo", "consumers", 4},     {"xinfo", "groups", 3},      {"xinfo", "help", 2},
+    {"xinfo", "stream", -3},
 });
 
 bool is_container(std::string_view name) {

@@ -13,6 +13,7 @@ const char* type_name(const Value& value) {
     case 2: return "list";
     case 3: return "zset";
     case 4: return "set";
+    case 5: return "stream";
   }
   return "none";
 }

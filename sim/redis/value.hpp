@@ -4,12 +4,15 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include "stream.hpp"
 
 namespace lockcheck::mock {
 
@@ -35,10 +38,32 @@ struct SetOrder {
 };
 using Set = std::set<std::string, SetOrder>;
 
-// New types go last: a Value's index is its type in switches (type_name).
-using Value = std::variant<std::string, Hash, List, ZSet, Set>;
+// A stream behind a pointer with value semantics (deep copies, equality by content): it is far larger than the
+// other types, and a Value is as large as its largest alternative (every key of a lock would pay for it).
+class StreamBox {
+ public:
+  StreamBox() : stream_(std::make_unique<Stream>()) {}
+  StreamBox(const StreamBox& other) : stream_(std::make_unique<Stream>(*other.stream_)) {}
+  StreamBox(StreamBox&&) noexcept = default;
+  StreamBox& operator=(const StreamBox& other) {
+    if (this != &other) stream_ = std::make_unique<Stream>(*other.stream_);
+    return *this;
+  }
+  StreamBox& operator=(StreamBox&&) noexcept = default;
+  ~StreamBox() = default;
+  // A moved-from box is only ever destroyed or assigned to.
+  Stream& get() const { return *stream_; }
+  std::size_t size() const { return stream_->size(); }
+  friend bool operator==(const StreamBox& a, const StreamBox& b) { return *a.stream_ == *b.stream_; }
 
-// The TYPE name of a value: "string", "hash", "list", "zset", "set".
+ private:
+  std::unique_ptr<Stream> stream_;
+};
+
+// New types go last: a Value's index is its type in switches (type_name).
+using Value = std::variant<std::string, Hash, List, ZSet, Set, StreamBox>;
+
+// The TYPE name of a value: "string", "hash", "list", "zset", "set", "stream".
 const char* type_name(const Value& value);
 
 // Hash helpers (linear, insertion ordered).

@@ -26,7 +26,7 @@ inline Command with_real_payload(const Command& command, lockcheck::testing::Hir
 inline std::optional<RestoredValue> decode_dump(const std::string& payload) {
   constexpr std::int64_t kRoomy = std::numeric_limits<std::int64_t>::max();
   if (!dump_footer_is_valid(payload)) return std::nullopt;
-  return restore_value(payload, EncodingLimits{kRoomy, kRoomy, kRoomy, kRoomy, kRoomy});
+  return restore_value(payload, EncodingLimits{kRoomy, kRoomy, kRoomy, kRoomy, kRoomy, {}});
 }
 
 // The payload's type byte and value; a hashtable hash's fields sorted (their order is Redis's dict's).
@@ -44,9 +44,9 @@ inline std::string dump_summary(const std::string& payload) {
         } else if constexpr (std::is_same_v<T, Hash>) {
           if (payload[0] == 4) std::sort(value.begin(), value.end());
           for (const auto& [field, v] : value) out += " " + field + "=" + v;
-        } else {
+        } else if constexpr (std::is_same_v<T, List> || std::is_same_v<T, Set>) {
           for (const std::string& element : value) out += " " + element;
-        }
+        }  // a stream is never restored (rdb_object.cpp)
       },
       restored->value);
   return out;

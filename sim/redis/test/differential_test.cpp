@@ -811,6 +811,13 @@ rc::Gen<Step> geo_step() {
       {1, as_step(plain({k, rc::gen::element<std::string>("1", "3479099956230698"), member}, "ZADD"))},
   });
 }
+}  // namespace
+}  // namespace lockcheck::mock::testing
+
+#include "differential_stream.hpp"
+
+namespace lockcheck::mock::testing {
+namespace {
 
 rc::Gen<Step> step() {
   auto as_step = [](rc::Gen<Command> gen) { return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false}; }); };
@@ -818,6 +825,7 @@ rc::Gen<Step> step() {
   auto k = key();
   return rc::gen::weightedOneOf<Step>({
       {8, set_step()},
+      {6, stream_step()},
       {6, encoding_step()},
       {6, string_bits_step()},
       {5, dump_step()},
@@ -1112,7 +1120,7 @@ bool compared(const std::string& message) {
 // after each step, byte for byte.
 TEST(Differential, KeyspaceNotificationsMatchOverRandomSequences) {
   setenv("RC_PARAMS", "max_success=2500 max_size=40", /*overwrite=*/0);
-  const Command notify = {"CONFIG", "SET", "notify-keyspace-events", "KEg$lshzn"};
+  const Command notify = {"CONFIG", "SET", "notify-keyspace-events", "KEg$lshztn"};
   const std::string kPong = "*2\r\n$4\r\npong\r\n$0\r\n\r\n";
   lockcheck::testing::RedisServer server;
   HiredisClient real(server.host(), server.port());
@@ -1192,6 +1200,11 @@ TEST(Differential, Resp3RepliesAreByteIdentical) {
       {{"LPUSH", "l", "a"}}, {{"LPOP", "missing", "2"}}, {{"LPOP", "l", "5"}},
       {{"CONFIG", "GET", "maxmemory"}}, {{"CONFIG", "GET", "notify-keyspace-events"}}, {{"CLIENT", "GETNAME"}},
       {{"TTL", "k"}}, {{"TYPE", "h"}}, {{"EXISTS", "k", "h"}}, {{"DEL", "k"}}, {{"TIME", "extra"}},
+      {{"XADD", "rs", "1", "f", "v"}}, {{"XREAD", "STREAMS", "rs", "0"}}, {{"XREAD", "STREAMS", "rs", "5"}},
+      {{"XGROUP", "CREATE", "rs", "g", "0"}}, {{"XPENDING", "rs", "g"}}, {{"XREADGROUP", "GROUP", "g", "c", "STREAMS", "rs", ">"}},
+      {{"XPENDING", "rs", "g"}}, {{"XINFO", "STREAM", "rs"}}, {{"XINFO", "GROUPS", "rs"}}, {{"XRANGE", "rs", "-", "+", "COUNT", "0"}},
+      {{"XDEL", "rs", "1"}}, {{"XREADGROUP", "GROUP", "g", "c", "STREAMS", "rs", "0"}}, {{"XAUTOCLAIM", "rs", "g", "c", "0", "0", "JUSTID"}},
+      {{"XINFO", "STREAM", "rs"}}, {{"XINFO", "GROUPS", "rs"}},
       {{"EVAL", "return redis.call('hgetall', KEYS[1])", "1", "h"}},
       {{"EVAL", "redis.setresp(3); return redis.call('hgetall', KEYS[1])", "1", "h"}},
       {{"EVAL", "redis.setresp(3); return redis.call('zscore', KEYS[1], 'm')", "1", "z"}},
