@@ -242,6 +242,7 @@ class Checker {
 
   void on_set(const ServerEvent& event, KeyState& state) {
     std::int64_t owner = owner_of(event);
+    if (found_copy_displaces_nothing(event, state, owner)) return;
     // A fellow reader rewriting a readers' key (INCR of rw-two-keys' count) joins it; the instance carries on.
     const bool reader_joins = event.event == ServerEventKind::overwritten && state.current && state.current->shared &&
                               in_flight_.reading(event.by);
@@ -314,6 +315,35 @@ class Checker {
     if (event.replicated) return;
     master_grants_.entitle(instance.created_i, event.node, instance.entitled_until_us,
                            entitlement_tolerance_us(instance.ttl_us));
+  }
+
+  bool entitled_at(const Instance& instance, std::int64_t t_us) const {
+    return instance.entitled_until_us == kForever ||
+           t_us < instance.entitled_until_us - entitlement_tolerance_us(instance.ttl_us);
+  }
+
+  // A copy found on a node that no command of the run wrote there (`created` with no client: the real
+  // backend's observer starting on a promoted replica that kept a released instance whose DEL never
+  // replicated, or on a node that replayed an older write from its AOF). No client was granted it, so it
+  // is no second owner: an entitled instance of another owner on record stays on record as gone (a ghost),
+  // and whoever takes the key inside that entitlement is the second owner. The copy itself is not tracked.
+  bool found_copy_displaces_nothing(const ServerEvent& event, KeyState& state, std::int64_t owner) {
+    if (event.by >= 0 || event.replicated || event.event != ServerEventKind::created) return false;
+    if (state.current && !same_owner(*state.current, owner, event.value) && entitled_at(*state.current, event.t)) {
+      Instance held = *state.current;
+      state.current.reset();
+      close_hold(event.node, event.key, held, event.t, false);
+      const std::int64_t removed_i = held.failover_i >= 0 ? held.failover_i : event.i;
+      std::string how = held.failover_i >= 0
+                            ? held.failover_cause
+                            : fmt::format("{}'s lock instance (token {}) vanished from node {} without a recorded "
+                                          "event",
+                                          owner_name(held.owner), short_token(held.token), event.node);
+      state.ghost = Ghost{held, removed_i, std::move(how), -1, 0, 0};
+      return true;
+    }
+    return state.ghost && !same_owner(state.ghost->instance, owner, event.value) &&
+           entitled_at(state.ghost->instance, event.t);
   }
 
   // The key vanished from the node while `state.ghost` was still entitled; another owner now has it.

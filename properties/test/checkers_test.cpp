@@ -494,6 +494,49 @@ TEST(Checkers, F5FailoverWithLostRecordedOnTheOldMaster) {
       << verdict.cause;
 }
 
+// The real backend's observer finds, on a node it starts watching, copies no command of the run wrote there:
+// the promoted replica's stale copy of a released instance whose DEL never replicated (`created` with `by`
+// -1 at the failover), or an older write replayed from an AOF at a restart. No client was granted such a
+// copy: it is no second owner, however long the lost instance stays entitled (seen on real Redis: token-wait
+// under a cluster shard failover was judged violated on the copy alone).
+TEST(Checkers, AStaleCopyFoundOnThePromotedNodeIsNoGrant) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "tokA");
+  b.fault(200'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
+  b.server(200'000, 0, "lost", -1, "tokA", 200, 1001, "");
+  b.server(200'000, 1, "created", -1, "tokZ", 0, 600, "");
+  b.invoke(300'000, 2, "acquire");
+  b.complete(300'100, 2, "acquire", "fail");
+  Verdict verdict = verdict_of(b.parse(), "mutual_exclusion_server");
+  EXPECT_EQ(verdict.outcome, Outcome::holds) << verdict.cause;
+
+  HistoryBuilder replayed;  // the same copy found at a restart, with the instance still on record
+  acquire(replayed, 1'000, 1, "tokA");
+  replayed.fault(200'000, {{"fault", "node_crash"}, {"node", 0}});
+  replayed.fault(250'000, {{"fault", "node_restart"}, {"node", 0}, {"mode", "aof_everysec"}});
+  replayed.server(250'000, 0, "created", -1, "tokZ", 0, 600, "");
+  verdict = verdict_of(replayed.parse(), "mutual_exclusion_server");
+  EXPECT_EQ(verdict.outcome, Outcome::holds) << verdict.cause;
+}
+
+// The stale copy runs out and another owner takes the key inside the lost instance's entitlement: that owner
+// is the second one, and the failover loss is the cause.
+TEST(Checkers, AStaleCopyFoundOnThePromotedNodeThenATakerIsTheFailoverLoss) {
+  HistoryBuilder b;
+  acquire(b, 1'000, 1, "tokA");  // its `created` is line 2
+  b.fault(200'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
+  const std::int64_t lost = b.server(200'000, 0, "lost", -1, "tokA", 200, 1001, "");
+  b.server(200'000, 1, "created", -1, "tokZ", 0, 600, "");
+  b.server(600'000, 1, "expired", -1, "", 600, 600, "");
+  b.invoke(700'000, 2, "acquire");
+  const std::int64_t taken = b.set_nx_px(700'050, 2, "tokB", 1000, 1);
+  Verdict verdict = verdict_of(b.parse(), "mutual_exclusion_server");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_EQ(verdict.witnesses, (std::vector<std::int64_t>{2, lost, taken}));
+  EXPECT_TRUE(contains(verdict.cause, "lost in failover")) << verdict.cause;
+  EXPECT_TRUE(contains(verdict.cause, "then process 2 took the key")) << verdict.cause;
+}
+
 // Seen in the simulator: the promoted replica still had an older, released instance, which then expires
 // there; the cause must still be the failover loss of the entitled instance, not an early expiry.
 TEST(Checkers, FailoverLossIsTheCauseEvenWhenAStaleCopyExpiresOnThePromotedNode) {
