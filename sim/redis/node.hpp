@@ -19,6 +19,7 @@
 #include "notifications.hpp"
 #include "lockcheck/reply.hpp"
 #include "observer.hpp"
+#include "acl_registry.hpp"
 #include "blocked_clients.hpp"
 #include "pubsub.hpp"
 #include "session.hpp"
@@ -190,6 +191,14 @@ class Node {
   int tcp_port() const { return tcp_port_; }
   std::int64_t start_ms() const { return start_ms_; }
   void set_script_context(std::string_view sha) { script_sha_ = sha; }
+  // ACL (acl_registry.hpp): the users, the user a connection runs as, whether it must AUTH first, and the
+  // ACL LOG entry for a refusal (node_acl.cpp).
+  AclRegistry& acl() { return acl_; }
+  const AclUser& user_of(const Session& session) const { return session.user ? *session.user : *acl_.default_user(); }
+  bool auth_required(const Session& session) const;
+  void log_acl_denial(const Session& session, const AclVerdict& verdict, const Command& command, AclLogContext context);
+  // redis.acl_check_cmd: may the running script's user run `command`? (a known command)
+  bool script_user_may_run(const Command& command) const;
 
  private:
   // How a command ended, for commandstats: refused before it ran (rejected_calls) or ran (failed_calls if it
@@ -234,6 +243,10 @@ class Node {
   void answer_blocked(BlockedCall& call, Reply reply);
   Session* script_session_ = nullptr;  // the client whose script is running
   std::string_view script_sha_;
+  AclRegistry acl_;
+  // The ACL refusal of `command` for `session`, logged; nullopt when allowed (the default user: at once).
+  std::optional<Reply> acl_refusal(const Session& session, const CommandSpec& spec, const Command& command,
+                                   AclLogContext context);
   int depth_ = 0;  // >0 while a command is running; nested commands come from scripts
   std::shared_ptr<const ClusterView> cluster_;
   int cluster_myself_ = -1;
