@@ -8,11 +8,6 @@
 namespace lockcheck::mock {
 namespace {
 
-struct NamedCategories {
-  std::string_view full_name;
-  std::uint32_t categories;
-};
-
 // Redis 7.0.15's commands and subcommands with their ACL categories (as its COMMAND INFO lists them),
 // sorted by full name.
 constexpr auto kCommandCategories = std::to_array<NamedCategories>({
@@ -399,6 +394,8 @@ constexpr auto kNames = std::to_array<std::string_view>(
 }  // namespace
 
 std::span<const std::string_view> acl_category_names() { return kNames; }
+
+std::span<const NamedCategories> acl_category_table() { return kCommandCategories; }
 
 std::optional<std::uint32_t> acl_category_bit(std::string_view name) {
   for (std::size_t i = 0; i < kNames.size(); ++i) {

@@ -25,4 +25,11 @@ std::optional<std::uint32_t> acl_category_bit(std::string_view name);
 // name 7.0.15 does not have.
 std::optional<std::uint32_t> acl_categories_of(std::string_view full_name);
 
+struct NamedCategories {
+  std::string_view full_name;
+  std::uint32_t categories;
+};
+// Every command and subcommand of 7.0.15, sorted by full name.
+std::span<const NamedCategories> acl_category_table();
+
 }  // namespace lockcheck::mock

@@ -16,24 +16,28 @@ struct Universe {
   std::map<std::string, std::size_t, std::less<>> ids;
 };
 
-// A command 7.0.15 does not have (none today) is in no category but @all.
-std::uint32_t categories(std::string_view full_name) { return acl_categories_of(full_name).value_or(0); }
-
+// 7.0.15's commands and subcommands, and the mock's own (a command 7.0.15 lacks is in no category but @all).
 Universe build() {
+  std::map<std::string, std::uint32_t> categories;
+  for (const NamedCategories& entry : acl_category_table()) categories.emplace(std::string(entry.full_name), entry.categories);
+  for (const CommandSpec& spec : all_commands()) categories.emplace(std::string(spec.name), 0);
+  for (const Subcommand& sub : all_subcommands()) {
+    categories.emplace(std::string(sub.container) + "|" + std::string(sub.name), 0);
+  }
   Universe universe;
-  const std::span<const Subcommand> subs = all_subcommands();
-  for (const CommandSpec& spec : all_commands()) {
+  for (const auto& [name, bits] : categories) {
     const std::size_t id = universe.commands.size();
-    universe.commands.push_back(AclCommand{std::string(spec.name), categories(spec.name), std::nullopt, 0, 0});
-    universe.ids.emplace(std::string(spec.name), id);
-    universe.commands[id].first_child = universe.commands.size();
-    for (const Subcommand& sub : subs) {
-      if (sub.container != spec.name) continue;
-      std::string full = std::string(sub.container) + "|" + std::string(sub.name);
-      universe.ids.emplace(full, universe.commands.size());
-      universe.commands.push_back(AclCommand{full, categories(full), id, 0, 0});
-    }
-    universe.commands[id].child_count = universe.commands.size() - universe.commands[id].first_child;
+    universe.commands.push_back(AclCommand{name, bits, std::nullopt, {}});
+    universe.ids.emplace(name, id);
+  }
+  for (std::size_t id = 0; id < universe.commands.size(); ++id) {
+    AclCommand& command = universe.commands[id];
+    const std::size_t bar = command.full_name.find('|');
+    if (bar == std::string::npos) continue;
+    auto parent = universe.ids.find(command.full_name.substr(0, bar));
+    if (parent == universe.ids.end()) continue;
+    command.parent = parent->second;
+    universe.commands[parent->second].children.push_back(id);
   }
   return universe;
 }
@@ -58,7 +62,7 @@ std::optional<std::size_t> acl_command_id_of(const Command& args) {
   std::optional<std::size_t> id = acl_command_id(to_lower(args[0]));
   if (!id) return std::nullopt;
   const AclCommand& command = acl_commands()[*id];
-  if (command.child_count == 0 || args.size() < 2) return id;
+  if (command.children.empty() || args.size() < 2) return id;
   return acl_command_id(command.full_name + "|" + to_lower(args[1]));
 }
 

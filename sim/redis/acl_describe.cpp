@@ -41,7 +41,7 @@ std::vector<std::string_view> user_flag_names(std::uint8_t flags) {
 std::string describe_command_rules(const AclSelector& selector) {
   // As 7.0 does: start from +@all (if the selector may run future commands) or -@all, apply on a "fake"
   // selector whichever category fits the remaining differences best, then fix single commands.
-  const bool additive = !selector.all_commands;
+  const bool additive = !selector.future_commands;
   std::string rules = additive ? "-@all " : "+@all ";
   AclSelector fake;
   apply_selector_rule(fake, additive ? "-@all" : "+@all");

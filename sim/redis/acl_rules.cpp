@@ -44,9 +44,7 @@ void change_permission(AclSelector& selector, std::size_t id, bool allow) {
   set_bit(selector, id, allow);
   selector.first_args.erase(id);
   const AclCommand& command = acl_commands()[id];
-  for (std::size_t child = command.first_child; child < command.first_child + command.child_count; ++child) {
-    set_bit(selector, child, allow);
-  }
+  for (std::size_t child : command.children) set_bit(selector, child, allow);
 }
 
 void change_category(AclSelector& selector, std::uint32_t category, bool allow) {
@@ -120,7 +118,7 @@ std::optional<std::string> allow_command(AclSelector& selector, std::string_view
   if (command.parent) return error(kFirstArgOfSubcommand);
   const std::string_view sub = name.substr(bar + 1);
   if (sub.empty()) return error(kSyntax);
-  if (command.child_count > 0) {
+  if (!command.children.empty()) {
     auto sub_id = acl_command_id(to_lower(name));
     if (!sub_id) return error(kUnknownName);
     change_permission(selector, *sub_id, true);
@@ -153,10 +151,12 @@ std::optional<std::string> apply_selector_rule(AclSelector& s, std::string_view 
   } else if (iequals(rule, "allcommands") || iequals(rule, "+@all")) {
     s.allowed.assign(s.allowed.size(), true);
     s.all_commands = true;
+    s.future_commands = true;
     s.first_args.clear();
   } else if (iequals(rule, "nocommands") || iequals(rule, "-@all")) {
     s.allowed.assign(s.allowed.size(), false);
     s.all_commands = false;
+    s.future_commands = false;
     s.first_args.clear();
   } else if (rule[0] == '~' || rule[0] == '%') {
     return add_key_pattern(s, rule);

@@ -18,7 +18,8 @@ struct AclKeyPattern {
 };
 
 struct AclSelector {
-  bool all_commands = false;  // +@all: also future commands (Redis's reserved bit)
+  bool all_commands = false;     // +@all and nothing denied since: the command check is skipped
+  bool future_commands = false;  // Redis's reserved bit: +@all sets it, only -@all clears it (ACL LIST's +@all)
   std::vector<bool> allowed;  // by acl_commands() id
   std::map<std::size_t, std::vector<std::string>> first_args;  // +select|0: one first argument of a denied command
   bool all_keys = false;
