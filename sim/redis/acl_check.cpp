@@ -83,6 +83,11 @@ AclVerdict acl_check(const AclUser& user, const Command& args, bool no_auth) {
   return relevant;
 }
 
+bool acl_channel_permitted(const AclUser& user, std::string_view channel, bool is_pattern) {
+  return std::any_of(user.selectors.begin(), user.selectors.end(),
+                     [&](const AclSelector& selector) { return channel_allowed(selector, channel, is_pattern); });
+}
+
 std::string acl_full_name(const Command& args) {
   const std::optional<std::size_t> id = acl_command_id_of(args);
   return id ? acl_commands()[*id].full_name : to_lower(args[0]);

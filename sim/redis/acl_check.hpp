@@ -24,6 +24,9 @@ struct AclVerdict {
 // HELLO), which every user may run.
 AclVerdict acl_check(const AclUser& user, const Command& args, bool no_auth);
 
+// Whether some selector of `user` lets it use `channel` (a pattern subscription needs that very pattern).
+bool acl_channel_permitted(const AclUser& user, std::string_view channel, bool is_pattern);
+
 // The command's full name as Redis's errors and the ACL log give it ("get", "config|get").
 std::string acl_full_name(const Command& args);
 

@@ -15,6 +15,7 @@ struct SpecAccess {
 };
 
 // Redis 7.0.15's key specs reduced to their access: R = ACCESS, W = INSERT/DELETE/UPDATE. Sorted by name.
+// Specs flagged NOT_KEY (the shard channels of SPUBLISH/SSUBSCRIBE/SUNSUBSCRIBE) are no keys to ACL: left out.
 constexpr auto kSpecAccess = std::to_array<SpecAccess>({
     {"append", "W"},
     {"bitcount", "R"},
@@ -141,16 +142,13 @@ constexpr auto kSpecAccess = std::to_array<SpecAccess>({
     {"sort", "R R W"},
     {"sort_ro", "R R"},
     {"spop", "RW"},
-    {"spublish", "-"},
     {"srandmember", "R"},
     {"srem", "W"},
     {"sscan", "R"},
-    {"ssubscribe", "-"},
     {"strlen", "-"},
     {"substr", "R"},
     {"sunion", "R"},
     {"sunionstore", "W R"},
-    {"sunsubscribe", "-"},
     {"touch", "-"},
     {"ttl", "R"},
     {"type", "-"},
@@ -248,9 +246,14 @@ std::vector<KeyUse> key_uses(const Command& args) {
   std::vector<KeyUse> uses;
   const std::string name = to_lower(args[0]);
   const std::vector<std::uint8_t> specs = spec_access(name);
-  if (specs.empty()) return uses;
+  // MEMORY USAGE and OBJECT's subcommands name their key after the subcommand.
+  if ((name == "memory" || name == "object") && args.size() > 2) {
+    const std::vector<std::uint8_t> sub_specs = spec_access(name + "|" + to_lower(args[1]));
+    if (!sub_specs.empty()) uses.push_back(KeyUse{2, sub_specs[0]});
+    return uses;
+  }
   const std::optional<std::vector<std::size_t>> indexes = command_key_indexes(args);
-  if (!indexes) return uses;
+  if (!indexes || specs.empty()) return uses;
   for (std::size_t k = 0; k < indexes->size(); ++k) {
     std::uint8_t access = specs[std::min(k, specs.size() - 1)];
     // SET without GET only overwrites its key (7.0's setGetKeys: OW UPDATE); with GET it also reads it.

@@ -7,7 +7,6 @@
 namespace lockcheck::mock {
 namespace {
 
-constexpr std::size_t kLogMaxEntries = 128;           // acllog-max-len's default
 constexpr std::int64_t kLogGroupingWindowMs = 60000;  // entries this close in time are counted as one
 constexpr std::size_t kLogGroupingScan = 10;
 
@@ -92,7 +91,7 @@ void AclRegistry::log(AclLogEntry entry) {
     return;
   }
   log_.push_front(std::move(entry));
-  if (log_.size() > kLogMaxEntries) log_.pop_back();
+  while (log_.size() > log_max_entries_) log_.pop_back();  // bounded by the entries there are
 }
 
 std::string AclRegistry::generate_password(std::int64_t bits) {

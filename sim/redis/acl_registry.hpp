@@ -46,6 +46,8 @@ class AclRegistry {
   void log(AclLogEntry entry);
   const std::deque<AclLogEntry>& log_entries() const { return log_; }
   void reset_log() { log_.clear(); }
+  // acllog-max-len: the oldest entries beyond it are dropped (at the next entry, as 7.0 trims).
+  void set_log_max_entries(std::size_t entries) { log_max_entries_ = entries; }
   // ACL GENPASS: `bits` of seeded pseudo-random hex (deterministic per node, not a secret).
   std::string generate_password(std::int64_t bits);
 
@@ -54,6 +56,7 @@ class AclRegistry {
   std::shared_ptr<AclUser> default_user_;
   std::string applied_requirepass_;
   std::deque<AclLogEntry> log_;
+  std::size_t log_max_entries_ = 128;  // acllog-max-len's default
   std::mt19937_64 random_{0xac1};
 };
 

@@ -196,9 +196,15 @@ namespace lockcheck::mock {
 std::optional<std::vector<std::size_t>> command_key_indexes(const Command& args) {
   const std::string name = to_lower(args[0]);
   const bool by_numkeys = name.starts_with("eval") || name.starts_with("fcall");
+  // Commands whose keys follow a numkeys argument (ZUNIONSTORE and friends: after their destination key).
+  const bool numkeys_first = name == "sintercard" || name == "zintercard" || name == "zunion" || name == "zinter" ||
+                             name == "zdiff" || name == "lmpop" || name == "zmpop";
+  const bool numkeys_second = name == "blmpop" || name == "bzmpop" || name == "zunionstore" ||
+                              name == "zinterstore" || name == "zdiffstore";
   std::vector<std::size_t> indexes;
-  if (by_numkeys || name == "sintercard") {
-    const std::size_t numkeys_at = by_numkeys ? 2 : 1;
+  if (by_numkeys || numkeys_first || numkeys_second) {
+    const std::size_t numkeys_at = numkeys_first ? 1 : 2;
+    if (name.ends_with("store")) indexes.push_back(1);
     if (args.size() <= numkeys_at) return std::nullopt;
     auto numkeys = parse_int64(args[numkeys_at]);
     const auto available = static_cast<std::int64_t>(args.size() - numkeys_at - 1);

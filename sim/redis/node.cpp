@@ -514,6 +514,7 @@ void Node::config_changed() {
   encoding_limits_.zset_max_listpack_entries = limit("zset-max-listpack-entries");
   encoding_limits_.zset_max_listpack_value = limit("zset-max-listpack-value");
   if (config_.value("requirepass") != acl_.applied_requirepass()) acl_.apply_requirepass(config_.value("requirepass"));
+  acl_.set_log_max_entries(static_cast<std::size_t>(limit("acllog-max-len")));
 }
 
 std::int64_t Node::wait_replicas(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms) {

@@ -130,5 +130,27 @@ TEST_F(AclChecks, DeletedUsersConnectionsAreClosed) {
   EXPECT_TRUE(session.close_requested);
 }
 
+// Found by Redis's unit/acl and unit/acl-v2 (run with external:skip lifted): shard channels are channels, not
+// keys; ZINTERCARD's keys follow numkeys; MEMORY USAGE names its key after the subcommand; CAT takes one
+// argument at most; acllog-max-len bounds the log.
+TEST_F(AclChecks, ShardChannelsNumkeysKeysSubcommandKeysAndLogLength) {
+  as_admin({"acl", "setuser", "k", "on", "nopass", "+@all", "%R~read", "&ch"});
+  auto dry = [&](std::initializer_list<std::string> args) {
+    Command command{"acl", "dryrun", "k"};
+    command.insert(command.end(), args);
+    return as_admin_command(command);
+  };
+  EXPECT_REPLY(dry({"spublish", "x", "m"}), B("This user has no permissions to access the 'x' channel"));
+  EXPECT_REPLY(dry({"ssubscribe", "ch"}), S("OK"));
+  EXPECT_REPLY(dry({"zintercard", "2", "read", "write"}), B("This user has no permissions to access the 'write' key"));
+  EXPECT_REPLY(dry({"memory", "usage", "nothing"}), B("This user has no permissions to access the 'nothing' key"));
+  EXPECT_REPLY(as_admin({"acl", "cat", "a", "b"}),
+               E("ERR unknown subcommand or wrong number of arguments for 'cat'. Try ACL HELP."));
+  EXPECT_REPLY(as_admin({"config", "set", "acllog-max-len", "2"}), S("OK"));
+  login({"+get", "~x*"});
+  for (std::string key : {"a", "b", "c"}) run({"get", key});
+  EXPECT_EQ(as_admin({"acl", "log"}).elements.size(), 2u);
+}
+
 }  // namespace
 }  // namespace lockcheck::mock::testing
