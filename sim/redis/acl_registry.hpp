@@ -41,6 +41,9 @@ class AclRegistry {
   // requirepass is the default user's password (ACLUpdateDefaultUserPassword); an empty one = nopass.
   void apply_requirepass(const std::string& password);
   const std::string& applied_requirepass() const { return applied_requirepass_; }
+  // CONFIG SET requirepass happened: from then on the configuration, not a connection's copy, is the password.
+  bool requirepass_configured() const { return requirepass_configured_; }
+  void mark_requirepass_configured() { requirepass_configured_ = true; }
 
   // ACL LOG: a new entry, or one more count of a matching entry of the last 60 s (among the 10 newest).
   void log(AclLogEntry entry);
@@ -55,6 +58,7 @@ class AclRegistry {
   std::map<std::string, std::shared_ptr<AclUser>, std::less<>> users_;
   std::shared_ptr<AclUser> default_user_;
   std::string applied_requirepass_;
+  bool requirepass_configured_ = false;
   std::deque<AclLogEntry> log_;
   std::size_t log_max_entries_ = 128;  // acllog-max-len's default
   std::mt19937_64 random_{0xac1};

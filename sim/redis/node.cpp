@@ -131,7 +131,7 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
     return Reply::error("EXECABORT Transaction discarded because of: " + text);
   };
   // requirepass is the default user's password; a transport hands it over with each connection.
-  if (!session.requirepass.empty() && session.requirepass != acl_.applied_requirepass()) {
+  if (!session.requirepass.empty() && !acl_.requirepass_configured() && session.requirepass != acl_.applied_requirepass()) {
     acl_.apply_requirepass(session.requirepass);
   }
   if (!(spec->flags & kNoAuth) && auth_required(session)) return refuse("NOAUTH Authentication required.");
@@ -513,7 +513,10 @@ void Node::config_changed() {
   encoding_limits_.set_max_intset_entries = limit("set-max-intset-entries");
   encoding_limits_.zset_max_listpack_entries = limit("zset-max-listpack-entries");
   encoding_limits_.zset_max_listpack_value = limit("zset-max-listpack-value");
-  if (config_.value("requirepass") != acl_.applied_requirepass()) acl_.apply_requirepass(config_.value("requirepass"));
+  if (config_.value("requirepass") != acl_.applied_requirepass()) {
+    acl_.apply_requirepass(config_.value("requirepass"));
+    acl_.mark_requirepass_configured();
+  }
   acl_.set_log_max_entries(static_cast<std::size_t>(limit("acllog-max-len")));
 }
 

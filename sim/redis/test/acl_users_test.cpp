@@ -101,6 +101,19 @@ TEST_F(AclUsers, RequirepassIsTheDefaultUsersPassword) {
                A({B("30c952fab122c3f9759f02a6d95c3758b246b4fee239957b2d4fee46e26170c4")}));
 }
 
+// Found with redis-cli against `lockcheck serve --requirepass pw`: CONFIG SET requirepass changes the default
+// user's password for good (a connection's copy of the old one no longer re-applies it).
+TEST_F(AclUsers, ConfigSetRequirepassReplacesTheDefaultPassword) {
+  Session guarded{.client_id = 2, .requirepass = "pw"};
+  EXPECT_REPLY(node.execute({"auth", "pw"}, guarded), S("OK"));
+  EXPECT_REPLY(node.execute({"config", "set", "requirepass", "pw2"}, guarded), S("OK"));
+  EXPECT_REPLY(node.execute({"acl", "getuser", "default"}, guarded).elements.at(3),
+               A({B("93915a0a4bf8f634cb1856494dd4304472ad46b9827f541f76b6761c49cc55b0")}));
+  Session fresh{.client_id = 3};
+  EXPECT_REPLY(node.execute({"auth", "pw"}, fresh), E("WRONGPASS invalid username-password pair or user is disabled."));
+  EXPECT_REPLY(node.execute({"auth", "pw2"}, fresh), S("OK"));
+}
+
 TEST_F(AclUsers, DeluserRefusesDefault) {
   run({"acl", "setuser", "a"});
   run({"acl", "setuser", "b"});
