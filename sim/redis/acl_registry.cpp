@@ -98,7 +98,12 @@ std::string AclRegistry::generate_password(std::int64_t bits) {
   static constexpr char kHex[] = "0123456789abcdef";
   const auto chars = static_cast<std::size_t>((bits + 3) / 4);
   std::string out;
-  for (std::size_t i = 0; i < chars; ++i) out.push_back(kHex[random_() & 0xf]);
+  for (std::size_t i = 0; i < chars; ++i) {
+    std::uint64_t z = (random_state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    out.push_back(kHex[(z ^ (z >> 31)) & 0xf]);
+  }
   return out;
 }
 

@@ -5,7 +5,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -61,7 +60,7 @@ class AclRegistry {
   bool requirepass_configured_ = false;
   std::deque<AclLogEntry> log_;
   std::size_t log_max_entries_ = 128;  // acllog-max-len's default
-  std::mt19937_64 random_{0xac1};
+  std::uint64_t random_state_ = 0xac1;  // splitmix64: GENPASS's seeded source
 };
 
 }  // namespace lockcheck::mock

@@ -135,6 +135,10 @@ std::optional<std::string> allow_command(AclSelector& selector, std::string_view
 
 AclSelector::AclSelector() : allowed(acl_commands().size(), false) {}
 
+namespace {
+std::optional<std::string> apply_user_rule(AclUser& user, std::string_view rule);
+}  // namespace
+
 std::optional<std::string> apply_selector_rule(AclSelector& s, std::string_view rule) {
   if (iequals(rule, "allkeys") || rule == "~*") {
     s.all_keys = true;
@@ -183,6 +187,15 @@ std::optional<std::string> apply_selector_rule(AclSelector& s, std::string_view 
 }
 
 std::optional<std::string> apply_rule(AclUser& user, std::string_view rule) {
+  std::optional<std::string> failure = apply_user_rule(user, rule);
+  const AclSelector& root = user.selectors[0];
+  user.all_permitted = user.selectors.size() == 1 && root.all_commands && root.all_keys && root.all_channels;
+  return failure;
+}
+
+namespace {
+
+std::optional<std::string> apply_user_rule(AclUser& user, std::string_view rule) {
   if (rule.empty()) return std::nullopt;
   if (iequals(rule, "on")) {
     user.flags = static_cast<std::uint8_t>((user.flags | kUserOn) & ~kUserOff);
@@ -230,4 +243,5 @@ std::optional<std::string> apply_rule(AclUser& user, std::string_view rule) {
   return std::nullopt;
 }
 
+}  // namespace
 }  // namespace lockcheck::mock

@@ -41,10 +41,10 @@ struct AclUser {
   std::vector<std::string> password_hashes;  // SHA-256 hex, in the order added
   std::vector<AclSelector> selectors{AclSelector{}};  // [0] is the root selector
 
-  // Every command, key and channel: the ACL checks can be skipped (the default user's fast path).
-  bool unrestricted() const {
-    return selectors.size() == 1 && selectors[0].all_commands && selectors[0].all_keys && selectors[0].all_channels;
-  }
+  // Every command, key and channel: the ACL checks can be skipped (the default user's fast path). Kept by
+  // apply_rule, read once per command.
+  bool all_permitted = false;
+  bool unrestricted() const { return all_permitted; }
   bool enabled() const { return (flags & kUserOn) != 0; }
   bool nopass() const { return (flags & kUserNopass) != 0; }
 };

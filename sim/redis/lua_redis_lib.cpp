@@ -30,7 +30,7 @@ int fail(lua_State* L, bool raise, std::string_view text) {
 
 // The script's arguments 1..n as a command in `command`; false (and the error on the stack, raised or pushed)
 // when one is neither a string nor a number.
-bool read_command(lua_State* L, bool raise, Command& command, int& failure) {
+[[gnu::always_inline]] inline bool read_command(lua_State* L, bool raise, Command& command, int& failure) {
   int argc = lua_gettop(L);
   if (argc == 0) {
     failure = fail(L, raise, "Please specify at least one argument for this redis lib call");

@@ -136,9 +136,11 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
   }
   if (!(spec->flags & kNoAuth) && auth_required(session)) return refuse("NOAUTH Authentication required.");
   session.last_command = spec->name;  // an ACL LOG entry's client info names the refused command
-  if (auto denied = acl_refusal(session, *spec, command, queueing ? AclLogContext::multi : AclLogContext::toplevel)) {
-    session.transaction.aborted |= queueing;
-    return refuse(std::move(denied->text));
+  if (!user_of(session).unrestricted()) {
+    if (auto denied = acl_refusal(session, *spec, command, queueing ? AclLogContext::multi : AclLogContext::toplevel)) {
+      session.transaction.aborted |= queueing;
+      return refuse(std::move(denied->text));
+    }
   }
   if (session.resp == 2 && session.subscribed() && !(spec->flags & kPubSub)) {
     return refuse("ERR Can't execute '" + full_command_name(command) +

@@ -195,7 +195,11 @@ class Node {
   // ACL LOG entry for a refusal (node_acl.cpp).
   AclRegistry& acl() { return acl_; }
   const AclUser& user_of(const Session& session) const { return session.user ? *session.user : *acl_.default_user(); }
-  bool auth_required(const Session& session) const;
+  bool auth_required(const Session& session) const {
+    if (session.authenticated) return false;
+    const AclUser& fallback = *acl_.default_user();
+    return !fallback.nopass() || (fallback.flags & kUserOff) != 0;
+  }
   void log_acl_denial(const Session& session, const AclVerdict& verdict, const Command& command, AclLogContext context);
   // redis.acl_check_cmd: may the running script's user run `command`? (a known command)
   bool script_user_may_run(const Command& command) const;
@@ -243,13 +247,13 @@ class Node {
   void answer_blocked(BlockedCall& call, Reply reply);
   Session* script_session_ = nullptr;  // the client whose script is running
   std::string_view script_sha_;
-  AclRegistry acl_;
   // The ACL refusal of `command` for `session`, logged; nullopt when allowed (the default user: at once).
   std::optional<Reply> acl_refusal(const Session& session, const CommandSpec& spec, const Command& command,
                                    AclLogContext context);
   int depth_ = 0;  // >0 while a command is running; nested commands come from scripts
   std::shared_ptr<const ClusterView> cluster_;
   int cluster_myself_ = -1;
+  AclRegistry acl_;  // last: the hot members above stay together
 };
 
 }  // namespace lockcheck::mock

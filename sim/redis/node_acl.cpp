@@ -7,12 +7,6 @@
 
 namespace lockcheck::mock {
 
-bool Node::auth_required(const Session& session) const {
-  if (session.authenticated) return false;
-  const AclUser& fallback = *acl_.default_user();
-  return !fallback.nopass() || (fallback.flags & kUserOff) != 0;
-}
-
 std::optional<Reply> Node::acl_refusal(const Session& session, const CommandSpec& spec, const Command& command,
                                        AclLogContext context) {
   const AclUser& user = user_of(session);
