@@ -11,6 +11,7 @@ constexpr std::uint32_t kWO = kWrite | kDenyOom;
 
 // Sorted by name for binary search; arities as in Redis 7.0's command table.
 constexpr std::array kCommands = std::to_array<CommandSpec>({
+    {"acl", -2, kNoScript, cmd::acl},
     {"append", 3, kWO, cmd::append},
     {"asking", 1, 0, cmd::asking},
     {"auth", -2, kNoScript | kNoAuth | kAllowBusy, cmd::auth},

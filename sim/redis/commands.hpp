@@ -212,6 +212,9 @@ Reply select(CommandContext&);
 Reply quit(CommandContext&);
 Reply client(CommandContext&);
 Reply auth(CommandContext&);
+Reply acl(CommandContext&);  // commands_acl.cpp
+// A CLIENT LIST / CLIENT INFO line (also the ACL LOG's client-info).
+std::string client_line(const Session& session, std::int64_t now_ms);
 Reply command(CommandContext&);
 Reply hello(CommandContext&);
 Reply config(CommandContext&);

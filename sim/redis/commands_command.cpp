@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "acl_categories.hpp"
+#include "command_keys.hpp"
 #include "commands.hpp"
 #include "errors.hpp"
 #include "numbers.hpp"
@@ -91,6 +93,21 @@ Reply status_set(std::vector<std::string_view> words) {
   return Reply::set(std::move(elements));
 }
 
+// The command's ACL categories from 7.0.15's table (acl_categories.hpp); a command missing there gets
+// @read or @write and its group's category.
+Reply acl_category_set(std::string_view name, std::string_view access, const std::string& group_category) {
+  const std::optional<std::uint32_t> categories = acl_categories_of(name);
+  if (!categories) return status_set({access, group_category});
+  std::vector<std::string> names;
+  const auto all = acl_category_names();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (*categories & (1u << i)) names.push_back("@" + std::string(all[i]));
+  }
+  std::vector<Reply> elements;
+  for (std::string& category : names) elements.push_back(Reply::status(std::move(category)));
+  return Reply::set(std::move(elements));
+}
+
 Reply command_info(const CommandSpec& spec) {
   const KeyPositions keys = key_positions(spec.name);
   std::vector<std::string_view> flags;
@@ -121,7 +138,7 @@ Reply command_info(const CommandSpec& spec) {
   }
   return Reply::array({Reply::bulk(std::string(spec.name)), Reply::integer_reply(spec.arity), status_set(flags),
                        Reply::integer_reply(keys.first), Reply::integer_reply(keys.last), Reply::integer_reply(keys.step),
-                       status_set({(spec.flags & kWrite) ? "@write" : "@read", category}), Reply::set({}),
+                       acl_category_set(spec.name, (spec.flags & kWrite) ? "@write" : "@read", category), Reply::set({}),
                        Reply::array(std::move(key_specs)), Reply::array({})});
 }
 
@@ -156,22 +173,13 @@ Reply command_getkeys(const Command& args, bool with_flags) {
   if ((spec->arity > 0 && spec->arity != argc) || argc < -spec->arity) {
     return Reply::error("ERR Invalid number of arguments specified for command");
   }
-  std::vector<std::size_t> key_indexes;  // into args
-  if (by_numkeys || name == "sintercard") {
-    const std::size_t numkeys_at = by_numkeys ? 4 : 3;
-    auto numkeys = parse_int64(args[numkeys_at]);
-    const auto available = static_cast<std::int64_t>(args.size() - numkeys_at - 1);
-    if (!numkeys || *numkeys < 0 || *numkeys > available) {
-      if (by_numkeys) return Reply::array({});
-      return Reply::error("ERR Invalid arguments specified for command");
-    }
-    for (std::int64_t i = 0; i < *numkeys; ++i) key_indexes.push_back(numkeys_at + 1 + static_cast<std::size_t>(i));
-  } else {
-    const std::int64_t last = positions.last < 0 ? argc + positions.last : positions.last;
-    for (std::int64_t at = positions.first; at <= last && at < argc; at += positions.step) {
-      key_indexes.push_back(static_cast<std::size_t>(at + 2));
-    }
+  std::optional<std::vector<std::size_t>> inner_indexes = command_key_indexes(inner);
+  if (!inner_indexes) {
+    if (by_numkeys) return Reply::array({});
+    return Reply::error("ERR Invalid arguments specified for command");
   }
+  std::vector<std::size_t> key_indexes;  // into args
+  for (std::size_t index : *inner_indexes) key_indexes.push_back(index + 2);
   std::vector<Reply> keys;
   for (std::size_t index : key_indexes) {
     if (!with_flags) {
@@ -186,6 +194,42 @@ Reply command_getkeys(const Command& args, bool with_flags) {
 
 // Appends "# Title\r\n" + lines, with the blank line Redis puts between sections.
 }  // namespace
+}  // namespace lockcheck::mock::cmd
+
+namespace lockcheck::mock {
+
+std::optional<std::vector<std::size_t>> command_key_indexes(const Command& args) {
+  const std::string name = to_lower(args[0]);
+  const bool by_numkeys = name.starts_with("eval") || name.starts_with("fcall");
+  // Commands whose keys follow a numkeys argument (ZUNIONSTORE and friends: after their destination key).
+  const bool numkeys_first = name == "sintercard" || name == "zintercard" || name == "zunion" || name == "zinter" ||
+                             name == "zdiff" || name == "lmpop" || name == "zmpop";
+  const bool numkeys_second = name == "blmpop" || name == "bzmpop" || name == "zunionstore" ||
+                              name == "zinterstore" || name == "zdiffstore";
+  std::vector<std::size_t> indexes;
+  if (by_numkeys || numkeys_first || numkeys_second) {
+    const std::size_t numkeys_at = numkeys_first ? 1 : 2;
+    if (name.ends_with("store")) indexes.push_back(1);
+    if (args.size() <= numkeys_at) return std::nullopt;
+    auto numkeys = parse_int64(args[numkeys_at]);
+    const auto available = static_cast<std::int64_t>(args.size() - numkeys_at - 1);
+    if (!numkeys || *numkeys < 0 || *numkeys > available) return std::nullopt;
+    for (std::int64_t i = 0; i < *numkeys; ++i) indexes.push_back(numkeys_at + 1 + static_cast<std::size_t>(i));
+    return indexes;
+  }
+  const cmd::KeyPositions positions = cmd::key_positions(name);
+  if (positions.first == 0) return indexes;
+  const auto argc = static_cast<std::int64_t>(args.size());
+  const std::int64_t last = positions.last < 0 ? argc + positions.last : positions.last;
+  for (std::int64_t at = positions.first; at <= last && at < argc; at += positions.step) {
+    indexes.push_back(static_cast<std::size_t>(at));
+  }
+  return indexes;
+}
+
+}  // namespace lockcheck::mock
+
+namespace lockcheck::mock::cmd {
 
 Reply command(CommandContext& ctx) {
   const std::span<const CommandSpec> table = all_commands();

@@ -1,5 +1,5 @@
-// Connection commands: HELLO, AUTH, CLIENT. Authentication follows redis-server with `requirepass`: the
-// only user is "default"; without a password it is "nopass" (any password works for AUTH default ...).
+// Connection commands: HELLO, AUTH, CLIENT. Authentication is against the node's ACL users (acl_registry.hpp):
+// requirepass is the default user's password; without one the default user is "nopass".
 #include <algorithm>
 
 #include "commands.hpp"
@@ -9,36 +9,6 @@
 #include "text.hpp"
 
 namespace lockcheck::mock::cmd {
-namespace {
-
-constexpr std::string_view kWrongPass = "WRONGPASS invalid username-password pair or user is disabled.";
-constexpr std::string_view kBadName = "ERR Client names cannot contain spaces, newlines or special characters.";
-
-// Compares without an early exit on the first differing byte, so reply timing does not reveal how much of
-// a guessed password was right.
-bool same_secret(std::string_view given, std::string_view expected) {
-  unsigned char difference = given.size() == expected.size() ? 0 : 1;
-  for (std::size_t i = 0; i < given.size(); ++i) {
-    difference |= static_cast<unsigned char>(given[i] ^ expected[i % (expected.empty() ? 1 : expected.size())]);
-  }
-  return difference == 0 && !expected.empty();
-}
-
-// ACLAuthenticateUser for the default user: nopass without a requirepass, else the password must match.
-bool authenticate(Session& session, std::string_view user, std::string_view password) {
-  if (user != "default") return false;
-  if (!session.requirepass.empty() && !same_secret(password, session.requirepass)) return false;
-  session.authenticated = true;
-  return true;
-}
-
-bool valid_client_name(std::string_view name) {
-  return std::all_of(name.begin(), name.end(), [](char c) { return c >= '!' && c <= '~'; });
-}
-
-Reply subcommand_arity(std::string_view command, std::string_view sub) {
-  return Reply::error("ERR wrong number of arguments for '" + std::string(command) + "|" + to_lower(sub) + "' command");
-}
 
 // One CLIENT LIST / CLIENT INFO line, in Redis 7.0's field order.
 std::string client_line(const Session& session, std::int64_t now_ms) {
@@ -53,7 +23,41 @@ std::string client_line(const Session& session, std::int64_t now_ms) {
          " psub=" + std::to_string(session.patterns.size()) + " ssub=" + std::to_string(session.shard_channels.size()) +
          " multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0"
          " tot-mem=1024 events=r cmd=" + std::string(session.last_command) +
-         " user=default redir=-1 resp=" + std::to_string(session.resp) + "\n";
+         " user=" + (session.user ? session.user->name : std::string("default")) + " redir=-1 resp=" + std::to_string(session.resp) + "\n";
+}
+
+namespace {
+
+constexpr std::string_view kWrongPass = "WRONGPASS invalid username-password pair or user is disabled.";
+constexpr std::string_view kBadName = "ERR Client names cannot contain spaces, newlines or special characters.";
+
+// ACLAuthenticateUser: the user's credentials put the connection in that user's name; a failure is an ACL
+// LOG "auth" entry.
+bool authenticate(CommandContext& ctx, const std::string& user, std::string_view password) {
+  std::shared_ptr<AclUser> found = ctx.node.acl().check_credentials(user, password);
+  if (!found) {
+    AclLogEntry entry;
+    entry.reason = AclDenial::auth;
+    entry.context = ctx.session.transaction.open ? AclLogContext::multi : AclLogContext::toplevel;
+    entry.object = ctx.args[0];
+    entry.username = user;
+    entry.created_ms = ctx.keys.now_ms();
+    entry.client_info = client_line(ctx.session, ctx.keys.now_ms());
+    entry.client_info.pop_back();  // the line's '\n'
+    ctx.node.acl().log(std::move(entry));
+    return false;
+  }
+  ctx.session.authenticated = true;
+  ctx.session.user = found->name == "default" ? nullptr : std::move(found);
+  return true;
+}
+
+bool valid_client_name(std::string_view name) {
+  return std::all_of(name.begin(), name.end(), [](char c) { return c >= '!' && c <= '~'; });
+}
+
+Reply subcommand_arity(std::string_view command, std::string_view sub) {
+  return Reply::error("ERR wrong number of arguments for '" + std::string(command) + "|" + to_lower(sub) + "' command");
 }
 
 std::vector<const Session*> every_client(CommandContext& ctx) {
@@ -109,7 +113,7 @@ Reply client_kill(CommandContext& ctx) {
   }
   if (ctx.args.size() % 2 != 0) return err::syntax();
   std::optional<std::int64_t> id;
-  std::string address, local_address, type;
+  std::string address, local_address, type, user;
   bool skip_me = true;
   for (std::size_t i = 2; i + 1 < ctx.args.size(); i += 2) {
     const std::string& value = ctx.args[i + 1];
@@ -126,7 +130,8 @@ Reply client_kill(CommandContext& ctx) {
         return Reply::error("ERR Unknown client type '" + value + "'");
       }
     } else if (iequals(ctx.args[i], "user")) {
-      if (value != "default") return Reply::error("ERR No such user '" + value + "'");
+      if (!ctx.node.acl().find(value)) return Reply::error("ERR No such user '" + value + "'");
+      user = value;
     } else if (iequals(ctx.args[i], "skipme")) {
       if (iequals(value, "yes")) skip_me = true;
       else if (iequals(value, "no")) skip_me = false;
@@ -143,6 +148,7 @@ Reply client_kill(CommandContext& ctx) {
     if (type == "pubsub" && !session->subscribed()) continue;
     if (type == "normal" && session->subscribed()) continue;
     if (type == "master" || type == "replica" || type == "slave") continue;
+    if (!user.empty() && (session->user ? session->user->name : std::string("default")) != user) continue;
     if (skip_me && session->client_id == ctx.session.client_id) continue;
     victims.push_back(session->client_id);
   }
@@ -250,8 +256,8 @@ Reply hello(CommandContext& ctx) {
       return Reply::error("ERR Syntax error in HELLO option '" + args[i] + "'");
     }
   }
-  if (user != nullptr && !authenticate(ctx.session, *user, *password)) return err::reply(kWrongPass);
-  if (!ctx.session.requirepass.empty() && !ctx.session.authenticated) {
+  if (user != nullptr && !authenticate(ctx, *user, *password)) return err::reply(kWrongPass);
+  if (ctx.node.auth_required(ctx.session)) {
     return Reply::error("NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
                         "<proto> AUTH <user> <pass> option can be used to authenticate the client and select the "
                         "RESP protocol version at the same time");
@@ -268,12 +274,12 @@ Reply hello(CommandContext& ctx) {
 
 Reply auth(CommandContext& ctx) {
   if (ctx.args.size() > 3) return err::syntax();
-  if (ctx.args.size() == 2 && ctx.session.requirepass.empty()) {
+  if (ctx.args.size() == 2 && ctx.node.acl().default_user()->nopass()) {
     return Reply::error("ERR AUTH <password> called without any password configured for the default user. "
                         "Are you sure your configuration is correct?");
   }
   const std::string user = ctx.args.size() == 2 ? "default" : ctx.args[1];
-  if (authenticate(ctx.session, user, ctx.args.back())) return Reply::ok();
+  if (authenticate(ctx, user, ctx.args.back())) return Reply::ok();
   return err::reply(kWrongPass);
 }
 

@@ -23,6 +23,7 @@ struct Parameter {
 
 // Redis 7.0.15's values for the parameters that matter to locks, clients and the Tcl test helpers.
 constexpr std::array kParameters = std::to_array<Parameter>({
+    {"acllog-max-len", "", "128", Kind::integer, "0 9223372036854775807"},
     {"appendfsync", "", "everysec", Kind::choice, "always everysec no"},
     {"appendonly", "", "no", Kind::yes_no},
     {"bind", "", "127.0.0.1", Kind::immutable},

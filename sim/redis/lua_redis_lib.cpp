@@ -11,6 +11,7 @@
 #include "lockcheck/sha1.hpp"
 #include "lua51_lib.hpp"
 #include "lua_convert.hpp"
+#include "acl_commands.hpp"
 #include "lua_engine.hpp"
 #include "node.hpp"
 #include "command.hpp"
@@ -27,11 +28,14 @@ int fail(lua_State* L, bool raise, std::string_view text) {
   return 1;
 }
 
-int redis_call_generic(lua_State* L, bool raise) {
-  LuaEngine& engine = LuaEngine::of(L);
+// The script's arguments 1..n as a command in `command`; false (and the error on the stack, raised or pushed)
+// when one is neither a string nor a number.
+[[gnu::always_inline]] inline bool read_command(lua_State* L, bool raise, Command& command, int& failure) {
   int argc = lua_gettop(L);
-  if (argc == 0) return fail(L, raise, "Please specify at least one argument for this redis lib call");
-  Command& command = engine.scratch();
+  if (argc == 0) {
+    failure = fail(L, raise, "Please specify at least one argument for this redis lib call");
+    return false;
+  }
   command.resize(static_cast<std::size_t>(argc));
   for (int i = 1; i <= argc; ++i) {
     std::string& arg = command[static_cast<std::size_t>(i - 1)];
@@ -54,9 +58,18 @@ int redis_call_generic(lua_State* L, bool raise) {
         arg.assign(buffer, static_cast<std::size_t>(length));
       }
     } else {
-      return fail(L, raise, "Lua redis lib command arguments must be strings or integers");
+      failure = fail(L, raise, "Lua redis lib command arguments must be strings or integers");
+      return false;
     }
   }
+  return true;
+}
+
+int redis_call_generic(lua_State* L, bool raise) {
+  LuaEngine& engine = LuaEngine::of(L);
+  Command& command = engine.scratch();
+  int bad_arguments = 0;
+  if (!read_command(L, raise, command, bad_arguments)) return bad_arguments;
   Reply reply;
   bool failed = false;
   std::string failure;
@@ -131,14 +144,15 @@ int redis_setresp(lua_State* L) {
   return 0;
 }
 
-// redis.acl_check_cmd(command, ...): the mock's only user (default, nopass) may run every command, so a
-// known command name is true; arity is not checked, as in Redis.
+// redis.acl_check_cmd(command, ...): whether the script's user may run it (command, keys, channels), as
+// ACL DRYRUN would answer; arity is not checked, as in Redis.
 int redis_acl_check_cmd(lua_State* L) {
-  if (lua_gettop(L) == 0) return fail(L, true, "Please specify at least one argument for this redis lib call");
-  if (lua_type(L, 1) != LUA_TSTRING || find_command(to_lower(lua_tostring(L, 1))) == nullptr) {
-    return fail(L, true, "Invalid command passed to redis.acl_check_cmd()");
-  }
-  lua_pushboolean(L, 1);
+  LuaEngine& engine = LuaEngine::of(L);
+  Command& command = engine.scratch();
+  int failure = 0;
+  if (!read_command(L, true, command, failure)) return failure;
+  if (!acl_command_id_of(command)) return fail(L, true, "Invalid command passed to redis.acl_check_cmd()");
+  lua_pushboolean(L, engine.node().script_user_may_run(command) ? 1 : 0);
   return 1;
 }
 

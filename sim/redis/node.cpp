@@ -5,7 +5,7 @@
 #include <utility>
 #include <variant>
 
-#include "subcommands.hpp"
+#include "acl_texts.hpp"
 #include "command.hpp"
 #include "commands.hpp"
 #include "errors.hpp"
@@ -138,10 +138,18 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
     if (text.starts_with("ERR ")) text.erase(0, 4);
     return Reply::error("EXECABORT Transaction discarded because of: " + text);
   };
-  if (!session.requirepass.empty() && !session.authenticated && !(spec->flags & kNoAuth)) {
-    return refuse("NOAUTH Authentication required.");
+  // requirepass is the default user's password; a transport hands it over with each connection.
+  if (!session.requirepass.empty() && !acl_.requirepass_configured() && session.requirepass != acl_.applied_requirepass()) {
+    acl_.apply_requirepass(session.requirepass);
   }
-  session.last_command = spec->name;
+  if (!(spec->flags & kNoAuth) && auth_required(session)) return refuse("NOAUTH Authentication required.");
+  session.last_command = spec->name;  // an ACL LOG entry's client info names the refused command
+  if (!user_of(session).unrestricted()) {
+    if (auto denied = acl_refusal(session, *spec, command, queueing ? AclLogContext::multi : AclLogContext::toplevel)) {
+      session.transaction.aborted |= queueing;
+      return refuse(std::move(denied->text));
+    }
+  }
   if (session.resp == 2 && session.subscribed() && !(spec->flags & kPubSub)) {
     return refuse("ERR Can't execute '" + full_command_name(command) +
                         "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
@@ -235,6 +243,19 @@ Reply Node::run_queued(const Command& command, Session& session) {
   keyspace_.set_actor(Actor{session.client_id, spec->name, {}});
   keyspace_.select(session.db);  // a queued script's SELECT does not carry over to the next command
   // No OOM check here: EXEC was refused up front if a queued command may grow memory (Redis 7.0).
+  // The user's rules may have changed since the command was queued: checked again (7.0's execCommand).
+  if (!user_of(session).unrestricted()) {
+    const AclVerdict verdict = acl_check(user_of(session), command, (spec->flags & kNoAuth) != 0);
+    if (!verdict.allowed()) {
+      log_acl_denial(session, verdict, command, AclLogContext::multi);
+      Reply refused = Reply::error(
+          std::string("NOPERM ACLs rules changed between the moment the transaction was accumulated and the EXEC "
+                      "call. This command is no longer allowed for the following reason: ") +
+          acl_exec_reason(verdict.denial));
+      count_error(refused, Outcome{spec, false}, false);
+      return refused;
+    }
+  }
   CommandContext context{*this, keyspace_, session, command, false, session.resp};
   ++stats_.commands.calls[static_cast<std::size_t>(spec - all_commands().data())];
   notifier_.set_arguments(&command);  // LMOVE's sides, ZADD's INCR: the queued command's, not EXEC's
@@ -289,6 +310,13 @@ Reply Node::script_command(const Command& command, bool read_only, bool allow_oo
   if (!arity_ok(*spec, command.size())) return Reply::error("ERR Wrong number of args calling Redis command from script");
   if ((spec->flags & kNoScript) || (spec->handler == cmd::cluster && subcommand_denied_in_scripts(command))) {
     return Reply::error("ERR This Redis command is not allowed from script");
+  }
+  if (!user_of(*script_session_).unrestricted()) {
+    const AclVerdict verdict = acl_check(user_of(*script_session_), command, (spec->flags & kNoAuth) != 0);
+    if (!verdict.allowed()) {
+      log_acl_denial(*script_session_, verdict, command, AclLogContext::lua);
+      return Reply::error(std::string("ERR The user executing the script ") + acl_error_message(verdict.denial));
+    }
   }
   if (read_only && (spec->flags & kWrite)) return Reply::error("ERR Write commands are not allowed from read-only scripts.");
   if (!write_refusal_.empty() && (spec->flags & kWrite)) return Reply::error(write_refusal_);
@@ -503,6 +531,11 @@ void Node::config_changed() {
   encoding_limits_.zset_max_listpack_value = limit("zset-max-listpack-value");
   encoding_limits_.stream_node.max_entries = limit("stream-node-max-entries");
   encoding_limits_.stream_node.max_bytes = limit("stream-node-max-bytes");
+  if (config_.value("requirepass") != acl_.applied_requirepass()) {
+    acl_.apply_requirepass(config_.value("requirepass"));
+    acl_.mark_requirepass_configured();
+  }
+  acl_.set_log_max_entries(static_cast<std::size_t>(limit("acllog-max-len")));
 }
 
 std::int64_t Node::wait_replicas(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms) {

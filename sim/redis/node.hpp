@@ -19,6 +19,7 @@
 #include "notifications.hpp"
 #include "lockcheck/reply.hpp"
 #include "observer.hpp"
+#include "acl_registry.hpp"
 #include "blocked_clients.hpp"
 #include "pubsub.hpp"
 #include "session.hpp"
@@ -190,6 +191,18 @@ class Node {
   int tcp_port() const { return tcp_port_; }
   std::int64_t start_ms() const { return start_ms_; }
   void set_script_context(std::string_view sha) { script_sha_ = sha; }
+  // ACL (acl_registry.hpp): the users, the user a connection runs as, whether it must AUTH first, and the
+  // ACL LOG entry for a refusal (node_acl.cpp).
+  AclRegistry& acl() { return acl_; }
+  const AclUser& user_of(const Session& session) const { return session.user ? *session.user : *acl_.default_user(); }
+  bool auth_required(const Session& session) const {
+    if (session.authenticated) return false;
+    const AclUser& fallback = *acl_.default_user();
+    return !fallback.nopass() || (fallback.flags & kUserOff) != 0;
+  }
+  void log_acl_denial(const Session& session, const AclVerdict& verdict, const Command& command, AclLogContext context);
+  // redis.acl_check_cmd: may the running script's user run `command`? (a known command)
+  bool script_user_may_run(const Command& command) const;
 
  private:
   // An LFU eviction policy (from the options, set_maxmemory_keys or CONFIG SET) needs the per-key counters kept.
@@ -236,9 +249,13 @@ class Node {
   void answer_blocked(BlockedCall& call, Reply reply);
   Session* script_session_ = nullptr;  // the client whose script is running
   std::string_view script_sha_;
+  // The ACL refusal of `command` for `session`, logged; nullopt when allowed (the default user: at once).
+  std::optional<Reply> acl_refusal(const Session& session, const CommandSpec& spec, const Command& command,
+                                   AclLogContext context);
   int depth_ = 0;  // >0 while a command is running; nested commands come from scripts
   std::shared_ptr<const ClusterView> cluster_;
   int cluster_myself_ = -1;
+  AclRegistry acl_;  // last: the hot members above stay together
 };
 
 }  // namespace lockcheck::mock

@@ -2,6 +2,7 @@
 // Per-connection state: the client's identity, protocol, authentication, subscriptions, its open
 // transaction and watched keys.
 #include <cstdint>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -10,6 +11,8 @@
 #include "lockcheck/reply.hpp"
 
 namespace lockcheck::mock {
+
+struct AclUser;
 
 // CLIENT REPLY: whether the transport sends replies.
 enum class ReplyMode : std::uint8_t { on, off, skip_next };
@@ -46,7 +49,9 @@ struct Session {
   int db = 0;                    // SELECTed database
   // The password this connection must present (`requirepass`); empty = none, everything is allowed.
   std::string requirepass{};
-  bool authenticated = false;  // AUTH or HELLO ... AUTH succeeded (only consulted with a requirepass)
+  bool authenticated = false;  // AUTH or HELLO ... AUTH succeeded (only consulted when the default user needs one)
+  // The ACL user this connection runs as (AUTH user pass); null = the node's "default" user.
+  std::shared_ptr<AclUser> user{};
   std::string name{};          // CLIENT SETNAME / HELLO SETNAME
   std::string lib_name{}, lib_ver{};  // CLIENT SETINFO
   bool no_evict = false;              // CLIENT NO-EVICT

@@ -10,15 +10,14 @@
 namespace lockcheck::mock {
 namespace {
 
-struct Subcommand {
-  std::string_view container;
-  std::string_view name;
-  int arity;  // Redis's convention: n exactly, -n at least n
-};
-
 // Redis 7.0.15's subcommands of the containers the mock answers (a subcommand the mock does not run still
 // passes this check, then its handler answers as Redis would for an unsupported case).
 constexpr std::array kSubcommands = std::to_array<Subcommand>({
+    {"acl", "cat", -2},            {"acl", "deluser", -3},      {"acl", "dryrun", -4},
+    {"acl", "genpass", -2},        {"acl", "getuser", 3},       {"acl", "help", 2},
+    {"acl", "list", 2},            {"acl", "load", 2},          {"acl", "log", -2},
+    {"acl", "save", 2},            {"acl", "setuser", -3},      {"acl", "users", 2},
+    {"acl", "whoami", 2},
     {"client", "caching", 3},      {"client", "getname", 2},    {"client", "getredir", 2},
     {"client", "help", 2},         {"client", "id", 2},         {"client", "info", 2},
     {"client", "kill", -3},        {"client", "list", -2},      {"client", "no-evict", 3},
@@ -54,6 +53,8 @@ bool is_container(std::string_view name) {
 }
 
 }  // namespace
+
+std::span<const Subcommand> all_subcommands() { return kSubcommands; }
 
 std::optional<Reply> subcommand_error(const Command& args) {
   if (args.size() < 2) return std::nullopt;  // the container's own arity answers

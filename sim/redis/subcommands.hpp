@@ -4,12 +4,22 @@
 // queues it (a bad one fails at once and makes EXEC answer EXECABORT); the node does the same with this table.
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "lockcheck/reply.hpp"
 
 namespace lockcheck::mock {
+
+struct Subcommand {
+  std::string_view container;
+  std::string_view name;
+  int arity;  // Redis's convention: n exactly, -n at least n
+};
+
+// Every container's subcommands, grouped by container (ACL rules name them as "container|name").
+std::span<const Subcommand> all_subcommands();
 
 // The error Redis answers for `args` before running it (unknown subcommand, subcommand arity), if any.
 std::optional<Reply> subcommand_error(const Command& args);
