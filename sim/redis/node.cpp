@@ -179,8 +179,10 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
     return Reply::status("QUEUED");
   }
   // A command served while a script is busy must not disturb the script's clock reading and actor.
-  const std::optional<std::pair<std::int64_t, Actor>> script_frame =
-      lua_->running() ? std::optional(std::pair(keyspace_.now_ms(), keyspace_.actor())) : std::nullopt;
+  // (Plain values, not an optional pair: GCC 12 -O2 then warns maybe-uninitialized inside the optional.)
+  const bool in_script = lua_->running();
+  const std::int64_t script_now_ms = in_script ? keyspace_.now_ms() : 0;
+  const Actor script_actor = in_script ? keyspace_.actor() : Actor{};
   // The node clock is read once per command; a script's nested commands share this reading (frozen time).
   keyspace_.begin(options_.clock(), Actor{session.client_id, spec->name, {}});
   keyspace_.select(session.db);  // a script's SELECT changed only the script's database
@@ -207,7 +209,7 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
   script_session_ = previous;
   if (cluster_ && spec->handler != cmd::asking) session.asking = false;
   notifier_.set_arguments(nullptr);
-  if (script_frame) keyspace_.begin(script_frame->first, script_frame->second);
+  if (in_script) keyspace_.begin(script_now_ms, script_actor);
   if (session.resp != 3) {
     to_resp2(reply);
     for (Reply& extra : session.extra_replies) to_resp2(extra);
