@@ -146,6 +146,8 @@ Reply sort_command(CommandContext& ctx, bool read_only) {
       request.alpha = true;
       request.by.reset();
     }
+    // sort.c converts a sorted set to its skiplist form before sorting, destructively, SORT_RO included.
+    if (std::holds_alternative<ZSet>(entry->value)) entry->encoding = Encoding::skiplist;
     items = elements_of(entry->value);
   }
   // Unsorted lists and sorted sets keep their order, walked backwards for DESC.

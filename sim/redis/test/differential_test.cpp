@@ -1070,8 +1070,13 @@ TEST(Differential, MockAnswersLikeRealRedis) {
     Session session{.client_id = ++client_id};
     node.execute(kEncodingLimits, session);
     std::vector<const Step*> queued;  // inside MULTI: EXEC's replies are compared as each of these would be
+    bool subscribe_queued = false;
     for (std::size_t i = 0; i < steps.size(); ++i) {
       const Step& s = steps[i];
+      // A transaction that subscribes and then publishes to its own connection: redis-server writes the
+      // message in the middle of EXEC's reply (the array's elements shift), the mock before it (a residual
+      // difference, sim/redis/README.md); hiredis would lose step with the real server, so it is not drawn.
+      if (subscribe_queued && (s.command[0] == "PUBLISH" || s.command[0] == "SPUBLISH")) continue;
       const Command command = with_real_payload(s.command, side, session.db);
       const std::vector<Command> queued_commands = session.transaction.queued;  // what an EXEC here answers for
       const Reply real_reply = real.call(command);
@@ -1084,6 +1089,9 @@ TEST(Differential, MockAnswersLikeRealRedis) {
       Reply expected = order_free(command, real_reply, queued_commands);
       Reply actual = order_free(command, mock_reply, queued_commands);
       if (expected == Reply::status("QUEUED")) queued.push_back(&s);
+      if (expected == Reply::status("QUEUED") && (s.command[0] == "PSUBSCRIBE" || s.command[0] == "SSUBSCRIBE")) {
+        subscribe_queued = true;
+      }
       if (s.command[0] == "EXEC" && actual.kind == Reply::Kind::array && expected.kind == Reply::Kind::array &&
           actual.elements.size() == expected.elements.size() && expected.elements.size() == queued.size()) {
         for (std::size_t j = 0; j < queued.size(); ++j) {
@@ -1091,6 +1099,7 @@ TEST(Differential, MockAnswersLikeRealRedis) {
         }
       }
       if (s.command[0] == "EXEC" || s.command[0] == "DISCARD") queued.clear();
+      if (s.command[0] == "EXEC" || s.command[0] == "DISCARD") subscribe_queued = false;
       if (comparable(s, actual, expected)) continue;
       if (!same(actual, expected, s.time_tolerant) &&
           !dbsize_within_reclaim(node, session.db, s.command, actual, expected)) {

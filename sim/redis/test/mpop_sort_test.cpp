@@ -133,4 +133,19 @@ TEST_F(MpopAndSort, SortStoreAndScripts) {
 }
 
 }  // namespace
+// sort.c converts a sorted set to a skiplist before sorting it, destructively, for SORT_RO too (seen: the
+// differential test shrank to ZADD s1 2.5 170000; SORT_RO s1; OBJECT ENCODING s1, skiplist on redis-server).
+TEST_F(MpopAndSort, SortConvertsASortedSetToASkiplist) {
+  run({"zadd", "z", "2.5", "170000"});
+  EXPECT_REPLY(run({"object", "encoding", "z"}), B("listpack"));
+  EXPECT_REPLY(run({"sort_ro", "z"}), bulks({"170000"}));
+  EXPECT_REPLY(run({"object", "encoding", "z"}), B("skiplist"));
+  run({"zadd", "y", "1", "a"});
+  EXPECT_REPLY(run({"sort", "y", "alpha", "limit", "0", "0"}), bulks({}));
+  EXPECT_REPLY(run({"object", "encoding", "y"}), B("skiplist"));
+  run({"rpush", "l", "3"});
+  EXPECT_REPLY(run({"sort", "l"}), bulks({"3"}));
+  EXPECT_REPLY(run({"object", "encoding", "l"}), B("quicklist"));
+}
+
 }  // namespace lockcheck::mock::testing
