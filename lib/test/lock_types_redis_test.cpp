@@ -117,9 +117,11 @@ TEST_F(LockTypes, RedlockMutexHoldsAQuorumOfItsNodes) {
     std::lock_guard hold(mutex);
     EXPECT_FALSE(mutex.lost());
     Admin second_admin(second), third_admin(third);
-    EXPECT_EQ(int(admin.exists("lock:redlock")) + int(second_admin.exists("lock:redlock")) +
+    // Acquisition stops waiting once a quorum granted (variants/redlock.cpp): the third node's SET may still be
+    // in flight here (seen in a fresh-clone CI run on a loaded box: 2 of 3), so a quorum is what is held.
+    EXPECT_GE(int(admin.exists("lock:redlock")) + int(second_admin.exists("lock:redlock")) +
                   int(third_admin.exists("lock:redlock")),
-              3);
+              2);
     on_other_thread([&] { EXPECT_FALSE(mutex.try_lock()); });
   }
   EXPECT_FALSE(admin.exists("lock:redlock"));
