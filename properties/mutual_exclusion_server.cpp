@@ -255,18 +255,13 @@ class Checker {
       // A create while an instance is still on record: it vanished without an event (a failover to a
       // replica that never had it, F5), and the node handed the key to someone else.
       if (event.event == ServerEventKind::created && state.current &&
-          !same_owner(*state.current, owner, event.value) &&
-          event.t < state.current->entitled_until_us - entitlement_tolerance_us(state.current->ttl_us)) {
+          !same_owner(*state.current, owner, event.value) && entitled_at(*state.current, event.t)) {
         const Instance& held = *state.current;
         std::vector<std::int64_t> witnesses{held.created_i};
         if (held.failover_i >= 0) witnesses.push_back(held.failover_i);
         witnesses.push_back(event.i);
         flag(witnesses, [&] {
-          std::string how = held.failover_i >= 0
-                                ? held.failover_cause
-                                : fmt::format("{}'s lock instance (token {}) vanished from node {} without a "
-                                              "recorded event",
-                                              owner_name(held.owner), short_token(held.token), event.node);
+          const std::string how = vanished_cause(held, event.node);
           return fmt::format("{}; then {} took the key on node {} at t={}, {} before {}'s TTL ran out in true "
                              "time",
                              how, owner_name(owner), event.node, format_time_us(event.t),
@@ -317,6 +312,13 @@ class Checker {
                            entitlement_tolerance_us(instance.ttl_us));
   }
 
+  // Why an entitled instance is no longer on `node`'s record when no event removed it.
+  static std::string vanished_cause(const Instance& held, std::int64_t node) {
+    if (held.failover_i >= 0) return held.failover_cause;
+    return fmt::format("{}'s lock instance (token {}) vanished from node {} without a recorded event",
+                       owner_name(held.owner), short_token(held.token), node);
+  }
+
   bool entitled_at(const Instance& instance, std::int64_t t_us) const {
     return instance.entitled_until_us == kForever ||
            t_us < instance.entitled_until_us - entitlement_tolerance_us(instance.ttl_us);
@@ -334,12 +336,7 @@ class Checker {
       state.current.reset();
       close_hold(event.node, event.key, held, event.t, false);
       const std::int64_t removed_i = held.failover_i >= 0 ? held.failover_i : event.i;
-      std::string how = held.failover_i >= 0
-                            ? held.failover_cause
-                            : fmt::format("{}'s lock instance (token {}) vanished from node {} without a recorded "
-                                          "event",
-                                          owner_name(held.owner), short_token(held.token), event.node);
-      state.ghost = Ghost{held, removed_i, std::move(how), -1, 0, 0};
+      state.ghost = Ghost{held, removed_i, vanished_cause(held, event.node), -1, 0, 0};
       return true;
     }
     return state.ghost && !same_owner(state.ghost->instance, owner, event.value) &&

@@ -91,15 +91,21 @@ TEST(ClusterSim, TwoKeyLockKeepsWorkingAfterItsSlotMigrates) {
   EXPECT_GT(count_lines_between(run, R"("kind":"server","node":2,"event":"created","key":"{lock}")", 1600000 + 1), 1u);
 }
 
-TEST(ClusterSim, SplitBrainMasterServesItsSideThenRefusesThenRejoinsAsReplica) {
+// Node 1 (shard 1's master) cut off with process 0 at 1 s, node timeout 1.5 s, healed at 4 s.
+SimConfig split_brain_of_node_1(Millis ttl) {
   SimConfig config = cluster_config(3, 1);
   config.duration_us = 6000000;
-  config.lock.ttl = Millis(500);
+  config.lock.ttl = ttl;
   config.cluster.node_timeout_us = 1500000;
   config.workload.hold_min_us = 100000;
   config.workload.hold_max_us = 300000;
   config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "split_brain", .process = 0, .node = 1});
   config.faults.push_back(FaultSpec{.at_us = 4000000, .kind = "heal"});
+  return config;
+}
+
+TEST(ClusterSim, SplitBrainMasterServesItsSideThenRefusesThenRejoinsAsReplica) {
+  const SimConfig config = split_brain_of_node_1(Millis(500));
   const RunResult run = simulate(config, 6);
   EXPECT_EQ(count_lines(run, R"("fault":"split_brain","node":1,"process":0)"), 1u);
   EXPECT_EQ(count_lines(run, R"("fault":"failover","node":4,"from":1)"), 1u);
@@ -118,14 +124,7 @@ TEST(ClusterSim, SplitBrainMasterServesItsSideThenRefusesThenRejoinsAsReplica) {
 // judges its grants against the promoted node's), and at the heal a `rejoin` line, with what it alone
 // accepted `lost`.
 TEST(ClusterSim, SplitBrainFailoverLineSaysTheOldMasterStillServesAndTheHealSaysRejoin) {
-  SimConfig config = cluster_config(3, 1);
-  config.duration_us = 6000000;
-  config.lock.ttl = Millis(5000);
-  config.cluster.node_timeout_us = 1500000;
-  config.workload.hold_min_us = 100000;
-  config.workload.hold_max_us = 300000;
-  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "split_brain", .process = 0, .node = 1});
-  config.faults.push_back(FaultSpec{.at_us = 4000000, .kind = "heal"});
+  const SimConfig config = split_brain_of_node_1(Millis(5000));
   const RunResult run = simulate(config, 6);
   EXPECT_EQ(count_lines(run, R"("fault":"failover","node":4,"from":1,"by":"cluster","from_serving":true)"), 1u);
   EXPECT_EQ(count_lines(run, R"("fault":"rejoin","node":1,"master":4)"), 1u);

@@ -9,18 +9,7 @@ namespace {
 
 #define EXPECT_REPLY(actual, expected) EXPECT_EQ(to_string(actual), to_string(expected)) << "reply kinds must match too"
 
-class Blocking : public ::testing::Test, public MockFixture {
- protected:
-  Blocking() {
-    node.set_unblock_sink([this](std::int64_t client_id, const Reply& reply) {
-      late.push_back(std::to_string(client_id) + " " + to_string(reply));
-    });
-  }
-  std::string late_reply(std::int64_t client_id, const Reply& reply) { return std::to_string(client_id) + " " + to_string(reply); }
-  std::vector<std::string> late;
-  Session second{.client_id = 2};
-  Session third{.client_id = 3};
-};
+class Blocking : public BlockedClientsFixture {};
 
 TEST_F(Blocking, APushServesTheFirstBlockedClient) {
   node.execute({"blpop", "a", "q", "0"}, second);

@@ -3,6 +3,9 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
 
 #include "redis/node.hpp"
 
@@ -21,6 +24,19 @@ struct MockFixture {
     command.insert(command.end(), argv);
     return node.execute(command, session);
   }
+};
+
+// Blocked clients: late replies (a parked client served, timed out or unblocked) kept as "id reply" lines, and
+// two more sessions to park.
+class BlockedClientsFixture : public ::testing::Test, public MockFixture {
+ protected:
+  BlockedClientsFixture() {
+    node.set_unblock_sink([this](std::int64_t client_id, const Reply& reply) { late.push_back(late_reply(client_id, reply)); });
+  }
+  std::string late_reply(std::int64_t client_id, const Reply& reply) { return std::to_string(client_id) + " " + to_string(reply); }
+  std::vector<std::string> late;
+  Session second{.client_id = 2};
+  Session third{.client_id = 3};
 };
 
 inline Reply I(std::int64_t value) { return Reply::integer_reply(value); }

@@ -10,18 +10,7 @@ namespace {
 
 #define EXPECT_REPLY(actual, expected) EXPECT_EQ(to_string(actual), to_string(expected)) << "reply kinds must match too"
 
-class StreamBlocking : public ::testing::Test, public MockFixture {
- protected:
-  StreamBlocking() {
-    node.set_unblock_sink([this](std::int64_t client_id, const Reply& reply) {
-      late.push_back(std::to_string(client_id) + " " + to_string(reply));
-    });
-  }
-  std::string late_reply(std::int64_t client_id, const Reply& reply) { return std::to_string(client_id) + " " + to_string(reply); }
-  std::vector<std::string> late;
-  Session second{.client_id = 2};
-  Session third{.client_id = 3};
-};
+class StreamBlocking : public BlockedClientsFixture {};
 
 Reply Read(const std::string& key, const std::string& id, const std::string& field, const std::string& value) {
   return A({A({B(key), A({A({B(id), A({B(field), B(value)})})})})});
