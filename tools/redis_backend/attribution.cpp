@@ -229,8 +229,8 @@ void Gaps::add(const Gaps& other) {
 }
 
 NodeAttribution::NodeAttribution(int node, std::set<std::string> keys, std::map<std::string, KeyState> initial,
-                                 RecordSink& sink, NameLookup lookup)
-    : node_(node), keys_(std::move(keys)), sink_(sink), lookup_(std::move(lookup)) {
+                                 RecordSink& sink, NameLookup lookup, WhenRan when_ran)
+    : node_(node), keys_(std::move(keys)), sink_(sink), lookup_(std::move(lookup)), when_ran_(std::move(when_ran)) {
   for (auto& [key, state] : initial) state_[key] = Derived{std::move(state), true};
 }
 
@@ -397,10 +397,16 @@ void NodeAttribution::close_unit() {
                 {"command", moved ? *moved : servers_own || line == nullptr ? std::string() : lower(line->argv.front())}};
     if (!servers_own && !unit.script.empty() && line != nullptr && line->from_script()) fields["script"] = unit.script;
     fields["notification"] = note.event;
-    fields["since_us"] = note.since_us;
+    // Read at `t`, it ran by then; its line's stamp says when (a line read late arrived with a backlog).
+    std::int64_t t_us = note.t_us;
+    if (line != nullptr && when_ran_) {
+      if (const std::optional<std::int64_t> ran_us = when_ran_(line->unix_us)) t_us = std::min(t_us, *ran_us);
+    }
+    const std::int64_t since_us = std::min(note.since_us, t_us);
+    fields["since_us"] = since_us;
     fields["node_time_ms"] = 0;
     fields["expire_at_ms"] = note.event == "expired" && before_known ? before.expire_at_ms : -1;
-    closed.records.push_back(Pending{note.t_us, note.since_us, line != nullptr ? line->unix_us / 1000 : last_line_ms_,
+    closed.records.push_back(Pending{t_us, since_us, line != nullptr ? line->unix_us / 1000 : last_line_ms_,
                                      is_removal(note.event), std::move(fields)});
   }
   for (const auto& [key, after] : closed.after) state_[key] = after;

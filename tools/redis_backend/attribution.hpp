@@ -59,7 +59,8 @@ struct Gaps {
   void add(const Gaps& other);
 };
 
-// A server line's `t` is when the observer read its notification: often after the worker that caused it
+// A server line's `t` is when the observer read its notification, or earlier when its MONITOR line's stamp
+// says the node ran it earlier (WhenRan): often after the worker that caused it
 // recorded the reply, while the change itself came before that reply. With one master (a worker's commands
 // then go over one connection at a time, each answered before the next), each line whose process is known is
 // moved back to the latest time its command can have run: it ran before `t`, inside one of the process's ops
@@ -76,10 +77,15 @@ class NodeAttribution {
   // Asked for an address that no SETNAME line named (a connection made before the stream began): its
   // name as the server knows it now (CLIENT LIST), or nullopt.
   using NameLookup = std::function<std::optional<std::string>(const std::string& address)>;
+  // The run's time (TimeBase microseconds) at which the node's wall clock read `node_wall_us`, or nullopt when
+  // that cannot be told (its clock was moved since, or drifts). A command's MONITOR line carries the node's
+  // clock when it ran, so a line the observer reads late (its thread was starved: every line of a backlog
+  // arrives at once) still goes where it happened, not where the backlog was read.
+  using WhenRan = std::function<std::optional<std::int64_t>(std::int64_t node_wall_us)>;
 
   // `initial` is the state read that starts the stream (nothing before it is recorded).
   NodeAttribution(int node, std::set<std::string> keys, std::map<std::string, KeyState> initial, RecordSink& sink,
-                  NameLookup lookup = {});
+                  NameLookup lookup = {}, WhenRan when_ran = {});
 
   // The stream, in order. `t_us` is when the notification was read; `since_us` a time it certainly came after.
   void notification(std::int64_t t_us, std::int64_t since_us, const std::string& event, const std::string& key);
@@ -139,6 +145,7 @@ class NodeAttribution {
   std::set<std::string> keys_;
   RecordSink& sink_;
   NameLookup lookup_;
+  WhenRan when_ran_;
   std::map<std::string, Derived> state_;      // after the last closed unit (derived, or read)
   std::vector<Note> notes_;                   // notifications whose command line has not come yet
   std::optional<Unit> unit_;                  // open until the next line that is not the script's

@@ -66,9 +66,10 @@ struct NodeObserver::Connections {
   }
 };
 
-NodeObserver::NodeObserver(int node, int port, std::set<std::string> keys, const TimeBase& time, RecordSink& sink, bool cluster)
+NodeObserver::NodeObserver(int node, int port, std::set<std::string> keys, const TimeBase& time, RecordSink& sink, bool cluster,
+                           const ServerClock* clock)
     : node_(node), port_(port), keys_(std::move(keys)), cluster_(cluster),
-      marker_channel_(kMarkerChannelPrefix + std::to_string(port)), time_(time), connections_(std::make_unique<Connections>()) {
+      marker_channel_(kMarkerChannelPrefix + std::to_string(port)), time_(time), clock_(clock), connections_(std::make_unique<Connections>()) {
   connections_->subscriber = connect(port_);
   connections_->reader = connect(port_);
   setup(connections_->reader, {"CLIENT", "SETNAME", kObserverClientName});
@@ -95,8 +96,17 @@ NodeObserver::NodeObserver(int node, int port, std::set<std::string> keys, const
       for (const auto& entry : reads_) initial_.insert(entry.second.read.state.begin(), entry.second.read.state.end());
       resolved_issued_us_ = reads_.at(*first).issued_us;
       reads_.clear();
+      NodeAttribution::WhenRan when_ran;
+      if (clock_ != nullptr) {
+        when_ran = [this](std::int64_t node_wall_us) -> std::optional<std::int64_t> {
+          const std::optional<std::int64_t> at_ns = clock_->monotonic_ns_when_read(node_wall_us);
+          if (!at_ns) return std::nullopt;
+          return (*at_ns - time_.start_ns()) / 1000;
+        };
+      }
       attribution_ = std::make_unique<NodeAttribution>(
-          node_, keys_, initial_, sink, [this](const std::string& address) { return client_name(address); });
+          node_, keys_, initial_, sink, [this](const std::string& address) { return client_name(address); },
+          std::move(when_ran));
       thread_ = std::thread([this] { loop(); });
       return;
     }

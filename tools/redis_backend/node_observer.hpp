@@ -31,14 +31,17 @@
 
 #include "attribution.hpp"
 #include "record_sink.hpp"
+#include "server_clock.hpp"
 
 namespace lockcheck::redis_backend {
 
 class NodeObserver {
  public:
   // Subscribes, reads the initial state of `keys`, then observes on its own thread until destroyed.
-  // Throws std::runtime_error when it cannot connect.
-  NodeObserver(int node, int port, std::set<std::string> keys, const TimeBase& time, RecordSink& sink, bool cluster = false);
+  // Throws std::runtime_error when it cannot connect. `clock`, the node's (nullable), places each change
+  // where the node's MONITOR stamp says it ran, rather than when the observer got to read it.
+  NodeObserver(int node, int port, std::set<std::string> keys, const TimeBase& time, RecordSink& sink, bool cluster = false,
+               const ServerClock* clock = nullptr);
   ~NodeObserver();
   NodeObserver(const NodeObserver&) = delete;
   NodeObserver& operator=(const NodeObserver&) = delete;
@@ -70,6 +73,7 @@ class NodeObserver {
   bool cluster_;
   std::string marker_channel_;
   const TimeBase& time_;
+  const ServerClock* clock_;
   std::unique_ptr<Connections> connections_;
   std::map<std::string, KeyState> initial_;
   struct Read {

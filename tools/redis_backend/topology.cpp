@@ -194,7 +194,8 @@ void Topology::publish_routing(const std::set<int>& blocked_nodes) {
 void Topology::observe() {
   for (std::size_t i = 0; i < servers_.size(); ++i) {
     if (replica_of_[i] < 0) {
-      observers_[i] = std::make_unique<NodeObserver>(static_cast<int>(i), servers_[i]->port(), keys_, time_, sink_, cluster());
+      observers_[i] = std::make_unique<NodeObserver>(static_cast<int>(i), servers_[i]->port(), keys_, time_, sink_, cluster(),
+                                                     clocks_[i].get());
     }
   }
   if (sentinel()) publish_routing();  // the master is observed now: open it to clients
@@ -229,7 +230,8 @@ void Topology::record_lost(std::int64_t t_us, int node, const std::string& key, 
 void Topology::start_observer(int node, const std::map<std::string, KeyState>& before, std::int64_t t_us, int node_of_record,
                               bool record_losses) {
   auto& slot = observers_[static_cast<std::size_t>(node)];
-  slot = std::make_unique<NodeObserver>(node, servers_[static_cast<std::size_t>(node)]->port(), keys_, time_, sink_, cluster());
+  slot = std::make_unique<NodeObserver>(node, servers_[static_cast<std::size_t>(node)]->port(), keys_, time_, sink_, cluster(),
+                                        clocks_[static_cast<std::size_t>(node)].get());
   for (const auto& [key, now] : slot->initial_state()) {
     auto it = before.find(key);
     const bool had = it != before.end() && it->second.present;

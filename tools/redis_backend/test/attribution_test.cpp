@@ -183,6 +183,38 @@ TEST_F(AttributionTest, ReentrantHashReleaseThatDeletes) {
   EXPECT_EQ(stream.gaps().unobserved + stream.gaps().unattributed, 0);
 }
 
+// The observer's thread was starved for two seconds (a loaded box): a release that ran at 0.456 s is read with
+// the whole backlog at 2.678 s, while its process has a later inner release in flight. Placed by when it was
+// read, the deletion fell inside that inner release (a false reentrancy violation, seen in CI). Its MONITOR
+// line says when the node ran it: the record goes there. A line whose node clock cannot be mapped (moved since,
+// or drifting) keeps the time it was read.
+TEST(Attribution, ALineReadLateGoesWhereItsNodeRanIt) {
+  RecordSink sink;
+  const std::int64_t node_wall_at_start_us = kNodeMs * 1000;
+  NodeAttribution stream(0, {"lock"}, {{"lock", hash_key({"aaa"}, kNodeMs + 2000)}}, sink, {},
+                         [&](std::int64_t node_wall_us) -> std::optional<std::int64_t> {
+                           if (node_wall_us >= node_wall_at_start_us + 3'000'000) return std::nullopt;  // moved since
+                           return node_wall_us - node_wall_at_start_us;
+                         });
+  stream.command(line(kNodeMs, kP1, {"CLIENT", "SETNAME", worker_client_name(1, 0)}));
+  stream.command(line(kNodeMs + 456, kP1, {"EVALSHA", "feed", "1", "lock", "aaa"}));
+  stream.notification(2'678'482, 2'678'400, "hincrby", "lock");
+  stream.command(line(kNodeMs + 456, "lua", {"HINCRBY", "lock", "aaa", "-1"}));
+  stream.notification(2'678'482, 2'678'400, "del", "lock");
+  stream.command(line(kNodeMs + 456, "lua", {"DEL", "lock"}));
+  stream.command(line(kNodeMs + 3100, kP1, {"EVALSHA", "feed", "1", "lock", "aaa"}));
+  stream.notification(3'200'000, 3'199'000, "hincrby", "lock");
+  stream.command(line(kNodeMs + 3100, "lua", {"HINCRBY", "lock", "aaa", "1"}));
+  stream.finish();
+  const std::vector<Record> out = sink.take();
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[1].fields["event"], "deleted");
+  EXPECT_EQ(out[0].t_us, 456'250);  // the line's stamp: 250 us past the node's millisecond
+  EXPECT_EQ(out[1].t_us, 456'250);
+  EXPECT_LE(out[1].fields["since_us"].get<std::int64_t>(), out[1].t_us);
+  EXPECT_EQ(out[2].t_us, 3'200'000);
+}
+
 // rw-two-keys: readers count themselves in a counter key (INCR ... DECR); each change is derived from the
 // counter before it, and the key is a lock key like the lock's own.
 TEST(Attribution, ACounterKeyIsDerivedFromItsIncrements) {
