@@ -399,15 +399,20 @@ void NodeAttribution::close_unit() {
     fields["notification"] = note.event;
     // Read at `t`, it ran by then; its line's stamp says when (a line read late arrived with a backlog).
     std::int64_t t_us = note.t_us;
+    std::int64_t stamp_node_ms = -1;
     if (line != nullptr && when_ran_) {
-      if (const std::optional<std::int64_t> ran_us = when_ran_(line->unix_us)) t_us = std::min(t_us, *ran_us);
+      const std::optional<std::int64_t> ran_us = when_ran_(line->unix_us);
+      if (ran_us && *ran_us < t_us) {
+        t_us = *ran_us;
+        stamp_node_ms = (line->unix_us + 999) / 1000;
+      }
     }
     const std::int64_t since_us = std::min(note.since_us, t_us);
     fields["since_us"] = since_us;
     fields["node_time_ms"] = 0;
     fields["expire_at_ms"] = note.event == "expired" && before_known ? before.expire_at_ms : -1;
     closed.records.push_back(Pending{t_us, since_us, line != nullptr ? line->unix_us / 1000 : last_line_ms_,
-                                     is_removal(note.event), std::move(fields)});
+                                     stamp_node_ms, is_removal(note.event), std::move(fields)});
   }
   for (const auto& [key, after] : closed.after) state_[key] = after;
   if (!closed.records.empty() || !closed.after.empty()) closed_.push_back(std::move(closed));
@@ -455,7 +460,9 @@ void NodeAttribution::flush(const StateRead* read) {
       Json& fields = pending.fields;
       const std::string key = fields.at("key").get<std::string>();
       const Derived& after = closed.after.at(key);
-      fields["node_time_ms"] = read != nullptr ? read->node_ms : pending.line_ms + (pending.t_us - pending.since_us + 999) / 1000;
+      fields["node_time_ms"] = pending.stamp_node_ms >= 0 ? pending.stamp_node_ms
+                               : read != nullptr      ? read->node_ms
+                                                      : pending.line_ms + (pending.t_us - pending.since_us + 999) / 1000;
       if (!pending.removal && !after.known) {
         fields["state_unread"] = true;  // value "", no deadline: nothing is claimed
         count(&Gaps::unobserved, "a change whose state could neither be derived nor read");

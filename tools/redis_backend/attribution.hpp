@@ -126,6 +126,9 @@ class NodeAttribution {
     std::int64_t t_us = 0;
     std::int64_t since_us = 0;
     std::int64_t line_ms = 0;  // the node clock of its command's MONITOR line
+    // When `t_us` is the line's stamp: the node's clock then, rounded up (a TTL counted from `t_us` then never
+    // ends later than the node's); else -1, and the clock comes from the read after it.
+    std::int64_t stamp_node_ms = -1;
     bool removal = false;      // deleted, expired, evicted: the record's value and deadline are fixed already
     Json fields;
   };

@@ -215,6 +215,30 @@ TEST(Attribution, ALineReadLateGoesWhereItsNodeRanIt) {
   EXPECT_EQ(out[2].t_us, 3'200'000);
 }
 
+// The same lag, for a grant: the node's clock at the change is the line's stamp (rounded up, so the TTL counted
+// from `t` never ends later than the node's), not the clock of the read that follows the backlog. That read ran
+// 2.2 s later: from it, a 2 s lease granted at 0.5 s would have looked over before it began.
+TEST(Attribution, ALateLinesGrantIsTimedByItsStamp) {
+  RecordSink sink;
+  NodeAttribution stream(0, {"lock"}, {{"lock", KeyState{}}}, sink, {},
+                         [](std::int64_t node_wall_us) -> std::optional<std::int64_t> { return node_wall_us - kNodeMs * 1000; });
+  stream.command(line(kNodeMs, kP2, {"CLIENT", "SETNAME", worker_client_name(2, 0)}));
+  stream.command(line(kNodeMs + 500, kP2, {"EVALSHA", "feed", "1", "lock", "bbb"}));
+  stream.notification(2'678'482, 2'678'400, "hincrby", "lock");
+  stream.command(line(kNodeMs + 500, "lua", {"HINCRBY", "lock", "bbb", "1"}));
+  stream.notification(2'678'482, 2'678'400, "expire", "lock");
+  stream.command(line(kNodeMs + 500, "lua", {"PEXPIRE", "lock", "2000"}));
+  stream.state_read(read_of(hash_key({"bbb"}, kNodeMs + 2500), kNodeMs + 2678));
+  const std::vector<Record> out = sink.take();
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].fields["event"], "created");
+  EXPECT_EQ(out[0].t_us, 500'250);
+  EXPECT_EQ(out[0].fields["node_time_ms"], kNodeMs + 501);
+  EXPECT_EQ(out[1].fields["event"], "expire_set");
+  EXPECT_EQ(out[1].fields["expire_at_ms"], kNodeMs + 2500);
+  EXPECT_EQ(out[1].fields["node_time_ms"], kNodeMs + 501);
+}
+
 // rw-two-keys: readers count themselves in a counter key (INCR ... DECR); each change is derived from the
 // counter before it, and the key is a lock key like the lock's own.
 TEST(Attribution, ACounterKeyIsDerivedFromItsIncrements) {
