@@ -8,6 +8,7 @@
 #include "lockcheck/lock_options.hpp"
 #include "lockcheck/public_types.hpp"
 #include "lockcheck/variants/registry.hpp"
+#include "scenario/closest_name.hpp"
 #include "scenario/readers.hpp"
 
 namespace lockcheck::sim::scenario_detail {
@@ -49,9 +50,14 @@ void read_run(const Section& top, Scenario& out, const std::string& default_name
   config.scenario = out.name;
   out.description = top.string("description").value_or("");
   out.backend = top.choice("backend", {"mock", "redis"}).value_or("mock");
-  // Any id: the variant registry knows the list, and reports an unknown id with its own message.
   config.variant = top.string("variant").value_or(config.variant);
   if (config.variant.empty()) top.fail_at("variant", "variant must not be empty");
+  const std::vector<std::string>& ids = variant_ids();
+  if (std::find(ids.begin(), ids.end(), config.variant) == ids.end()) {
+    const std::vector<std::string_view> known(ids.begin(), ids.end());
+    top.fail_at("variant", fmt::format("unknown lock variant '{}'{}; known: {}", config.variant,
+                                       did_you_mean(config.variant, known), fmt::join(ids, ", ")));
+  }
   top.read_millis("duration_ms", config.duration_us, 1, kMaxMillis);
   top.read_millis("command_timeout_ms", config.command_timeout_us, 1, kMaxMillis);
   top.read_millis("active_expiry_interval_ms", config.active_expiry_interval_us, 1, kMaxMillis);

@@ -1,9 +1,11 @@
 #include "scenario/section.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "scenario/closest_name.hpp"
 #include "scenario/scenario.hpp"
 
 namespace lockcheck::sim::scenario_detail {
@@ -80,13 +82,21 @@ void Section::allow_only(std::span<const std::string_view> allowed) const {
     if (known) continue;
     const std::string where = dotted_.empty() ? "" : " in " + label();
     const std::string list = join(allowed, "");
+    // Suggested as the allowed list writes it ("[[faults]]" for a table).
+    std::vector<std::string_view> names;
+    for (std::string_view display : allowed) names.push_back(bare(display));
+    std::string hint;
+    if (const std::optional<std::string> closest = closest_name(name, names)) {
+      const auto at = std::find(names.begin(), names.end(), *closest) - names.begin();
+      hint = fmt::format(" (did you mean '{}'?)", allowed[static_cast<std::size_t>(at)]);
+    }
     if (node.is_table()) {
-      fail(path(), node.source(), fmt::format("unknown table [{}]{}; allowed: {}", key.str(), where, list));
+      fail(path(), node.source(), fmt::format("unknown table [{}]{}{}; allowed: {}", key.str(), where, hint, list));
     }
     if (is_array_of_tables(node)) {
-      fail(path(), node.source(), fmt::format("unknown table [[{}]]{}; allowed: {}", key.str(), where, list));
+      fail(path(), node.source(), fmt::format("unknown table [[{}]]{}{}; allowed: {}", key.str(), where, hint, list));
     }
-    fail(path(), key.source(), fmt::format("unknown key '{}'{}; allowed: {}", key.str(), where, list));
+    fail(path(), key.source(), fmt::format("unknown key '{}'{}{}; allowed: {}", key.str(), where, hint, list));
   }
 }
 

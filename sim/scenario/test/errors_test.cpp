@@ -12,23 +12,23 @@ using testing::error_of;
 
 TEST(ScenarioErrors, UnknownKeyListsAllowed) {
   EXPECT_EQ(error_of("duration_ms = 1000\n\n[lock]\nttl_ms = 100\n\n\ntll_ms = 5\n"),
-            "scenarios/x.toml:7:1: unknown key 'tll_ms' in [lock]; allowed: ttl_ms, drift_ppm, retry_delay_min_ms, "
+            "scenarios/x.toml:7:1: unknown key 'tll_ms' in [lock] (did you mean 'ttl_ms'?); allowed: ttl_ms, drift_ppm, retry_delay_min_ms, "
             "retry_delay_max_ms, unknown_outcome_attempts, drift_floor_ms, max_attempts, idempotent_attempts, "
             "watchdog, renew_divisor, max_renewals, max_hold_ms");
 }
 
 TEST(ScenarioErrors, UnknownTopLevelKeyAndTable) {
-  EXPECT_EQ(error_of("durations_ms = 5\n").substr(0, 57),
-            "scenarios/x.toml:1:1: unknown key 'durations_ms'; allowed");
+  EXPECT_EQ(error_of("durations_ms = 5\n").substr(0, 87),
+            "scenarios/x.toml:1:1: unknown key 'durations_ms' (did you mean 'duration_ms'?); allowed");
   EXPECT_NE(error_of("x = 1\n[foo]\n").find("[lock], [clients], [[nodes]]"), std::string::npos);
   EXPECT_EQ(error_of("[foo]\na = 1\n").substr(0, 53), "scenarios/x.toml:1:1: unknown table [foo]; allowed: n");
-  EXPECT_EQ(error_of("[[fault]]\nkind = \"heal\"\n").substr(0, 47),
-            "scenarios/x.toml:1:1: unknown table [[fault]]; ");
+  EXPECT_EQ(error_of("[[fault]]\nkind = \"heal\"\n").substr(0, 76),
+            "scenarios/x.toml:1:1: unknown table [[fault]] (did you mean '[[faults]]'?); ");
 }
 
 TEST(ScenarioErrors, UnknownKeyInArrayTable) {
-  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"heal\"\nprocesss = 1\n").substr(0, 63),
-            "scenarios/x.toml:4:1: unknown key 'processs' in [[faults]]; all");
+  EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"heal\"\nprocesss = 1\n").substr(0, 89),
+            "scenarios/x.toml:4:1: unknown key 'processs' in [[faults]] (did you mean 'process'?); all");
 }
 
 TEST(ScenarioErrors, WrongTypeNamesExpectedType) {
@@ -43,6 +43,20 @@ TEST(ScenarioErrors, WrongTypeNamesExpectedType) {
   EXPECT_EQ(error_of("nodes = 1\n"),
             "scenarios/x.toml:1:9: nodes must be written as [[nodes]] tables, not an integer");
   EXPECT_EQ(error_of("variant = 3\n"), "scenarios/x.toml:1:11: variant must be a string, not an integer");
+}
+
+// A misspelt variant is the scenario's error, with its place, found when the file is read: not an "internal
+// error" of the first seed's run (exit 3), as it was.
+TEST(ScenarioErrors, UnknownVariantNamesThePlaceAndTheClosestId) {
+  const std::string error = error_of("variant = \"tokn\"\n");
+  EXPECT_EQ(error.substr(0, error.find(';')), "scenarios/x.toml:1:11: unknown lock variant 'tokn' (did you mean 'token'?)");
+  EXPECT_NE(error.find("known: exists-then-set, "), std::string::npos) << error;
+  EXPECT_EQ(error_of("variant = \"REDLOCK\"\n").substr(0, 66),
+            "scenarios/x.toml:1:11: unknown lock variant 'REDLOCK' (did you mea");
+  const std::string far = error_of("variant = \"zookeeper\"\n");
+  EXPECT_EQ(far.find("did you mean"), std::string::npos) << far;
+  EXPECT_EQ(error_of("variant = \"script\"\n[scripts]\nacquire = \"a.lua\"\nrelease = \"r.lua\"\n").find("unknown lock variant"),
+            std::string::npos);
 }
 
 TEST(ScenarioErrors, ClusterTable) {
