@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <numeric>
 #include <vector>
 
 namespace lockcheck::sim::scenario_detail {
@@ -12,20 +11,22 @@ namespace {
 
 char folded(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
 
-// Levenshtein distance over case-folded characters; one row of the table at a time.
+// Edit distance over case-folded characters, a swap of two neighbours counting as one edit (optimal string
+// alignment): "rnu" is one slip from "run". Names are short: the whole table is fine.
 std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  std::iota(row.begin(), row.end(), std::size_t{0});
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t substitute = diagonal + (folded(a[i - 1]) == folded(b[j - 1]) ? 0 : 1);
-      diagonal = row[j];
-      row[j] = std::min({substitute, row[j] + 1, row[j - 1] + 1});
+      const bool same = folded(a[i - 1]) == folded(b[j - 1]);
+      d[i][j] = std::min({d[i - 1][j - 1] + (same ? 0 : 1), d[i - 1][j] + 1, d[i][j - 1] + 1});
+      if (i > 1 && j > 1 && folded(a[i - 1]) == folded(b[j - 2]) && folded(a[i - 2]) == folded(b[j - 1])) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
     }
   }
-  return row[b.size()];
+  return d[a.size()][b.size()];
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "../redis_backend/backend.hpp"
 #include "redis/resp_server.hpp"
 #include "run_engine.hpp"
+#include "scenario/closest_name.hpp"
 
 namespace {
 
@@ -223,13 +224,26 @@ int main(int argc, char** argv) {
   merge->add_option("--out", merge_options.out_dir, "Write matrix.md, report.html, results.json here (default: print matrix.md)");
   merge->add_option("--junit", merge_options.junit_path, "Write JUnit XML here");
 
-  auto* serve = app.add_subcommand("serve", "Serve the embedded Redis mock over RESP2 (real clock)");
+  auto* serve = app.add_subcommand("serve", "Serve the embedded Redis mock over RESP2, or RESP3 after HELLO 3 (real clock)");
   lockcheck::mock::ServeOptions serve_options{.port = 6380};
   serve->add_option("--bind,--host", serve_options.host, "Address to bind (loopback by default)");
   serve->add_option("--port", serve_options.port, "TCP port")->check(CLI::Range(1, 65535));
   serve->add_option("--requirepass", serve_options.requirepass, "Clients must AUTH with this password")
       ->envname("LOCKCHECK_REQUIREPASS");
 
+  // CLI11 would answer a mistyped subcommand with "A subcommand is required": name it, and the closest one.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string_view> names;
+    for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+    const std::string_view given = argv[1];
+    if (std::find(names.begin(), names.end(), given) == names.end()) {
+      std::string known;
+      for (std::string_view name : names) known += fmt::format("{}{}", known.empty() ? "" : ", ", name);
+      std::fprintf(stderr, "lockcheck: unknown subcommand '%s'%s; known: %s (lockcheck --help)\n", argv[1],
+                   sim::scenario_detail::did_you_mean(given, names).c_str(), known.c_str());
+      return kExitUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
