@@ -401,7 +401,11 @@ void NodeAttribution::close_unit() {
     std::int64_t t_us = note.t_us;
     std::int64_t stamp_node_ms = -1;
     if (line != nullptr && when_ran_) {
-      const std::optional<std::int64_t> ran_us = when_ran_(line->unix_us);
+      // Stamps follow the stream's order; a millisecond's leeway for how two readings of the clocks differ.
+      const std::int64_t not_before_us =
+          last_ran_us_ == std::numeric_limits<std::int64_t>::min() ? last_ran_us_ : last_ran_us_ - 1000;
+      const std::optional<std::int64_t> ran_us = when_ran_(line->unix_us, not_before_us);
+      if (ran_us) last_ran_us_ = std::max(last_ran_us_, *ran_us);
       if (ran_us && *ran_us < t_us) {
         t_us = *ran_us;
         stamp_node_ms = (line->unix_us + 999) / 1000;

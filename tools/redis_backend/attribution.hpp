@@ -20,6 +20,7 @@
 // instead of guessing.
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -77,11 +78,11 @@ class NodeAttribution {
   // Asked for an address that no SETNAME line named (a connection made before the stream began): its
   // name as the server knows it now (CLIENT LIST), or nullopt.
   using NameLookup = std::function<std::optional<std::string>(const std::string& address)>;
-  // The run's time (TimeBase microseconds) at which the node's wall clock read `node_wall_us`, or nullopt when
-  // that cannot be told (its clock was moved since, or drifts). A command's MONITOR line carries the node's
-  // clock when it ran, so a line the observer reads late (its thread was starved: every line of a backlog
-  // arrives at once) still goes where it happened, not where the backlog was read.
-  using WhenRan = std::function<std::optional<std::int64_t>(std::int64_t node_wall_us)>;
+  // The run's time (TimeBase microseconds) at which the node's wall clock read `node_wall_us`, no earlier than
+  // `not_before_us` (the stamp before it in the stream), or nullopt when that cannot be told. A command's
+  // MONITOR line carries the node's clock when it ran, so a line the observer reads late (its thread was
+  // starved: every line of a backlog arrives at once) still goes where it happened, not where it was read.
+  using WhenRan = std::function<std::optional<std::int64_t>(std::int64_t node_wall_us, std::int64_t not_before_us)>;
 
   // `initial` is the state read that starts the stream (nothing before it is recorded).
   NodeAttribution(int node, std::set<std::string> keys, std::map<std::string, KeyState> initial, RecordSink& sink,
@@ -155,6 +156,7 @@ class NodeAttribution {
   std::vector<Closed> closed_;                // units since the last read
   std::map<std::string, std::string> names_;  // address -> client name
   std::int64_t last_line_ms_ = 0;
+  std::int64_t last_ran_us_ = std::numeric_limits<std::int64_t>::min();  // the last stamp placed by WhenRan
   Gaps gaps_;
 };
 

@@ -5,6 +5,7 @@
 #include <sys/ioctl.h>
 
 #include <algorithm>
+#include <limits>
 #include <chrono>
 #include <stdexcept>
 #include <vector>
@@ -98,8 +99,11 @@ NodeObserver::NodeObserver(int node, int port, std::set<std::string> keys, const
       reads_.clear();
       NodeAttribution::WhenRan when_ran;
       if (clock_ != nullptr) {
-        when_ran = [this](std::int64_t node_wall_us) -> std::optional<std::int64_t> {
-          const std::optional<std::int64_t> at_ns = clock_->monotonic_ns_when_read(node_wall_us);
+        when_ran = [this](std::int64_t node_wall_us, std::int64_t not_before_us) -> std::optional<std::int64_t> {
+          const std::int64_t not_before_ns = not_before_us == std::numeric_limits<std::int64_t>::min()
+                                                 ? not_before_us
+                                                 : time_.start_ns() + not_before_us * 1000;
+          const std::optional<std::int64_t> at_ns = clock_->monotonic_ns_when_read(node_wall_us, not_before_ns);
           if (!at_ns) return std::nullopt;
           return (*at_ns - time_.start_ns()) / 1000;
         };

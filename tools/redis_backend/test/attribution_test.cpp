@@ -192,7 +192,7 @@ TEST(Attribution, ALineReadLateGoesWhereItsNodeRanIt) {
   RecordSink sink;
   const std::int64_t node_wall_at_start_us = kNodeMs * 1000;
   NodeAttribution stream(0, {"lock"}, {{"lock", hash_key({"aaa"}, kNodeMs + 2000)}}, sink, {},
-                         [&](std::int64_t node_wall_us) -> std::optional<std::int64_t> {
+                         [&](std::int64_t node_wall_us, std::int64_t) -> std::optional<std::int64_t> {
                            if (node_wall_us >= node_wall_at_start_us + 3'000'000) return std::nullopt;  // moved since
                            return node_wall_us - node_wall_at_start_us;
                          });
@@ -221,7 +221,7 @@ TEST(Attribution, ALineReadLateGoesWhereItsNodeRanIt) {
 TEST(Attribution, ALateLinesGrantIsTimedByItsStamp) {
   RecordSink sink;
   NodeAttribution stream(0, {"lock"}, {{"lock", KeyState{}}}, sink, {},
-                         [](std::int64_t node_wall_us) -> std::optional<std::int64_t> { return node_wall_us - kNodeMs * 1000; });
+                         [](std::int64_t node_wall_us, std::int64_t) -> std::optional<std::int64_t> { return node_wall_us - kNodeMs * 1000; });
   stream.command(line(kNodeMs, kP2, {"CLIENT", "SETNAME", worker_client_name(2, 0)}));
   stream.command(line(kNodeMs + 500, kP2, {"EVALSHA", "feed", "1", "lock", "bbb"}));
   stream.notification(2'678'482, 2'678'400, "hincrby", "lock");
