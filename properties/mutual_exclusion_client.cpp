@@ -31,13 +31,17 @@ std::string ending(const std::string& reason) {
 std::string describe_overlap(const History& history, const Belief& first, const Belief& second) {
   std::int64_t overlap_us = std::min(first.end_us, second.end_us) - second.start_us;
   auto mode = [](const Belief& belief) { return belief.shared ? " for reading" : ""; };
+  // A holder that used the resource after its validity overlapped the other in belief, not in validity: the
+  // clause after says when its validity ended.
+  const bool acted_after_validity = first.end_reason == "acted";
   std::string text = fmt::format(
       "{} believed it held '{}'{} (token {}) from t={} until t={} ({}), but {} acquired it{} "
-      "(token {}) at t={}: both inside their validity for {}",
+      "(token {}) at t={}: both {} for {}",
       holder_name(first), first.key, mode(first), short_token(first.token), format_time_us(first.start_us),
       format_time_us(first.end_us), ending(first.end_reason), holder_name(second), mode(second), short_token(second.token),
-      format_time_us(second.start_us), format_duration_us(overlap_us));
-  if (first.end_reason == "acted") {
+      format_time_us(second.start_us), acted_after_validity ? "believed they held it" : "inside their validity",
+      format_duration_us(overlap_us));
+  if (acted_after_validity) {
     text += fmt::format("; {}'s validity ended at t={}, but it still used the resource at t={} believing "
                         "it held the lock",
                         holder_name(first), format_time_us(first.valid_until_us), format_time_us(first.end_us));

@@ -148,6 +148,10 @@ TEST(Checkers, S1LateCompareAndDeleteReturningZeroIsNotAReleaseViolation) {
   EXPECT_EQ(client.witnesses, (std::vector<std::int64_t>{4, 11, 15}));
   EXPECT_TRUE(contains(client.cause, "process 1 was paused at t=0.003s for 2000 ms")) << client.cause;
   EXPECT_TRUE(contains(client.cause, "still used the resource at t=2.004s")) << client.cause;
+  // Its validity had ended before p2 acquired: they overlapped in belief, not in validity (the witness said
+  // "both inside their validity", which its own next clause contradicted).
+  EXPECT_FALSE(contains(client.cause, "both inside their validity")) << client.cause;
+  EXPECT_TRUE(contains(client.cause, ": both believed they held it for ")) << client.cause;
   Verdict resource = verdict_of(history, "mutual_exclusion_resource");
   EXPECT_EQ(resource.outcome, Outcome::violated);
   EXPECT_EQ(resource.witnesses, (std::vector<std::int64_t>{5, 13, 15}));
