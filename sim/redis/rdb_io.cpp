@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "lzf_compress.hpp"
 #include "numbers.hpp"
 
 namespace lockcheck::mock {
@@ -25,6 +26,8 @@ constexpr std::array<std::uint64_t, 256> kCrc64Table = crc64_table();
 constexpr unsigned char kEncInt8 = 0xc0;  // RDB_ENCVAL prefix (11 in the top bits) + RDB_ENC_INT8
 constexpr unsigned char kEncInt16 = 0xc1;
 constexpr unsigned char kEncInt32 = 0xc2;
+constexpr unsigned char kEncLzf = 0xc3;
+constexpr std::size_t kLzfMinBytes = 21;  // rdbSaveRawString: "under 20 bytes it's unable to compress"
 
 // liblzf's format: a control byte < 32 copies that many + 1 literal bytes; otherwise a back reference of
 // (control >> 5) + 2 bytes (7: plus the next byte) from ((control & 31) << 8) + next byte + 1 bytes back.
@@ -106,6 +109,15 @@ void put_rdb_string(std::string& out, std::string_view text) {
         put_little_endian(out, static_cast<std::uint64_t>(*value), 4);
         return;
       }
+    }
+  }
+  if (text.size() >= kLzfMinBytes) {
+    if (auto compressed = lzf_compress(text)) {  // rdbcompression yes, Redis's default
+      out.push_back(static_cast<char>(kEncLzf));
+      put_rdb_length(out, compressed->size());
+      put_rdb_length(out, text.size());
+      out += *compressed;
+      return;
     }
   }
   put_rdb_length(out, text.size());

@@ -1,6 +1,6 @@
 #pragma once
 // The pieces of Redis's RDB format that DUMP/RESTORE and FUNCTION DUMP/RESTORE share: length prefixes, strings
-// (plain, integer-encoded, LZF-compressed), the payload footer (RDB version 10 little endian, then the CRC-64 of
+// (plain, integer-encoded, LZF-compressed both ways), the payload footer (RDB version 10 little endian, then the CRC-64 of
 // everything before it, little endian) and Redis's crc64.
 #include <cstdint>
 #include <optional>
@@ -18,7 +18,8 @@ std::uint64_t crc64_jones(std::string_view bytes);
 void put_little_endian(std::string& out, std::uint64_t value, int bytes);
 // RDB's length prefix: 6, 14 or 32 bits (big endian), or 64 bits after 0x81.
 void put_rdb_length(std::string& out, std::uint64_t length);
-// rdbSaveRawString without compression: an integer-encoded string when Redis would write one, else plain.
+// rdbSaveRawString under rdbcompression yes: an integer-encoded string when Redis would write one, LZF when it
+// saves Redis's four bytes (over 20 bytes long), else plain.
 void put_rdb_string(std::string& out, std::string_view text);
 // A binary double (RDB_TYPE_ZSET_2 scores): 8 bytes little endian.
 void put_rdb_double(std::string& out, double value);

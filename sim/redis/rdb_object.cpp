@@ -7,6 +7,7 @@
 #include "numbers.hpp"
 #include "packed_encodings.hpp"
 #include "rdb_io.hpp"
+#include "rdb_stream.hpp"
 
 namespace lockcheck::mock {
 namespace {
@@ -252,7 +253,9 @@ std::string dump_value(const Value& value, Encoding encoding, std::int64_t list_
           put_zset(out, v, encoding);
         } else if constexpr (std::is_same_v<T, Set>) {
           put_set(out, v, encoding);
-        }  // a stream is never dumped: DUMP refuses it first (commands_dump.cpp)
+        } else if constexpr (std::is_same_v<T, StreamBox>) {
+          put_stream(out, v.get());
+        }
       },
       value);
   append_dump_footer(out);
@@ -300,7 +303,15 @@ std::optional<RestoredValue> restore_value(std::string_view payload, const Encod
       if (!flat) return std::nullopt;
       return zset_from_pairs(*flat, limits);
     }
-    default: return std::nullopt;  // streams, modules, zipmap: types the mock does not hold
+    case kRdbTypeStreamListpacks:
+    case kRdbTypeStreamListpacks2: {
+      auto stream = read_stream(reader, *type);
+      if (!stream) return std::nullopt;
+      StreamBox box;
+      box.get() = std::move(*stream);
+      return RestoredValue{std::move(box), Encoding::stream};
+    }
+    default: return std::nullopt;  // modules, zipmap, 7.2's types: what 7.0.15 does not load either
   }
 }
 

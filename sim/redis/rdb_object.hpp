@@ -1,11 +1,10 @@
 #pragma once
 // DUMP's payload for one key as redis-server 7.0.15 writes it (createDumpPayload): the RDB object type, the
-// value in the encoding the key has (string; list as quicklist of listpacks; hash and sorted set as listpack
-// or as their hashtable/skiplist element lists; set as intset or hashtable), then the footer (rdb_io.hpp).
-// Differences: the mock never LZF-compresses (valid RDB, larger than Redis's bytes for long compressible
-// strings), and writes hashtable-encoded hashes and sets in its own order (Redis's is its dict's).
-// Reading takes every type 7.0.15 restores except streams, modules and the 2.x zipmap, and gives the
-// encoding Redis converts to on load under the current limits.
+// value in the encoding the key has (string; list as quicklist of listpacks; hash and
+// sorted set as listpack or as their hashtable/skiplist element lists; set as intset or hashtable; stream as
+// rdb_stream.hpp), then the footer (rdb_io.hpp). Difference: hashtable-encoded hashes and sets go in the mock's
+// order (Redis's is its dict's). Reading takes every type 7.0.15 restores except modules and the 2.x zipmap,
+// and gives the encoding Redis converts to on load under the current limits.
 #include <optional>
 #include <string>
 #include <string_view>

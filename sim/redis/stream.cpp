@@ -24,14 +24,6 @@ std::optional<std::uint64_t> parse_uint64(const std::string& text) {
   return static_cast<std::uint64_t>(value);
 }
 
-// A listpack element's size: the payload plus its encoding header and back-length, roughly.
-std::int64_t element_bytes(std::size_t length) {
-  if (length < 64) return static_cast<std::int64_t>(length) + 2;
-  if (length < 4096) return static_cast<std::int64_t>(length) + 4;
-  return static_cast<std::int64_t>(length) + 7;
-}
-
-constexpr std::int64_t kEntryOverheadBytes = 10;  // flags, ms and seq deltas, lp-count
 constexpr std::int64_t kListpackMaxBytes = (1LL << 30);  // STREAM_LISTPACK_MAX_SIZE
 
 }  // namespace
@@ -82,19 +74,9 @@ void Stream::append(StreamId id, std::vector<std::string> fields, const StreamNo
     const StreamNode& tail = nodes.rbegin()->second;
     new_node = tail.bytes + payload >= max_bytes || (limits.max_entries > 0 && tail.appended >= limits.max_entries);
   }
-  if (new_node) {
-    // A fresh listpack carries the header and the master entry (the first entry's field names).
-    std::int64_t master = 7 + 3 * 2;
-    for (std::size_t i = 0; i < fields.size(); i += 2) master += element_bytes(fields[i].size());
-    nodes[id] = StreamNode{0, 0, master, id};
-  }
-  StreamNode& tail = nodes.rbegin()->second;
-  std::int64_t entry = kEntryOverheadBytes;
-  for (const std::string& each : fields) entry += element_bytes(each.size());
-  tail.bytes += entry;
-  ++tail.live;
-  ++tail.appended;
-  tail.last = id;
+  if (new_node) nodes[id] = StreamNode::open(fields);
+  auto& [master, tail] = *nodes.rbegin();
+  tail.add(master, id, fields);
   entries.emplace(id, std::move(fields));
   last_id = id;
   ++entries_added;
@@ -106,7 +88,8 @@ bool Stream::erase(StreamId id) {
   auto node = nodes.upper_bound(id);
   if (node != nodes.begin()) {
     --node;
-    if (--node->second.live == 0) nodes.erase(node);
+    node->second.mark_deleted(id);
+    if (node->second.live == 0) nodes.erase(node);
   }
   return true;
 }
@@ -137,8 +120,8 @@ std::int64_t trim_stream(Stream& stream, const StreamTrim& trim) {
     for (auto it = stream.entries.lower_bound(node->first); it != stream.entries.end() && it->first <= node->second.last;) {
       const bool stop = trim.strategy == Strategy::maxlen ? length() <= trim.maxlen : it->first >= trim.minid;
       if (stop) break;
+      node->second.mark_deleted(it->first);
       it = stream.entries.erase(it);
-      --node->second.live;
       ++deleted;
     }
     break;

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace lockcheck::mock {
@@ -55,13 +56,29 @@ struct ConsumerGroup {
   friend bool operator==(const ConsumerGroup&, const ConsumerGroup&) = default;
 };
 
-// One listpack of Redis's radix tree, keyed in Stream::nodes by its master (first appended) ID.
+// One listpack of Redis's radix tree, keyed in Stream::nodes by its master ID, element for element as
+// t_stream.c lays it out (integers as their decimal text): the master entry (live count, deleted count, field
+// count, the first entry's field names, 0), then per entry its flags, ms and seq deltas from the master ID,
+// [field count, field names,] values and lp-count. Deleted entries stay, flagged, until the node goes.
 struct StreamNode {
   std::int64_t live = 0;      // entries not deleted
   std::int64_t appended = 0;  // entries ever appended (live + marked deleted): what fills a node
-  std::int64_t bytes = 0;     // an estimate of the listpack's size
+  std::int64_t bytes = 0;     // the listpack's size (lpBytes)
   StreamId last;              // the last ID appended
+  std::vector<std::string> elements;
+  std::vector<std::pair<StreamId, std::size_t>> flags_at;  // each entry's flags element, IDs ascending
   friend bool operator==(const StreamNode&, const StreamNode&) = default;
+
+  // A node holding only the master entry of `fields` (field, value, ...: the names are taken).
+  static StreamNode open(const std::vector<std::string>& fields);
+  // Appends entry `id` (streamAppendItem's layout, same-fields compressed against the master entry).
+  void add(StreamId master, StreamId id, const std::vector<std::string>& fields);
+  // Flags entry `id` deleted and moves one from the live to the deleted count; false when absent or deleted.
+  bool mark_deleted(StreamId id);
+  // A node read from its listpack's elements, its live entries added to `live` (IDs ascending); nullopt when
+  // the elements are not a stream node's.
+  using Entries = std::vector<std::pair<StreamId, std::vector<std::string>>>;
+  static std::optional<StreamNode> from_elements(StreamId master, std::vector<std::string> elements, Entries& live);
 };
 
 struct StreamNodeLimits {

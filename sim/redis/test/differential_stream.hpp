@@ -2,7 +2,7 @@
 // Stream steps of the differential test (included by differential_test.cpp after its generators). Only explicit
 // IDs: "*" takes each server's own clock. Idle and delivery times stay out of the compared replies: XPENDING's
 // extended form runs with an IDLE no entry reaches, XCLAIM/XAUTOCLAIM with JUSTID, XINFO only in forms without
-// times (STREAM without FULL, GROUPS).
+// times (STREAM without FULL, GROUPS). DUMP and RESTORE of the streams themselves.
 
 namespace lockcheck::mock::testing {
 namespace {  // the generators it builds on are differential_test.cpp's own
@@ -20,6 +20,8 @@ rc::Gen<Step> stream_step() {
   auto small = rc::gen::element<std::string>("0", "1", "2", "-1", "x");
   return rc::gen::weightedOneOf<Step>({
       {6, as_step(plain({k, id, rc::gen::element<std::string>("f", "g"), value()}, "XADD"))},
+      // IDs past the others' that always add: streams long enough for several nodes (stream-node-max-entries 3).
+      {10, as_step(plain({k, rc::gen::just<std::string>("99-*"), rc::gen::element<std::string>("f", "g"), value()}, "XADD"))},
       {2, rc::gen::exec([k, id, small] {
          Command command{"XADD", *k};
          command.push_back(*rc::gen::element<std::string>("MAXLEN", "MINID", "maxlen", "NOMKSTREAM", "LIMIT"));
@@ -46,6 +48,12 @@ rc::Gen<Step> stream_step() {
                         "XGROUP"))},
       {1, as_step(plain({rc::gen::element<std::string>("CREATECONSUMER", "DELCONSUMER"), k, group, consumer}, "XGROUP"))},
       {1, as_step(plain({rc::gen::just<std::string>("DESTROY"), k, group}, "XGROUP"))},
+      // Groups that exist and reads that succeed often enough for pending entries and consumers in DUMP payloads.
+      {3, as_step(plain({rc::gen::just<std::string>("CREATE"), k, group, rc::gen::element<std::string>("0", "$")}, "XGROUP"))},
+      {4, as_step(plain({rc::gen::just<std::string>("GROUP"), group, consumer, rc::gen::just<std::string>("COUNT"),
+                         rc::gen::element<std::string>("1", "2"), rc::gen::just<std::string>("STREAMS"), k,
+                         rc::gen::just<std::string>(">")},
+                        "XREADGROUP"))},
       {3, as_step(plain({rc::gen::just<std::string>("GROUP"), group, consumer, rc::gen::element<std::string>("COUNT", "NOACK"),
                          rc::gen::just<std::string>("1"), rc::gen::just<std::string>("STREAMS"), k,
                          rc::gen::element<std::string>(">", "0", "$", "x")},
@@ -70,6 +78,13 @@ rc::Gen<Step> stream_step() {
       {1, as_step(plain({rc::gen::element<std::string>("STREAM", "GROUPS"), k}, "XINFO"))},
       {1, as_step(plain({k}, "TYPE"))},
       {1, as_step(plain({k, rc::gen::element<std::string>("x2", "x3")}, "COPY"))},
+      // DUMP compared by content and bytes, RESTORE of redis-server's own DUMP (differential_dump.hpp).
+      {3, as_step(plain({k}, "DUMP"))},
+      {2, rc::gen::exec([k] {
+         Command command{"RESTORE", *k, *rc::gen::element<std::string>("0", "150000"), "@dump:" + *rc::gen::element<std::string>("x1", "x2")};
+         if (*rc::gen::element(true, true, false)) command.push_back("REPLACE");
+         return Step{std::move(command), false};
+       })},
   });
 }
 

@@ -640,7 +640,7 @@ rc::Gen<Step> zset_step() {
 // Redis converts only as a value grows, so a threshold lowered under an existing value is not compared).
 const Command kEncodingLimits = {"CONFIG", "SET", "hash-max-listpack-entries", "4", "hash-max-ziplist-value", "16",
                                  "set-max-intset-entries", "4", "zset-max-listpack-entries", "4",
-                                 "zset-max-ziplist-value", "16"};
+                                 "zset-max-ziplist-value", "16", "stream-node-max-entries", "3"};
 
 // OBJECT ENCODING after whatever the sequence did (the other generators grow and overwrite the same keys), the
 // writes that change a string's encoding, and HRANDFIELD / ZRANDMEMBER: a whole value compared unordered,
@@ -716,7 +716,7 @@ rc::Gen<Step> string_bits_step() {
 // absolute, already past) and options, and of broken payloads.
 rc::Gen<Step> dump_step() {
   auto as_step = [](rc::Gen<Command> gen) { return rc::gen::map(gen, [](Command c) { return Step{std::move(c), false}; }); };
-  auto any_key = rc::gen::element<std::string>("k1", "k2", "h1", "l1", "z1", "s1", "s2", "z2", "nokey");
+  auto any_key = rc::gen::element<std::string>("k1", "k2", "h1", "l1", "z1", "s1", "s2", "z2", "x1", "x2", "nokey");
   return rc::gen::weightedOneOf<Step>({
       {3, as_step(plain({any_key}, "DUMP"))},
       {4, rc::gen::exec([any_key] {
@@ -965,6 +965,12 @@ Reply order_free(const Command& command, Reply reply, const std::vector<Command>
   if (name == "HSCAN" && reply.kind == Reply::Kind::array && reply.elements.size() == 2) sort_pairs(reply.elements[1].elements);
   if (name == "RANDOMKEY" && reply.kind == Reply::Kind::bulk) reply.text = "<a key>";
   if (name == "DUMP" && reply.kind == Reply::Kind::bulk) reply.text = dump_summary(reply.text);
+  // XINFO STREAM's radix-tree-nodes is the mock's estimate (README, known differences): the node count is not.
+  if (name == "XINFO" && reply.kind == Reply::Kind::array) {
+    for (std::size_t i = 0; i + 1 < reply.elements.size(); i += 2) {
+      if (reply.elements[i].text == "radix-tree-nodes") reply.elements[i + 1] = Reply::integer_reply(0);
+    }
+  }
   if (name == "INFO" && reply.kind == Reply::Kind::bulk) {
     static const std::regex avg_ttl("avg_ttl=[0-9]+");
     reply.text = std::regex_replace(reply.text, avg_ttl, "avg_ttl=0");
@@ -1019,18 +1025,10 @@ bool same(const Reply& mock_reply, const Reply& real_reply, bool time_tolerant) 
 // (sim/redis/README.md, "Known differences").
 class UndrawnSteps {
  public:
-  bool skip(const Node& node, int db, const Command& command) const {
+  bool skip(const Command& command) const {
     // A transaction that subscribes and then publishes to its own connection: redis-server writes the message in
     // the middle of EXEC's reply (its elements shift), the mock before it; hiredis would lose step with redis.
-    if (subscribe_queued_ && (command[0] == "PUBLISH" || command[0] == "SPUBLISH")) return true;
-    // The mock neither writes nor reads a stream's RDB payload: no DUMP of a stream, no RESTORE of one.
-    std::string key;
-    if (command.size() >= 2 && command[0] == "DUMP") key = command[1];
-    if (command.size() >= 4 && command[0] == "RESTORE" && command[3].starts_with("@dump:")) key = command[3].substr(6);
-    if (key.empty()) return false;
-    const auto& entries = node.keyspace().database(db).entries;
-    const auto it = entries.find(key);
-    return it != entries.end() && std::holds_alternative<StreamBox>(it->second.value);
+    return subscribe_queued_ && (command[0] == "PUBLISH" || command[0] == "SPUBLISH");
   }
   void ran(const Command& command, bool queued) {
     if (queued && (command[0] == "PSUBSCRIBE" || command[0] == "SSUBSCRIBE")) subscribe_queued_ = true;
@@ -1082,15 +1080,16 @@ void reset(HiredisClient& real) {
   if (stray_replies > 0) std::fprintf(stderr, "differential: skipped %d stray replies of redis-server\n", stray_replies);
 }
 
-TEST(Differential, MockAnswersLikeRealRedis) {
+// Random sequences of `steps` on the mock and on a private redis-server, replies compared step by step.
+void expect_identical_replies(const char* property, const rc::Gen<Step>& steps_gen) {
   setenv("RC_PARAMS", "max_success=2500 max_size=40", /*overwrite=*/0);
   lockcheck::testing::RedisServer server;
   HiredisClient real(server.host(), server.port());
   HiredisClient side(server.host(), server.port());  // fetches RESTORE payloads (differential_dump.hpp)
   std::int64_t client_id = 0;
   std::string last_failure;  // RapidCheck re-runs the minimal case last, so this describes it
-  bool ok = rc::check("mock and redis-server 7.0 give identical replies", [&] {
-    auto steps = *rc::gen::container<std::vector<Step>>(step());
+  bool ok = rc::check(property, [&] {
+    auto steps = *rc::gen::container<std::vector<Step>>(steps_gen);
     reset(real);
     Node node(NodeOptions{.clock = real_unix_time_ms});
     Session session{.client_id = ++client_id};
@@ -1099,13 +1098,13 @@ TEST(Differential, MockAnswersLikeRealRedis) {
     UndrawnSteps undrawn;
     for (std::size_t i = 0; i < steps.size(); ++i) {
       const Step& s = steps[i];
-      if (undrawn.skip(node, session.db, s.command)) continue;
+      if (undrawn.skip(s.command)) continue;
       const Command command = with_real_payload(s.command, side, session.db);
       const std::vector<Command> queued_commands = session.transaction.queued;  // what an EXEC here answers for
       const Reply real_reply = real.call(command);
       const Reply mock_reply = node.execute(command, session);
       if (command[0] == "DUMP" && real_reply.kind == Reply::Kind::bulk && written_as_the_mock_writes(real_reply.text) &&
-          mock_reply != real_reply) {
+          mock_reply.kind == Reply::Kind::bulk && without_times(mock_reply.text) != without_times(real_reply.text)) {
         last_failure = "step " + std::to_string(i) + ": DUMP bytes differ where Redis's are the mock's encoding";
         RC_FAIL(last_failure);
       }
@@ -1125,12 +1124,19 @@ TEST(Differential, MockAnswersLikeRealRedis) {
           !dbsize_within_reclaim(node, session.db, s.command, actual, expected)) {
         last_failure = "step " + std::to_string(i) + " differs: " + show(s.command) + "\n  mock:  " + to_string(actual) +
                        "\n  redis: " + to_string(expected);
-        RC_FAIL("step " + std::to_string(i) + " differs: " + show(s.command) + "\n  mock:  " + to_string(actual) +
-                "\n  redis: " + to_string(expected));
+        RC_FAIL(last_failure);
       }
     }
   });
   EXPECT_TRUE(ok) << "first differing command of the shrunk sequence: " << last_failure;
+}
+
+TEST(Differential, MockAnswersLikeRealRedis) { expect_identical_replies("mock and redis-server 7.0 give identical replies", step()); }
+
+// Streams alone (stream-node-max-entries 3: several nodes), so that their DUMP and RESTORE meet long histories
+// of deletions, trims, groups, pending entries and consumers.
+TEST(Differential, StreamSequencesDumpAndRestoreLikeRealRedis) {
+  expect_identical_replies("streams, their DUMP bytes and RESTORE as on redis-server 7.0", stream_step());
 }
 
 // Events left out of the comparison: expired and evicted (redis-server expires and evicts on its own clock and
@@ -1185,6 +1191,7 @@ TEST(Differential, KeyspaceNotificationsMatchOverRandomSequences) {
       if (id == listener.client_id && compared(bytes)) announced += bytes;
     });
     node.execute(notify, session);
+    node.execute(kEncodingLimits, session);  // as reset() set them on redis-server (stream nodes decide ~ trims)
     node.execute({"PSUBSCRIBE", "__key*__:*"}, listener);
     UndrawnSteps undrawn;
     for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -1192,7 +1199,7 @@ TEST(Differential, KeyspaceNotificationsMatchOverRandomSequences) {
       // FUNCTION LOAD REPLACE of a library registering 't' and 'T' crashes redis-server 7.0.15 (functions.c:291
       // 'ret == DICT_OK'); functions announce nothing of their own, so this property leaves them out.
       if (s.command[0] == "FUNCTION") continue;
-      if (undrawn.skip(node, session.db, s.command)) continue;
+      if (undrawn.skip(s.command)) continue;
       const Command command = with_real_payload(s.command, side, session.db);
       real.call(command);
       undrawn.ran(s.command, node.execute(command, session) == Reply::status("QUEUED"));
