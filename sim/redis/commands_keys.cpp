@@ -59,8 +59,10 @@ Reply expire_generic(CommandContext& ctx, std::int64_t basetime_ms, bool seconds
 }
 
 // TTL/PTTL (time left) and EXPIRETIME/PEXPIRETIME (`absolute`: the deadline), rounded as Redis rounds.
+// Like EXISTS and TYPE, a lookup without touching the key (7.0.15: LOOKUP_NOTOUCH): its idle time and LFU
+// counter stay, so these reads do not change what an LRU or LFU policy evicts.
 Reply ttl_generic(CommandContext& ctx, bool milliseconds, bool absolute = false) {
-  Entry* entry = ctx.keys.find(ctx.args[1]);
+  Entry* entry = ctx.keys.peek(ctx.args[1]);
   if (entry == nullptr) return Reply::integer_reply(-2);
   if (!entry->expire_at_ms) return Reply::integer_reply(-1);
   std::int64_t ttl_ms = *entry->expire_at_ms - (absolute ? 0 : ctx.keys.now_ms());
@@ -78,7 +80,7 @@ Reply del(CommandContext& ctx) {
 
 Reply exists(CommandContext& ctx) {
   std::int64_t count = 0;  // duplicates count twice, as in Redis
-  for (std::size_t i = 1; i < ctx.args.size(); ++i) count += ctx.keys.find(ctx.args[i]) != nullptr ? 1 : 0;
+  for (std::size_t i = 1; i < ctx.args.size(); ++i) count += ctx.keys.peek(ctx.args[i]) != nullptr ? 1 : 0;
   return Reply::integer_reply(count);
 }
 
@@ -97,7 +99,7 @@ Reply persist(CommandContext& ctx) {
 }
 
 Reply type(CommandContext& ctx) {
-  Entry* entry = ctx.keys.find(ctx.args[1]);
+  Entry* entry = ctx.keys.peek(ctx.args[1]);
   return Reply::status(entry == nullptr ? "none" : type_name(entry->value));
 }
 

@@ -77,7 +77,7 @@ Reply scan(CommandContext& ctx) {
   std::vector<Reply> elements;
   for (const std::string& key : taken) {
     if (!matches(options, key)) continue;
-    const Entry* entry = ctx.keys.find(key);  // reclaims an expired key, which is then left out
+    const Entry* entry = ctx.keys.peek(key);  // reclaims an expired key (left out), touches no other
     if (options.type) {
       // As 7.0.15: the TYPE lookup reclaims an expired key first, so `TYPE none` keeps it.
       if (!iequals(*options.type, entry == nullptr ? "none" : type_name(entry->value))) continue;
@@ -123,7 +123,7 @@ Reply randomkey(CommandContext& ctx) {
     auto it = ctx.keys.current().entries.begin();
     std::advance(it, static_cast<std::ptrdiff_t>(ctx.keys.next_random() % ctx.keys.size()));
     const std::string key = it->first;
-    if (ctx.keys.find(key) != nullptr) return Reply::bulk(key);
+    if (ctx.keys.peek(key) != nullptr) return Reply::bulk(key);
   }
   return Reply::nil();
 }

@@ -114,7 +114,8 @@ class Keyspace {
   // Report a change Redis announces without signalling it to WATCH (a stream's consumer groups: XGROUP,
   // XSETID, a consumer created by XREADGROUP or XCLAIM).
   void announced(std::string_view key);
-  // The live entry for key without counting an access (OBJECT): expires it like find().
+  // The live entry for key without counting an access (OBJECT, TTL, EXISTS, TYPE: Redis's LOOKUP_NOTOUCH):
+  // expires it like find().
   Entry* peek(std::string_view key);
   // End of a command: containers created or changed by it get their encoding (encoding.hpp). Strings and
   // lists need none: a string's is fixed when written, a list's is always quicklist.

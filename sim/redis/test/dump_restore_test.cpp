@@ -139,6 +139,28 @@ TEST_F(DumpRestore, TtlReplaceIdleTimeAndExpiredPayloads) {
   EXPECT_REPLY(run({"object", "freq", "g"}), I(5));
 }
 
+// TTL, PTTL, EXPIRETIME, PEXPIRETIME, EXISTS and TYPE look a key up without touching it (LOOKUP_NOTOUCH in
+// 7.0.15's expire.c and db.c), and SCAN and RANDOMKEY only check its expiry (expireIfNeeded): its idle time and its LFU counter stay, so they do not change which key an LRU or
+// LFU policy evicts. A lock's EXISTS or PTTL used to make its key look just used. GET does touch it.
+TEST_F(DumpRestore, LookupsRedisDoesNotCountLeaveIdleTimeAndFrequency) {
+  run({"set", "src", "v"});
+  const std::string payload = dump("src");
+  EXPECT_REPLY(run({"restore", "idle", "0", payload, "idletime", "100"}), S("OK"));
+  for (const char* command : {"ttl", "pttl", "expiretime", "pexpiretime", "exists", "type"}) run({command, "idle"});
+  run({"scan", "0", "count", "100"});
+  run({"scan", "0", "type", "string"});
+  run({"randomkey"});
+  EXPECT_REPLY(run({"object", "idletime", "idle"}), I(100));
+  run({"get", "idle"});
+  EXPECT_REPLY(run({"object", "idletime", "idle"}), I(0));
+  run({"config", "set", "maxmemory-policy", "allkeys-lfu"});
+  EXPECT_REPLY(run({"restore", "hot", "0", payload, "freq", "5"}), S("OK"));
+  for (const char* command : {"ttl", "pttl", "expiretime", "pexpiretime", "exists", "type"}) run({command, "hot"});
+  EXPECT_REPLY(run({"object", "freq", "hot"}), I(5));  // at 5 every counted access adds one (p = 1)
+  run({"get", "hot"});
+  EXPECT_REPLY(run({"object", "freq", "hot"}), I(6));
+}
+
 TEST_F(DumpRestore, CorruptBodiesWithValidFootersAreRefusedOrLoaded) {
   // Every byte of Redis's payloads set to a few values, and every truncation, under a recomputed footer: the
   // reader must answer OK or "Bad data format", never read past the payload or loop.
