@@ -75,6 +75,10 @@ void put_little_endian(std::string& out, std::uint64_t value, int bytes) {
   for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
 }
 
+void put_big_endian(std::string& out, std::uint64_t value, int bytes) {
+  for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+}
+
 void put_rdb_length(std::string& out, std::uint64_t length) {
   if (length < (1u << 6)) {
     out.push_back(static_cast<char>(length));
@@ -83,10 +87,10 @@ void put_rdb_length(std::string& out, std::uint64_t length) {
     out.push_back(static_cast<char>(length & 0xff));
   } else if (length <= 0xffffffffULL) {
     out.push_back(static_cast<char>(0x80));
-    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((length >> shift) & 0xff));
+    put_big_endian(out, length, 4);
   } else {
     out.push_back(static_cast<char>(0x81));
-    for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>((length >> shift) & 0xff));
+    put_big_endian(out, length, 8);
   }
 }
 

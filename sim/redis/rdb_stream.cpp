@@ -9,8 +9,8 @@ constexpr std::size_t kRawIdBytes = 16;
 
 std::string raw_id(StreamId id) {
   std::string out;
-  for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>((id.ms >> shift) & 0xff));
-  for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>((id.seq >> shift) & 0xff));
+  put_big_endian(out, id.ms, 8);
+  put_big_endian(out, id.seq, 8);
   return out;
 }
 
