@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <vector>
 
 namespace lockcheck::sim::scenario_detail {
@@ -29,24 +30,27 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return d[a.size()][b.size()];
 }
 
-}  // namespace
-
-std::optional<std::string> closest_name(std::string_view wrong, std::span<const std::string_view> known) {
-  std::optional<std::string> best;
+// The index in `known` of the closest name close enough to be a slip.
+std::optional<std::size_t> closest_index(std::string_view wrong, std::span<const std::string_view> known) {
+  std::optional<std::size_t> best;
   std::size_t best_distance = 0;
-  for (std::string_view name : known) {
-    const std::size_t distance = edit_distance(wrong, name);
-    const std::size_t allowed = std::max<std::size_t>(1, std::max(wrong.size(), name.size()) / 3);
+  for (std::size_t i = 0; i < known.size(); ++i) {
+    const std::size_t distance = edit_distance(wrong, known[i]);
+    const std::size_t allowed = std::max<std::size_t>(1, std::max(wrong.size(), known[i].size()) / 3);
     if (distance > allowed || (best && distance >= best_distance)) continue;
-    best = std::string(name);
+    best = i;
     best_distance = distance;
   }
   return best;
 }
 
-std::string did_you_mean(std::string_view wrong, std::span<const std::string_view> known) {
-  const std::optional<std::string> name = closest_name(wrong, known);
-  return name ? fmt::format(" (did you mean '{}'?)", *name) : std::string();
+}  // namespace
+
+std::string did_you_mean(std::string_view wrong, std::span<const std::string_view> known,
+                         std::span<const std::string_view> shown) {
+  const std::optional<std::size_t> at = closest_index(wrong, known);
+  if (!at) return {};
+  return fmt::format(" (did you mean '{}'?)", shown.empty() ? known[*at] : shown[*at]);
 }
 
 }  // namespace lockcheck::sim::scenario_detail

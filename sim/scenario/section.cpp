@@ -82,14 +82,10 @@ void Section::allow_only(std::span<const std::string_view> allowed) const {
     if (known) continue;
     const std::string where = dotted_.empty() ? "" : " in " + label();
     const std::string list = join(allowed, "");
-    // Suggested as the allowed list writes it ("[[faults]]" for a table).
+    // Matched by bare key, suggested as the allowed list writes it ("[[faults]]" for a table).
     std::vector<std::string_view> names;
     for (std::string_view display : allowed) names.push_back(bare(display));
-    std::string hint;
-    if (const std::optional<std::string> closest = closest_name(name, names)) {
-      const auto at = std::find(names.begin(), names.end(), *closest) - names.begin();
-      hint = fmt::format(" (did you mean '{}'?)", allowed[static_cast<std::size_t>(at)]);
-    }
+    const std::string hint = did_you_mean(name, names, allowed);
     if (node.is_table()) {
       fail(path(), node.source(), fmt::format("unknown table [{}]{}{}; allowed: {}", key.str(), where, hint, list));
     }

@@ -237,10 +237,9 @@ int main(int argc, char** argv) {
     for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
     const std::string_view given = argv[1];
     if (std::find(names.begin(), names.end(), given) == names.end()) {
-      std::string known;
-      for (std::string_view name : names) known += fmt::format("{}{}", known.empty() ? "" : ", ", name);
-      std::fprintf(stderr, "lockcheck: unknown subcommand '%s'%s; known: %s (lockcheck --help)\n", argv[1],
-                   sim::scenario_detail::did_you_mean(given, names).c_str(), known.c_str());
+      std::fprintf(stderr, "%s", fmt::format("lockcheck: unknown subcommand '{}'{}; known: {} (lockcheck --help)\n", given,
+                                             sim::scenario_detail::did_you_mean(given, names), fmt::join(names, ", "))
+                                     .c_str());
       return kExitUsage;
     }
   }

@@ -5,8 +5,8 @@
 #include <sys/ioctl.h>
 
 #include <algorithm>
-#include <limits>
 #include <chrono>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
