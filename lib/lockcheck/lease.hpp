@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 
+#include "lockcheck/assert.hpp"
 #include "lockcheck/clock.hpp"
 #include "lockcheck/stop_signal.hpp"
 
@@ -21,7 +22,9 @@ class LeaseRenewal {
   MonoTime valid_until() const { return MonoTime(valid_until_us_.load()); }
   // Never moves the validity back. One writer only: the renewal loop.
   void extend_to(MonoTime valid_until) {
-    valid_until_us_.store(std::max(valid_until_us_.load(), valid_until.count()));
+    const std::int64_t before = valid_until_us_.load();
+    valid_until_us_.store(std::max(before, valid_until.count()));
+    LOCKCHECK_ASSERT(valid_until_us_.load() >= before);  // one writer: the validity only moves forward
   }
   bool lost() const { return lost_.load(); }
   void mark_lost() { lost_.store(true); }

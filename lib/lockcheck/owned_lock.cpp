@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "lockcheck/assert.hpp"
 #include "lockcheck/errors.hpp"
 
 namespace lockcheck {
@@ -30,6 +31,7 @@ std::shared_ptr<StopSignal> OwnedLock::try_claim(OwnerId owner, HoldMode mode, b
                                         hold.mode != mode ? " across modes" : ""));
     }
     ++hold.count;
+    LOCKCHECK_ASSERT(hold.count > 1);  // a reentry stacks on a live hold, never revives a released one
     reentered = true;
     return nullptr;
   }
@@ -39,6 +41,8 @@ std::shared_ptr<StopSignal> OwnedLock::try_claim(OwnerId owner, HoldMode mode, b
           : std::none_of(holds_.begin(), holds_.end(),
                          [](const auto& entry) { return entry.second->mode == HoldMode::exclusive; });
   if (!compatible) return slot_freed_;
+  // An exclusive claim goes only to an empty lock object; a shared one never joins an exclusive holder.
+  LOCKCHECK_ASSERT(mode == HoldMode::shared || holds_.empty());
   auto hold = std::make_unique<Hold>();
   hold->mode = mode;
   holds_.emplace(owner, std::move(hold));
@@ -103,6 +107,8 @@ Task<AcquireResult> OwnedLock::acquire(OwnerId owner, Micros wait, HoldMode mode
   {
     std::lock_guard lock(mutex_);
     Hold& hold = *holds_.at(owner);
+    LOCKCHECK_ASSERT(hold.count == 0 && hold.mode == mode);  // claimed above, not yet counted
+    LOCKCHECK_ASSERT(result.lease && !result.lease->token.empty());  // an acquired lease has its token
     hold.lease = result.lease;
     hold.count = 1;
   }

@@ -7,6 +7,7 @@
 #include "lockcheck/lock_options.hpp"
 #include "lockcheck/variants/script_lock.hpp"
 #include "lockcheck/variants/token_wait_lock.hpp"
+#include "nemesis/fault.hpp"
 #include "redis/keyspace.hpp"
 
 namespace lockcheck::sim {
@@ -19,8 +20,6 @@ struct ClockConfig {
 struct ClientConfig {
   ClockConfig clock;
 };
-
-enum class RestartMode : std::uint8_t { kept, lost, aof_everysec };
 
 struct NodeConfig {
   ClockConfig clock;
@@ -140,26 +139,6 @@ struct WorkloadConfig {
   // of its own lease, as a service's threads share one Mutex; each runs this workload, and its op and resource
   // lines carry "thread": 1 .. N. Needs a variant with a public type; no nesting.
   std::uint32_t threads_per_process = 1;
-};
-
-// One fault at a fixed true time. Which fields matter depends on `kind` (see sim/README.md).
-struct FaultSpec {
-  std::int64_t at_us = 0;
-  std::string kind;          // pause, crash, restart, client_clock_jump, client_clock_drift, node_clock_jump,
-                             // node_clock_drift, node_crash, node_restart, failover, partition,
-                             // replica_partition, heal, loss,
-                             // slow_node, evict, slot_migration, split_brain (cluster or sentinel)
-  int process = -1;
-  int node = -1;
-  std::int64_t duration_us = 0;  // pause; slow_node delay
-  std::int64_t delta_us = 0;     // clock jumps
-  std::int64_t drift_ppm = 0;    // clock drift
-  RestartMode mode = RestartMode::kept;
-  std::uint32_t request_loss_ppm = 0;
-  std::uint32_t reply_loss_ppm = 0;
-  // evict: "any" draws a victim among all keys, as allkeys-random does; "lock" draws among the lock's own
-  // keys (LockShape: its key, derived keys, state keys), so a variant's bookkeeping keys cannot shield it.
-  std::string evict_target = "any";
 };
 
 // A random nemesis: each kind fires as a Poisson-like process with a mean interval (0 = off), drawn from

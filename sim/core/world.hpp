@@ -17,10 +17,11 @@
 #include "core/sentinel_topology.hpp"
 #include "core/sim_node.hpp"
 #include "lockcheck/variants/watchdog_lock.hpp"
+#include "nemesis/nemesis.hpp"
 
 namespace lockcheck::sim {
 
-class World {
+class World final : public Nemesis {
  public:
   World(const SimConfig& config, std::uint64_t seed);
   ~World();
@@ -37,12 +38,37 @@ class World {
   // a refusal (node down) or, after the command timeout, an unknown outcome.
   void send(ClientProcess& process, std::size_t service, Command command, std::shared_ptr<PendingCall> pending);
 
-  void apply(const FaultSpec& fault);
+  // Applies one fault now, through the one dispatcher (nemesis/nemesis.hpp).
+  void apply(const FaultSpec& fault) { apply_fault(fault, *this); }
+
+  // The Nemesis (world_nemesis.cpp): what each fault does to the simulated world.
+  int process_count() const override { return static_cast<int>(clients_.size()); }
+  int node_count() const override { return static_cast<int>(nodes_.size()); }
+  void write_fault_line(Json line) override;
+  void pause(const FaultSpec& fault, FaultLine& line) override;
+  void crash(const FaultSpec& fault, FaultLine& line) override;
+  void restart(const FaultSpec& fault, FaultLine& line) override;
+  void client_clock_jump(const FaultSpec& fault, FaultLine& line) override;
+  void client_clock_drift(const FaultSpec& fault, FaultLine& line) override;
+  void node_clock_jump(const FaultSpec& fault, FaultLine& line) override;
+  void node_clock_drift(const FaultSpec& fault, FaultLine& line) override;
+  void node_crash(const FaultSpec& fault, FaultLine& line) override;
+  void node_restart(const FaultSpec& fault, FaultLine& line) override;
+  void failover(const FaultSpec& fault, FaultLine& line) override;
+  void partition(const FaultSpec& fault, FaultLine& line) override;
+  void heal(const FaultSpec& fault, FaultLine& line) override;
+  void loss(const FaultSpec& fault, FaultLine& line) override;
+  void slow_node(const FaultSpec& fault, FaultLine& line) override;
+  void evict(const FaultSpec& fault, FaultLine& line) override;
+  void replica_partition(const FaultSpec& fault, FaultLine& line) override;
+  void slot_migration(const FaultSpec& fault, FaultLine& line) override;
+  void split_brain(const FaultSpec& fault, FaultLine& line) override;
+
   // Cluster faults (world_cluster.cpp): slot_migration of the workload key's slot to fault.node.
-  void apply_slot_migration(const FaultSpec& fault);
+  void apply_slot_migration(const FaultSpec& fault, FaultLine& line);
   // split_brain: master fault.node is cut off from the rest of the cluster and from every client but
   // fault.process; after the node timeout the majority promotes its replica and it refuses with CLUSTERDOWN.
-  void apply_split_brain(const FaultSpec& fault);
+  void apply_split_brain(const FaultSpec& fault, FaultLine& line);
   // At heal, an isolated old master rejoins as a replica of the new one: what it accepted alone is lost.
   void heal_split_brain();
   // node_crash on a cluster: a master still down after the node timeout is failed over to a live replica
@@ -54,7 +80,7 @@ class World {
   // Sentinel faults (world_sentinel.cpp). split_brain on a [sentinel]: master fault.node is cut off from the
   // sentinels, its replicas and every client but fault.process; it keeps accepting that process's writes
   // (unless min-replicas-to-write refuses them) while the sentinels fail over to a replica after down-after.
-  void apply_sentinel_split_brain(const FaultSpec& fault);
+  void apply_sentinel_split_brain(const FaultSpec& fault, FaultLine& line);
   // At heal, a cut-off old master is reconfigured as a replica of the new master: its writes are lost.
   void heal_sentinel();
   // Runs the whole scenario: starts clients, schedules faults, runs to the end. Returns events run.
@@ -78,7 +104,6 @@ class World {
   const LinkConfig& link(int process, int node) const;
   std::int64_t link_delay(int process, int node);
   bool partitioned(int process, int node) const { return partitions_.count({process, node}) > 0; }
-  void record_fault(const char* name, Json fields);
   // Evicts one of the lock's keys that `node` has (its key, the keys its variant derives, the state its
   // guarantee rests on), drawn at random.
   void evict_lock_key(SimNode& node);

@@ -6,6 +6,7 @@
 
 #include "core/world.hpp"
 #include "lockcheck/key_slot.hpp"
+#include "nemesis/fault_lines.hpp"
 
 namespace lockcheck::sim {
 namespace {
@@ -14,13 +15,13 @@ constexpr std::int64_t kMigrateAfterUs = 1000;  // SETSLOT MIGRATING/IMPORTING, 
 
 }  // namespace
 
-void World::apply_slot_migration(const FaultSpec& fault) {
+void World::apply_slot_migration(const FaultSpec& fault, FaultLine& line) {
   if (!cluster_) throw std::invalid_argument("fault 'slot_migration' needs a [cluster]");
   const int slot = key_hash_slot(config_.workload.key);
   const int from = cluster_->owner_of(slot);
   const int to = fault.node;
   if (from == to || node(to).replica_of() >= 0 || !node(to).up() || !node(from).up()) return;
-  record_fault("slot_migration", Json{{"node", to}, {"from", from}, {"slot", slot}, {"duration_us", fault.duration_us}});
+  line.write(Json{{"from", from}, {"slot", slot}});
   cluster_->begin_migration(slot, to);
   // The keys move at once, as redis-cli's MIGRATE loop does (clients asking the old owner for them then get
   // -ASK); at the end the slot is the target's (-MOVED).
@@ -31,11 +32,11 @@ void World::apply_slot_migration(const FaultSpec& fault) {
     if (node(target).up()) replicate(node(target));
   });
   scheduler_.after(fault.duration_us, [this, slot, to] {
-    if (cluster_->finish_migration(slot)) record_fault("slot_migrated", Json{{"node", to}, {"slot", slot}});
+    if (cluster_->finish_migration(slot)) write_fault_line(fault_lines::slot_migrated(to, slot));
   });
 }
 
-void World::apply_split_brain(const FaultSpec& fault) {
+void World::apply_split_brain(const FaultSpec& fault, FaultLine& line) {
   if (!cluster_) throw std::invalid_argument("fault 'split_brain' needs a [cluster]");
   const int master = fault.node;
   int replica = -1;
@@ -43,7 +44,7 @@ void World::apply_split_brain(const FaultSpec& fault) {
     if (other->replica_of() == master && other->up() && replica < 0) replica = other->id();
   }
   if (replica < 0 || !node(master).up() || cluster_->isolated(master)) return;
-  record_fault("split_brain", Json{{"node", master}, {"process", fault.process}});
+  line.write();
   for (const auto& client : clients_) {
     if (client->id() != fault.process) partitions_.insert({client->id(), master});
   }
@@ -56,11 +57,9 @@ void World::apply_split_brain(const FaultSpec& fault) {
     // The majority marks the master failed and elects its replica; the master, unable to reach a majority
     // for as long, stops serving (CLUSTERDOWN) but keeps its data and still believes it is a master.
     if (!node(replica).up() || node(replica).replica_of() != master) return;
-    Json line{{"node", replica}, {"from", master}, {"by", "cluster"}};
     // Alive, it keeps the grants it made on its side (and its role) until it rejoins: as on real Redis
     // (topology_cluster_split.cpp), the checkers judge them against the promoted node's as two masters.
-    if (node(master).up()) line["from_serving"] = true;
-    record_fault("failover", std::move(line));
+    write_fault_line(fault_lines::failover_by(replica, master, "cluster", node(master).up()));
     node(replica).promote();
     cut_replicas_.erase(replica);
     for (auto& other : nodes_) {
@@ -80,7 +79,7 @@ void World::watch_cluster_master(int master) {
   scheduler_.after(config_.cluster.node_timeout_us, [this, master, replica] {
     // Restarted within the node timeout it is a master again, and nothing fails over.
     if (node(master).up() || !node(replica).up() || node(replica).replica_of() != master) return;
-    record_fault("failover", Json{{"node", replica}, {"from", master}, {"by", "cluster"}});
+    write_fault_line(fault_lines::failover_by(replica, master, "cluster", false));
     node(replica).promote();
     for (auto& other : nodes_) {
       if (other->replica_of() == master && other->id() != replica) other->follow(replica);
@@ -95,7 +94,7 @@ bool World::restart_failed_cluster_master(int id, RestartMode mode) {
   const int promoted = cluster_->master_of(id);
   if (old_master.replica_of() >= 0 || promoted < 0 || cluster_->isolated(id)) return false;
   old_master.restart(mode, false);
-  record_fault("rejoin", Json{{"node", id}, {"master", promoted}});
+  write_fault_line(fault_lines::rejoin(id, promoted));
   old_master.follow(promoted);
   old_master.mock().restore(node(promoted).mock().snapshot());
   cluster_->rejoin(id);
@@ -111,7 +110,7 @@ void World::heal_split_brain() {
     const int promoted = cluster_->master_of(id);
     cluster_->rejoin(id);
     if (promoted < 0 || !old_master->up()) continue;
-    record_fault("rejoin", Json{{"node", id}, {"master", promoted}});
+    write_fault_line(fault_lines::rejoin(id, promoted));
     const mock::Dataset before = old_master->mock().snapshot();
     old_master->follow(promoted);
     old_master->mock().restore(node(promoted).mock().snapshot());

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/world.hpp"
+#include "nemesis/fault_lines.hpp"
 #include "redis/errors.hpp"
 
 namespace lockcheck::sim {
@@ -27,11 +28,9 @@ void World::watch_master(int master) {
 }
 
 void World::sentinel_failover(int old_master, int promoted) {
-  Json line{{"node", promoted}, {"from", old_master}, {"by", "sentinels"}};
   // A master cut off alive (a split-brain) still believes it is the master and serves its side until it
   // rejoins: the checkers judge its grants against the promoted node's as two masters at once.
-  if (node(old_master).up()) line["from_serving"] = true;
-  record_fault("failover", std::move(line));
+  write_fault_line(fault_lines::failover_by(promoted, old_master, "sentinels", node(old_master).up()));
   node(promoted).promote();
   cut_replicas_.erase(promoted);
   for (auto& other : nodes_) {
@@ -51,7 +50,7 @@ void World::rejoin_as_replica(int old_master) {
   if (master == old_master || !stale.up() || stale.replica_of() >= 0) return;
   // The sentinels reconfigure it with REPLICAOF; the full resync replaces its data set, so whatever it
   // accepted since the failover is gone.
-  record_fault("rejoin", Json{{"node", old_master}, {"master", master}});
+  write_fault_line(fault_lines::rejoin(old_master, master));
   const mock::Dataset before = stale.mock().snapshot();
   stale.follow(master);
   stale.mock().restore(node(master).mock().snapshot());
@@ -59,10 +58,10 @@ void World::rejoin_as_replica(int old_master) {
   sentinel_->assign_roles();
 }
 
-void World::apply_sentinel_split_brain(const FaultSpec& fault) {
+void World::apply_sentinel_split_brain(const FaultSpec& fault, FaultLine& line) {
   const int master = fault.node;
   if (master != sentinel_->master() || !node(master).up() || sentinel_->is_cut_off(master)) return;
-  record_fault("split_brain", Json{{"node", master}, {"process", fault.process}});
+  line.write();
   sentinel_->leave_with_master(config_.sentinel.sentinels_on_master_side);
   for (int endpoint = 0; endpoint < sentinel_->endpoint_count(); ++endpoint) {
     const bool on_master_side =

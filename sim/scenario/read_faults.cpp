@@ -2,6 +2,8 @@
 // is checked for the fields the simulator reads for it, because a missing field would silently default to
 // process/node -1 or a zero duration and the scenario would test nothing.
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -10,55 +12,21 @@
 namespace lockcheck::sim::scenario_detail {
 namespace {
 
-// The kinds World::apply knows, in the order of sim/README.md.
-constexpr std::string_view kKindNames[] = {
-    "pause",       "crash",        "restart",  "client_clock_jump", "client_clock_drift",
-    "node_clock_jump", "node_clock_drift", "node_crash", "node_restart", "failover",
-    "partition",   "heal",         "loss",     "slow_node",         "evict",
-    "replica_partition", "slot_migration", "split_brain",
-};
-
-struct KindNeeds {
-  std::string_view kind;
-  std::string_view needs[2];  // "" = unused slot
-  bool either = false;        // one of the two suffices (loss)
-};
-
-constexpr KindNeeds kNeeds[] = {
-    {"pause", {"process", "duration_ms"}},
-    {"crash", {"process", ""}},
-    {"restart", {"process", ""}},
-    {"client_clock_jump", {"process", "delta_ms"}},
-    {"client_clock_drift", {"process", "drift_ppm"}},
-    {"node_clock_jump", {"node", "delta_ms"}},
-    {"node_clock_drift", {"node", "drift_ppm"}},
-    {"node_crash", {"node", ""}},
-    {"node_restart", {"node", ""}},
-    {"failover", {"node", ""}},
-    {"partition", {"process", "node"}},
-    {"heal", {"", ""}},
-    {"loss", {"request_loss_ppm", "reply_loss_ppm"}, true},
-    {"slow_node", {"node", "duration_ms"}},
-    {"evict", {"node", ""}},
-    {"replica_partition", {"node", ""}},
-    {"slot_migration", {"node", "duration_ms"}},
-    {"split_brain", {"node", "process"}},
-};
-
-void require_fields(const Section& fault, const std::string& kind) {
-  const auto* needs = std::find_if(std::begin(kNeeds), std::end(kNeeds),
-                                   [&](const KindNeeds& entry) { return entry.kind == kind; });
-  if (needs == std::end(kNeeds)) return;
-  if (needs->either) {
-    if (!fault.has(needs->needs[0]) && !fault.has(needs->needs[1])) {
-      fault.fail_here(fmt::format("[[faults]] kind \"{}\" needs {} or {}", kind, needs->needs[0], needs->needs[1]));
+// A kind's required fields (nemesis/fault.hpp's fields_of): each must be given, because a missing one
+// would silently default to process/node -1 or a zero duration. `mode` and `target` have defaults.
+void require_fields(const Section& fault, FaultKind kind) {
+  const FaultFields fields = fields_of(kind);
+  const std::string_view name = to_string(kind);
+  if (fields.loss) {
+    if (!fault.has("request_loss_ppm") && !fault.has("reply_loss_ppm")) {
+      fault.fail_here(fmt::format("[[faults]] kind \"{}\" needs request_loss_ppm or reply_loss_ppm", name));
     }
-    return;
   }
-  for (std::string_view field : needs->needs) {
-    if (!field.empty() && !fault.has(field)) {
-      fault.fail_here(fmt::format("[[faults]] kind \"{}\" needs {}", kind, field));
-    }
+  const std::pair<bool, std::string_view> needed[] = {{fields.process, "process"}, {fields.node, "node"},
+                                                      {fields.delta, "delta_ms"},   {fields.drift, "drift_ppm"},
+                                                      {fields.duration, "duration_ms"}};
+  for (const auto& [needs, field] : needed) {
+    if (needs && !fault.has(field)) fault.fail_here(fmt::format("[[faults]] kind \"{}\" needs {}", name, field));
   }
 }
 
@@ -74,7 +42,12 @@ FaultSpec read_fault(const Section& fault, const SimConfig& config) {
   if (!fault.has("kind")) fault.fail_here("[[faults]] needs kind");
   if (!fault.has("at_ms")) fault.fail_here("[[faults]] needs at_ms (when the fault happens)");
   FaultSpec out;
-  out.kind = *fault.choice("kind", kKindNames);
+  static const std::vector<std::string_view> kKindNames = [] {
+    std::vector<std::string_view> names;
+    for (const FaultKind kind : kFaultKinds) names.push_back(to_string(kind));
+    return names;
+  }();
+  out.kind = *fault_kind_named(*fault.choice("kind", kKindNames));
   require_fields(fault, out.kind);
   // A fault after the end never fires: a scenario that expects it to matter would pass vacuously.
   const std::int64_t end_ms = config.duration_us / 1000;
@@ -94,34 +67,34 @@ FaultSpec read_fault(const Section& fault, const SimConfig& config) {
   fault.read_integer("request_loss_ppm", out.request_loss_ppm, 0, kMaxPpm);
   fault.read_integer("reply_loss_ppm", out.reply_loss_ppm, 0, kMaxPpm);
   if (auto target = fault.choice("target", {"any", "lock"})) {
-    if (out.kind != "evict") fault.fail_at("target", "[[faults]] target is for kind \"evict\" (which key it evicts)");
-    out.evict_target = *target;
+    if (out.kind != FaultKind::evict) fault.fail_at("target", "[[faults]] target is for kind \"evict\" (which key it evicts)");
+    out.evict_target = *target == "lock" ? EvictTarget::lock : EvictTarget::any;
   }
   // Promoting a node that starts as a master does nothing in the simulator: almost surely a wrong index.
-  if (out.kind == "failover" && config.nodes[static_cast<std::size_t>(out.node)].replica_of < 0) {
+  if (out.kind == FaultKind::failover && config.nodes[static_cast<std::size_t>(out.node)].replica_of < 0) {
     fault.fail_at("node", fmt::format("[[faults]] failover node {} is a master; failover promotes a replica "
                                       "(a [[nodes]] entry with replica_of)",
                                       out.node));
   }
-  if (out.kind == "replica_partition" && config.nodes[static_cast<std::size_t>(out.node)].replica_of < 0) {
+  if (out.kind == FaultKind::replica_partition && config.nodes[static_cast<std::size_t>(out.node)].replica_of < 0) {
     fault.fail_at("node", fmt::format("[[faults]] replica_partition node {} is a master; it cuts a replica's "
                                       "replication link (a [[nodes]] entry with replica_of)",
                                       out.node));
   }
-  if (out.kind == "slot_migration" && config.cluster.shards == 0) {
+  if (out.kind == FaultKind::slot_migration && config.cluster.shards == 0) {
     fault.fail_at("kind", "[[faults]] slot_migration is a cluster fault: it needs a [cluster]");
   }
-  if (out.kind == "split_brain" && config.cluster.shards == 0 && config.sentinel.sentinels == 0) {
+  if (out.kind == FaultKind::split_brain && config.cluster.shards == 0 && config.sentinel.sentinels == 0) {
     fault.fail_at("kind", "[[faults]] split_brain needs a [cluster] or a [sentinel]");
   }
   // A sentinel deployment's replica becomes its master after a failover: a split_brain may name it (it cuts
   // the node off only while the sentinels have it master).
-  const bool sentinel_split = out.kind == "split_brain" && config.sentinel.sentinels > 0;
-  if ((out.kind == "slot_migration" || out.kind == "split_brain") && !sentinel_split &&
+  const bool sentinel_split = out.kind == FaultKind::split_brain && config.sentinel.sentinels > 0;
+  if ((out.kind == FaultKind::slot_migration || out.kind == FaultKind::split_brain) && !sentinel_split &&
       config.nodes[static_cast<std::size_t>(out.node)].replica_of >= 0) {
     fault.fail_at("node", fmt::format("[[faults]] {} node {} is a replica; it names a master (a cluster's nodes "
                                       "0 .. shards-1)",
-                                      out.kind, out.node));
+                                      to_string(out.kind), out.node));
   }
   return out;
 }

@@ -17,6 +17,8 @@ namespace {
 constexpr std::int64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
 // More seeds than this is a sweep for `lockcheck run --runs`, not a file; it also bounds the vector.
 constexpr std::int64_t kMaxSeedCount = 1000000;
+// Seeds 1..N when a file names none (scenarios/README.md says so).
+constexpr std::uint64_t kDefaultSeedCount = 20;
 // A process with more threads than this on one lock is a load test, not a scenario; it also bounds the spawns.
 constexpr std::int64_t kMaxThreadsPerProcess = 64;
 
@@ -100,7 +102,8 @@ void read_seeds(const Section& top, std::vector<std::uint64_t>& out) {
       out.push_back(seed);
     }
   } else {
-    out.push_back(1);
+    // One seed is one roll of the dice: a file that names none gets enough runs for a verdict to mean something.
+    for (std::uint64_t seed = 1; seed <= kDefaultSeedCount; ++seed) out.push_back(seed);
   }
 }
 

@@ -55,7 +55,7 @@ TEST(ClusterSim, TwoKeyReadWriteLockGetsCrossSlot) {
 
 TEST(ClusterSim, ShardFailoverIsFollowed) {
   SimConfig config = cluster_config(3, 1);  // node 4 replicates node 1, which serves "lock"
-  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "failover", .node = 4});
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::failover, .node = 4});
   const RunResult run = simulate(config, 4);
   EXPECT_EQ(count_lines(run, R"("fault":"failover","node":4,"from":1)"), 1u);
   EXPECT_GT(count_lines(run, R"("kind":"server","node":4,"event":"created")"), 3u) << "acquires continue at the new master";
@@ -65,7 +65,7 @@ TEST(ClusterSim, SlotMigrationWhileHeldIsFollowedWithAskThenMoved) {
   SimConfig config = cluster_config(3, 0);  // "lock" (slot 8718) moves from node 1 to node 2
   config.workload.hold_min_us = 200000;
   config.workload.hold_max_us = 400000;
-  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "slot_migration", .node = 2, .duration_us = 600000});
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::slot_migration, .node = 2, .duration_us = 600000});
   const RunResult run = simulate(config, 5);
   EXPECT_EQ(count_lines(run, R"("fault":"slot_migration","node":2,"from":1,"slot":8718)"), 1u);
   EXPECT_EQ(count_lines(run, R"("fault":"slot_migrated","node":2,"slot":8718)"), 1u);
@@ -82,7 +82,7 @@ TEST(ClusterSim, TwoKeyLockKeepsWorkingAfterItsSlotMigrates) {
   config.workload.key = "{lock}";
   config.workload.hold_min_us = 100000;
   config.workload.hold_max_us = 300000;
-  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "slot_migration", .node = 2, .duration_us = 600000});
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::slot_migration, .node = 2, .duration_us = 600000});
   const RunResult run = simulate(config, 7);
   ASSERT_EQ(count_lines(run, R"("fault":"slot_migrated","node":2)"), 1u);
   EXPECT_EQ(count_lines(run, R"("error":true)"), 0u);
@@ -99,8 +99,8 @@ SimConfig split_brain_of_node_1(Millis ttl) {
   config.cluster.node_timeout_us = 1500000;
   config.workload.hold_min_us = 100000;
   config.workload.hold_max_us = 300000;
-  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "split_brain", .process = 0, .node = 1});
-  config.faults.push_back(FaultSpec{.at_us = 4000000, .kind = "heal"});
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::split_brain, .process = 0, .node = 1});
+  config.faults.push_back(FaultSpec{.at_us = 4000000, .kind = FaultKind::heal});
   return config;
 }
 
@@ -135,8 +135,8 @@ TEST(ClusterSim, SplitBrainMasterCrashedBeforeTheFailoverIsNotServing) {
   SimConfig config = cluster_config(3, 1);
   config.duration_us = 4000000;
   config.cluster.node_timeout_us = 1500000;
-  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "split_brain", .process = 0, .node = 1});
-  config.faults.push_back(FaultSpec{.at_us = 1500000, .kind = "node_crash", .node = 1});
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::split_brain, .process = 0, .node = 1});
+  config.faults.push_back(FaultSpec{.at_us = 1500000, .kind = FaultKind::node_crash, .node = 1});
   const RunResult run = simulate(config, 6);
   EXPECT_EQ(count_lines(run, R"("fault":"failover","node":4,"from":1)"), 1u);
   EXPECT_EQ(count_lines(run, R"("from_serving")"), 0u);
@@ -149,8 +149,8 @@ SimConfig crashed_master_config() {
   SimConfig config = cluster_config(3, 1);
   config.duration_us = 6000000;
   config.cluster.node_timeout_us = 1000000;
-  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "node_crash", .node = 1});
-  config.faults.push_back(FaultSpec{.at_us = 4000000, .kind = "node_restart", .node = 1, .mode = RestartMode::lost});
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::node_crash, .node = 1});
+  config.faults.push_back(FaultSpec{.at_us = 4000000, .kind = FaultKind::node_restart, .node = 1, .mode = RestartMode::lost});
   return config;
 }
 
@@ -175,7 +175,7 @@ TEST(ClusterSim, MasterRestartedWithinTheNodeTimeoutStaysMaster) {
 
 TEST(ClusterSim, SameSeedSameHistory) {
   SimConfig config = cluster_config(3, 1);
-  config.faults.push_back(FaultSpec{.at_us = 800000, .kind = "failover", .node = 4});
+  config.faults.push_back(FaultSpec{.at_us = 800000, .kind = FaultKind::failover, .node = 4});
   EXPECT_EQ(simulate(config, 9).history.jsonl(), simulate(config, 9).history.jsonl());
 }
 

@@ -48,15 +48,15 @@ rc::Gen<FaultSpec> survivable_fault() {
         fault.process = process;
         fault.node = 0;
         switch (kind) {
-          case 0: fault.kind = "pause", fault.duration_us = std::int64_t{length_ms} * 1000; break;
-          case 1: fault.kind = "crash"; break;
-          case 2: fault.kind = "restart"; break;
-          case 3: fault.kind = "partition"; break;
-          case 4: fault.kind = "heal"; break;
-          case 5: fault.kind = "loss", fault.request_loss_ppm = 100000, fault.reply_loss_ppm = 100000; break;
-          case 6: fault.kind = "slow_node", fault.duration_us = std::int64_t{length_ms} * 100; break;
-          case 7: fault.kind = "node_clock_jump", fault.delta_us = -std::int64_t{length_ms} * 1000; break;
-          default: fault.kind = "client_clock_jump", fault.delta_us = std::int64_t{length_ms} * 1000; break;
+          case 0: fault.kind = FaultKind::pause, fault.duration_us = std::int64_t{length_ms} * 1000; break;
+          case 1: fault.kind = FaultKind::crash; break;
+          case 2: fault.kind = FaultKind::restart; break;
+          case 3: fault.kind = FaultKind::partition; break;
+          case 4: fault.kind = FaultKind::heal; break;
+          case 5: fault.kind = FaultKind::loss, fault.request_loss_ppm = 100000, fault.reply_loss_ppm = 100000; break;
+          case 6: fault.kind = FaultKind::slow_node, fault.duration_us = std::int64_t{length_ms} * 100; break;
+          case 7: fault.kind = FaultKind::node_clock_jump, fault.delta_us = -std::int64_t{length_ms} * 1000; break;
+          default: fault.kind = FaultKind::client_clock_jump, fault.delta_us = std::int64_t{length_ms} * 1000; break;
         }
         return fault;
       },
@@ -65,7 +65,7 @@ rc::Gen<FaultSpec> survivable_fault() {
 
 std::string show(const std::vector<FaultSpec>& faults) {
   std::string text;
-  for (const auto& fault : faults) text += fault.kind + "@" + std::to_string(fault.at_us / 1000) + "ms ";
+  for (const auto& fault : faults) text += std::string(to_string(fault.kind)) + "@" + std::to_string(fault.at_us / 1000) + "ms ";
   return text;
 }
 
@@ -99,7 +99,7 @@ TEST(ScheduleProperty, ClientLevelExclusionFailsUnderPauseAndShrinksToOnePause) 
   rc::detail::FailureResult failure;
   ASSERT_TRUE(result.match(failure)) << "a pause past the TTL must break client-level exclusion";
   ASSERT_EQ(smallest.size(), 1u) << "shrunk schedule: " << show(smallest);
-  EXPECT_EQ(smallest.front().kind, "pause");
+  EXPECT_EQ(smallest.front().kind, FaultKind::pause);
   // The pause must outlast what was left of the TTL when it hit a holder (holds last at most 150 ms).
   EXPECT_GT(smallest.front().duration_us, (kTtlMs - 150) * 1000) << "a short pause cannot break it";
 }

@@ -41,7 +41,7 @@ TEST(SentinelSim, ClientsFindTheMasterThroughTheSentinels) {
 
 TEST(SentinelSim, CrashedMasterIsFailedOverAfterDownAfter) {
   SimConfig config = sentinel_config(2);
-  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "node_crash", .node = 0});
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::node_crash, .node = 0});
   const RunResult run = simulate(config, 2);
   EXPECT_EQ(count_lines(run, R"("fault":"failover")"), 1u);
   const std::size_t on_replicas = events_between(run, 1, "created", 2000000, 3000000) +
@@ -53,8 +53,8 @@ TEST(SentinelSim, CrashedMasterIsFailedOverAfterDownAfter) {
 
 TEST(SentinelSim, RestartedOldMasterRejoinsAsReplica) {
   SimConfig config = sentinel_config(1);
-  config.faults.push_back(FaultSpec{.at_us = 500000, .kind = "node_crash", .node = 0});
-  config.faults.push_back(FaultSpec{.at_us = 2000000, .kind = "node_restart", .node = 0});
+  config.faults.push_back(FaultSpec{.at_us = 500000, .kind = FaultKind::node_crash, .node = 0});
+  config.faults.push_back(FaultSpec{.at_us = 2000000, .kind = FaultKind::node_restart, .node = 0});
   const RunResult run = simulate(config, 3);
   EXPECT_EQ(count_lines(run, R"("fault":"failover","node":1,"from":0,"by":"sentinels")"), 1u);
   EXPECT_EQ(count_lines(run, R"("fault":"rejoin","node":0,"master":1)"), 1u);
@@ -68,8 +68,8 @@ SimConfig split_brain_config(int min_replicas_to_write) {
   config.sentinel.min_replicas_max_lag_us = 500000;
   config.workload.hold_min_us = 50000;
   config.workload.hold_max_us = 150000;
-  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "split_brain", .process = 0, .node = 0});
-  config.faults.push_back(FaultSpec{.at_us = 4000000, .kind = "heal"});
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::split_brain, .process = 0, .node = 0});
+  config.faults.push_back(FaultSpec{.at_us = 4000000, .kind = FaultKind::heal});
   return config;
 }
 

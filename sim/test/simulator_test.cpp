@@ -84,8 +84,8 @@ TEST(Simulator, FencingRejectsTheStaleWriteWhenTokensIncrease) {
 
 TEST(Simulator, CrashedHolderFreesTheLockAfterTheTtl) {
   SimConfig config = base_config();
-  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "crash", .process = 0});
-  config.faults.push_back(FaultSpec{.at_us = 3000000, .kind = "restart", .process = 0});
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::crash, .process = 0});
+  config.faults.push_back(FaultSpec{.at_us = 3000000, .kind = FaultKind::restart, .process = 0});
   const RunResult run = simulate(config, 2);
   EXPECT_EQ(count_lines(run, R"("fault":"crash")"), 1u);
   EXPECT_EQ(count_lines(run, R"("fault":"restart")"), 1u);
@@ -104,8 +104,8 @@ TEST(Simulator, RedlockCallsNotAwaitedDieCleanlyWithACrashedProcess) {
     config.link_overrides.push_back(LinkOverride{.process = process, .node = 2, .link = {.delay_min_us = 150000, .delay_max_us = 200000}});
   }
   for (std::int64_t at_us = 700000; at_us < 4000000; at_us += 600000) {
-    config.faults.push_back(FaultSpec{.at_us = at_us, .kind = "crash", .process = 0});
-    config.faults.push_back(FaultSpec{.at_us = at_us + 150000, .kind = "restart", .process = 0});
+    config.faults.push_back(FaultSpec{.at_us = at_us, .kind = FaultKind::crash, .process = 0});
+    config.faults.push_back(FaultSpec{.at_us = at_us + 150000, .kind = FaultKind::restart, .process = 0});
   }
   const RunResult run = simulate(config, 3);
   EXPECT_FALSE(run.hit_event_limit);
@@ -119,8 +119,8 @@ TEST(Simulator, NodeCrashAndRestartWithoutDataLosesTheKey) {
   SimConfig config = base_config();
   config.workload.hold_min_us = 300000;
   config.workload.hold_max_us = 300000;
-  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "node_crash", .node = 0});
-  config.faults.push_back(FaultSpec{.at_us = 1050000, .kind = "node_restart", .node = 0, .mode = RestartMode::lost});
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::node_crash, .node = 0});
+  config.faults.push_back(FaultSpec{.at_us = 1050000, .kind = FaultKind::node_restart, .node = 0, .mode = RestartMode::lost});
   const RunResult run = simulate(config, 4);
   EXPECT_EQ(count_lines(run, R"("fault":"node_restart","node":0,"mode":"lost")"), 1u);
   EXPECT_EQ(count_lines(run, R"("event":"lost","key":"lock")"), 1u) << "the holder's key vanished with the data";
@@ -133,7 +133,7 @@ TEST(Simulator, FailoverPromotesTheReplicaAndLosesUnreplicatedWrites) {
   config.nodes[1].replica_of = 0;
   config.nodes[1].replication_lag_min_us = 200000;  // a slow replica: the latest lock is not there yet
   config.nodes[1].replication_lag_max_us = 300000;
-  config.faults.push_back(FaultSpec{.at_us = 2000000, .kind = "failover", .node = 1});
+  config.faults.push_back(FaultSpec{.at_us = 2000000, .kind = FaultKind::failover, .node = 1});
   std::size_t lost = 0;
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     const RunResult run = simulate(config, seed);
@@ -153,7 +153,7 @@ TEST(Simulator, FailoverLossOfAHashLockNamesItsOwner) {
   config.nodes[1].replica_of = 0;
   config.nodes[1].replication_lag_min_us = 200000;
   config.nodes[1].replication_lag_max_us = 300000;
-  config.faults.push_back(FaultSpec{.at_us = 2000000, .kind = "failover", .node = 1});
+  config.faults.push_back(FaultSpec{.at_us = 2000000, .kind = FaultKind::failover, .node = 1});
   std::size_t lost_lock = 0;
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     const RunResult run = simulate(config, seed);
@@ -167,7 +167,7 @@ TEST(Simulator, NodeClockJumpExpiresTheKeyEarly) {
   SimConfig config = base_config();
   config.workload.hold_min_us = 400000;
   config.workload.hold_max_us = 500000;
-  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "node_clock_jump", .node = 0, .delta_us = 5000000});
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::node_clock_jump, .node = 0, .delta_us = 5000000});
   const RunResult run = simulate(config, 5);
   EXPECT_EQ(count_lines(run, R"("fault":"node_clock_jump")"), 1u);
   EXPECT_GT(count_lines(run, R"("event":"expired")"), 0u);
@@ -177,8 +177,8 @@ TEST(Simulator, PartitionAndLossGiveUnknownOutcomesNotHangs) {
   SimConfig config = base_config();
   config.link.request_loss_ppm = 50000;
   config.link.reply_loss_ppm = 50000;
-  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = "partition", .process = 0, .node = 0});
-  config.faults.push_back(FaultSpec{.at_us = 2500000, .kind = "heal"});
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::partition, .process = 0, .node = 0});
+  config.faults.push_back(FaultSpec{.at_us = 2500000, .kind = FaultKind::heal});
   const RunResult run = simulate(config, 6);
   EXPECT_FALSE(run.hit_event_limit);
   EXPECT_GT(count_lines(run, R"("type":"ok","process":0,"f":"acquire")"), 1u);
@@ -208,7 +208,7 @@ TEST(Simulator, EvictionRemovesTheLockKey) {
   config.workload.hold_min_us = 300000;
   config.workload.hold_max_us = 300000;
   for (int i = 0; i < 10; ++i) {
-    config.faults.push_back(FaultSpec{.at_us = 500000 + i * 350000, .kind = "evict", .node = 0});
+    config.faults.push_back(FaultSpec{.at_us = 500000 + i * 350000, .kind = FaultKind::evict, .node = 0});
   }
   const RunResult run = simulate(config, 8);
   EXPECT_GT(count_lines(run, R"("event":"evicted")"), 0u);
@@ -222,8 +222,8 @@ TEST(Simulator, EvictionTargetingTheLockEvictsOnlyTheLockKey) {
   config.workload.hold_min_us = 300000;
   config.workload.hold_max_us = 300000;
   for (int i = 0; i < 10; ++i) {
-    FaultSpec evict{.at_us = 500000 + i * 350000, .kind = "evict", .node = 0};
-    evict.evict_target = "lock";
+    FaultSpec evict{.at_us = 500000 + i * 350000, .kind = FaultKind::evict, .node = 0};
+    evict.evict_target = EvictTarget::lock;
     config.faults.push_back(evict);
   }
   const RunResult run = simulate(config, 8);

@@ -32,8 +32,8 @@ TEST(SimTransaction, ACrashedClientsOpenTransactionDiesWithItsConnection) {
   World world(one_client_one_node(), 1);
   EXPECT_EQ(call(world, {"WATCH", "lock"}), to_string(Reply::ok()));
   EXPECT_EQ(call(world, {"MULTI"}), to_string(Reply::ok()));
-  world.apply(FaultSpec{.kind = "crash", .process = 0});
-  world.apply(FaultSpec{.kind = "restart", .process = 0});
+  world.apply(FaultSpec{.kind = FaultKind::crash, .process = 0});
+  world.apply(FaultSpec{.kind = FaultKind::restart, .process = 0});
   EXPECT_EQ(call(world, {"SET", "lock", "me", "PX", "30000"}), to_string(Reply::ok())) << "not QUEUED on a new connection";
   EXPECT_TRUE(has_key(world, "lock"));
   EXPECT_EQ(call(world, {"EXEC"}), to_string(Reply::error("ERR EXEC without MULTI")));

@@ -90,17 +90,17 @@ TEST(SimWait, TimeoutRunsOnTheMastersClock) {
 
 TEST(SimWait, ACrashedReplicaDoesNotAcknowledge) {
   World world(wait_config({5000}), 1);
-  world.apply(FaultSpec{.kind = "node_crash", .node = 1});
+  world.apply(FaultSpec{.kind = FaultKind::node_crash, .node = 1});
   const auto wait = set_then_wait(world, "1", "100");
   EXPECT_EQ(answer_between(world, *wait, 100000, 101300), 0);
 }
 
 TEST(SimWait, APartitionedReplicaDoesNotAcknowledgeAndCatchesUpWhenHealed) {
   World world(wait_config({5000}), 1);
-  world.apply(FaultSpec{.kind = "replica_partition", .node = 1});
+  world.apply(FaultSpec{.kind = FaultKind::replica_partition, .node = 1});
   const auto cut = set_then_wait(world, "1", "100");
   EXPECT_EQ(answer_between(world, *cut, 100000, 101300), 0);
-  world.apply(FaultSpec{.kind = "heal"});
+  world.apply(FaultSpec{.kind = FaultKind::heal});
   const auto healed = send(world, Command{"WAIT", "1", "100"});
   EXPECT_EQ(answer_between(world, *healed, 105000, 106500), 1) << "resynchronised 5 ms after the heal";
 }
@@ -110,8 +110,8 @@ TEST(SimWait, AReplicaRestartedWithoutDataAcknowledgesOnlyNewWrites) {
   const auto first = set_then_wait(world, "1", "100");
   run_to(world, 10000);
   ASSERT_EQ(answer(*first), 1);
-  world.apply(FaultSpec{.kind = "node_crash", .node = 1});
-  world.apply(FaultSpec{.kind = "node_restart", .node = 1, .mode = RestartMode::lost});
+  world.apply(FaultSpec{.kind = FaultKind::node_crash, .node = 1});
+  world.apply(FaultSpec{.kind = FaultKind::node_restart, .node = 1, .mode = RestartMode::lost});
   const auto stale = send(world, Command{"WAIT", "1", "50"});
   run_to(world, 70000);
   EXPECT_EQ(answer(*stale), 0) << "its acknowledgement went with its data";
@@ -124,7 +124,7 @@ TEST(SimWait, MasterCrashBreaksTheBlockedConnection) {
   World world(wait_config({400000}), 1);
   const auto wait = set_then_wait(world, "1", "300");
   run_to(world, 20000);
-  world.apply(FaultSpec{.kind = "node_crash", .node = 0});
+  world.apply(FaultSpec{.kind = FaultKind::node_crash, .node = 0});
   run_to(world, 20000 + 2 * kOneWayUs);
   ASSERT_TRUE(wait->settled);
   EXPECT_EQ(wait->result.status, CallStatus::unknown) << wait->result.detail;
@@ -135,7 +135,7 @@ TEST(SimWait, FailoverBreaksTheBlockedConnectionAndTheNewMasterCountsItsOwnRepli
   const auto wait = set_then_wait(world, "2", "300");
   run_to(world, 20000);
   EXPECT_FALSE(wait->settled);
-  world.apply(FaultSpec{.kind = "failover", .node = 2});
+  world.apply(FaultSpec{.kind = FaultKind::failover, .node = 2});
   run_to(world, 20000 + 2 * kOneWayUs);
   ASSERT_TRUE(wait->settled);
   EXPECT_EQ(wait->result.status, CallStatus::unknown);

@@ -54,6 +54,8 @@ std::vector<std::string> chosen_variants(const CompareSelection& selection, std:
   return selection.variants;
 }
 
+}  // namespace
+
 UserScripts read_scripts(const std::vector<std::string>& paths) {
   if (paths.size() < 2 || paths.size() > 3) {
     throw std::invalid_argument("--scripts wants acquire.lua,release.lua and optionally renew.lua");
@@ -71,6 +73,8 @@ UserScripts read_scripts(const std::vector<std::string>& paths) {
   }
   return UserScripts{sources[0], sources[1], sources[2]};
 }
+
+namespace {
 
 std::string scripts_option(const CompareSelection& selection) {
   return selection.script_paths.empty() ? "" : fmt::format(" --scripts {}", fmt::join(selection.script_paths, ","));

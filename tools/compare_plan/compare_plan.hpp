@@ -39,6 +39,10 @@ struct ComparePlan {
 // that Redis's Lua could not run (the message names the file).
 ComparePlan plan_comparison(const CompareSelection& selection);
 
+// Reads the `script` variant's files (acquire, release, optional renew) and checks each against the
+// contract; throws std::invalid_argument naming the file.
+UserScripts read_scripts(const std::vector<std::string>& paths);
+
 // What the reports disclose of a variant's base configuration (clients, TTL, holds, nesting, reads, nodes).
 reports::Workload workload_of(const sim::SimConfig& config);
 

@@ -9,6 +9,8 @@
 namespace lockcheck::compare {
 namespace {
 
+using sim::EvictTarget;
+using sim::FaultKind;
 using sim::FaultSpec;
 using sim::SimConfig;
 
@@ -54,10 +56,10 @@ VariantTraits traits_of(const std::string& variant) {
   return VariantTraits{""};
 }
 
-FaultSpec fault_at(std::int64_t at_ms, std::string kind) {
+FaultSpec fault_at(std::int64_t at_ms, sim::FaultKind kind) {
   FaultSpec fault;
   fault.at_us = at_ms * kMs;
-  fault.kind = std::move(kind);
+  fault.kind = kind;
   return fault;
 }
 
@@ -72,9 +74,9 @@ void add_failovers(SimConfig& config) {
     replica.replication_lag_max_us = 200 * kMs;
     config.nodes.push_back(replica);
   }
-  FaultSpec first = fault_at(2500, "failover");
+  FaultSpec first = fault_at(2500, FaultKind::failover);
   first.node = first_replica;
-  FaultSpec second = fault_at(5500, "failover");
+  FaultSpec second = fault_at(5500, FaultKind::failover);
   second.node = first_replica + 1;
   config.faults.push_back(first);
   config.faults.push_back(second);
@@ -82,7 +84,7 @@ void add_failovers(SimConfig& config) {
 
 void add_clock_jumps(SimConfig& config) {
   for (const std::int64_t at_ms : {1500, 3500, 5500}) {
-    FaultSpec jump = fault_at(at_ms, "node_clock_jump");
+    FaultSpec jump = fault_at(at_ms, FaultKind::node_clock_jump);
     jump.node = 0;
     jump.delta_us = 3 * kTtlMs * kMs;
     config.faults.push_back(jump);
@@ -97,10 +99,10 @@ void add_client_clock_skew(SimConfig& config) {
 
 void add_evictions(SimConfig& config) {
   for (std::int64_t at_ms = 500; at_ms < kDurationMs; at_ms += 700) {
-    FaultSpec evict = fault_at(at_ms, "evict");
+    FaultSpec evict = fault_at(at_ms, FaultKind::evict);
     evict.node = 0;
     // The lock's own keys: bookkeeping keys a variant adds (request records) must not shield it by chance.
-    evict.evict_target = "lock";
+    evict.evict_target = EvictTarget::lock;
     config.faults.push_back(evict);
   }
 }
@@ -122,17 +124,17 @@ int make_cluster(SimConfig& config) {
 
 void add_cluster_failover(SimConfig& config) {
   const int shard = make_cluster(config);
-  FaultSpec failover = fault_at(2500, "failover");
+  FaultSpec failover = fault_at(2500, FaultKind::failover);
   failover.node = sim::cluster_replica_of_shard(config.cluster, shard);
   config.faults.push_back(failover);
 }
 
 void add_slot_migrations(SimConfig& config) {
   const int shard = make_cluster(config);
-  FaultSpec first = fault_at(2000, "slot_migration");
+  FaultSpec first = fault_at(2000, FaultKind::slot_migration);
   first.node = (shard + 1) % config.cluster.shards;
   first.duration_us = 1000 * kMs;
-  FaultSpec second = fault_at(5000, "slot_migration");
+  FaultSpec second = fault_at(5000, FaultKind::slot_migration);
   second.node = (shard + 2) % config.cluster.shards;
   second.duration_us = 600 * kMs;
   config.faults.push_back(first);
@@ -141,11 +143,11 @@ void add_slot_migrations(SimConfig& config) {
 
 void add_split_brain(SimConfig& config) {
   const int shard = make_cluster(config);
-  FaultSpec split = fault_at(2000, "split_brain");
+  FaultSpec split = fault_at(2000, FaultKind::split_brain);
   split.node = shard;
   split.process = 0;
   config.faults.push_back(split);
-  config.faults.push_back(fault_at(5500, "heal"));
+  config.faults.push_back(fault_at(5500, FaultKind::heal));
 }
 
 // The Sentinel split-brain: master 0 with two asynchronous replicas (lag 100-200 ms) and three sentinels
@@ -159,11 +161,11 @@ void add_sentinel_split_brain(SimConfig& config) {
   config.sentinel.replication_lag_max_us = 200 * kMs;
   config.sentinel.down_after_us = 1500 * kMs;
   config.nodes = sim::sentinel_nodes(config.sentinel);
-  FaultSpec split = fault_at(2000, "split_brain");
+  FaultSpec split = fault_at(2000, FaultKind::split_brain);
   split.node = 0;
   split.process = 0;
   config.faults.push_back(split);
-  config.faults.push_back(fault_at(5500, "heal"));
+  config.faults.push_back(fault_at(5500, FaultKind::heal));
 }
 
 std::vector<FaultFamily> make_families() {

@@ -18,6 +18,7 @@
 #include "compare_output.hpp"
 #include "core/meta_line.hpp"
 #include "core/simulate.hpp"
+#include "explore_command.hpp"
 #include "junit.hpp"
 #include "../redis_backend/backend.hpp"
 #include "redis/resp_server.hpp"
@@ -78,9 +79,26 @@ void print_report(const cli::ScenarioReport& report) {
     if (!mismatch.minimal_faults.empty()) {
       std::printf("    minimal fault schedule (%zu):\n", mismatch.minimal_faults.size());
       for (const auto& fault : mismatch.minimal_faults) std::printf("      %s\n", fault.c_str());
+      if (!mismatch.minimal_faults_toml.empty()) {
+        std::printf("    as [[faults]] (in place of the file's [[faults]] and [nemesis], same seed):\n");
+        std::string indented;
+        for (const char c : mismatch.minimal_faults_toml.substr(1)) {
+          if (indented.empty() || indented.back() == '\n') indented += "      ";
+          indented += c;
+        }
+        std::printf("%s", indented.c_str());
+      }
     }
   }
   if (report.nondeterministic) std::printf("  NONDETERMINISM: %s\n", report.nondeterminism_detail.c_str());
+  const properties::Exercise& exercise = report.exercise;
+  std::printf("  rests on: %zu seed(s); %lld acquires (%lld granted), %lld releases, %lld renewals, %lld unknown "
+              "outcomes; %lld faults, %lld while the lock was held\n",
+              report.seeds_run.size(), static_cast<long long>(exercise.acquires), static_cast<long long>(exercise.acquired),
+              static_cast<long long>(exercise.releases), static_cast<long long>(exercise.renews),
+              static_cast<long long>(exercise.unknown_outcomes), static_cast<long long>(exercise.faults),
+              static_cast<long long>(exercise.faults_during_hold));
+  for (const std::string& reason : report.hollow) std::printf("  HOLLOW: %s\n", reason.c_str());
   const auto& progress = report.progress;
   std::printf("  progress (seed %llu): %lld acquisitions, %lld/s, wait p50 %.1f ms, p99 %.1f ms%s\n",
               static_cast<unsigned long long>(report.seeds_run.empty() ? 0 : report.seeds_run.front()),
@@ -101,6 +119,7 @@ int command_run(const std::vector<std::string>& files, cli::RunOptions options, 
   options.progress_bar = isatty(STDERR_FILENO) != 0;
   std::vector<cli::ScenarioReport> reports;
   int exit_code = kExitOk;
+  std::size_t hollow = 0;
   for (auto& scenario : scenarios) {
     if (!backend.empty()) scenario.backend = backend;
     const cli::RunOptions scenario_options =
@@ -110,6 +129,12 @@ int command_run(const std::vector<std::string>& files, cli::RunOptions options, 
     print_report(reports.back());
     if (reports.back().nondeterministic) exit_code = kExitInternal;
     if (!reports.back().mismatches.empty() && exit_code == kExitOk) exit_code = kExitMismatch;
+    if (options.strict && !reports.back().hollow.empty()) {
+      std::printf("  STRICT: %s rests on nothing (HOLLOW above): a gate that exercised nothing fails\n",
+                  reports.back().scenario.name.c_str());
+      ++hollow;
+      if (exit_code == kExitOk) exit_code = kExitMismatch;
+    }
   }
   if (!junit_path.empty()) std::ofstream(junit_path) << cli::junit_xml(reports);
   std::size_t mismatches = 0, expectations = 0;
@@ -117,8 +142,9 @@ int command_run(const std::vector<std::string>& files, cli::RunOptions options, 
     mismatches += report.mismatches.size();
     expectations += report.scenario.expectations.size();
   }
-  std::printf("\n%zu scenario%s, %zu expectation%s, %zu unexpected\n", reports.size(), reports.size() == 1 ? "" : "s",
-              expectations, expectations == 1 ? "" : "s", mismatches);
+  std::printf("\n%zu scenario%s, %zu expectation%s, %zu unexpected%s\n", reports.size(), reports.size() == 1 ? "" : "s",
+              expectations, expectations == 1 ? "" : "s", mismatches,
+              hollow > 0 ? fmt::format(", {} resting on nothing (--strict)", hollow).c_str() : "");
   return exit_code;
 }
 
@@ -179,6 +205,8 @@ int main(int argc, char** argv) {
   run->add_option("--history-dir", history_dir, "Write every run's history (JSONL) here");
   run->add_option("--shard", shard, "i/n: run only every n-th seed starting at i (0-based), to split a sweep");
   run->add_flag("!--no-shrink", options.shrink, "Do not shrink failing runs to a minimal fault schedule");
+  run->add_flag("--strict", options.strict,
+                "Fail a scenario whose verdicts rest on nothing: a script that never ran, faults that never met a hold");
 
   auto* replay = app.add_subcommand("replay", "Rerun one seed of a scenario and write its history");
   std::string replay_file, out_path;
@@ -223,6 +251,34 @@ int main(int argc, char** argv) {
       ->required();
   merge->add_option("--out", merge_options.out_dir, "Write matrix.md, report.html, results.json here (default: print matrix.md)");
   merge->add_option("--junit", merge_options.junit_path, "Write JUnit XML here");
+
+  auto* explore = app.add_subcommand(
+      "explore", "Search the fault model for a counterexample (swarm, guided by marks), shrink it, write it as a scenario");
+  cli::ExploreCommandOptions explore_options;
+  std::string strategy = "guided";
+  double budget_s = 0;
+  std::uint64_t budget_runs = 0, explore_seed = 1;
+  explore->add_option("scenario", explore_options.scenario_path,
+                      "A starting scenario: its topology and lock settings are kept, its faults are a starting point")
+      ->check(CLI::ExistingFile);
+  explore->add_option("--variant", explore_options.variant, "A catalogue variant id, or all (every one but script)");
+  explore->add_option("--scripts", explore_options.script_paths, "Your acquire.lua,release.lua[,renew.lua]")
+      ->delimiter(',')
+      ->check(CLI::ExistingFile);
+  explore->add_option("--budget-s", budget_s, "Stop after this many seconds (per lock)")->check(CLI::PositiveNumber);
+  explore->add_option("--budget-runs", budget_runs, "Stop after this many runs (per lock; default 300 without --budget-s): "
+                                                    "with --seed, the same result on every machine")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
+  explore->add_option("--seed", explore_seed, "The search's seed (default 1)");
+  explore->add_option("--jobs,-j", explore_options.search.jobs, "Runs in parallel (the result does not depend on it)")
+      ->check(CLI::Range(1, 64));
+  explore->add_option("--out", explore_options.out_dir, "Write each find as DIR/<lock>-<property>.toml (default lockcheck-explore)");
+  explore->add_flag("--all-properties", explore_options.search.all_properties,
+                    "Go on after the first find: one file per property the search can break");
+  explore->add_option("--property", explore_options.search.only_property, "Only a violation of this property counts as a find")
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(sim::kExpectableProperties), std::end(sim::kExpectableProperties))));
+  explore->add_option("--strategy", strategy, "guided (default), swarm (a random subset of fault kinds per run) or all-on")
+      ->check(CLI::IsMember({"guided", "swarm", "all-on"}));
 
   auto* serve = app.add_subcommand("serve", "Serve the embedded Redis mock over RESP2, or RESP3 after HELLO 3 (real clock)");
   lockcheck::mock::ServeOptions serve_options{.port = 6380};
@@ -276,6 +332,16 @@ int main(int argc, char** argv) {
       return cli::command_compare(compare_options);
     }
     if (*merge) return cli::command_merge(merge_options);
+    if (*explore) {
+      if (explore->count("--budget-s") > 0) explore_options.budget_seconds = budget_s;
+      if (explore->count("--budget-runs") > 0) explore_options.budget_runs = budget_runs;
+      explore_options.search.seed = explore_seed;
+      explore_options.search.strategy = strategy == "swarm"    ? explore::Strategy::swarm
+                                        : strategy == "all-on" ? explore::Strategy::all_on
+                                                               : explore::Strategy::guided;
+      explore_options.progress = true;
+      return cli::command_explore(explore_options);
+    }
     if (*replay) return command_replay(replay_file, replay_seed, out_path);
     if (*check) return command_check(history_path);
     if (*serve) return lockcheck::mock::serve_main(serve_options);

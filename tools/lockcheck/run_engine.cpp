@@ -14,7 +14,7 @@
 
 #include "core/simulate.hpp"
 #include "progress_bar.hpp"
-#include "shrink.hpp"
+#include "shrink.hpp"  // tools/explore
 
 namespace lockcheck::cli {
 namespace {
@@ -25,8 +25,29 @@ struct SeedRun {
   std::vector<properties::Verdict> verdicts;
   std::map<std::string, std::string> unobservable;
   properties::Progress progress;
+  properties::Exercise exercise;
   std::string error;
 };
+
+// What makes a green verdict rest on nothing: a script that never ran, faults that never met a hold.
+std::vector<std::string> hollow_reasons(const sim::Scenario& scenario, const properties::Exercise& exercise) {
+  std::vector<std::string> reasons;
+  const sim::SimConfig& config = scenario.config;
+  if (config.variant == "script" && exercise.acquires == 0) reasons.push_back("acquire.lua never ran (no acquire in any seed)");
+  if (exercise.acquired > 0 && exercise.releases == 0) reasons.push_back("no release ran in any seed");
+  if (!scenario.scripts.renew.empty() && exercise.renews == 0) {
+    reasons.push_back("renew.lua never ran: no renewal in any seed (holds shorter than the renewal interval?)");
+  }
+  const sim::NemesisConfig& nemesis = config.nemesis;
+  const bool faults_asked = !config.faults.empty() || nemesis.pause_every_us > 0 || nemesis.crash_every_us > 0 ||
+                            nemesis.partition_every_us > 0 || nemesis.node_clock_jump_every_us > 0 ||
+                            nemesis.node_crash_every_us > 0;
+  if (faults_asked && exercise.faults == 0) reasons.push_back("no fault took effect in any seed");
+  if (exercise.faults > 0 && exercise.faults_during_hold == 0) {
+    reasons.push_back(fmt::format("none of the {} fault(s) landed while a client held the lock", exercise.faults));
+  }
+  return reasons;
+}
 
 SeedRun run_one(const sim::Scenario& scenario, std::uint64_t seed, const RunOptions& options) {
   SeedRun out;
@@ -57,6 +78,7 @@ SeedRun run_one(const sim::Scenario& scenario, std::uint64_t seed, const RunOpti
       }
     }
     out.progress = properties::measure_progress(history);
+    out.exercise = properties::exercise_of(history);
     if (hit_event_limit) out.error = fmt::format("seed {} hit the event limit of {} events", seed, scenario.config.max_events);
   } catch (const std::exception& error) {
     out.error = fmt::format("seed {}: {}", seed, error.what());
@@ -129,6 +151,8 @@ ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& opt
     }
   }
   if (!runs.empty()) report.progress = runs.front().progress;
+  for (const SeedRun& run : runs) report.exercise.add(run.exercise);
+  report.hollow = hollow_reasons(scenario, report.exercise);
 
   for (const SeedRun& run : runs) {
     for (const properties::Verdict& verdict : run.verdicts) {
@@ -159,10 +183,14 @@ ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& opt
     const bool holds_expected = expectation.expected == sim::Expectation::Expected::holds;
     if (holds_expected && tally.violated > 0) {
       Mismatch mismatch{expectation.property, expectation.expected, to_string(tally.first_violation),
-                        replay_command(scenario, *tally.first_violating_seed), {}};
+                        replay_command(scenario, *tally.first_violating_seed), {}, ""};
       if (options.shrink && !options.real_backend) {
-        const ShrinkResult shrunk = shrink_faults(scenario.config, *tally.first_violating_seed, expectation.property);
-        for (const auto& fault : shrunk.faults) mismatch.minimal_faults.push_back(describe_fault(fault));
+        const explore::ShrinkResult shrunk =
+            explore::shrink_faults(scenario.config, *tally.first_violating_seed, expectation.property);
+        for (const auto& fault : shrunk.faults) {
+          mismatch.minimal_faults.push_back(sim::describe(fault));
+          mismatch.minimal_faults_toml += "\n" + sim::to_toml(fault);
+        }
         if (!shrunk.reproduced) mismatch.minimal_faults.push_back("(the full schedule did not reproduce: nondeterminism?)");
       }
       report.mismatches.push_back(std::move(mismatch));
@@ -173,14 +201,14 @@ ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& opt
           expectation.property, expectation.expected,
           fmt::format("expected holds, but {} of {} runs could not judge it (unknown), first seed {}: {}", tally.unknown,
                       tally.runs, *tally.first_unknown_seed, tally.first_unknown_reason),
-          replay_command(scenario, *tally.first_unknown_seed), {}});
+          replay_command(scenario, *tally.first_unknown_seed), {}, ""});
     } else if (holds_expected && tally.runs == 0) {
       report.mismatches.push_back(Mismatch{expectation.property, expectation.expected,
-                                           "expected holds, but no run judged it", "", {}});
+                                           "expected holds, but no run judged it", "", {}, ""});
     } else if (!holds_expected && tally.violated == 0) {
       report.mismatches.push_back(Mismatch{expectation.property, expectation.expected,
                                            fmt::format("expected a violation, but none of {} runs showed one", tally.runs),
-                                           replay_command(scenario, report.seeds_run.empty() ? 1 : report.seeds_run.front()), {}});
+                                           replay_command(scenario, report.seeds_run.empty() ? 1 : report.seeds_run.front()), {}, ""});
     }
   }
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

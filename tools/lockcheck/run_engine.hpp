@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "properties/checkers.hpp"
+#include "properties/exercise.hpp"
 #include "scenario/scenario.hpp"
 
 namespace lockcheck::cli {
@@ -27,6 +28,7 @@ struct RunOptions {
   std::string history_dir;             // write every history here when set
   bool shrink = true;
   bool progress_bar = false;
+  bool strict = false;  // a scenario whose verdicts rest on nothing (ScenarioReport::hollow) is a mismatch
   // Set: every seed runs there instead of the simulator. Real runs are not deterministic, so they are run
   // one at a time, and neither re-run for the determinism check nor shrunk.
   std::function<BackendHistory(const sim::Scenario&, std::uint64_t seed)> real_backend;
@@ -52,6 +54,9 @@ struct Mismatch {
   std::string explanation;             // the witness or "no run showed it"
   std::string replay_command;
   std::vector<std::string> minimal_faults;  // after shrinking, when there was a violation to shrink
+  // The same schedule as [[faults]] tables: in place of the file's faults and [nemesis], with the seed of the
+  // replay command, it reproduces the violation.
+  std::string minimal_faults_toml;
 };
 
 struct ScenarioReport {
@@ -62,6 +67,8 @@ struct ScenarioReport {
   bool nondeterministic = false;
   std::string nondeterminism_detail;
   properties::Progress progress;  // of the first seed's run
+  properties::Exercise exercise;  // summed over the seeds: what the verdicts rest on
+  std::vector<std::string> hollow;  // why a green verdict here would rest on nothing (`--strict` fails on it)
   double wall_seconds = 0;
 };
 

@@ -21,6 +21,7 @@
 #include "cluster_formation.hpp"
 #include "core/history.hpp"
 #include "core/meta_line.hpp"
+#include "real_nemesis.hpp"
 #include "record_sink.hpp"
 #include "topology.hpp"
 #include "worker_config.hpp"
@@ -85,14 +86,6 @@ void require_file(const std::string& path) {
   }
 }
 
-const std::set<std::string>& supported_faults() {
-  static const std::set<std::string> kinds = {"pause",          "crash",        "restart",  "node_clock_jump",
-                                              "node_clock_drift", "node_crash", "node_restart", "failover",
-                                              "partition",      "heal",       "slow_node",    "loss",     "client_clock_jump",
-                                              "client_clock_drift", "slot_migration"};
-  return kinds;
-}
-
 std::vector<sim::FaultSpec> fault_schedule(const sim::SimConfig& config, std::uint64_t seed) {
   std::vector<sim::FaultSpec> faults = config.faults;
   for (const auto& fault : sim::draw_nemesis_schedule(config, seed)) faults.push_back(fault);
@@ -125,9 +118,13 @@ class Run {
         topology_(config_, seed, directory, tools + "/liblockcheck_clock_shim.so", time_, sink_),
         directory_(directory),
         launch_{tools + "/lockcheck_redis_worker", directory + "/worker-config.json", topology_.routing().path(), directory,
-                directory, topology_.services(), resource_.port(), 0, config_.duration_us, seed} {
+                directory, topology_.services(), resource_.port(), 0, config_.duration_us, seed},
+        nemesis_(time_, sink_, topology_, static_cast<int>(config_.nodes.size()),
+                 [this](std::int64_t at_us, std::function<void()> action) { schedule(at_us, std::move(action)); }) {
     write_worker_config(config_, launch_.config_path, topology_.cluster_addresses());
   }
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
 
   RedisRunResult execute() {
     time_ = TimeBase();  // t = 0: the servers are up; observers and clients start now
@@ -139,6 +136,7 @@ class Run {
           fmt::format("{}/client-{}.clock", directory_, i), true, time_.start_ns(), clock.wall_offset_us, clock.drift_ppm));
     }
     workers_ = std::make_unique<Workers>(launch_, static_cast<int>(config_.clients.size()));
+    nemesis_.attach(*workers_, client_clocks_);
     for (const sim::FaultSpec& fault : fault_schedule(config_, seed_)) {
       schedule(fault.at_us, [this, fault] { apply(fault); });
     }
@@ -161,13 +159,6 @@ class Run {
   }
 
   void schedule(std::int64_t at_us, std::function<void()> action) { actions_.emplace(std::make_pair(at_us, next_action_++), std::move(action)); }
-
-  // At `t_us`, the time the fault is applied: what it causes (a `lost` key) is recorded at the same time.
-  void record_fault(std::int64_t t_us, const char* name, Json fields) {
-    Json line{{"fault", name}};
-    for (const auto& [key, value] : fields.items()) line[key] = value;
-    sink_.add(t_us, "fault", std::move(line));
-  }
 
   // Real time: sleeps until the next fault (at most 20 ms at a time, to notice Ctrl-C and failed workers).
   void drive() {
@@ -193,98 +184,7 @@ class Run {
     }
   }
 
-  void apply(const sim::FaultSpec& fault) {
-    const std::string& kind = fault.kind;
-    const std::int64_t now = time_.now_us();
-    if (kind == "pause") {
-      if (!workers_->alive(fault.process) || paused_.count(fault.process) > 0) return;
-      record_fault(now, "pause", Json{{"process", fault.process}, {"duration_us", fault.duration_us}});
-      workers_->pause(fault.process);
-      paused_.insert(fault.process);
-      const int id = fault.process;
-      schedule(now + fault.duration_us, [this, id] {
-        if (paused_.erase(id) == 0) return;
-        record_fault(time_.now_us(), "resume", Json{{"process", id}});
-        workers_->resume(id);
-      });
-    } else if (kind == "crash") {
-      if (!workers_->alive(fault.process)) return;
-      record_fault(now, "crash", Json{{"process", fault.process}});
-      workers_->crash(fault.process);
-      paused_.erase(fault.process);
-    } else if (kind == "restart") {
-      if (workers_->alive(fault.process)) return;
-      record_fault(now, "restart", Json{{"process", fault.process}});
-      workers_->start(fault.process);
-    } else if (kind == "client_clock_jump") {
-      record_fault(now, "client_clock_jump", Json{{"process", fault.process}, {"delta_us", fault.delta_us}});
-      client_clocks_.at(static_cast<std::size_t>(fault.process))->jump_wall(fault.delta_us);
-    } else if (kind == "client_clock_drift") {
-      record_fault(now, "client_clock_drift", Json{{"process", fault.process}, {"drift_ppm", fault.drift_ppm}});
-      client_clocks_.at(static_cast<std::size_t>(fault.process))->set_drift(fault.drift_ppm);
-    } else if (kind == "node_clock_jump") {
-      record_fault(now, "node_clock_jump", Json{{"node", fault.node}, {"delta_us", fault.delta_us}});
-      topology_.clock_jump(fault.node, fault.delta_us);
-    } else if (kind == "node_clock_drift") {
-      record_fault(now, "node_clock_drift", Json{{"node", fault.node}, {"drift_ppm", fault.drift_ppm}});
-      topology_.clock_drift(fault.node, fault.drift_ppm);
-    } else if (kind == "node_crash") {
-      if (down_.count(fault.node) > 0) return;
-      record_fault(now, "node_crash", Json{{"node", fault.node}});
-      topology_.node_crash(fault.node);
-      down_.insert(fault.node);
-    } else if (kind == "node_restart") {
-      if (down_.erase(fault.node) == 0) return;
-      static constexpr const char* kModes[] = {"kept", "lost", "aof_everysec"};
-      record_fault(now, "node_restart", Json{{"node", fault.node}, {"mode", kModes[static_cast<int>(fault.mode)]}});
-      topology_.node_restart(fault.node, fault.mode, now);
-    } else if (kind == "failover" && topology_.sentinel()) {
-      // The sentinels choose the replica; the promotion is recorded when it shows (follow_sentinels).
-      const std::string refused = topology_.sentinel_failover();
-      Json fields{{"node", topology_.sentinel_master()}};
-      if (!refused.empty()) fields["refused"] = refused;
-      record_fault(now, "sentinel_failover", std::move(fields));
-    } else if (kind == "split_brain") {
-      const bool cut = topology_.cluster() ? topology_.cluster_split_brain(fault.node, fault.process)
-                                           : topology_.sentinel_split_brain(fault.node, fault.process);
-      if (cut) {
-        record_fault(now, "split_brain", Json{{"node", fault.node}, {"process", fault.process}});
-      }
-    } else if (kind == "failover") {
-      const int old_master = topology_.master_of(fault.node);
-      if (old_master < 0) return;
-      record_fault(now, "failover", Json{{"node", fault.node}, {"from", old_master}});
-      topology_.failover(fault.node, now);
-    } else if (kind == "partition") {
-      record_fault(now, "partition", Json{{"process", fault.process}, {"node", fault.node}});
-      topology_.partition(fault.process, fault.node);
-    } else if (kind == "heal") {
-      record_fault(now, "heal", Json::object());
-      topology_.heal();
-    } else if (kind == "loss") {
-      record_fault(now, "loss", Json{{"request_ppm", fault.request_loss_ppm}, {"reply_ppm", fault.reply_loss_ppm}});
-      topology_.set_loss(fault.request_loss_ppm, fault.reply_loss_ppm);
-    } else if (kind == "slot_migration") {
-      migrate_lock_slot(fault, now);
-    } else if (kind == "slow_node") {
-      record_fault(now, "slow_node", Json{{"node", fault.node}, {"delay_us", fault.duration_us}});
-      topology_.slow_node(fault.node, fault.duration_us);
-    }
-  }
-
-  // As the simulator's World::apply_slot_migration: the keys move 1 ms after the slot starts migrating, the
-  // slot is the target's at the end.
-  void migrate_lock_slot(const sim::FaultSpec& fault, std::int64_t now) {
-    int from = -1;
-    if (!topology_.begin_slot_migration(fault.node, from)) return;
-    const int slot = topology_.lock_slot();
-    record_fault(now, "slot_migration", Json{{"node", fault.node}, {"from", from}, {"slot", slot}, {"duration_us", fault.duration_us}});
-    schedule(now + std::min<std::int64_t>(1000, fault.duration_us), [this] { topology_.migrate_slot_keys(); });
-    schedule(now + fault.duration_us, [this, to = fault.node, slot] {
-      if (topology_.finish_slot_migration()) record_fault(time_.now_us(), "slot_migrated", Json{{"node", to}, {"slot", slot}});
-    });
-  }
-
+  void apply(const sim::FaultSpec& fault) { sim::apply_fault(fault, nemesis_); }
   RedisRunResult finish() {
     workers_->kill_all();
     // Let the observers take in the last notifications before they stop.
@@ -351,8 +251,7 @@ class Run {
   std::unique_ptr<Workers> workers_;
   std::map<std::pair<std::int64_t, std::uint64_t>, std::function<void()>> actions_;
   std::uint64_t next_action_ = 0;
-  std::set<int> paused_;
-  std::set<int> down_;
+  RealNemesis nemesis_;
   std::int64_t next_role_look_us_ = 0;
 };
 
@@ -371,14 +270,17 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
   }
   if (sentinel) {
     for (const auto& fault : fault_schedule(config, seed)) {
-      if (fault.kind == "slot_migration" || fault.kind == "replica_partition") refuse("fault '" + fault.kind + "' on a [sentinel]");
+      if (fault.kind == sim::FaultKind::slot_migration || fault.kind == sim::FaultKind::replica_partition) {
+        refuse(fmt::format("fault '{}' on a [sentinel]", sim::to_string(fault.kind)));
+      }
     }
   }
   for (const auto& node : config.nodes) {
     if (node.maxmemory_keys > 0) refuse("maxmemory eviction");
   }
   for (const auto& fault : fault_schedule(config, seed)) {
-    if (supported_faults().count(fault.kind) == 0 && !((sentinel || cluster) && fault.kind == "split_brain")) refuse("fault '" + fault.kind + "'");
+    const bool split_brain_needs_topology = fault.kind == sim::FaultKind::split_brain && !sentinel && !cluster;
+    if (!real_backend_supports(fault.kind) || split_brain_needs_topology) refuse(fmt::format("fault '{}'", sim::to_string(fault.kind)));
   }
 }
 

@@ -24,7 +24,7 @@ Persistence persistence_for(const sim::SimConfig& config, int node) {
     everysec = everysec || mode == sim::RestartMode::aof_everysec;
   };
   for (const auto& fault : config.faults) {
-    if (fault.kind == "node_restart" && fault.node == node) note(fault.mode);
+    if (fault.kind == sim::FaultKind::node_restart && fault.node == node) note(fault.mode);
   }
   if (config.nemesis.node_crash_every_us > 0) note(config.nemesis.restart_mode);
   return kept ? Persistence::aof_always : everysec ? Persistence::aof_everysec : Persistence::none;
@@ -35,7 +35,10 @@ bool needs_link_proxies(const sim::SimConfig& config) {
   if (config.nemesis.partition_every_us > 0 || !config.link_overrides.empty()) return true;
   if (config.link.request_loss_ppm > 0 || config.link.reply_loss_ppm > 0) return true;
   for (const auto& fault : config.faults) {
-    if (fault.kind == "partition" || fault.kind == "slow_node" || fault.kind == "loss" || fault.kind == "split_brain") return true;
+    if (fault.kind == sim::FaultKind::partition || fault.kind == sim::FaultKind::slow_node || fault.kind == sim::FaultKind::loss ||
+        fault.kind == sim::FaultKind::split_brain) {
+      return true;
+    }
   }
   return false;
 }

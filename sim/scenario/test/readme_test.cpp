@@ -35,7 +35,7 @@ TEST(ScenarioReadme, CompleteExampleParses) {
   EXPECT_EQ(s.config.nodes[1].replica_of, 0);
   EXPECT_EQ(s.config.clients[1].clock.wall_offset_us, 3000000);
   ASSERT_EQ(s.config.faults.size(), 2u);
-  EXPECT_EQ(s.config.faults[1].kind, "failover");
+  EXPECT_EQ(s.config.faults[1].kind, FaultKind::failover);
   EXPECT_EQ(s.expectations.size(), 5u);
 }
 

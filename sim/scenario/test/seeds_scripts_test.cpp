@@ -26,7 +26,11 @@ TEST(ScenarioSeeds, Forms) {
   EXPECT_EQ(parse_scenario("seeds = 3\n", "x.toml").seeds, (std::vector<std::uint64_t>{1, 2, 3}));
   EXPECT_EQ(parse_scenario("seed = 7\n", "x.toml").seeds, (std::vector<std::uint64_t>{7}));
   EXPECT_EQ(parse_scenario("seed_list = [3, 9, 12]\n", "x.toml").seeds, (std::vector<std::uint64_t>{3, 9, 12}));
-  EXPECT_EQ(parse_scenario("", "x.toml").seeds, (std::vector<std::uint64_t>{1}));
+  // No seeds named: 1..20, enough for a verdict to rest on more than one roll.
+  const std::vector<std::uint64_t> defaults = parse_scenario("", "x.toml").seeds;
+  ASSERT_EQ(defaults.size(), 20u);
+  EXPECT_EQ(defaults.front(), 1u);
+  EXPECT_EQ(defaults.back(), 20u);
 }
 
 TEST(ScenarioSeeds, Errors) {

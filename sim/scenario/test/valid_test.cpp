@@ -190,19 +190,19 @@ TEST(ScenarioValid, Workload) {
 TEST(ScenarioValid, FaultsInFileOrder) {
   const std::vector<FaultSpec> f = parse_scenario(kFull, "x.toml").config.faults;
   ASSERT_EQ(f.size(), 6u);
-  EXPECT_EQ(f[0].kind, "pause");
+  EXPECT_EQ(f[0].kind, FaultKind::pause);
   EXPECT_EQ(f[0].at_us, 1000000);
   EXPECT_EQ(f[0].process, 0);
   EXPECT_EQ(f[0].duration_us, 3000000);
-  EXPECT_EQ(f[1].kind, "node_restart");
+  EXPECT_EQ(f[1].kind, FaultKind::node_restart);
   EXPECT_EQ(f[1].node, 0);
   EXPECT_EQ(f[1].mode, RestartMode::aof_everysec);
   EXPECT_EQ(f[2].delta_us, -400000);
-  EXPECT_EQ(f[3].kind, "failover");
+  EXPECT_EQ(f[3].kind, FaultKind::failover);
   EXPECT_EQ(f[3].node, 2);
   EXPECT_EQ(f[4].reply_loss_ppm, 500000u);
   EXPECT_EQ(f[4].request_loss_ppm, 0u);
-  EXPECT_EQ(f[5].kind, "heal");
+  EXPECT_EQ(f[5].kind, FaultKind::heal);
   EXPECT_EQ(f[5].process, -1);
 }
 

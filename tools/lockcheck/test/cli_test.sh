@@ -24,7 +24,7 @@ expect "the error has file:line:column" grep -q "invalid.toml:4:1: unknown key '
 "$lockcheck" rnu "$here/mismatch.toml" > "$work/typo.out" 2>&1
 code=$?
 expect "an unknown subcommand exits 2 (got $code)" test "$code" -eq 2
-expect "it is named, with the closest one" grep -q "unknown subcommand 'rnu' (did you mean 'run'?); known: run, replay, check, compare, merge, serve" "$work/typo.out"
+expect "it is named, with the closest one" grep -q "unknown subcommand 'rnu' (did you mean 'run'?); known: run, replay, check, compare, merge, explore, serve" "$work/typo.out"
 
 "$lockcheck" run "$here/lua54-script.toml" > "$work/lua54.out" 2>&1
 code=$?
@@ -52,5 +52,36 @@ expect "an expected holds that no run judged exits 1 (got $code)" test "$code" -
 expect "it says why nothing was judged" grep -q "UNEXPECTED reentrancy: expected holds, but 2 of 2 runs could not judge it (unknown), first seed 1: not exercised" "$work/unjudged.out"
 expect "the JUnit report fails it" grep -q "<failure message=\"expected holds\">expected holds, but 2 of 2 runs could not judge" "$work/unjudged.xml"
 expect "the judged property still passes" grep -q "mutual_exclusion_server.*holds (2).*ok" "$work/unjudged.out"
+
+# The shrunk schedule as printed, pasted as [[faults]] in place of [nemesis] with the replayed seed, gives the
+# same violation (issue 24, item 11): the shrinker ran exactly that file.
+seed=$(sed -n 's/.*replay: lockcheck replay .*--seed \([0-9]*\) .*/\1/p' "$work/mismatch.out" | head -1)
+{
+  sed -e '/^\[nemesis\]/,/^$/d' -e '/^seeds = /d' -e '/^\[expect\]/,$d' "$here/mismatch.toml"
+  echo "seed = $seed"
+  sed -n '/as \[\[faults\]\]/,/^  [a-zA-Z]/p' "$work/mismatch.out" | sed -e '1d' -e '/^  [a-zA-Z]/d' -e 's/^      //'
+  printf '\n[expect]\nmutual_exclusion_client = "violated"\n'
+} > "$work/pasted.toml"
+"$lockcheck" run "$work/pasted.toml" > "$work/pasted.out" 2>&1
+code=$?
+expect "the pasted minimal schedule reproduces the violation (got $code; $work/pasted.toml)" test "$code" -eq 0
+
+# explore finds set-nx-ex-del's foreign release with no fault named, writes it as a scenario, and that file
+# reproduces it; the same seed and budget print the same report.
+"$lockcheck" explore --variant set-nx-ex-del --budget-runs 200 --seed 1 --out "$work/finds" > "$work/explore.out" 2> /dev/null
+code=$?
+expect "explore exits 1 on a find (got $code)" test "$code" -eq 1
+expect "it names the property and the file" grep -q "FOUND owner_only_release violated" "$work/explore.out"
+expect "it lists every mark, reached or a blind spot" grep -q "foreign_release" "$work/explore.out"
+expect "the find is a scenario file" test -f "$work/finds/set-nx-ex-del-owner_only_release.toml"
+"$lockcheck" run "$work/finds/set-nx-ex-del-owner_only_release.toml" > "$work/replayed-find.out" 2>&1
+code=$?
+expect "lockcheck run reproduces the find (got $code)" test "$code" -eq 0
+"$lockcheck" explore --variant set-nx-ex-del --budget-runs 200 --seed 1 --jobs 2 --out "$work/finds2" > "$work/explore2.out" 2> /dev/null
+expect "explore is deterministic in its seed, whatever --jobs" \
+  cmp -s <(grep -v "runs in\|wrote\|replay:" "$work/explore.out") <(grep -v "runs in\|wrote\|replay:" "$work/explore2.out")
+"$lockcheck" explore --variant no-such-lock > "$work/explore-bad.out" 2>&1
+code=$?
+expect "explore of an unknown variant is a usage error (got $code)" test "$code" -eq 2
 
 expect_summary

@@ -32,39 +32,39 @@ std::vector<FaultSpec> draw_nemesis_schedule(const SimConfig& config, std::uint6
   const std::int64_t end = config.duration_us;
 
   draw_family(seed, "nemesis/pause", nemesis.pause_every_us, end, [&](Prng& prng, std::int64_t t) {
-    FaultSpec fault{.at_us = t, .kind = "pause"};
+    FaultSpec fault{.at_us = t, .kind = FaultKind::pause};
     fault.process = static_cast<int>(prng.below(static_cast<std::uint64_t>(clients)));
     fault.duration_us = prng.between(nemesis.pause_min_us, nemesis.pause_max_us);
     out.push_back(fault);
   });
   draw_family(seed, "nemesis/crash", nemesis.crash_every_us, end, [&](Prng& prng, std::int64_t t) {
-    FaultSpec crash{.at_us = t, .kind = "crash"};
+    FaultSpec crash{.at_us = t, .kind = FaultKind::crash};
     crash.process = static_cast<int>(prng.below(static_cast<std::uint64_t>(clients)));
     FaultSpec restart = crash;
-    restart.kind = "restart";
+    restart.kind = FaultKind::restart;
     restart.at_us = t + nemesis.restart_after_us;
     out.push_back(crash);
     out.push_back(restart);
   });
   draw_family(seed, "nemesis/partition", nemesis.partition_every_us, end, [&](Prng& prng, std::int64_t t) {
-    FaultSpec cut{.at_us = t, .kind = "partition"};
+    FaultSpec cut{.at_us = t, .kind = FaultKind::partition};
     cut.process = static_cast<int>(prng.below(static_cast<std::uint64_t>(clients)));
     cut.node = masters[prng.below(masters.size())];
-    FaultSpec heal{.at_us = t + prng.between(nemesis.partition_min_us, nemesis.partition_max_us), .kind = "heal"};
+    FaultSpec heal{.at_us = t + prng.between(nemesis.partition_min_us, nemesis.partition_max_us), .kind = FaultKind::heal};
     out.push_back(cut);
     out.push_back(heal);
   });
   draw_family(seed, "nemesis/node_clock_jump", nemesis.node_clock_jump_every_us, end, [&](Prng& prng, std::int64_t t) {
-    FaultSpec jump{.at_us = t, .kind = "node_clock_jump"};
+    FaultSpec jump{.at_us = t, .kind = FaultKind::node_clock_jump};
     jump.node = static_cast<int>(prng.below(config.nodes.size()));
     jump.delta_us = prng.between(-nemesis.node_clock_jump_max_us, nemesis.node_clock_jump_max_us);
     out.push_back(jump);
   });
   draw_family(seed, "nemesis/node_crash", nemesis.node_crash_every_us, end, [&](Prng& prng, std::int64_t t) {
-    FaultSpec crash{.at_us = t, .kind = "node_crash"};
+    FaultSpec crash{.at_us = t, .kind = FaultKind::node_crash};
     crash.node = static_cast<int>(prng.below(config.nodes.size()));
     FaultSpec restart = crash;
-    restart.kind = "node_restart";
+    restart.kind = FaultKind::node_restart;
     restart.at_us = t + nemesis.node_restart_after_us;
     restart.mode = nemesis.restart_mode;
     out.push_back(crash);

@@ -1,0 +1,218 @@
+#include "properties/exercise.hpp"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace lockcheck::properties {
+namespace {
+
+struct MarkRow {
+  std::string_view name;
+  std::string_view sentence;
+};
+
+constexpr MarkRow kMarks[kMarkCount] = {
+    {"resumed_after_validity", "a paused holder resumed after its validity ended"},
+    {"renewal_across_pause", "a renewal was in flight when its process was paused"},
+    {"release_after_expiry", "a release was sent after the holder's validity had ended"},
+    {"retried_after_unknown", "an acquire, release or renew ran again after an unknown outcome"},
+    {"failover_lost_lock_key", "a failover or restart lost a lock key"},
+    {"clock_jump_while_held", "a client's or node's clock jumped while the lock was held"},
+    {"waiter_when_holder_died", "a holder crashed while another client waited to acquire"},
+    {"reentrant_expiry", "the lock key expired while its owner held it more than once"},
+    {"expired_while_held", "the lock key expired while its owner was still inside"},
+    {"pause_during_hold", "a holder was paused"},
+    {"partition_during_hold", "a holder was cut off from a node"},
+    {"node_fault_during_hold", "a node crashed, restarted, failed over or split while the lock was held"},
+    {"acquire_unknown", "an acquire's outcome was unknown (maybe held)"},
+    {"renewal_lost", "a renewal found the lock gone"},
+    {"lock_key_evicted", "the lock key was evicted under maxmemory"},
+    {"release_while_other_holds", "a client sent a release while another client held the lock"},
+};
+
+// A holder: a process, or one of its threads when they share one lock object.
+using Holder = std::pair<std::int64_t, std::int64_t>;
+
+struct HolderState {
+  int depth = 0;
+  bool shared = false;  // a reader of a read-write lock: readers hold together by design
+  std::int64_t valid_until_us = 0;
+  bool acquire_pending = false;
+  bool renew_pending = false;
+  std::set<OpFn> last_unknown;  // functions whose last completion was info
+};
+
+class Walk {
+ public:
+  explicit Walk(const History& history) {
+    for (const Meta::DerivedKey& derived : history.meta.lock_keys) lock_keys_.insert(derived.key);
+  }
+
+  void on(const Op& op) {
+    HolderState& state = holders_[{op.process, op.thread}];
+    if (op.type == OpType::invoke) return invoked(op, state);
+    if (op.fn == OpFn::acquire || op.fn == OpFn::release || op.fn == OpFn::renew) {
+      if (op.type == OpType::info) {
+        ++out_.unknown_outcomes;
+        state.last_unknown.insert(op.fn);
+      } else {
+        state.last_unknown.erase(op.fn);
+      }
+    }
+    switch (op.fn) {
+      case OpFn::acquire:
+        state.acquire_pending = false;
+        if (op.type == OpType::ok) {
+          ++out_.acquired;
+          ++state.depth;
+          state.shared = op.shared;
+          if (op.valid_until_us) state.valid_until_us = *op.valid_until_us;
+        }
+        if (op.type == OpType::info) mark(Mark::acquire_unknown);
+        break;
+      case OpFn::release:
+        if (state.depth > 0) --state.depth;
+        break;
+      case OpFn::renew:
+        state.renew_pending = false;
+        renew_pending_.erase(op.process);
+        if (op.type == OpType::ok && op.valid_until_us) set_validity(op.process, *op.valid_until_us);
+        if (op.type == OpType::fail) mark(Mark::renewal_lost);
+        break;
+      default: break;
+    }
+  }
+
+  void on(const FaultEvent& fault) {
+    ++out_.faults;
+    const bool held = anyone_holds();
+    if (held) ++out_.faults_during_hold;
+    const std::string& kind = fault.fault;
+    if (kind == "pause") {
+      if (holds(fault.process)) mark(Mark::pause_during_hold);
+      if (renew_pending_.count(fault.process) > 0) mark(Mark::renewal_across_pause);
+    } else if (kind == "resume") {
+      for (const auto& [holder, state] : holders_) {
+        if (holder.first == fault.process && state.depth > 0 && state.valid_until_us < fault.t) {
+          mark(Mark::resumed_after_validity);
+          break;
+        }
+      }
+    } else if (kind == "crash") {
+      bool waiter = false;
+      for (const auto& [holder, state] : holders_) waiter = waiter || (holder.first != fault.process && state.acquire_pending);
+      if (holds(fault.process) && waiter) mark(Mark::waiter_when_holder_died);
+      for (auto& [holder, state] : holders_) {
+        if (holder.first == fault.process) state = HolderState{};
+      }
+      renew_pending_.erase(fault.process);
+    } else if (kind == "client_clock_jump" || kind == "node_clock_jump") {
+      if (held) mark(Mark::clock_jump_while_held);
+    } else if (kind == "partition") {
+      if (holds(fault.process)) mark(Mark::partition_during_hold);
+    } else if (kind == "node_crash" || kind == "node_restart" || kind == "failover" || kind == "split_brain") {
+      if (held) mark(Mark::node_fault_during_hold);
+    }
+  }
+
+  void on(const ServerEvent& event) {
+    if (event.replicated || lock_keys_.count(event.key) == 0) return;
+    switch (event.event) {
+      case ServerEventKind::expired:
+        for (const auto& [holder, state] : holders_) {
+          if (state.depth > 0) mark(Mark::expired_while_held);
+          if (state.depth > 1) mark(Mark::reentrant_expiry);
+        }
+        break;
+      case ServerEventKind::lost: mark(Mark::failover_lost_lock_key); break;
+      case ServerEventKind::evicted: mark(Mark::lock_key_evicted); break;
+      default: break;
+    }
+  }
+
+  void on(const Meta&) {}
+  void on(const ResourceEvent&) {}
+
+  Exercise result() const { return out_; }
+
+ private:
+  void invoked(const Op& op, HolderState& state) {
+    if (state.last_unknown.count(op.fn) > 0) mark(Mark::retried_after_unknown);
+    switch (op.fn) {
+      case OpFn::acquire:
+        ++out_.acquires;
+        lock_keys_.insert(op.key);
+        state.acquire_pending = true;
+        break;
+      case OpFn::release:
+        ++out_.releases;
+        if (state.depth > 0 && state.valid_until_us > 0 && op.t > state.valid_until_us) mark(Mark::release_after_expiry);
+        for (const auto& [other, other_state] : holders_) {
+          if (other.first != op.process && other_state.depth > 0 && !(state.shared && other_state.shared)) {
+            mark(Mark::release_while_other_holds);
+            break;
+          }
+        }
+        break;
+      case OpFn::renew:
+        ++out_.renews;
+        state.renew_pending = true;
+        renew_pending_.insert(op.process);
+        break;
+      default: break;
+    }
+  }
+
+  // A background renewal names no thread: it extends the process's holds.
+  void set_validity(std::int64_t process, std::int64_t valid_until_us) {
+    for (auto& [holder, state] : holders_) {
+      if (holder.first == process && state.depth > 0) state.valid_until_us = valid_until_us;
+    }
+  }
+
+  bool holds(std::int64_t process) const {
+    for (const auto& [holder, state] : holders_) {
+      if (holder.first == process && state.depth > 0) return true;
+    }
+    return false;
+  }
+
+  bool anyone_holds() const {
+    for (const auto& [holder, state] : holders_) {
+      if (state.depth > 0) return true;
+    }
+    return false;
+  }
+
+  void mark(Mark mark) { ++out_.marks[static_cast<std::size_t>(mark)]; }
+
+  Exercise out_;
+  std::map<Holder, HolderState> holders_;
+  std::set<std::int64_t> renew_pending_;
+  std::set<std::string> lock_keys_;
+};
+
+}  // namespace
+
+std::string_view to_string(Mark mark) { return kMarks[static_cast<std::size_t>(mark)].name; }
+std::string_view describe(Mark mark) { return kMarks[static_cast<std::size_t>(mark)].sentence; }
+
+void Exercise::add(const Exercise& other) {
+  for (std::size_t i = 0; i < kMarkCount; ++i) marks[i] += other.marks[i];
+  acquires += other.acquires;
+  acquired += other.acquired;
+  releases += other.releases;
+  renews += other.renews;
+  unknown_outcomes += other.unknown_outcomes;
+  faults += other.faults;
+  faults_during_hold += other.faults_during_hold;
+}
+
+Exercise exercise_of(const History& history) {
+  Walk walk(history);
+  for (const Event& event : history.events) std::visit([&](const auto& each) { walk.on(each); }, event);
+  return walk.result();
+}
+
+}  // namespace lockcheck::properties

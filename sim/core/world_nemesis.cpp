@@ -1,0 +1,166 @@
+// The simulator's Nemesis: what each fault does to the simulated world. The dispatcher
+// (nemesis/dispatch.cpp) has validated the fault and composed its line; each fault writes it when it takes
+// effect.
+#include <algorithm>
+#include <utility>
+
+#include "core/world.hpp"
+#include "lockcheck/assert.hpp"
+#include "nemesis/fault_lines.hpp"
+
+namespace lockcheck::sim {
+
+void World::write_fault_line(Json line) { history_.record(scheduler_.now(), "fault", line); }
+
+void World::pause(const FaultSpec& fault, FaultLine& line) {
+  ClientProcess& process = client(fault.process);
+  if (!process.alive() || process.paused()) return;
+  line.write();
+  process.pause();
+  LOCKCHECK_ASSERT(process.paused());
+  const int id = fault.process;
+  scheduler_.after(fault.duration_us, [this, id] {
+    if (!client(id).paused()) return;
+    write_fault_line(fault_lines::resume(id));
+    client(id).resume();
+  });
+}
+
+void World::crash(const FaultSpec& fault, FaultLine& line) {
+  if (!client(fault.process).alive()) return;
+  line.write();
+  client(fault.process).crash();
+  LOCKCHECK_ASSERT(!client(fault.process).alive());
+  for (auto& simulated : nodes_) simulated->close_connections(fault.process);
+}
+
+void World::restart(const FaultSpec& fault, FaultLine& line) {
+  if (client(fault.process).alive()) return;
+  line.write();
+  start_client(fault.process);
+}
+
+void World::client_clock_jump(const FaultSpec& fault, FaultLine& line) {
+  line.write();
+  client(fault.process).clock_model().jump(fault.delta_us);
+}
+
+void World::client_clock_drift(const FaultSpec& fault, FaultLine& line) {
+  line.write();
+  client(fault.process).clock_model().set_drift(scheduler_.now(), fault.drift_ppm);
+}
+
+void World::node_clock_jump(const FaultSpec& fault, FaultLine& line) {
+  line.write();
+  node(fault.node).clock().jump(fault.delta_us);
+}
+
+void World::node_clock_drift(const FaultSpec& fault, FaultLine& line) {
+  line.write();
+  node(fault.node).clock().set_drift(scheduler_.now(), fault.drift_ppm);
+}
+
+void World::node_crash(const FaultSpec& fault, FaultLine& line) {
+  if (!node(fault.node).up()) return;
+  line.write();
+  node(fault.node).crash();
+  drop_waits(fault.node);
+  if (sentinel_ && sentinel_->master() == fault.node) watch_master(fault.node);
+  if (cluster_) watch_cluster_master(fault.node);
+}
+
+void World::node_restart(const FaultSpec& fault, FaultLine& line) {
+  if (node(fault.node).up()) return;
+  line.write();
+  if (cluster_ && restart_failed_cluster_master(fault.node, fault.mode)) return;
+  node(fault.node).restart(fault.mode);
+  // A failed-over master comes back and the sentinels turn it into a replica (taken as instant here).
+  if (sentinel_) rejoin_as_replica(fault.node);
+}
+
+void World::failover(const FaultSpec& fault, FaultLine& line) {
+  SimNode& replica = node(fault.node);
+  const int old_master = replica.replica_of();
+  if (old_master < 0) return;  // already a master
+  line.write(Json{{"from", old_master}});
+  SimNode& master = node(old_master);
+  const mock::Dataset before = master.up() ? master.mock().snapshot() : mock::Dataset{};
+  master.crash();  // Sentinel fences the old master off; it rejoins only as a replica
+  drop_waits(old_master);
+  replica.promote();
+  if (cluster_) {
+    cluster_->failover(old_master, fault.node);  // clients learn it from the nodes (MOVED, refresh)
+  } else if (sentinel_) {
+    sentinel_->elect(fault.node);  // clients learn it from the sentinels
+  } else {
+    for (auto& service : routing_) {
+      if (service == old_master) service = fault.node;
+    }
+  }
+  for (auto& other : nodes_) {
+    // Re-point the remaining replicas at the new master.
+    if (other->replica_of() == old_master && other->id() != fault.node) other->follow(fault.node);
+  }
+  // One master per data set after a failover: the promoted node serves, nothing routes to the fenced one.
+  LOCKCHECK_ASSERT(replica.replica_of() < 0 && !master.up());
+  LOCKCHECK_ASSERT(std::find(routing_.begin(), routing_.end(), old_master) == routing_.end() || cluster_ || sentinel_);
+  replica.record_losses(before, old_master);
+  if (sentinel_) sentinel_->assign_roles();
+}
+
+void World::partition(const FaultSpec& fault, FaultLine& line) {
+  line.write();
+  partitions_.insert({fault.process, fault.node});
+}
+
+void World::replica_partition(const FaultSpec& fault, FaultLine& line) {
+  if (node(fault.node).replica_of() < 0) return;  // promoted meanwhile: no replication link to cut
+  line.write();
+  cut_replicas_.insert(fault.node);
+  replica_cut_at_us_[fault.node] = scheduler_.now();
+}
+
+void World::heal(const FaultSpec&, FaultLine& line) {
+  line.write();
+  partitions_.clear();
+  if (cluster_) heal_split_brain();
+  if (sentinel_) heal_sentinel();
+  // A healed replica resynchronises with its master at once, as a partial resync would.
+  const std::set<int> healed = std::exchange(cut_replicas_, {});
+  for (const int replica : healed) {
+    const int master = node(replica).replica_of();
+    if (master >= 0 && node(master).up()) replicate(node(master));
+  }
+}
+
+void World::loss(const FaultSpec& fault, FaultLine& line) {
+  line.write();
+  request_loss_ppm_ = fault.request_loss_ppm;
+  reply_loss_ppm_ = fault.reply_loss_ppm;
+}
+
+void World::slow_node(const FaultSpec& fault, FaultLine& line) {
+  line.write();
+  slow_node_us_[static_cast<std::size_t>(fault.node)] = fault.duration_us;
+}
+
+void World::evict(const FaultSpec& fault, FaultLine& line) {
+  line.write();
+  if (fault.evict_target == EvictTarget::lock) {
+    evict_lock_key(node(fault.node));
+  } else {
+    node(fault.node).mock().evict_one();
+  }
+}
+
+void World::slot_migration(const FaultSpec& fault, FaultLine& line) { apply_slot_migration(fault, line); }
+
+void World::split_brain(const FaultSpec& fault, FaultLine& line) {
+  if (sentinel_) {
+    apply_sentinel_split_brain(fault, line);
+  } else {
+    apply_split_brain(fault, line);
+  }
+}
+
+}  // namespace lockcheck::sim

@@ -1,0 +1,262 @@
+#include "explorer.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
+
+#include "core/simulate.hpp"
+#include "fault_families.hpp"
+#include "fault_space.hpp"
+#include "properties/checkers.hpp"
+#include "scenario/scenario.hpp"
+#include "shrink.hpp"
+
+namespace lockcheck::explore {
+namespace {
+
+// Plans drawn before any of them runs: the unit of parallelism and of determinism.
+constexpr std::size_t kBatch = 8;
+
+struct Outcome {
+  properties::Exercise exercise;
+  std::vector<properties::Verdict> verdicts;
+  std::uint64_t events = 0;
+};
+
+Outcome run_plan(const RunPlan& plan) {
+  const sim::RunResult run = sim::simulate(plan.config, plan.seed);
+  const properties::History history = properties::parse_history(run.history.jsonl());
+  Outcome outcome;
+  outcome.exercise = properties::exercise_of(history);
+  for (auto& verdict : properties::check_all(history)) {
+    const auto* known = std::find(std::begin(sim::kExpectableProperties), std::end(sim::kExpectableProperties), verdict.property);
+    if (known != std::end(sim::kExpectableProperties)) outcome.verdicts.push_back(std::move(verdict));
+  }
+  outcome.events = run.events;
+  return outcome;
+}
+
+std::vector<Outcome> run_all(const std::vector<RunPlan>& plans, unsigned jobs) {
+  std::vector<Outcome> outcomes(plans.size());
+  std::vector<std::exception_ptr> errors(plans.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < plans.size(); i = next++) {
+      try {
+        outcomes[i] = run_plan(plans[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < std::min<std::size_t>(jobs, plans.size()); ++t) threads.emplace_back(work);
+  work();
+  for (auto& thread : threads) thread.join();
+  for (const auto& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+  return outcomes;
+}
+
+// Fault indices stay valid when a workload draw changes the client count.
+void fit_processes(sim::SimConfig& config) {
+  const auto clients = static_cast<int>(config.clients.size());
+  for (sim::FaultSpec& fault : config.faults) {
+    if (fault.process >= 0) fault.process %= clients;
+  }
+}
+
+// The workload shrunk too, one simplification at a time, each kept only while the seed still violates:
+// no watchdog, no nesting, fewer clients (down to two, and never below a client a fault names).
+void shrink_workload(sim::SimConfig& config, std::uint64_t seed, const std::string& property) {
+  const auto keep_if_violated = [&](const sim::SimConfig& candidate) {
+    if (!judge_run(candidate, seed, property).violated()) return false;
+    config = candidate;
+    return true;
+  };
+  if (config.renewal.watchdog) {
+    sim::SimConfig candidate = config;
+    candidate.renewal.watchdog = false;
+    keep_if_violated(candidate);
+  }
+  if (config.workload.nest_every > 0) {
+    sim::SimConfig candidate = config;
+    candidate.workload.nest_every = 0;
+    keep_if_violated(candidate);
+  }
+  int named = -1;
+  for (const sim::FaultSpec& fault : config.faults) named = std::max(named, fault.process);
+  while (config.clients.size() > std::max<std::size_t>(2, static_cast<std::size_t>(named + 1))) {
+    sim::SimConfig candidate = config;
+    candidate.clients.pop_back();
+    if (!keep_if_violated(candidate)) break;
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(Strategy strategy) {
+  switch (strategy) {
+    case Strategy::all_on: return "all-on";
+    case Strategy::swarm: return "swarm";
+    case Strategy::guided: return "guided";
+  }
+  return "guided";
+}
+
+Explorer::Explorer(sim::SimConfig base, bool can_renew, ExploreOptions options)
+    : base_(std::move(base)),
+      can_renew_(can_renew),
+      options_(std::move(options)),
+      kinds_(applicable_kinds(base_)),
+      prng_(sim::derive_seed(options_.seed, "explore")) {}
+
+RunPlan Explorer::fresh_plan(bool every_kind) {
+  RunPlan plan;
+  plan.config = base_;
+  plan.seed = prng_.next();
+  draw_workload(base_, can_renew_, prng_, plan.config);
+  plan.enabled = every_kind ? kinds_ : swarm_subset(kinds_, prng_);
+  // The starting scenario's own faults and nemesis are a starting point: drawn into the fixed schedule.
+  for (const sim::FaultSpec& drawn : sim::draw_nemesis_schedule(base_, plan.seed)) plan.config.faults.push_back(drawn);
+  plan.config.nemesis = sim::NemesisConfig{};
+  const std::int64_t count = prng_.between(1, options_.max_faults);
+  for (std::int64_t i = 0; i < count; ++i) {
+    draw_fault(plan.enabled[prng_.below(plan.enabled.size())], plan.config, prng_, plan.config.faults);
+  }
+  fit_processes(plan.config);
+  normalize(plan.config.faults);
+  return plan;
+}
+
+RunPlan Explorer::mutated_plan() {
+  RunPlan plan = corpus_[prng_.below(corpus_.size())];
+  std::vector<sim::FaultSpec>& faults = plan.config.faults;
+  const std::int64_t ttl_us = plan.config.lock.ttl.count() * 1000;
+  const std::int64_t mutations = prng_.between(1, 3);
+  for (std::int64_t m = 0; m < mutations; ++m) {
+    switch (prng_.below(6)) {
+      case 0: plan.seed = prng_.next(); break;
+      case 1:
+        if (!faults.empty()) {
+          sim::FaultSpec& fault = faults[prng_.below(faults.size())];
+          fault.at_us = std::clamp<std::int64_t>(fault.at_us + prng_.between(-ttl_us, ttl_us), 0, plan.config.duration_us);
+        }
+        break;
+      case 2:
+        if (!faults.empty()) {
+          sim::FaultSpec& fault = faults[prng_.below(faults.size())];
+          const std::int64_t permille = prng_.between(500, 2000);
+          fault.duration_us = fault.duration_us * permille / 1000;
+          fault.delta_us = fault.delta_us * permille / 1000;
+        }
+        break;
+      case 3: {
+        // Mostly the run's own kinds; sometimes any kind, so a kept run can grow what its swarm left out.
+        const bool any = prng_.below(4) == 0 || plan.enabled.empty();
+        const std::vector<sim::FaultKind>& from = any ? kinds_ : plan.enabled;
+        const sim::FaultKind kind = from[prng_.below(from.size())];
+        if (any && std::find(plan.enabled.begin(), plan.enabled.end(), kind) == plan.enabled.end()) plan.enabled.push_back(kind);
+        draw_fault(kind, plan.config, prng_, faults);
+        break;
+      }
+      case 4:
+        if (faults.size() > 1) faults.erase(faults.begin() + static_cast<std::ptrdiff_t>(prng_.below(faults.size())));
+        break;
+      default: draw_workload(base_, can_renew_, prng_, plan.config); break;
+    }
+  }
+  fit_processes(plan.config);
+  normalize(faults);
+  return plan;
+}
+
+RunPlan Explorer::next_plan() {
+  switch (options_.strategy) {
+    case Strategy::all_on: return fresh_plan(true);
+    case Strategy::swarm: return fresh_plan(false);
+    case Strategy::guided: break;
+  }
+  if (corpus_.empty() || prng_.below(3) == 0) return fresh_plan(false);
+  return mutated_plan();
+}
+
+bool Explorer::done() const {
+  return over_ || (options_.budget_runs > 0 && result_.runs >= options_.budget_runs);
+}
+
+bool Explorer::step() {
+  if (done()) return false;
+  std::vector<RunPlan> plans;
+  while (plans.size() < kBatch && (options_.budget_runs == 0 || result_.runs + plans.size() < options_.budget_runs)) {
+    plans.push_back(next_plan());
+  }
+  const std::vector<Outcome> outcomes = run_all(plans, options_.jobs);
+  for (std::size_t i = 0; i < plans.size() && !over_; ++i) {
+    over_ = take(plans[i], outcomes[i].exercise, outcomes[i].verdicts, outcomes[i].events);
+  }
+  return !done();
+}
+
+bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
+                    const std::vector<properties::Verdict>& verdicts, std::uint64_t events) {
+  ++result_.runs;
+  result_.events += events;
+  result_.exercise.add(exercise);
+  bool novel = false;
+  for (std::size_t m = 0; m < properties::kMarkCount; ++m) {
+    if (exercise.marks[m] == 0) continue;
+    novel = novel || result_.runs_reaching[m] == 0;
+    ++result_.runs_reaching[m];
+    for (std::size_t other = m + 1; other < properties::kMarkCount; ++other) {
+      if (exercise.marks[other] > 0) novel = result_.pairs.insert({static_cast<int>(m), static_cast<int>(other)}).second || novel;
+    }
+  }
+  if (novel && options_.strategy == Strategy::guided) corpus_.push_back(plan);
+  result_.corpus = corpus_.size();
+  for (const properties::Verdict& verdict : verdicts) {
+    if (verdict.outcome == properties::Outcome::holds) ++result_.held[verdict.property];
+    if (verdict.outcome != properties::Outcome::violated || found_.count(verdict.property) > 0) continue;
+    if (!options_.only_property.empty() && verdict.property != options_.only_property) continue;
+    Find find{verdict.property, result_.runs, plan, plan, verdict, -1, 0};
+    const ShrinkResult shrunk = shrink_faults(plan.config, plan.seed, verdict.property, options_.shrink_simulations);
+    find.shrink_simulations = shrunk.simulations;
+    if (shrunk.reproduced) {
+      find.minimal.config.faults = shrunk.faults;
+      find.violation_us = shrunk.violation_us;
+      // A shorter run that still shows it is a faster regression test: end one second after the violation.
+      sim::SimConfig shorter = find.minimal.config;
+      shorter.duration_us = std::min(shorter.duration_us, (shrunk.violation_us / 1000 + 1000) * 1000);
+      if (shorter.duration_us < find.minimal.config.duration_us) {
+        std::erase_if(shorter.faults, [&](const sim::FaultSpec& fault) { return fault.at_us > shorter.duration_us; });
+        if (judge_run(shorter, plan.seed, verdict.property).violated()) find.minimal.config = shorter;
+      }
+      shrink_workload(find.minimal.config, plan.seed, verdict.property);
+      const Judged final_verdict = judge_run(find.minimal.config, plan.seed, verdict.property);
+      find.verdict = final_verdict.verdict;
+      find.violation_us = final_verdict.violation_us;
+    }
+    found_.insert(verdict.property);
+    result_.finds.push_back(std::move(find));
+    if (!options_.all_properties || !options_.only_property.empty()) return true;
+  }
+  return false;
+}
+
+sim::SimConfig explore_base_for_variant(const std::string& variant) {
+  sim::SimConfig config = compare::variant_base_config(variant);
+  config.duration_us = 10'000'000;
+  const bool topology = config.cluster.shards > 0 || config.sentinel.sentinels > 0;
+  const bool has_replica =
+      std::any_of(config.nodes.begin(), config.nodes.end(), [](const sim::NodeConfig& node) { return node.replica_of >= 0; });
+  if (!topology && !has_replica) {
+    sim::NodeConfig replica;
+    replica.replica_of = 0;
+    config.nodes.push_back(replica);
+  }
+  return config;
+}
+
+}  // namespace lockcheck::explore

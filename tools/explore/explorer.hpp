@@ -1,0 +1,93 @@
+#pragma once
+// `lockcheck explore`'s search: draws runs from the whole fault model and the workload shapes, and keeps
+// those that reach a mark (or a pair of marks) no earlier run reached, mutating their schedules (guided);
+// or each run with a random subset of fault kinds (swarm, Groce et al. 2012); or every kind always on (the
+// baseline the benchmark measures the other two against). A violation is shrunk to a minimal schedule.
+//
+// Deterministic: runs go in batches drawn from the explorer's own PRNG before any of them runs, and their
+// results are taken in plan order, so a seed and a run budget give the same search with any --jobs.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/prng.hpp"
+#include "properties/exercise.hpp"
+#include "properties/verdict.hpp"
+#include "run_plan.hpp"
+
+namespace lockcheck::explore {
+
+enum class Strategy { all_on, swarm, guided };
+std::string_view to_string(Strategy strategy);
+
+struct ExploreOptions {
+  Strategy strategy = Strategy::guided;
+  std::uint64_t seed = 1;
+  std::uint64_t budget_runs = 0;  // 0: no run limit (a time budget, checked by the caller, ends it)
+  unsigned jobs = 1;
+  bool all_properties = false;    // go on after the first find, one find per property
+  std::string only_property;      // when set, only a violation of this property is a find (the benchmark)
+  int max_faults = 6;             // faults drawn per fresh run (a fault and the one that ends it count once)
+  int shrink_simulations = 64;
+};
+
+struct Find {
+  std::string property;
+  std::uint64_t run = 0;          // 1-based index of the run that found it
+  RunPlan plan;                   // as found
+  RunPlan minimal;                // shrunk: fewer faults, the same seed
+  properties::Verdict verdict;    // on the minimal plan
+  std::int64_t violation_us = -1;
+  int shrink_simulations = 0;
+};
+
+struct ExploreResult {
+  std::uint64_t runs = 0;
+  std::uint64_t events = 0;  // simulated events over all runs
+  properties::Exercise exercise;  // summed over all runs
+  std::array<std::int64_t, properties::kMarkCount> runs_reaching{};  // runs that reached each mark
+  std::set<std::pair<int, int>> pairs;  // mark pairs reached in one run
+  std::map<std::string, std::int64_t> held;  // property -> runs that judged it holds
+  std::vector<Find> finds;
+  std::size_t corpus = 0;  // runs kept for mutation
+};
+
+class Explorer {
+ public:
+  // `base` fixes the topology and the lock settings; `can_renew`: the variant can run under a watchdog.
+  Explorer(sim::SimConfig base, bool can_renew, ExploreOptions options);
+
+  // Runs one batch; false once the search is over (run budget spent, or a find ends it).
+  bool step();
+  const ExploreResult& result() const { return result_; }
+
+ private:
+  RunPlan fresh_plan(bool every_kind);
+  RunPlan mutated_plan();
+  RunPlan next_plan();
+  // Takes one run's outcome; true when the search is over.
+  bool take(const RunPlan& plan, const properties::Exercise& exercise, const std::vector<properties::Verdict>& verdicts,
+            std::uint64_t events);
+  bool done() const;
+
+  sim::SimConfig base_;
+  bool can_renew_;
+  ExploreOptions options_;
+  std::vector<sim::FaultKind> kinds_;
+  sim::Prng prng_;
+  std::vector<RunPlan> corpus_;
+  std::set<std::string> found_;
+  bool over_ = false;
+  ExploreResult result_;
+};
+
+// The starting configuration of `--variant ID`: the comparison's base workload for it, a replica added to a
+// lone master (so that failover and replica faults are in the model), a 10 s run.
+sim::SimConfig explore_base_for_variant(const std::string& variant);
+
+}  // namespace lockcheck::explore

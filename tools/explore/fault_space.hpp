@@ -1,0 +1,31 @@
+#pragma once
+// The fault model and workload shapes explore draws from, bounded by the starting configuration: its
+// topology decides which kinds apply (failover needs a replica, slot migration a cluster), its TTL scales
+// every duration (pauses, clock jumps and holds around the TTL are where locks break).
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/prng.hpp"
+#include "run_plan.hpp"
+
+namespace lockcheck::explore {
+
+// Fault kinds this configuration can take (follow-ups such as restart, node_restart and heal are drawn
+// with the fault they end, not on their own).
+std::vector<sim::FaultKind> applicable_kinds(const sim::SimConfig& config);
+
+// A random non-empty subset of `kinds` (swarm testing: each kind on with probability 1/2).
+std::vector<sim::FaultKind> swarm_subset(const std::vector<sim::FaultKind>& kinds, sim::Prng& prng);
+
+// Appends one fault of `kind` at a random time (and the fault that ends it, when it has one).
+void draw_fault(sim::FaultKind kind, const sim::SimConfig& config, sim::Prng& prng, std::vector<sim::FaultSpec>& out);
+
+// Draws the workload shape within the base's bounds: client count, hold times against the TTL, nesting for
+// a variant the base nests, renewal on or off where the lock can renew.
+void draw_workload(const sim::SimConfig& base, bool can_renew, sim::Prng& prng, sim::SimConfig& out);
+
+// Sorts by time (stable: the drawn order of faults at one time is kept) and rounds to whole milliseconds,
+// the scenario format's unit.
+void normalize(std::vector<sim::FaultSpec>& faults);
+
+}  // namespace lockcheck::explore

@@ -1,0 +1,27 @@
+#pragma once
+// `lockcheck explore`: search the fault model for a counterexample to a lock, shrink it, write it as a
+// scenario file `lockcheck run` reproduces, and say which marks the search reached and which it never did.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "explorer.hpp"
+
+namespace lockcheck::cli {
+
+struct ExploreCommandOptions {
+  std::string scenario_path;              // a starting scenario, or
+  std::string variant;                    // a catalogue variant ("all": every one but script), or
+  std::vector<std::string> script_paths;  // the user's acquire.lua,release.lua[,renew.lua]
+  std::optional<double> budget_seconds;
+  std::optional<std::uint64_t> budget_runs;
+  explore::ExploreOptions search;
+  std::string out_dir = "lockcheck-explore";
+  bool progress = true;
+};
+
+// Exit code: 0 nothing found within the budget, 1 found; throws std::invalid_argument for bad input.
+int command_explore(const ExploreCommandOptions& options);
+
+}  // namespace lockcheck::cli
