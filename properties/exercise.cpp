@@ -39,6 +39,7 @@ struct HolderState {
   bool shared = false;  // a reader of a read-write lock: readers hold together by design
   std::int64_t valid_until_us = 0;
   bool acquire_pending = false;
+  bool release_pending = false;
   bool renew_pending = false;
   std::set<OpFn> last_unknown;  // functions whose last completion was info
 };
@@ -72,6 +73,7 @@ class Walk {
         if (op.type == OpType::info) mark(Mark::acquire_unknown);
         break;
       case OpFn::release:
+        state.release_pending = false;
         if (state.depth > 0) --state.depth;
         break;
       case OpFn::renew:
@@ -88,6 +90,7 @@ class Walk {
     ++out_.faults;
     const bool held = anyone_holds();
     if (held) ++out_.faults_during_hold;
+    if (!held && anything_in_flight()) ++out_.faults_during_ops;
     const std::string& kind = fault.fault;
     if (kind == "pause") {
       if (holds(fault.process)) mark(Mark::pause_during_hold);
@@ -147,6 +150,7 @@ class Walk {
         break;
       case OpFn::release:
         ++out_.releases;
+        state.release_pending = true;
         if (state.depth > 0 && state.valid_until_us > 0 && op.t > state.valid_until_us) mark(Mark::release_after_expiry);
         for (const auto& [other, other_state] : holders_) {
           if (other.first != op.process && other_state.depth > 0 && !(state.shared && other_state.shared)) {
@@ -174,6 +178,13 @@ class Walk {
   bool holds(std::int64_t process) const {
     for (const auto& [holder, state] : holders_) {
       if (holder.first == process && state.depth > 0) return true;
+    }
+    return false;
+  }
+
+  bool anything_in_flight() const {
+    for (const auto& [holder, state] : holders_) {
+      if (state.acquire_pending || state.release_pending || state.renew_pending) return true;
     }
     return false;
   }
@@ -207,6 +218,7 @@ void Exercise::add(const Exercise& other) {
   unknown_outcomes += other.unknown_outcomes;
   faults += other.faults;
   faults_during_hold += other.faults_during_hold;
+  faults_during_ops += other.faults_during_ops;
 }
 
 Exercise exercise_of(const History& history) {

@@ -66,6 +66,16 @@ TEST(Exercise, AReleaseSentWhileAnotherClientHoldsIsMarked) {
   EXPECT_EQ(exercise.count(Mark::expired_while_held), 1);
 }
 
+TEST(Exercise, AFaultDuringAnAcquireInFlightMetTheLock) {
+  // Redlock's pause during acquisition: no one holds yet, but the fault lands on the lock's work.
+  HistoryBuilder h;
+  h.invoke(100, 0, "acquire");
+  h.fault(200, {{"fault", "pause"}, {"process", 0}, {"duration_us", 2'000'000}});
+  const Exercise exercise = exercise_of(h.parse());
+  EXPECT_EQ(exercise.faults_during_hold, 0);
+  EXPECT_EQ(exercise.faults_during_ops, 1);
+}
+
 TEST(Exercise, ACrashedHolderWithAWaiterIsMarked) {
   HistoryBuilder h;
   h.invoke(100, 0, "acquire");

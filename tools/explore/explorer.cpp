@@ -70,15 +70,24 @@ void fit_processes(sim::SimConfig& config) {
 
 // The workload shrunk too, one simplification at a time, each kept only while the seed still violates:
 // no watchdog, no nesting, fewer clients (down to two, and never below a client a fault names).
-void shrink_workload(sim::SimConfig& config, std::uint64_t seed, const std::string& property) {
+// Without the watchdog, holds stay within the TTL unless the base's own holds pass it: a shrunk find must be
+// a run the search could have drawn, not a holder outstaying a lease nothing renews. True when it changed.
+bool shrink_workload(sim::SimConfig& config, const sim::SimConfig& base, std::uint64_t seed, const std::string& property) {
+  bool changed = false;
   const auto keep_if_violated = [&](const sim::SimConfig& candidate) {
     if (!judge_run(candidate, seed, property).violated()) return false;
     config = candidate;
+    changed = true;
     return true;
   };
   if (config.renewal.watchdog) {
     sim::SimConfig candidate = config;
     candidate.renewal.watchdog = false;
+    const std::int64_t ttl_us = config.lock.ttl.count() * 1000;
+    if (candidate.workload.hold_max_us > ttl_us && base.workload.hold_max_us <= ttl_us) {
+      candidate.workload.hold_max_us = ttl_us * 8 / 10 / 1000 * 1000;
+      candidate.workload.hold_min_us = candidate.workload.hold_max_us / 2 / 1000 * 1000;
+    }
     keep_if_violated(candidate);
   }
   if (config.workload.nest_every > 0) {
@@ -93,6 +102,7 @@ void shrink_workload(sim::SimConfig& config, std::uint64_t seed, const std::stri
     candidate.clients.pop_back();
     if (!keep_if_violated(candidate)) break;
   }
+  return changed;
 }
 
 }  // namespace
@@ -113,10 +123,13 @@ Explorer::Explorer(sim::SimConfig base, bool can_renew, ExploreOptions options)
       kinds_(applicable_kinds(base_)),
       prng_(sim::derive_seed(options_.seed, "explore")) {}
 
+// A run's seed below 2^32: short to type in a replay, and within TOML's signed 64-bit integers.
+std::uint64_t Explorer::run_seed() { return prng_.below(std::uint64_t{1} << 32) + 1; }
+
 RunPlan Explorer::fresh_plan(bool every_kind) {
   RunPlan plan;
   plan.config = base_;
-  plan.seed = prng_.next();
+  plan.seed = run_seed();
   draw_workload(base_, can_renew_, prng_, plan.config);
   plan.enabled = every_kind ? kinds_ : swarm_subset(kinds_, prng_);
   // The starting scenario's own faults and nemesis are a starting point: drawn into the fixed schedule.
@@ -138,7 +151,7 @@ RunPlan Explorer::mutated_plan() {
   const std::int64_t mutations = prng_.between(1, 3);
   for (std::int64_t m = 0; m < mutations; ++m) {
     switch (prng_.below(6)) {
-      case 0: plan.seed = prng_.next(); break;
+      case 0: plan.seed = run_seed(); break;
       case 1:
         if (!faults.empty()) {
           sim::FaultSpec& fault = faults[prng_.below(faults.size())];
@@ -226,14 +239,22 @@ bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
     if (shrunk.reproduced) {
       find.minimal.config.faults = shrunk.faults;
       find.violation_us = shrunk.violation_us;
+      // A simpler workload may need fewer faults (or none): shrink the faults once more after it.
+      if (shrink_workload(find.minimal.config, base_, plan.seed, verdict.property)) {
+        const ShrinkResult again = shrink_faults(find.minimal.config, plan.seed, verdict.property, options_.shrink_simulations);
+        find.shrink_simulations += again.simulations;
+        if (again.reproduced) {
+          find.minimal.config.faults = again.faults;
+          find.violation_us = again.violation_us;
+        }
+      }
       // A shorter run that still shows it is a faster regression test: end one second after the violation.
       sim::SimConfig shorter = find.minimal.config;
-      shorter.duration_us = std::min(shorter.duration_us, (shrunk.violation_us / 1000 + 1000) * 1000);
+      shorter.duration_us = std::min(shorter.duration_us, (find.violation_us / 1000 + 1000) * 1000);
       if (shorter.duration_us < find.minimal.config.duration_us) {
         std::erase_if(shorter.faults, [&](const sim::FaultSpec& fault) { return fault.at_us > shorter.duration_us; });
         if (judge_run(shorter, plan.seed, verdict.property).violated()) find.minimal.config = shorter;
       }
-      shrink_workload(find.minimal.config, plan.seed, verdict.property);
       const Judged final_verdict = judge_run(find.minimal.config, plan.seed, verdict.property);
       find.verdict = final_verdict.verdict;
       find.violation_us = final_verdict.violation_us;

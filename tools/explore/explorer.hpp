@@ -67,6 +67,7 @@ class Explorer {
   const ExploreResult& result() const { return result_; }
 
  private:
+  std::uint64_t run_seed();
   RunPlan fresh_plan(bool every_kind);
   RunPlan mutated_plan();
   RunPlan next_plan();

@@ -47,6 +47,14 @@ std::vector<FaultKind> applicable_kinds(const sim::SimConfig& config) {
       case FaultKind::split_brain:
         if (!cluster && !sentinel) continue;
         break;
+      case FaultKind::evict:
+        // Redis evicts only under maxmemory with an eviction policy; with Redis's default (noeviction) a
+        // lock key is never evicted, and a deployment that configured none must not be judged under it.
+        if (std::none_of(config.nodes.begin(), config.nodes.end(),
+                         [](const sim::NodeConfig& node) { return node.eviction != mock::EvictionPolicy::noeviction; })) {
+          continue;
+        }
+        break;
       default: break;
     }
     out.push_back(kind);

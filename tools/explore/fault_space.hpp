@@ -10,7 +10,8 @@
 
 namespace lockcheck::explore {
 
-// Fault kinds this configuration can take (follow-ups such as restart, node_restart and heal are drawn
+// Fault kinds this configuration can take: eviction only where a node has an eviction policy, failover and
+// replica partitions only with a replica, slot migration and split-brain only with their topology (follow-ups such as restart, node_restart and heal are drawn
 // with the fault they end, not on their own).
 std::vector<sim::FaultKind> applicable_kinds(const sim::SimConfig& config);
 

@@ -93,11 +93,11 @@ void print_report(const cli::ScenarioReport& report) {
   if (report.nondeterministic) std::printf("  NONDETERMINISM: %s\n", report.nondeterminism_detail.c_str());
   const properties::Exercise& exercise = report.exercise;
   std::printf("  rests on: %zu seed(s); %lld acquires (%lld granted), %lld releases, %lld renewals, %lld unknown "
-              "outcomes; %lld faults, %lld while the lock was held\n",
+              "outcomes; %lld faults, %lld while the lock was held, %lld more during a lock operation\n",
               report.seeds_run.size(), static_cast<long long>(exercise.acquires), static_cast<long long>(exercise.acquired),
               static_cast<long long>(exercise.releases), static_cast<long long>(exercise.renews),
               static_cast<long long>(exercise.unknown_outcomes), static_cast<long long>(exercise.faults),
-              static_cast<long long>(exercise.faults_during_hold));
+              static_cast<long long>(exercise.faults_during_hold), static_cast<long long>(exercise.faults_during_ops));
   for (const std::string& reason : report.hollow) std::printf("  HOLLOW: %s\n", reason.c_str());
   const auto& progress = report.progress;
   std::printf("  progress (seed %llu): %lld acquisitions, %lld/s, wait p50 %.1f ms, p99 %.1f ms%s\n",

@@ -43,8 +43,9 @@ std::vector<std::string> hollow_reasons(const sim::Scenario& scenario, const pro
                             nemesis.partition_every_us > 0 || nemesis.node_clock_jump_every_us > 0 ||
                             nemesis.node_crash_every_us > 0;
   if (faults_asked && exercise.faults == 0) reasons.push_back("no fault took effect in any seed");
-  if (exercise.faults > 0 && exercise.faults_during_hold == 0) {
-    reasons.push_back(fmt::format("none of the {} fault(s) landed while a client held the lock", exercise.faults));
+  if (exercise.faults > 0 && exercise.faults_during_hold == 0 && exercise.faults_during_ops == 0) {
+    reasons.push_back(fmt::format("none of the {} fault(s) landed while a client held the lock or had a lock "
+                                  "operation in flight", exercise.faults));
   }
   return reasons;
 }
