@@ -1,14 +1,106 @@
 #include "core/history.hpp"
 
+#include <charconv>
+
 namespace lockcheck::sim {
+namespace {
+
+// Appends `text` as a JSON string exactly as nlohmann's dump() writes it (ensure_ascii off): printable
+// ASCII is copied with '"' and '\' escaped here; any other byte (control characters, UTF-8, invalid UTF-8,
+// which dump() refuses) goes through nlohmann, so its escapes and its errors stay the same.
+void append_string(std::string& out, std::string_view text) {
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte >= 0x80) {
+      out += Json(std::string(text)).dump();
+      return;
+    }
+  }
+  out += '"';
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  out += '"';
+}
+
+template <typename Integer>
+void append_integer(std::string& out, Integer value) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out.append(digits, end);
+}
+
+}  // namespace
+
+HistoryLine::HistoryLine(std::int64_t t_us, std::string_view kind) {
+  text_.reserve(256);  // one allocation for a typical line, which History::record then keeps
+  text_ += ",\"t\":";
+  append_integer(text_, t_us);
+  text_ += ",\"kind\":";
+  append_string(text_, kind);
+}
+
+void HistoryLine::name(std::string_view name) {
+  text_ += ',';
+  append_string(text_, name);
+  text_ += ':';
+}
+
+HistoryLine& HistoryLine::add_signed(std::string_view field, std::int64_t value) {
+  name(field);
+  append_integer(text_, value);
+  return *this;
+}
+
+HistoryLine& HistoryLine::add_unsigned(std::string_view field, std::uint64_t value) {
+  name(field);
+  append_integer(text_, value);
+  return *this;
+}
+
+HistoryLine& HistoryLine::add(std::string_view field, bool value) {
+  name(field);
+  text_ += value ? "true" : "false";
+  return *this;
+}
+
+HistoryLine& HistoryLine::add(std::string_view field, std::string_view value) {
+  name(field);
+  append_string(text_, value);
+  return *this;
+}
+
+HistoryLine& HistoryLine::add(std::string_view field, const Json& value) {
+  name(field);
+  text_ += value.dump();
+  return *this;
+}
 
 void History::record(std::int64_t t_us, const char* kind, const Json& fields) {
-  Json line;
-  line["i"] = static_cast<std::int64_t>(lines_.size());
-  line["t"] = t_us;
-  line["kind"] = kind;
-  for (const auto& [name, value] : fields.items()) line[name] = value;
-  lines_.push_back(line.dump());
+  // A field named like the three leading ones would replace it in place; only the Json path does that.
+  const bool plain = fields.is_object() && !fields.contains("i") && !fields.contains("t") && !fields.contains("kind");
+  if (!plain) {
+    Json line;
+    line["i"] = static_cast<std::int64_t>(lines_.size());
+    line["t"] = t_us;
+    line["kind"] = kind;
+    for (const auto& [name, value] : fields.items()) line[name] = value;
+    lines_.push_back(line.dump());
+    return;
+  }
+  HistoryLine line(t_us, kind);
+  for (const auto& [name, value] : fields.items()) line.add(name, value);
+  record(std::move(line));
+}
+
+void History::record(HistoryLine&& line) {
+  char prefix[32] = "{\"i\":";
+  const auto end = std::to_chars(prefix + 5, prefix + sizeof prefix, static_cast<std::int64_t>(lines_.size())).ptr;
+  std::string& text = line.text_;
+  text.insert(0, prefix, static_cast<std::size_t>(end - prefix));
+  text += '}';
+  lines_.push_back(std::move(text));
 }
 
 std::string History::jsonl() const {
