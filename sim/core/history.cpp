@@ -9,17 +9,23 @@ namespace {
 // ASCII is copied with '"' and '\' escaped here; any other byte (control characters, UTF-8, invalid UTF-8,
 // which dump() refuses) goes through nlohmann, so its escapes and its errors stay the same.
 void append_string(std::string& out, std::string_view text) {
+  std::size_t escapes = 0;
   for (const char c : text) {
     const auto byte = static_cast<unsigned char>(c);
     if (byte < 0x20 || byte >= 0x80) {
       out += Json(std::string(text)).dump();
       return;
     }
+    escapes += static_cast<std::size_t>(c == '"' || c == '\\');
   }
   out += '"';
-  for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+  if (escapes == 0) {
+    out += text;  // the usual case (keys, tokens, commands): one copy
+  } else {
+    for (const char c : text) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
   }
   out += '"';
 }
@@ -72,6 +78,14 @@ HistoryLine& HistoryLine::add(std::string_view field, std::string_view value) {
 }
 
 HistoryLine& HistoryLine::add(std::string_view field, const Json& value) {
+  // Scalars as the typed adds write them (what dump() gives); anything else through dump().
+  switch (value.type()) {
+    case Json::value_t::number_integer: return add_signed(field, value.get<std::int64_t>());
+    case Json::value_t::number_unsigned: return add_unsigned(field, value.get<std::uint64_t>());
+    case Json::value_t::boolean: return add(field, value.get<bool>());
+    case Json::value_t::string: return add(field, std::string_view(value.get_ref<const std::string&>()));
+    default: break;
+  }
   name(field);
   text_ += value.dump();
   return *this;
