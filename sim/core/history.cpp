@@ -1,29 +1,37 @@
 #include "core/history.hpp"
 
+#include <array>
 #include <charconv>
 
 namespace lockcheck::sim {
 namespace {
 
+// What each byte needs in a JSON string: 0 nothing, 1 a backslash before it ('"', '\\'), 2 nlohmann (control
+// characters and every byte beyond ASCII).
+constexpr std::array<unsigned char, 256> kEscape = [] {
+  std::array<unsigned char, 256> table{};
+  for (std::size_t byte = 0; byte < table.size(); ++byte) table[byte] = (byte < 0x20 || byte >= 0x80) ? 2 : 0;
+  table['"'] = 1;
+  table['\\'] = 1;
+  return table;
+}();
+
 // Appends `text` as a JSON string exactly as nlohmann's dump() writes it (ensure_ascii off): printable
 // ASCII is copied with '"' and '\' escaped here; any other byte (control characters, UTF-8, invalid UTF-8,
 // which dump() refuses) goes through nlohmann, so its escapes and its errors stay the same.
 void append_string(std::string& out, std::string_view text) {
-  std::size_t escapes = 0;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte >= 0x80) {
-      out += Json(std::string(text)).dump();
-      return;
-    }
-    escapes += static_cast<std::size_t>(c == '"' || c == '\\');
+  unsigned char needs = 0;
+  for (const char c : text) needs |= kEscape[static_cast<unsigned char>(c)];
+  if ((needs & 2) != 0) {
+    out += Json(std::string(text)).dump();
+    return;
   }
   out += '"';
-  if (escapes == 0) {
-    out += text;  // the usual case (keys, tokens, commands): one copy
+  if (needs == 0) {
+    out += text;  // the usual case (names, keys, tokens, commands): one copy
   } else {
     for (const char c : text) {
-      if (c == '"' || c == '\\') out += '\\';
+      if (kEscape[static_cast<unsigned char>(c)] != 0) out += '\\';
       out += c;
     }
   }

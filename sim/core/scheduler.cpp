@@ -15,16 +15,31 @@ void Scheduler::at(TrueTime when, Action action) {
     slots_[slot] = std::move(action);
   }
   // An event in the past runs now: time never goes backwards.
-  queue_.push_back(Key{when < now_ ? now_ : when, next_sequence_++, slot});
+  const Key key{when < now_ ? now_ : when, next_sequence_++, slot};
+  if (lane_.empty() || !later(lane_.back(), key)) {
+    lane_.push_back(key);
+    return;
+  }
+  queue_.push_back(key);
   std::push_heap(queue_.begin(), queue_.end(), later);
+}
+
+const Scheduler::Key* Scheduler::earliest() const {
+  if (queue_.empty()) return lane_.empty() ? nullptr : &lane_.front();
+  if (lane_.empty() || later(lane_.front(), queue_.front())) return &queue_.front();
+  return &lane_.front();
 }
 
 std::uint64_t Scheduler::run_until(TrueTime end, std::uint64_t max_events) {
   std::uint64_t ran = 0;
-  while (!queue_.empty() && ran < max_events && queue_.front().when <= end) {
-    std::pop_heap(queue_.begin(), queue_.end(), later);
-    const Key key = queue_.back();
-    queue_.pop_back();
+  for (const Key* next = earliest(); next != nullptr && ran < max_events && next->when <= end; next = earliest()) {
+    const Key key = *next;
+    if (next == queue_.data()) {  // lane_ never holds a key inside queue_
+      std::pop_heap(queue_.begin(), queue_.end(), later);
+      queue_.pop_back();
+    } else {
+      lane_.pop_front();
+    }
     // Out of its slot before it runs: the action may schedule more, which may grow slots_.
     Action action = std::move(slots_[key.slot]);
     free_slots_.push_back(key.slot);
@@ -33,7 +48,7 @@ std::uint64_t Scheduler::run_until(TrueTime end, std::uint64_t max_events) {
     ++ran;
     ++events_run_;
   }
-  if (queue_.empty() || queue_.front().when > end) now_ = end > now_ ? end : now_;
+  if (const Key* next = earliest(); next == nullptr || next->when > end) now_ = end > now_ ? end : now_;
   return ran;
 }
 
