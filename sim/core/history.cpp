@@ -2,6 +2,7 @@
 
 #include <array>
 #include <charconv>
+#include <cstring>
 
 namespace lockcheck::sim {
 namespace {
@@ -45,13 +46,60 @@ void append_integer(std::string& out, Integer value) {
   out.append(digits, end);
 }
 
+bool plain(std::string_view text) {
+  unsigned char needs = 0;
+  for (const char c : text) needs |= kEscape[static_cast<unsigned char>(c)];
+  return needs == 0;
+}
+
+// One field written in a stack buffer and appended to the line at once: a line has about ten fields, and
+// each std::string append costs more than copying its few bytes.
+class Piece {
+ public:
+  static constexpr std::size_t kMaxName = 64;
+  static constexpr std::size_t kMaxString = 160;
+
+  // `,"field":` when the name needs no escaping (the literal names the simulator writes); false otherwise,
+  // and the caller writes the field the general way.
+  bool name(std::string_view field) { return quoted(field, kMaxName, ",\"", "\":"); }
+  // A string that needs no escaping, within kMaxString; false otherwise.
+  bool string(std::string_view text) { return quoted(text, kMaxString, "\"", "\""); }
+  template <typename Integer>
+  void integer(Integer value) {
+    size_ = static_cast<std::size_t>(std::to_chars(data_ + size_, data_ + sizeof data_, value).ptr - data_);
+  }
+  void put(std::string_view text) {
+    std::memcpy(data_ + size_, text.data(), text.size());
+    size_ += text.size();
+  }
+  std::string_view view() const { return {data_, size_}; }
+
+ private:
+  bool quoted(std::string_view text, std::size_t max, std::string_view open, std::string_view close) {
+    if (text.size() > max || !plain(text)) return false;
+    put(open);
+    put(text);
+    put(close);
+    return true;
+  }
+
+  char data_[kMaxName + kMaxString + 32];
+  std::size_t size_ = 0;
+};
+
 }  // namespace
 
 HistoryLine::HistoryLine(std::int64_t t_us, std::string_view kind) {
   text_.reserve(256);  // one allocation for a typical line, which History::record then keeps
-  text_ += ",\"t\":";
-  append_integer(text_, t_us);
-  text_ += ",\"kind\":";
+  Piece piece;
+  piece.put(",\"t\":");
+  piece.integer(t_us);
+  piece.put(",\"kind\":");
+  if (piece.string(kind)) {
+    text_ += piece.view();
+    return;
+  }
+  text_ += piece.view();
   append_string(text_, kind);
 }
 
@@ -62,24 +110,43 @@ void HistoryLine::name(std::string_view name) {
 }
 
 HistoryLine& HistoryLine::add_signed(std::string_view field, std::int64_t value) {
+  if (Piece piece; piece.name(field)) {
+    piece.integer(value);
+    text_ += piece.view();
+    return *this;
+  }
   name(field);
   append_integer(text_, value);
   return *this;
 }
 
 HistoryLine& HistoryLine::add_unsigned(std::string_view field, std::uint64_t value) {
+  if (Piece piece; piece.name(field)) {
+    piece.integer(value);
+    text_ += piece.view();
+    return *this;
+  }
   name(field);
   append_integer(text_, value);
   return *this;
 }
 
 HistoryLine& HistoryLine::add(std::string_view field, bool value) {
+  if (Piece piece; piece.name(field)) {
+    piece.put(value ? "true" : "false");
+    text_ += piece.view();
+    return *this;
+  }
   name(field);
   text_ += value ? "true" : "false";
   return *this;
 }
 
 HistoryLine& HistoryLine::add(std::string_view field, std::string_view value) {
+  if (Piece piece; piece.name(field) && piece.string(value)) {
+    text_ += piece.view();
+    return *this;
+  }
   name(field);
   append_string(text_, value);
   return *this;
@@ -101,8 +168,8 @@ HistoryLine& HistoryLine::add(std::string_view field, const Json& value) {
 
 void History::record(std::int64_t t_us, const char* kind, const Json& fields) {
   // A field named like the three leading ones would replace it in place; only the Json path does that.
-  const bool plain = fields.is_object() && !fields.contains("i") && !fields.contains("t") && !fields.contains("kind");
-  if (!plain) {
+  const bool simple = fields.is_object() && !fields.contains("i") && !fields.contains("t") && !fields.contains("kind");
+  if (!simple) {
     Json line;
     line["i"] = static_cast<std::int64_t>(lines_.size());
     line["t"] = t_us;
