@@ -163,6 +163,7 @@ void ClientProcess::receive_message(std::size_t service, const std::string& chan
 
 ClientProcess::ClientProcess(World& world, int id, ClockModel clock, std::uint64_t seed)
     : world_(world),
+      scheduler_(world.scheduler()),
       id_(id),
       clock_model_(clock),
       port_(world, *this),
@@ -170,19 +171,6 @@ ClientProcess::ClientProcess(World& world, int id, ClockModel clock, std::uint64
       workload_prng_(derive_seed(seed, "workload")) {}
 
 std::int64_t ClientProcess::local_now() { return clock_model_.monotonic_at(world_.scheduler().now()); }
-
-void ClientProcess::schedule(std::int64_t when, std::function<void()> action) {
-  world_.scheduler().at(when, [this, epoch = epoch_, action = std::move(action)]() mutable { deliver(epoch, action); });
-}
-
-void ClientProcess::deliver(std::uint64_t epoch, std::function<void()>& action) {
-  if (epoch != epoch_ || crashed_) return;
-  if (paused_) {
-    held_.push_back(std::move(action));
-    return;
-  }
-  action();
-}
 
 void ClientProcess::start(std::unique_ptr<LockAlgorithm> lock, Task<void> workload) {
   ++epoch_;
@@ -207,7 +195,7 @@ void ClientProcess::pause() { paused_ = true; }
 void ClientProcess::resume() {
   if (!paused_) return;
   paused_ = false;
-  std::vector<std::function<void()>> held = std::move(held_);
+  std::vector<Action> held = std::move(held_);
   held_.clear();
   // Everything that came due during the pause happens now, in the order it came due.
   for (auto& action : held) schedule(world_.scheduler().now(), std::move(action));

@@ -6,7 +6,6 @@
 #include <coroutine>
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <map>
 #include <string>
 #include <memory>
@@ -14,6 +13,7 @@
 
 #include "core/clock_model.hpp"
 #include "core/prng.hpp"
+#include "core/scheduler.hpp"
 #include "lockcheck/clock.hpp"
 #include "lockcheck/lock_algorithm.hpp"
 #include "lockcheck/port.hpp"
@@ -92,7 +92,18 @@ class ClientProcess final : public Spawner {
   std::int64_t local_now();
 
   // Runs `action` at true time `when` on this process's behalf (held while paused, dropped after a crash).
-  void schedule(std::int64_t when, std::function<void()> action);
+  // A template so that the action and this wrapper make one inline Action (no allocation per wake-up).
+  template <typename F>
+  void schedule(std::int64_t when, F&& action) {
+    scheduler_.at(when, [this, epoch = epoch_, action = std::forward<F>(action)]() mutable {
+      if (epoch != epoch_ || crashed_) return;
+      if (paused_) {
+        held_.emplace_back(std::move(action));
+        return;
+      }
+      action();
+    });
+  }
 
   void start(std::unique_ptr<LockAlgorithm> lock, Task<void> workload);
   std::shared_ptr<Spawned> spawn(Task<void> task) override;
@@ -110,9 +121,8 @@ class ClientProcess final : public Spawner {
   void crash();
 
  private:
-  void deliver(std::uint64_t epoch, std::function<void()>& action);
-
   World& world_;
+  Scheduler& scheduler_;
   int id_;
   ClockModel clock_model_;
   SimClock clock_{*this};
@@ -127,7 +137,7 @@ class ClientProcess final : public Spawner {
   std::uint64_t epoch_ = 0;
   bool paused_ = false;
   bool crashed_ = false;
-  std::vector<std::function<void()>> held_;
+  std::vector<Action> held_;
 };
 
 }  // namespace lockcheck::sim

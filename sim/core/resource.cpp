@@ -19,30 +19,47 @@ bool fencing_accepts_write(Fencing fencing, std::int64_t token, std::int64_t hig
   return fencing == Fencing::off || token >= highest;
 }
 
-Json resource_read_fields(int process, const RegisterRead& read, Fencing fencing, std::int64_t fencing_token) {
-  Json fields{{"process", process}, {"f", "read"}, {"value", read.value}, {"version", read.version}};
-  if (fencing == Fencing::reads_and_writes) {
-    fields["fencing"] = fencing_token;
-    fields["accepted"] = read.accepted;
+namespace {
+
+// The fields of a read line and of a write line, written once for both outputs: a HistoryLine (the
+// simulator's register, on every access) or a Json object (the redis backend's workers).
+template <typename Out>
+void read_fields(Out& out, int process, const RegisterRead& read, Fencing fencing, std::int64_t fencing_token) {
+  out.add("process", process).add("f", "read").add("value", read.value).add("version", read.version);
+  if (fencing == Fencing::reads_and_writes) out.add("fencing", fencing_token).add("accepted", read.accepted);
+}
+
+template <typename Out>
+void write_fields(Out& out, int process, std::int64_t value, std::int64_t read_version, std::int64_t version,
+                  std::int64_t fencing_token, bool accepted, bool stale) {
+  out.add("process", process).add("f", "write").add("value", value).add("read_version", read_version);
+  out.add("version", version).add("fencing", fencing_token).add("accepted", accepted).add("stale", stale);
+}
+
+// HistoryLine's add() onto a Json object, so the templates above serve the Json callers.
+struct JsonFields {
+  Json json = Json::object();
+  template <typename Value>
+  JsonFields& add(const char* name, Value value) {
+    json[name] = value;
+    return *this;
   }
-  return fields;
+};
+
+}  // namespace
+
+Json resource_read_fields(int process, const RegisterRead& read, Fencing fencing, std::int64_t fencing_token) {
+  JsonFields fields;
+  read_fields(fields, process, read, fencing, fencing_token);
+  return std::move(fields.json);
 }
 
 Json resource_write_fields(int process, std::int64_t value, std::int64_t read_version, std::int64_t version,
                            std::int64_t fencing_token, bool accepted, bool stale) {
-  return Json{{"process", process}, {"f", "write"}, {"value", value}, {"read_version", read_version},
-              {"version", version}, {"fencing", fencing_token}, {"accepted", accepted}, {"stale", stale}};
+  JsonFields fields;
+  write_fields(fields, process, value, read_version, version, fencing_token, accepted, stale);
+  return std::move(fields.json);
 }
-
-namespace {
-
-// One of several threads sharing the process's lock object (WorkloadConfig::threads_per_process) says which.
-Json with_thread(Json fields, int thread) {
-  if (thread > 0) fields["thread"] = thread;
-  return fields;
-}
-
-}  // namespace
 
 RegisterRead Register::read(int process, std::int64_t fencing_token, int thread) {
   RegisterRead read{value_, version_, true};
@@ -51,8 +68,11 @@ RegisterRead Register::read(int process, std::int64_t fencing_token, int thread)
   } else if (fencing_ == Fencing::reads_and_writes && fencing_token > highest_fencing_) {
     highest_fencing_ = fencing_token;
   }
-  history_.record(scheduler_.now(), "resource",
-                  with_thread(resource_read_fields(process, read, fencing_, fencing_token), thread));
+  HistoryLine line(scheduler_.now(), "resource");
+  read_fields(line, process, read, fencing_, fencing_token);
+  // One of several threads sharing the process's lock object (WorkloadConfig::threads_per_process) says which.
+  if (thread > 0) line.add("thread", thread);
+  history_.record(std::move(line));
   return read;
 }
 
@@ -65,9 +85,10 @@ bool Register::write(int process, std::int64_t value, std::int64_t read_version,
     ++version_;
     if (fencing_token > highest_fencing_) highest_fencing_ = fencing_token;
   }
-  history_.record(scheduler_.now(), "resource",
-                  with_thread(resource_write_fields(process, value, read_version, version_, fencing_token, accepted, stale),
-                              thread));
+  HistoryLine line(scheduler_.now(), "resource");
+  write_fields(line, process, value, read_version, version_, fencing_token, accepted, stale);
+  if (thread > 0) line.add("thread", thread);
+  history_.record(std::move(line));
   return accepted;
 }
 

@@ -101,18 +101,19 @@ void SimNode::flush_events() {
   for (auto& event : pending_) {
     const bool key_gone = event.kind == mock::KeyEventKind::deleted || event.kind == mock::KeyEventKind::expired ||
                           event.kind == mock::KeyEventKind::evicted;
-    Json fields{{"node", id_}, {"event", mock::to_string(event.kind)}, {"key", event.key},
-                {"value", key_gone ? std::string() : string_value(event.key)}, {"by", event.client_id},
-                {"command", event.command}};
+    HistoryLine fields(scheduler_.now(), "server");
+    fields.add("node", id_).add("event", mock::to_string(event.kind)).add("key", event.key);
+    fields.add("value", key_gone ? std::string() : string_value(event.key)).add("by", event.client_id);
+    fields.add("command", event.command);
     // Several holders in one hash (read-write locks): each field names one, so the checker sees them all.
     if (!key_gone) {
-      if (auto holders = holders_of(event.key)) fields["holders"] = std::move(*holders);
+      if (auto holders = holders_of(event.key)) fields.add("holders", *holders);
     }
-    if (!event.script_sha.empty()) fields["script"] = event.script_sha;
-    fields["node_time_ms"] = event.node_time_ms;
-    fields["expire_at_ms"] = key_gone ? (event.kind == mock::KeyEventKind::expired ? event.expire_at_ms : -1)
-                                      : deadline_of(event.key);
-    history_.record(scheduler_.now(), "server", fields);
+    if (!event.script_sha.empty()) fields.add("script", event.script_sha);
+    fields.add("node_time_ms", event.node_time_ms);
+    fields.add("expire_at_ms", key_gone ? (event.kind == mock::KeyEventKind::expired ? event.expire_at_ms : -1)
+                                        : deadline_of(event.key));
+    history_.record(std::move(fields));
   }
   pending_.clear();
 }

@@ -16,16 +16,18 @@
 namespace lockcheck::sim {
 namespace {
 
-Json op_fields(ClientProcess& process, const char* type, const char* f, const std::string& key, int thread = 0) {
-  Json fields{{"type", type}, {"process", process.id()}, {"f", f}, {"key", key}, {"local", process.local_now()}};
-  if (thread > 0) fields["thread"] = thread;
+// An op line as of now, written as text (HistoryLine): the workload records several per acquire.
+HistoryLine op_fields(ClientProcess& process, const char* type, const char* f, const std::string& key, int thread = 0) {
+  HistoryLine fields(process.world().scheduler().now(), "op");
+  fields.add("type", type).add("process", process.id()).add("f", f).add("key", key).add("local", process.local_now());
+  if (thread > 0) fields.add("thread", thread);
   return fields;
 }
 
-void record_lease(ClientProcess& process, Json& fields, const Lease& lease) {
-  fields["token"] = lease.token;
-  fields["valid_until"] = process.clock_model().true_time_of(lease.valid_until.count());
-  fields["valid_until_local"] = lease.valid_until.count();
+void record_lease(ClientProcess& process, HistoryLine& fields, const Lease& lease) {
+  fields.add("token", lease.token);
+  fields.add("valid_until", process.clock_model().true_time_of(lease.valid_until.count()));
+  fields.add("valid_until_local", lease.valid_until.count());
 }
 
 // A nested acquire of the key the process already holds, its inner hold and its inner release, each op line
@@ -33,13 +35,12 @@ void record_lease(ClientProcess& process, Json& fields, const Lease& lease) {
 Task<void> run_nested(World& world, ClientProcess& process, Prng& prng) {
   const WorkloadConfig& workload = world.config().workload;
   History& history = world.history();
-  Scheduler& scheduler = world.scheduler();
   auto nested_op = [&](const char* type, const char* f) {
-    Json fields = op_fields(process, type, f, workload.key);
-    fields["nested"] = true;
+    HistoryLine fields = op_fields(process, type, f, workload.key);
+    fields.add("nested", true);
     return fields;
   };
-  history.record(scheduler.now(), "op", nested_op("invoke", "acquire"));
+  history.record(nested_op("invoke", "acquire"));
   AcquireResult acquired;
   if (workload.nested_ttl_us > 0) {
     const Millis ttl(workload.nested_ttl_us / 1000);
@@ -48,27 +49,27 @@ Task<void> run_nested(World& world, ClientProcess& process, Prng& prng) {
     acquired = co_await process.lock().acquire(workload.key, Micros(workload.wait_us));
   }
   if (acquired.status != AcquireStatus::acquired) {
-    Json fields = nested_op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
-    fields["detail"] = acquired.detail;
-    history.record(scheduler.now(), "op", fields);
+    HistoryLine fields = nested_op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
+    fields.add("detail", acquired.detail);
+    history.record(std::move(fields));
     co_return;
   }
   Lease lease = std::move(*acquired.lease);
-  Json fields = nested_op("ok", "acquire");
+  HistoryLine fields = nested_op("ok", "acquire");
   record_lease(process, fields, lease);
-  fields["fencing"] = lease.fencing_token;
-  history.record(scheduler.now(), "op", fields);
+  fields.add("fencing", lease.fencing_token);
+  history.record(std::move(fields));
 
   co_await process.clock().sleep(Micros(prng.between(workload.nested_hold_min_us, workload.nested_hold_max_us)));
 
-  Json invoke = nested_op("invoke", "release");
-  invoke["token"] = lease.token;
-  history.record(scheduler.now(), "op", invoke);
+  HistoryLine invoke = nested_op("invoke", "release");
+  invoke.add("token", lease.token);
+  history.record(std::move(invoke));
   const ReleaseStatus released = co_await process.lock().release(lease);
-  Json done = nested_op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
-  done["token"] = lease.token;
-  done["result"] = to_string(released);
-  history.record(scheduler.now(), "op", done);
+  HistoryLine done = nested_op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
+  done.add("token", lease.token);
+  done.add("result", to_string(released));
+  history.record(std::move(done));
 }
 
 // One thread's loop: acquire, read, hold, write, release, think; until the run ends.
@@ -83,11 +84,11 @@ Task<void> run_thread(World& world, ClientProcess& process, ThreadLock lock) {
   for (std::uint32_t round = 0; round < workload.max_acquires_per_client && scheduler.now() < config.duration_us; ++round) {
     const bool reader = workload.readers_ppm > 0 && prng.chance_ppm(workload.readers_ppm);
     auto op = [&](const char* type, const char* f) {
-      Json fields = op_fields(process, type, f, workload.key, lock.thread());
-      if (reader) fields["mode"] = "read";
+      HistoryLine fields = op_fields(process, type, f, workload.key, lock.thread());
+      if (reader) fields.add("mode", "read");
       return fields;
     };
-    history.record(scheduler.now(), "op", op("invoke", "acquire"));
+    history.record(op("invoke", "acquire"));
     AcquireResult acquired;
     std::string redis_error;
     try {
@@ -97,22 +98,22 @@ Task<void> run_thread(World& world, ClientProcess& process, ThreadLock lock) {
     }
     if (!redis_error.empty()) {
       // Retrying cannot help: the error is the outcome, and this client stops.
-      Json fields = op("fail", "acquire");
-      fields["detail"] = redis_error;
-      fields["error"] = true;
-      history.record(scheduler.now(), "op", fields);
+      HistoryLine fields = op("fail", "acquire");
+      fields.add("detail", redis_error);
+      fields.add("error", true);
+      history.record(std::move(fields));
       co_return;
     }
     if (acquired.status != AcquireStatus::acquired) {
-      Json fields = op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
-      fields["detail"] = acquired.detail;
-      history.record(scheduler.now(), "op", fields);
+      HistoryLine fields = op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
+      fields.add("detail", acquired.detail);
+      history.record(std::move(fields));
     } else {
       Lease lease = std::move(*acquired.lease);
-      Json fields = op("ok", "acquire");
+      HistoryLine fields = op("ok", "acquire");
       record_lease(process, fields, lease);
-      fields["fencing"] = lease.fencing_token;
-      history.record(scheduler.now(), "op", fields);
+      fields.add("fencing", lease.fencing_token);
+      history.record(std::move(fields));
 
       const RegisterRead read = world.resource().read(process.id(), lease.fencing_token, lock.thread());
       if (!reader && workload.nest_every > 0 && ++outer_acquires % workload.nest_every == 0) {
@@ -130,10 +131,10 @@ Task<void> run_thread(World& world, ClientProcess& process, ThreadLock lock) {
         world.resource().write(process.id(), read.value + 1, read.version, lease.fencing_token, lock.thread());
       }
 
-      Json invoke = op("invoke", "release");
-      invoke["token"] = lease.token;
-      if (!skipped_write.empty()) invoke["skipped_write"] = skipped_write;
-      history.record(scheduler.now(), "op", invoke);
+      HistoryLine invoke = op("invoke", "release");
+      invoke.add("token", lease.token);
+      if (!skipped_write.empty()) invoke.add("skipped_write", skipped_write);
+      history.record(std::move(invoke));
       ReleaseStatus released = ReleaseStatus::unknown;
       try {
         released = co_await lock.release(lease, reader);
@@ -141,17 +142,17 @@ Task<void> run_thread(World& world, ClientProcess& process, ThreadLock lock) {
         redis_error = error.what();  // CLUSTERDOWN from a master cut off from its cluster, ...
       }
       if (!redis_error.empty()) {
-        Json failed = op("fail", "release");
-        failed["token"] = lease.token;
-        failed["detail"] = redis_error;
-        failed["error"] = true;
-        history.record(scheduler.now(), "op", failed);
+        HistoryLine failed = op("fail", "release");
+        failed.add("token", lease.token);
+        failed.add("detail", redis_error);
+        failed.add("error", true);
+        history.record(std::move(failed));
         co_return;
       }
-      Json done = op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
-      done["token"] = lease.token;
-      done["result"] = to_string(released);
-      history.record(scheduler.now(), "op", done);
+      HistoryLine done = op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
+      done.add("token", lease.token);
+      done.add("result", to_string(released));
+      history.record(std::move(done));
     }
     co_await process.clock().sleep(Micros(prng.between(workload.think_min_us, workload.think_max_us)));
   }

@@ -1,8 +1,10 @@
 #include "subcommands.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "errors.hpp"
 #include "text.hpp"
@@ -45,9 +47,18 @@ constexpr std::array kSubcommands = std::to_array<Subcommand>({
     {"xinfo", "stream", -3},
 });
 
+// Whether `name` (any case) names a container. Asked for every command a node runs, so it looks through the
+// dozen container names once each (kSubcommands lists them by container), not through every subcommand.
 bool is_container(std::string_view name) {
-  for (const Subcommand& sub : kSubcommands) {
-    if (sub.container == name) return true;
+  static const std::vector<std::string_view> containers = [] {
+    std::vector<std::string_view> names;
+    for (const Subcommand& sub : kSubcommands) {
+      if (std::find(names.begin(), names.end(), sub.container) == names.end()) names.push_back(sub.container);
+    }
+    return names;
+  }();
+  for (const std::string_view container : containers) {
+    if (iequals(name, container)) return true;
   }
   return false;
 }
@@ -58,8 +69,8 @@ std::span<const Subcommand> all_subcommands() { return kSubcommands; }
 
 std::optional<Reply> subcommand_error(const Command& args) {
   if (args.size() < 2) return std::nullopt;  // the container's own arity answers
+  if (!is_container(args[0])) return std::nullopt;
   const std::string container = to_lower(args[0]);
-  if (!is_container(container)) return std::nullopt;
   const std::string name = to_lower(args[1]);
   for (const Subcommand& sub : kSubcommands) {
     if (sub.container != container || sub.name != name) continue;
