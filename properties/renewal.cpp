@@ -77,6 +77,7 @@ Verdict check_renewal(const History& history) {
   // only when none is, since a node's facts name the process, not the thread.
   std::map<std::int64_t, std::set<std::int64_t>> active;
   std::map<std::int64_t, bool> releasing;  // process -> a release of it is in flight
+  std::map<std::tuple<std::int64_t, std::string>, std::pair<std::int64_t, std::int64_t>> created_at;  // (node, key) -> (t, by)
   std::int64_t renewals = 0;
   std::int64_t violations = 0;
   auto flag = [&](std::vector<std::int64_t> witnesses, std::string cause) {
@@ -93,9 +94,15 @@ Verdict check_renewal(const History& history) {
       active.erase(fault->process);
     }
     if (const auto* server = std::get_if<ServerEvent>(&event)) {
+      // A deadline set by the command that created the key is an acquire's (a SET ... PX that a slow node
+      // delayed past the release re-creates the key), not a renewal: the renewal property does not judge it.
+      const std::tuple<std::int64_t, std::string> place{server->node, server->key};
+      if (server->event == ServerEventKind::created) created_at[place] = {server->t, server->by};
+      const auto created = created_at.find(place);
+      const bool set_by_creation = created != created_at.end() && created->second == std::pair{server->t, server->by};
       // (a) from the node's facts: a deadline change by a process that had released and not acquired since.
       auto it = released_by_process.find(server->by);
-      if (server->event == ServerEventKind::expire_set && !server->replicated && it != released_by_process.end() &&
+      if (server->event == ServerEventKind::expire_set && !set_by_creation && !server->replicated && it != released_by_process.end() &&
           !releasing[server->by] && (server->value.empty() || server->value == it->second->token)) {
         flag({it->second->i, server->i},
              fmt::format("process {} changed the deadline of '{}' on node {} at t={} after releasing it at t={} (a "

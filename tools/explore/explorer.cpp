@@ -269,10 +269,12 @@ bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
 sim::SimConfig explore_base_for_variant(const std::string& variant) {
   sim::SimConfig config = compare::variant_base_config(variant);
   config.duration_us = 10'000'000;
+  // A single master gets a replica, so that failover is in the model. A quorum lock's independent masters
+  // stay unreplicated: Redlock's model has none (replication is its documented way to lose a lock).
   const bool topology = config.cluster.shards > 0 || config.sentinel.sentinels > 0;
   const bool has_replica =
       std::any_of(config.nodes.begin(), config.nodes.end(), [](const sim::NodeConfig& node) { return node.replica_of >= 0; });
-  if (!topology && !has_replica) {
+  if (!topology && !has_replica && config.nodes.size() == 1) {
     sim::NodeConfig replica;
     replica.replica_of = 0;
     config.nodes.push_back(replica);

@@ -124,8 +124,10 @@ void draw_fault(FaultKind kind, const sim::SimConfig& config, sim::Prng& prng, s
                                 .reply_loss_ppm = config.link.reply_loss_ppm},
                       of_ttl(config, prng, 500, 5000));
     case FaultKind::slow_node:
+      // Slower than the client's command timeout, a node is unreachable (a partition, drawn as such) and
+      // requests overtake one another; a slow node here answers late but within the timeout.
       fault.node = static_cast<int>(prng.below(config.nodes.size()));
-      fault.duration_us = of_ttl(config, prng, 50, 1000);
+      fault.duration_us = std::min(of_ttl(config, prng, 50, 1000), config.command_timeout_us * 8 / 10);
       return ended_by(FaultSpec{.kind = FaultKind::slow_node, .node = fault.node, .duration_us = 0}, of_ttl(config, prng, 500, 4000));
     case FaultKind::evict:
       fault.node = pick(masters, prng);
