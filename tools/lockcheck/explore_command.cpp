@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -112,9 +113,11 @@ std::string not_applicable(properties::Mark mark, const TargetOutcome& outcome) 
     return "the lock never renews";
   }
   if (mark == Mark::reentrant_expiry && outcome.target.base.workload.nest_every == 0) return "the lock is not nested";
-  if (mark == Mark::lock_key_evicted && outcome.target.base.cluster.shards == 0 && outcome.result.runs > 0 &&
-      exercise.faults == 0) {
-    return "no fault ran";
+  const auto& nodes = outcome.target.base.nodes;
+  if (mark == Mark::lock_key_evicted && std::none_of(nodes.begin(), nodes.end(), [](const sim::NodeConfig& node) {
+        return node.eviction != mock::EvictionPolicy::noeviction;
+      })) {
+    return "no node has an eviction policy";
   }
   return "";
 }
@@ -169,8 +172,8 @@ std::string profile_markdown(const std::vector<TargetOutcome>& outcomes, const E
   std::string text = fmt::format(
       "# Fault profile of the catalogue (generated)\n\n`lockcheck explore --variant all --all-properties --seed {} "
       "--budget-runs {}` ({} search). Each cell: the minimal fault schedule explore found that violates the property, "
-      "or `held (N)`: N runs judged it and none violated it; `-`: no run could judge it. Every find is a scenario "
-      "file beside this table.\n\n| variant |",
+      "or `held (N)`: N runs judged it and none violated it; `-`: no run could judge it. explore writes every find "
+      "as a scenario file into its --out directory.\n\n| variant |",
       options.search.seed, options.budget_runs.value_or(0), explore::to_string(options.search.strategy));
   for (const std::string_view property : sim::kExpectableProperties) text += fmt::format(" {} |", property);
   text += "\n|---|";
