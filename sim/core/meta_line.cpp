@@ -34,13 +34,15 @@ Json history_meta(const SimConfig& config, std::uint64_t seed) {
     }
     meta["lock_keys"] = std::move(keys);
   }
-  // The user's scripts by SHA1, so witnesses name the file a server line's "script" ran.
+  // The user's scripts by SHA1, so witnesses name the file a server line's "script" ran. renew.lua runs only
+  // under the watchdog; without it the run is the same as with no renew.lua given, and so is this line.
   if (config.variant == "script") {
     Json files = Json::object();
     const UserScripts& scripts = config.scripts;
-    for (const auto& [source, name] : {std::pair{&scripts.acquire, &scripts.acquire_name},
-                                       std::pair{&scripts.release, &scripts.release_name},
-                                       std::pair{&scripts.renew, &scripts.renew_name}}) {
+    const std::string no_renew;
+    for (const auto& [source, name] :
+         {std::pair{&scripts.acquire, &scripts.acquire_name}, std::pair{&scripts.release, &scripts.release_name},
+          std::pair{config.renewal.watchdog ? &scripts.renew : &no_renew, &scripts.renew_name}}) {
       if (!source->empty()) files[sha1_hex(*source)] = *name;
     }
     meta["script_files"] = std::move(files);

@@ -25,7 +25,8 @@ void read_scripts(const Section& top, const std::string& variant, const std::fil
   const auto resolve = [&](std::string_view key, std::string& field, std::string& name) {
     const auto relative = scripts->string(key);
     if (!relative) return;
-    name = *relative;  // errors say "renew.lua:3" with the path as the user wrote it
+    // Errors and witnesses say "renew.lua:3": the file's name, the same however a path to it is written.
+    name = std::filesystem::path(*relative).filename().string();
     if (relative->empty()) scripts->fail_at(key, fmt::format("[scripts] {} must not be empty", key));
     // Relative to the file, not the working directory, so a scenario runs the same from anywhere.
     const std::filesystem::path resolved = std::filesystem::absolute(base_dir / *relative).lexically_normal();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -96,10 +97,11 @@ UserScripts read_scripts(const std::vector<std::string>& paths) {
     if (!problem.empty()) throw std::invalid_argument(fmt::format("--scripts {} ({}): {}", kRoles[i], paths[i], problem));
   }
   UserScripts scripts{sources[0], sources[1], sources[2]};
-  // Errors and witnesses name the files as the user wrote them ("renew.lua:3").
-  scripts.acquire_name = paths[0];
-  scripts.release_name = paths[1];
-  if (paths.size() > 2) scripts.renew_name = paths[2];
+  // Errors and witnesses name each file ("renew.lua:3") by its name, as a scenario file's [scripts] do.
+  const auto name = [](const std::string& path) { return std::filesystem::path(path).filename().string(); };
+  scripts.acquire_name = name(paths[0]);
+  scripts.release_name = name(paths[1]);
+  if (paths.size() > 2) scripts.renew_name = name(paths[2]);
   return scripts;
 }
 

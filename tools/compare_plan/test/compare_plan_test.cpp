@@ -119,7 +119,7 @@ TEST(ComparePlan, NamedScriptSetsSideBySideWithoutTheCatalogue) {
   EXPECT_EQ(good.variant, "script");
   EXPECT_TRUE(good.renewal.watchdog) << "a set with a renew.lua runs it under the watchdog";
   EXPECT_FALSE(good.scripts.renew.empty());
-  EXPECT_EQ(good.scripts.renew_name, dir + "/token_renew.lua") << "errors name the file as given";
+  EXPECT_EQ(good.scripts.renew_name, "token_renew.lua") << "errors name the file";
   EXPECT_FALSE(plan.cells[1].scenario.config.renewal.watchdog);
   EXPECT_EQ(replay_command(CompareSelection{{}, {"baseline"}, 1, {}, values}, "candidate", "baseline", 3),
             "lockcheck compare --scripts candidate=" + dir + "/token_acquire.lua," + dir +
