@@ -281,8 +281,8 @@ std::string expect_table(const Scenario& scenario) {
   if (scenario.expectations.empty()) return "";
   std::string text = "\n[expect]\n";
   for (const Expectation& expectation : scenario.expectations) {
-    text += fmt::format("{} = \"{}\"\n", expectation.property,
-                        expectation.expected == Expectation::Expected::holds ? "holds" : "violated");
+    text += fmt::format("{} = \"{}\"\n", expectation.property, to_string(expectation.expected));
+    if (!expectation.because.empty()) text += fmt::format("starved_because = {}\n", Table::quoted(expectation.because));
   }
   return text;
 }
