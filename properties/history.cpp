@@ -65,6 +65,19 @@ class Fields {
     return keys;
   }
 
+  // "script_files": {"<sha1>": "renew.lua", ...}; absent: none.
+  std::map<std::string, std::string> string_map(const char* name) const {
+    std::map<std::string, std::string> out;
+    if (!has(name)) return out;
+    const json& map = object_.at(name);
+    if (!map.is_object()) fail(fmt::format("field '{}' must be an object", name));
+    for (const auto& [key, value] : map.items()) {
+      if (!value.is_string()) fail(fmt::format("each value of '{}' must be a string", name));
+      out.emplace(key, value.get<std::string>());
+    }
+    return out;
+  }
+
   // "holders": [{"token": ..., "mode": "read" | "write"}, ...]; absent: nullopt.
   std::optional<std::vector<Holder>> holders() const {
     if (!has("holders")) return std::nullopt;
@@ -126,6 +139,7 @@ Meta parse_meta(const Fields& in) {
   meta.quorum = in.integer_or("quorum", 0);
   if (meta.quorum < 0) in.fail("field 'quorum' must not be negative");
   meta.lock_keys = in.derived_keys();
+  meta.script_files = in.string_map("script_files");
   return meta;
 }
 
@@ -304,6 +318,12 @@ History parse_history(std::istream& in) {
     if (t < previous_t) fields.fail(fmt::format("'t' goes backwards ({} after {})", t, previous_t));
     previous_t = t;
     if (history.events.empty() && kind != "meta") fields.fail("the first line must be the 'meta' line");
+    if (history.closed) fields.fail("a line after the closing 'end' line");
+    if (kind == "end") {
+      history.closed = true;
+      history.closed_at_us = t;
+      continue;
+    }
     Event event;
     if (kind == "meta") {
       if (!history.events.empty()) fields.fail("a second 'meta' line");
@@ -331,9 +351,12 @@ History parse_history(std::istream& in) {
       ServerEvent server = parse_server(fields);
       server.i = i;
       server.t = t;
+      if (auto file = history.meta.script_files.find(server.script); file != history.meta.script_files.end()) {
+        server.script = file->second;
+      }
       event = std::move(server);
     } else {
-      fields.fail(fmt::format("unknown kind '{}' (expected meta, op, resource, fault or server)", kind));
+      fields.fail(fmt::format("unknown kind '{}' (expected meta, op, resource, fault, server or end)", kind));
     }
     history.events.push_back(std::move(event));
   }

@@ -3,6 +3,7 @@
 // The checkers read only this, never the simulator, so a history recorded on real Redis is judged the same way.
 #include <cstdint>
 #include <istream>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -46,6 +47,9 @@ struct Meta {
     bool shared = false;  // "mode": "read": held jointly by the readers; "write": by one owner
   };
   std::vector<DerivedKey> lock_keys;
+  // "script_files": {sha1: file name} of the user's scripts (variant "script"), so a server line's "script"
+  // names the file ("renew.lua") instead of the SHA1 Redis knows it by. Empty when absent.
+  std::map<std::string, std::string> script_files;
 };
 
 enum class OpType : std::uint8_t { invoke, ok, fail, info };
@@ -157,6 +161,10 @@ using Event = std::variant<Meta, Op, ResourceEvent, FaultEvent, ServerEvent>;
 struct History {
   Meta meta;
   std::vector<Event> events;  // in file order, meta included (events[0])
+  // The closing line {"kind":"end"} was read: the run that wrote the history reached its end. A file
+  // without it was cut short (the simulator's event limit, a truncated copy); the line is not an event.
+  bool closed = false;
+  std::int64_t closed_at_us = -1;  // its t
 
   // The true time the run ends: meta "end" when given, else the last event's t.
   std::int64_t end_us() const;

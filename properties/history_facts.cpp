@@ -62,7 +62,12 @@ std::string InFlight::describe(std::int64_t process, const std::string& command,
   std::string upper = command;  // the mock reports command names in lower case; messages quote them as Redis does
   for (char& c : upper) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
   // A command run by a script is named with the script, so a compare-and-delete is not mistaken for a bare DEL.
-  if (!script.empty()) return fmt::format("process {}'s {} ({} in script {})", process, what, upper, script.substr(0, 8));
+  // A user's script is named by its file (meta script_files), a built-in one by its SHA1's first 8 digits.
+  if (!script.empty()) {
+    const bool sha = script.size() == 40 && script.find_first_not_of("0123456789abcdef") == std::string::npos;
+    return fmt::format("process {}'s {} ({} in {})", process, what, upper,
+                       sha ? "script " + script.substr(0, 8) : script);
+  }
   return fmt::format("process {}'s {} ({})", process, what, upper);
 }
 

@@ -58,7 +58,7 @@ TEST(History, ErrorsNameTheLineAndTheProblem) {
             "history line 2: field 't' must be an integer, got 1.5");
   EXPECT_EQ(parse_error(meta + R"({"i":2,"t":1,"kind":"op"})" "\n"), "history line 2: 'i' is 2, expected 1");
   EXPECT_EQ(parse_error(meta + R"({"i":1,"t":1,"kind":"bogus"})" "\n"),
-            "history line 2: unknown kind 'bogus' (expected meta, op, resource, fault or server)");
+            "history line 2: unknown kind 'bogus' (expected meta, op, resource, fault, server or end)");
   EXPECT_EQ(parse_error(meta + R"({"i":1,"t":1,"kind":"op","type":"ok","f":"acquire","key":"k"})" "\n"),
             "history line 2: missing integer field 'process'");
   EXPECT_EQ(parse_error(meta + "\n" + R"({"i":1,"t":5,"kind":"fault","fault":"heal"})" "\n" +

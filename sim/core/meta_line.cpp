@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "lockcheck/sha1.hpp"
 #include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck::sim {
@@ -32,6 +33,19 @@ Json history_meta(const SimConfig& config, std::uint64_t seed) {
       keys.push_back(Json{{"key", derived.key}, {"lock", config.workload.key}, {"mode", derived.shared ? "read" : "write"}});
     }
     meta["lock_keys"] = std::move(keys);
+  }
+  // The user's scripts by SHA1, so witnesses name the file a server line's "script" ran. renew.lua runs only
+  // under the watchdog; without it the run is the same as with no renew.lua given, and so is this line.
+  if (config.variant == "script") {
+    Json files = Json::object();
+    const UserScripts& scripts = config.scripts;
+    const std::string no_renew;
+    for (const auto& [source, name] :
+         {std::pair{&scripts.acquire, &scripts.acquire_name}, std::pair{&scripts.release, &scripts.release_name},
+          std::pair{config.renewal.watchdog ? &scripts.renew : &no_renew, &scripts.renew_name}}) {
+      if (!source->empty()) files[sha1_hex(*source)] = *name;
+    }
+    meta["script_files"] = std::move(files);
   }
   return meta;
 }

@@ -7,7 +7,8 @@
 
 namespace lockcheck::sim {
 
-// "" when `source` is fine as the `which` script ("acquire", "release" or "renew"); else what is wrong.
-std::string check_user_script(const std::string& which, const std::string& source);
+// "" when `source` is fine as the `which` script ("acquire", "release" or "renew"); else what is wrong,
+// naming the script as `file` ("renew.lua:3"; default "<which>.lua") where Redis would say "user_script:3".
+std::string check_user_script(const std::string& which, const std::string& source, const std::string& file = "");
 
 }  // namespace lockcheck::sim

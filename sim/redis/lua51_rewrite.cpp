@@ -319,6 +319,40 @@ std::string variable_hint(const std::vector<Token>& tokens, std::size_t first, s
   return "nil";
 }
 
+bool is_keyword(const Token& token, std::string_view word) { return token.kind == Kind::keyword && token.text == word; }
+
+// The end of each parameter list "(..., ...)" whose function body never says `...` itself (a nested
+// function's `...` is its own): there 5.1, built with LUA_COMPAT_VARARG as Redis is, gives the body a
+// local `arg`. Block openers are counted to find the body's `end` (`while` and `for` open with `do`).
+std::vector<std::size_t> vararg_functions_using_arg(const std::vector<Token>& tokens) {
+  std::vector<std::size_t> found;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (!is_keyword(tokens[i], "function")) continue;
+    std::size_t close = i + 1;
+    while (close < tokens.size() && !is_symbol(tokens[close], ")")) ++close;
+    if (close >= tokens.size() || !is_symbol(tokens[close - 1], "...")) continue;
+    std::vector<bool> open_blocks;  // true: a nested function
+    std::size_t nested_functions = 0;
+    bool says_varargs = false;
+    for (std::size_t j = close + 1; j < tokens.size(); ++j) {
+      const Token& t = tokens[j];
+      if (is_keyword(t, "function") || is_keyword(t, "if") || is_keyword(t, "do") || is_keyword(t, "repeat")) {
+        open_blocks.push_back(is_keyword(t, "function"));
+        nested_functions += open_blocks.back() ? 1 : 0;
+      } else if (is_keyword(t, "end") || is_keyword(t, "until")) {
+        if (open_blocks.empty()) break;
+        nested_functions -= open_blocks.back() ? 1 : 0;
+        open_blocks.pop_back();
+      } else if (is_symbol(t, "...") && nested_functions == 0) {
+        says_varargs = true;
+        break;
+      }
+    }
+    if (!says_varargs) found.push_back(tokens[close].end);
+  }
+  return found;
+}
+
 }  // namespace
 
 std::string rewrite_for_lua51_numbers(std::string_view source) {
@@ -361,6 +395,9 @@ std::string rewrite_for_lua51_numbers(std::string_view source) {
     if (token.kind != Kind::number) continue;
     auto literal = as_float_literal(token.text);
     if (literal && *literal != token.text) edits.push_back({token.begin, 2, 0, 0, *literal, token.end - token.begin});
+  }
+  for (std::size_t at : vararg_functions_using_arg(tokens)) {
+    edits.push_back({at, 2, 0, 0, " local arg = " + std::string(kVarargTable) + "(...);"});
   }
   std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) {
     if (a.at != b.at) return a.at < b.at;

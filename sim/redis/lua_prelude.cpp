@@ -14,8 +14,10 @@ G.unpack = table.unpack
 table.unpack, table.pack, table.move = nil, nil, nil
 string.pack, string.packsize, string.unpack = nil, nil, nil
 coroutine.close, coroutine.isyieldable = nil, nil
+local raw_len, raw_get, raw_set = rawlen, rawget, rawset
 G.rawlen, G.warn = nil, nil
 G._VERSION = 'Lua 5.1'
+G.__lua51_vararg_table = function(...) return {n = select('#', ...), ...} end  -- lua51_rewrite.hpp's kVarargTable
 table.getn = function(t) return #t end
 table.setn = function() error("'setn' is obsolete", 2) end
 table.maxn = function(t)
@@ -81,7 +83,9 @@ s.rep = function(x, n) return rep(text(x), whole(n)) end  -- 5.1 has no separato
 s.reverse = function(x) return reverse(text(x)) end
 s.sub = function(x, i, j) return sub(text(x), whole(i), whole(j)) end
 s.upper = function(x) return upper(text(x)) end
-s.format = function(fmt, ...)
+-- 5.1's format takes only strings and numbers for %s and %q (5.4 prints any value: "nil", "true") and
+-- says "no value" for a missing argument of any conversion. Behind a C frame, so errors name the script line.
+s.format = helpers.as_c_function(function(fmt, ...)
   local args = {...}
   local n, i, at = select('#', ...), 0, 1
   fmt = text(fmt)
@@ -91,20 +95,70 @@ s.format = function(fmt, ...)
     if not spec_start then break end
     if conversion ~= '%' then
       i = i + 1
-      if i <= n then
+      if i > n then error(("bad argument #%d to 'format' (no value)"):format(i + 1), 0) end
+      do
         if conversion == 'd' or conversion == 'i' or conversion == 'c' or conversion == 'o' or
            conversion == 'u' or conversion == 'x' or conversion == 'X' then
           local v = tonumber(args[i])
           if v then args[i] = whole(v) end
         elseif conversion == 's' or conversion == 'q' then
+          local kind = type(args[i])
+          if kind ~= 'string' and kind ~= 'number' then
+            error(("bad argument #%d to 'format' (string expected, got %s)"):format(i + 1, kind), 0)
+          end
           args[i] = text(args[i])
         end
       end
     end
     at = spec_end + 1
   end
-  return format(fmt, G.unpack(args, 1, n))
+  -- 5.4's own argument errors carry the prelude's position; the C frame around adds the script's.
+  local ok, result = pcall(format, fmt, G.unpack(args, 1, n))
+  if not ok then error((gsub(result, '^[^:]*:%d+: ', '')), 0) end
+  return result
+end, true)
+-- luaL_checkint: a number or a numeric string, truncated to int64 and then to a C int as x86-64 does
+-- (2^32 + 1 -> 1; nan and values past int64 -> 0). 5.4 refuses fractions ("no integer representation").
+local function checkint(v, position, fname, present)
+  local x = tonumber(v)
+  if x == nil or (type(v) ~= 'number' and type(v) ~= 'string') then
+    local got = present and type(v) or 'no value'
+    error(("bad argument #%d to '%s' (number expected, got %s)"):format(position, fname, got), 0)
+  end
+  if x ~= x or x >= 9223372036854775807 or x < -9223372036854775807 then return 0 end
+  x = tointeger(x >= 0 and floor(x) or ceil(x)) & 0xffffffff
+  if x >= 2147483648 then x = x - 4294967296 end
+  return x
 end
+-- 5.1's table.insert works on the raw table and grows it to any position (5.4: "position out of bounds").
+local proxied = setmetatable({}, {__mode = 'k'})  -- read-only proxy -> the table it guards (see protect)
+table.insert = helpers.as_c_function(function(...)
+  local n = select('#', ...)
+  local t, a, b = ...
+  if type(t) ~= 'table' then
+    error(("bad argument #1 to 'insert' (table expected, got %s)"):format(n == 0 and 'no value' or type(t)), 0)
+  end
+  if proxied[t] then error({err = 'ERR Attempt to modify a readonly table'}, 0) end  -- no position, as Redis
+  local last = raw_len(t) + 1
+  if n == 2 then raw_set(t, last, a) return end
+  if n ~= 3 then error("wrong number of arguments to 'insert'", 0) end
+  local pos = checkint(a, 2, 'insert', true)
+  if pos > last then last = pos end
+  for i = last, pos + 1, -1 do raw_set(t, i, raw_get(t, i - 1)) end
+  raw_set(t, pos, b)
+end, true)
+-- 5.1's math.random truncates its bounds (checkint) and answers a double.
+local raw_random = math.random
+math.random = helpers.as_c_function(function(...)
+  local n = select('#', ...)
+  if n == 0 then return raw_random() end
+  if n > 2 then error('wrong number of arguments', 0) end
+  local a, b = ...
+  local low, high = 1, checkint(a, 1, 'random', true)
+  if n == 2 then low, high = high, checkint(b, 2, 'random', true) end
+  if low > high then error(("bad argument #%d to 'random' (interval is empty)"):format(n), 0) end
+  return raw_random(low, high) + 0.0
+end, true)
 local table_concat = table.concat
 table.concat = function(t, sep, i, j)
   i = whole(i) or 1
@@ -138,11 +192,22 @@ local function ordered_pairs(t, traverse)
     return k, t[k]
   end, t, nil
 end
-local proxied = setmetatable({}, {__mode = 'k'})  -- read-only proxy -> the table it guards (see protect)
 G.pairs = function(t)  -- 5.1's pairs has no __pairs metamethod
   if type(t) ~= 'table' then error("bad argument #1 to 'pairs' (table expected, got " .. (t == nil and 'no value' or type(t)) .. ')', 2) end
   return ordered_pairs(proxied[t] or t, raw_next)
 end
+-- Redis's read-only tables are the tables themselves; here they are proxies (protect below), so the raw
+-- readers look through a proxy to its table: rawget(_G, 'redis') and next(string) see what Redis shows.
+local function raw_reader(name, read)
+  return helpers.as_c_function(function(t, ...)
+    if type(t) ~= 'table' then
+      error(("bad argument #1 to '%s' (table expected, got %s)"):format(name, t == nil and 'nil' or type(t)), 0)
+    end
+    return read(proxied[t] or t, ...)
+  end, true)
+end
+G.rawget = raw_reader('rawget', raw_get)
+G.next = raw_reader('next', raw_next)
 local raw_running = coroutine.running
 coroutine.running = function()
   local co, main = raw_running()

@@ -1,5 +1,5 @@
-// What a scenario checks: the expected verdict per property, and the user's own Lua scripts for variant
-// "script".
+// What a scenario checks: the expected verdict per property (or that nothing can be acquired: starved), and
+// the user's own Lua scripts for variant "script".
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -22,9 +22,11 @@ void read_scripts(const Section& top, const std::string& variant, const std::fil
   }
   if (!scripts) top.fail_at("variant", "variant \"script\" needs a [scripts] table with acquire and release");
   scripts->allow_only({"acquire", "release", "renew"});
-  const auto resolve = [&](std::string_view key, std::string& field) {
+  const auto resolve = [&](std::string_view key, std::string& field, std::string& name) {
     const auto relative = scripts->string(key);
     if (!relative) return;
+    // Errors and witnesses say "renew.lua:3": the file's name, the same however a path to it is written.
+    name = std::filesystem::path(*relative).filename().string();
     if (relative->empty()) scripts->fail_at(key, fmt::format("[scripts] {} must not be empty", key));
     // Relative to the file, not the working directory, so a scenario runs the same from anywhere.
     const std::filesystem::path resolved = std::filesystem::absolute(base_dir / *relative).lexically_normal();
@@ -35,33 +37,52 @@ void read_scripts(const Section& top, const std::string& variant, const std::fil
     field = resolved.string();
   };
   // With the files at hand: read them and check them now, so a bad script fails before any run.
-  const auto load = [&](std::string_view key, const std::string& path, std::string& source) {
+  const auto load = [&](std::string_view key, const std::string& path, std::string& source, const std::string& name) {
     if (!check_files || path.empty()) return;
     std::ifstream in(path, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
     if (!in && !in.eof()) scripts->fail_at(key, fmt::format("[scripts] {}: cannot read {}", key, path));
     source = text.str();
-    if (const std::string problem = check_user_script(std::string(key), source); !problem.empty()) {
+    if (const std::string problem = check_user_script(std::string(key), source, name); !problem.empty()) {
       scripts->fail_at(key, fmt::format("[scripts] {} ({}): {}", key, path, problem));
     }
   };
   for (std::string_view required : {"acquire", "release"}) {
     if (!scripts->has(required)) scripts->fail_here(fmt::format("[scripts] needs {}", required));
   }
-  resolve("acquire", out.acquire);
-  resolve("release", out.release);
-  resolve("renew", out.renew);
-  load("acquire", out.acquire, sources.acquire);
-  load("release", out.release, sources.release);
-  load("renew", out.renew, sources.renew);
+  resolve("acquire", out.acquire, sources.acquire_name);
+  resolve("release", out.release, sources.release_name);
+  resolve("renew", out.renew, sources.renew_name);
+  load("acquire", out.acquire, sources.acquire, sources.acquire_name);
+  load("release", out.release, sources.release, sources.release_name);
+  load("renew", out.renew, sources.renew, sources.renew_name);
+}
+
+// [expect] progress = "starved", starved_because = "CROSSSLOT": the scenario's claim is that the lock cannot
+// be acquired at all there, and why; without it a run in which nothing is held can only ever be "unknown".
+void read_starved(const Section& expect, std::vector<Expectation>& out) {
+  const auto progress = expect.choice("progress", {"starved"});
+  const auto because = expect.string("starved_because");
+  if (because && !progress) {
+    expect.fail_at("starved_because", "[expect] starved_because needs progress = \"starved\" beside it");
+  }
+  if (!progress) return;
+  if (because && because->empty()) {
+    expect.fail_at("starved_because", "[expect] starved_because must name the error, e.g. \"CROSSSLOT\"");
+  }
+  const int line = static_cast<int>(expect.find("progress")->source().begin.line);
+  out.push_back({"progress", Expectation::Expected::starved, line, because.value_or("")});
 }
 
 void read_expectations(const Section& top, std::vector<Expectation>& out) {
   out.clear();
   const auto expect = top.table("expect");
   if (!expect) return;
-  expect->allow_only(kExpectableProperties);
+  std::vector<std::string_view> allowed(std::begin(kExpectableProperties), std::end(kExpectableProperties));
+  allowed.insert(allowed.end(), {"progress", "starved_because"});
+  expect->allow_only(allowed);
+  read_starved(*expect, out);
   for (std::string_view property : kExpectableProperties) {
     const auto verdict = expect->choice(property, {"holds", "violated"});
     if (!verdict) continue;

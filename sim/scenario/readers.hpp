@@ -43,6 +43,12 @@ void read_expectations(const Section& top, std::vector<Expectation>& out);
 void check_watchdog(const Section& top, const std::string& variant, const Scenario::Scripts& scripts,
                     const RenewalConfig& renewal);
 
+// Refuses, at its key and with the fix, a setting the variant would silently ignore: a renew.lua without
+// [lock] watchdog = true, renewal keys for a lock that does not renew, readers_ppm without a shared mode,
+// fencing without fencing tokens, nesting of a non-reentrant lock, nested_* keys without nest_every.
+// Needs every table read first.
+void check_settings_apply(const Section& top, const Scenario& scenario);
+
 // "a year" style bounds shared by the readers.
 inline constexpr std::int64_t kMaxPpm = 1000000;
 // A clock rate of 1e6 + drift must stay positive or the monotonic clock would stop or run backwards.

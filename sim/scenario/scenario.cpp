@@ -47,10 +47,20 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files)
   scenario_detail::check_watchdog(top, out.config.variant, out.scripts, out.config.renewal);
   scenario_detail::read_token_wait(top, out.config.variant, out.config.lock, out.config.token_wait);
   scenario_detail::read_expectations(top, out.expectations);
+  scenario_detail::check_settings_apply(top, out);
   return out;
 }
 
 }  // namespace
+
+std::string_view to_string(Expectation::Expected expected) {
+  switch (expected) {
+    case Expectation::Expected::holds: return "holds";
+    case Expectation::Expected::violated: return "violated";
+    case Expectation::Expected::starved: return "starved";
+  }
+  return "?";
+}
 
 Scenario parse_scenario(std::string_view text, const std::string& path_for_messages) {
   return parse(text, path_for_messages, false);

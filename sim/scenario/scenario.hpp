@@ -19,10 +19,17 @@ class ScenarioError : public std::runtime_error {
 };
 
 struct Expectation {
-  std::string property;  // one of kExpectableProperties
-  enum class Expected { holds, violated } expected;
+  std::string property;  // one of kExpectableProperties, or "progress" (only with starved)
+  // starved: `[expect] progress = "starved"`: no client ever acquires the lock, in every seed (a lock that
+  // cannot run where it is deployed, e.g. its keys span cluster slots), optionally `because` of a server error.
+  enum class Expected { holds, violated, starved } expected;
   int line;  // where the file states it, for messages about an unmet expectation
+  // For starved: text the first server error must contain (`starved_because`, e.g. "CROSSSLOT"); "" any or none.
+  std::string because = {};
 };
+
+// "holds", "violated" or "starved": as files write it and reports show it.
+std::string_view to_string(Expectation::Expected expected);
 
 struct Scenario {
   std::string name;         // SimConfig::scenario holds the same name

@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "lockcheck/variants/capabilities.hpp"
+
 namespace lockcheck::sim {
 namespace {
 
@@ -96,9 +98,12 @@ std::string lock_table(const SimConfig& config) {
   lock.put("max_attempts", config.lock.retry.max_attempts, defaults.lock.retry.max_attempts);
   lock.put("idempotent_attempts", config.lock.retry.idempotent_attempts, defaults.lock.retry.idempotent_attempts);
   lock.put_bool("watchdog", config.renewal.watchdog, defaults.renewal.watchdog);
-  lock.put("renew_divisor", config.renewal.renew_divisor, defaults.renewal.renew_divisor);
-  lock.put("max_renewals", config.renewal.max_renewals, defaults.renewal.max_renewals);
-  lock.put_ms("max_hold_ms", config.renewal.max_hold_us, defaults.renewal.max_hold_us);
+  // Renewal keys only where something renews: the reader refuses them elsewhere (they would do nothing).
+  if (config.renewal.watchdog || renews_in_background(config.variant)) {
+    lock.put("renew_divisor", config.renewal.renew_divisor, defaults.renewal.renew_divisor);
+    lock.put("max_renewals", config.renewal.max_renewals, defaults.renewal.max_renewals);
+    lock.put_ms("max_hold_ms", config.renewal.max_hold_us, defaults.renewal.max_hold_us);
+  }
   return lock.text();
 }
 
@@ -206,9 +211,11 @@ std::string workload_table(const SimConfig& config) {
   workload.put("max_acquires_per_client", given.max_acquires_per_client, fallback.max_acquires_per_client);
   if (given.fencing != fallback.fencing) workload.always(fmt::format("fencing = \"{}\"", to_string(given.fencing)));
   workload.put("nest_every", given.nest_every, fallback.nest_every);
-  workload.put_ms("nested_ttl_ms", given.nested_ttl_us, fallback.nested_ttl_us);
-  workload.put_ms("nested_hold_min_ms", given.nested_hold_min_us, fallback.nested_hold_min_us);
-  workload.put_ms("nested_hold_max_ms", given.nested_hold_max_us, fallback.nested_hold_max_us);
+  if (given.nest_every > 0) {  // without nesting they change nothing, and the reader refuses them
+    workload.put_ms("nested_ttl_ms", given.nested_ttl_us, fallback.nested_ttl_us);
+    workload.put_ms("nested_hold_min_ms", given.nested_hold_min_us, fallback.nested_hold_min_us);
+    workload.put_ms("nested_hold_max_ms", given.nested_hold_max_us, fallback.nested_hold_max_us);
+  }
   workload.put("readers_ppm", given.readers_ppm, fallback.readers_ppm);
   workload.put_bool("check_lease_before_write", given.check_lease_before_write, fallback.check_lease_before_write);
   workload.put("write_latency_min_us", given.write_latency_min_us, fallback.write_latency_min_us);
@@ -223,7 +230,8 @@ std::string variant_tables(const Scenario& scenario) {
     Table scripts("[scripts]");
     scripts.put_text("acquire", scenario.scripts.acquire, "");
     scripts.put_text("release", scenario.scripts.release, "");
-    scripts.put_text("renew", scenario.scripts.renew, "");
+    // A renew.lua runs only under the watchdog (and is refused without it): a minimal run may have dropped it.
+    if (scenario.config.renewal.watchdog) scripts.put_text("renew", scenario.scripts.renew, "");
     text += scripts.text();
   }
   if (scenario.config.variant == "token-wait") {
@@ -273,8 +281,8 @@ std::string expect_table(const Scenario& scenario) {
   if (scenario.expectations.empty()) return "";
   std::string text = "\n[expect]\n";
   for (const Expectation& expectation : scenario.expectations) {
-    text += fmt::format("{} = \"{}\"\n", expectation.property,
-                        expectation.expected == Expectation::Expected::holds ? "holds" : "violated");
+    text += fmt::format("{} = \"{}\"\n", expectation.property, to_string(expectation.expected));
+    if (!expectation.because.empty()) text += fmt::format("starved_because = {}\n", Table::quoted(expectation.because));
   }
   return text;
 }

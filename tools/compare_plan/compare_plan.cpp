@@ -4,42 +4,51 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
 #include "core/meta_line.hpp"
 #include "core/user_scripts.hpp"
 #include "fault_families.hpp"
+#include "script_sets.hpp"
 #include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck::compare {
 namespace {
 
-std::vector<std::string> chosen_variants(const CompareSelection& selection, std::vector<std::string>& notes) {
+std::vector<std::string> chosen_variants(const CompareSelection& selection, const std::vector<ScriptSet>& sets,
+                                         std::vector<std::string>& notes) {
   const std::vector<std::string>& known = variant_ids();
-  const bool have_scripts = !selection.script_paths.empty();
+  const bool named = !sets.empty() && !sets.front().name.empty();
+  const bool have_scripts = !sets.empty() && !named;
   // A third file is the user's renew.lua: only then can a watchdog renew the script variant.
-  const bool have_renew = selection.script_paths.size() >= 3;
-  if (selection.variants.empty()) {
-    std::vector<std::string> all;
+  const bool have_renew = have_scripts && sets.front().paths.size() >= 3;
+  std::vector<std::string> rows;
+  if (selection.variants.empty() && !named) {
     for (const std::string& id : known) {
       if (variant_needs_user_scripts(id) && !have_scripts) {
         notes.push_back(fmt::format("`{}` is skipped: it runs the user's own Lua scripts; compare them with "
                                     "`lockcheck compare --scripts acquire.lua,release.lua[,renew.lua]`.", id));
         continue;
       }
-      all.push_back(id);
+      rows.push_back(id);
       // The user's renew.lua runs only when something renews: a watchdog over the script, in its own row.
-      if (variant_needs_user_scripts(id) && have_renew) all.push_back(id + "+watchdog");
+      if (variant_needs_user_scripts(id) && have_renew) rows.push_back(id + "+watchdog");
     }
-    return all;
+    return rows;
   }
   for (const std::string& row : selection.variants) {
     const RowVariant variant = split_watchdog(row);
     if (std::find(known.begin(), known.end(), variant.id) == known.end()) {
       throw std::invalid_argument(fmt::format("unknown variant '{}'; known: {} (each also as <id>+watchdog where it "
                                               "can renew)", row, fmt::join(known, ", ")));
+    }
+    if (variant_needs_user_scripts(row) && named) {
+      throw std::invalid_argument(fmt::format("variant '{}' with named --scripts sets: each set is its own row "
+                                              "already; drop '{}' from --variants", row, row));
     }
     if (variant_needs_user_scripts(row) && !have_scripts) {
       throw std::invalid_argument(fmt::format("variant '{}' needs --scripts acquire.lua,release.lua{}", row,
@@ -50,8 +59,24 @@ std::vector<std::string> chosen_variants(const CompareSelection& selection, std:
         throw std::invalid_argument(fmt::format("variant '{}': a watchdog needs a variant that can renew: {}", row, refused));
       }
     }
+    rows.push_back(row);
   }
-  return selection.variants;
+  // A renew.lua that no row runs would be tested by nothing (issue 24, item 6): refuse it with the fix.
+  const bool renew_runs = std::find(rows.begin(), rows.end(), "script+watchdog") != rows.end();
+  if (have_renew && !renew_runs && std::find(rows.begin(), rows.end(), "script") != rows.end()) {
+    throw std::invalid_argument(fmt::format("--scripts {}: no row runs this renew.lua (only a watchdog renews a "
+                                            "script lock); add script+watchdog to --variants, or give two files",
+                                            sets.front().paths[2]));
+  }
+  for (const ScriptSet& set : sets) {
+    if (!named) break;
+    if (std::find(known.begin(), known.end(), split_watchdog(set.name).id) != known.end()) {
+      throw std::invalid_argument(fmt::format("--scripts {}=...: '{}' is a catalogue variant's id; name the set "
+                                              "otherwise", set.name, set.name));
+    }
+    rows.push_back(script_set_row(set));
+  }
+  return rows;
 }
 
 }  // namespace
@@ -68,26 +93,50 @@ UserScripts read_scripts(const std::vector<std::string>& paths) {
     std::ostringstream text;
     text << in.rdbuf();
     sources[i] = text.str();
-    const std::string problem = sim::check_user_script(kRoles[i], sources[i]);
+    const std::string problem = sim::check_user_script(kRoles[i], sources[i], paths[i]);
     if (!problem.empty()) throw std::invalid_argument(fmt::format("--scripts {} ({}): {}", kRoles[i], paths[i], problem));
   }
-  return UserScripts{sources[0], sources[1], sources[2]};
+  UserScripts scripts{sources[0], sources[1], sources[2]};
+  // Errors and witnesses name each file ("renew.lua:3") by its name, as a scenario file's [scripts] do.
+  const auto name = [](const std::string& path) { return std::filesystem::path(path).filename().string(); };
+  scripts.acquire_name = name(paths[0]);
+  scripts.release_name = name(paths[1]);
+  if (paths.size() > 2) scripts.renew_name = name(paths[2]);
+  return scripts;
 }
 
 namespace {
 
-std::string scripts_option(const CompareSelection& selection) {
-  return selection.script_paths.empty() ? "" : fmt::format(" --scripts {}", fmt::join(selection.script_paths, ","));
+// The named set whose row is `row`, if any.
+const ScriptSet* set_of_row(const std::vector<ScriptSet>& sets, const std::string& row) {
+  for (const ScriptSet& set : sets) {
+    if (!set.name.empty() && script_set_row(set) == row) return &set;
+  }
+  return nullptr;
 }
 
 }  // namespace
 
 ComparePlan plan_comparison(const CompareSelection& selection) {
   ComparePlan plan;
-  plan.variants = chosen_variants(selection, plan.notes);
-  for (const std::string& variant : plan.variants) plan.workloads.push_back(workload_of(variant_base_config(variant)));
-  const std::optional<UserScripts> scripts =
-      selection.script_paths.empty() ? std::nullopt : std::optional(read_scripts(selection.script_paths));
+  const std::vector<ScriptSet> sets = parse_script_sets(selection.script_paths);
+  plan.variants = chosen_variants(selection, sets, plan.notes);
+  // A named set's row runs variant `script` (under the watchdog when it has a renew.lua) with its own files.
+  std::map<std::string, UserScripts> named_scripts;
+  std::optional<UserScripts> scripts;
+  for (const ScriptSet& set : sets) {
+    if (set.name.empty()) scripts = read_scripts(set.paths);
+    else named_scripts.emplace(script_set_row(set), read_scripts(set.paths));
+  }
+  const auto base_config = [&](const std::string& row) {
+    if (!named_scripts.contains(row)) return variant_base_config(row);
+    return variant_base_config(split_watchdog(row).watchdog ? "script+watchdog" : "script");
+  };
+  for (const std::string& variant : plan.variants) {
+    reports::Workload workload = workload_of(base_config(variant));
+    workload.variant = variant;  // a named set's row is called by its name
+    plan.workloads.push_back(workload);
+  }
 
   std::vector<std::string> family_ids = selection.families;
   if (family_ids.empty()) {
@@ -111,8 +160,12 @@ ComparePlan plan_comparison(const CompareSelection& selection) {
       scenario.name = fmt::format("{}--{}", variant, info.id);
       scenario.path = "compare:" + scenario.name;
       scenario.description = info.description;
-      scenario.config = variant_base_config(variant);
-      if (scripts && variant_needs_user_scripts(variant)) scenario.config.scripts = *scripts;
+      scenario.config = base_config(variant);
+      if (auto named = named_scripts.find(variant); named != named_scripts.end()) {
+        scenario.config.scripts = named->second;
+      } else if (scripts && variant_needs_user_scripts(variant)) {
+        scenario.config.scripts = *scripts;
+      }
       fault_family(info.id).apply(scenario.config);
       scenario.config.scenario = scenario.name;
       scenario.seeds = plan.seeds;
@@ -143,15 +196,22 @@ reports::Workload workload_of(const sim::SimConfig& config) {
 
 std::string replay_command(const CompareSelection& selection, const std::string& variant, const std::string& family,
                            std::uint64_t seed) {
+  const std::vector<ScriptSet> sets = parse_script_sets(selection.script_paths);
+  // A named set's row is replayed with that set alone (no --variants: then only the named sets run).
+  if (const ScriptSet* set = set_of_row(sets, variant)) {
+    return fmt::format("lockcheck compare{} --faults {} --seed {} --history-dir .", script_sets_option({*set}), family,
+                       seed);
+  }
+  const bool named = !sets.empty() && !sets.front().name.empty();
   return fmt::format("lockcheck compare --variants {} --faults {}{} --seed {} --history-dir .", variant, family,
-                     scripts_option(selection), seed);
+                     named ? "" : script_sets_option(sets), seed);
 }
 
 std::string selection_command(const CompareSelection& selection) {
   std::string command = "lockcheck compare";
   if (!selection.variants.empty()) command += fmt::format(" --variants {}", fmt::join(selection.variants, ","));
   if (!selection.families.empty()) command += fmt::format(" --faults {}", fmt::join(selection.families, ","));
-  command += scripts_option(selection);
+  command += script_sets_option(parse_script_sets(selection.script_paths));
   if (selection.seed) {
     command += fmt::format(" --seed {}", *selection.seed);
   } else if (selection.runs != CompareSelection{}.runs) {

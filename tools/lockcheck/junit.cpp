@@ -25,7 +25,7 @@ std::string junit_xml(const std::vector<ScenarioReport>& reports) {
         std::string body = mismatch.explanation + "\nreplay: " + mismatch.replay_command;
         for (const auto& fault : mismatch.minimal_faults) body += "\nminimal fault: " + fault;
         xml += fmt::format("      <failure message=\"expected {}\">{}</failure>\n",
-                           expectation.expected == sim::Expectation::Expected::holds ? "holds" : "violated", escape(body));
+                           sim::to_string(expectation.expected), escape(body));
       }
       xml += "    </testcase>\n";
     }

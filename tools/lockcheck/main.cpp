@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "properties/checkers.hpp"
+#include "properties/history_closed.hpp"
 #include "compare_command.hpp"
 #include "compare_output.hpp"
 #include "core/meta_line.hpp"
@@ -31,8 +32,10 @@ using namespace lockcheck;
 
 constexpr int kExitOk = 0, kExitMismatch = 1, kExitUsage = 2, kExitInternal = 3;
 
-std::string observed_text(const cli::PropertyTally& tally) {
+std::string observed_text(const std::string& property, const cli::PropertyTally& tally) {
   if (tally.runs == 0) return "not checked";
+  // [expect] progress = "starved" is judged as a claim that holds per seed (properties/starved.hpp).
+  if (property == "progress" && tally.violated == 0 && tally.unknown == 0) return fmt::format("starved ({})", tally.runs);
   if (tally.violated > 0) return fmt::format("violated ({}/{})", tally.violated, tally.runs);
   if (tally.unknown == tally.runs) return "unknown";
   // Only judged runs count as holding: "holds (7/10)" says three runs could not tell.
@@ -51,13 +54,13 @@ void print_report(const cli::ScenarioReport& report) {
     std::string verdict;
     for (const auto& expectation : scenario.expectations) {
       if (expectation.property != property) continue;
-      expected = expectation.expected == sim::Expectation::Expected::holds ? "holds" : "violated";
+      expected = std::string(sim::to_string(expectation.expected));
       verdict = "ok";
       for (const auto& mismatch : report.mismatches) {
         if (mismatch.property == property) verdict = "UNEXPECTED";
       }
     }
-    std::printf("  %-28s %-10s %-22s %s\n", property.c_str(), expected.c_str(), observed_text(tally).c_str(), verdict.c_str());
+    std::printf("  %-28s %-10s %-22s %s\n", property.c_str(), expected.c_str(), observed_text(property, tally).c_str(), verdict.c_str());
   }
   for (const auto& [property, tally] : report.tallies) {
     if (tally.violated == 0) continue;
@@ -177,8 +180,14 @@ int command_check(const std::string& path) {
     std::fprintf(stderr, "lockcheck: cannot open %s\n", path.c_str());
     return kExitUsage;
   }
+  const properties::History history = properties::parse_history(in);
+  // Part of a run is not a run: judged, its missing end would read as "nothing went wrong".
+  if (const std::string cut = properties::history_cut_short(history); !cut.empty()) {
+    std::fprintf(stderr, "lockcheck: %s: %s\n", path.c_str(), cut.c_str());
+    return kExitUsage;
+  }
   bool violated = false;
-  for (const auto& verdict : properties::check_jsonl(in)) {
+  for (const auto& verdict : properties::check_all(history)) {
     std::printf("%s\n", properties::to_string(verdict).c_str());
     violated = violated || verdict.outcome == properties::Outcome::violated;
   }
@@ -221,15 +230,15 @@ int main(int argc, char** argv) {
 
   auto* compare = app.add_subcommand("compare", "Every variant under every fault family: matrix.md, report.html, results.json");
   cli::CompareOptions compare_options;
-  compare->add_option("--variants", compare_options.selection.variants, "Variant ids, each also as <id>+watchdog where it can renew (default: all but script)")->delimiter(',');
+  compare->add_option("--variants", compare_options.selection.variants, "Variant ids, each also as <id>+watchdog where it can renew (default: all but script; none with named --scripts)")->delimiter(',');
   compare->add_option("--faults", compare_options.selection.families, "Fault family ids (default: all)")->delimiter(',');
   compare->add_option("--runs", compare_options.selection.runs, "Seeds 1..N per cell")->check(CLI::Range(1, 100000));
   compare->add_option("--seed", seed, "Run only this seed (replaying one cell)");
   compare->add_option("--scripts", compare_options.selection.script_paths,
                       "acquire.lua,release.lua[,renew.lua]: include the script variant with these (with a "
-                      "renew.lua also script+watchdog, which runs it)")
-      ->delimiter(',')
-      ->check(CLI::ExistingFile);
+                      "renew.lua also script+watchdog, which runs it). Or NAME=acquire.lua,release.lua[,renew.lua], "
+                      "repeated: one row per named set, side by side (catalogue rows only with --variants)")
+      ->delimiter(',');  // files are read, and a missing one named, by compare_plan (exit 2)
   compare->add_option("--out", compare_options.out_dir, "Write matrix.md, report.html, results.json here (default: print matrix.md)");
   compare->add_option("--junit", compare_options.junit_path, "Write JUnit XML here");
   compare->add_option("--history-dir", compare_options.history_dir, "Write every run's history (JSONL) here");

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/simulate.hpp"
+#include "properties/starved.hpp"
 #include "progress_bar.hpp"
 #include "shrink.hpp"  // tools/explore
 
@@ -73,6 +74,12 @@ SeedRun run_one(const sim::Scenario& scenario, std::uint64_t seed, const RunOpti
     }
     const properties::History history = properties::parse_history(jsonl);
     out.verdicts = properties::check_all(history);
+    // `[expect] progress = "starved"`: the scenario's claim that nothing can be acquired, judged per seed.
+    for (const sim::Expectation& expectation : scenario.expectations) {
+      if (expectation.expected == sim::Expectation::Expected::starved) {
+        out.verdicts.push_back(properties::check_starved(history, expectation.because));
+      }
+    }
     for (properties::Verdict& verdict : out.verdicts) {
       if (auto why = unobservable.find(verdict.property); why != unobservable.end()) {
         verdict = properties::Verdict{verdict.property, properties::Outcome::unknown, why->second, {}, {}, {}};
@@ -181,11 +188,13 @@ ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& opt
 
   for (const sim::Expectation& expectation : scenario.expectations) {
     const PropertyTally& tally = report.tallies[expectation.property];
-    const bool holds_expected = expectation.expected == sim::Expectation::Expected::holds;
+    // A starved claim is judged like holds: every seed must show it (check_starved's verdict).
+    const bool starved_expected = expectation.expected == sim::Expectation::Expected::starved;
+    const bool holds_expected = expectation.expected == sim::Expectation::Expected::holds || starved_expected;
     if (holds_expected && tally.violated > 0) {
       Mismatch mismatch{expectation.property, expectation.expected, to_string(tally.first_violation),
                         replay_command(scenario, *tally.first_violating_seed), {}, ""};
-      if (options.shrink && !options.real_backend) {
+      if (options.shrink && !options.real_backend && !starved_expected) {
         const explore::ShrinkResult shrunk =
             explore::shrink_faults(scenario.config, *tally.first_violating_seed, expectation.property);
         for (const auto& fault : shrunk.faults) {
@@ -200,12 +209,14 @@ ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& opt
       // judge the property proves nothing, so it never counts as a pass.
       report.mismatches.push_back(Mismatch{
           expectation.property, expectation.expected,
-          fmt::format("expected holds, but {} of {} runs could not judge it (unknown), first seed {}: {}", tally.unknown,
-                      tally.runs, *tally.first_unknown_seed, tally.first_unknown_reason),
+          fmt::format("expected {}, but {} of {} runs could not judge it (unknown), first seed {}: {}",
+                      sim::to_string(expectation.expected), tally.unknown, tally.runs, *tally.first_unknown_seed,
+                      tally.first_unknown_reason),
           replay_command(scenario, *tally.first_unknown_seed), {}, ""});
     } else if (holds_expected && tally.runs == 0) {
       report.mismatches.push_back(Mismatch{expectation.property, expectation.expected,
-                                           "expected holds, but no run judged it", "", {}, ""});
+                                           fmt::format("expected {}, but no run judged it",
+                                                       sim::to_string(expectation.expected)), "", {}, ""});
     } else if (!holds_expected && tally.violated == 0) {
       report.mismatches.push_back(Mismatch{expectation.property, expectation.expected,
                                            fmt::format("expected a violation, but none of {} runs showed one", tally.runs),

@@ -221,6 +221,7 @@ class Run {
     }
     history.record(0, "meta", meta);
     for (const Record& record : records) history.record(record.t_us, record.kind.c_str(), record.fields);
+    history.record(config_.duration_us, "end", sim::Json::object());  // the run reached its end (sim/README.md)
 
     RedisRunResult result;
     result.jsonl = history.jsonl();

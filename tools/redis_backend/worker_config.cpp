@@ -11,7 +11,9 @@ void write_worker_config(const sim::SimConfig& config, const std::string& path, 
   const sim::WorkloadConfig& w = config.workload;
   const nlohmann::json out{
       {"variant", config.variant},
-      {"scripts", {{"acquire", config.scripts.acquire}, {"release", config.scripts.release}, {"renew", config.scripts.renew}}},
+      {"scripts", {{"acquire", config.scripts.acquire}, {"release", config.scripts.release}, {"renew", config.scripts.renew},
+                   {"acquire_name", config.scripts.acquire_name}, {"release_name", config.scripts.release_name},
+                   {"renew_name", config.scripts.renew_name}}},
       {"command_timeout_us", config.command_timeout_us},
       {"lock",
        {{"ttl_ms", lock.ttl.count()}, {"clock_drift_ppm", lock.clock_drift_ppm}, {"drift_floor_ms", lock.drift_floor.count()},
@@ -47,6 +49,10 @@ sim::SimConfig read_worker_config(const std::string& path) {
   const auto& scripts = in.at("scripts");
   config.scripts = UserScripts{scripts.at("acquire").get<std::string>(), scripts.at("release").get<std::string>(),
                                scripts.at("renew").get<std::string>()};
+  // The file names the user gave, so a worker's script errors say "renew.lua:3" as the simulator's do.
+  config.scripts.acquire_name = scripts.at("acquire_name").get<std::string>();
+  config.scripts.release_name = scripts.at("release_name").get<std::string>();
+  config.scripts.renew_name = scripts.at("renew_name").get<std::string>();
   config.command_timeout_us = in.at("command_timeout_us").get<std::int64_t>();
   const auto& lock = in.at("lock");
   config.lock.ttl = Millis(lock.at("ttl_ms").get<std::int64_t>());

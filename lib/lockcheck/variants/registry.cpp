@@ -1,4 +1,5 @@
 #include "lockcheck/variants/registry.hpp"
+#include "lockcheck/variants/capabilities.hpp"
 
 #include <algorithm>
 
@@ -36,9 +37,7 @@ const std::vector<std::string>& variant_ids() {
 }
 
 std::string watchdog_refusal(const std::string& id, bool has_renew_script) {
-  for (const char* renewing : {"watchdog", "watchdog-unchecked", "client-reentrant", "redisson-like"}) {
-    if (id == renewing) return fmt::format("variant \"{}\" already renews in the background", id);
-  }
+  if (renews_in_background(id)) return fmt::format("variant \"{}\" already renews in the background", id);
   if (id == "watch-cas") {
     // Its WATCH/MULTI/EXEC state lives on the connection; a background renewal on the same connection would
     // run inside the release's transaction (or break its WATCH) instead of beside it.

@@ -164,6 +164,12 @@ std::vector<ScriptSpec> all_scripts() {
            "#!lua flags=no-writes\nreturn redis.call('set', KEYS[1], 'v')",
            "#!lua flags=bogus\nreturn 1",
            "redis.setresp(3) return type(redis.call('get', KEYS[1]))",
+           // Issue 24: 5.1's library where 5.4's differs silently.
+           "return string.format('%s', ARGV[1] and nil)",
+           "local function f(...) return {arg.n, arg[2]} end return f(KEYS[1], ARGV[1])",
+           "local t = {1, 2} table.insert(t, 5, ARGV[1] or 'x') return {t[1], t[2], t[5], #t}",
+           "return math.random(1.5)",
+           "return {type(_G.redis), rawget(_G, 'KEYS')[1]}",
        }) {
     scripts.push_back({body, 1, false});
   }

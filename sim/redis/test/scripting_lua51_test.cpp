@@ -283,5 +283,84 @@ TEST_F(Lua51, ShebangFlagsDecideOutOfMemoryBehaviour) {
   EXPECT_REPLY(eval_on_full("return 3"), I(3));
 }
 
+// Issue 24, item 12: each of these passed silently on the mock and differs on redis-server 7.0.15.
+TEST_F(Lua51, FormatTakesOnlyStringsAndNumbersForS) {
+  expect_runtime_error("return string.format('%s', nil)", "bad argument #2 to 'format' (string expected, got nil)");
+  expect_runtime_error("return string.format('%s', true)", "bad argument #2 to 'format' (string expected, got boolean)");
+  expect_runtime_error("return string.format('%q', nil)", "bad argument #2 to 'format' (string expected, got nil)");
+  expect_runtime_error("return string.format('%s %s', 'a', {})", "bad argument #3 to 'format' (string expected, got table)");
+  expect_runtime_error("return string.format('%s')", "bad argument #2 to 'format' (no value)");
+  expect_runtime_error("return string.format('%d')", "bad argument #2 to 'format' (no value)");
+  EXPECT_REPLY(eval("return string.format('%s %s %q', 1, 2.5, 'x')"), B("1 2.5 \"x\""));
+}
+
+TEST_F(Lua51, VarargFunctionsGetArg) {
+  const Case cases[] = {
+      {"local function f(...) return #arg end return f(1, 2, 3)", I(3)},
+      {"local function f(...) return arg.n end return f()", I(0)},
+      {"local function f(a, ...) return {a, arg.n, arg[1]} end return f(1, 2)", A({I(1), I(1), I(2)})},
+      {"local function f(...) local g = function(...) return ... end return arg.n end return f(7, 8)", I(2)},
+      {"local t = {} function t.m(...) return unpack(arg) end return t.m('x', 'y')", B("x")},
+      // A body that says `...` itself gets no `arg`: it reads the global, which Redis refuses.
+      {"local function f(...) local n = select('#', ...) return arg end return f(1)",
+       E("ERR user_script:1: Script attempted to access nonexistent global variable 'arg'" +
+         at("local function f(...) local n = select('#', ...) return arg end return f(1)", 1))},
+      {"return type(arg)", E("ERR user_script:1: Script attempted to access nonexistent global variable 'arg'" +
+                             at("return type(arg)", 1))},
+  };
+  for (const Case& c : cases) EXPECT_REPLY(eval(c.body), c.expected) << c.body;
+}
+
+TEST_F(Lua51, TableInsertGrowsToAnyPosition) {
+  const Case cases[] = {
+      {"local t = {1,2} table.insert(t, 5, 'x') return {t[1], t[2], tostring(t[3]), t[5], #t}",
+       A({I(1), I(2), B("nil"), B("x"), I(2)})},
+      {"local t = {1,2} table.insert(t, 0, 'x') return {t[0], t[1], t[2], t[3]}", A({B("x")})},
+      {"local t = {1,2} table.insert(t, 2.5, 'x') return t", A({I(1), B("x"), I(2)})},
+      {"local t = {1,2} table.insert(t, '3', 'x') return t", A({I(1), I(2), B("x")})},
+      {"local t = {} table.insert(t, 2^32 + 1, 'x') return t[1]", B("x")},
+      {"local t = setmetatable({}, {__newindex = function(t, k, v) rawset(t, k, v .. '!') end}) "
+       "table.insert(t, 'a') return t[1]", B("a")},
+  };
+  for (const Case& c : cases) EXPECT_REPLY(eval(c.body), c.expected) << c.body;
+  expect_runtime_error("local t = {1,2} table.insert(t, 1, 'x', 'y') return t", "wrong number of arguments to 'insert'");
+  expect_runtime_error("local t = {1,2} table.insert(t) return t", "wrong number of arguments to 'insert'");
+  expect_runtime_error("local t = {1,2} table.insert(t, 'a', 'x') return t",
+                       "bad argument #2 to 'insert' (number expected, got string)");
+  expect_runtime_error("table.insert(nil, 1) return 1", "bad argument #1 to 'insert' (table expected, got nil)");
+  const std::string readonly = "table.insert(string, 1) return 1";
+  EXPECT_REPLY(eval(readonly), E("ERR Attempt to modify a readonly table" + at(readonly, 1)));
+}
+
+TEST_F(Lua51, MathRandomTruncatesItsBounds) {
+  const Case cases[] = {
+      {"return math.random(1.5)", I(1)},
+      {"return math.random('1')", I(1)},
+      {"return math.random(2^32 + 1)", I(1)},
+      {"local r = math.random(2.5, 2.9) return r", I(2)},
+      {"return type(math.random(3))", B("number")},
+  };
+  for (const Case& c : cases) EXPECT_REPLY(eval(c.body), c.expected) << c.body;
+  expect_runtime_error("return math.random(0.5)", "bad argument #1 to 'random' (interval is empty)");
+  expect_runtime_error("return math.random(3, 2.5)", "bad argument #2 to 'random' (interval is empty)");
+  expect_runtime_error("return math.random(0/0)", "bad argument #1 to 'random' (interval is empty)");
+  expect_runtime_error("return math.random('a')", "bad argument #1 to 'random' (number expected, got string)");
+  expect_runtime_error("return math.random(1, 2, 3)", "wrong number of arguments");
+}
+
+TEST_F(Lua51, GlobalsReadThroughG) {
+  const Case cases[] = {
+      {"return type(_G.redis)", B("table")},
+      {"return rawget(_G, 'redis') ~= nil", I(1)},
+      {"return rawget(_G, 'KEYS')[1]", B("k")},
+      {"return _G._G == _G", I(1)},
+      {"return type(rawget(string, 'rep'))", B("function")},
+      {"return type(next(_G))", B("string")},
+      {"return _G.string.rep('a', 2)", B("aa")},
+  };
+  for (const Case& c : cases) EXPECT_REPLY(eval(c.body, {"k"}), c.expected) << c.body;
+  expect_runtime_error("return rawget(nil, 'x')", "bad argument #1 to 'rawget' (table expected, got nil)");
+}
+
 }  // namespace
 }  // namespace lockcheck::mock::testing

@@ -191,7 +191,8 @@ TEST(ScenarioErrors, TomlSyntaxErrorKeepsPosition) {
 
 TEST(ScenarioErrors, WorkloadNesting) {
   const Scenario s = parse_scenario(
-      "[workload]\nnest_every = 2\nnested_ttl_ms = 50\nnested_hold_min_ms = 3\nnested_hold_max_ms = 7\n",
+      "variant = \"reentrant-hash\"\n[workload]\nnest_every = 2\nnested_ttl_ms = 50\nnested_hold_min_ms = 3\n"
+      "nested_hold_max_ms = 7\n",
       "scenarios/x.toml");
   EXPECT_EQ(s.config.workload.nest_every, 2u);
   EXPECT_EQ(s.config.workload.nested_ttl_us, 50000);
@@ -202,7 +203,7 @@ TEST(ScenarioErrors, WorkloadNesting) {
   EXPECT_EQ(off.config.workload.nested_ttl_us, 0);
   EXPECT_EQ(error_of("[workload]\nnest_every = -1\n").substr(0, 40), "scenarios/x.toml:2:14: [workload] nest_e");
   EXPECT_NE(error_of("[workload]\nnested_ttl_ms = 5\n").find("nested_ttl_ms must be 0 (the lock's TTL) or 10"), std::string::npos);
-  EXPECT_NE(error_of("[workload]\nnested_hold_min_ms = 9\nnested_hold_max_ms = 2\n").find("nested_hold"),
+  EXPECT_NE(error_of("[workload]\nnested_hold_min_ms = 9\nnested_hold_max_ms = 2\n").find("nested_hold_max_ms (2) must"),
             std::string::npos);
   EXPECT_NE(error_of("[workload]\nnest = 1\n").find("nest_every, nested_ttl_ms"), std::string::npos);
 }

@@ -27,7 +27,7 @@ std::vector<std::string> toml_blocks() {
 
 TEST(ScenarioReadme, CompleteExampleParses) {
   const auto blocks = toml_blocks();
-  ASSERT_EQ(blocks.size(), 5u);
+  ASSERT_EQ(blocks.size(), 6u);
   const Scenario s = parse_scenario(blocks[0], "scenarios/example.toml");
   EXPECT_EQ(s.name, "pause-breaks-token");
   EXPECT_EQ(s.seeds.size(), 10u);
@@ -43,6 +43,14 @@ TEST(ScenarioReadme, ScriptsExampleParses) {
   const Scenario s = parse_scenario(toml_blocks().at(1), "/tmp/dir/mine.toml");
   EXPECT_EQ(s.scripts.acquire, "/tmp/dir/my_acquire.lua");
   EXPECT_EQ(s.scripts.renew, "/tmp/dir/my_renew.lua");
+  EXPECT_TRUE(s.config.renewal.watchdog) << "the renew.lua runs only under the watchdog";
+}
+
+TEST(ScenarioReadme, StarvedExampleParses) {
+  const Scenario s = parse_scenario(toml_blocks().at(5), "scenarios/starved.toml");
+  ASSERT_EQ(s.expectations.size(), 1u);
+  EXPECT_EQ(s.expectations[0].expected, Expectation::Expected::starved);
+  EXPECT_EQ(s.expectations[0].because, "CROSSSLOT");
 }
 
 TEST(ScenarioReadme, TokenWaitExampleParses) {

@@ -62,12 +62,12 @@ TEST(ScenarioWatchdog, RefusedAtTheKeyForAVariantThatCannotRenew) {
 TEST(ScenarioFencing, TrueAndFalseStaySynonyms) {
   EXPECT_EQ(parse_scenario("", "x.toml").config.workload.fencing, Fencing::off);
   EXPECT_EQ(parse_scenario("[workload]\nfencing = false\n", "x.toml").config.workload.fencing, Fencing::off);
-  EXPECT_EQ(parse_scenario("[workload]\nfencing = true\n", "x.toml").config.workload.fencing, Fencing::writes);
+  EXPECT_EQ(parse_scenario("variant = \"fenced\"\n" "[workload]\nfencing = true\n", "x.toml").config.workload.fencing, Fencing::writes);
 }
 
 TEST(ScenarioFencing, Modes) {
-  EXPECT_EQ(parse_scenario("[workload]\nfencing = \"writes\"\n", "x.toml").config.workload.fencing, Fencing::writes);
-  EXPECT_EQ(parse_scenario("[workload]\nfencing = \"reads-and-writes\"\n", "x.toml").config.workload.fencing,
+  EXPECT_EQ(parse_scenario("variant = \"fenced\"\n" "[workload]\nfencing = \"writes\"\n", "x.toml").config.workload.fencing, Fencing::writes);
+  EXPECT_EQ(parse_scenario("variant = \"fenced\"\n" "[workload]\nfencing = \"reads-and-writes\"\n", "x.toml").config.workload.fencing,
             Fencing::reads_and_writes);
   EXPECT_STREQ(to_string(Fencing::reads_and_writes), "reads-and-writes");
 }

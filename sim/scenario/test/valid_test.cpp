@@ -9,7 +9,7 @@ namespace {
 constexpr std::string_view kFull = R"(name = "pause-breaks-token"
 description = "A holder paused past its TTL"
 backend = "redis"
-variant = "token"
+variant = "fenced"
 duration_ms = 20000
 seeds = 10
 command_timeout_ms = 400
@@ -126,7 +126,7 @@ TEST(ScenarioValid, TopLevelAndSeeds) {
   EXPECT_EQ(s.path, "scenarios/x.toml");
   EXPECT_EQ(s.description, "A holder paused past its TTL");
   EXPECT_EQ(s.backend, "redis");
-  EXPECT_EQ(s.config.variant, "token");
+  EXPECT_EQ(s.config.variant, "fenced");
   EXPECT_EQ(s.config.duration_us, 20000000);
   EXPECT_EQ(s.config.command_timeout_us, 400000);
   EXPECT_EQ(s.config.active_expiry_interval_us, 50000);

@@ -106,6 +106,50 @@ TEST(ComparePlan, ARenewScriptAddsTheScriptWatchdogRow) {
   EXPECT_FALSE(config.scripts.renew.empty()) << "the user's renew.lua is what the watchdog runs";
 }
 
+TEST(ComparePlan, NamedScriptSetsSideBySideWithoutTheCatalogue) {
+  const std::string dir = LOCKCHECK_SCENARIO_SCRIPTS;
+  const std::vector<std::string> values{"good=" + dir + "/token_acquire.lua", dir + "/token_release.lua",
+                                        dir + "/token_renew.lua", "candidate=" + dir + "/token_acquire.lua",
+                                        dir + "/token_release.lua"};
+  const ComparePlan plan = plan_comparison(CompareSelection{{}, {"baseline"}, 1, {}, values});
+  EXPECT_EQ(plan.variants, (std::vector<std::string>{"good+watchdog", "candidate"}));
+  ASSERT_EQ(plan.cells.size(), 2u);
+  EXPECT_EQ(plan.workloads[0].variant, "good+watchdog");
+  const sim::SimConfig& good = plan.cells[0].scenario.config;
+  EXPECT_EQ(good.variant, "script");
+  EXPECT_TRUE(good.renewal.watchdog) << "a set with a renew.lua runs it under the watchdog";
+  EXPECT_FALSE(good.scripts.renew.empty());
+  EXPECT_EQ(good.scripts.renew_name, "token_renew.lua") << "errors name the file";
+  EXPECT_FALSE(plan.cells[1].scenario.config.renewal.watchdog);
+  EXPECT_EQ(replay_command(CompareSelection{{}, {"baseline"}, 1, {}, values}, "candidate", "baseline", 3),
+            "lockcheck compare --scripts candidate=" + dir + "/token_acquire.lua," + dir +
+                "/token_release.lua --faults baseline --seed 3 --history-dir .");
+  // With --variants, the catalogue rows named come first.
+  EXPECT_EQ(plan_comparison(CompareSelection{{"token"}, {"baseline"}, 1, {}, values}).variants,
+            (std::vector<std::string>{"token", "good+watchdog", "candidate"}));
+}
+
+TEST(ComparePlan, ScriptSetsRefusals) {
+  const std::string dir = LOCKCHECK_SCENARIO_SCRIPTS;
+  const std::string a = dir + "/token_acquire.lua", r = dir + "/token_release.lua", n = dir + "/token_renew.lua";
+  const auto refused = [](std::vector<std::string> variants, std::vector<std::string> values) {
+    try {
+      plan_comparison(CompareSelection{std::move(variants), {"baseline"}, 1, {}, std::move(values)});
+    } catch (const std::invalid_argument& error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(refused({}, {"x=" + a}).find("wants acquire.lua,release.lua"), std::string::npos);
+  EXPECT_NE(refused({}, {"x=" + a, r, "x=" + a, r}).find("two sets are named 'x'"), std::string::npos);
+  EXPECT_NE(refused({}, {a, r, "x=" + a, r}).find("name every set"), std::string::npos);
+  EXPECT_NE(refused({}, {"token=" + a, r}).find("is a catalogue variant's id"), std::string::npos);
+  EXPECT_NE(refused({}, {"x=" + a, dir + "/missing.lua"}).find("cannot read"), std::string::npos);
+  // A renew.lua that no row would run (item 6): refused with the fix.
+  EXPECT_NE(refused({"script"}, {a, r, n}).find("no row runs this renew.lua"), std::string::npos);
+  EXPECT_EQ(refused({"script", "script+watchdog"}, {a, r, n}), "no error");
+}
+
 TEST(ComparePlan, ReportsListPropertiesInTheScenarioFilesOrder) {
   // reports/cell_status.cpp keeps its own copy of the order, since reports do not include sim/.
   for (std::size_t i = 0; i < std::size(sim::kExpectableProperties); ++i) {

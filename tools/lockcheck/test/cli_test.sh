@@ -38,6 +38,21 @@ expect "replay is byte for byte" cmp -s "$work/a.jsonl" "$work/b.jsonl"
 code=$?
 expect "check finds the violation in the replayed history (exit $code)" test "$code" -eq 1
 expect "check prints verdicts" grep -q "mutual_exclusion_client" "$work/check.out"
+head -n 12 "$work/a.jsonl" > "$work/cut.jsonl"
+"$lockcheck" check "$work/cut.jsonl" > "$work/cut.out" 2>&1
+code=$?
+expect "check refuses a history cut short (exit $code)" test "$code" -eq 2
+expect "it says why" grep -q "cut.jsonl: the history is cut short: its last line (i=11)" "$work/cut.out"
+expect "it judges nothing" test "$(grep -c "holds" "$work/cut.out")" -eq 0
+
+"$lockcheck" run "$here/starved.toml" > "$work/starved.out" 2>&1
+code=$?
+expect "a lock that can only starve meets progress = starved because CROSSSLOT (exit $code)" test "$code" -eq 0
+expect "the report shows it" grep -q "progress .* starved .* starved (2) .* ok" "$work/starved.out"
+"$lockcheck" run "$here/not-starved.toml" > "$work/not-starved.out" 2>&1
+code=$?
+expect "a lock that runs fails progress = starved (exit $code)" test "$code" -eq 1
+expect "with the acquisition as witness" grep -q "UNEXPECTED progress: progress: violated — expected starved, but" "$work/not-starved.out"
 
 "$lockcheck" run "$here/mismatch.toml" --shard 1/3 --no-shrink > "$work/shard.out" 2>&1
 expect "a shard runs a third of the seeds" grep -q "1 seed," "$work/shard.out"

@@ -48,6 +48,9 @@ refused() {  # refused WHAT SCENARIO REASON: exit 2, and the refusal names the r
 refused "a scenario with eviction" "$unsupported" "maxmemory eviction"
 
 TMPDIR="$work/tmp" "$lockcheck" run "$crossslot" --backend redis > "$work/crossslot.out" 2>&1
+code=$?
+expect "its expectation progress = starved because CROSSSLOT is met (exit $code)" test "$code" -eq 0
+expect "the report shows the starved row" grep -q "progress .* starved .* starved (1) .* ok" "$work/crossslot.out"
 expect "a lock spanning slots on a cluster: the run names the server's refusal" \
   grep -q "server errors (seed 1): .*CROSSSLOT Keys in request don't hash to the same slot" "$work/crossslot.out"
 expect "a cluster run leaves no process" no_leftovers

@@ -15,6 +15,7 @@ TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
   sim::SimConfig config;
   config.variant = "script";
   config.scripts = UserScripts{"return 1", "return 2", "return 3"};
+  config.scripts.renew_name = "lua/my_renew.lua";
   config.command_timeout_us = 123000;
   config.lock.ttl = Millis(4321);
   config.lock.clock_drift_ppm = 77;
@@ -37,6 +38,7 @@ TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
   std::filesystem::remove(path + ".again");
   EXPECT_EQ(first_text, second_text);
   EXPECT_EQ(back.scripts.renew, "return 3");
+  EXPECT_EQ(back.scripts.renew_name, "lua/my_renew.lua");
   EXPECT_EQ(back.lock.retry.delay_max, Micros(56789));
   EXPECT_EQ(back.workload.readers_ppm, 20u);
   EXPECT_TRUE(back.workload.check_lease_before_write);
