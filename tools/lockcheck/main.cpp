@@ -197,6 +197,11 @@ int command_check(const std::string& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Whole lines in any redirection (`lockcheck run a.toml b.toml > log 2>&1`): stdout goes out a line at a
+  // time, so a progress line on stderr (unbuffered: one write per call) never lands inside a report line, and
+  // the buffer holds any report line whole.
+  static char stdout_buffer[1 << 16];
+  std::setvbuf(stdout, stdout_buffer, _IOLBF, sizeof stdout_buffer);
   CLI::App app{"lockcheck: Redis lock variants under a deterministic fault-injecting simulator"};
   app.require_subcommand(1);
 

@@ -16,6 +16,15 @@ expect "it shrinks to a single pause" grep -q "minimal fault schedule (1):" "$wo
 expect "the JUnit report has the failure" grep -q "<failure message=\"expected holds\">" "$work/junit.xml"
 expect "the JUnit report passes the server level" grep -q "name=\"mutual_exclusion_server\">" "$work/junit.xml"
 
+# One log for stdout and stderr (`> log 2>&1`): the progress lines on stderr never land inside a stdout line,
+# so a replay command stays whole to copy. Twelve reports overflow any stdout buffer several times.
+files=(); for _ in $(seq 12); do files+=("$here/mismatch.toml"); done
+"$lockcheck" run "${files[@]}" --no-shrink > "$work/both.log" 2>&1
+expect "12 progress lines in the log" test "$(grep -c 'running mismatch' "$work/both.log")" -eq 12
+expect "each progress line is a whole line" test "$(grep -c '^running mismatch over [0-9]* seed(s)$' "$work/both.log")" -eq 12
+expect "each replay command is a whole line" \
+  test "$(grep -c 'replay: ' "$work/both.log")" -eq "$(grep -c '^    replay: lockcheck replay [^ ]*mismatch.toml --seed [0-9]* --out mismatch-seed[0-9]*.jsonl$' "$work/both.log")"
+
 "$lockcheck" run "$here/invalid.toml" > "$work/invalid.out" 2>&1
 code=$?
 expect "an invalid scenario exits 2 (got $code)" test "$code" -eq 2
