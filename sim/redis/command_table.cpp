@@ -146,6 +146,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"setex", 4, kWO, cmd::setex},
     {"setnx", 3, kWO, cmd::setnx},
     {"setrange", 4, kWO, cmd::setrange},
+    {"shutdown", -1, kNoScript | kNoQueue, cmd::shutdown},
     {"sinter", -2, 0, cmd::sinter},
     {"sintercard", -3, 0, cmd::sintercard},
     {"sinterstore", -3, kWO, cmd::sinterstore},

@@ -210,6 +210,7 @@ Reply info(CommandContext&);
 Reply role(CommandContext&);
 Reply select(CommandContext&);
 Reply quit(CommandContext&);
+Reply shutdown(CommandContext&);
 Reply client(CommandContext&);
 Reply auth(CommandContext&);
 Reply acl(CommandContext&);  // commands_acl.cpp

@@ -44,4 +44,29 @@ Reply quit(CommandContext& ctx) {
   return Reply::ok();
 }
 
+// SHUTDOWN [NOSAVE | SAVE] [NOW] [FORCE] [ABORT], parsed as Redis 7.0 does. The node has no persistence, so
+// SAVE and NOSAVE both just stop; a transport that can stop (lockcheck serve) does so without answering, as
+// redis-server exits. Without one (the simulator) it is Redis's reply to a shutdown that failed.
+Reply shutdown(CommandContext& ctx) {
+  if (ctx.session.transaction.open) {  // Redis's CMD_NO_MULTI: refused, and EXEC then aborts
+    ctx.session.transaction.aborted = true;
+    return Reply::error("ERR Command not allowed inside a transaction");
+  }
+  bool nosave = false, save = false, abort = false, now_or_force = false;
+  for (std::size_t i = 1; i < ctx.args.size(); ++i) {
+    const std::string& arg = ctx.args[i];
+    if (iequals(arg, "nosave")) nosave = true;
+    else if (iequals(arg, "save")) save = true;
+    else if (iequals(arg, "now") || iequals(arg, "force")) now_or_force = true;
+    else if (iequals(arg, "abort")) abort = true;
+    else return Reply::error("ERR syntax error");
+  }
+  if ((abort && (nosave || save || now_or_force)) || (nosave && save)) return Reply::error("ERR syntax error");
+  if (abort) return Reply::error("ERR No shutdown in progress.");
+  const auto& stop = ctx.node.clients().shutdown;
+  if (!stop || !stop()) return Reply::error("ERR Errors trying to SHUTDOWN. Check logs.");
+  ctx.session.close_requested = true;
+  return Reply::ok();  // not sent: the transport drops this connection's output and stops
+}
+
 }  // namespace lockcheck::mock::cmd

@@ -1,5 +1,6 @@
 #include "node.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <type_traits>
 #include <utility>
@@ -42,6 +43,9 @@ namespace {
 // Redis's CMD_ALLOW_BUSY commands, and the SCRIPT KILL / FUNCTION KILL / FUNCTION STATS subcommands.
 bool allowed_while_busy(const CommandSpec& spec, const Command& command) {
   if (spec.flags & kAllowBusy) return true;
+  if (spec.handler == cmd::shutdown) {  // "You can only call SCRIPT KILL or SHUTDOWN NOSAVE."
+    return std::any_of(command.begin() + 1, command.end(), [](const std::string& arg) { return iequals(arg, "nosave"); });
+  }
   if (command.size() != 2) return false;
   if (spec.handler == cmd::script) return iequals(command[1], "kill");
   if (spec.handler == cmd::function) return iequals(command[1], "kill") || iequals(command[1], "stats");

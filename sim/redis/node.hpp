@@ -53,6 +53,7 @@ struct NodeOptions {
 struct ClientDirectory {
   std::function<std::vector<const Session*>()> list;
   std::function<bool(std::int64_t client_id)> kill;  // closes that connection; false if unknown
+  std::function<bool()> shutdown;  // SHUTDOWN: stop serving, without answering; false or unset: cannot
 };
 
 // Counters INFO stats shows; CONFIG RESETSTAT zeroes them.

@@ -81,7 +81,13 @@ RespServer::RespServer(Node& node, ServeOptions options) : node_(node), options_
         clients_.at(it->second).abandon();  // closed by the loop once it sees closing()
         return true;
       },
+      .shutdown = [this] {
+        shutdown_requested_ = true;  // run() returns after this turn
+        return true;
+      },
   });
+  // INFO clients and CONFIG GET maxclients show the limit this server enforces.
+  node_.config().set({{"maxclients", std::to_string(options_.max_clients)}});
 }
 
 RespServer::~RespServer() {
@@ -132,6 +138,7 @@ void RespServer::read_from(int fd, Client& client) {
   const int outer = std::exchange(running_fd_, fd);
   client.receive(std::string_view(chunk, static_cast<std::size_t>(received)), node_);
   running_fd_ = outer;
+  if (shutdown_requested_) client.abandon();  // SHUTDOWN is not answered: redis-server exits without a reply
 }
 
 void RespServer::write_to(int fd, Client& client) {
@@ -178,16 +185,16 @@ void RespServer::answer_unblocked() {
 void RespServer::run(const std::atomic<bool>& stop) {
   stop_ = &stop;
   node_.set_busy_servicer([this] { return service_while_busy(); });
-  while (!stop.load()) turn(kPollTimeoutMs);
+  while (!stop.load() && !shutdown_requested_) turn(kPollTimeoutMs);
   node_.set_busy_servicer({});
 }
 
 bool RespServer::service_while_busy() {
-  if (stop_ != nullptr && stop_->load()) return false;
+  if (shutdown_requested_ || (stop_ != nullptr && stop_->load())) return false;
   const bool outer = std::exchange(nested_, true);
   turn(0);
   nested_ = outer;
-  return !(stop_ != nullptr && stop_->load());
+  return !(shutdown_requested_ || (stop_ != nullptr && stop_->load()));
 }
 
 void RespServer::turn(int timeout_ms) {

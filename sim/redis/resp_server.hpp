@@ -33,7 +33,7 @@ class RespServer {
   RespServer& operator=(const RespServer&) = delete;
 
   int port() const { return port_; }
-  // Serves until `stop` becomes true (checked at least every 100 ms).
+  // Serves until `stop` becomes true (checked at least every 100 ms) or a client sends SHUTDOWN.
   void run(const std::atomic<bool>& stop);
 
  private:
@@ -66,10 +66,11 @@ class RespServer {
   int running_fd_ = -1;
   bool nested_ = false;  // a turn served from inside a busy script
   const std::atomic<bool>* stop_ = nullptr;
+  bool shutdown_requested_ = false;  // a client's SHUTDOWN: stop like `stop`
   std::deque<std::pair<std::int64_t, Reply>> unblocked_;  // late replies to blocking pops, in order
 };
 
-// `lockcheck serve`: a fresh node on the real clock, served until SIGINT/SIGTERM. Returns a process exit code.
+// `lockcheck serve`: a fresh node on the real clock, served until SIGINT/SIGTERM or SHUTDOWN. Returns a process exit code.
 // Binding anything but loopback, or serving without a password, exposes every key and EVAL to the network:
 // README.md's threat model says what that means.
 int serve_main(const ServeOptions& options);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <future>
 #include <memory>
 #include <string>
 #include <thread>
@@ -22,7 +23,10 @@ class LiveServer : public ::testing::Test {
  protected:
   void SetUp() override {
     server_ = std::make_unique<RespServer>(node_, options());
-    thread_ = std::thread([this] { server_->run(stop_); });
+    thread_ = std::thread([this] {
+      server_->run(stop_);
+      ran_out_.set_value();
+    });
   }
   void TearDown() override {
     stop_ = true;
@@ -57,6 +61,8 @@ class LiveServer : public ::testing::Test {
   Node node_{NodeOptions{.clock = real_unix_time_ms}};
   std::unique_ptr<RespServer> server_;
   std::atomic<bool> stop_{false};
+  std::promise<void> ran_out_;
+  std::future<void> stopped_ = ran_out_.get_future();  // ready once run() returned (stop_ or SHUTDOWN)
   std::thread thread_;
 };
 

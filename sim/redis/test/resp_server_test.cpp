@@ -142,6 +142,27 @@ TEST_F(LiveServer, MalformedInputGetsAnErrorAndTheConnectionCloses) {
   EXPECT_EQ(client.call({"PING"}), Reply::status("PONG"));
 }
 
+// Clients and scripts stop a server with SHUTDOWN [NOSAVE|SAVE]: as redis-server, the served mock stops
+// without answering it (the replies still owed on that connection are dropped too).
+TEST_F(LiveServer, ShutdownStopsTheServerWithoutAReply) {
+  const std::string refused = raw_exchange(
+      "SHUTDOWN ABORT\r\nSHUTDOWN NOSAVE SAVE\r\nSHUTDOWN LATER\r\nMULTI\r\nSHUTDOWN\r\nEXEC\r\nCOMMAND INFO shutdown\r\nQUIT\r\n");
+  EXPECT_TRUE(refused.starts_with(
+      "-ERR No shutdown in progress.\r\n-ERR syntax error\r\n-ERR syntax error\r\n+OK\r\n"
+      "-ERR Command not allowed inside a transaction\r\n-EXECABORT Transaction discarded because of previous errors.\r\n*1\r\n"))
+      << refused;
+  EXPECT_TRUE(refused.ends_with("+OK\r\n")) << refused;
+  EXPECT_EQ(stopped_.wait_for(std::chrono::seconds(0)), std::future_status::timeout);  // still serving
+  EXPECT_EQ(raw_exchange("PING\r\nSHUTDOWN NOSAVE\r\nPING\r\n"), "");
+  EXPECT_EQ(stopped_.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+}
+
+TEST_F(LiveServer, InfoShowsTheClientLimitTheServerEnforces) {
+  HiredisClient client("127.0.0.1", server_->port());
+  EXPECT_NE(client.call({"INFO", "clients"}).text.find("maxclients:1024\r\n"), std::string::npos);
+  EXPECT_EQ(client.call({"CONFIG", "GET", "maxclients"}), Reply::array({Reply::bulk("maxclients"), Reply::bulk("1024")}));
+}
+
 TEST(ServeOptions, BindsLoopbackWithoutAPasswordUnlessTold) {
   EXPECT_EQ(ServeOptions{}.host, "127.0.0.1");
   EXPECT_TRUE(ServeOptions{}.requirepass.empty());
