@@ -1,4 +1,6 @@
-// Simulated events per second and time compression (simulated seconds per wall second).
+// Simulated events per second (real and CPU time) and time compression (simulated seconds per wall second); the
+// cluster and Sentinel topologies also against one node in the same run (over_one_node, over_one_node_cpu).
+//   ./build/sim/bench/sim_bench --benchmark_repetitions=3
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -19,30 +21,59 @@ SimConfig ten_clients_one_node() {
   return config;
 }
 
-void run_and_report(benchmark::State& state, const SimConfig& config) {
+// Events, simulated time, wall time and this process's CPU time spent simulating.
+struct Tally {
   std::uint64_t events = 0;
   std::int64_t simulated_us = 0;
   std::chrono::steady_clock::duration wall{};
   std::clock_t cpu_ticks = 0;
-  std::uint64_t seed = 1;
-  for (auto _ : state) {
+
+  void run(const SimConfig& config, std::uint64_t seed) {
     const auto start = std::chrono::steady_clock::now();
     const std::clock_t cpu_start = std::clock();
-    const auto result = lockcheck::sim::simulate(config, seed++);
+    const auto result = lockcheck::sim::simulate(config, seed);
     cpu_ticks += std::clock() - cpu_start;
     wall += std::chrono::steady_clock::now() - start;
     events += result.events;
     simulated_us += result.simulated_us;
     benchmark::DoNotOptimize(result.history.lines().size());
   }
-  const double wall_s = std::chrono::duration<double>(wall).count();
-  state.counters["events_per_s"] = static_cast<double>(events) / wall_s;
+  double wall_s() const { return std::chrono::duration<double>(wall).count(); }
+  double events_per_s() const { return static_cast<double>(events) / wall_s(); }
+  double events_per_cpu_s() const {
+    return static_cast<double>(events) / (static_cast<double>(cpu_ticks) / static_cast<double>(CLOCKS_PER_SEC));
+  }
+};
+
+void run_and_report(benchmark::State& state, const SimConfig& config) {
+  Tally tally;
+  std::uint64_t seed = 1;
+  for (auto _ : state) tally.run(config, seed++);
+  state.counters["events_per_s"] = tally.events_per_s();
   // Events per run (one seed each): divides a callgrind total into instructions per event.
-  state.counters["events"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kAvgIterations);
+  state.counters["events"] = benchmark::Counter(static_cast<double>(tally.events), benchmark::Counter::kAvgIterations);
   // By this process's CPU time too: on a shared machine the wall-clock rate says more about the load.
-  state.counters["events_per_cpu_s"] =
-      static_cast<double>(events) / (static_cast<double>(cpu_ticks) / static_cast<double>(CLOCKS_PER_SEC));
-  state.counters["time_compression"] = static_cast<double>(simulated_us) / 1e6 / wall_s;
+  state.counters["events_per_cpu_s"] = tally.events_per_cpu_s();
+  state.counters["time_compression"] = static_cast<double>(tally.simulated_us) / 1e6 / tally.wall_s();
+}
+
+// `config` and the one-node baseline alternately, seed by seed, so their ratio is measured in the same run under
+// the same load: events_per_s (this topology), one_node_events_per_s, over_one_node (their ratio), and the same
+// by CPU time (events_per_cpu_s, over_one_node_cpu).
+void versus_one_node(benchmark::State& state, const SimConfig& config) {
+  const SimConfig baseline = ten_clients_one_node();
+  Tally topology, one_node;
+  std::uint64_t seed = 1;
+  for (auto _ : state) {
+    one_node.run(baseline, seed);
+    topology.run(config, seed);
+    ++seed;
+  }
+  state.counters["events_per_s"] = topology.events_per_s();
+  state.counters["one_node_events_per_s"] = one_node.events_per_s();
+  state.counters["over_one_node"] = topology.events_per_s() / one_node.events_per_s();
+  state.counters["events_per_cpu_s"] = topology.events_per_cpu_s();
+  state.counters["over_one_node_cpu"] = topology.events_per_cpu_s() / one_node.events_per_cpu_s();
 }
 
 void BM_TenClientsOneNode(benchmark::State& state) { run_and_report(state, ten_clients_one_node()); }
@@ -61,24 +92,25 @@ void BM_TenClientsHotLoop(benchmark::State& state) {
 BENCHMARK(BM_TenClientsHotLoop)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The same ten clients on a three-shard cluster: each command's slot is computed and routed by the client's
-// ClusterPort and checked by the serving node (compare with BM_TenClientsOneNode in the same run).
+// ClusterPort and checked by the serving node; interleaved with the one-node run (over_one_node).
 void BM_TenClientsThreeShardCluster(benchmark::State& state) {
   SimConfig config = ten_clients_one_node();
   config.scenario = "bench-10-clients-3-shards";
   config.cluster.shards = 3;
   config.nodes = lockcheck::sim::cluster_nodes(config.cluster);
-  run_and_report(state, config);
+  versus_one_node(state, config);
 }
 BENCHMARK(BM_TenClientsThreeShardCluster)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// The same clients finding the master through three sentinels (SentinelPort), the master with two replicas.
+// The same clients finding the master through three sentinels (SentinelPort), the master with two replicas;
+// interleaved with the one-node run (over_one_node).
 void BM_TenClientsSentinel(benchmark::State& state) {
   SimConfig config = ten_clients_one_node();
   config.scenario = "bench-10-clients-sentinel";
   config.sentinel.sentinels = 3;
   config.sentinel.replicas = 2;
   config.nodes = lockcheck::sim::sentinel_nodes(config.sentinel);
-  run_and_report(state, config);
+  versus_one_node(state, config);
 }
 BENCHMARK(BM_TenClientsSentinel)->Unit(benchmark::kMillisecond)->UseRealTime();
 

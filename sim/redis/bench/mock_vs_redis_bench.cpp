@@ -1,14 +1,20 @@
-// EVALSHA of the lock scripts on the embedded mock versus the same commands through hiredis against a
-// private loopback redis-server, in one run; prints ops/s and the mock/Redis speed ratio.
-//   ./build/sim/redis/bench/mock_vs_redis_bench
+// The lock scripts on the embedded mock against the same commands through hiredis to a private loopback
+// redis-server, interleaved in one run: each iteration runs one lock cycle on redis-server, then
+// kMockCyclesPerIteration cycles on the mock, each side timed by real time and by CPU time, so whatever the
+// machine does hits both alike. Each benchmark prints, as counters:
+//   mock_ops_per_s, redis_ops_per_s   lock operations (an acquire or a release) per second of real time
+//   mock_over_redis_real              how many times faster the mock is per operation, by real time
+//   mock_over_redis_cpu               the same by CPU time: the mock's thread against the hiredis client's
+//                                     thread plus redis-server's own CPU (all its threads, from /proc)
+//   ./build/sim/redis/bench/mock_vs_redis_bench --benchmark_repetitions=3
 #include <benchmark/benchmark.h>
 
-#include <iostream>
-#include <map>
+#include <chrono>
+#include <functional>
 #include <memory>
 
+#include "cpu_time.hpp"
 #include "hiredis_client.hpp"
-#include "lockcheck/sha1.hpp"
 #include "redis/node.hpp"
 #include "redis_server.hpp"
 
@@ -63,82 +69,75 @@ RedisTarget& redis_target() {
   return *target;
 }
 
-template <typename Target>
-void token_cycle(benchmark::State& state, Target& target) {
-  std::string sha = target.call({"SCRIPT", "LOAD", kRelease}).text;
-  Command acquire{"SET", "lock", "token-1", "PX", "30000", "NX"};
-  Command release{"EVALSHA", sha, "1", "lock", "token-1"};
-  for (auto _ : state) {
-    Reply acquired = target.call(acquire);
-    Reply released = target.call(release);
-    if (!released.is_integer(1)) state.SkipWithError(("release failed: " + to_string(released)).c_str());
-    benchmark::DoNotOptimize(acquired);
-  }
-  state.SetItemsProcessed(state.iterations() * 2);  // lock operations: one acquire, one release
-}
-
-template <typename Target>
-void reentrant_cycle(benchmark::State& state, Target& target) {
-  std::string acquire_sha = target.call({"SCRIPT", "LOAD", kReentrantAcquire}).text;
-  std::string release_sha = target.call({"SCRIPT", "LOAD", kReentrantRelease}).text;
-  Command acquire{"EVALSHA", acquire_sha, "1", "rlock", "30000", "owner-1"};
-  Command release{"EVALSHA", release_sha, "1", "rlock", "owner-1", "30000"};
-  for (auto _ : state) {
-    Reply acquired = target.call(acquire);
-    Reply released = target.call(release);
-    if (!released.is_integer(1)) state.SkipWithError(("release failed: " + to_string(released)).c_str());
-    benchmark::DoNotOptimize(acquired);
-  }
-  state.SetItemsProcessed(state.iterations() * 2);  // two scripted lock operations per cycle
-}
-
-void BM_Mock_TokenSetAndRelease(benchmark::State& state) {
-  MockTarget target;
-  token_cycle(state, target);
-}
-void BM_Redis_TokenSetAndRelease(benchmark::State& state) { token_cycle(state, redis_target()); }
-void BM_Mock_ReentrantAcquireRelease(benchmark::State& state) {
-  MockTarget target;
-  reentrant_cycle(state, target);
-}
-void BM_Redis_ReentrantAcquireRelease(benchmark::State& state) { reentrant_cycle(state, redis_target()); }
-
-BENCHMARK(BM_Mock_TokenSetAndRelease);
-BENCHMARK(BM_Redis_TokenSetAndRelease);
-BENCHMARK(BM_Mock_ReentrantAcquireRelease);
-BENCHMARK(BM_Redis_ReentrantAcquireRelease);
-
-// Keeps each benchmark's time per iteration so the ratio can be printed at the end.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs) {
-      if (run.run_type == Run::RT_Iteration && !run.error_occurred) seconds_per_iteration_[run.benchmark_name()] = run.real_accumulated_time / static_cast<double>(run.iterations);
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-  void print_ratios() const {
-    for (const char* name : {"TokenSetAndRelease", "ReentrantAcquireRelease"}) {
-      auto mock = seconds_per_iteration_.find(std::string("BM_Mock_") + name);
-      auto real = seconds_per_iteration_.find(std::string("BM_Redis_") + name);
-      if (mock == seconds_per_iteration_.end() || real == seconds_per_iteration_.end()) continue;
-      std::cout << name << ": mock " << static_cast<long>(2.0 / mock->second) << " lock ops/s, redis "
-                << static_cast<long>(2.0 / real->second) << " lock ops/s, mock is " << real->second / mock->second
-                << "x faster per operation\n";
-    }
-  }
-
- private:
-  std::map<std::string, double> seconds_per_iteration_;
+// One lock cycle: an acquire, then a release that answers 1 when it worked.
+struct Cycle {
+  Command acquire, release;
 };
+using Call = std::function<Reply(const Command&)>;
+
+Cycle token_cycle(const Call& call) {
+  const std::string sha = call({"SCRIPT", "LOAD", kRelease}).text;
+  return {{"SET", "lock", "token-1", "PX", "30000", "NX"}, {"EVALSHA", sha, "1", "lock", "token-1"}};
+}
+
+Cycle reentrant_cycle(const Call& call) {
+  const std::string acquire_sha = call({"SCRIPT", "LOAD", kReentrantAcquire}).text;
+  const std::string release_sha = call({"SCRIPT", "LOAD", kReentrantRelease}).text;
+  return {{"EVALSHA", acquire_sha, "1", "rlock", "30000", "owner-1"}, {"EVALSHA", release_sha, "1", "rlock", "owner-1", "30000"}};
+}
+
+using Clock = std::chrono::steady_clock;
+constexpr int kMockCyclesPerIteration = 16;  // a mock cycle is ~1/20 of a loopback one: time them in batches
+
+struct Side {
+  Clock::duration real{};
+  double cpu_seconds = 0;
+  std::int64_t cycles = 0;
+};
+
+template <typename Target>
+void run_cycles(benchmark::State& state, Target& target, const Cycle& cycle, int count, Side& side) {
+  const Clock::time_point real_start = Clock::now();
+  const double cpu_start = lockcheck::testing::thread_cpu_seconds();
+  for (int i = 0; i < count; ++i) {
+    Reply acquired = target.call(cycle.acquire);
+    Reply released = target.call(cycle.release);
+    if (!released.is_integer(1)) state.SkipWithError(("release failed: " + to_string(released)).c_str());
+    benchmark::DoNotOptimize(acquired);
+  }
+  side.cpu_seconds += lockcheck::testing::thread_cpu_seconds() - cpu_start;
+  side.real += Clock::now() - real_start;
+  side.cycles += count;
+}
+
+void mock_versus_redis(benchmark::State& state, Cycle (*make_cycle)(const Call&)) {
+  MockTarget mock;
+  RedisTarget& redis = redis_target();
+  const Cycle on_mock = make_cycle([&](const Command& command) { return mock.call(command); });
+  const Cycle on_redis = make_cycle([&](const Command& command) { return redis.call(command); });
+  Side mock_side, redis_side;
+  const double server_cpu_start = lockcheck::testing::process_cpu_seconds(redis.server.pid());
+  for (auto _ : state) {
+    run_cycles(state, redis, on_redis, 1, redis_side);
+    run_cycles(state, mock, on_mock, kMockCyclesPerIteration, mock_side);
+  }
+  const double server_cpu = lockcheck::testing::process_cpu_seconds(redis.server.pid()) - server_cpu_start;
+  // Per lock operation (two per cycle).
+  const double mock_real = std::chrono::duration<double>(mock_side.real).count() / static_cast<double>(2 * mock_side.cycles);
+  const double redis_real = std::chrono::duration<double>(redis_side.real).count() / static_cast<double>(2 * redis_side.cycles);
+  const double mock_cpu = mock_side.cpu_seconds / static_cast<double>(2 * mock_side.cycles);
+  const double redis_cpu = (redis_side.cpu_seconds + server_cpu) / static_cast<double>(2 * redis_side.cycles);
+  state.counters["mock_ops_per_s"] = 1 / mock_real;
+  state.counters["redis_ops_per_s"] = 1 / redis_real;
+  state.counters["mock_over_redis_real"] = redis_real / mock_real;
+  state.counters["mock_over_redis_cpu"] = redis_cpu / mock_cpu;
+}
+
+void BM_TokenSetAndRelease(benchmark::State& state) { mock_versus_redis(state, token_cycle); }
+void BM_ReentrantAcquireRelease(benchmark::State& state) { mock_versus_redis(state, reentrant_cycle); }
+BENCHMARK(BM_TokenSetAndRelease)->UseRealTime();
+BENCHMARK(BM_ReentrantAcquireRelease)->UseRealTime();
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  reporter.print_ratios();
-  benchmark::Shutdown();
-  return 0;
-}
+BENCHMARK_MAIN();
