@@ -26,6 +26,8 @@ TEST(VariantTable, EveryRowCanBeBuiltAndRefusesOnlyWithAReason) {
   for (const VariantRow& row : variant_rows()) {
     EXPECT_NE(row.make, nullptr) << row.id;
     EXPECT_EQ(row.renewal == Renewal::refused, !row.refusal.empty()) << row.id;
+    // Only rows built from the user's files may renew through them (make_lock checks for a renew.lua).
+    EXPECT_EQ(row.user_scripts, row.renewal == Renewal::with_renew_script) << row.id;
   }
 }
 

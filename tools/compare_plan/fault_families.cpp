@@ -259,6 +259,9 @@ sim::SimConfig variant_base_config(const std::string& row) {
   return config;
 }
 
-bool variant_needs_user_scripts(const std::string& variant) { return split_watchdog(variant).id == "script"; }
+bool variant_needs_user_scripts(const std::string& variant) {
+  const VariantRow* row = find_variant(split_watchdog(variant).id);
+  return row != nullptr && row->user_scripts;
+}
 
 }  // namespace lockcheck::compare

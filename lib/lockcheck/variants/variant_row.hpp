@@ -65,6 +65,7 @@ using VariantFactory = std::unique_ptr<LockAlgorithm> (*)(Port& port, Clock& clo
 struct VariantRow {
   std::string_view id;  // the catalogue id: scenario files' `variant`, compare's rows
   VariantFactory make;  // the variant itself, unwrapped; make_lock() adds the watchdog a caller asks for
+  bool user_scripts = false;  // built from the user's Lua files (VariantParams::scripts): nothing to run without
   Renewal renewal = Renewal::by_watchdog;
   std::string_view refusal{};  // Renewal::refused: why a watchdog cannot wrap it
   // Keys and quorum beyond the plain "one key, one owner per node" (nullptr); `masters`: the nodes it is given.

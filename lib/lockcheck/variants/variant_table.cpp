@@ -123,7 +123,7 @@ const std::array kRows = {
                .refusal = "variant \"watch-cas\" runs its transactions on the lock's connection, which a background "
                           "renewal would interleave with"},
     VariantRow{.id = "get-then-del", .make = plain<broken::GetThenDelLock>},
-    VariantRow{.id = "script", .make = make_script, .renewal = Renewal::with_renew_script},
+    VariantRow{.id = "script", .make = make_script, .user_scripts = true, .renewal = Renewal::with_renew_script},
 };
 
 }  // namespace
