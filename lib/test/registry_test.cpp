@@ -7,6 +7,7 @@
 
 #include "lockcheck/errors.hpp"
 #include "lockcheck/public_types.hpp"
+#include "lockcheck/variants/capabilities.hpp"
 #include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck {
@@ -57,6 +58,16 @@ TEST(VariantTable, PublicTypesAreTheRowsThatNameOne) {
   EXPECT_TRUE(public_type_of("redisson-like")->owned.reentrant);
   EXPECT_FALSE(public_type_of("rw-owned")->owned.reentrant);
   EXPECT_EQ(public_type_of("set-nx-ex-del"), nullptr);
+}
+
+TEST(VariantTable, CapabilitiesAreTheRowsColumns) {
+  EXPECT_EQ(variants_where(renews_in_background),
+            (std::vector<std::string>{"client-reentrant", "watchdog-unchecked", "watchdog", "redisson-like"}));
+  EXPECT_EQ(variants_where(has_shared_mode), (std::vector<std::string>{"rw-two-keys", "rw-hash-timestamps", "rw-owned"}));
+  EXPECT_EQ(variants_where(hands_out_fencing_tokens), std::vector<std::string>{"fenced"});
+  EXPECT_EQ(variants_where(is_reentrant), (std::vector<std::string>{"appid-thread", "reentrant-hash", "reentrant-maxttl",
+                                                                    "client-reentrant", "redisson-like"}));
+  EXPECT_FALSE(is_reentrant("no-such-variant"));
 }
 
 TEST(VariantTable, ComparisonWorkloadIsPerRow) {

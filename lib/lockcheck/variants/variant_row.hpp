@@ -66,6 +66,10 @@ struct VariantRow {
   std::string_view id;  // the catalogue id: scenario files' `variant`, compare's rows
   VariantFactory make;  // the variant itself, unwrapped; make_lock() adds the watchdog a caller asks for
   bool user_scripts = false;  // built from the user's Lua files (VariantParams::scripts): nothing to run without
+  // What it can do beyond acquire and release (capabilities.hpp: scenario files are checked against these).
+  bool reentrant = false;       // a holder may acquire its own lock again
+  bool shared_mode = false;     // has acquire_shared (readers)
+  bool fencing_tokens = false;  // hands out an increasing fencing token with each lease
   Renewal renewal = Renewal::by_watchdog;
   std::string_view refusal{};  // Renewal::refused: why a watchdog cannot wrap it
   // Keys and quorum beyond the plain "one key, one owner per node" (nullptr); `masters`: the nodes it is given.
