@@ -2,17 +2,19 @@
 
 #include <algorithm>
 
+#include "lockcheck/variants/registry.hpp"
+
 namespace lockcheck {
 
 const std::vector<PublicType>& public_types() {
-  static const std::vector<PublicType> types = {
-      {"token", "Mutex", {}},
-      {"fenced", "FencedMutex", {}},
-      {"token-wait", "ReplicatedMutex", {}},
-      {"redlock", "RedlockMutex", {}},
-      {"redisson-like", "RedissonMutex", {.reentrant = true}},
-      {"rw-owned", "SharedMutex", {}},
-  };
+  // Read off the variant rows (variants/variant_table.cpp), where each type is declared beside its variant.
+  static const std::vector<PublicType> types = [] {
+    std::vector<PublicType> out;
+    for (const VariantRow& row : variant_rows()) {
+      if (!row.public_type.empty()) out.push_back({row.id, row.public_type, row.owned});
+    }
+    return out;
+  }();
   return types;
 }
 

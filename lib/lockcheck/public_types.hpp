@@ -3,6 +3,7 @@
 // threads share. The simulator runs a variant through its public type (several threads per client process
 // sharing one core, as a service's threads share one Mutex) only through this table, so what it tests is
 // what the types do; variants without a public type are the broken ones (lockcheck::broken), kept for study.
+// Each type is declared in its variant's row (variants/variant_table.cpp); this is that column, read off.
 #include <string_view>
 #include <vector>
 

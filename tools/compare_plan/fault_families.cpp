@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "lockcheck/key_slot.hpp"
+#include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck::compare {
 namespace {
@@ -19,41 +20,12 @@ constexpr std::int64_t kMs = 1000;
 constexpr std::int64_t kTtlMs = 1000;
 constexpr std::int64_t kDurationMs = 8000;
 
-// What a variant needs so that the comparison exercises it; variants not listed take the defaults. Ids of
-// variants not (yet) in the registry are harmless: only registered ids are looked up.
-struct VariantTraits {
-  const char* id;
-  int masters = 1;                // Redlock's quorum needs independent masters
-  int replicas = 0;               // token-wait: asynchronous replicas of master 0, for WAIT to count
-  std::uint32_t nest_every = 0;   // reentrant variants: every Nth acquire re-enters
-  std::uint32_t readers_ppm = 0;  // read-write variants: share of reads
-  sim::Fencing fencing = sim::Fencing::off;  // what the resource checks of the variant's fencing tokens
-  std::int64_t hold_min_ms = 50;  // renewing variants hold past the TTL, so that renewal matters
-  std::int64_t hold_max_ms = 200;
-  std::int64_t wait_ms = 2000;
-};
-
-constexpr VariantTraits kVariantTraits[] = {
-    {.id = "redlock", .masters = 5},
-    {.id = "fenced", .fencing = sim::Fencing::writes},
-    {.id = "token-wait", .replicas = 1},
-    {.id = "reentrant-hash", .nest_every = 2},
-    {.id = "reentrant-maxttl", .nest_every = 2},
-    {.id = "appid-thread", .nest_every = 2},
-    {.id = "redisson-like", .nest_every = 2, .hold_min_ms = 500, .hold_max_ms = 2500, .wait_ms = 5000},
-    {.id = "client-reentrant", .nest_every = 2, .hold_min_ms = 100, .hold_max_ms = 600},
-    {.id = "watchdog", .hold_min_ms = 500, .hold_max_ms = 2500, .wait_ms = 5000},
-    {.id = "watchdog-unchecked", .hold_min_ms = 500, .hold_max_ms = 2500, .wait_ms = 5000},
-    {.id = "rw-owned", .readers_ppm = 500000},
-    {.id = "rw-two-keys", .readers_ppm = 500000},
-    {.id = "rw-hash-timestamps", .readers_ppm = 500000},
-};
-
-VariantTraits traits_of(const std::string& variant) {
-  for (const VariantTraits& traits : kVariantTraits) {
-    if (variant == traits.id) return traits;
-  }
-  return VariantTraits{""};
+// What a variant needs so that the comparison exercises it: its registry row's comparison workload
+// (lib/lockcheck/variants/variant_table.cpp); an id without a row takes the defaults (only registered ids reach
+// here: compare_plan.cpp and explore check them).
+ComparisonWorkload workload_of(const std::string& variant) {
+  const VariantRow* row = find_variant(variant);
+  return row == nullptr ? ComparisonWorkload{} : row->comparison;
 }
 
 FaultSpec fault_at(std::int64_t at_ms, sim::FaultKind kind) {
@@ -258,13 +230,13 @@ RowVariant split_watchdog(const std::string& row) {
 
 sim::SimConfig variant_base_config(const std::string& row) {
   const auto [variant, watchdog] = split_watchdog(row);
-  VariantTraits traits = traits_of(variant);
+  ComparisonWorkload wanted = workload_of(variant);
   if (watchdog) {
     // As the `watchdog` row: holds past the TTL, so that renewal matters.
-    const VariantTraits renewing = traits_of("watchdog");
-    traits.hold_min_ms = renewing.hold_min_ms;
-    traits.hold_max_ms = renewing.hold_max_ms;
-    traits.wait_ms = renewing.wait_ms;
+    const ComparisonWorkload renewing = workload_of("watchdog");
+    wanted.hold_min_ms = renewing.hold_min_ms;
+    wanted.hold_max_ms = renewing.hold_max_ms;
+    wanted.wait_ms = renewing.wait_ms;
   }
   SimConfig config;
   config.variant = variant;
@@ -272,21 +244,24 @@ sim::SimConfig variant_base_config(const std::string& row) {
   config.lock.ttl = Millis(kTtlMs);
   config.duration_us = kDurationMs * kMs;
   config.clients = std::vector<sim::ClientConfig>(3);
-  config.nodes = std::vector<sim::NodeConfig>(static_cast<std::size_t>(traits.masters));
-  for (int r = 0; r < traits.replicas; ++r) {
+  config.nodes = std::vector<sim::NodeConfig>(static_cast<std::size_t>(wanted.masters));
+  for (int r = 0; r < wanted.replicas; ++r) {
     sim::NodeConfig replica;
     replica.replica_of = 0;
     config.nodes.push_back(replica);
   }
-  config.workload.hold_min_us = traits.hold_min_ms * kMs;
-  config.workload.hold_max_us = traits.hold_max_ms * kMs;
-  config.workload.wait_us = traits.wait_ms * kMs;
-  config.workload.nest_every = traits.nest_every;
-  config.workload.readers_ppm = traits.readers_ppm;
-  config.workload.fencing = traits.fencing;
+  config.workload.hold_min_us = wanted.hold_min_ms * kMs;
+  config.workload.hold_max_us = wanted.hold_max_ms * kMs;
+  config.workload.wait_us = wanted.wait_ms * kMs;
+  config.workload.nest_every = wanted.nest_every;
+  config.workload.readers_ppm = wanted.readers_ppm;
+  config.workload.fencing = wanted.fencing_on_writes ? sim::Fencing::writes : sim::Fencing::off;
   return config;
 }
 
-bool variant_needs_user_scripts(const std::string& variant) { return split_watchdog(variant).id == "script"; }
+bool variant_needs_user_scripts(const std::string& variant) {
+  const VariantRow* row = find_variant(split_watchdog(variant).id);
+  return row != nullptr && row->user_scripts;
+}
 
 }  // namespace lockcheck::compare

@@ -1,7 +1,8 @@
 #pragma once
 // What `lockcheck compare` runs: the fault families (columns of the matrix) and the per-variant base
-// configuration (rows) each family is applied to. Both are data in fault_families.cpp; the list of
-// variants itself comes from the registry at run time, so new variants appear without touching this.
+// configuration (rows) each family is applied to. The families are data in fault_families.cpp; the variants,
+// and what each needs to be exercised, are the registry's rows (lib/lockcheck/variants/variant_table.cpp), so
+// new variants appear without touching this.
 #include <functional>
 #include <string>
 #include <vector>

@@ -1,30 +1,28 @@
 #include "lockcheck/variants/capabilities.hpp"
 
-#include <algorithm>
-#include <initializer_list>
-
 #include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck {
 namespace {
 
-bool one_of(const std::string& id, std::initializer_list<const char*> ids) {
-  return std::any_of(ids.begin(), ids.end(), [&](const char* each) { return id == each; });
+// The capability columns of the variant rows (variant_table.cpp); an unknown id can do nothing.
+bool row_says(const std::string& id, bool VariantRow::*column) {
+  const VariantRow* row = find_variant(id);
+  return row != nullptr && row->*column;
 }
 
 }  // namespace
 
 bool renews_in_background(const std::string& id) {
-  return one_of(id, {"watchdog", "watchdog-unchecked", "client-reentrant", "redisson-like"});
+  const VariantRow* row = find_variant(id);
+  return row != nullptr && row->renewal == Renewal::in_background;
 }
 
-bool has_shared_mode(const std::string& id) { return one_of(id, {"rw-owned", "rw-two-keys", "rw-hash-timestamps"}); }
+bool has_shared_mode(const std::string& id) { return row_says(id, &VariantRow::shared_mode); }
 
-bool hands_out_fencing_tokens(const std::string& id) { return id == "fenced"; }
+bool hands_out_fencing_tokens(const std::string& id) { return row_says(id, &VariantRow::fencing_tokens); }
 
-bool is_reentrant(const std::string& id) {
-  return one_of(id, {"reentrant-hash", "reentrant-maxttl", "appid-thread", "client-reentrant", "redisson-like"});
-}
+bool is_reentrant(const std::string& id) { return row_says(id, &VariantRow::reentrant); }
 
 std::vector<std::string> variants_where(bool (*has)(const std::string&)) {
   std::vector<std::string> out;

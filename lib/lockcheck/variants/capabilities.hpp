@@ -1,6 +1,6 @@
 #pragma once
-// What each catalogue variant can do beyond acquire and release, by id. Scenario files are checked against
-// it, so a setting that a variant would silently ignore (readers for a lock without a shared mode, fencing
+// What each catalogue variant can do beyond acquire and release, by id: its row's columns (variant_row.hpp,
+// variant_table.cpp). Scenario files are checked against it, so a setting that a variant would silently ignore (readers for a lock without a shared mode, fencing
 // for a lock that hands out no token, ...) is refused where it is written instead of testing nothing.
 #include <string>
 #include <vector>

@@ -215,8 +215,8 @@ TEST(ScenarioErrors, ThreadsPerProcess) {
             "scenarios/x.toml:2:23: [workload] threads_per_process must be in [1, 64], not 65");
   EXPECT_EQ(error_of("variant = \"set-nx-ex-del\"\n[workload]\nthreads_per_process = 2\n"),
             "scenarios/x.toml:3:23: [workload] threads_per_process = 2 shares one public lock object between a "
-            "process's threads; variant 'set-nx-ex-del' has no public type (those that do: token (Mutex), fenced "
-            "(FencedMutex), token-wait (ReplicatedMutex), redlock (RedlockMutex), redisson-like (RedissonMutex), "
+            "process's threads; variant 'set-nx-ex-del' has no public type (those that do: token (Mutex), redlock "
+            "(RedlockMutex), redisson-like (RedissonMutex), fenced (FencedMutex), token-wait (ReplicatedMutex), "
             "rw-owned (SharedMutex))");
   EXPECT_EQ(error_of("variant = \"redisson-like\"\n[workload]\nnest_every = 2\nthreads_per_process = 2\n"),
             "scenarios/x.toml:4:23: [workload] threads_per_process = 2 does not combine with nest_every (the threads' "

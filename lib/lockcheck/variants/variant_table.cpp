@@ -1,0 +1,137 @@
+// The catalogue (shared/DESIGN.md, "Lock variants"): one row per variant, in catalogue order, which is the
+// order of `variant_ids()`, of the comparison matrix's rows and of the public types' list.
+#include <array>
+
+#include "lockcheck/broken/appid_thread_lock.hpp"
+#include "lockcheck/broken/client_reentrant_lock.hpp"
+#include "lockcheck/broken/exists_then_set.hpp"
+#include "lockcheck/broken/get_then_del.hpp"
+#include "lockcheck/broken/rw_hash_timestamps_lock.hpp"
+#include "lockcheck/broken/rw_two_keys_lock.hpp"
+#include "lockcheck/broken/set_nx_ex_del.hpp"
+#include "lockcheck/broken/setnx_then_expire.hpp"
+#include "lockcheck/broken/thread_id_lock.hpp"
+#include "lockcheck/broken/watchdog_unchecked.hpp"
+#include "lockcheck/variants/fenced_lock.hpp"
+#include "lockcheck/variants/redisson_like_lock.hpp"
+#include "lockcheck/variants/redlock.hpp"
+#include "lockcheck/variants/reentrant_hash_lock.hpp"
+#include "lockcheck/variants/registry.hpp"
+#include "lockcheck/variants/rw_owned_lock.hpp"
+#include "lockcheck/variants/script_lock.hpp"
+#include "lockcheck/variants/token_lock.hpp"
+#include "lockcheck/variants/token_wait_lock.hpp"
+#include "lockcheck/variants/watch_cas_lock.hpp"
+#include "lockcheck/variants/watchdog_lock.hpp"
+
+namespace lockcheck {
+namespace {
+
+// The factories. A Renewal::in_background row's factory may rely on params.spawner: make_lock() has checked it.
+template <typename Lock>
+std::unique_ptr<LockAlgorithm> plain(Port& port, Clock& clock, Entropy& entropy, const LockOptions& options,
+                                     const VariantParams&) {
+  return std::make_unique<Lock>(port, clock, entropy, options);
+}
+
+// A variant that renews in the background over the spawner, with the watchdog options.
+template <typename Lock>
+std::unique_ptr<LockAlgorithm> renewing(Port& port, Clock& clock, Entropy& entropy, const LockOptions& options,
+                                        const VariantParams& params) {
+  return std::make_unique<Lock>(port, clock, entropy, options, *params.spawner, params.watchdog);
+}
+
+std::unique_ptr<LockAlgorithm> make_watchdog(Port& port, Clock& clock, Entropy& entropy, const LockOptions& options,
+                                             const VariantParams& params) {
+  return std::make_unique<WatchdogLock>(std::make_unique<TokenLock>(port, clock, entropy, options), clock,
+                                        *params.spawner, options.ttl, params.watchdog);
+}
+
+std::unique_ptr<LockAlgorithm> make_token_wait(Port& port, Clock& clock, Entropy& entropy, const LockOptions& options,
+                                               const VariantParams& params) {
+  return std::make_unique<TokenWaitLock>(port, clock, entropy, options, params.token_wait);
+}
+
+std::unique_ptr<LockAlgorithm> make_script(Port& port, Clock& clock, Entropy& entropy, const LockOptions& options,
+                                           const VariantParams& params) {
+  return std::make_unique<ScriptLock>(port, clock, entropy, options, params.scripts);
+}
+
+// The shapes beyond one key with one owner per node.
+LockShape redlock_shape(const std::string&, std::size_t masters) {
+  LockShape shape;
+  shape.quorum = Redlock::quorum_of(masters);
+  return shape;
+}
+
+LockShape rw_two_keys_shape(const std::string& key, std::size_t) {
+  LockShape shape;
+  shape.derived_keys = {{broken::RwTwoKeysLock::read_key(key), true}, {broken::RwTwoKeysLock::write_key(key), false}};
+  return shape;
+}
+
+LockShape fenced_shape(const std::string& key, std::size_t) {
+  LockShape shape;
+  shape.state_keys = {FencedLock::fence_key(key)};
+  return shape;
+}
+
+// Renewing variants hold past the TTL in a comparison, so that renewal matters.
+constexpr ComparisonWorkload kHoldsPastTtl{.hold_min_ms = 500, .hold_max_ms = 2500, .wait_ms = 5000};
+constexpr ComparisonWorkload kNested{.nest_every = 2};
+constexpr ComparisonWorkload kHalfReaders{.readers_ppm = 500000};
+
+const std::array kRows = {
+    VariantRow{.id = "exists-then-set", .make = plain<broken::ExistsThenSetLock>},
+    VariantRow{.id = "setnx-then-expire", .make = plain<broken::SetnxThenExpireLock>},
+    VariantRow{.id = "set-nx-ex-del", .make = plain<broken::SetNxExDelLock>},
+    VariantRow{.id = "token", .make = plain<TokenLock>, .public_type = "Mutex"},
+    VariantRow{.id = "thread-id", .make = plain<broken::ThreadIdLock>},
+    VariantRow{.id = "appid-thread", .make = plain<broken::AppIdThreadLock>, .reentrant = true, .comparison = kNested},
+    VariantRow{.id = "reentrant-hash", .make = plain<ReentrantHashLock>, .reentrant = true, .comparison = kNested},
+    VariantRow{.id = "reentrant-maxttl", .make = plain<ReentrantMaxTtlLock>, .reentrant = true, .comparison = kNested},
+    VariantRow{.id = "client-reentrant",
+               .make = renewing<broken::ClientReentrantLock>,
+               .reentrant = true,
+               .renewal = Renewal::in_background,
+               .comparison = {.nest_every = 2, .hold_min_ms = 100, .hold_max_ms = 600}},
+    VariantRow{.id = "watchdog-unchecked",
+               .make = renewing<broken::WatchdogUncheckedLock>,
+               .renewal = Renewal::in_background,
+               .comparison = kHoldsPastTtl},
+    VariantRow{.id = "watchdog", .make = make_watchdog, .renewal = Renewal::in_background, .comparison = kHoldsPastTtl},
+    VariantRow{.id = "rw-two-keys", .make = plain<broken::RwTwoKeysLock>, .shared_mode = true, .shape = rw_two_keys_shape,
+               .comparison = kHalfReaders},
+    VariantRow{.id = "rw-hash-timestamps", .make = plain<broken::RwHashTimestampsLock>, .shared_mode = true,
+               .comparison = kHalfReaders},
+    VariantRow{.id = "redlock", .make = plain<Redlock>, .shape = redlock_shape, .public_type = "RedlockMutex",
+               .comparison = {.masters = 5}},
+    VariantRow{.id = "redisson-like",
+               .make = renewing<RedissonLikeLock>,
+               .reentrant = true,
+               .renewal = Renewal::in_background,
+               .public_type = "RedissonMutex",
+               .owned = {.reentrant = true},
+               .comparison = {.nest_every = 2, .hold_min_ms = 500, .hold_max_ms = 2500, .wait_ms = 5000}},
+    VariantRow{.id = "fenced", .make = plain<FencedLock>, .fencing_tokens = true, .shape = fenced_shape, .public_type = "FencedMutex",
+               .comparison = {.fencing_on_writes = true}},
+    VariantRow{.id = "token-wait", .make = make_token_wait, .public_type = "ReplicatedMutex",
+               .comparison = {.replicas = 1}},
+    VariantRow{.id = "rw-owned", .make = plain<RwOwnedLock>, .shared_mode = true, .public_type = "SharedMutex",
+               .comparison = kHalfReaders},
+    // Its WATCH/MULTI/EXEC state lives on the connection; a background renewal on the same connection would
+    // run inside the release's transaction (or break its WATCH) instead of beside it.
+    VariantRow{.id = "watch-cas",
+               .make = plain<WatchCasLock>,
+               .renewal = Renewal::refused,
+               .refusal = "variant \"watch-cas\" runs its transactions on the lock's connection, which a background "
+                          "renewal would interleave with"},
+    VariantRow{.id = "get-then-del", .make = plain<broken::GetThenDelLock>},
+    VariantRow{.id = "script", .make = make_script, .user_scripts = true, .renewal = Renewal::with_renew_script},
+};
+
+}  // namespace
+
+std::span<const VariantRow> variant_rows() { return kRows; }
+
+}  // namespace lockcheck

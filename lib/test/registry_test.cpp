@@ -1,0 +1,82 @@
+// The variant table (lockcheck/variants/variant_table.cpp) is read by the simulator, the real backend's workers,
+// the comparison planner and the public types: these pin what they rely on, so that a new row cannot quietly
+// break one of them.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "lockcheck/errors.hpp"
+#include "lockcheck/public_types.hpp"
+#include "lockcheck/variants/capabilities.hpp"
+#include "lockcheck/variants/registry.hpp"
+
+namespace lockcheck {
+namespace {
+
+TEST(VariantTable, IdsAreUniqueAndInCatalogueOrder) {
+  std::set<std::string_view> seen;
+  for (const VariantRow& row : variant_rows()) EXPECT_TRUE(seen.insert(row.id).second) << row.id;
+  // The comparison matrix's rows come in this order: a reordered table would reorder every report.
+  ASSERT_EQ(variant_ids().size(), 21u);
+  EXPECT_EQ(variant_ids().front(), "exists-then-set");
+  EXPECT_EQ(variant_ids().at(3), "token");
+  EXPECT_EQ(variant_ids().back(), "script");
+}
+
+TEST(VariantTable, EveryRowCanBeBuiltAndRefusesOnlyWithAReason) {
+  for (const VariantRow& row : variant_rows()) {
+    EXPECT_NE(row.make, nullptr) << row.id;
+    EXPECT_EQ(row.renewal == Renewal::refused, !row.refusal.empty()) << row.id;
+    // Only rows built from the user's files may renew through them (make_lock checks for a renew.lua).
+    EXPECT_EQ(row.user_scripts, row.renewal == Renewal::with_renew_script) << row.id;
+  }
+}
+
+TEST(VariantTable, WatchdogRefusalFollowsTheRenewalColumn) {
+  EXPECT_EQ(watchdog_refusal("token", false), "");
+  EXPECT_EQ(watchdog_refusal("redisson-like", false), "variant \"redisson-like\" already renews in the background");
+  EXPECT_NE(watchdog_refusal("watch-cas", true).find("transactions"), std::string::npos);
+  EXPECT_NE(watchdog_refusal("script", false).find("renew.lua"), std::string::npos);
+  EXPECT_EQ(watchdog_refusal("script", true), "");
+  EXPECT_EQ(watchdog_refusal("no-such-variant", false), "");
+}
+
+TEST(VariantTable, ShapesAndUnknownIds) {
+  EXPECT_EQ(lock_shape("redlock", "k", 5).quorum, 3u);
+  EXPECT_EQ(lock_shape("token", "k", 5).quorum, 0u);
+  ASSERT_EQ(lock_shape("rw-two-keys", "k", 1).derived_keys.size(), 2u);
+  EXPECT_TRUE(lock_shape("rw-two-keys", "k", 1).derived_keys.front().shared);
+  EXPECT_EQ(lock_shape("fenced", "k", 1).state_keys, std::vector<std::string>{"k:fence"});
+  EXPECT_THROW(lock_shape("no-such-variant", "k", 1), InvalidArgument);
+  EXPECT_THROW(variant_row("no-such-variant"), InvalidArgument);
+  EXPECT_EQ(find_variant("no-such-variant"), nullptr);
+}
+
+TEST(VariantTable, PublicTypesAreTheRowsThatNameOne) {
+  ASSERT_EQ(public_types().size(), 6u);
+  EXPECT_EQ(public_type_of("token")->name, "Mutex");
+  EXPECT_TRUE(public_type_of("redisson-like")->owned.reentrant);
+  EXPECT_FALSE(public_type_of("rw-owned")->owned.reentrant);
+  EXPECT_EQ(public_type_of("set-nx-ex-del"), nullptr);
+}
+
+TEST(VariantTable, CapabilitiesAreTheRowsColumns) {
+  EXPECT_EQ(variants_where(renews_in_background),
+            (std::vector<std::string>{"client-reentrant", "watchdog-unchecked", "watchdog", "redisson-like"}));
+  EXPECT_EQ(variants_where(has_shared_mode), (std::vector<std::string>{"rw-two-keys", "rw-hash-timestamps", "rw-owned"}));
+  EXPECT_EQ(variants_where(hands_out_fencing_tokens), std::vector<std::string>{"fenced"});
+  EXPECT_EQ(variants_where(is_reentrant), (std::vector<std::string>{"appid-thread", "reentrant-hash", "reentrant-maxttl",
+                                                                    "client-reentrant", "redisson-like"}));
+  EXPECT_FALSE(is_reentrant("no-such-variant"));
+}
+
+TEST(VariantTable, ComparisonWorkloadIsPerRow) {
+  EXPECT_EQ(variant_row("redlock").comparison.masters, 5);
+  EXPECT_TRUE(variant_row("fenced").comparison.fencing_on_writes);
+  EXPECT_EQ(variant_row("token-wait").comparison.replicas, 1);
+  EXPECT_EQ(variant_row("watchdog").comparison.hold_max_ms, 2500);
+  EXPECT_EQ(variant_row("token").comparison.hold_max_ms, 200);
+}
+
+}  // namespace
+}  // namespace lockcheck
