@@ -9,6 +9,7 @@
 #include "lockcheck/variants/token_wait_lock.hpp"
 #include "nemesis/fault.hpp"
 #include "redis/keyspace.hpp"
+#include "workload/workload_config.hpp"
 
 namespace lockcheck::sim {
 
@@ -94,51 +95,6 @@ struct LinkOverride {
   int process = 0;
   int node = 0;
   LinkConfig link{};
-};
-
-// What the protected resource checks of the fencing tokens it is shown (sim/core/resource.hpp).
-enum class Fencing : std::uint8_t {
-  off,               // no check: every write is accepted
-  writes,            // a write whose token is below the highest the register has seen is rejected
-  reads_and_writes,  // reads register their token too and are rejected the same way (Kleppmann's storage)
-};
-// "off", "writes", "reads-and-writes": the scenario files' and the history meta's spelling.
-const char* to_string(Fencing fencing);
-
-struct WorkloadConfig {
-  std::string key = "lock";
-  std::int64_t wait_us = 2000000;        // acquire wait budget
-  std::int64_t hold_min_us = 10000;      // time inside the critical section (between read and write)
-  std::int64_t hold_max_us = 50000;
-  std::int64_t think_min_us = 1000;      // time between a release and the next acquire
-  std::int64_t think_max_us = 20000;
-  std::uint32_t max_acquires_per_client = 100000;
-  Fencing fencing = Fencing::off;        // what the resource checks of fencing tokens
-  // Nesting (for reentrant variants), off by default. Every `nest_every`-th successful acquire of a client
-  // (1: every one) is followed by a nested acquire of the same key (with `nested_ttl_us`, or the lock's TTL
-  // when 0), a hold of nested_hold_min_us .. nested_hold_max_us, and the inner release; then the outer hold,
-  // write and release go on as usual. The inner hold is drawn from the workload PRNG only when nesting is on.
-  std::uint32_t nest_every = 0;
-  std::int64_t nested_ttl_us = 0;
-  std::int64_t nested_hold_min_us = 1000;
-  std::int64_t nested_hold_max_us = 10000;
-  // Readers (for read-write variants), off by default. Each acquisition is a read with probability
-  // readers_ppm / 1e6: acquire_shared, read the resource (no write), hold, release_shared; its op lines carry
-  // "mode":"read". Drawn from the workload PRNG only when readers_ppm > 0. Reads are never nested.
-  std::uint32_t readers_ppm = 0;
-  // A careful holder, off by default (sim/core/careful_write.hpp). With check_lease_before_write, after the
-  // hold the holder asks its lease (the library's lost() / remaining() on its own clock) and writes only when
-  // more than write_latency_max_us is left; otherwise it skips the write. The write then takes
-  // write_latency_min_us .. write_latency_max_us to land at the resource (a storage round trip), drawn from
-  // the workload PRNG only when the maximum is non-zero; a pause can land in that await.
-  bool check_lease_before_write = false;
-  std::int64_t write_latency_min_us = 0;
-  std::int64_t write_latency_max_us = 0;
-  // Threads per client process, 1 by default. Above 1, the process's threads (coroutines) share ONE lock
-  // object of the variant's public type (lockcheck/public_types.hpp: Mutex over `token`, ...), each an owner
-  // of its own lease, as a service's threads share one Mutex; each runs this workload, and its op and resource
-  // lines carry "thread": 1 .. N. Needs a variant with a public type; no nesting.
-  std::uint32_t threads_per_process = 1;
 };
 
 // A random nemesis: each kind fires as a Poisson-like process with a mean interval (0 = off), drawn from

@@ -1,4 +1,4 @@
-#include "core/careful_write.hpp"
+#include "workload/careful_write.hpp"
 
 #include <fmt/format.h>
 

@@ -1,8 +1,8 @@
 #pragma once
 // How one thread of a client process reaches the lock: the variant itself (one thread per process, as the
 // catalogue studies it) or, with threads_per_process > 1, the public type's core (OwnedLock) that the
-// process's threads share, as the owner `owner`. The simulator's workload (coroutines) and the redis
-// backend's worker (std::threads, through run_sync) drive the lock through this same adapter.
+// process's threads share, as the owner `owner`. The workload (workload.hpp) drives the lock through it, on
+// the simulator's coroutines and on the redis backend's real threads alike.
 #include <string>
 
 #include "lockcheck/lock_algorithm.hpp"

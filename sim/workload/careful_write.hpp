@@ -1,13 +1,13 @@
 #pragma once
 // The careful holder of the workload (WorkloadConfig::check_lease_before_write): before it writes the
-// resource it asks its lease whether there is still time. Shared by the simulator's workload and the redis
-// backend's worker, so both decide the same way.
+// resource it asks its lease whether there is still time. Part of the one workload every kind of client runs
+// (workload.hpp), so they all decide the same way.
 #include <cstdint>
 #include <string>
 
-#include "core/config.hpp"
 #include "core/prng.hpp"
 #include "lockcheck/lease.hpp"
+#include "workload/workload_config.hpp"
 
 namespace lockcheck::sim {
 

@@ -1,0 +1,18 @@
+#pragma once
+// How the workload's operations read in the history (sim/README.md): Jepsen's invoke / ok / fail / info lines
+// with the process, the key, the process's local time and, with several threads per process, which thread.
+#include <string>
+
+#include "lockcheck/lease.hpp"
+#include "workload/op_log.hpp"
+
+namespace lockcheck::sim {
+
+// An op line's fields up to "local"; `thread` > 0 adds "thread".
+Json op_fields(OpLog& log, int process, const char* type, const char* f, const std::string& key, int thread = 0);
+
+// What an acquire's ok line says of the lease: its token, its deadline in true and local time, its fencing
+// token.
+void add_lease(OpLog& log, Json& fields, const Lease& lease);
+
+}  // namespace lockcheck::sim

@@ -1,0 +1,207 @@
+// The workload on seams of the test's own, with no simulator: what it records, when it stops, how its threads
+// share one lock object and what a thread's failure becomes. Seams that complete synchronously, as the redis
+// backend's are, so run_sync drives it as the worker does.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "lockcheck/errors.hpp"
+#include "workload/workload.hpp"
+
+namespace lockcheck::sim {
+namespace {
+
+// Virtual time that a sleep advances at once.
+class StepClock final : public Clock {
+ public:
+  MonoTime monotonic_now() override { return MonoTime(now_us); }
+  Millis wall_now() override { return Millis(now_us / 1000); }
+  Task<void> sleep(Micros duration) override {
+    now_us += duration.count();
+    co_return;
+  }
+  Task<void> sleep_unless_stopped(Micros duration, StopSignal& stop) override {
+    if (!stop.requested()) now_us += duration.count();
+    co_return;
+  }
+  std::int64_t now_us = 0;
+};
+
+// Grants every acquire (the test's threads never overlap: a spawned one runs to its end first); or throws
+// RedisError, as a server refusing the lock's commands does.
+class GrantingLock final : public LockAlgorithm {
+ public:
+  explicit GrantingLock(Clock& clock) : clock_(clock) {}
+  Task<AcquireResult> acquire(std::string key, Micros) override {
+    if (refuse) throw RedisError("CROSSSLOT Keys in request don't hash to the same slot");
+    Lease lease{.key = std::move(key), .token = "t" + std::to_string(++acquires)};
+    lease.valid_until = clock_.monotonic_now() + Micros(1'000'000);
+    lease.clock = &clock_;
+    lease.fencing_token = acquires;
+    AcquireResult result;
+    result.status = AcquireStatus::acquired;
+    result.lease = lease;
+    co_return result;
+  }
+  Task<ReleaseStatus> release(Lease&) override { co_return ReleaseStatus::released; }
+  Task<RenewStatus> renew(Lease&) override { co_return RenewStatus::renewed; }
+  int acquires = 0;
+  bool refuse = false;
+
+ private:
+  Clock& clock_;
+};
+
+class MemoryLog final : public OpLog {
+ public:
+  explicit MemoryLog(StepClock& clock) : clock_(clock) {}
+  std::int64_t now_us() override { return clock_.now_us; }
+  std::int64_t local_us() override { return clock_.now_us; }
+  std::int64_t true_time_of(MonoTime deadline) override { return deadline.count(); }
+  std::int64_t local_of(MonoTime deadline) override { return deadline.count(); }
+  void record(const char* kind, const Json& fields) override {
+    Json line{{"kind", kind}};
+    for (const auto& [name, value] : fields.items()) line[name] = value;
+    lines.push_back(line);
+  }
+  std::vector<Json> lines;
+
+ private:
+  StepClock& clock_;
+};
+
+// A register without fencing; `fail` makes its reads throw (an internal error, not the lock's).
+class CountingResource final : public Resource {
+ public:
+  RegisterRead read(std::int64_t, int thread) override {
+    if (fail) throw std::runtime_error("resource server gone");
+    threads.push_back(thread);
+    return RegisterRead{value, version, true};
+  }
+  void write(std::int64_t new_value, std::int64_t, std::int64_t, int) override {
+    value = new_value;
+    ++version;
+  }
+  std::int64_t value = 0, version = 0;
+  std::vector<int> threads;
+  bool fail = false;
+};
+
+// Runs a spawned thread to its end at once: the test's seams never suspend.
+class InlineSpawner final : public Spawner {
+ public:
+  std::shared_ptr<Spawned> spawn(Task<void> task) override {
+    run_sync(std::move(task));
+    return std::make_shared<Done>();
+  }
+
+ private:
+  struct Done final : Spawned {
+    Task<void> join() override { co_return; }
+    bool finished() const override { return true; }
+  };
+};
+
+class TestClient final : public WorkloadClient {
+ public:
+  int process() const override { return 7; }
+  LockAlgorithm& lock() override { return lock_; }
+  Clock& clock() override { return clock_; }
+  Spawner& spawner() override { return spawner_; }
+  OpLog& log() override { return log_; }
+  ThreadSeams thread_seams(OwnerId thread) override {
+    seams_asked.push_back(thread);
+    CountingResource& resource = resources.emplace_back();
+    resource.fail = thread == failing_thread;
+    return ThreadSeams{prngs.emplace_back(thread + 1), resource};
+  }
+  StepClock clock_;
+  GrantingLock lock_{clock_};
+  InlineSpawner spawner_;
+  MemoryLog log_{clock_};
+  std::deque<Prng> prngs;
+  std::deque<CountingResource> resources;
+  std::vector<OwnerId> seams_asked;
+  std::optional<OwnerId> failing_thread;  // whose resource fails
+};
+
+std::vector<std::string> op_sequence(const std::vector<Json>& lines) {
+  std::vector<std::string> out;
+  for (const Json& line : lines) out.push_back(line["type"].get<std::string>() + " " + line["f"].get<std::string>());
+  return out;
+}
+
+WorkloadConfig rounds(std::uint32_t count) {
+  WorkloadConfig workload;
+  workload.max_acquires_per_client = count;
+  return workload;
+}
+
+TEST(Workload, EachRoundAcquiresReadsWritesAndReleases) {
+  TestClient client;
+  run_sync(run_workload(rounds(2), "token", 1'000'000'000, client));
+  EXPECT_EQ(op_sequence(client.log_.lines),
+            (std::vector<std::string>{"invoke acquire", "ok acquire", "invoke release", "ok release", "invoke acquire",
+                                      "ok acquire", "invoke release", "ok release"}));
+  const Json& granted = client.log_.lines[1];
+  EXPECT_EQ(granted["process"], 7);
+  EXPECT_EQ(granted["token"], "t1");
+  EXPECT_EQ(granted["fencing"], 1);
+  EXPECT_FALSE(granted.contains("thread"));  // one thread per process
+  ASSERT_EQ(client.resources.size(), 1u);
+  EXPECT_EQ(client.resources[0].value, 2);  // both writes landed, each on the value it read
+  EXPECT_EQ(client.seams_asked, std::vector<OwnerId>{0});
+}
+
+TEST(Workload, StopsStartingRoundsAtTheRunsEnd) {
+  TestClient client;
+  run_sync(run_workload(rounds(1000), "token", 1, client));  // the first hold already passes the end
+  EXPECT_EQ(client.lock_.acquires, 1);
+}
+
+TEST(Workload, ARedisErrorIsTheOutcomeAndTheClientStops) {
+  TestClient client;
+  client.lock_.refuse = true;
+  run_sync(run_workload(rounds(5), "token", 1'000'000'000, client));
+  ASSERT_EQ(client.log_.lines.size(), 2u);
+  EXPECT_EQ(client.log_.lines[1]["type"], "fail");
+  EXPECT_EQ(client.log_.lines[1]["error"], true);
+}
+
+TEST(Workload, ThreadsShareOneLockObjectEachWithItsOwnSeams) {
+  TestClient client;
+  WorkloadConfig workload = rounds(2);
+  workload.threads_per_process = 3;
+  run_sync(run_workload(workload, "token", 1'000'000'000, client));
+  EXPECT_EQ(client.seams_asked, (std::vector<OwnerId>{1, 2, 3}));
+  for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(client.resources[k].threads, (std::vector<int>(2, static_cast<int>(k + 1))));
+  for (const Json& line : client.log_.lines) EXPECT_TRUE(line.contains("thread"));
+}
+
+TEST(Workload, ThreadsNeedAVariantWithAPublicType) {
+  TestClient client;
+  WorkloadConfig workload = rounds(1);
+  workload.threads_per_process = 2;
+  EXPECT_THROW(run_sync(run_workload(workload, "exists-then-set", 1'000'000'000, client)), std::invalid_argument);
+}
+
+TEST(Workload, AThreadsFailureIsRethrownOnceEveryThreadFinished) {
+  TestClient client;
+  client.failing_thread = 2;  // spawned, so it runs (and fails at its first read) before thread 1 here
+  WorkloadConfig workload = rounds(2);
+  workload.threads_per_process = 2;
+  EXPECT_THROW(run_sync(run_workload(workload, "token", 1'000'000'000, client)), std::runtime_error);
+  // Thread 1 still made its rounds (failing to acquire: thread 2 died holding the shared lock object).
+  int thread_one_acquires = 0;
+  for (const Json& line : client.log_.lines) {
+    thread_one_acquires += line["thread"] == 1 && line["type"] == "invoke" && line["f"] == "acquire";
+  }
+  EXPECT_EQ(thread_one_acquires, 2);
+}
+
+}  // namespace
+}  // namespace lockcheck::sim

@@ -1,0 +1,188 @@
+// By default the write does not re-check the lease first: a process that paused right after such a check
+// would write anyway, and a pause can only land on an await here, so checking would hide Kleppmann's case
+// (F4). The careful holder (check_lease_before_write) checks, and its write takes write_latency_*_us to
+// land: the await where a pause after the check still breaks it.
+// With threads_per_process > 1 the process runs that many such loops as threads sharing ONE lock object of
+// the variant's public type, its OwnedLock core configured as the type configures it: the layer users call,
+// per-thread ownership included, rather than the raw variant.
+#include "workload/workload.hpp"
+
+#include <exception>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "lockcheck/errors.hpp"
+#include "lockcheck/public_types.hpp"
+#include "workload/careful_write.hpp"
+#include "workload/op_lines.hpp"
+#include "workload/thread_lock.hpp"
+
+namespace lockcheck::sim {
+namespace {
+
+// A nested acquire of the key the process already holds (on the variant itself), its inner hold and its
+// inner release, each op line marked "nested":true. Called only when nesting is on.
+Task<void> run_nested(const WorkloadConfig& workload, WorkloadClient& client, LockAlgorithm& lock, Prng& prng) {
+  OpLog& log = client.log();
+  auto nested_op = [&](const char* type, const char* f) {
+    Json fields = op_fields(log, client.process(), type, f, workload.key);
+    fields["nested"] = true;
+    return fields;
+  };
+  log.record("op", nested_op("invoke", "acquire"));
+  AcquireResult acquired;
+  if (workload.nested_ttl_us > 0) {
+    const Millis ttl(workload.nested_ttl_us / 1000);
+    acquired = co_await lock.acquire_with_ttl(workload.key, Micros(workload.wait_us), ttl);
+  } else {
+    acquired = co_await lock.acquire(workload.key, Micros(workload.wait_us));
+  }
+  if (acquired.status != AcquireStatus::acquired) {
+    Json fields = nested_op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
+    fields["detail"] = acquired.detail;
+    log.record("op", fields);
+    co_return;
+  }
+  Lease lease = std::move(*acquired.lease);
+  Json fields = nested_op("ok", "acquire");
+  add_lease(log, fields, lease);
+  log.record("op", fields);
+
+  co_await client.clock().sleep(Micros(prng.between(workload.nested_hold_min_us, workload.nested_hold_max_us)));
+
+  Json invoke = nested_op("invoke", "release");
+  invoke["token"] = lease.token;
+  log.record("op", invoke);
+  const ReleaseStatus released = co_await lock.release(lease);
+  Json done = nested_op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
+  done["token"] = lease.token;
+  done["result"] = to_string(released);
+  log.record("op", done);
+}
+
+// One thread's loop: acquire, read, hold, write, release, think; until the run ends.
+Task<void> run_thread(const WorkloadConfig& workload, std::int64_t end_us, WorkloadClient& client, ThreadLock lock,
+                      ThreadSeams seams) {
+  Prng& prng = seams.prng;
+  OpLog& log = client.log();
+  Clock& clock = client.clock();
+
+  std::uint32_t outer_acquires = 0;
+  for (std::uint32_t round = 0; round < workload.max_acquires_per_client && log.now_us() < end_us; ++round) {
+    const bool reader = workload.readers_ppm > 0 && prng.chance_ppm(workload.readers_ppm);
+    auto op = [&](const char* type, const char* f) {
+      Json fields = op_fields(log, client.process(), type, f, workload.key, lock.thread());
+      if (reader) fields["mode"] = "read";
+      return fields;
+    };
+    log.record("op", op("invoke", "acquire"));
+    AcquireResult acquired;
+    std::string redis_error;
+    try {
+      acquired = co_await lock.acquire(workload.key, Micros(workload.wait_us), reader);
+    } catch (const RedisError& error) {
+      redis_error = error.what();  // the server refuses the lock's commands (CROSSSLOT on a cluster, ...)
+    }
+    if (!redis_error.empty()) {
+      // Retrying cannot help: the error is the outcome, and this client stops.
+      Json fields = op("fail", "acquire");
+      fields["detail"] = redis_error;
+      fields["error"] = true;
+      log.record("op", fields);
+      co_return;
+    }
+    if (acquired.status != AcquireStatus::acquired) {
+      Json fields = op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
+      fields["detail"] = acquired.detail;
+      log.record("op", fields);
+    } else {
+      Lease lease = std::move(*acquired.lease);
+      Json fields = op("ok", "acquire");
+      add_lease(log, fields, lease);
+      log.record("op", fields);
+
+      const RegisterRead read = seams.resource.read(lease.fencing_token, lock.thread());
+      // Nesting is on the variant, so with one thread per process only (the scenario reader refuses it with
+      // threads).
+      if (!reader && lock.variant != nullptr && workload.nest_every > 0 && ++outer_acquires % workload.nest_every == 0) {
+        co_await run_nested(workload, client, *lock.variant, prng);
+      }
+      co_await clock.sleep(Micros(prng.between(workload.hold_min_us, workload.hold_max_us)));
+      std::string skipped_write;
+      if (!reader && !read.accepted) skipped_write = kReadRejected;
+      if (!reader && skipped_write.empty() && workload.check_lease_before_write) {
+        skipped_write = careful_write_refusal(workload, lock.current(lease));
+      }
+      if (!reader && skipped_write.empty()) {
+        const std::int64_t latency_us = draw_write_latency_us(workload, prng);
+        if (latency_us > 0) co_await clock.sleep(Micros(latency_us));
+        seams.resource.write(read.value + 1, read.version, lease.fencing_token, lock.thread());
+      }
+
+      Json invoke = op("invoke", "release");
+      invoke["token"] = lease.token;
+      if (!skipped_write.empty()) invoke["skipped_write"] = skipped_write;
+      log.record("op", invoke);
+      ReleaseStatus released = ReleaseStatus::unknown;
+      try {
+        released = co_await lock.release(lease, reader);
+      } catch (const RedisError& error) {
+        redis_error = error.what();  // CLUSTERDOWN from a master cut off from its cluster, ...
+      }
+      if (!redis_error.empty()) {
+        Json failed = op("fail", "release");
+        failed["token"] = lease.token;
+        failed["detail"] = redis_error;
+        failed["error"] = true;
+        log.record("op", failed);
+        co_return;
+      }
+      Json done = op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
+      done["token"] = lease.token;
+      done["result"] = to_string(released);
+      log.record("op", done);
+    }
+    co_await clock.sleep(Micros(prng.between(workload.think_min_us, workload.think_max_us)));
+  }
+}
+
+// Keeps what a thread throws until every thread has finished: the threads point into the shared lock object,
+// which must outlive them, and a spawned task's exception would otherwise be swallowed by the Spawner.
+Task<void> keeping_failure(Task<void> thread, std::exception_ptr& failure) {
+  try {
+    co_await std::move(thread);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+}
+
+}  // namespace
+
+Task<void> run_workload(const WorkloadConfig& workload, std::string_view variant, std::int64_t end_us,
+                        WorkloadClient& client) {
+  const std::uint32_t threads = workload.threads_per_process;
+  if (threads <= 1) {
+    co_await run_thread(workload, end_us, client, ThreadLock{&client.lock()}, client.thread_seams(0));
+    co_return;
+  }
+  const PublicType* type = public_type_of(variant);
+  if (type == nullptr) throw std::invalid_argument("threads_per_process > 1 needs a variant with a public lock type");
+  // In this frame: a simulated crash destroys the spawned threads first (ClientProcess::crash), then this frame.
+  OwnedLock shared(client.lock(), client.clock(), workload.key, type->owned);
+  std::vector<ThreadSeams> seams;  // seams[i]: thread i + 1's
+  for (OwnerId thread = 1; thread <= threads; ++thread) seams.push_back(client.thread_seams(thread));
+  std::vector<std::exception_ptr> failures(threads);
+  std::vector<std::shared_ptr<Spawned>> others;
+  for (OwnerId thread = 2; thread <= threads; ++thread) {
+    Task<void> loop = run_thread(workload, end_us, client, ThreadLock{nullptr, &shared, thread}, seams[thread - 1]);
+    others.push_back(client.spawner().spawn(keeping_failure(std::move(loop), failures[thread - 1])));
+  }
+  co_await keeping_failure(run_thread(workload, end_us, client, ThreadLock{nullptr, &shared, 1}, seams[0]), failures[0]);
+  for (const std::shared_ptr<Spawned>& other : others) co_await other->join();
+  for (const std::exception_ptr& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
+}
+
+}  // namespace lockcheck::sim
