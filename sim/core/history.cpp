@@ -183,6 +183,12 @@ void History::record(std::int64_t t_us, const char* kind, const Json& fields) {
   record(std::move(line));
 }
 
+std::string HistoryLine::unnumbered() && {
+  text_[0] = '{';  // the constructor's `,"t":`
+  text_ += '}';
+  return std::move(text_);
+}
+
 void History::record(HistoryLine&& line) {
   char prefix[32] = "{\"i\":";
   const auto end = std::to_chars(prefix + 5, prefix + sizeof prefix, static_cast<std::int64_t>(lines_.size())).ptr;

@@ -38,6 +38,10 @@ class HistoryLine {
   // Any other value (arrays, objects): rendered by nlohmann.
   HistoryLine& add(std::string_view name, const Json& value);
 
+  // The line without History's "i": `{"t":T,"kind":"K",...}`, as the redis backend's workers write their
+  // lines (the run numbers the merged history).
+  std::string unnumbered() &&;
+
  private:
   friend class History;
   HistoryLine& add_signed(std::string_view name, std::int64_t value);

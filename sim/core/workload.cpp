@@ -15,7 +15,7 @@ class SimOpLog final : public OpLog {
   std::int64_t local_us() override { return process_.local_now(); }
   std::int64_t true_time_of(MonoTime deadline) override { return process_.clock_model().true_time_of(deadline.count()); }
   std::int64_t local_of(MonoTime deadline) override { return deadline.count(); }
-  void record(const char* kind, const Json& fields) override { world_.history().record(world_.scheduler().now(), kind, fields); }
+  void record(HistoryLine&& line) override { world_.history().record(std::move(line)); }
 
  private:
   World& world_;

@@ -8,11 +8,11 @@
 
 namespace lockcheck::sim {
 
-// An op line's fields up to "local"; `thread` > 0 adds "thread".
-Json op_fields(OpLog& log, int process, const char* type, const char* f, const std::string& key, int thread = 0);
+// An op line begun now, its fields up to "local"; `thread` > 0 adds "thread".
+HistoryLine op_fields(OpLog& log, int process, const char* type, const char* f, const std::string& key, int thread = 0);
 
 // What an acquire's ok line says of the lease: its token, its deadline in true and local time, its fencing
 // token.
-void add_lease(OpLog& log, Json& fields, const Lease& lease);
+void add_lease(OpLog& log, HistoryLine& fields, const Lease& lease);
 
 }  // namespace lockcheck::sim

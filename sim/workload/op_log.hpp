@@ -4,13 +4,10 @@
 // run's start. The checkers read both the same way, so a line's fields must not depend on which.
 #include <cstdint>
 
-#include <nlohmann/json.hpp>
-
+#include "core/history.hpp"
 #include "lockcheck/time.hpp"
 
 namespace lockcheck::sim {
-
-using Json = nlohmann::ordered_json;
 
 class OpLog {
  public:
@@ -23,8 +20,9 @@ class OpLog {
   // "valid_until" and "valid_until_local").
   virtual std::int64_t true_time_of(MonoTime deadline) = 0;
   virtual std::int64_t local_of(MonoTime deadline) = 0;
-  // Appends one line of `kind` ("op") at now_us(); `fields` follow the line's time and kind, in their order.
-  virtual void record(const char* kind, const Json& fields) = 0;
+  // Appends one line, begun at now_us() (HistoryLine: written as text as its fields are added, which is what
+  // keeps a simulated op cheap).
+  virtual void record(HistoryLine&& line) = 0;
 };
 
 }  // namespace lockcheck::sim

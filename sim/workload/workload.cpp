@@ -26,11 +26,11 @@ namespace {
 Task<void> run_nested(const WorkloadConfig& workload, WorkloadClient& client, LockAlgorithm& lock, Prng& prng) {
   OpLog& log = client.log();
   auto nested_op = [&](const char* type, const char* f) {
-    Json fields = op_fields(log, client.process(), type, f, workload.key);
-    fields["nested"] = true;
+    HistoryLine fields = op_fields(log, client.process(), type, f, workload.key);
+    fields.add("nested", true);
     return fields;
   };
-  log.record("op", nested_op("invoke", "acquire"));
+  log.record(nested_op("invoke", "acquire"));
   AcquireResult acquired;
   if (workload.nested_ttl_us > 0) {
     const Millis ttl(workload.nested_ttl_us / 1000);
@@ -39,26 +39,26 @@ Task<void> run_nested(const WorkloadConfig& workload, WorkloadClient& client, Lo
     acquired = co_await lock.acquire(workload.key, Micros(workload.wait_us));
   }
   if (acquired.status != AcquireStatus::acquired) {
-    Json fields = nested_op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
-    fields["detail"] = acquired.detail;
-    log.record("op", fields);
+    HistoryLine fields = nested_op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
+    fields.add("detail", acquired.detail);
+    log.record(std::move(fields));
     co_return;
   }
   Lease lease = std::move(*acquired.lease);
-  Json fields = nested_op("ok", "acquire");
+  HistoryLine fields = nested_op("ok", "acquire");
   add_lease(log, fields, lease);
-  log.record("op", fields);
+  log.record(std::move(fields));
 
   co_await client.clock().sleep(Micros(prng.between(workload.nested_hold_min_us, workload.nested_hold_max_us)));
 
-  Json invoke = nested_op("invoke", "release");
-  invoke["token"] = lease.token;
-  log.record("op", invoke);
+  HistoryLine invoke = nested_op("invoke", "release");
+  invoke.add("token", lease.token);
+  log.record(std::move(invoke));
   const ReleaseStatus released = co_await lock.release(lease);
-  Json done = nested_op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
-  done["token"] = lease.token;
-  done["result"] = to_string(released);
-  log.record("op", done);
+  HistoryLine done = nested_op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
+  done.add("token", lease.token);
+  done.add("result", to_string(released));
+  log.record(std::move(done));
 }
 
 // One thread's loop: acquire, read, hold, write, release, think; until the run ends.
@@ -72,11 +72,11 @@ Task<void> run_thread(const WorkloadConfig& workload, std::int64_t end_us, Workl
   for (std::uint32_t round = 0; round < workload.max_acquires_per_client && log.now_us() < end_us; ++round) {
     const bool reader = workload.readers_ppm > 0 && prng.chance_ppm(workload.readers_ppm);
     auto op = [&](const char* type, const char* f) {
-      Json fields = op_fields(log, client.process(), type, f, workload.key, lock.thread());
-      if (reader) fields["mode"] = "read";
+      HistoryLine fields = op_fields(log, client.process(), type, f, workload.key, lock.thread());
+      if (reader) fields.add("mode", "read");
       return fields;
     };
-    log.record("op", op("invoke", "acquire"));
+    log.record(op("invoke", "acquire"));
     AcquireResult acquired;
     std::string redis_error;
     try {
@@ -86,21 +86,21 @@ Task<void> run_thread(const WorkloadConfig& workload, std::int64_t end_us, Workl
     }
     if (!redis_error.empty()) {
       // Retrying cannot help: the error is the outcome, and this client stops.
-      Json fields = op("fail", "acquire");
-      fields["detail"] = redis_error;
-      fields["error"] = true;
-      log.record("op", fields);
+      HistoryLine fields = op("fail", "acquire");
+      fields.add("detail", redis_error);
+      fields.add("error", true);
+      log.record(std::move(fields));
       co_return;
     }
     if (acquired.status != AcquireStatus::acquired) {
-      Json fields = op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
-      fields["detail"] = acquired.detail;
-      log.record("op", fields);
+      HistoryLine fields = op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
+      fields.add("detail", acquired.detail);
+      log.record(std::move(fields));
     } else {
       Lease lease = std::move(*acquired.lease);
-      Json fields = op("ok", "acquire");
+      HistoryLine fields = op("ok", "acquire");
       add_lease(log, fields, lease);
-      log.record("op", fields);
+      log.record(std::move(fields));
 
       const RegisterRead read = seams.resource.read(lease.fencing_token, lock.thread());
       // Nesting is on the variant, so with one thread per process only (the scenario reader refuses it with
@@ -120,10 +120,10 @@ Task<void> run_thread(const WorkloadConfig& workload, std::int64_t end_us, Workl
         seams.resource.write(read.value + 1, read.version, lease.fencing_token, lock.thread());
       }
 
-      Json invoke = op("invoke", "release");
-      invoke["token"] = lease.token;
-      if (!skipped_write.empty()) invoke["skipped_write"] = skipped_write;
-      log.record("op", invoke);
+      HistoryLine invoke = op("invoke", "release");
+      invoke.add("token", lease.token);
+      if (!skipped_write.empty()) invoke.add("skipped_write", skipped_write);
+      log.record(std::move(invoke));
       ReleaseStatus released = ReleaseStatus::unknown;
       try {
         released = co_await lock.release(lease, reader);
@@ -131,17 +131,17 @@ Task<void> run_thread(const WorkloadConfig& workload, std::int64_t end_us, Workl
         redis_error = error.what();  // CLUSTERDOWN from a master cut off from its cluster, ...
       }
       if (!redis_error.empty()) {
-        Json failed = op("fail", "release");
-        failed["token"] = lease.token;
-        failed["detail"] = redis_error;
-        failed["error"] = true;
-        log.record("op", failed);
+        HistoryLine failed = op("fail", "release");
+        failed.add("token", lease.token);
+        failed.add("detail", redis_error);
+        failed.add("error", true);
+        log.record(std::move(failed));
         co_return;
       }
-      Json done = op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
-      done["token"] = lease.token;
-      done["result"] = to_string(released);
-      log.record("op", done);
+      HistoryLine done = op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
+      done.add("token", lease.token);
+      done.add("result", to_string(released));
+      log.record(std::move(done));
     }
     co_await clock.sleep(Micros(prng.between(workload.think_min_us, workload.think_max_us)));
   }

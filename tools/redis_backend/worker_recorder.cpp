@@ -26,10 +26,15 @@ void WorkerRecorder::record_renewal(const RenewalEvent& event) {
   record("op", sim::renew_op_fields(event, process_, local_us(), true_time_of(event.valid_until), local_of(event.valid_until)));
 }
 
+void WorkerRecorder::record(sim::HistoryLine&& line) { write_line(std::move(line).unnumbered() + "\n"); }
+
 void WorkerRecorder::record(const char* kind, const Json& fields) {
   Json line{{"t", now_us()}, {"kind", kind}};
   for (const auto& [name, value] : fields.items()) line[name] = value;
-  const std::string text = line.dump() + "\n";
+  write_line(line.dump() + "\n");
+}
+
+void WorkerRecorder::write_line(const std::string& text) {
   if (::write(fd_, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
     throw std::runtime_error("cannot write the worker's history");
   }

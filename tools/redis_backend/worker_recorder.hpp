@@ -26,12 +26,15 @@ class WorkerRecorder final : public sim::OpLog {
   std::int64_t local_us() override;
   std::int64_t local_of(MonoTime mono) override { return mono.count() - time_.start_ns() / 1000; }
   std::int64_t true_time_of(MonoTime mono) override;
-  void record(const char* kind, const Json& fields) override;
+  void record(sim::HistoryLine&& line) override;
+  void record(const char* kind, const Json& fields);  // a resource or renewal line
 
   // A renewing variant's background renewal, as renew ops (the simulator's World::record_renewal).
   void record_renewal(const RenewalEvent& event);
 
  private:
+  void write_line(const std::string& text);  // one write(2)
+
   int fd_;
   TimeBase time_;
   int process_;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lockcheck/errors.hpp"
+#include "workload/op_lines.hpp"
 #include "workload/workload.hpp"
 
 namespace lockcheck::sim {
@@ -63,11 +64,7 @@ class MemoryLog final : public OpLog {
   std::int64_t local_us() override { return clock_.now_us; }
   std::int64_t true_time_of(MonoTime deadline) override { return deadline.count(); }
   std::int64_t local_of(MonoTime deadline) override { return deadline.count(); }
-  void record(const char* kind, const Json& fields) override {
-    Json line{{"kind", kind}};
-    for (const auto& [name, value] : fields.items()) line[name] = value;
-    lines.push_back(line);
-  }
+  void record(HistoryLine&& line) override { lines.push_back(Json::parse(std::move(line).unnumbered())); }
   std::vector<Json> lines;
 
  private:
@@ -201,6 +198,19 @@ TEST(Workload, AThreadsFailureIsRethrownOnceEveryThreadFinished) {
     thread_one_acquires += line["thread"] == 1 && line["type"] == "invoke" && line["f"] == "acquire";
   }
   EXPECT_EQ(thread_one_acquires, 2);
+}
+
+// The redis backend's workers wrote their op lines by dumping a Json object; HistoryLine::unnumbered gives the
+// same text, so their histories keep their shape.
+TEST(Workload, AnUnnumberedOpLineIsTheJsonTheWorkersWrote) {
+  TestClient client;
+  client.clock_.now_us = 1234;
+  HistoryLine line = op_fields(client.log_, 3, "ok", "acquire", "orders:\"42\"", 2);
+  line.add("nested", true).add("detail", "caf\xc3\xa9");
+  const Json fields{{"t", 1234},        {"kind", "op"},        {"type", "ok"},  {"process", 3},
+                    {"f", "acquire"},    {"key", "orders:\"42\""}, {"local", 1234}, {"thread", 2},
+                    {"nested", true},    {"detail", "caf\xc3\xa9"}};
+  EXPECT_EQ(std::move(line).unnumbered(), fields.dump());
 }
 
 }  // namespace
