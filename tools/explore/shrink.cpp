@@ -9,8 +9,11 @@
 namespace lockcheck::explore {
 
 Judged judge_run(const sim::SimConfig& config, std::uint64_t seed, const std::string& property) {
-  const sim::RunResult run = sim::simulate(config, seed);
-  const properties::History history = properties::parse_history(run.history.jsonl());
+  return judge_history(sim::simulate(config, seed).history.jsonl(), property);
+}
+
+Judged judge_history(const std::string& jsonl, const std::string& property) {
+  const properties::History history = properties::parse_history(jsonl);
   Judged judged;
   for (auto& verdict : properties::check_all(history)) {
     if (verdict.property != property) continue;

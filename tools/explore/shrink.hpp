@@ -22,6 +22,8 @@ struct Judged {
   bool violated() const { return verdict.outcome == properties::Outcome::violated; }
 };
 Judged judge_run(const sim::SimConfig& config, std::uint64_t seed, const std::string& property);
+// The same judgement of a history already run.
+Judged judge_history(const std::string& jsonl, const std::string& property);
 
 struct ShrinkResult {
   std::vector<sim::FaultSpec> faults;  // a schedule that still violates, 1-minimal if the budget allowed
