@@ -109,7 +109,9 @@ void HistoryLine::name(std::string_view name) {
   text_ += ':';
 }
 
-HistoryLine& HistoryLine::add_signed(std::string_view field, std::int64_t value) {
+// One body for both integer kinds: the field name and digits through the short-line Piece when they fit.
+template <typename Integer>
+HistoryLine& HistoryLine::add_integer(std::string_view field, Integer value) {
   if (Piece piece; piece.name(field)) {
     piece.integer(value);
     text_ += piece.view();
@@ -120,16 +122,9 @@ HistoryLine& HistoryLine::add_signed(std::string_view field, std::int64_t value)
   return *this;
 }
 
-HistoryLine& HistoryLine::add_unsigned(std::string_view field, std::uint64_t value) {
-  if (Piece piece; piece.name(field)) {
-    piece.integer(value);
-    text_ += piece.view();
-    return *this;
-  }
-  name(field);
-  append_integer(text_, value);
-  return *this;
-}
+HistoryLine& HistoryLine::add_signed(std::string_view field, std::int64_t value) { return add_integer(field, value); }
+
+HistoryLine& HistoryLine::add_unsigned(std::string_view field, std::uint64_t value) { return add_integer(field, value); }
 
 HistoryLine& HistoryLine::add(std::string_view field, bool value) {
   if (Piece piece; piece.name(field)) {

@@ -46,6 +46,8 @@ class HistoryLine {
   friend class History;
   HistoryLine& add_signed(std::string_view name, std::int64_t value);
   HistoryLine& add_unsigned(std::string_view name, std::uint64_t value);
+  template <typename Integer>
+  HistoryLine& add_integer(std::string_view name, Integer value);
   void name(std::string_view name);
 
   // `,"t":T,"kind":"K"` and the fields; History::record puts `{"i":N` in front and `}` behind.
