@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <string_view>
 #include <stdexcept>
@@ -42,6 +43,19 @@ std::unique_ptr<RedisServer> RedisServer::sentinel(const std::string& config_lin
   return std::make_unique<RedisServer>(std::vector<std::string>{}, std::vector<std::string>{}, config_lines);
 }
 
+std::unique_ptr<RedisServer> RedisServer::on_port(int port) {
+  return std::unique_ptr<RedisServer>(new RedisServer(port));
+}
+
+RedisServer::RedisServer(int port) : port_(port) {
+  make_directory();
+  launch();
+  if (wait_until_ready(password_)) return;
+  kill();
+  remove_directory();
+  throw std::runtime_error("RedisServer: no redis-server of ours answers on port " + std::to_string(port));
+}
+
 bool RedisServer::sentinel_installed() {
   const char* path = std::getenv("PATH");
   std::string_view rest = path != nullptr ? path : "";
@@ -62,9 +76,7 @@ RedisServer::RedisServer(std::vector<std::string> extra_args, std::vector<std::s
   for (std::size_t i = 0; i + 1 < extra_args_.size(); ++i) {
     if (extra_args_[i] == "--requirepass") password_ = extra_args_[i + 1];
   }
-  std::string pattern = (std::filesystem::temp_directory_path() / "lockcheck-redis-XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("RedisServer: cannot create a temporary --dir");
-  directory_ = pattern;
+  make_directory();
   if (!sentinel_config_lines.empty()) {
     sentinel_config_ = directory_ + "/sentinel.conf";
     std::ofstream config(sentinel_config_);
@@ -85,6 +97,12 @@ RedisServer::RedisServer(std::vector<std::string> extra_args, std::vector<std::s
 RedisServer::~RedisServer() {
   kill();
   remove_directory();
+}
+
+void RedisServer::make_directory() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "lockcheck-redis-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("RedisServer: cannot create a temporary --dir");
+  directory_ = pattern;
 }
 
 void RedisServer::remove_directory() {
@@ -136,27 +154,40 @@ bool RedisServer::wait_until_ready(const std::string& password) {
       pid_ = -1;
       return false;
     }
-    timeval timeout{0, 200000};
-    redisContext* context = redisConnectWithTimeout(host_.c_str(), port_, timeout);
-    if (context != nullptr && context->err == 0) {
-      redisSetTimeout(context, timeout);
-      bool ready = true;
-      if (!password.empty()) {
-        auto* auth = static_cast<redisReply*>(redisCommand(context, "AUTH %s", password.c_str()));
-        ready = auth != nullptr && auth->type != REDIS_REPLY_ERROR;
-        if (auth != nullptr) freeReplyObject(auth);
-      }
-      auto* reply = ready ? static_cast<redisReply*>(redisCommand(context, "PING")) : nullptr;
-      ready = reply != nullptr && reply->type == REDIS_REPLY_STATUS;
-      if (reply != nullptr) freeReplyObject(reply);
-      redisFree(context);
-      if (ready) return true;
-    } else if (context != nullptr) {
-      redisFree(context);
-    }
+    const std::optional<long> answering_pid = process_answering(password);
+    // Another test's server may hold the port (ours then failed to bind and is exiting): a PING alone would
+    // take it for ours, and two tests would share one server, one pausing or flushing under the other.
+    if (answering_pid.has_value()) return *answering_pid == static_cast<long>(pid_);
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return false;
+}
+
+std::optional<long> RedisServer::process_answering(const std::string& password) const {
+  timeval timeout{0, 200000};
+  redisContext* context = redisConnectWithTimeout(host_.c_str(), port_, timeout);
+  if (context == nullptr || context->err != 0) {
+    if (context != nullptr) redisFree(context);
+    return std::nullopt;
+  }
+  redisSetTimeout(context, timeout);
+  bool authenticated = true;
+  if (!password.empty()) {
+    auto* auth = static_cast<redisReply*>(redisCommand(context, "AUTH %s", password.c_str()));
+    authenticated = auth != nullptr && auth->type != REDIS_REPLY_ERROR;
+    if (auth != nullptr) freeReplyObject(auth);
+  }
+  auto* reply = authenticated ? static_cast<redisReply*>(redisCommand(context, "INFO server")) : nullptr;
+  std::optional<long> process_id;
+  if (reply != nullptr && reply->type == REDIS_REPLY_STRING) {
+    const std::string_view info(reply->str, reply->len);
+    constexpr std::string_view kField = "process_id:";
+    const std::size_t at = info.find(kField);
+    if (at != std::string_view::npos) process_id = std::strtol(info.data() + at + kField.size(), nullptr, 10);
+  }
+  if (reply != nullptr) freeReplyObject(reply);
+  redisFree(context);
+  return process_id;
 }
 
 void RedisServer::kill() {

@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,7 @@ namespace lockcheck::testing {
 class RedisServer {
  public:
   // Starts `redis-server` (from PATH) with no persistence on 127.0.0.1 and a free port, and waits until it
-  // answers PING. Its working directory (`--dir`) is a private temporary directory, removed by the
+  // answers with its own process id (INFO server), so a server another test started on that port is never taken. Its working directory (`--dir`) is a private temporary directory, removed by the
   // destructor, so files it writes anyway (a replica's synced RDB, an AOF a test turns on) never land in the
   // caller's directory. `extra_args` are appended as command-line options, e.g. {"--requirepass", "x"} (later
   // options win, so they may also turn persistence on). `extra_env` entries ("NAME=value") are added to the
@@ -28,6 +29,9 @@ class RedisServer {
   // Throws when it does not start; sentinel_installed() says whether to try.
   static std::unique_ptr<RedisServer> sentinel(const std::string& config_lines);
   static bool sentinel_installed();
+  // A redis-server on exactly `port`, tried once: throws unless the server answering there is the process it
+  // started (a port another server holds is refused, not shared).
+  static std::unique_ptr<RedisServer> on_port(int port);
 
   int port() const { return port_; }
   const std::string& host() const { return host_; }
@@ -35,7 +39,7 @@ class RedisServer {
 
   // SIGKILL and wait: the server vanishes without a goodbye, as in a crash.
   void kill();
-  // Starts again on the same port (after kill()), waiting until it answers PING.
+  // Starts again on the same port (after kill()), waiting until it answers as the process it started.
   void restart();
   // SIGSTOP / SIGCONT: the server keeps its sockets (connects and writes still succeed into kernel buffers)
   // but answers nothing until resumed, like a GC pause or a VM freeze. The destructor's SIGKILL still works.
@@ -43,8 +47,12 @@ class RedisServer {
   void resume();
 
  private:
+  explicit RedisServer(int port);
   void launch();
   bool wait_until_ready(const std::string& password);
+  // The process_id the server on port_ reports, or nothing when none answers (yet).
+  std::optional<long> process_answering(const std::string& password) const;
+  void make_directory();
   void remove_directory();
 
   std::string host_ = "127.0.0.1";
