@@ -34,8 +34,9 @@ const ops = {
   async held() { return { held: lock !== null && lock.expiration > Date.now() }; },
 };
 const version = (name) => { // redlock's "exports" hides package.json from require(): read it
-  for (const d of require.resolve.paths(name)) {
-    try { return JSON.parse(fs.readFileSync(path.join(d, name, "package.json"))).version; } catch {}
+  for (const d of require.resolve.paths(name)) { // an npm alias (redlock@npm:fork@v) shows the fork's name
+    try { const p = JSON.parse(fs.readFileSync(path.join(d, name, "package.json")));
+      return p.name === name ? p.version : `${p.name}@${p.version}`; } catch {}
   }
 };
 const out = (m) => process.stdout.write(JSON.stringify(m) + "\n"); // pipes: written synchronously

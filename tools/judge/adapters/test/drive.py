@@ -10,7 +10,7 @@ an unknown op gets fail/"unsupported"; every connection to Redis is named. Then,
 pauses A (SIGSTOP) past the TTL while B acquires and releases, resumes it, and prints A's answers.
 Exit status: 0 all checks passed, 1 a behaviour check failed, 2 a protocol error.
 track.py imports the helpers below for the track-record scenarios."""
-import argparse, json, os, queue, signal, socket, subprocess, sys, tempfile, threading, time
+import argparse, json, os, queue, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
 
 class ProtocolError(Exception):
@@ -194,11 +194,16 @@ class Setup:
                     names.append(fields.get("name", ""))
         return names
 
-    def close(self):
+    def close(self, keep=False):
+        """Stops everything; the work folder (the clients' stderr) is kept only when asked."""
         for c in self.clients:
             c.close()
         for s in self.servers:
             s.stop()
+        if keep:
+            print("clients' stderr kept in %s" % self.workdir)
+        else:
+            shutil.rmtree(self.workdir, ignore_errors=True)
 
 
 def main():
@@ -271,9 +276,9 @@ def main():
                 print("info A %s -> %s" % (op, json.dumps(a.call(op))))
     except ProtocolError as e:
         print("PROTOCOL ERROR: %s" % e)
+        setup.close(keep=True)
         return 2
-    finally:
-        setup.close()
+    setup.close(keep=bool(failures))
     print("%d passed, %d failed" % (len(checks) - len(failures), len(failures)))
     return 1 if failures else 0
 
