@@ -2,7 +2,7 @@
 # Installs the npm packages the Node adapters need into DIR (never globally):
 #   sh tools/judge/adapters/install.sh DIR [pkg@version ...]
 # then run an adapter with NODE_PATH=DIR/node_modules. Extra arguments replace the
-# pinned versions, e.g. `install.sh /tmp/rs530 redis-semaphore@5.3.0` for a
+# pinned versions, e.g. `install.sh DIR redis-semaphore@5.3.0` for a
 # track-record run (see TRACK_RECORD.md). The Python adapter needs no install:
 # Debian's python3-redis (apt-get install python3-redis).
 set -eu
