@@ -1,0 +1,60 @@
+"""lockcheck judge adapter for redis-py's Lock (Debian python3-redis), speaking PROTOCOL.md.
+Single Redis only: redis-py has no Redlock. Run: python3 tools/judge/adapters/redis_py_lock.py"""
+import json, os, sys
+try:
+    import redis
+except ImportError:  # a pyenv/venv python3 first on PATH may lack redis: use Debian's, once
+    if sys.executable != "/usr/bin/python3" and os.path.exists("/usr/bin/python3"):
+        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
+    raise
+from redis.exceptions import LockError, RedisError
+
+env = os.environ
+if env.get("LOCKCHECK_TOPOLOGY", "single") != "single":
+    sys.exit("redis_py_lock: redis-py's Lock supports LOCKCHECK_TOPOLOGY=single only")
+host, port = env["LOCKCHECK_REDIS"].split(",")[0].rsplit(":", 1)
+# client_name makes redis-py send CLIENT SETNAME on every pooled connection.
+r = redis.Redis(host=host, port=int(port), client_name=env["LOCKCHECK_CLIENT_NAME"])
+key, ttl = env["LOCKCHECK_KEY"], int(env["LOCKCHECK_TTL_MS"]) / 1000.0
+lock = None  # the one lease this client may hold
+
+
+def do(op, req):
+    """Returns the extra fields of an ok reply; raises to answer fail/info."""
+    global lock
+    if op == "acquire":
+        wait = req.get("wait_ms", 0) / 1000.0
+        # thread_local=False: the token must survive across our calls.
+        cand = r.lock(key, timeout=ttl, thread_local=False)
+        # wait 0: one SET NX attempt (blocking=False); else retry for at most `wait` seconds.
+        if not cand.acquire(blocking=wait > 0, blocking_timeout=wait or None):
+            raise LockError("not acquired")
+        lock = cand
+    elif op == "use":
+        pass  # no fencing token in redis-py; answering now is performing now
+    elif op == "renew":
+        if lock is None: raise LockError("not held")
+        lock.extend(ttl, replace_ttl=True)  # 4.x: reset the TTL rather than add to it
+    elif op == "release":
+        if lock is None: raise LockError("not held")
+        held, lock = lock, None
+        held.release()  # raises LockNotOwnedError (a LockError) if the token is gone
+    elif op == "held":
+        return {"held": lock is not None and lock.owned()}  # owned(): GET == our token
+    return {}
+
+def reply(msg):
+    sys.stdout.write(json.dumps(msg) + "\n"); sys.stdout.flush()
+
+OPS = ["acquire", "release", "renew", "use", "held"]
+reply({"type": "hello", "client": "redis-py Lock", "version": redis.__version__, "ops": OPS})
+for line in sys.stdin:  # ends when lockcheck closes our stdin
+    req = json.loads(line); rid, op = req.get("id"), req.get("op")
+    if op not in OPS:
+        reply({"id": rid, "type": "fail", "error": "unsupported"}); continue
+    try:
+        reply(dict(id=rid, type="ok", **do(op, req)))
+    except LockError as e:  # definite: redis answered and the lease is not (or no longer) ours
+        reply({"id": rid, "type": "fail", "error": str(e) or type(e).__name__})
+    except (RedisError, OSError) as e:  # a connection error or timeout: the command may have run
+        reply({"id": rid, "type": "info", "error": type(e).__name__ + ": " + str(e)})
