@@ -122,6 +122,16 @@ struct RenewalConfig {
   std::int64_t max_hold_us = 3'600'000'000;      // renewal stops this long after the acquire
 };
 
+// An external lock client (`lockcheck judge`, tools/judge/PROTOCOL.md): a process in any language that runs
+// its own lock library and answers the judge protocol. Only the real backend starts one; the simulator
+// runs the library's variants in process.
+struct ExternalClientConfig {
+  std::vector<std::string> command;  // empty: the catalogue variant, in process
+  // The keys the client's library writes, when they are not [workload] key itself (redis-semaphore's
+  // "mutex:<key>"): the server-side history follows these too.
+  std::vector<std::string> keys;
+};
+
 struct SimConfig {
   std::string scenario = "unnamed";
   std::string variant = "token";
@@ -137,6 +147,7 @@ struct SimConfig {
   LinkConfig link{};
   std::vector<LinkOverride> link_overrides{};
   WorkloadConfig workload{};
+  ExternalClientConfig external{};
   std::vector<FaultSpec> faults{};
   NemesisConfig nemesis{};
   std::int64_t duration_us = 10000000;

@@ -11,11 +11,21 @@ LockShape lock_shape_of(const SimConfig& config) {
   // A cluster is one node to the lock (its ClusterPort routes by slot), however many masters it has.
   const auto masters = config.cluster.shards > 0 ? std::size_t{1} : static_cast<std::size_t>(std::count_if(
       config.nodes.begin(), config.nodes.end(), [](const NodeConfig& node) { return node.replica_of < 0; }));
+  if (!config.external.command.empty()) {
+    // An external client: the keys its library writes, as one exclusive lock; a quorum where it has masters.
+    LockShape shape;
+    for (const std::string& key : config.external.keys) {
+      if (key != config.workload.key) shape.derived_keys.push_back({key, false});
+    }
+    if (masters > 1) shape.quorum = masters / 2 + 1;
+    return shape;
+  }
   return lock_shape(config.variant, config.workload.key, masters);
 }
 
 Json history_meta(const SimConfig& config, std::uint64_t seed) {
-  Json meta{{"schema", 1}, {"scenario", config.scenario}, {"seed", seed}, {"variant", config.variant}};
+  Json meta{{"schema", 1}, {"scenario", config.scenario}, {"seed", seed},
+            {"variant", config.external.command.empty() ? config.variant : variant_label(config)}};
   if (config.renewal.watchdog) meta["watchdog"] = true;
   meta["ttl_ms"] = config.lock.ttl.count();
   meta["clients"] = config.clients.size();
@@ -51,6 +61,12 @@ Json history_meta(const SimConfig& config, std::uint64_t seed) {
 }
 
 std::string variant_label(const SimConfig& config) {
+  if (!config.external.command.empty()) {
+    // "client python3 redis_py_lock.py": the program and its arguments, paths by their file names.
+    std::string label = "client";
+    for (const std::string& word : config.external.command) label += " " + word.substr(word.find_last_of('/') + 1);
+    return label;
+  }
   return config.renewal.watchdog ? config.variant + "+watchdog" : config.variant;
 }
 

@@ -37,6 +37,8 @@ void read_scripts(const Section& top, const std::string& variant, const std::fil
 // [token_wait] (replicas, timeout_ms): only for variant "token-wait"; needs [lock] read first (the timeout is
 // bounded by the TTL).
 void read_token_wait(const Section& top, const std::string& variant, const LockOptions& lock, TokenWaitOptions& out);
+// [client] (command, keys): an external lock client; needs the run, [lock] and [workload] read first.
+void read_client(const Section& top, Scenario& out);
 void read_expectations(const Section& top, std::vector<Expectation>& out);
 // [lock] watchdog = true: refused, at that key, for a variant that cannot renew (registry.hpp's
 // watchdog_refusal). Needs the variant and [scripts] read first (a script renews only with a renew.lua).

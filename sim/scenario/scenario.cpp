@@ -25,7 +25,7 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files)
   const Section top(table, path);
   top.allow_only({"name", "description", "backend", "variant", "duration_ms", "seeds", "seed", "seed_list",
                   "command_timeout_ms", "active_expiry_interval_ms", "max_events", "[lock]", "[clients]",
-                  "[[nodes]]", "[cluster]", "[sentinel]", "[network]", "[workload]", "[[faults]]", "[nemesis]", "[scripts]", "[token_wait]", "[expect]"});
+                  "[[nodes]]", "[cluster]", "[sentinel]", "[network]", "[workload]", "[[faults]]", "[nemesis]", "[scripts]", "[token_wait]", "[client]", "[expect]"});
   Scenario out;
   out.path = path;
   const std::filesystem::path file(path);
@@ -46,6 +46,7 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files)
                                 out.config.scripts);
   scenario_detail::check_watchdog(top, out.config.variant, out.scripts, out.config.renewal);
   scenario_detail::read_token_wait(top, out.config.variant, out.config.lock, out.config.token_wait);
+  scenario_detail::read_client(top, out);
   scenario_detail::read_expectations(top, out.expectations);
   scenario_detail::check_settings_apply(top, out);
   return out;

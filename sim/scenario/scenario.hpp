@@ -59,4 +59,9 @@ Scenario load_scenario(const std::string& path);
 // script paths are relative to. Script files are not opened.
 Scenario parse_scenario(std::string_view text, const std::string& path_for_messages);
 
+// Why `config`'s workload needs more of a lock than an external client's protocol drives (one lease at a time
+// on one thread, renewed by the client's own library), or "" when it does not: `lockcheck judge --client`
+// asks it of a file without [client], the reader at [client] command.
+std::string external_client_refusal(const SimConfig& config);
+
 }  // namespace lockcheck::sim

@@ -22,6 +22,7 @@
 #include "explore_command.hpp"
 #include "junit.hpp"
 #include "../redis_backend/backend.hpp"
+#include "split_command.hpp"
 #include "redis/resp_server.hpp"
 #include "run_engine.hpp"
 #include "scenario/closest_name.hpp"
@@ -115,10 +116,8 @@ void print_report(const cli::ScenarioReport& report) {
   }
 }
 
-int command_run(const std::vector<std::string>& files, cli::RunOptions options, const std::string& junit_path,
-                const std::string& backend) {
-  std::vector<sim::Scenario> scenarios;
-  for (const auto& file : files) scenarios.push_back(sim::load_scenario(file));  // ScenarioError -> exit 2
+int command_run_scenarios(std::vector<sim::Scenario> scenarios, cli::RunOptions options, const std::string& junit_path,
+                          const std::string& backend) {
   options.progress_bar = isatty(STDERR_FILENO) != 0;
   std::vector<cli::ScenarioReport> reports;
   int exit_code = kExitOk;
@@ -149,6 +148,33 @@ int command_run(const std::vector<std::string>& files, cli::RunOptions options, 
               expectations, expectations == 1 ? "" : "s", mismatches,
               hollow > 0 ? fmt::format(", {} resting on nothing (--strict)", hollow).c_str() : "");
   return exit_code;
+}
+
+int command_run(const std::vector<std::string>& files, const cli::RunOptions& options, const std::string& junit_path,
+                const std::string& backend) {
+  std::vector<sim::Scenario> scenarios;
+  for (const auto& file : files) scenarios.push_back(sim::load_scenario(file));  // ScenarioError -> exit 2
+  return command_run_scenarios(std::move(scenarios), options, junit_path, backend);
+}
+
+// `lockcheck judge`: the scenarios on real redis-servers with an external client as every client process
+// (tools/judge/PROTOCOL.md); `client` (words, as a shell splits them) replaces a file's [client] command.
+int command_judge(const std::vector<std::string>& files, const std::string& client, const std::vector<std::string>& keys,
+                  const cli::RunOptions& options, const std::string& junit_path) {
+  std::vector<sim::Scenario> scenarios;
+  for (const auto& file : files) {
+    sim::Scenario scenario = sim::load_scenario(file);  // ScenarioError -> exit 2
+    if (!client.empty()) scenario.config.external.command = judge::split_command(client);
+    if (!keys.empty()) scenario.config.external.keys = keys;
+    if (scenario.config.external.command.empty()) {
+      throw std::invalid_argument(fmt::format("{}: no client to judge: give --client \"CMD ARGS\" or [client] command", file));
+    }
+    if (const std::string refusal = sim::external_client_refusal(scenario.config); !refusal.empty()) {
+      throw std::invalid_argument(fmt::format("{}: {}", file, refusal));
+    }
+    scenarios.push_back(std::move(scenario));
+  }
+  return command_run_scenarios(std::move(scenarios), options, junit_path, "redis");
 }
 
 int command_replay(const std::string& file, std::uint64_t seed, const std::string& out_path) {
@@ -221,6 +247,23 @@ int main(int argc, char** argv) {
   run->add_flag("!--no-shrink", options.shrink, "Do not shrink failing runs to a minimal fault schedule");
   run->add_flag("--strict", options.strict,
                 "Fail a scenario whose verdicts rest on nothing: a script that never ran, faults that never met a hold");
+
+  auto* judge = app.add_subcommand(
+      "judge", "Judge an external lock client (any language, tools/judge/PROTOCOL.md) on real redis-servers under the scenario's faults");
+  std::vector<std::string> judge_files, judge_keys;
+  std::string judge_client;
+  judge->add_option("files", judge_files, "Scenario files (TOML); their lock settings, clients, topology and faults")
+      ->required()
+      ->check(CLI::ExistingFile);
+  judge->add_option("--client", judge_client, "The client's command line, e.g. \"python3 adapters/redis_py_lock.py\" "
+                                              "(default: the file's [client] command)");
+  judge->add_option("--keys", judge_keys, "The keys the client's library writes when not the scenario's key, e.g. mutex:lock")
+      ->delimiter(',');
+  judge->add_option("--seed", seed, "Run only this seed");
+  judge->add_option("--runs", runs, "Run seeds 1..N instead of the file's seeds");
+  judge->add_option("--junit", junit_path, "Write JUnit XML here");
+  judge->add_option("--history-dir", history_dir, "Write every run's history (JSONL) here; lockcheck check replays one");
+  judge->add_flag("--strict", options.strict, "Fail a scenario whose verdicts rest on nothing");
 
   auto* replay = app.add_subcommand("replay", "Rerun one seed of a scenario and write its history");
   std::string replay_file, out_path;
@@ -335,6 +378,12 @@ int main(int argc, char** argv) {
         options.shard_count = count;
       }
       return command_run(files, options, junit_path, backend);
+    }
+    if (*judge) {
+      if (judge->count("--seed") > 0) options.seed = seed;
+      if (judge->count("--runs") > 0) options.runs = runs;
+      options.history_dir = history_dir;
+      return command_judge(judge_files, judge_client, judge_keys, options, junit_path);
     }
     if (*compare) {
       if (compare->count("--seed") > 0) compare_options.selection.seed = seed;

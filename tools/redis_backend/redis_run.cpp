@@ -279,6 +279,19 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
   for (const auto& node : config.nodes) {
     if (node.maxmemory_keys > 0) refuse("maxmemory eviction");
   }
+  if (!config.external.command.empty()) {
+    // An external client is given fixed addresses: a cluster's MOVED and a sentinel's answers name addresses
+    // past the client's own fault proxies, and its runtime reads the system clock, which no shim moves yet.
+    if (cluster || sentinel) refuse("an external [client] on a [cluster] or [sentinel]");
+    for (const auto& fault : fault_schedule(config, seed)) {
+      if (fault.kind == sim::FaultKind::client_clock_jump || fault.kind == sim::FaultKind::client_clock_drift) {
+        refuse(fmt::format("fault '{}' on an external [client]", sim::to_string(fault.kind)));
+      }
+    }
+    for (const auto& client : config.clients) {
+      if (client.clock.drift_ppm != 0) refuse("[clients] drift_ppm on an external [client]");
+    }
+  }
   for (const auto& fault : fault_schedule(config, seed)) {
     const bool split_brain_needs_topology = fault.kind == sim::FaultKind::split_brain && !sentinel && !cluster;
     if (!real_backend_supports(fault.kind) || split_brain_needs_topology) refuse(fmt::format("fault '{}'", sim::to_string(fault.kind)));

@@ -17,6 +17,7 @@ sim::ThreadSeams WorkerClient::thread_seams(OwnerId thread) {
   const std::string name = thread == 0 ? seams_.prng_name : seams_.prng_name + "/thread/" + std::to_string(thread);
   sim::Prng& prng = prngs_.emplace_back(sim::derive_seed(seams_.seed, name));
   RecordedResource& resource = resources_.emplace_back(seams_.resource_port, seams_.fencing, seams_.process, *seams_.out);
+  if (seams_.external != nullptr) return sim::ThreadSeams{prng, gated_.emplace_back(resource, *seams_.external)};
   return sim::ThreadSeams{prng, resource};
 }
 

@@ -12,6 +12,7 @@
 #include "lockcheck/spawner.hpp"
 #include "resource_client.hpp"
 #include "worker_recorder.hpp"
+#include "use_before_write.hpp"
 #include "workload/workload_client.hpp"
 
 namespace lockcheck::redis_backend {
@@ -40,6 +41,8 @@ struct WorkerSeams {
   sim::Fencing fencing = sim::Fencing::off;
   std::uint64_t seed = 0;
   std::string prng_name;  // the process's draws' name: "client/<process>/<incarnation>"
+  // An external client (lockcheck judge): its `use` answer gates each write (judge/use_before_write.hpp).
+  judge::ExternalLock* external = nullptr;
 };
 
 class WorkerClient final : public sim::WorkloadClient {
@@ -57,6 +60,7 @@ class WorkerClient final : public sim::WorkloadClient {
   WorkerSeams seams_;
   std::deque<sim::Prng> prngs_;  // a deque: references handed out stay valid as threads are added
   std::deque<RecordedResource> resources_;
+  std::deque<judge::UseBeforeWrite> gated_;
 };
 
 }  // namespace lockcheck::redis_backend

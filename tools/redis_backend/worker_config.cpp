@@ -15,6 +15,7 @@ void write_worker_config(const sim::SimConfig& config, const std::string& path, 
                    {"acquire_name", config.scripts.acquire_name}, {"release_name", config.scripts.release_name},
                    {"renew_name", config.scripts.renew_name}}},
       {"command_timeout_us", config.command_timeout_us},
+      {"external", {{"command", config.external.command}, {"keys", config.external.keys}}},
       {"lock",
        {{"ttl_ms", lock.ttl.count()}, {"clock_drift_ppm", lock.clock_drift_ppm}, {"drift_floor_ms", lock.drift_floor.count()},
         {"retry_delay_min_us", lock.retry.delay_min.count()}, {"retry_delay_max_us", lock.retry.delay_max.count()},
@@ -54,6 +55,8 @@ sim::SimConfig read_worker_config(const std::string& path) {
   config.scripts.release_name = scripts.at("release_name").get<std::string>();
   config.scripts.renew_name = scripts.at("renew_name").get<std::string>();
   config.command_timeout_us = in.at("command_timeout_us").get<std::int64_t>();
+  config.external.command = in.at("external").at("command").get<std::vector<std::string>>();
+  config.external.keys = in.at("external").at("keys").get<std::vector<std::string>>();
   const auto& lock = in.at("lock");
   config.lock.ttl = Millis(lock.at("ttl_ms").get<std::int64_t>());
   config.lock.clock_drift_ppm = lock.at("clock_drift_ppm").get<std::uint32_t>();

@@ -9,8 +9,13 @@
 #include <mutex>
 #include <optional>
 
+#include <fmt/format.h>
+
+#include <filesystem>
+
 #include "attribution.hpp"
 #include "client_clock.hpp"
+#include "external_lock.hpp"
 #include "lockcheck/cluster_port.hpp"
 #include "lockcheck/entropy.hpp"
 #include "lockcheck/sentinel_port.hpp"
@@ -24,6 +29,28 @@
 
 using namespace lockcheck;
 using namespace lockcheck::redis_backend;
+
+namespace {
+
+// The settings an external client reads (judge/PROTOCOL.md): this process's links, as the routing table has
+// them now (its fault proxies when the scenario has link faults), the key, the TTL and the connection name the
+// server-side history attributes its commands by.
+std::vector<std::string> external_client_env(const sim::SimConfig& config, const RoutingTable& table, int process,
+                                             int services, const std::string& client_name) {
+  std::uint64_t generation = 0;
+  std::string addresses;
+  for (const int port : table.ports(process, services, generation)) {
+    addresses += fmt::format("{}127.0.0.1:{}", addresses.empty() ? "" : ",", port);
+  }
+  return {"LOCKCHECK_TOPOLOGY=" + std::string(services > 1 ? "redlock" : "single"),
+          "LOCKCHECK_REDIS=" + addresses,
+          "LOCKCHECK_KEY=" + config.workload.key,
+          fmt::format("LOCKCHECK_TTL_MS={}", config.lock.ttl.count()),
+          "LOCKCHECK_CLIENT_NAME=" + client_name,
+          fmt::format("LOCKCHECK_PROCESS={}", process)};
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"lockcheck_redis_worker: one client process of a lockcheck run on real Redis"};
@@ -80,10 +107,25 @@ int main(int argc, char** argv) {
       cluster.emplace(port, clock, addresses);
     }
     Port& lock_port = cluster ? static_cast<Port&>(*cluster) : sentinel ? static_cast<Port&>(*sentinel) : port;
-    auto lock = make_lock(config.variant, lock_port, clock, entropy, config.lock, params);
-    WorkerClient client(WorkerSeams{process, lock.get(), &clock, &spawner, &out, resource_port, config.workload.fencing, seed,
-                                    "client/" + std::to_string(process) + "/" + std::to_string(incarnation)});
+    std::unique_ptr<LockAlgorithm> lock;
+    std::optional<judge::ExternalProcess> external_process;
+    std::optional<judge::ExternalLock> external;
+    if (config.external.command.empty()) {
+      lock = make_lock(config.variant, lock_port, clock, entropy, config.lock, params);
+    } else {
+      const std::string name = worker_client_name(process, incarnation);
+      const std::string stderr_path = (std::filesystem::path(out_path).parent_path() / fmt::format("client-{}.stderr", process)).string();
+      external_process.emplace(config.external.command, external_client_env(config, table, process, services, name), stderr_path);
+      // A runtime's start (node loads its modules) fits well inside 30 s on a loaded machine.
+      external.emplace(*external_process, clock, config.lock.ttl, fmt::format("p{}-{}-", process, incarnation),
+                       std::chrono::milliseconds(30000));
+    }
+    LockAlgorithm& the_lock = external ? static_cast<LockAlgorithm&>(*external) : *lock;
+    WorkerClient client(WorkerSeams{process, &the_lock, &clock, &spawner, &out, resource_port, config.workload.fencing, seed,
+                                    "client/" + std::to_string(process) + "/" + std::to_string(incarnation),
+                                    external ? &*external : nullptr});
     run_sync(sim::run_workload(config.workload, config.variant, end_us, client));
+    if (external_process) external_process->stop(std::chrono::milliseconds(2000));
   } catch (const std::exception& error) {
     std::fprintf(stderr, "lockcheck_redis_worker %d: %s\n", process, error.what());
     return 3;

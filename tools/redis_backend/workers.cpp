@@ -47,18 +47,20 @@ void Workers::start(int process) {
   pids_[index] = child;
 }
 
+// Signals go to the worker's process group (a worker leads its own): an external lock client the worker runs
+// (lockcheck judge) stops, resumes and dies with it, as one process would.
 void Workers::pause(int process) {
-  if (alive(process)) ::kill(pids_.at(static_cast<std::size_t>(process)), SIGSTOP);
+  if (alive(process)) ::kill(-pids_.at(static_cast<std::size_t>(process)), SIGSTOP);
 }
 
 void Workers::resume(int process) {
-  if (alive(process)) ::kill(pids_.at(static_cast<std::size_t>(process)), SIGCONT);
+  if (alive(process)) ::kill(-pids_.at(static_cast<std::size_t>(process)), SIGCONT);
 }
 
 void Workers::crash(int process) {
   pid_t& pid = pids_.at(static_cast<std::size_t>(process));
   if (pid <= 0) return;
-  ::kill(pid, SIGKILL);
+  ::kill(-pid, SIGKILL);
   int status = 0;
   waitpid(pid, &status, 0);
   pid = -1;

@@ -1,0 +1,140 @@
+#include "external_lock.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace lockcheck::judge {
+namespace {
+
+// How long past its own bound a request may take before lockcheck calls its outcome unknown: a library's
+// connect and command timeouts, and a slow runtime's start, fit well inside.
+constexpr std::chrono::milliseconds kReplyGrace{10000};
+
+std::string text_of(const nlohmann::json& message, const char* field) {
+  const auto found = message.find(field);
+  return found != message.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+std::optional<std::int64_t> Reply::fence() const {
+  if (!body.is_object()) return std::nullopt;
+  const auto found = body.find("fence");
+  if (found == body.end() || !found->is_number_integer()) return std::nullopt;
+  return found->get<std::int64_t>();
+}
+
+bool Hello::supports(std::string_view op) const { return std::find(ops.begin(), ops.end(), op) != ops.end(); }
+
+ExternalLock::ExternalLock(ExternalProcess& process, Clock& clock, Millis ttl, std::string token_prefix,
+                           std::chrono::milliseconds hello_timeout)
+    : process_(process), clock_(clock), ttl_(ttl), token_prefix_(std::move(token_prefix)) {
+  const std::optional<nlohmann::json> hello = process_.receive(hello_timeout);
+  if (!hello) throw std::runtime_error("the external client wrote no hello line (PROTOCOL.md) within its start-up time");
+  if (text_of(*hello, "type") != "hello") throw std::runtime_error("the external client's first line is not a hello: " + hello->dump());
+  hello_.client = text_of(*hello, "client");
+  hello_.version = text_of(*hello, "version");
+  if (const auto ops = hello->find("ops"); ops != hello->end() && ops->is_array()) {
+    for (const auto& op : *ops) {
+      if (op.is_string()) hello_.ops.push_back(op.get<std::string>());
+    }
+  }
+  for (const char* required : {"acquire", "release"}) {
+    if (!hello_.supports(required)) throw std::runtime_error(std::string("the external client's hello lists no '") + required + "' op");
+  }
+}
+
+Reply ExternalLock::request(nlohmann::json message, std::chrono::milliseconds timeout) {
+  const std::int64_t id = next_id_++;
+  message["id"] = id;
+  Reply reply;
+  if (!process_.send(message)) {
+    reply.error = "the client's input is closed (it exited)";
+    return reply;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // Bounded by the deadline; replies to earlier requests that timed out are skipped.
+  while (true) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const std::optional<nlohmann::json> answer = process_.receive(std::max(left, std::chrono::milliseconds(0)));
+    if (!answer) {
+      reply.error = "no reply within " + std::to_string(timeout.count()) + " ms";
+      return reply;
+    }
+    const auto answered = answer->find("id");
+    if (answered == answer->end() || !answered->is_number_integer()) {
+      throw std::runtime_error("the external client replied without a numeric id: " + answer->dump());
+    }
+    if (answered->get<std::int64_t>() != id) continue;
+    const std::string type = text_of(*answer, "type");
+    if (type == "ok") {
+      reply.type = Reply::Type::ok;
+    } else if (type == "fail") {
+      reply.type = Reply::Type::fail;
+    } else if (type != "info") {
+      throw std::runtime_error("the external client replied with type '" + type + "' (ok, fail or info): " + answer->dump());
+    }
+    reply.error = text_of(*answer, "error");
+    if (reply.type == Reply::Type::fail && reply.error == "unsupported") {
+      throw std::runtime_error("the external client does not support '" + text_of(message, "op") + "'");
+    }
+    reply.body = *answer;
+    return reply;
+  }
+}
+
+Task<AcquireResult> ExternalLock::acquire(std::string key, Micros wait) {
+  const MonoTime sent_at = clock_.monotonic_now();
+  const auto wait_ms = std::chrono::duration_cast<std::chrono::milliseconds>(wait);
+  const Reply reply = request({{"op", "acquire"}, {"wait_ms", wait_ms.count()}}, wait_ms + kReplyGrace);
+  AcquireResult result;
+  result.attempts = 1;
+  result.detail = reply.error;
+  if (reply.type == Reply::Type::fail) {
+    result.status = AcquireStatus::busy;
+  } else if (reply.type == Reply::Type::info) {
+    result.status = AcquireStatus::unknown;
+  } else {
+    result.status = AcquireStatus::acquired;
+    Lease lease;
+    lease.key = std::move(key);
+    lease.token = text_of(reply.body, "token");
+    if (lease.token.empty()) lease.token = token_prefix_ + std::to_string(++leases_);
+    lease.sent_at = sent_at;
+    lease.valid_until = sent_at + ttl_;
+    lease.fencing_token = reply.fence().value_or(0);
+    lease.clock = &clock_;
+    result.lease = std::move(lease);
+  }
+  co_return result;
+}
+
+Task<ReleaseStatus> ExternalLock::release(Lease& lease) {
+  const Reply reply = request({{"op", "release"}}, kReplyGrace);
+  lease.known_lost = true;  // as every variant: the lease is over whatever the answer
+  co_return reply.type == Reply::Type::ok     ? ReleaseStatus::released
+            : reply.type == Reply::Type::fail ? ReleaseStatus::not_owned
+                                              : ReleaseStatus::unknown;
+}
+
+Task<RenewStatus> ExternalLock::renew(Lease& lease) {
+  if (!hello_.supports("renew")) throw std::runtime_error("the external client does not support 'renew'");
+  const MonoTime sent_at = clock_.monotonic_now();
+  const Reply reply = request({{"op", "renew"}}, kReplyGrace);
+  if (reply.type == Reply::Type::ok) {
+    lease.valid_until = sent_at + ttl_;
+    co_return RenewStatus::renewed;
+  }
+  if (reply.type == Reply::Type::fail) {
+    lease.known_lost = true;
+    co_return RenewStatus::lost;
+  }
+  co_return RenewStatus::unknown;
+}
+
+Reply ExternalLock::use() {
+  if (!hello_.supports("use")) return Reply{Reply::Type::ok, {}, nlohmann::json::object()};
+  return request({{"op", "use"}}, kReplyGrace);
+}
+
+}  // namespace lockcheck::judge

@@ -1,0 +1,44 @@
+#pragma once
+// One external lock client process of `lockcheck judge` (PROTOCOL.md): started with its settings in the
+// environment, spoken to in JSON lines over pipes, stopped by pid. Production seam code (fork, pipes, poll):
+// the worker process that hosts it is real-time already. It stays in the worker's process group, so the
+// run's pause (SIGSTOP) and crash (SIGKILL) of the worker reach the client's library too.
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace lockcheck::judge {
+
+class ExternalProcess {
+ public:
+  // Starts `command` (argv[0] searched on PATH) with the worker's environment plus `extra_env`
+  // ("NAME=value"); its standard error is appended to `stderr_path`. Throws std::runtime_error when it cannot.
+  ExternalProcess(const std::vector<std::string>& command, const std::vector<std::string>& extra_env,
+                  const std::string& stderr_path);
+  ~ExternalProcess();
+  ExternalProcess(const ExternalProcess&) = delete;
+  ExternalProcess& operator=(const ExternalProcess&) = delete;
+
+  // Writes one line (the object's JSON and '\n'). False when the client has gone (its stdin closed).
+  bool send(const nlohmann::json& message);
+  // The next JSON line within `timeout`; nothing on timeout or end of output. A line that is not a JSON
+  // object throws std::runtime_error naming it (a protocol error is the adapter's bug, not a verdict).
+  std::optional<nlohmann::json> receive(std::chrono::milliseconds timeout);
+  // Closes its stdin, waits up to `grace` for it to exit, then SIGKILLs it.
+  void stop(std::chrono::milliseconds grace);
+  pid_t pid() const { return pid_; }
+
+ private:
+  pid_t pid_ = -1;
+  int to_client_ = -1;
+  int from_client_ = -1;
+  std::string buffered_;  // bytes read past the last whole line
+};
+
+}  // namespace lockcheck::judge
