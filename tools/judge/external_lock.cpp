@@ -91,7 +91,8 @@ Task<AcquireResult> ExternalLock::acquire(std::string key, Micros wait) {
   result.attempts = 1;
   result.detail = reply.error;
   if (reply.type == Reply::Type::fail) {
-    result.status = AcquireStatus::busy;
+    // "unreachable: ..." (PROTOCOL.md): no attempt got a reply, which a library may tell from a held lock.
+    result.status = reply.error.starts_with("unreachable") ? AcquireStatus::unreachable : AcquireStatus::busy;
   } else if (reply.type == Reply::Type::info) {
     result.status = AcquireStatus::unknown;
   } else {

@@ -177,7 +177,7 @@ std::optional<std::int64_t> process_of_client_name(std::string_view name) {
   return process;
 }
 
-void place_server_events(std::vector<Record>& records) {
+void place_server_events(std::vector<Record>& records, bool commands_outside_ops) {
   constexpr std::int64_t kOpen = std::numeric_limits<std::int64_t>::max();
   struct Span {
     std::int64_t from_us;
@@ -216,7 +216,9 @@ void place_server_events(std::vector<Record>& records) {
       for (const Span& span : spans.at(by)) {
         if (span.from_us < line->t_us) latest = std::max(latest, std::min(line->t_us, span.to_us == kOpen ? kOpen : span.to_us - 1));
       }
-      if (latest != std::numeric_limits<std::int64_t>::min()) line->t_us = latest;
+      if (latest == std::numeric_limits<std::int64_t>::min()) continue;
+      if (commands_outside_ops && line->t_us - latest > kObserverLagUs) continue;
+      line->t_us = latest;
     }
     for (std::size_t i = stream.size(); i-- > 1;) stream[i - 1]->t_us = std::min(stream[i - 1]->t_us, stream[i]->t_us);
   }

@@ -71,7 +71,11 @@ struct Gaps {
 // Redis has not yet written the notification.) Then each node's lines are kept in stream order (no line
 // later than the next), which moves only lines that ran earlier still. `records`: the run's own records
 // (server lines per node in stream order) and the workers' op records.
-void place_server_events(std::vector<Record>& records);
+// `commands_outside_ops`: an external lock client (lockcheck judge), whose library may send commands between
+// the ops the judge sees (a background refresh timer). A line read more than kObserverLagUs after the end of
+// the process's latest op is such a command and keeps the time the observer read it.
+inline constexpr std::int64_t kObserverLagUs = 50000;
+void place_server_events(std::vector<Record>& records, bool commands_outside_ops = false);
 
 class NodeAttribution {
  public:

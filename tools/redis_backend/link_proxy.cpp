@@ -79,6 +79,12 @@ void LinkProxy::set_target_port(int port) {
   target_ports_.at(0) = port;
 }
 
+void LinkProxy::set_target_ports(const std::vector<int>& ports) {
+  std::lock_guard<std::mutex> lock(targets_mutex_);
+  if (ports.size() != target_ports_.size()) throw std::invalid_argument("set_target_ports: one port per link");
+  target_ports_ = ports;
+}
+
 LinkProxy::LinkProxy(const std::vector<int>& target_ports, std::int64_t delay_us)
     : target_ports_(target_ports), delay_us_(delay_us), resp_(false), prng_(0) {
   start();

@@ -41,6 +41,8 @@ class LinkProxy {
   // Connections accepted from now on lead to `port` (a front made before its server, whose address the
   // server announces: a [sentinel] data node's replica-announce-port).
   void set_target_port(int port);
+  // The same for every link of a multi-link proxy: port(i) leads to ports[i] for connections accepted from now.
+  void set_target_ports(const std::vector<int>& ports);
   // Connections accepted from these source addresses ("127.0.0.12") drop every byte both ways, queued ones
   // included, until the set changes: a cluster node whose outgoing bus links come from an address of its own
   // (bind-source-addr) is cut off from this proxy's target without cutting the other nodes' links to it.

@@ -197,7 +197,7 @@ class Run {
     // One master: a command's effect comes before its reply, so a server line goes no later than that. On a
     // cluster a worker's commands go to one node at a time, each answered before the next: the same holds.
     // Through a SentinelPort too: one node at a time.
-    if (topology_.services() == 1 || topology_.cluster() || topology_.sentinel()) place_server_events(records);
+    if (topology_.services() == 1 || topology_.cluster() || topology_.sentinel()) place_server_events(records, !config_.external.command.empty());
     std::erase_if(records, [&](const Record& record) { return record.t_us > config_.duration_us; });
     std::stable_sort(records.begin(), records.end(), [](const Record& a, const Record& b) { return a.t_us < b.t_us; });
     sim::History history;

@@ -21,6 +21,7 @@
 #include "lockcheck/sentinel_port.hpp"
 #include "lockcheck/thread_spawner.hpp"
 #include "lockcheck/variants/registry.hpp"
+#include "routed_fronts.hpp"
 #include "routing_port.hpp"
 #include "worker_client.hpp"
 #include "worker_config.hpp"
@@ -32,20 +33,19 @@ using namespace lockcheck::redis_backend;
 
 namespace {
 
-// The settings an external client reads (judge/PROTOCOL.md): this process's links, as the routing table has
-// them now (its fault proxies when the scenario has link faults), the key, the TTL and the connection name the
+// The settings an external client reads (judge/PROTOCOL.md): this process's fronts (routed_fronts.hpp), the key, the TTL and the connection name the
 // server-side history attributes its commands by.
-std::vector<std::string> external_client_env(const sim::SimConfig& config, const RoutingTable& table, int process,
-                                             int services, const std::string& client_name) {
-  std::uint64_t generation = 0;
+std::vector<std::string> external_client_env(const sim::SimConfig& config, const RoutedFronts& fronts, int services,
+                                             int process, const std::string& client_name) {
   std::string addresses;
-  for (const int port : table.ports(process, services, generation)) {
+  for (const int port : fronts.ports()) {
     addresses += fmt::format("{}127.0.0.1:{}", addresses.empty() ? "" : ",", port);
   }
   return {"LOCKCHECK_TOPOLOGY=" + std::string(services > 1 ? "redlock" : "single"),
           "LOCKCHECK_REDIS=" + addresses,
           "LOCKCHECK_KEY=" + config.workload.key,
           fmt::format("LOCKCHECK_TTL_MS={}", config.lock.ttl.count()),
+          fmt::format("LOCKCHECK_COMMAND_TIMEOUT_MS={}", std::max<std::int64_t>(1, config.command_timeout_us / 1000)),
           "LOCKCHECK_CLIENT_NAME=" + client_name,
           fmt::format("LOCKCHECK_PROCESS={}", process)};
 }
@@ -108,6 +108,7 @@ int main(int argc, char** argv) {
     }
     Port& lock_port = cluster ? static_cast<Port&>(*cluster) : sentinel ? static_cast<Port&>(*sentinel) : port;
     std::unique_ptr<LockAlgorithm> lock;
+    std::optional<RoutedFronts> fronts;
     std::optional<judge::ExternalProcess> external_process;
     std::optional<judge::ExternalLock> external;
     if (config.external.command.empty()) {
@@ -115,7 +116,8 @@ int main(int argc, char** argv) {
     } else {
       const std::string name = worker_client_name(process, incarnation);
       const std::string stderr_path = (std::filesystem::path(out_path).parent_path() / fmt::format("client-{}.stderr", process)).string();
-      external_process.emplace(config.external.command, external_client_env(config, table, process, services, name), stderr_path);
+      fronts.emplace(table, process, services);
+      external_process.emplace(config.external.command, external_client_env(config, *fronts, services, process, name), stderr_path);
       // A runtime's start (node loads its modules) fits well inside 30 s on a loaded machine.
       external.emplace(*external_process, clock, config.lock.ttl, fmt::format("p{}-{}-", process, incarnation),
                        std::chrono::milliseconds(30000));

@@ -31,7 +31,8 @@ const ops = {
     if (!(await m.tryAcquire())) throw Object.assign(new Error("not acquired"), { definite: true });
     mutex = m;
   },
-  async use() {}, // no fencing token; answering now is performing now
+  // The library's contract: a holder checks isAcquired (turned false by a failed refresh) before it acts.
+  async use() { if (!mutex || !mutex.isAcquired) throw Object.assign(new Error("lock lost"), { definite: true }); },
   // No renew: refresh is protected (_refresh), run only by the library's own timer.
   async release() {
     if (!mutex) throw Object.assign(new Error("not held"), { definite: true });

@@ -407,6 +407,20 @@ TEST(PlaceServerEvents, TheObserversWindowExcludesNothing) {
   EXPECT_EQ(records[2].t_us, 343992);
 }
 
+// An external client's library refreshed its lease from a timer, 3 s after its last op ended: the command
+// ran when the observer read it, not inside that op (which would put a refresh before the expiry it followed).
+// A line read within the observer's lag of the op's end still goes inside it.
+TEST(PlaceServerEvents, AnExternalClientsBackgroundCommandKeepsItsTime) {
+  std::vector<Record> records = {op_record(1'000'000, 3, "invoke", "acquire"), op_record(1'290'000, 3, "ok", "acquire"),
+                                 server_line(4'300'000, 4'280'000, 3, "expire_set"), op_record(5'000'000, 4, "invoke", "acquire"),
+                                 op_record(5'100'000, 4, "ok", "acquire"), server_line(5'130'000, 5'090'000, 4, "created")};
+  place_server_events(records, /*commands_outside_ops=*/true);
+  EXPECT_EQ(records[2].t_us, 4'300'000);
+  EXPECT_EQ(records[5].t_us, 5'099'999);
+  place_server_events(records);
+  EXPECT_EQ(records[2].t_us, 1'289'999);  // the catalogue's workers: every command inside an op
+}
+
 // A node's lines keep their stream order: a line is never placed after the one that follows it.
 TEST(PlaceServerEvents, ANodesLinesKeepTheirOrder) {
   std::vector<Record> records = {op_record(900, 1, "invoke", "release"), op_record(900, 2, "invoke", "acquire"),

@@ -1,0 +1,55 @@
+// lockcheck judge adapter for lockcheck's own Mutex (PROTOCOL.md): the library as a user links it, driven from
+// outside, so its verdicts can be set beside the in-process ones on the same scenarios.
+#include <lockcheck/mutex.hpp>
+
+#include <cstdlib>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+using Json = nlohmann::json;
+
+int main() {
+  const auto env = [](const char* name, const char* fallback) { const char* v = std::getenv(name); return std::string(v ? v : fallback); };
+  const std::string address = env("LOCKCHECK_REDIS", "127.0.0.1:6379");
+  lockcheck::ConnectionOptions connection{.host = address.substr(0, address.rfind(':')), .port = std::stoi(address.substr(address.rfind(':') + 1))};
+  connection.command_timeout = lockcheck::Millis(std::stoll(env("LOCKCHECK_COMMAND_TIMEOUT_MS", "1000")));
+  connection.client_name = env("LOCKCHECK_CLIENT_NAME", "");
+  lockcheck::Client client(connection);
+  lockcheck::MutexOptions options;
+  options.lock.ttl = lockcheck::Millis(std::stoll(env("LOCKCHECK_TTL_MS", "1000")));
+  lockcheck::Mutex mutex(client, env("LOCKCHECK_KEY", "lock"), options);
+  std::optional<lockcheck::Lease> lease;  // the one lease this client may hold
+  std::cout << Json{{"type", "hello"}, {"client", "lockcheck Mutex"}, {"ops", {"acquire", "use", "renew", "release", "held"}}} << std::endl;
+  for (std::string line; std::getline(std::cin, line);) {  // ends when lockcheck closes our stdin
+    const Json request = Json::parse(line);
+    const std::string op = request.value("op", "");
+    Json reply{{"id", request.at("id")}, {"type", "ok"}};
+    const auto outcome = [&](auto status, auto ok, auto lost) { reply["type"] = status == ok ? "ok" : status == lost ? "fail" : "info"; };
+    try {
+      if (op == "acquire") {
+        lease = mutex.try_acquire(lockcheck::Millis(request.value("wait_ms", 0)));
+        if (!lease) reply = {{"id", request.at("id")}, {"type", "fail"}, {"error", "held by another owner"}};
+        else reply["token"] = lease->token;
+      } else if (op == "use") {
+        if (lease && lease->fencing_token > 0) reply["fence"] = lease->fencing_token;
+      } else if (op == "renew") {
+        outcome(lease ? mutex.renew(*lease) : lockcheck::RenewStatus::lost, lockcheck::RenewStatus::renewed, lockcheck::RenewStatus::lost);
+      } else if (op == "release") {
+        outcome(lease ? mutex.release(*lease) : lockcheck::ReleaseStatus::not_owned, lockcheck::ReleaseStatus::released,
+                lockcheck::ReleaseStatus::not_owned);
+        lease.reset();
+      } else if (op == "held") {
+        reply["held"] = lease && !lease->lost();
+      } else {
+        reply = {{"id", request.at("id")}, {"type", "fail"}, {"error", "unsupported"}};
+      }
+    } catch (const lockcheck::ConnectionError& error) {  // no attempt got a reply: definitely not acquired
+      reply = {{"id", request.at("id")}, {"type", "fail"}, {"error", std::string("unreachable: ") + error.what()}};
+    } catch (const lockcheck::Error& error) {  // an unknown outcome: it may have happened
+      reply = {{"id", request.at("id")}, {"type", "info"}, {"error", error.what()}};
+    }
+    std::cout << reply << std::endl;
+  }
+}

@@ -1,0 +1,39 @@
+#include "routed_fronts.hpp"
+
+#include <chrono>
+
+namespace lockcheck::redis_backend {
+
+RoutedFronts::RoutedFronts(const RoutingTable& table, int process, int services)
+    : table_(table), process_(process), services_(services) {
+  proxy_ = std::make_unique<LinkProxy>(table_.ports(process_, services_, generation_), 0);
+  thread_ = std::thread([this] { follow(); });
+}
+
+RoutedFronts::~RoutedFronts() {
+  stopping_ = true;
+  thread_.join();
+  proxy_->stop();
+}
+
+std::vector<int> RoutedFronts::ports() const {
+  std::vector<int> out;
+  for (int service = 0; service < services_; ++service) out.push_back(proxy_->port(static_cast<std::size_t>(service)));
+  return out;
+}
+
+void RoutedFronts::follow() {
+  // Ends within one period of the destructor's request. A failover is seen within 10 ms, well inside the
+  // time a client takes to notice its connection closed and reconnect.
+  while (!stopping_) {
+    std::uint64_t generation = 0;
+    const std::vector<int> ports = table_.ports(process_, services_, generation);
+    if (generation != generation_) {
+      proxy_->set_target_ports(ports);
+      generation_ = generation;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+}  // namespace lockcheck::redis_backend

@@ -1,0 +1,39 @@
+#pragma once
+// Fixed addresses for a client that cannot follow the routing table (an external lock client: lockcheck
+// judge): one loopback front per service, each new connection forwarded to where the table routes this
+// process now. A failover kills the old master, which closes the client's connections; the client reconnects
+// to its front and reaches the promoted node, as through a virtual IP. Partitions and loss stay where they
+// are, on the per-client proxies the table routes to. Production code (a thread polling the table).
+#include <atomic>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "link_proxy.hpp"
+#include "routing_table.hpp"
+
+namespace lockcheck::redis_backend {
+
+class RoutedFronts {
+ public:
+  RoutedFronts(const RoutingTable& table, int process, int services);
+  ~RoutedFronts();
+  RoutedFronts(const RoutedFronts&) = delete;
+  RoutedFronts& operator=(const RoutedFronts&) = delete;
+
+  // The front of each service, in service order.
+  std::vector<int> ports() const;
+
+ private:
+  void follow();
+
+  const RoutingTable& table_;
+  int process_;
+  int services_;
+  std::uint64_t generation_ = 0;
+  std::unique_ptr<LinkProxy> proxy_;
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
+}  // namespace lockcheck::redis_backend
