@@ -15,14 +15,53 @@
 #include "fault_families.hpp"
 #include "script_sets.hpp"
 #include "lockcheck/variants/registry.hpp"
+#include "split_command.hpp"
 
 namespace lockcheck::compare {
 namespace {
+
+// The external clients' rows, "client:NAME", with the configuration each adds to the token variant's.
+struct ClientRow {
+  std::string row;
+  sim::ExternalClientConfig external;
+};
+
+std::vector<ClientRow> client_rows(const CompareSelection& selection) {
+  std::vector<ClientRow> rows;
+  for (const std::string& entry : selection.clients) {
+    const std::size_t equals = entry.find('=');
+    if (equals == 0 || equals == std::string::npos || equals + 1 == entry.size()) {
+      throw std::invalid_argument(fmt::format("--clients wants NAME=CMD ARGS, got '{}'", entry));
+    }
+    ClientRow row{"client:" + entry.substr(0, equals), {judge::split_command(entry.substr(equals + 1)), {}}};
+    for (const ClientRow& other : rows) {
+      if (other.row == row.row) throw std::invalid_argument(fmt::format("--clients names '{}' twice", entry.substr(0, equals)));
+    }
+    rows.push_back(std::move(row));
+  }
+  for (const std::string& entry : selection.client_keys) {
+    const std::size_t equals = entry.find('=');
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const ClientRow& r) {
+      return equals != std::string::npos && r.row == "client:" + entry.substr(0, equals);
+    });
+    if (row == rows.end()) throw std::invalid_argument(fmt::format("--client-keys '{}' names no --clients entry (NAME=KEY[+KEY])", entry));
+    std::string_view keys = std::string_view(entry).substr(equals + 1);
+    // Bounded by the text: each round takes one key.
+    while (!keys.empty()) {
+      const std::size_t plus = keys.find('+');
+      if (plus != 0) row->external.keys.emplace_back(keys.substr(0, plus));
+      if (plus == std::string_view::npos) break;
+      keys.remove_prefix(plus + 1);
+    }
+  }
+  return rows;
+}
 
 std::vector<std::string> chosen_variants(const CompareSelection& selection, const std::vector<ScriptSet>& sets,
                                          std::vector<std::string>& notes) {
   const std::vector<std::string>& known = variant_ids();
   const bool named = !sets.empty() && !sets.front().name.empty();
+  if (selection.variants.empty() && !named && !selection.clients.empty()) return {};  // the clients' rows only
   const bool have_scripts = !sets.empty() && !named;
   // A third file is the user's renew.lua: only then can a watchdog renew the script variant.
   const bool have_renew = have_scripts && sets.front().paths.size() >= 3;
@@ -121,6 +160,8 @@ ComparePlan plan_comparison(const CompareSelection& selection) {
   ComparePlan plan;
   const std::vector<ScriptSet> sets = parse_script_sets(selection.script_paths);
   plan.variants = chosen_variants(selection, sets, plan.notes);
+  const std::vector<ClientRow> clients = client_rows(selection);
+  for (const ClientRow& client : clients) plan.variants.push_back(client.row);
   // A named set's row runs variant `script` (under the watchdog when it has a renew.lua) with its own files.
   std::map<std::string, UserScripts> named_scripts;
   std::optional<UserScripts> scripts;
@@ -129,6 +170,12 @@ ComparePlan plan_comparison(const CompareSelection& selection) {
     else named_scripts.emplace(script_set_row(set), read_scripts(set.paths));
   }
   const auto base_config = [&](const std::string& row) {
+    for (const ClientRow& client : clients) {
+      if (client.row != row) continue;
+      sim::SimConfig config = variant_base_config("token");
+      config.external = client.external;
+      return config;
+    }
     if (!named_scripts.contains(row)) return variant_base_config(row);
     return variant_base_config(split_watchdog(row).watchdog ? "script+watchdog" : "script");
   };
@@ -212,6 +259,8 @@ std::string selection_command(const CompareSelection& selection) {
   if (!selection.variants.empty()) command += fmt::format(" --variants {}", fmt::join(selection.variants, ","));
   if (!selection.families.empty()) command += fmt::format(" --faults {}", fmt::join(selection.families, ","));
   command += script_sets_option(parse_script_sets(selection.script_paths));
+  for (const std::string& client : selection.clients) command += fmt::format(" --clients '{}'", client);
+  for (const std::string& keys : selection.client_keys) command += fmt::format(" --client-keys {}", keys);
   if (selection.seed) {
     command += fmt::format(" --seed {}", *selection.seed);
   } else if (selection.runs != CompareSelection{}.runs) {

@@ -18,6 +18,11 @@ struct CompareSelection {
   std::optional<std::uint64_t> seed;  // only this seed (replaying one cell's run)
   // The `script` variant's Lua files (acquire, release, optional renew), as the user named them.
   std::vector<std::string> script_paths;
+  // External lock clients (lockcheck judge), each "NAME=CMD ARGS": a row "client:NAME" on the token
+  // variant's comparison workload. Real Redis only. Without --variants, only these rows run.
+  std::vector<std::string> clients;
+  // "NAME=KEY[+KEY...]": the keys client NAME's library writes when not the lock's key (mutex:lock).
+  std::vector<std::string> client_keys;
 };
 
 struct PlannedCell {

@@ -78,6 +78,9 @@ int command_compare(const CompareOptions& options) {
     throw std::invalid_argument("--junit is written by `lockcheck merge ... --junit OUT.xml`, not by a shard");
   }
   const bool real_redis = options.backend == "redis";
+  if (!options.selection.clients.empty() && !real_redis) {
+    throw std::invalid_argument("compare --clients runs external clients on real redis-server processes: add --backend redis");
+  }
   const compare::ComparePlan plan = compare::plan_comparison(options.selection);
   reports::ComparisonShard shard;
   shard.index = options.shard_index;
@@ -125,6 +128,10 @@ int command_compare(const CompareOptions& options) {
       RunOptions cell_options = run_options;
       if (real_redis) {
         try {
+          if (const std::string refusal = sim::external_client_refusal(planned.scenario.config);
+              !planned.scenario.config.external.command.empty() && !refusal.empty()) {
+            throw std::invalid_argument(refusal);
+          }
           cell_options = redis_backend::with_redis_backend(planned.scenario, run_options);
         } catch (const std::invalid_argument& refused) {
           // A fault this backend cannot make real (eviction): the cell is skipped and says why.

@@ -287,6 +287,12 @@ int main(int argc, char** argv) {
                       "renew.lua also script+watchdog, which runs it). Or NAME=acquire.lua,release.lua[,renew.lua], "
                       "repeated: one row per named set, side by side (catalogue rows only with --variants)")
       ->delimiter(',');  // files are read, and a missing one named, by compare_plan (exit 2)
+  compare->add_option("--clients", compare_options.selection.clients,
+                      "External lock clients as rows (with --backend redis): NAME=CMD ARGS, e.g. "
+                      "\"redis-py=python3 tools/judge/adapters/redis_py_lock.py\" (tools/judge/PROTOCOL.md)")
+      ->delimiter(',');
+  compare->add_option("--client-keys", compare_options.selection.client_keys,
+                      "NAME=KEY[+KEY]: the keys client NAME's library writes, when not the lock's key (e.g. mutex:lock)");
   compare->add_option("--out", compare_options.out_dir, "Write matrix.md, report.html, results.json here (default: print matrix.md)");
   compare->add_option("--junit", compare_options.junit_path, "Write JUnit XML here");
   compare->add_option("--history-dir", compare_options.history_dir, "Write every run's history (JSONL) here");
