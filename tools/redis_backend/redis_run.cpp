@@ -281,21 +281,11 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
   }
   if (!config.external.command.empty()) {
     // An external client is given fixed addresses: a cluster's MOVED and a sentinel's answers name addresses
-    // past the client's own fault proxies, and its runtime reads the system clock, which no shim moves yet.
+    // past the client's own fault proxies.
     const auto refuse_external = [](const std::string& what) {
       throw std::invalid_argument("lockcheck judge cannot run an external client with " + what + " yet");
     };
     if (cluster || sentinel) refuse_external("a [cluster] or [sentinel]");
-    for (const auto& fault : fault_schedule(config, seed)) {
-      if (fault.kind == sim::FaultKind::client_clock_jump || fault.kind == sim::FaultKind::client_clock_drift) {
-        refuse_external(fmt::format("fault '{}' (its runtime reads the system clock)", sim::to_string(fault.kind)));
-      }
-    }
-    for (const auto& client : config.clients) {
-      if (client.clock.drift_ppm != 0 || client.clock.wall_offset_us != 0) {
-        refuse_external("[clients] clock skew or drift (its runtime reads the system clock)");
-      }
-    }
   }
   for (const auto& fault : fault_schedule(config, seed)) {
     const bool split_brain_needs_topology = fault.kind == sim::FaultKind::split_brain && !sentinel && !cluster;

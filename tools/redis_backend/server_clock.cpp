@@ -21,6 +21,8 @@ std::int64_t ServerClock::offset_ns() const {
   return s.offset_ns + (monotonic_ns() - s.drift_since_ns) / 1'000'000 * s.drift_ppm;
 }
 
+std::int64_t ServerClock::drift_ppm() const { return state().drift_ppm; }
+
 void ServerClock::apply(const Setting& setting) {
   {
     std::lock_guard lock(mutex_);

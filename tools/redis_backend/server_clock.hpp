@@ -22,6 +22,7 @@ class ServerClock {
   // From now on the server's wall clock runs drift_ppm parts per million fast (negative: slow).
   void set_drift(std::int64_t drift_ppm);
   std::int64_t offset_ns() const;
+  std::int64_t drift_ppm() const;
   // When, on CLOCK_MONOTONIC, the server's wall clock read `server_wall_us` (a MONITOR line's stamp), no earlier
   // than `not_before_ns` (the stamp before it in the same stream: after a move back the clock shows some readings
   // twice). Each setting the run gave the clock (offset, drift) holds from its move to the next: the answer is

@@ -15,6 +15,7 @@
 
 #include "attribution.hpp"
 #include "client_clock.hpp"
+#include "client_wall_mirror.hpp"
 #include "external_lock.hpp"
 #include "lockcheck/cluster_port.hpp"
 #include "lockcheck/entropy.hpp"
@@ -109,6 +110,7 @@ int main(int argc, char** argv) {
     Port& lock_port = cluster ? static_cast<Port&>(*cluster) : sentinel ? static_cast<Port&>(*sentinel) : port;
     std::unique_ptr<LockAlgorithm> lock;
     std::optional<RoutedFronts> fronts;
+    std::optional<ClientWallMirror> wall;
     std::optional<judge::ExternalProcess> external_process;
     std::optional<judge::ExternalLock> external;
     if (config.external.command.empty()) {
@@ -117,7 +119,13 @@ int main(int argc, char** argv) {
       const std::string name = worker_client_name(process, incarnation);
       const std::string stderr_path = (std::filesystem::path(out_path).parent_path() / fmt::format("client-{}.stderr", process)).string();
       fronts.emplace(table, process, services);
-      external_process.emplace(config.external.command, external_client_env(config, *fronts, services, process, name), stderr_path);
+      std::vector<std::string> env = external_client_env(config, *fronts, services, process, name);
+      // The clock shim beside this worker moves the client's wall clock as the run moves this process's.
+      const std::filesystem::path tools = std::filesystem::read_symlink("/proc/self/exe").parent_path();
+      wall.emplace(clock_state, clock_path + ".wall");
+      env.push_back("LD_PRELOAD=" + (tools / "liblockcheck_clock_shim.so").string());
+      env.push_back("LOCKCHECK_CLOCK_FILE=" + wall->path());
+      external_process.emplace(config.external.command, env, stderr_path);
       // A runtime's start (node loads its modules) fits well inside 30 s on a loaded machine.
       external.emplace(*external_process, clock, config.lock.ttl, fmt::format("p{}-{}-", process, incarnation),
                        std::chrono::milliseconds(30000));
