@@ -1,7 +1,10 @@
-// Runs the README's example of each lock type (lib/examples/) against private redis-servers.
+// Runs the README's example of each lock type (lib/examples/) against private redis-servers, and checks what
+// each prints: an example that ran without throwing but skipped its section (a lost lock) or printed the wrong
+// token would otherwise pass.
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <thread>
 
@@ -18,24 +21,41 @@ namespace {
 
 using lockcheck::testing::RedisServer;
 
+// What `example` writes to standard output.
+template <typename Example>
+std::string printed_by(Example example) {
+  ::testing::internal::CaptureStdout();
+  try {
+    example();
+  } catch (...) {
+    std::fflush(stdout);
+    ::testing::internal::GetCapturedStdout();
+    throw;
+  }
+  std::fflush(stdout);
+  return ::testing::internal::GetCapturedStdout();
+}
+
 TEST(Examples, FencedMutex) {
   RedisServer server;
-  EXPECT_NO_THROW(write_with_fence(server.host(), server.port()));
+  // A fresh server's first fencing token.
+  EXPECT_EQ(printed_by([&] { write_with_fence(server.host(), server.port()); }), "write ledger with fencing token 1\n");
 }
 
 TEST(Examples, RedissonMutex) {
   RedisServer server;
-  EXPECT_NO_THROW(nested_sections(server.host(), server.port()));
+  EXPECT_EQ(printed_by([&] { nested_sections(server.host(), server.port()); }), "holding 2 times\n");
 }
 
 TEST(Examples, SharedMutex) {
   RedisServer server;
-  EXPECT_NO_THROW(read_then_write(server.host(), server.port()));
+  EXPECT_EQ(printed_by([&] { read_then_write(server.host(), server.port()); }), "reading the catalog\nupdating the catalog\n");
 }
 
 TEST(Examples, RedlockMutex) {
   RedisServer first, second, third;
-  EXPECT_NO_THROW(lock_on_quorum(first.host(), {first.port(), second.port(), third.port()}));
+  EXPECT_EQ(printed_by([&] { lock_on_quorum(first.host(), {first.port(), second.port(), third.port()}); }),
+            "building the report\n");
 }
 
 TEST(Examples, ReplicatedMutex) {
@@ -47,7 +67,7 @@ TEST(Examples, ReplicatedMutex) {
     if (master_admin.command({"INFO", "replication"}).text.find("state=online") != std::string::npos) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  EXPECT_NO_THROW(lock_on_replicated_master(master.host(), master.port()));
+  EXPECT_EQ(printed_by([&] { lock_on_replicated_master(master.host(), master.port()); }), "issuing invoice 7\n");
 }
 
 }  // namespace
