@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <unistd.h>
+
 namespace lockcheck::judge {
 namespace {
 
@@ -30,7 +32,14 @@ ExternalLock::ExternalLock(ExternalProcess& process, Clock& clock, Millis ttl, s
                            std::chrono::milliseconds hello_timeout)
     : process_(process), clock_(clock), ttl_(ttl), token_prefix_(std::move(token_prefix)) {
   const std::optional<nlohmann::json> hello = process_.receive(hello_timeout);
-  if (!hello) throw std::runtime_error("the external client wrote no hello line (PROTOCOL.md) within its start-up time");
+  if (!hello) {
+    // Give the exit a moment to be reaped: a command that is not found ends at once.
+    std::string ended;
+    for (int attempt = 0; attempt < 50 && (ended = process_.ended()).empty(); ++attempt) usleep(10000);
+    throw std::runtime_error("the external client wrote no hello line (PROTOCOL.md)" +
+                             (ended.empty() ? " within its start-up time" : "; it " + ended) +
+                             (process_.stderr_tail().empty() ? std::string() : "; its standard error ended: " + process_.stderr_tail()));
+  }
   if (text_of(*hello, "type") != "hello") throw std::runtime_error("the external client's first line is not a hello: " + hello->dump());
   hello_.client = text_of(*hello, "client");
   hello_.version = text_of(*hello, "version");

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <fstream>
 #include <stdexcept>
 
 extern char** environ;
@@ -25,7 +26,8 @@ void close_fd(int& fd) {
 }  // namespace
 
 ExternalProcess::ExternalProcess(const std::vector<std::string>& command, const std::vector<std::string>& extra_env,
-                                 const std::string& stderr_path) {
+                                 const std::string& stderr_path)
+    : stderr_path_(stderr_path) {
   if (command.empty()) throw std::runtime_error("the external client's command is empty");
   int in_pipe[2], out_pipe[2];
   if (pipe2(in_pipe, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
@@ -106,6 +108,30 @@ std::optional<nlohmann::json> ExternalProcess::receive(std::chrono::milliseconds
     }
     buffered_.append(chunk, static_cast<std::size_t>(n));
   }
+}
+
+std::string ExternalProcess::ended() {
+  if (ended_.empty() && pid_ > 0) {
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      ended_ = WIFEXITED(status) ? "exited with status " + std::to_string(WEXITSTATUS(status)) +
+                                       (WEXITSTATUS(status) == 127 ? " (command not found?)" : "")
+                                 : "killed by signal " + std::to_string(WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    }
+  }
+  return ended_;
+}
+
+std::string ExternalProcess::stderr_tail(std::size_t bytes) const {
+  std::ifstream in(stderr_path_, std::ios::binary | std::ios::ate);
+  if (!in) return {};
+  const std::streamoff size = in.tellg();
+  const std::streamoff from = size > static_cast<std::streamoff>(bytes) ? size - static_cast<std::streamoff>(bytes) : 0;
+  in.seekg(from);
+  std::string tail(static_cast<std::size_t>(size - from), '\0');
+  in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
+  return tail;
 }
 
 void ExternalProcess::stop(std::chrono::milliseconds grace) {

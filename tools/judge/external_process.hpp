@@ -30,6 +30,10 @@ class ExternalProcess {
   // The next JSON line within `timeout`; nothing on timeout or end of output. A line that is not a JSON
   // object throws std::runtime_error naming it (a protocol error is the adapter's bug, not a verdict).
   std::optional<nlohmann::json> receive(std::chrono::milliseconds timeout);
+  // Why it ended, when it has ("exited with status 127", "killed by signal 9"), or "" while it runs.
+  std::string ended();
+  // The last `bytes` of what it wrote to standard error: for the message when it breaks the protocol.
+  std::string stderr_tail(std::size_t bytes = 600) const;
   // Closes its stdin, waits up to `grace` for it to exit, then SIGKILLs it.
   void stop(std::chrono::milliseconds grace);
   pid_t pid() const { return pid_; }
@@ -39,6 +43,8 @@ class ExternalProcess {
   int to_client_ = -1;
   int from_client_ = -1;
   std::string buffered_;  // bytes read past the last whole line
+  std::string stderr_path_;
+  std::string ended_;  // set once reaped
 };
 
 }  // namespace lockcheck::judge

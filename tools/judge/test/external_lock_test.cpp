@@ -66,6 +66,19 @@ TEST(ExternalLock, AClientThatBreaksTheProtocolIsAnError) {
   }
 }
 
+// A client that dies before its hello says how, and what it wrote on standard error, not "no hello in 10 s".
+TEST(ExternalLock, AClientThatDiesAtStartSaysHowAndWhy) {
+  ExternalProcess process({"sh", "-c", "echo 'no module named redis' >&2; exit 4"}, {}, stderr_path() + ".dies");
+  FixedClock clock;
+  try {
+    ExternalLock lock(process, clock, Millis(500), "p0-", std::chrono::milliseconds(10000));
+    FAIL() << "a client without a hello line was accepted";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("exited with status 4"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("no module named redis"), std::string::npos) << error.what();
+  }
+}
+
 TEST(ExternalLock, NoReplyInTimeIsAnUnknownOutcome) {
   ExternalProcess process = scripted(kHello, {});
   FixedClock clock;
