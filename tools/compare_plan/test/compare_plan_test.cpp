@@ -24,13 +24,13 @@ TEST(ComparePlan, EveryRegisteredVariantButScriptByDefault) {
 }
 
 TEST(ComparePlan, UnknownIdsAreUsageErrors) {
-  EXPECT_THROW(plan_comparison(CompareSelection{{"no-such-lock"}, {}, 1, {}, {}}), std::invalid_argument);
-  EXPECT_THROW(plan_comparison(CompareSelection{{"token"}, {"no-such-fault"}, 1, {}, {}}), std::invalid_argument);
-  EXPECT_THROW(plan_comparison(CompareSelection{{"script"}, {}, 1, {}, {}}), std::invalid_argument);
+  EXPECT_THROW(plan_comparison(CompareSelection{{"no-such-lock"}, {}, 1, {}, {}, {}, {}}), std::invalid_argument);
+  EXPECT_THROW(plan_comparison(CompareSelection{{"token"}, {"no-such-fault"}, 1, {}, {}, {}, {}}), std::invalid_argument);
+  EXPECT_THROW(plan_comparison(CompareSelection{{"script"}, {}, 1, {}, {}, {}, {}}), std::invalid_argument);
 }
 
 TEST(ComparePlan, RedlockGetsFiveMastersAndFailoverAddsReplicas) {
-  const ComparePlan plan = plan_comparison(CompareSelection{{"redlock", "token"}, {"baseline", "failover"}, 2, {}, {}});
+  const ComparePlan plan = plan_comparison(CompareSelection{{"redlock", "token"}, {"baseline", "failover"}, 2, {}, {}, {}, {}});
   ASSERT_EQ(plan.cells.size(), 4u);
   EXPECT_EQ(plan.cells[0].scenario.config.nodes.size(), 5u);
   EXPECT_EQ(plan.cells[1].scenario.config.nodes.size(), 7u);
@@ -41,7 +41,7 @@ TEST(ComparePlan, RedlockGetsFiveMastersAndFailoverAddsReplicas) {
 
 TEST(ComparePlan, DisclosesEachVariantsWorkload) {
   const ComparePlan plan =
-      plan_comparison(CompareSelection{{"token", "redlock", "reentrant-hash", "rw-owned", "fenced"}, {"baseline"}, 1, {}, {}});
+      plan_comparison(CompareSelection{{"token", "redlock", "reentrant-hash", "rw-owned", "fenced"}, {"baseline"}, 1, {}, {}, {}, {}});
   ASSERT_EQ(plan.workloads.size(), plan.variants.size());
   for (std::size_t i = 0; i < plan.variants.size(); ++i) {
     const reports::Workload& workload = plan.workloads[i];
@@ -64,11 +64,11 @@ TEST(ComparePlan, ReplayCommandNamesTheCell) {
   EXPECT_EQ(replay_command(CompareSelection{}, "token", "pause", 7),
             "lockcheck compare --variants token --faults pause --seed 7 --history-dir .");
   EXPECT_EQ(selection_command(CompareSelection{}), "lockcheck compare");
-  EXPECT_EQ(selection_command(CompareSelection{{"token"}, {}, 5, {}, {}}), "lockcheck compare --variants token --runs 5");
+  EXPECT_EQ(selection_command(CompareSelection{{"token"}, {}, 5, {}, {}, {}, {}}), "lockcheck compare --variants token --runs 5");
 }
 
 TEST(ComparePlan, WatchdogRowsWrapTheNamedVariant) {
-  const ComparePlan plan = plan_comparison(CompareSelection{{"token+watchdog", "fenced"}, {"baseline"}, 1, {}, {}});
+  const ComparePlan plan = plan_comparison(CompareSelection{{"token+watchdog", "fenced"}, {"baseline"}, 1, {}, {}, {}, {}});
   ASSERT_EQ(plan.cells.size(), 2u);
   const sim::SimConfig& wrapped = plan.cells[0].scenario.config;
   EXPECT_EQ(plan.cells[0].variant, "token+watchdog");
@@ -84,10 +84,10 @@ TEST(ComparePlan, WatchdogRowsWrapTheNamedVariant) {
 
 TEST(ComparePlan, WatchdogRowsOnlyForVariantsThatCanRenew) {
   for (const char* row : {"watchdog+watchdog", "redisson-like+watchdog", "script+watchdog", "nope+watchdog"}) {
-    EXPECT_THROW(plan_comparison(CompareSelection{{row}, {}, 1, {}, {}}), std::invalid_argument) << row;
+    EXPECT_THROW(plan_comparison(CompareSelection{{row}, {}, 1, {}, {}, {}, {}}), std::invalid_argument) << row;
   }
   // Two files: no renew.lua, so nothing a watchdog could renew with (checked before any file is read).
-  EXPECT_THROW(plan_comparison(CompareSelection{{"script+watchdog"}, {}, 1, {}, {"a.lua", "r.lua"}}), std::invalid_argument);
+  EXPECT_THROW(plan_comparison(CompareSelection{{"script+watchdog"}, {}, 1, {}, {"a.lua", "r.lua"}, {}, {}}), std::invalid_argument);
 }
 
 TEST(ComparePlan, ARenewScriptAddsTheScriptWatchdogRow) {
@@ -95,9 +95,9 @@ TEST(ComparePlan, ARenewScriptAddsTheScriptWatchdogRow) {
   const std::vector<std::string> two{dir + "/token_acquire.lua", dir + "/token_release.lua"};
   std::vector<std::string> three = two;
   three.push_back(dir + "/token_renew.lua");
-  const ComparePlan without = plan_comparison(CompareSelection{{}, {"baseline"}, 1, {}, two});
+  const ComparePlan without = plan_comparison(CompareSelection{{}, {"baseline"}, 1, {}, two, {}, {}});
   EXPECT_EQ(without.variants.back(), "script");
-  const ComparePlan with = plan_comparison(CompareSelection{{}, {"baseline"}, 1, {}, three});
+  const ComparePlan with = plan_comparison(CompareSelection{{}, {"baseline"}, 1, {}, three, {}, {}});
   ASSERT_GE(with.variants.size(), 2u);
   EXPECT_EQ(with.variants[with.variants.size() - 2], "script");
   EXPECT_EQ(with.variants.back(), "script+watchdog");
@@ -111,7 +111,7 @@ TEST(ComparePlan, NamedScriptSetsSideBySideWithoutTheCatalogue) {
   const std::vector<std::string> values{"good=" + dir + "/token_acquire.lua", dir + "/token_release.lua",
                                         dir + "/token_renew.lua", "candidate=" + dir + "/token_acquire.lua",
                                         dir + "/token_release.lua"};
-  const ComparePlan plan = plan_comparison(CompareSelection{{}, {"baseline"}, 1, {}, values});
+  const ComparePlan plan = plan_comparison(CompareSelection{{}, {"baseline"}, 1, {}, values, {}, {}});
   EXPECT_EQ(plan.variants, (std::vector<std::string>{"good+watchdog", "candidate"}));
   ASSERT_EQ(plan.cells.size(), 2u);
   EXPECT_EQ(plan.workloads[0].variant, "good+watchdog");
@@ -121,11 +121,11 @@ TEST(ComparePlan, NamedScriptSetsSideBySideWithoutTheCatalogue) {
   EXPECT_FALSE(good.scripts.renew.empty());
   EXPECT_EQ(good.scripts.renew_name, "token_renew.lua") << "errors name the file";
   EXPECT_FALSE(plan.cells[1].scenario.config.renewal.watchdog);
-  EXPECT_EQ(replay_command(CompareSelection{{}, {"baseline"}, 1, {}, values}, "candidate", "baseline", 3),
+  EXPECT_EQ(replay_command(CompareSelection{{}, {"baseline"}, 1, {}, values, {}, {}}, "candidate", "baseline", 3),
             "lockcheck compare --scripts candidate=" + dir + "/token_acquire.lua," + dir +
                 "/token_release.lua --faults baseline --seed 3 --history-dir .");
   // With --variants, the catalogue rows named come first.
-  EXPECT_EQ(plan_comparison(CompareSelection{{"token"}, {"baseline"}, 1, {}, values}).variants,
+  EXPECT_EQ(plan_comparison(CompareSelection{{"token"}, {"baseline"}, 1, {}, values, {}, {}}).variants,
             (std::vector<std::string>{"token", "good+watchdog", "candidate"}));
 }
 
@@ -134,7 +134,7 @@ TEST(ComparePlan, ScriptSetsRefusals) {
   const std::string a = dir + "/token_acquire.lua", r = dir + "/token_release.lua", n = dir + "/token_renew.lua";
   const auto refused = [](std::vector<std::string> variants, std::vector<std::string> values) {
     try {
-      plan_comparison(CompareSelection{std::move(variants), {"baseline"}, 1, {}, std::move(values)});
+      plan_comparison(CompareSelection{std::move(variants), {"baseline"}, 1, {}, std::move(values), {}, {}});
     } catch (const std::invalid_argument& error) {
       return std::string(error.what());
     }
