@@ -172,6 +172,41 @@ std::string others_held_title(const OthersSummary& summary) {
   return text;
 }
 
+std::string family_title(const Comparison& comparison, const std::string& id) {
+  for (const FamilyInfo& family : comparison.families) {
+    if (family.id == id) return family.title;
+  }
+  return id;
+}
+
+std::vector<DiagnosedResult> diagnosed_results(const Comparison& comparison) {
+  std::vector<DiagnosedResult> out;
+  for (const std::string& variant : comparison.variants) {
+    for (const FamilyInfo& family : comparison.families) {
+      const Cell* cell = find_cell(comparison, variant, family.id);
+      if (cell == nullptr) continue;
+      for (const PropertyResult& result : cell->properties) {
+        if (result.runs_with_diagnostics > 0) out.push_back(DiagnosedResult{cell, &result});
+      }
+    }
+  }
+  return out;
+}
+
+std::string diagnostic_mark(const PropertyResult& result) {
+  if (result.runs_with_diagnostics == 0) return "";
+  return fmt::format("◇ {}/{}", result.runs_with_diagnostics, result.runs);
+}
+
+std::string diagnostic_title(const PropertyResult& result) {
+  return fmt::format("not gating: {} in {} of {} runs, first seed {}", result.first_diagnostic_name,
+                     result.runs_with_diagnostics, result.runs, result.first_diagnostic_seed.value_or(0));
+}
+
+std::string diagnostic_anchor(const Cell& cell, const PropertyResult& result) {
+  return fmt::format("diag-{}--{}--{}", cell.variant, cell.family, result.property);
+}
+
 std::string counterexample_anchor(const Cell& cell, const PropertyResult& result) {
   return anchor_of(cell.variant, cell.family, result.first_violating_seed.value_or(0));
 }

@@ -61,6 +61,23 @@ OthersSummary summarize_others(const Cell& cell, const std::vector<std::string>&
 std::string others_held_text(const OthersSummary& summary);
 std::string others_held_title(const OthersSummary& summary);
 
+// A family's column title ("client pause > TTL"); an unknown id stays itself.
+std::string family_title(const Comparison& comparison, const std::string& id);
+
+// Non-gating diagnostics (PropertyResult::runs_with_diagnostics): never read by status_of. The properties
+// that have one, cell by cell in the comparison's order (rows, columns, checker order).
+struct DiagnosedResult {
+  const Cell* cell;
+  const PropertyResult* result;
+};
+std::vector<DiagnosedResult> diagnosed_results(const Comparison& comparison);
+// The mark beside a cell's ✓/✗: "◇ k/N" (k of the N runs reported one); "" when none did.
+std::string diagnostic_mark(const PropertyResult& result);
+// Its tooltip: "not gating: per_node_double_grant in k of N runs, first seed S".
+std::string diagnostic_title(const PropertyResult& result);
+// The HTML id of a diagnostic's entry in report.html's list: "diag-token--pause--mutual_exclusion_server".
+std::string diagnostic_anchor(const Cell& cell, const PropertyResult& result);
+
 // The anchor of the counterexample drawn for this result (it has a first violating seed).
 std::string counterexample_anchor(const Cell& cell, const PropertyResult& result);
 

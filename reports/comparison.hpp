@@ -47,6 +47,12 @@ struct PropertyResult {
   std::int64_t judged() const { return runs - unknown; }  // runs that could tell: held or violated
   std::optional<std::uint64_t> first_violating_seed;
   properties::Verdict first_violation;             // of that seed
+  // Non-gating findings a checker reported beside its verdict (properties::Diagnostic; e.g. a quorum lock's
+  // per-node double grant): shown by every writer, never part of status_of, a cell's ✓/✗ or its JUnit outcome.
+  std::int64_t runs_with_diagnostics = 0;
+  std::optional<std::uint64_t> first_diagnostic_seed;
+  std::string first_diagnostic_name;               // e.g. "per_node_double_grant"
+  std::string first_diagnostic;                    // that seed's first diagnostic, in words
 };
 
 // One variant under one fault family.

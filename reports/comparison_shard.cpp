@@ -13,7 +13,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr const char* kFormat = "lockcheck-compare-shard";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;  // 2: a property's non-gating diagnostic
 
 // --- writing ---
 
@@ -46,6 +46,12 @@ Json cell_json(const Cell& cell) {
              {"unknown", result.unknown},
              {"first_violation", verdict_json(result.first_violation)}};
     if (result.first_violating_seed) out["first_violating_seed"] = *result.first_violating_seed;
+    if (result.runs_with_diagnostics > 0) {
+      out["diagnostic"] = Json{{"runs", result.runs_with_diagnostics},
+                               {"first_seed", result.first_diagnostic_seed.value_or(0)},
+                               {"name", result.first_diagnostic_name},
+                               {"first", result.first_diagnostic}};
+    }
     results.push_back(std::move(out));
   }
   return Json{{"variant", cell.variant},
@@ -162,6 +168,13 @@ Cell cell_from(const Json& in) {
     result.unknown = item.at("unknown").get<std::int64_t>();
     result.first_violation = verdict_from(item.at("first_violation"));
     if (item.contains("first_violating_seed")) result.first_violating_seed = item.at("first_violating_seed").get<std::uint64_t>();
+    if (item.contains("diagnostic")) {
+      const Json& diagnostic = item.at("diagnostic");
+      result.runs_with_diagnostics = diagnostic.at("runs").get<std::int64_t>();
+      result.first_diagnostic_seed = diagnostic.at("first_seed").get<std::uint64_t>();
+      result.first_diagnostic_name = diagnostic.at("name").get<std::string>();
+      result.first_diagnostic = diagnostic.at("first").get<std::string>();
+    }
     cell.properties.push_back(std::move(result));
   }
   cell.progress = progress_from(in.at("progress"));

@@ -89,6 +89,26 @@ std::string matrix_markdown(const Comparison& comparison, const std::string& rep
   out += ".\n\n";
   out += table(comparison, [&](const Cell* cell) { return others_cell(cell, others, report_html_name); });
 
+  // Non-gating diagnostics as a list of their own: the tables' cells above stay exactly ✓/✗/–.
+  out += "\n## Diagnostics (not gating)\n\nWhat a checker reports beside its verdict without deciding it: for a "
+         "quorum lock (Redlock), a master that gave the key to a second client while the first still held it there, "
+         "when no client held a second majority. A diagnostic never changes a ✓ or ✗ above, nor the JUnit outcome; "
+         "`lockcheck compare --variants V --faults F --seed S --history-dir .` writes the first such run's history.\n\n";
+  const std::vector<DiagnosedResult> diagnosed = diagnosed_results(comparison);
+  if (diagnosed.empty()) {
+    out += "No run reported one.\n";
+  } else {
+    out += "| variant | fault | property | diagnostic | runs | first seed |\n|---|---|---|---|---|---|\n";
+    for (const auto& [cell, result] : diagnosed) {
+      out += fmt::format("| `{}` | {} | {} | `{}` | {}/{} | {} |\n", markdown_cell_escape(cell->variant),
+                         markdown_cell_escape(family_title(comparison, cell->family)), property_label(result->property),
+                         markdown_cell_escape(result->first_diagnostic_name), result->runs_with_diagnostics,
+                         result->runs, result->first_diagnostic_seed.value_or(0));
+    }
+    out += fmt::format("\nThe first occurrence of each is in [{}]({}#diagnostics) and results.json.\n",
+                       report_html_name, report_html_name);
+  }
+
   out += "\n## Workload per variant\n\nWhat each variant's clients do in every cell of its row, before the "
          "column's fault family adds its faults.\n\n| variant |";
   std::string rule = "|---|";

@@ -47,6 +47,8 @@ svg.timeline .violation.client, .swatch.client { fill: #ff0000; background: #ff0
 svg.timeline .violation.resource, .swatch.resource { fill: #ff8c00; background: #ff8c00; }
 svg.timeline .violation.other, .swatch.other { fill: #8b5a00; background: #8b5a00; }
 .swatch.server, .swatch.client, .swatch.resource, .swatch.other { opacity: .35; }
+td a.diagnostic { color: #777; font-weight: normal; font-size: .85em; }
+table.diagnostics { color: #555; } table.diagnostics td.first { white-space: normal; text-align: left; font-size: .9em; }
 )";
 
 std::string broken_cell(const Cell& cell, const PropertyResult& result) {
@@ -55,34 +57,79 @@ std::string broken_cell(const Cell& cell, const PropertyResult& result) {
                      result.violated, result.runs);
 }
 
+// A muted "◇ k/N" under a cell's ✓/✗ when runs reported a non-gating diagnostic, linking to its entry in the
+// Diagnostics list; "" otherwise. `label` names the property where the cell holds several (other properties).
+std::string diagnostic_link(const Cell& cell, const PropertyResult& result, const std::string& label = "") {
+  if (result.runs_with_diagnostics == 0) return "";
+  return fmt::format("<br><a class=\"diagnostic\" href=\"#{}\" title=\"{}\">{}{}</a>",
+                     markup_escape(diagnostic_anchor(cell, result)), markup_escape(diagnostic_title(result)),
+                     label.empty() ? "" : markup_escape(label) + " ", diagnostic_mark(result));
+}
+
 std::string level_td(const Cell* cell, const std::string& property) {
   if (cell == nullptr) return "<td></td>";
   const PropertyResult* result = find_property(*cell, property);
   switch (status_of(result)) {
-    case Status::broken: return "<td class=\"broken\">" + broken_cell(*cell, *result) + "</td>";
+    case Status::broken:
+      return "<td class=\"broken\">" + broken_cell(*cell, *result) + diagnostic_link(*cell, *result) + "</td>";
     case Status::holds:
-      return fmt::format("<td class=\"holds\" title=\"{}\">{}</td>", markup_escape(holds_title(*result)),
-                         holds_text(*result));
-    case Status::not_exercised: return "<td class=\"not-exercised\">–</td>";
+      return fmt::format("<td class=\"holds\" title=\"{}\">{}{}</td>", markup_escape(holds_title(*result)),
+                         holds_text(*result), diagnostic_link(*cell, *result));
+    case Status::not_exercised: return "<td class=\"not-exercised\">–" + diagnostic_link(*cell, *result) + "</td>";
     case Status::not_checked: return "<td></td>";
   }
   return "<td></td>";
 }
 
+std::string others_diagnostics(const Cell& cell, const std::vector<std::string>& others) {
+  std::string out;
+  for (const std::string& property : others) {
+    if (const PropertyResult* result = find_property(cell, property)) {
+      out += diagnostic_link(cell, *result, property_label(property));
+    }
+  }
+  return out;
+}
+
 std::string others_td(const Cell* cell, const std::vector<std::string>& others) {
   if (cell == nullptr) return "<td></td>";
   const OthersSummary summary = summarize_others(*cell, others);
+  const std::string diagnostics = others_diagnostics(*cell, others);
   if (summary.broken.empty()) {
-    if (!summary.any_checked) return "<td class=\"not-exercised\">–</td>";
-    return fmt::format("<td class=\"holds\" title=\"{}\">{}</td>", markup_escape(others_held_title(summary)),
-                       markup_escape(others_held_text(summary)));
+    if (!summary.any_checked) return "<td class=\"not-exercised\">–" + diagnostics + "</td>";
+    return fmt::format("<td class=\"holds\" title=\"{}\">{}{}</td>", markup_escape(others_held_title(summary)),
+                       markup_escape(others_held_text(summary)), diagnostics);
   }
   std::string text;
   for (const PropertyResult* result : summary.broken) {
     text += (text.empty() ? "" : "<br>") + markup_escape(property_label(result->property)) + " " +
             broken_cell(*cell, *result);
   }
-  return "<td class=\"broken\">" + text + "</td>";
+  return "<td class=\"broken\">" + text + diagnostics + "</td>";
+}
+
+// Every non-gating diagnostic, one row per (cell, property), each the target of its cell's "◇ k/N".
+std::string diagnostics_section(const Comparison& comparison) {
+  std::string out =
+      "<h2 id=\"diagnostics\">Diagnostics (not gating)</h2>\n<p>What a checker reports beside its verdict without "
+      "deciding it: for a quorum lock (Redlock), a master that gave the key to a second client while the first "
+      "still held it there, when no client held a second majority. ◇ k/N under a cell: k of its N runs reported "
+      "one. A diagnostic never changes a ✓ or ✗, nor the JUnit outcome; <code>lockcheck compare --variants V "
+      "--faults F --seed S --history-dir .</code> writes the first such run's history.</p>\n";
+  const std::vector<DiagnosedResult> diagnosed = diagnosed_results(comparison);
+  if (diagnosed.empty()) return out + "<p>No run reported one.</p>\n";
+  out += "<table class=\"diagnostics\">\n<thead><tr><th>variant</th><th>fault</th><th>property</th><th>diagnostic</th>"
+         "<th>runs</th><th>first seed</th><th>first occurrence</th></tr></thead>\n<tbody>\n";
+  for (const auto& [cell, result] : diagnosed) {
+    out += fmt::format(
+        "<tr id=\"{}\"><th><code>{}</code></th><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}/{}</td><td>{}</td>"
+        "<td class=\"first\">{}</td></tr>\n",
+        markup_escape(diagnostic_anchor(*cell, *result)), markup_escape(cell->variant),
+        markup_escape(family_title(comparison, cell->family)), markup_escape(property_title(result->property)),
+        markup_escape(result->first_diagnostic_name), result->runs_with_diagnostics, result->runs,
+        result->first_diagnostic_seed.value_or(0), markup_escape(result->first_diagnostic));
+  }
+  return out + "</tbody></table>\n";
 }
 
 template <typename CellTd>
@@ -131,13 +178,6 @@ std::string workload_table(const Comparison& comparison) {
   return out + "</tbody></table>\n";
 }
 
-std::string family_title(const Comparison& comparison, const std::string& id) {
-  for (const FamilyInfo& family : comparison.families) {
-    if (family.id == id) return family.title;
-  }
-  return id;
-}
-
 std::string legend() {
   std::string out = "<p class=\"legend\">";
   out += fmt::format("<span><i class=\"swatch\" style=\"background:{}\"></i>hold (acquire → release), one colour per "
@@ -182,7 +222,8 @@ std::string report_html(const Comparison& comparison) {
       "<p>Generated by <code>{}</code> on the <code>{}</code> backend, {} seed(s) per cell. ✗ k/N: the property broke "
       "in k of N runs (the link opens the first counterexample below); ✓ held in every run, each of which could "
       "judge it; ✓ k/N: held in the k of N runs that could judge it (the other runs could not tell); – not "
-      "exercised (no run could tell).</p>\n",
+      "exercised (no run could tell); ◇ k/N: a non-gating diagnostic in k of N runs (listed under "
+      "<a href=\"#diagnostics\">Diagnostics</a>; it never changes the ✓ or ✗).</p>\n",
       markup_escape(comparison.command), markup_escape(comparison.backend), comparison.seeds.size());
 
   for (const std::string_view level : kExclusionLevels) {
@@ -195,6 +236,7 @@ std::string report_html(const Comparison& comparison) {
          "judged each exercised one; ✓ <em>property</em> k/N: none broke, but only k of the N runs could judge that "
          "property; – none exercised.</p>\n";
   out += matrix_table(comparison, "other", [&](const Cell* cell) { return others_td(cell, others); });
+  out += diagnostics_section(comparison);
   out += "<h2 id=\"workloads\">Workload per variant</h2>\n<p>What each variant's clients do in every cell of its "
          "row, before the column's fault family adds its faults.</p>\n" + workload_table(comparison);
   out += "<h2 id=\"progress\">" + progress_heading(comparison) + "</h2>\n" + progress_table(comparison);

@@ -22,6 +22,14 @@ Json property_json(const Cell& cell, const PropertyResult& result) {
     out["witnesses"] = result.first_violation.witnesses;
     out["cause"] = result.first_violation.cause;
   }
+  if (result.runs_with_diagnostics > 0) {
+    // Beside the status, never part of it: a non-gating finding of the checker (e.g. per-node double grants).
+    out["diagnostic"] = Json{{"gating", false},
+                             {"name", result.first_diagnostic_name},
+                             {"runs", result.runs_with_diagnostics},
+                             {"first_seed", result.first_diagnostic_seed.value_or(0)},
+                             {"first", result.first_diagnostic}};
+  }
   return out;
 }
 

@@ -68,6 +68,25 @@ TEST(ComparisonShard, TheFileIsTheSameBytesAfterARoundTrip) {
   }
 }
 
+TEST(ComparisonShard, CarriesTheDiagnostics) {
+  const Comparison comparison = testing::sample_comparison("<&\"'|\n>");
+  const PropertyResult& before = comparison.cells[2].properties[0];
+  ASSERT_EQ(before.runs_with_diagnostics, 2);
+  for (const std::size_t count : {1u, 3u}) {
+    SCOPED_TRACE(count);
+    const Comparison merged = merge_shards(split(comparison, count), {});
+    const PropertyResult& after = merged.cells[2].properties[0];
+    EXPECT_EQ(after.runs_with_diagnostics, before.runs_with_diagnostics);
+    EXPECT_EQ(after.first_diagnostic_seed, before.first_diagnostic_seed);
+    EXPECT_EQ(after.first_diagnostic_name, before.first_diagnostic_name);
+    EXPECT_EQ(after.first_diagnostic, before.first_diagnostic);
+    EXPECT_EQ(after.violated, 0);
+    EXPECT_EQ(merged.cells[3].properties[3].first_diagnostic_name, "some_finding");
+    EXPECT_EQ(merged.cells[0].properties[0].runs_with_diagnostics, 0);
+    EXPECT_FALSE(merged.cells[0].properties[0].first_diagnostic_seed);
+  }
+}
+
 TEST(ComparisonShard, OrderOfShardsDoesNotMatter) {
   const Comparison comparison = testing::sample_comparison();
   std::vector<ComparisonShard> shards = split(comparison, 3);

@@ -6,7 +6,9 @@ namespace lockcheck::reports::testing {
 
 namespace {
 
-PropertyResult held(const std::string& property) { return PropertyResult{property, 3, 0, 0, std::nullopt, {}}; }
+PropertyResult held(const std::string& property) {
+  return PropertyResult{property, 3, 0, 0, std::nullopt, {}, 0, std::nullopt, {}, {}};
+}
 
 }  // namespace
 
@@ -37,6 +39,19 @@ Comparison sample_comparison(const std::string& hostile_text) {
       comparison.cells.push_back(cell);
     }
   }
+  // Non-gating diagnostics beside a ✓: fenced's server level under no faults (a per-node double grant in 2 of
+  // its 3 runs), and its owner-only release under the pause (in the "other properties" table).
+  PropertyResult& fenced_server = comparison.cells[2].properties[0];
+  fenced_server.runs_with_diagnostics = 2;
+  fenced_server.first_diagnostic_seed = 2;
+  fenced_server.first_diagnostic_name = "per_node_double_grant";
+  fenced_server.first_diagnostic = "1 time(s) one node gave the key to a second owner while the first was entitled "
+                                   "there (not gating for a quorum lock); first: node 0 " + hostile_text;
+  PropertyResult& fenced_release = comparison.cells[3].properties[3];
+  fenced_release.runs_with_diagnostics = 1;
+  fenced_release.first_diagnostic_seed = 3;
+  fenced_release.first_diagnostic_name = "some_finding";
+  fenced_release.first_diagnostic = "a finding " + hostile_text;
 
   const properties::History history = kleppmann_history();
   std::vector<properties::Verdict> violated = violated_verdicts(history);

@@ -1,7 +1,8 @@
 #pragma once
 // A hand-made comparison for the writer tests: token and fenced under "no faults" and "pause", where token
 // breaks the client level under the pause (Kleppmann's case, a real history), drawn as one counterexample, and
-// only 2 of fenced's 3 runs under the pause could judge the resource level.
+// only 2 of fenced's 3 runs under the pause could judge the resource level; fenced's server level under no faults
+// and its owner-only release under the pause carry a non-gating diagnostic.
 #include <string>
 
 #include "history_builder.hpp"

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "reports/cell_status.hpp"
 #include "reports/compare_junit.hpp"
 #include "reports/escape.hpp"
 #include "reports/matrix_markdown.hpp"
@@ -141,6 +142,80 @@ TEST(ResultsJson, JudgedCountsAndWorkloads) {
   EXPECT_EQ(json["workloads"][1]["nest_every"], 2);
   EXPECT_EQ(json["workloads"][1]["readers_ppm"], 125000);
   EXPECT_EQ(json["workloads"][1]["hold_max_us"], 2'500'000);
+}
+
+// The sample without its diagnostics: what the ✓/✗ and JUnit must equal.
+Comparison without_diagnostics(Comparison comparison) {
+  for (Cell& cell : comparison.cells) {
+    for (PropertyResult& result : cell.properties) {
+      result.runs_with_diagnostics = 0;
+      result.first_diagnostic_seed.reset();
+      result.first_diagnostic_name.clear();
+      result.first_diagnostic.clear();
+    }
+  }
+  return comparison;
+}
+
+TEST(Diagnostics, ResultsJsonShowsThemBesideAnUnchangedStatus) {
+  const auto json = nlohmann::json::parse(results_json(testing::sample_comparison()));
+  const auto& fenced_baseline = json["cells"][2];
+  ASSERT_EQ(fenced_baseline["variant"], "fenced");
+  ASSERT_EQ(fenced_baseline["fault"], "baseline");
+  const auto& server = fenced_baseline["properties"]["mutual_exclusion_server"];
+  EXPECT_EQ(server["status"], "holds");
+  EXPECT_EQ(server["violated"], 0);
+  EXPECT_FALSE(server.contains("first_violating_seed"));
+  EXPECT_EQ(server["diagnostic"]["gating"], false);
+  EXPECT_EQ(server["diagnostic"]["name"], "per_node_double_grant");
+  EXPECT_EQ(server["diagnostic"]["runs"], 2);
+  EXPECT_EQ(server["diagnostic"]["first_seed"], 2);
+  EXPECT_NE(server["diagnostic"]["first"].get<std::string>().find("one node gave the key to a second owner"),
+            std::string::npos);
+  EXPECT_EQ(json["cells"][3]["properties"]["owner_only_release"]["diagnostic"]["name"], "some_finding");
+  EXPECT_FALSE(json["cells"][0]["properties"]["mutual_exclusion_server"].contains("diagnostic"));
+}
+
+TEST(Diagnostics, ReportHtmlShowsAMutedNoteUnderTheTickAndListsThem) {
+  const std::string html = report_html(testing::sample_comparison("<b>"));
+  EXPECT_NE(html.find("<td class=\"holds\" title=\"held in all 3 runs\">✓<br><a class=\"diagnostic\" "
+                      "href=\"#diag-fenced--baseline--mutual_exclusion_server\" title=\"not gating: "
+                      "per_node_double_grant in 2 of 3 runs, first seed 2\">◇ 2/3</a></td>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<a class=\"diagnostic\" href=\"#diag-fenced--pause--owner_only_release\""), std::string::npos);
+  EXPECT_NE(html.find(">owner-only release ◇ 1/3</a>"), std::string::npos);
+  EXPECT_NE(html.find("<h2 id=\"diagnostics\">Diagnostics (not gating)</h2>"), std::string::npos);
+  EXPECT_EQ(occurrences(html, "<tr id=\"diag-fenced--baseline--mutual_exclusion_server\">"), 1u);
+  EXPECT_EQ(occurrences(html, "<tr id=\"diag-fenced--pause--owner_only_release\">"), 1u);
+  EXPECT_NE(html.find("first: node 0 &lt;b&gt;</td>"), std::string::npos);
+  EXPECT_EQ(html.find("<b>"), std::string::npos);
+}
+
+TEST(Diagnostics, MatrixMarkdownListsThemAndKeepsTheCells) {
+  const std::string md = matrix_markdown(testing::sample_comparison());
+  EXPECT_NE(md.find("## Diagnostics (not gating)"), std::string::npos);
+  EXPECT_NE(md.find("| `fenced` | no faults | server level | `per_node_double_grant` | 2/3 | 2 |"), std::string::npos)
+      << md;
+  // Everything before the list, the tables' cells included, is what it would be without diagnostics.
+  const std::string plain = matrix_markdown(without_diagnostics(testing::sample_comparison()));
+  const std::size_t list = md.find("\n## Diagnostics");
+  EXPECT_EQ(md.substr(0, list), plain.substr(0, plain.find("\n## Diagnostics")));
+  EXPECT_NE(plain.find("No run reported one."), std::string::npos);
+}
+
+TEST(Diagnostics, NeverChangeACellsStatusOrJunit) {
+  const Comparison sample = testing::sample_comparison();
+  const Cell& fenced_baseline = sample.cells[2];
+  EXPECT_EQ(status_of(&fenced_baseline.properties[0]), Status::holds);
+  EXPECT_EQ(compare_junit_xml(sample), compare_junit_xml(without_diagnostics(sample)));
+  const auto with = nlohmann::json::parse(results_json(sample));
+  const auto without = nlohmann::json::parse(results_json(without_diagnostics(sample)));
+  for (std::size_t i = 0; i < with["cells"].size(); ++i) {
+    for (const auto& [property, result] : with["cells"][i]["properties"].items()) {
+      EXPECT_EQ(result["status"], without["cells"][i]["properties"][property]["status"]) << property;
+    }
+  }
 }
 
 TEST(CompareJunit, FailureForEachBrokenProperty) {

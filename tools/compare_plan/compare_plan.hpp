@@ -19,10 +19,11 @@ struct CompareSelection {
   // The `script` variant's Lua files (acquire, release, optional renew), as the user named them.
   std::vector<std::string> script_paths;
   // External lock clients (lockcheck judge), each "NAME=CMD ARGS": a row "client:NAME" on the token
-  // variant's comparison workload. Real Redis only. Without --variants, only these rows run.
-  std::vector<std::string> clients;
+  // variant's comparison workload. Real Redis only. Without --variants, only these rows run. Optional (= {}):
+  // a selection written {variants, families, runs, seed, scripts} leaves them out without a warning.
+  std::vector<std::string> clients = {};
   // "NAME=KEY[+KEY...]": the keys client NAME's library writes when not the lock's key (mutex:lock).
-  std::vector<std::string> client_keys;
+  std::vector<std::string> client_keys = {};
 };
 
 struct PlannedCell {

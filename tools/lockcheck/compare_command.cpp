@@ -29,7 +29,9 @@ reports::Cell to_cell(const compare::PlannedCell& planned, const ScenarioReport&
   for (const std::string& property : names) {
     const PropertyTally& tally = report.tallies.at(property);
     cell.properties.push_back(reports::PropertyResult{property, tally.runs, tally.violated, tally.unknown,
-                                                      tally.first_violating_seed, tally.first_violation});
+                                                      tally.first_violating_seed, tally.first_violation,
+                                                      tally.runs_with_diagnostics, tally.first_diagnostic_seed,
+                                                      tally.first_diagnostic_name, tally.first_diagnostic});
   }
   return cell;
 }

@@ -171,6 +171,7 @@ ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& opt
       }
       if (!verdict.diagnostics.empty() && tally.runs_with_diagnostics++ == 0) {
         tally.first_diagnostic_seed = run.seed;
+        tally.first_diagnostic_name = verdict.diagnostics.front().name;
         tally.first_diagnostic = verdict.diagnostics.front().cause;
       }
       if (verdict.outcome == properties::Outcome::unknown && tally.unknown++ == 0) {

@@ -44,7 +44,8 @@ struct PropertyTally {
   std::string first_unknown_reason;  // the summary of the first run that could not judge it
   std::int64_t runs_with_diagnostics = 0;  // non-gating findings beside the verdict (properties::Diagnostic)
   std::optional<std::uint64_t> first_diagnostic_seed;
-  std::string first_diagnostic;
+  std::string first_diagnostic_name;  // e.g. "per_node_double_grant"
+  std::string first_diagnostic;       // its cause
   std::string unobservable;  // why the backend could not judge it in some run (BackendHistory), or ""
 };
 
