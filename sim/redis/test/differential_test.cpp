@@ -968,6 +968,12 @@ Reply order_free(const Command& command, Reply reply, const std::vector<Command>
   // at start) lists its fields in hash order: HKEYS/HVALS compared as sets, HGETALL and HSCAN pages as sets of pairs.
   if ((name == "HKEYS" || name == "HVALS") && reply.kind == Reply::Kind::array) sort_elements(reply);
   if (name == "HGETALL" && reply.kind == Reply::Kind::array) sort_pairs(reply.elements);
+  // The same through a script (the generator's `return redis.call('hgetall', KEYS[1])`): seen differ once in CI,
+  // a hash past hash-max-ziplist-value listed in dict order by redis-server, in insertion order by the mock.
+  if ((name == "EVAL" || name == "EVAL_RO") && command.size() > 1 && command[1].find("redis.call('hgetall'") != std::string::npos &&
+      command[1].find('#') == std::string::npos && reply.kind == Reply::Kind::array) {
+    sort_pairs(reply.elements);
+  }
   if (name == "HSCAN" && reply.kind == Reply::Kind::array && reply.elements.size() == 2) sort_pairs(reply.elements[1].elements);
   if (name == "RANDOMKEY" && reply.kind == Reply::Kind::bulk) reply.text = "<a key>";
   if (name == "DUMP" && reply.kind == Reply::Kind::bulk) reply.text = dump_summary(reply.text);

@@ -33,7 +33,7 @@ expect "the error has file:line:column" grep -q "invalid.toml:4:1: unknown key '
 "$lockcheck" rnu "$here/mismatch.toml" > "$work/typo.out" 2>&1
 code=$?
 expect "an unknown subcommand exits 2 (got $code)" test "$code" -eq 2
-expect "it is named, with the closest one" grep -q "unknown subcommand 'rnu' (did you mean 'run'?); known: run, replay, check, compare, merge, explore, serve" "$work/typo.out"
+expect "it is named, with the closest one" grep -q "unknown subcommand 'rnu' (did you mean 'run'?); known: run, judge, replay, check, compare, merge, explore, serve" "$work/typo.out"
 
 "$lockcheck" run "$here/lua54-script.toml" > "$work/lua54.out" 2>&1
 code=$?
