@@ -1,9 +1,9 @@
-#include "acl_categories.hpp"
+#include "redis/acl_categories.hpp"
 
 #include <algorithm>
 #include <array>
 
-#include "text.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -1,11 +1,11 @@
-#include "acl_check.hpp"
+#include "redis/acl_check.hpp"
 
 #include <algorithm>
 
-#include "acl_commands.hpp"
-#include "acl_key_access.hpp"
-#include "glob.hpp"
-#include "text.hpp"
+#include "redis/acl_commands.hpp"
+#include "redis/acl_key_access.hpp"
+#include "redis/glob.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

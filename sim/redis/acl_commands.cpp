@@ -1,12 +1,12 @@
-#include "acl_commands.hpp"
+#include "redis/acl_commands.hpp"
 
 #include <map>
 #include <vector>
 
-#include "acl_categories.hpp"
-#include "command.hpp"
-#include "subcommands.hpp"
-#include "text.hpp"
+#include "redis/acl_categories.hpp"
+#include "redis/command.hpp"
+#include "redis/subcommands.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -2,10 +2,10 @@
 #include <array>
 #include <climits>
 
-#include "acl_categories.hpp"
-#include "acl_commands.hpp"
-#include "acl_key_access.hpp"
-#include "acl_user.hpp"
+#include "redis/acl_categories.hpp"
+#include "redis/acl_commands.hpp"
+#include "redis/acl_key_access.hpp"
+#include "redis/acl_user.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -1,10 +1,10 @@
-#include "acl_key_access.hpp"
+#include "redis/acl_key_access.hpp"
 
 #include <algorithm>
 #include <array>
 
-#include "command_keys.hpp"
-#include "text.hpp"
+#include "redis/command_keys.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

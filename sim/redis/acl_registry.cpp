@@ -1,8 +1,8 @@
-#include "acl_registry.hpp"
+#include "redis/acl_registry.hpp"
 
 #include <algorithm>
 
-#include "sha256.hpp"
+#include "redis/sha256.hpp"
 
 namespace lockcheck::mock {
 namespace {

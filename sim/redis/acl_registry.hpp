@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "acl_check.hpp"
-#include "acl_user.hpp"
+#include "redis/acl_check.hpp"
+#include "redis/acl_user.hpp"
 
 namespace lockcheck::mock {
 

@@ -2,12 +2,12 @@
 #include <algorithm>
 #include <utility>
 
-#include "acl_categories.hpp"
-#include "acl_commands.hpp"
-#include "acl_key_access.hpp"
-#include "acl_user.hpp"
-#include "sha256.hpp"
-#include "text.hpp"
+#include "redis/acl_categories.hpp"
+#include "redis/acl_commands.hpp"
+#include "redis/acl_key_access.hpp"
+#include "redis/acl_user.hpp"
+#include "redis/sha256.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "acl_check.hpp"
+#include "redis/acl_check.hpp"
 
 namespace lockcheck::mock {
 

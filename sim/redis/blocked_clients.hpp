@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "lockcheck/reply.hpp"
-#include "session.hpp"
+#include "redis/session.hpp"
 
 namespace lockcheck::mock {
 

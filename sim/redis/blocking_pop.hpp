@@ -3,8 +3,8 @@
 // late reply) or the client parked on the node until a push serves it or the timeout passes.
 #include <string>
 
-#include "blocked_clients.hpp"
-#include "command.hpp"
+#include "redis/blocked_clients.hpp"
+#include "redis/command.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,4 +1,4 @@
-#include "cluster_view.hpp"
+#include "redis/cluster_view.hpp"
 
 namespace lockcheck::mock {
 namespace {

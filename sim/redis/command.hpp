@@ -4,9 +4,9 @@
 #include <span>
 #include <string_view>
 
-#include "keyspace.hpp"
+#include "redis/keyspace.hpp"
 #include "lockcheck/reply.hpp"
-#include "session.hpp"
+#include "redis/session.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <array>
 
-#include "commands.hpp"
+#include "redis/commands.hpp"
 
 namespace lockcheck::mock {
 namespace {

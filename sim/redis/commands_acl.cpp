@@ -2,15 +2,15 @@
 // with Redis 7.0.15's replies and error texts (no ACL file: LOAD and SAVE answer as 7.0.15 without one).
 #include <charconv>
 
-#include "acl_categories.hpp"
-#include "acl_commands.hpp"
-#include "acl_texts.hpp"
-#include "commands.hpp"
-#include "errors.hpp"
-#include "node.hpp"
-#include "numbers.hpp"
-#include "subcommands.hpp"
-#include "text.hpp"
+#include "redis/acl_categories.hpp"
+#include "redis/acl_commands.hpp"
+#include "redis/acl_texts.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/node.hpp"
+#include "redis/numbers.hpp"
+#include "redis/subcommands.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

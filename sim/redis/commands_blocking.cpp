@@ -5,13 +5,13 @@
 #include <cstdlib>
 #include <limits>
 
-#include "blocking_pop.hpp"
-#include "commands.hpp"
-#include "errors.hpp"
-#include "list_access.hpp"
-#include "node.hpp"
-#include "numbers.hpp"
-#include "zset_access.hpp"
+#include "redis/blocking_pop.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/list_access.hpp"
+#include "redis/node.hpp"
+#include "redis/numbers.hpp"
+#include "redis/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

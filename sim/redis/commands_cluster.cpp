@@ -2,11 +2,11 @@
 // READWRITE, answered from the node's own cluster view (cluster_view.hpp) as Redis 7.0 prints them.
 #include <algorithm>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "node.hpp"
-#include "numbers.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/node.hpp"
+#include "redis/numbers.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <array>
 
-#include "acl_categories.hpp"
-#include "command_keys.hpp"
-#include "commands.hpp"
-#include "errors.hpp"
-#include "numbers.hpp"
-#include "subcommands.hpp"
-#include "text.hpp"
+#include "redis/acl_categories.hpp"
+#include "redis/command_keys.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/numbers.hpp"
+#include "redis/subcommands.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -1,8 +1,8 @@
 // CONFIG GET/SET/RESETSTAT/REWRITE over the node's ServerConfig.
-#include "commands.hpp"
-#include "errors.hpp"
-#include "node.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/node.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -2,11 +2,11 @@
 // requirepass is the default user's password; without one the default user is "nopass".
 #include <algorithm>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "node.hpp"
-#include "numbers.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/node.hpp"
+#include "redis/numbers.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 

@@ -3,13 +3,13 @@
 // (options, the key taken, the TTL, the footer, the value) so the same bad call gets the same error.
 #include <limits>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "node.hpp"
-#include "numbers.hpp"
-#include "rdb_io.hpp"
-#include "rdb_object.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/node.hpp"
+#include "redis/numbers.hpp"
+#include "redis/rdb_io.hpp"
+#include "redis/rdb_object.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

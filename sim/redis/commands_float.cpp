@@ -2,9 +2,9 @@
 // 7.0.15's order of checks and error texts.
 #include <cmath>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "long_double.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/long_double.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -1,13 +1,13 @@
 // Redis 7 functions: FUNCTION LOAD/DELETE/FLUSH/LIST/STATS/KILL, FCALL and FCALL_RO; and the kill of a
 // busy script both SCRIPT KILL and FUNCTION KILL share.
-#include "commands.hpp"
-#include "errors.hpp"
-#include "function_library.hpp"
-#include "glob.hpp"
-#include "lua_engine.hpp"
-#include "node.hpp"
-#include "numbers.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/function_library.hpp"
+#include "redis/glob.hpp"
+#include "redis/lua_engine.hpp"
+#include "redis/node.hpp"
+#include "redis/numbers.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -4,11 +4,11 @@
 #include <map>
 #include <set>
 
-#include "commands.hpp"
-#include "function_dump.hpp"
-#include "function_library.hpp"
-#include "node.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/function_dump.hpp"
+#include "redis/function_library.hpp"
+#include "redis/node.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 

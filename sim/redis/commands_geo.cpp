@@ -1,11 +1,11 @@
 // GEOADD, GEOPOS, GEODIST, GEOHASH: points kept in a sorted set as 52-bit geohash scores (geohash.hpp), as Redis
 // 7.0 keeps them; GEOADD is ZADD with the coordinates turned into scores. The searches: commands_geo_search.cpp.
-#include "commands.hpp"
-#include "errors.hpp"
-#include "geo_arguments.hpp"
-#include "geo_shape.hpp"
-#include "text.hpp"
-#include "zset_access.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/geo_arguments.hpp"
+#include "redis/geo_shape.hpp"
+#include "redis/text.hpp"
+#include "redis/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

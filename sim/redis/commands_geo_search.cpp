@@ -3,13 +3,13 @@
 // same order (so an unsorted reply or COUNT ANY picks the same members), the same formats.
 #include <algorithm>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "geo_arguments.hpp"
-#include "geo_shape.hpp"
-#include "numbers.hpp"
-#include "text.hpp"
-#include "zset_access.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/geo_arguments.hpp"
+#include "redis/geo_shape.hpp"
+#include "redis/numbers.hpp"
+#include "redis/text.hpp"
+#include "redis/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -1,9 +1,9 @@
 // Hash commands. Small hashes keep insertion order like Redis's listpack encoding.
 #include <limits>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "numbers.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/numbers.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -5,10 +5,10 @@
 #include <type_traits>
 #include <variant>
 
-#include "commands.hpp"
-#include "lua_engine.hpp"
-#include "node.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/lua_engine.hpp"
+#include "redis/node.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -1,10 +1,10 @@
 // Generic key commands: DEL, EXISTS, the EXPIRE family, TTL/PTTL, PERSIST, TYPE.
 #include <limits>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "numbers.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/numbers.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <limits>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "numbers.hpp"
-#include "pop_count.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/numbers.hpp"
+#include "redis/pop_count.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <limits>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "list_access.hpp"
-#include "numbers.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/list_access.hpp"
+#include "redis/numbers.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

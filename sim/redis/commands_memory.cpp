@@ -3,12 +3,12 @@
 // mock does not have: they answer as not supported.
 #include <string>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "memory_estimate.hpp"
-#include "numbers.hpp"
-#include "subcommands.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/memory_estimate.hpp"
+#include "redis/numbers.hpp"
+#include "redis/subcommands.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 

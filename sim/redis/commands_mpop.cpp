@@ -4,13 +4,13 @@
 // and "zpopmin"/"zpopmax".
 #include <algorithm>
 
-#include "blocking_pop.hpp"
-#include "commands.hpp"
-#include "errors.hpp"
-#include "list_access.hpp"
-#include "numbers.hpp"
-#include "text.hpp"
-#include "zset_access.hpp"
+#include "redis/blocking_pop.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/list_access.hpp"
+#include "redis/numbers.hpp"
+#include "redis/text.hpp"
+#include "redis/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -1,7 +1,7 @@
 // Commands over several keys: MGET, MSET, MSETNX, TOUCH, RENAME, RENAMENX.
-#include "commands.hpp"
-#include "errors.hpp"
-#include "node.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/node.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -2,11 +2,11 @@
 // count as an access (Redis's LOOKUP_NOTOUCH), so asking does not change the idle time it reports.
 #include <string>
 
-#include "commands.hpp"
-#include "node.hpp"
-#include "numbers.hpp"
-#include "subcommands.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/node.hpp"
+#include "redis/numbers.hpp"
+#include "redis/subcommands.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -2,9 +2,9 @@
 // SHARDCHANNELS / SHARDNUMSUB / HELP. Confirmations and messages are RESP3 pushes (arrays on RESP2).
 #include <array>
 
-#include "commands.hpp"
-#include "node.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/node.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

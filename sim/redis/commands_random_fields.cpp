@@ -3,11 +3,11 @@
 // repeat, and count 1 one draw. Draws come from the node's seeded source (Keyspace::next_random).
 #include <limits>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "numbers.hpp"
-#include "text.hpp"
-#include "zset_access.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/numbers.hpp"
+#include "redis/text.hpp"
+#include "redis/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -3,12 +3,12 @@
 // it was taken, so a page may come back short or empty with a cursor that is not 0.
 #include <limits>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "glob.hpp"
-#include "numbers.hpp"
-#include "scan_cursor.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/glob.hpp"
+#include "redis/numbers.hpp"
+#include "redis/scan_cursor.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

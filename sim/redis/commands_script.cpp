@@ -1,11 +1,11 @@
 // EVAL, EVALSHA (and their _RO forms) and SCRIPT LOAD / EXISTS / FLUSH / KILL.
-#include "commands.hpp"
-#include "errors.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
 #include "lockcheck/sha1.hpp"
-#include "lua_engine.hpp"
-#include "node.hpp"
-#include "numbers.hpp"
-#include "text.hpp"
+#include "redis/lua_engine.hpp"
+#include "redis/node.hpp"
+#include "redis/numbers.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

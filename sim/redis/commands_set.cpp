@@ -1,8 +1,8 @@
 // Set commands: SADD, SREM, SISMEMBER, SMISMEMBER, SMEMBERS, SCARD, SMOVE, SINTERCARD. The random ones
 // (SPOP, SRANDMEMBER) are in commands_set_random.cpp, the multi-key algebra in commands_set_algebra.cpp.
-#include "commands.hpp"
-#include "errors.hpp"
-#include "set_access.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/set_access.hpp"
 
 namespace lockcheck::mock::cmd {
 

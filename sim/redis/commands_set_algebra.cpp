@@ -3,11 +3,11 @@
 #include <limits>
 #include <optional>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "numbers.hpp"
-#include "set_access.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/numbers.hpp"
+#include "redis/set_access.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

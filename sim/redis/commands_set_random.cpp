@@ -2,11 +2,11 @@
 // simulated run replays them exactly; which members real Redis picks is random there too.
 #include <limits>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "numbers.hpp"
-#include "pop_count.hpp"
-#include "set_access.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/numbers.hpp"
+#include "redis/pop_count.hpp"
+#include "redis/set_access.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

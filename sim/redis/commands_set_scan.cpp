@@ -6,12 +6,12 @@
 #include <cstdlib>
 #include <iterator>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "glob.hpp"
-#include "numbers.hpp"
-#include "set_access.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/glob.hpp"
+#include "redis/numbers.hpp"
+#include "redis/set_access.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

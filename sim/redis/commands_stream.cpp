@@ -1,11 +1,11 @@
 // XADD, XLEN, XRANGE, XREVRANGE, XDEL, XTRIM, XSETID: the stream's entries, with 7.0.15's order of checks.
-#include "blocking_pop.hpp"
-#include "commands.hpp"
-#include "errors.hpp"
-#include "node.hpp"
-#include "numbers.hpp"
-#include "stream_access.hpp"
-#include "text.hpp"
+#include "redis/blocking_pop.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/node.hpp"
+#include "redis/numbers.hpp"
+#include "redis/stream_access.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

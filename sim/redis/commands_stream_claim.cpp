@@ -2,12 +2,12 @@
 // A claimed ID whose entry was deleted leaves the pending list (and XAUTOCLAIM lists it, 7.0's third element).
 #include <limits>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "node.hpp"
-#include "numbers.hpp"
-#include "stream_access.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/node.hpp"
+#include "redis/numbers.hpp"
+#include "redis/stream_access.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

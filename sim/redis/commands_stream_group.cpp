@@ -1,13 +1,13 @@
 // XGROUP CREATE/SETID/DESTROY/CREATECONSUMER/DELCONSUMER/HELP, XACK, XPENDING: consumer groups and their
 // pending-entries lists, with 7.0.15's order of checks and error texts.
-#include "blocking_pop.hpp"
-#include "commands.hpp"
-#include "errors.hpp"
-#include "node.hpp"
-#include "numbers.hpp"
-#include "stream_access.hpp"
-#include "subcommands.hpp"
-#include "text.hpp"
+#include "redis/blocking_pop.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/node.hpp"
+#include "redis/numbers.hpp"
+#include "redis/stream_access.hpp"
+#include "redis/subcommands.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

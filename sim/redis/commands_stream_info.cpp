@@ -1,12 +1,12 @@
 // XINFO STREAM [FULL [COUNT n]] / GROUPS / CONSUMERS / HELP, in 7.0.15's field order (maps in RESP3,
 // flat arrays in RESP2). radix-tree-nodes is an estimate: the mock keeps no radix tree (README).
-#include "commands.hpp"
-#include "errors.hpp"
-#include "node.hpp"
-#include "numbers.hpp"
-#include "stream_access.hpp"
-#include "subcommands.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/node.hpp"
+#include "redis/numbers.hpp"
+#include "redis/stream_access.hpp"
+#include "redis/subcommands.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

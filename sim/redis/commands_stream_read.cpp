@@ -3,12 +3,12 @@
 // the timeout passes on the node clock, or (XREADGROUP) its key or group vanishes, as 7.0.15 does.
 #include <limits>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "node.hpp"
-#include "numbers.hpp"
-#include "stream_access.hpp"
-#include "text.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/node.hpp"
+#include "redis/numbers.hpp"
+#include "redis/stream_access.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -3,12 +3,12 @@
 #include <optional>
 #include <vector>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "numbers.hpp"
-#include "string_limits.hpp"
-#include "text.hpp"
-#include "typed_lookup.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/numbers.hpp"
+#include "redis/string_limits.hpp"
+#include "redis/text.hpp"
+#include "redis/typed_lookup.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

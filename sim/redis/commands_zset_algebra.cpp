@@ -6,12 +6,12 @@
 #include <limits>
 #include <map>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "numbers.hpp"
-#include "set_access.hpp"
-#include "text.hpp"
-#include "zset_access.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/numbers.hpp"
+#include "redis/set_access.hpp"
+#include "redis/text.hpp"
+#include "redis/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -2,11 +2,11 @@
 #include <algorithm>
 #include <iterator>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "numbers.hpp"
-#include "pop_count.hpp"
-#include "zset_access.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/numbers.hpp"
+#include "redis/pop_count.hpp"
+#include "redis/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

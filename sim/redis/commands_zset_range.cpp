@@ -3,11 +3,11 @@
 // ZLEXCOUNT, ZREMRANGEBYSCORE/RANK/LEX and ZRANGESTORE. Options, then the range, then the key: Redis 7.0's order.
 #include <algorithm>
 
-#include "commands.hpp"
-#include "errors.hpp"
-#include "numbers.hpp"
-#include "text.hpp"
-#include "zset_access.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/numbers.hpp"
+#include "redis/text.hpp"
+#include "redis/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

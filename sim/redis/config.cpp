@@ -1,12 +1,12 @@
-#include "config.hpp"
+#include "redis/config.hpp"
 
 #include <algorithm>
 #include <array>
 #include <set>
 
-#include "glob.hpp"
-#include "numbers.hpp"
-#include "text.hpp"
+#include "redis/glob.hpp"
+#include "redis/numbers.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -1,8 +1,8 @@
-#include "encoding.hpp"
+#include "redis/encoding.hpp"
 
 #include <algorithm>
 
-#include "numbers.hpp"
+#include "redis/numbers.hpp"
 
 namespace lockcheck::mock {
 namespace {

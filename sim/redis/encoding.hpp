@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "value.hpp"
+#include "redis/value.hpp"
 
 namespace lockcheck::mock {
 

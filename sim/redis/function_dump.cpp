@@ -1,8 +1,8 @@
-#include "function_dump.hpp"
+#include "redis/function_dump.hpp"
 
 #include <optional>
 
-#include "rdb_io.hpp"
+#include "redis/rdb_io.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "rdb_io.hpp"
+#include "redis/rdb_io.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,9 +1,9 @@
-#include "function_library.hpp"
+#include "redis/function_library.hpp"
 
 #include <algorithm>
 
-#include "lua_engine.hpp"
-#include "text.hpp"
+#include "redis/lua_engine.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lua_function_lib.hpp"
+#include "redis/lua_function_lib.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,12 +1,12 @@
-#include "geo_arguments.hpp"
+#include "redis/geo_arguments.hpp"
 
 #include <cmath>
 #include <cstdio>
 
-#include "errors.hpp"
-#include "long_double.hpp"
-#include "numbers.hpp"
-#include "text.hpp"
+#include "redis/errors.hpp"
+#include "redis/long_double.hpp"
+#include "redis/numbers.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock::geo {
 namespace {

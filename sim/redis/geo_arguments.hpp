@@ -5,7 +5,7 @@
 #include <string>
 #include <variant>
 
-#include "geohash.hpp"
+#include "redis/geohash.hpp"
 #include "lockcheck/reply.hpp"
 
 namespace lockcheck::mock::geo {

@@ -1,4 +1,4 @@
-#include "geo_shape.hpp"
+#include "redis/geo_shape.hpp"
 
 #include <cmath>
 

@@ -5,7 +5,7 @@
 #include <array>
 #include <optional>
 
-#include "geohash.hpp"
+#include "redis/geohash.hpp"
 
 namespace lockcheck::mock::geo {
 

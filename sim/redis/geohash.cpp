@@ -1,4 +1,4 @@
-#include "geohash.hpp"
+#include "redis/geohash.hpp"
 
 namespace lockcheck::mock::geo {
 namespace {

@@ -1,8 +1,8 @@
-#include "glob.hpp"
+#include "redis/glob.hpp"
 
 #include <utility>
 
-#include "text.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

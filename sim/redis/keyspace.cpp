@@ -1,4 +1,4 @@
-#include "keyspace.hpp"
+#include "redis/keyspace.hpp"
 
 #include <algorithm>
 #include <cassert>

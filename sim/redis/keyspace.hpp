@@ -12,11 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include "encoding.hpp"
-#include "lfu_counter.hpp"
-#include "observer.hpp"
-#include "value.hpp"
-#include "watched_keys.hpp"
+#include "redis/encoding.hpp"
+#include "redis/lfu_counter.hpp"
+#include "redis/observer.hpp"
+#include "redis/value.hpp"
+#include "redis/watched_keys.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,4 +1,4 @@
-#include "lfu_counter.hpp"
+#include "redis/lfu_counter.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,7 +1,7 @@
-#include "list_access.hpp"
+#include "redis/list_access.hpp"
 
-#include "errors.hpp"
-#include "text.hpp"
+#include "redis/errors.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock {
 

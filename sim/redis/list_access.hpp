@@ -4,9 +4,9 @@
 #include <optional>
 #include <string_view>
 
-#include "keyspace.hpp"
+#include "redis/keyspace.hpp"
 #include "lockcheck/reply.hpp"
-#include "typed_lookup.hpp"
+#include "redis/typed_lookup.hpp"
 
 namespace lockcheck::mock {
 

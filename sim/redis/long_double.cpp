@@ -1,4 +1,4 @@
-#include "long_double.hpp"
+#include "redis/long_double.hpp"
 
 #include <cctype>
 #include <cerrno>

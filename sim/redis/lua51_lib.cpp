@@ -1,4 +1,4 @@
-#include "lua51_lib.hpp"
+#include "redis/lua51_lib.hpp"
 
 #include <cctype>
 #include <cerrno>
@@ -9,9 +9,9 @@
 #include <optional>
 #include <string>
 
-#include "lua51_rewrite.hpp"
-#include "lua51_syntax.hpp"
-#include "numbers.hpp"
+#include "redis/lua51_rewrite.hpp"
+#include "redis/lua51_syntax.hpp"
+#include "redis/numbers.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -1,6 +1,6 @@
-#include "lua51_rewrite.hpp"
+#include "redis/lua51_rewrite.hpp"
 
-#include "lua51_syntax.hpp"
+#include "redis/lua51_syntax.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "lua51_syntax.hpp"
+#include "redis/lua51_syntax.hpp"
 
 #include <cctype>
 

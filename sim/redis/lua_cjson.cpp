@@ -1,4 +1,4 @@
-#include "lua_cjson.hpp"
+#include "redis/lua_cjson.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,4 +1,4 @@
-#include "lua_cmsgpack.hpp"
+#include "redis/lua_cmsgpack.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,4 +1,4 @@
-#include "lua_convert.hpp"
+#include "redis/lua_convert.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <tuple>
 #include <utility>
 
-#include "numbers.hpp"
+#include "redis/numbers.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -1,4 +1,4 @@
-#include "lua_engine.hpp"
+#include "redis/lua_engine.hpp"
 
 #include <cassert>
 #include <cstdlib>
@@ -8,16 +8,16 @@
 #include <string>
 #include <vector>
 
-#include "lua51_lib.hpp"
-#include "lua51_rewrite.hpp"
-#include "lua51_syntax.hpp"
-#include "lua_cjson.hpp"
-#include "lua_cmsgpack.hpp"
-#include "lua_struct.hpp"
-#include "lua_convert.hpp"
-#include "lua_prelude.hpp"
-#include "lua_redis_lib.hpp"
-#include "node.hpp"
+#include "redis/lua51_lib.hpp"
+#include "redis/lua51_rewrite.hpp"
+#include "redis/lua51_syntax.hpp"
+#include "redis/lua_cjson.hpp"
+#include "redis/lua_cmsgpack.hpp"
+#include "redis/lua_struct.hpp"
+#include "redis/lua_convert.hpp"
+#include "redis/lua_prelude.hpp"
+#include "redis/lua_redis_lib.hpp"
+#include "redis/node.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "lockcheck/reply.hpp"
-#include "lua_function_lib.hpp"
+#include "redis/lua_function_lib.hpp"
 
 struct lua_State;
 struct lua_Debug;

@@ -1,15 +1,15 @@
-#include "lua_function_lib.hpp"
+#include "redis/lua_function_lib.hpp"
 
 #include <cstring>
 #include <lua.hpp>
 
-#include "lua51_lib.hpp"
-#include "lua51_rewrite.hpp"
-#include "numbers.hpp"
-#include "lua_convert.hpp"
-#include "lua_engine.hpp"
-#include "lua_redis_lib.hpp"
-#include "text.hpp"
+#include "redis/lua51_lib.hpp"
+#include "redis/lua51_rewrite.hpp"
+#include "redis/numbers.hpp"
+#include "redis/lua_convert.hpp"
+#include "redis/lua_engine.hpp"
+#include "redis/lua_redis_lib.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -1,4 +1,4 @@
-#include "lua_prelude.hpp"
+#include "redis/lua_prelude.hpp"
 
 namespace lockcheck::mock {
 

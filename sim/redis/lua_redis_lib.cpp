@@ -1,4 +1,4 @@
-#include "lua_redis_lib.hpp"
+#include "redis/lua_redis_lib.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -9,14 +9,14 @@
 #include <lua.hpp>
 
 #include "lockcheck/sha1.hpp"
-#include "lua51_lib.hpp"
-#include "lua_convert.hpp"
-#include "acl_commands.hpp"
-#include "lua_engine.hpp"
-#include "node.hpp"
-#include "command.hpp"
-#include "numbers.hpp"
-#include "text.hpp"
+#include "redis/lua51_lib.hpp"
+#include "redis/lua_convert.hpp"
+#include "redis/acl_commands.hpp"
+#include "redis/lua_engine.hpp"
+#include "redis/node.hpp"
+#include "redis/command.hpp"
+#include "redis/numbers.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -1,4 +1,4 @@
-#include "lua_struct.hpp"
+#include "redis/lua_struct.hpp"
 
 namespace lockcheck::mock {
 

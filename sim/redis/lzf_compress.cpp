@@ -1,4 +1,4 @@
-#include "lzf_compress.hpp"
+#include "redis/lzf_compress.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <variant>
 
-#include "value.hpp"
+#include "redis/value.hpp"
 
 namespace lockcheck::mock {
 

@@ -4,7 +4,7 @@
 #include <iostream>
 #include <string>
 
-#include "resp_server.hpp"
+#include "redis/resp_server.hpp"
 
 int main(int argc, char** argv) {
   lockcheck::mock::ServeOptions options;

@@ -1,4 +1,4 @@
-#include "node.hpp"
+#include "redis/node.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -6,15 +6,15 @@
 #include <utility>
 #include <variant>
 
-#include "acl_texts.hpp"
-#include "command.hpp"
-#include "commands.hpp"
-#include "errors.hpp"
-#include "lua_engine.hpp"
-#include "memory_estimate.hpp"
-#include "numbers.hpp"
-#include "subcommands.hpp"
-#include "text.hpp"
+#include "redis/acl_texts.hpp"
+#include "redis/command.hpp"
+#include "redis/commands.hpp"
+#include "redis/errors.hpp"
+#include "redis/lua_engine.hpp"
+#include "redis/memory_estimate.hpp"
+#include "redis/numbers.hpp"
+#include "redis/subcommands.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -10,19 +10,19 @@
 #include <string>
 #include <vector>
 
-#include "clock.hpp"
-#include "config.hpp"
-#include "error_stats.hpp"
-#include "function_library.hpp"
-#include "cluster_view.hpp"
-#include "keyspace.hpp"
-#include "notifications.hpp"
+#include "redis/clock.hpp"
+#include "redis/config.hpp"
+#include "redis/error_stats.hpp"
+#include "redis/function_library.hpp"
+#include "redis/cluster_view.hpp"
+#include "redis/keyspace.hpp"
+#include "redis/notifications.hpp"
 #include "lockcheck/reply.hpp"
-#include "observer.hpp"
-#include "acl_registry.hpp"
-#include "blocked_clients.hpp"
-#include "pubsub.hpp"
-#include "session.hpp"
+#include "redis/observer.hpp"
+#include "redis/acl_registry.hpp"
+#include "redis/blocked_clients.hpp"
+#include "redis/pubsub.hpp"
+#include "redis/session.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,9 +1,9 @@
 // The node's ACL checks and ACL LOG entries (Redis 7.0.15's processCommand, scriptCall and execCommand).
-#include "acl_texts.hpp"
-#include "command.hpp"
-#include "commands.hpp"
-#include "node.hpp"
-#include "text.hpp"
+#include "redis/acl_texts.hpp"
+#include "redis/command.hpp"
+#include "redis/commands.hpp"
+#include "redis/node.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,10 +1,10 @@
-#include "notifications.hpp"
+#include "redis/notifications.hpp"
 
 #include <algorithm>
 #include <array>
 #include <utility>
 
-#include "text.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "observer.hpp"
+#include "redis/observer.hpp"
 
 namespace lockcheck::mock {
 

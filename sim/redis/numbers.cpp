@@ -1,4 +1,4 @@
-#include "numbers.hpp"
+#include "redis/numbers.hpp"
 
 #include <cctype>
 #include <cerrno>

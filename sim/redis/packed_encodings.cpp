@@ -1,9 +1,9 @@
-#include "packed_encodings.hpp"
+#include "redis/packed_encodings.hpp"
 
 #include <limits>
 
-#include "numbers.hpp"
-#include "rdb_io.hpp"
+#include "redis/numbers.hpp"
+#include "redis/rdb_io.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <optional>
 
-#include "errors.hpp"
-#include "numbers.hpp"
+#include "redis/errors.hpp"
+#include "redis/numbers.hpp"
 
 namespace lockcheck::mock {
 

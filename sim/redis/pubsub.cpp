@@ -1,6 +1,6 @@
-#include "pubsub.hpp"
+#include "redis/pubsub.hpp"
 
-#include "glob.hpp"
+#include "redis/glob.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,12 +1,12 @@
-#include "rdb_io.hpp"
+#include "redis/rdb_io.hpp"
 
 #include <array>
 #include <bit>
 #include <cstdlib>
 #include <limits>
 
-#include "lzf_compress.hpp"
-#include "numbers.hpp"
+#include "redis/lzf_compress.hpp"
+#include "redis/numbers.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -1,13 +1,13 @@
-#include "rdb_object.hpp"
+#include "redis/rdb_object.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 
-#include "numbers.hpp"
-#include "packed_encodings.hpp"
-#include "rdb_io.hpp"
-#include "rdb_stream.hpp"
+#include "redis/numbers.hpp"
+#include "redis/packed_encodings.hpp"
+#include "redis/rdb_io.hpp"
+#include "redis/rdb_stream.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "encoding.hpp"
-#include "value.hpp"
+#include "redis/encoding.hpp"
+#include "redis/value.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,6 +1,6 @@
-#include "rdb_stream.hpp"
+#include "redis/rdb_stream.hpp"
 
-#include "packed_encodings.hpp"
+#include "redis/packed_encodings.hpp"
 
 namespace lockcheck::mock {
 namespace {

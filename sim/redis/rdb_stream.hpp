@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "rdb_io.hpp"
-#include "stream.hpp"
+#include "redis/rdb_io.hpp"
+#include "redis/stream.hpp"
 
 namespace lockcheck::mock {
 

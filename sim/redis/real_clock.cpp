@@ -1,4 +1,4 @@
-#include "real_clock.hpp"
+#include "redis/real_clock.hpp"
 
 #include <chrono>
 

@@ -1,4 +1,4 @@
-#include "resp_connection.hpp"
+#include "redis/resp_connection.hpp"
 
 #include <utility>
 

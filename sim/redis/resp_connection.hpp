@@ -8,9 +8,9 @@
 #include <string>
 #include <string_view>
 
-#include "node.hpp"
-#include "resp_protocol.hpp"
-#include "session.hpp"
+#include "redis/node.hpp"
+#include "redis/resp_protocol.hpp"
+#include "redis/session.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,8 +1,8 @@
-#include "resp_protocol.hpp"
+#include "redis/resp_protocol.hpp"
 
 #include <cctype>
 
-#include "numbers.hpp"
+#include "redis/numbers.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -1,4 +1,4 @@
-#include "resp_server.hpp"
+#include "redis/resp_server.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "real_clock.hpp"
+#include "redis/real_clock.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -10,8 +10,8 @@
 #include <set>
 #include <string>
 
-#include "node.hpp"
-#include "resp_connection.hpp"
+#include "redis/node.hpp"
+#include "redis/resp_connection.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,4 +1,4 @@
-#include "scan_cursor.hpp"
+#include "redis/scan_cursor.hpp"
 
 #include <algorithm>
 #include <cctype>

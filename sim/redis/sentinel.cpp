@@ -1,7 +1,7 @@
-#include "sentinel.hpp"
+#include "redis/sentinel.hpp"
 
-#include "errors.hpp"
-#include "text.hpp"
+#include "redis/errors.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -1,4 +1,4 @@
-#include "set_access.hpp"
+#include "redis/set_access.hpp"
 
 namespace lockcheck::mock {
 

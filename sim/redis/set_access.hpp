@@ -2,9 +2,9 @@
 // Shared by the set commands: typed lookup, the after-change bookkeeping, and the reply for members.
 #include <string_view>
 
-#include "keyspace.hpp"
+#include "redis/keyspace.hpp"
 #include "lockcheck/reply.hpp"
-#include "typed_lookup.hpp"
+#include "redis/typed_lookup.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,4 +1,4 @@
-#include "sha256.hpp"
+#include "redis/sha256.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,10 +1,10 @@
-#include "stream.hpp"
+#include "redis/stream.hpp"
 
 #include <cerrno>
 #include <cstdlib>
 #include <iterator>
 
-#include "numbers.hpp"
+#include "redis/numbers.hpp"
 
 namespace lockcheck::mock {
 namespace {

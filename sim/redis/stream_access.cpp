@@ -1,7 +1,7 @@
-#include "stream_access.hpp"
+#include "redis/stream_access.hpp"
 
-#include "blocking_pop.hpp"
-#include "typed_lookup.hpp"
+#include "redis/blocking_pop.hpp"
+#include "redis/typed_lookup.hpp"
 
 namespace lockcheck::mock::stream_cmd {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
-#include "command.hpp"
+#include "redis/command.hpp"
 #include "lockcheck/reply.hpp"
-#include "stream.hpp"
+#include "redis/stream.hpp"
 
 namespace lockcheck::mock::stream_cmd {
 

@@ -2,9 +2,9 @@
 // and what DUMP writes and RESTORE reads (rdb_stream.cpp).
 #include <algorithm>
 
-#include "numbers.hpp"
-#include "packed_encodings.hpp"
-#include "stream.hpp"
+#include "redis/numbers.hpp"
+#include "redis/packed_encodings.hpp"
+#include "redis/stream.hpp"
 
 namespace lockcheck::mock {
 namespace {

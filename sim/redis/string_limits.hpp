@@ -3,7 +3,7 @@
 // window that GETRANGE, BITCOUNT and BITPOS share.
 #include <cstdint>
 
-#include "errors.hpp"
+#include "redis/errors.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,4 +1,4 @@
-#include "subcommands.hpp"
+#include "redis/subcommands.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "errors.hpp"
-#include "text.hpp"
+#include "redis/errors.hpp"
+#include "redis/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -2,7 +2,7 @@
 // Looking a key up as one value type, the first step of every type-specific command.
 #include <string_view>
 
-#include "keyspace.hpp"
+#include "redis/keyspace.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,8 +1,8 @@
-#include "value.hpp"
+#include "redis/value.hpp"
 
 #include <algorithm>
 
-#include "numbers.hpp"
+#include "redis/numbers.hpp"
 
 namespace lockcheck::mock {
 

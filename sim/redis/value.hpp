@@ -12,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "stream.hpp"
+#include "redis/stream.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,10 +1,10 @@
-#include "zset_access.hpp"
+#include "redis/zset_access.hpp"
 
 #include <cmath>
 #include <cstdlib>
 
-#include "numbers.hpp"
-#include "value.hpp"
+#include "redis/numbers.hpp"
+#include "redis/value.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "keyspace.hpp"
+#include "redis/keyspace.hpp"
 #include "lockcheck/reply.hpp"
-#include "typed_lookup.hpp"
+#include "redis/typed_lookup.hpp"
 
 namespace lockcheck::mock {
 
