@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

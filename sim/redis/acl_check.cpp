@@ -4,8 +4,8 @@
 
 #include "redis/acl_commands.hpp"
 #include "redis/acl_key_access.hpp"
-#include "redis/glob.hpp"
-#include "redis/text.hpp"
+#include "redis/util/glob.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

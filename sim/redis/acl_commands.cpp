@@ -6,7 +6,7 @@
 #include "redis/acl_categories.hpp"
 #include "redis/command.hpp"
 #include "redis/subcommands.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -4,7 +4,7 @@
 #include <array>
 
 #include "redis/command_keys.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -7,7 +7,7 @@
 #include "redis/acl_key_access.hpp"
 #include "redis/acl_user.hpp"
 #include "redis/sha256.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

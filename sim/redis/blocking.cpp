@@ -4,7 +4,7 @@
 #include "redis/command.hpp"
 #include "lockcheck/reply.hpp"
 #include "redis/node.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 

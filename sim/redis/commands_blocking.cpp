@@ -10,7 +10,7 @@
 #include "redis/errors.hpp"
 #include "redis/list_access.hpp"
 #include "redis/node.hpp"
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 #include "redis/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {

@@ -6,10 +6,10 @@
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
 #include "redis/node.hpp"
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 #include "redis/rdb_io.hpp"
 #include "redis/rdb_object.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
-#include "redis/long_double.hpp"
+#include "redis/util/long_double.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

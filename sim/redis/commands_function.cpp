@@ -3,11 +3,11 @@
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
 #include "redis/function_library.hpp"
-#include "redis/glob.hpp"
+#include "redis/util/glob.hpp"
 #include "redis/lua_engine.hpp"
 #include "redis/node.hpp"
-#include "redis/numbers.hpp"
-#include "redis/text.hpp"
+#include "redis/util/numbers.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

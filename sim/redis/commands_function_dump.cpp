@@ -8,7 +8,7 @@
 #include "redis/function_dump.hpp"
 #include "redis/function_library.hpp"
 #include "redis/node.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {
 

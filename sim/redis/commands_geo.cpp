@@ -4,7 +4,7 @@
 #include "redis/errors.hpp"
 #include "redis/geo_arguments.hpp"
 #include "redis/geo_shape.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 #include "redis/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {

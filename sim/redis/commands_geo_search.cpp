@@ -7,8 +7,8 @@
 #include "redis/errors.hpp"
 #include "redis/geo_arguments.hpp"
 #include "redis/geo_shape.hpp"
-#include "redis/numbers.hpp"
-#include "redis/text.hpp"
+#include "redis/util/numbers.hpp"
+#include "redis/util/text.hpp"
 #include "redis/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {

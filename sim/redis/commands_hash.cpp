@@ -3,7 +3,7 @@
 
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -8,7 +8,7 @@
 #include "redis/commands.hpp"
 #include "redis/lua_engine.hpp"
 #include "redis/node.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

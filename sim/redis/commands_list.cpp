@@ -5,7 +5,7 @@
 
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 #include "redis/pop_count.hpp"
 
 namespace lockcheck::mock::cmd {

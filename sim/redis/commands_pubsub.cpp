@@ -4,7 +4,7 @@
 
 #include "redis/commands.hpp"
 #include "redis/node.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -5,8 +5,8 @@
 
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
-#include "redis/numbers.hpp"
-#include "redis/text.hpp"
+#include "redis/util/numbers.hpp"
+#include "redis/util/text.hpp"
 #include "redis/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {

@@ -5,10 +5,10 @@
 
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
-#include "redis/glob.hpp"
-#include "redis/numbers.hpp"
+#include "redis/util/glob.hpp"
+#include "redis/util/numbers.hpp"
 #include "redis/scan_cursor.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -4,8 +4,8 @@
 #include "lockcheck/sha1.hpp"
 #include "redis/lua_engine.hpp"
 #include "redis/node.hpp"
-#include "redis/numbers.hpp"
-#include "redis/text.hpp"
+#include "redis/util/numbers.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

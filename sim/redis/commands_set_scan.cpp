@@ -8,10 +8,10 @@
 
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
-#include "redis/glob.hpp"
-#include "redis/numbers.hpp"
+#include "redis/util/glob.hpp"
+#include "redis/util/numbers.hpp"
 #include "redis/set_access.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -5,9 +5,9 @@
 
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 #include "redis/string_limits.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 #include "redis/typed_lookup.hpp"
 
 namespace lockcheck::mock::cmd {

@@ -6,8 +6,8 @@
 
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
-#include "redis/numbers.hpp"
-#include "redis/text.hpp"
+#include "redis/util/numbers.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 #include "redis/pop_count.hpp"
 #include "redis/zset_access.hpp"
 

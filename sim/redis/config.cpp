@@ -4,9 +4,9 @@
 #include <array>
 #include <set>
 
-#include "redis/glob.hpp"
-#include "redis/numbers.hpp"
-#include "redis/text.hpp"
+#include "redis/util/glob.hpp"
+#include "redis/util/numbers.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

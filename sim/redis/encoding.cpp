@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 
 namespace lockcheck::mock {
 namespace {

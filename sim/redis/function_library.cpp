@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "redis/lua_engine.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -4,9 +4,9 @@
 #include <cstdio>
 
 #include "redis/errors.hpp"
-#include "redis/long_double.hpp"
-#include "redis/numbers.hpp"
-#include "redis/text.hpp"
+#include "redis/util/long_double.hpp"
+#include "redis/util/numbers.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock::geo {
 namespace {

@@ -1,7 +1,7 @@
 #include "redis/list_access.hpp"
 
 #include "redis/errors.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 

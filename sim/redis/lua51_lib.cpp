@@ -11,7 +11,7 @@
 
 #include "redis/lua51_rewrite.hpp"
 #include "redis/lua51_syntax.hpp"
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -9,7 +9,7 @@
 #include <tuple>
 #include <utility>
 
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 
 namespace lockcheck::mock {
 namespace {

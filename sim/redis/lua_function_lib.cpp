@@ -5,11 +5,11 @@
 
 #include "redis/lua51_lib.hpp"
 #include "redis/lua51_rewrite.hpp"
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 #include "redis/lua_convert.hpp"
 #include "redis/lua_engine.hpp"
 #include "redis/lua_redis_lib.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

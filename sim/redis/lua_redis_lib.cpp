@@ -15,8 +15,8 @@
 #include "redis/lua_engine.hpp"
 #include "redis/node.hpp"
 #include "redis/command.hpp"
-#include "redis/numbers.hpp"
-#include "redis/text.hpp"
+#include "redis/util/numbers.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -3,7 +3,7 @@
 #include "redis/command.hpp"
 #include "redis/commands.hpp"
 #include "redis/node.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 

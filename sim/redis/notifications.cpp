@@ -4,7 +4,7 @@
 #include <array>
 #include <utility>
 
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

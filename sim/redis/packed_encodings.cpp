@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 #include "redis/rdb_io.hpp"
 
 namespace lockcheck::mock {

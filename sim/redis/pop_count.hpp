@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "redis/errors.hpp"
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,6 +1,6 @@
 #include "redis/pubsub.hpp"
 
-#include "redis/glob.hpp"
+#include "redis/util/glob.hpp"
 
 namespace lockcheck::mock {
 

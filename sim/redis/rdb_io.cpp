@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "redis/lzf_compress.hpp"
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 
 namespace lockcheck::mock {
 namespace {

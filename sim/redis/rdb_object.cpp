@@ -4,7 +4,7 @@
 #include <array>
 #include <cmath>
 
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 #include "redis/packed_encodings.hpp"
 #include "redis/rdb_io.hpp"
 #include "redis/rdb_stream.hpp"

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <iterator>
 
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 
 namespace lockcheck::mock {
 namespace {

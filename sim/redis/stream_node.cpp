@@ -2,7 +2,7 @@
 // and what DUMP writes and RESTORE reads (rdb_stream.cpp).
 #include <algorithm>
 
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 #include "redis/packed_encodings.hpp"
 #include "redis/stream.hpp"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "redis/errors.hpp"
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

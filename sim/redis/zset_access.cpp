@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 #include "redis/value.hpp"
 
 namespace lockcheck::mock {

@@ -1,8 +1,8 @@
-#include "redis/glob.hpp"
+#include "redis/util/glob.hpp"
 
 #include <utility>
 
-#include "redis/text.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 namespace {

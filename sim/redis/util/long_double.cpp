@@ -1,4 +1,4 @@
-#include "redis/long_double.hpp"
+#include "redis/util/long_double.hpp"
 
 #include <cctype>
 #include <cerrno>

@@ -1,4 +1,4 @@
-#include "redis/numbers.hpp"
+#include "redis/util/numbers.hpp"
 
 #include <cctype>
 #include <cerrno>
