@@ -22,7 +22,7 @@
 #include "explore_command.hpp"
 #include "junit.hpp"
 #include "../redis_backend/backend.hpp"
-#include "redis/resp_server.hpp"
+#include "redis/wire/resp_server.hpp"
 #include "run_engine.hpp"
 #include "scenario/closest_name.hpp"
 

@@ -22,9 +22,9 @@
 #include "lockcheck/sha1.hpp"
 #include "redis/function_dump.hpp"
 #include "redis/node.hpp"
-#include "redis/real_clock.hpp"
-#include "redis/resp_connection.hpp"
-#include "redis/resp_protocol.hpp"
+#include "redis/wire/real_clock.hpp"
+#include "redis/wire/resp_connection.hpp"
+#include "redis/wire/resp_protocol.hpp"
 #include "raw_connection.hpp"
 #include "redis_server.hpp"
 

@@ -4,7 +4,7 @@
 
 #include "mock_test_support.hpp"
 #include "redis/command.hpp"
-#include "redis/resp_connection.hpp"
+#include "redis/wire/resp_connection.hpp"
 
 namespace lockcheck::mock::testing {
 namespace {

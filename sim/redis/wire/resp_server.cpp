@@ -1,4 +1,4 @@
-#include "redis/resp_server.hpp"
+#include "redis/wire/resp_server.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "redis/real_clock.hpp"
+#include "redis/wire/real_clock.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "redis/node.hpp"
-#include "redis/resp_connection.hpp"
+#include "redis/wire/resp_connection.hpp"
 
 namespace lockcheck::mock {
 

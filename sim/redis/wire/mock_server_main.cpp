@@ -4,7 +4,7 @@
 #include <iostream>
 #include <string>
 
-#include "redis/resp_server.hpp"
+#include "redis/wire/resp_server.hpp"
 
 int main(int argc, char** argv) {
   lockcheck::mock::ServeOptions options;

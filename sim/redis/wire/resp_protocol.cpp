@@ -1,4 +1,4 @@
-#include "redis/resp_protocol.hpp"
+#include "redis/wire/resp_protocol.hpp"
 
 #include <cctype>
 

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "redis/node.hpp"
-#include "redis/resp_protocol.hpp"
+#include "redis/wire/resp_protocol.hpp"
 #include "redis/session.hpp"
 
 namespace lockcheck::mock {

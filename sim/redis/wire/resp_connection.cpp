@@ -1,4 +1,4 @@
-#include "redis/resp_connection.hpp"
+#include "redis/wire/resp_connection.hpp"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "redis/real_clock.hpp"
+#include "redis/wire/real_clock.hpp"
 
 #include <chrono>
 
