@@ -14,7 +14,7 @@
 #include "redis/config.hpp"
 #include "redis/error_stats.hpp"
 #include "redis/function_library.hpp"
-#include "redis/cluster_view.hpp"
+#include "redis/topology/cluster_view.hpp"
 #include "redis/keyspace.hpp"
 #include "redis/notifications.hpp"
 #include "lockcheck/reply.hpp"

@@ -8,7 +8,7 @@
 #include "lockcheck/sentinel_port.hpp"
 #include "redis/errors.hpp"
 #include "redis/node.hpp"
-#include "redis/sentinel.hpp"
+#include "redis/topology/sentinel.hpp"
 
 namespace lockcheck::mock {
 namespace {

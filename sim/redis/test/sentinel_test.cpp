@@ -6,7 +6,7 @@
 #include "lockcheck/sha1.hpp"
 #include "redis/errors.hpp"
 #include "redis/node.hpp"
-#include "redis/sentinel.hpp"
+#include "redis/topology/sentinel.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -1,4 +1,4 @@
-#include "redis/sentinel.hpp"
+#include "redis/topology/sentinel.hpp"
 
 #include "redis/errors.hpp"
 #include "redis/util/text.hpp"

@@ -1,4 +1,4 @@
-#include "redis/cluster_view.hpp"
+#include "redis/topology/cluster_view.hpp"
 
 namespace lockcheck::mock {
 namespace {
