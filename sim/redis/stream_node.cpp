@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "redis/util/numbers.hpp"
-#include "redis/packed_encodings.hpp"
+#include "redis/rdb/packed_encodings.hpp"
 #include "redis/stream.hpp"
 
 namespace lockcheck::mock {

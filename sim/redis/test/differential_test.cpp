@@ -20,7 +20,7 @@
 #include "differential_dump.hpp"
 #include "hiredis_client.hpp"
 #include "lockcheck/sha1.hpp"
-#include "redis/function_dump.hpp"
+#include "redis/rdb/function_dump.hpp"
 #include "redis/node.hpp"
 #include "redis/wire/real_clock.hpp"
 #include "redis/wire/resp_connection.hpp"

@@ -7,8 +7,8 @@
 #include "redis/errors.hpp"
 #include "redis/node.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/rdb_io.hpp"
-#include "redis/rdb_object.hpp"
+#include "redis/rdb/rdb_io.hpp"
+#include "redis/rdb/rdb_object.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

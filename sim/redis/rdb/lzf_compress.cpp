@@ -1,4 +1,4 @@
-#include "redis/lzf_compress.hpp"
+#include "redis/rdb/lzf_compress.hpp"
 
 #include <algorithm>
 #include <cstdint>

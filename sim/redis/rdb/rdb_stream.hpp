@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "redis/rdb_io.hpp"
+#include "redis/rdb/rdb_io.hpp"
 #include "redis/stream.hpp"
 
 namespace lockcheck::mock {

@@ -1,11 +1,11 @@
-#include "redis/rdb_io.hpp"
+#include "redis/rdb/rdb_io.hpp"
 
 #include <array>
 #include <bit>
 #include <cstdlib>
 #include <limits>
 
-#include "redis/lzf_compress.hpp"
+#include "redis/rdb/lzf_compress.hpp"
 #include "redis/util/numbers.hpp"
 
 namespace lockcheck::mock {

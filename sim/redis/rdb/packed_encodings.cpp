@@ -1,9 +1,9 @@
-#include "redis/packed_encodings.hpp"
+#include "redis/rdb/packed_encodings.hpp"
 
 #include <limits>
 
 #include "redis/util/numbers.hpp"
-#include "redis/rdb_io.hpp"
+#include "redis/rdb/rdb_io.hpp"
 
 namespace lockcheck::mock {
 namespace {

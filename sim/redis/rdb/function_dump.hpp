@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "redis/rdb_io.hpp"
+#include "redis/rdb/rdb_io.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,6 +1,6 @@
-#include "redis/rdb_stream.hpp"
+#include "redis/rdb/rdb_stream.hpp"
 
-#include "redis/packed_encodings.hpp"
+#include "redis/rdb/packed_encodings.hpp"
 
 namespace lockcheck::mock {
 namespace {

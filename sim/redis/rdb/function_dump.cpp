@@ -1,8 +1,8 @@
-#include "redis/function_dump.hpp"
+#include "redis/rdb/function_dump.hpp"
 
 #include <optional>
 
-#include "redis/rdb_io.hpp"
+#include "redis/rdb/rdb_io.hpp"
 
 namespace lockcheck::mock {
 namespace {

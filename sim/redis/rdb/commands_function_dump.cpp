@@ -5,7 +5,7 @@
 #include <set>
 
 #include "redis/commands.hpp"
-#include "redis/function_dump.hpp"
+#include "redis/rdb/function_dump.hpp"
 #include "redis/function_library.hpp"
 #include "redis/node.hpp"
 #include "redis/util/text.hpp"

@@ -1,13 +1,13 @@
-#include "redis/rdb_object.hpp"
+#include "redis/rdb/rdb_object.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 
 #include "redis/util/numbers.hpp"
-#include "redis/packed_encodings.hpp"
-#include "redis/rdb_io.hpp"
-#include "redis/rdb_stream.hpp"
+#include "redis/rdb/packed_encodings.hpp"
+#include "redis/rdb/rdb_io.hpp"
+#include "redis/rdb/rdb_stream.hpp"
 
 namespace lockcheck::mock {
 namespace {
