@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "redis/acl_categories.hpp"
+#include "redis/acl/acl_categories.hpp"
 #include "redis/command_keys.hpp"
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"

@@ -11,7 +11,7 @@
 #include "lockcheck/sha1.hpp"
 #include "redis/lua51_lib.hpp"
 #include "redis/lua_convert.hpp"
-#include "redis/acl_commands.hpp"
+#include "redis/acl/acl_commands.hpp"
 #include "redis/lua_engine.hpp"
 #include "redis/node.hpp"
 #include "redis/command.hpp"

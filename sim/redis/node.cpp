@@ -6,7 +6,7 @@
 #include <utility>
 #include <variant>
 
-#include "redis/acl_texts.hpp"
+#include "redis/acl/acl_texts.hpp"
 #include "redis/command.hpp"
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"

@@ -19,7 +19,7 @@
 #include "redis/notifications.hpp"
 #include "lockcheck/reply.hpp"
 #include "redis/observer.hpp"
-#include "redis/acl_registry.hpp"
+#include "redis/acl/acl_registry.hpp"
 #include "redis/blocked_clients.hpp"
 #include "redis/pubsub.hpp"
 #include "redis/session.hpp"

@@ -1,4 +1,4 @@
-#include "redis/sha256.hpp"
+#include "redis/acl/sha256.hpp"
 
 #include <array>
 #include <cstdint>

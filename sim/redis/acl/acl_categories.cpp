@@ -1,4 +1,4 @@
-#include "redis/acl_categories.hpp"
+#include "redis/acl/acl_categories.hpp"
 
 #include <algorithm>
 #include <array>

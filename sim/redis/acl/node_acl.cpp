@@ -1,5 +1,5 @@
 // The node's ACL checks and ACL LOG entries (Redis 7.0.15's processCommand, scriptCall and execCommand).
-#include "redis/acl_texts.hpp"
+#include "redis/acl/acl_texts.hpp"
 #include "redis/command.hpp"
 #include "redis/commands.hpp"
 #include "redis/node.hpp"

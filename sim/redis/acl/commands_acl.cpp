@@ -2,9 +2,9 @@
 // with Redis 7.0.15's replies and error texts (no ACL file: LOAD and SAVE answer as 7.0.15 without one).
 #include <charconv>
 
-#include "redis/acl_categories.hpp"
-#include "redis/acl_commands.hpp"
-#include "redis/acl_texts.hpp"
+#include "redis/acl/acl_categories.hpp"
+#include "redis/acl/acl_commands.hpp"
+#include "redis/acl/acl_texts.hpp"
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
 #include "redis/node.hpp"

@@ -1,8 +1,8 @@
-#include "redis/acl_registry.hpp"
+#include "redis/acl/acl_registry.hpp"
 
 #include <algorithm>
 
-#include "redis/sha256.hpp"
+#include "redis/acl/sha256.hpp"
 
 namespace lockcheck::mock {
 namespace {

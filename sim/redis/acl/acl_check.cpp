@@ -1,9 +1,9 @@
-#include "redis/acl_check.hpp"
+#include "redis/acl/acl_check.hpp"
 
 #include <algorithm>
 
-#include "redis/acl_commands.hpp"
-#include "redis/acl_key_access.hpp"
+#include "redis/acl/acl_commands.hpp"
+#include "redis/acl/acl_key_access.hpp"
 #include "redis/util/glob.hpp"
 #include "redis/util/text.hpp"
 

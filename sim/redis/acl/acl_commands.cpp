@@ -1,9 +1,9 @@
-#include "redis/acl_commands.hpp"
+#include "redis/acl/acl_commands.hpp"
 
 #include <map>
 #include <vector>
 
-#include "redis/acl_categories.hpp"
+#include "redis/acl/acl_categories.hpp"
 #include "redis/command.hpp"
 #include "redis/subcommands.hpp"
 #include "redis/util/text.hpp"

@@ -1,4 +1,4 @@
-#include "redis/acl_key_access.hpp"
+#include "redis/acl/acl_key_access.hpp"
 
 #include <algorithm>
 #include <array>

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "redis/acl_user.hpp"
+#include "redis/acl/acl_user.hpp"
 #include "lockcheck/reply.hpp"
 
 namespace lockcheck::mock {

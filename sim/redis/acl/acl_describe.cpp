@@ -2,10 +2,10 @@
 #include <array>
 #include <climits>
 
-#include "redis/acl_categories.hpp"
-#include "redis/acl_commands.hpp"
-#include "redis/acl_key_access.hpp"
-#include "redis/acl_user.hpp"
+#include "redis/acl/acl_categories.hpp"
+#include "redis/acl/acl_commands.hpp"
+#include "redis/acl/acl_key_access.hpp"
+#include "redis/acl/acl_user.hpp"
 
 namespace lockcheck::mock {
 namespace {

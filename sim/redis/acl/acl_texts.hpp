@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "redis/acl_check.hpp"
+#include "redis/acl/acl_check.hpp"
 
 namespace lockcheck::mock {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "redis/acl_check.hpp"
-#include "redis/acl_user.hpp"
+#include "redis/acl/acl_check.hpp"
+#include "redis/acl/acl_user.hpp"
 
 namespace lockcheck::mock {
 

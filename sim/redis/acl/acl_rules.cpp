@@ -2,11 +2,11 @@
 #include <algorithm>
 #include <utility>
 
-#include "redis/acl_categories.hpp"
-#include "redis/acl_commands.hpp"
-#include "redis/acl_key_access.hpp"
-#include "redis/acl_user.hpp"
-#include "redis/sha256.hpp"
+#include "redis/acl/acl_categories.hpp"
+#include "redis/acl/acl_commands.hpp"
+#include "redis/acl/acl_key_access.hpp"
+#include "redis/acl/acl_user.hpp"
+#include "redis/acl/sha256.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
