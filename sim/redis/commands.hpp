@@ -1,7 +1,7 @@
 #pragma once
 // Command handlers, one group per file (commands_*.cpp). Arity is checked before a handler runs.
 #include "redis/command.hpp"
-#include "redis/lua_engine.hpp"
+#include "redis/scripting/lua_engine.hpp"
 
 namespace lockcheck::mock::cmd {
 

@@ -6,7 +6,7 @@
 #include <variant>
 
 #include "redis/commands.hpp"
-#include "redis/lua_engine.hpp"
+#include "redis/scripting/lua_engine.hpp"
 #include "redis/node.hpp"
 #include "redis/util/text.hpp"
 

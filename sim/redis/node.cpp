@@ -10,7 +10,7 @@
 #include "redis/command.hpp"
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
-#include "redis/lua_engine.hpp"
+#include "redis/scripting/lua_engine.hpp"
 #include "redis/memory_estimate.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/subcommands.hpp"

@@ -13,7 +13,7 @@
 #include "redis/clock.hpp"
 #include "redis/config.hpp"
 #include "redis/error_stats.hpp"
-#include "redis/function_library.hpp"
+#include "redis/scripting/function_library.hpp"
 #include "redis/topology/cluster_view.hpp"
 #include "redis/keyspace.hpp"
 #include "redis/notifications.hpp"

@@ -6,7 +6,7 @@
 
 #include "redis/commands.hpp"
 #include "redis/rdb/function_dump.hpp"
-#include "redis/function_library.hpp"
+#include "redis/scripting/function_library.hpp"
 #include "redis/node.hpp"
 #include "redis/util/text.hpp"
 

@@ -1,4 +1,4 @@
-#include "redis/lua51_syntax.hpp"
+#include "redis/scripting/lua51_syntax.hpp"
 
 #include <cctype>
 

@@ -1,4 +1,4 @@
-#include "redis/lua_struct.hpp"
+#include "redis/scripting/lua_struct.hpp"
 
 namespace lockcheck::mock {
 

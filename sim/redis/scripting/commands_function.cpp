@@ -2,9 +2,9 @@
 // busy script both SCRIPT KILL and FUNCTION KILL share.
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
-#include "redis/function_library.hpp"
+#include "redis/scripting/function_library.hpp"
 #include "redis/util/glob.hpp"
-#include "redis/lua_engine.hpp"
+#include "redis/scripting/lua_engine.hpp"
 #include "redis/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"

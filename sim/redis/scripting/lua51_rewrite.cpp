@@ -1,6 +1,6 @@
-#include "redis/lua51_rewrite.hpp"
+#include "redis/scripting/lua51_rewrite.hpp"
 
-#include "redis/lua51_syntax.hpp"
+#include "redis/scripting/lua51_syntax.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,8 +1,8 @@
-#include "redis/function_library.hpp"
+#include "redis/scripting/function_library.hpp"
 
 #include <algorithm>
 
-#include "redis/lua_engine.hpp"
+#include "redis/scripting/lua_engine.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock {

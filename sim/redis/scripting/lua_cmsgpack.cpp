@@ -1,4 +1,4 @@
-#include "redis/lua_cmsgpack.hpp"
+#include "redis/scripting/lua_cmsgpack.hpp"
 
 namespace lockcheck::mock {
 

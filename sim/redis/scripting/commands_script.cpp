@@ -2,7 +2,7 @@
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
 #include "lockcheck/sha1.hpp"
-#include "redis/lua_engine.hpp"
+#include "redis/scripting/lua_engine.hpp"
 #include "redis/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"

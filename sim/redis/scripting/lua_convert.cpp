@@ -1,4 +1,4 @@
-#include "redis/lua_convert.hpp"
+#include "redis/scripting/lua_convert.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "redis/lua51_lib.hpp"
+#include "redis/scripting/lua51_lib.hpp"
 
 #include <cctype>
 #include <cerrno>
@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "redis/lua51_rewrite.hpp"
-#include "redis/lua51_syntax.hpp"
+#include "redis/scripting/lua51_rewrite.hpp"
+#include "redis/scripting/lua51_syntax.hpp"
 #include "redis/util/numbers.hpp"
 
 namespace lockcheck::mock {

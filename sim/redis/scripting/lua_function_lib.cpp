@@ -1,14 +1,14 @@
-#include "redis/lua_function_lib.hpp"
+#include "redis/scripting/lua_function_lib.hpp"
 
 #include <cstring>
 #include <lua.hpp>
 
-#include "redis/lua51_lib.hpp"
-#include "redis/lua51_rewrite.hpp"
+#include "redis/scripting/lua51_lib.hpp"
+#include "redis/scripting/lua51_rewrite.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/lua_convert.hpp"
-#include "redis/lua_engine.hpp"
-#include "redis/lua_redis_lib.hpp"
+#include "redis/scripting/lua_convert.hpp"
+#include "redis/scripting/lua_engine.hpp"
+#include "redis/scripting/lua_redis_lib.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "redis/lua_function_lib.hpp"
+#include "redis/scripting/lua_function_lib.hpp"
 
 namespace lockcheck::mock {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "lockcheck/reply.hpp"
-#include "redis/lua_function_lib.hpp"
+#include "redis/scripting/lua_function_lib.hpp"
 
 struct lua_State;
 struct lua_Debug;

@@ -1,4 +1,4 @@
-#include "redis/lua_redis_lib.hpp"
+#include "redis/scripting/lua_redis_lib.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -9,10 +9,10 @@
 #include <lua.hpp>
 
 #include "lockcheck/sha1.hpp"
-#include "redis/lua51_lib.hpp"
-#include "redis/lua_convert.hpp"
+#include "redis/scripting/lua51_lib.hpp"
+#include "redis/scripting/lua_convert.hpp"
 #include "redis/acl/acl_commands.hpp"
-#include "redis/lua_engine.hpp"
+#include "redis/scripting/lua_engine.hpp"
 #include "redis/node.hpp"
 #include "redis/command.hpp"
 #include "redis/util/numbers.hpp"

@@ -1,4 +1,4 @@
-#include "redis/lua_engine.hpp"
+#include "redis/scripting/lua_engine.hpp"
 
 #include <cassert>
 #include <cstdlib>
@@ -8,15 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "redis/lua51_lib.hpp"
-#include "redis/lua51_rewrite.hpp"
-#include "redis/lua51_syntax.hpp"
-#include "redis/lua_cjson.hpp"
-#include "redis/lua_cmsgpack.hpp"
-#include "redis/lua_struct.hpp"
-#include "redis/lua_convert.hpp"
-#include "redis/lua_prelude.hpp"
-#include "redis/lua_redis_lib.hpp"
+#include "redis/scripting/lua51_lib.hpp"
+#include "redis/scripting/lua51_rewrite.hpp"
+#include "redis/scripting/lua51_syntax.hpp"
+#include "redis/scripting/lua_cjson.hpp"
+#include "redis/scripting/lua_cmsgpack.hpp"
+#include "redis/scripting/lua_struct.hpp"
+#include "redis/scripting/lua_convert.hpp"
+#include "redis/scripting/lua_prelude.hpp"
+#include "redis/scripting/lua_redis_lib.hpp"
 #include "redis/node.hpp"
 
 namespace lockcheck::mock {

@@ -1,4 +1,4 @@
-#include "redis/lua_cjson.hpp"
+#include "redis/scripting/lua_cjson.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,4 +1,4 @@
-#include "redis/lua_prelude.hpp"
+#include "redis/scripting/lua_prelude.hpp"
 
 namespace lockcheck::mock {
 
