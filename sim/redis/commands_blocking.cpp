@@ -11,7 +11,7 @@
 #include "redis/list_access.hpp"
 #include "redis/node.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/zset_access.hpp"
+#include "redis/types/zset/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

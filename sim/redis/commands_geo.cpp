@@ -5,7 +5,7 @@
 #include "redis/geo_arguments.hpp"
 #include "redis/geo_shape.hpp"
 #include "redis/util/text.hpp"
-#include "redis/zset_access.hpp"
+#include "redis/types/zset/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

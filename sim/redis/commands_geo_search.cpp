@@ -9,7 +9,7 @@
 #include "redis/geo_shape.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
-#include "redis/zset_access.hpp"
+#include "redis/types/zset/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

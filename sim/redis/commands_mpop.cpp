@@ -10,7 +10,7 @@
 #include "redis/list_access.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
-#include "redis/zset_access.hpp"
+#include "redis/types/zset/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -12,7 +12,7 @@
 #include "redis/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
-#include "redis/zset_access.hpp"
+#include "redis/types/zset/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

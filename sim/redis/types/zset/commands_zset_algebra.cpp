@@ -11,7 +11,7 @@
 #include "redis/util/numbers.hpp"
 #include "redis/set_access.hpp"
 #include "redis/util/text.hpp"
-#include "redis/zset_access.hpp"
+#include "redis/types/zset/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -1,4 +1,4 @@
-#include "redis/zset_access.hpp"
+#include "redis/types/zset/zset_access.hpp"
 
 #include <cmath>
 #include <cstdlib>
