@@ -9,7 +9,7 @@
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/set_access.hpp"
+#include "redis/types/set/set_access.hpp"
 #include "redis/util/text.hpp"
 #include "redis/types/zset/zset_access.hpp"
 

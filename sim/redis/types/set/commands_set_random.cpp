@@ -6,7 +6,7 @@
 #include "redis/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/pop_count.hpp"
-#include "redis/set_access.hpp"
+#include "redis/types/set/set_access.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

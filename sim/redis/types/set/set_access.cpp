@@ -1,4 +1,4 @@
-#include "redis/set_access.hpp"
+#include "redis/types/set/set_access.hpp"
 
 namespace lockcheck::mock {
 

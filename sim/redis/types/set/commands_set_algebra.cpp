@@ -6,7 +6,7 @@
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/set_access.hpp"
+#include "redis/types/set/set_access.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

@@ -2,7 +2,7 @@
 // (SPOP, SRANDMEMBER) are in commands_set_random.cpp, the multi-key algebra in commands_set_algebra.cpp.
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
-#include "redis/set_access.hpp"
+#include "redis/types/set/set_access.hpp"
 
 namespace lockcheck::mock::cmd {
 

@@ -10,7 +10,7 @@
 #include "redis/errors.hpp"
 #include "redis/util/glob.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/set_access.hpp"
+#include "redis/types/set/set_access.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {
