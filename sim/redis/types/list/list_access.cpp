@@ -1,4 +1,4 @@
-#include "redis/list_access.hpp"
+#include "redis/types/list/list_access.hpp"
 
 #include "redis/errors.hpp"
 #include "redis/util/text.hpp"

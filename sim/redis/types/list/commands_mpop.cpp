@@ -7,7 +7,7 @@
 #include "redis/blocking_pop.hpp"
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
-#include "redis/list_access.hpp"
+#include "redis/types/list/list_access.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
 #include "redis/types/zset/zset_access.hpp"
