@@ -8,7 +8,7 @@
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/string_limits.hpp"
+#include "redis/types/string/string_limits.hpp"
 #include "redis/util/text.hpp"
 #include "redis/typed_lookup.hpp"
 
