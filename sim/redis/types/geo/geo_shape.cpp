@@ -1,4 +1,4 @@
-#include "redis/geo_shape.hpp"
+#include "redis/types/geo/geo_shape.hpp"
 
 #include <cmath>
 

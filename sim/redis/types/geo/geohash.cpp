@@ -1,4 +1,4 @@
-#include "redis/geohash.hpp"
+#include "redis/types/geo/geohash.hpp"
 
 namespace lockcheck::mock::geo {
 namespace {

@@ -5,7 +5,7 @@
 #include <array>
 #include <optional>
 
-#include "redis/geohash.hpp"
+#include "redis/types/geo/geohash.hpp"
 
 namespace lockcheck::mock::geo {
 

@@ -2,8 +2,8 @@
 // 7.0 keeps them; GEOADD is ZADD with the coordinates turned into scores. The searches: commands_geo_search.cpp.
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
-#include "redis/geo_arguments.hpp"
-#include "redis/geo_shape.hpp"
+#include "redis/types/geo/geo_arguments.hpp"
+#include "redis/types/geo/geo_shape.hpp"
 #include "redis/util/text.hpp"
 #include "redis/types/zset/zset_access.hpp"
 

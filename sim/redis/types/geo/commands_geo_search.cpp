@@ -5,8 +5,8 @@
 
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
-#include "redis/geo_arguments.hpp"
-#include "redis/geo_shape.hpp"
+#include "redis/types/geo/geo_arguments.hpp"
+#include "redis/types/geo/geo_shape.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
 #include "redis/types/zset/zset_access.hpp"

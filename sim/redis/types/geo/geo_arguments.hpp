@@ -5,7 +5,7 @@
 #include <string>
 #include <variant>
 
-#include "redis/geohash.hpp"
+#include "redis/types/geo/geohash.hpp"
 #include "lockcheck/reply.hpp"
 
 namespace lockcheck::mock::geo {

@@ -1,4 +1,4 @@
-#include "redis/geo_arguments.hpp"
+#include "redis/types/geo/geo_arguments.hpp"
 
 #include <cmath>
 #include <cstdio>
