@@ -1,7 +1,7 @@
 #include "redis/stream_access.hpp"
 
 #include "redis/blocking_pop.hpp"
-#include "redis/typed_lookup.hpp"
+#include "redis/types/typed_lookup.hpp"
 
 namespace lockcheck::mock::stream_cmd {
 

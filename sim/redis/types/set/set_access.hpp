@@ -4,7 +4,7 @@
 
 #include "redis/keyspace.hpp"
 #include "lockcheck/reply.hpp"
-#include "redis/typed_lookup.hpp"
+#include "redis/types/typed_lookup.hpp"
 
 namespace lockcheck::mock {
 

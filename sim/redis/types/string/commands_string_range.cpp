@@ -8,7 +8,7 @@
 #include "redis/util/numbers.hpp"
 #include "redis/types/string/string_limits.hpp"
 #include "redis/util/text.hpp"
-#include "redis/typed_lookup.hpp"
+#include "redis/types/typed_lookup.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -5,7 +5,7 @@
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/pop_count.hpp"
+#include "redis/types/pop_count.hpp"
 #include "redis/types/zset/zset_access.hpp"
 
 namespace lockcheck::mock::cmd {
