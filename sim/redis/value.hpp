@@ -12,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "redis/stream.hpp"
+#include "redis/types/stream/stream.hpp"
 
 namespace lockcheck::mock {
 

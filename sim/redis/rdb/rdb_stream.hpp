@@ -8,7 +8,7 @@
 #include <string>
 
 #include "redis/rdb/rdb_io.hpp"
-#include "redis/stream.hpp"
+#include "redis/types/stream/stream.hpp"
 
 namespace lockcheck::mock {
 

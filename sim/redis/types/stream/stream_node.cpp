@@ -4,7 +4,7 @@
 
 #include "redis/util/numbers.hpp"
 #include "redis/rdb/packed_encodings.hpp"
-#include "redis/stream.hpp"
+#include "redis/types/stream/stream.hpp"
 
 namespace lockcheck::mock {
 namespace {

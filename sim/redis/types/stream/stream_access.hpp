@@ -8,7 +8,7 @@
 
 #include "redis/command.hpp"
 #include "lockcheck/reply.hpp"
-#include "redis/stream.hpp"
+#include "redis/types/stream/stream.hpp"
 
 namespace lockcheck::mock::stream_cmd {
 

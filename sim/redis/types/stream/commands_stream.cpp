@@ -4,7 +4,7 @@
 #include "redis/errors.hpp"
 #include "redis/node.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/stream_access.hpp"
+#include "redis/types/stream/stream_access.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

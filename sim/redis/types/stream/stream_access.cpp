@@ -1,4 +1,4 @@
-#include "redis/stream_access.hpp"
+#include "redis/types/stream/stream_access.hpp"
 
 #include "redis/blocking_pop.hpp"
 #include "redis/types/typed_lookup.hpp"

@@ -1,4 +1,4 @@
-#include "redis/stream.hpp"
+#include "redis/types/stream/stream.hpp"
 
 #include <cerrno>
 #include <cstdlib>
