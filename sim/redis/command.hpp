@@ -4,7 +4,7 @@
 #include <span>
 #include <string_view>
 
-#include "redis/keyspace.hpp"
+#include "redis/keyspace/keyspace.hpp"
 #include "lockcheck/reply.hpp"
 #include "redis/session.hpp"
 

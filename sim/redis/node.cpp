@@ -11,7 +11,7 @@
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
 #include "redis/scripting/lua_engine.hpp"
-#include "redis/memory_estimate.hpp"
+#include "redis/keyspace/memory_estimate.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/subcommands.hpp"
 #include "redis/util/text.hpp"

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "redis/observer.hpp"
+#include "redis/keyspace/observer.hpp"
 
 namespace lockcheck::mock {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "redis/encoding.hpp"
-#include "redis/value.hpp"
+#include "redis/keyspace/encoding.hpp"
+#include "redis/keyspace/value.hpp"
 
 namespace lockcheck::mock {
 

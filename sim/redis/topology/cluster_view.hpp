@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "lockcheck/key_slot.hpp"
-#include "redis/keyspace.hpp"
+#include "redis/keyspace/keyspace.hpp"
 #include "lockcheck/reply.hpp"
 
 namespace lockcheck::mock {

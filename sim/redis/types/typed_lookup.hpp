@@ -2,7 +2,7 @@
 // Looking a key up as one value type, the first step of every type-specific command.
 #include <string_view>
 
-#include "redis/keyspace.hpp"
+#include "redis/keyspace/keyspace.hpp"
 
 namespace lockcheck::mock {
 

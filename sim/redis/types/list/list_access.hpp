@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-#include "redis/keyspace.hpp"
+#include "redis/keyspace/keyspace.hpp"
 #include "lockcheck/reply.hpp"
 #include "redis/types/typed_lookup.hpp"
 

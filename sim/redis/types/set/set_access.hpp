@@ -2,7 +2,7 @@
 // Shared by the set commands: typed lookup, the after-change bookkeeping, and the reply for members.
 #include <string_view>
 
-#include "redis/keyspace.hpp"
+#include "redis/keyspace/keyspace.hpp"
 #include "lockcheck/reply.hpp"
 #include "redis/types/typed_lookup.hpp"
 

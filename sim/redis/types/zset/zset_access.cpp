@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "redis/util/numbers.hpp"
-#include "redis/value.hpp"
+#include "redis/keyspace/value.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "redis/keyspace.hpp"
+#include "redis/keyspace/keyspace.hpp"
 #include "lockcheck/reply.hpp"
 #include "redis/types/typed_lookup.hpp"
 

@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <variant>
 
-#include "redis/value.hpp"
+#include "redis/keyspace/value.hpp"
 
 namespace lockcheck::mock {
 

@@ -5,7 +5,7 @@
 
 #include "redis/commands.hpp"
 #include "redis/errors.hpp"
-#include "redis/memory_estimate.hpp"
+#include "redis/keyspace/memory_estimate.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/subcommands.hpp"
 #include "redis/util/text.hpp"

@@ -1,4 +1,4 @@
-#include "redis/value.hpp"
+#include "redis/keyspace/value.hpp"
 
 #include <algorithm>
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "redis/value.hpp"
+#include "redis/keyspace/value.hpp"
 
 namespace lockcheck::mock {
 

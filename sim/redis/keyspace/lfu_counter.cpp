@@ -1,4 +1,4 @@
-#include "redis/lfu_counter.hpp"
+#include "redis/keyspace/lfu_counter.hpp"
 
 namespace lockcheck::mock {
 

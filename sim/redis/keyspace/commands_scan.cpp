@@ -7,7 +7,7 @@
 #include "redis/errors.hpp"
 #include "redis/util/glob.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/scan_cursor.hpp"
+#include "redis/keyspace/scan_cursor.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

@@ -1,4 +1,4 @@
-#include "redis/keyspace.hpp"
+#include "redis/keyspace/keyspace.hpp"
 
 #include <algorithm>
 #include <cassert>

@@ -12,11 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include "redis/encoding.hpp"
-#include "redis/lfu_counter.hpp"
-#include "redis/observer.hpp"
-#include "redis/value.hpp"
-#include "redis/watched_keys.hpp"
+#include "redis/keyspace/encoding.hpp"
+#include "redis/keyspace/lfu_counter.hpp"
+#include "redis/keyspace/observer.hpp"
+#include "redis/keyspace/value.hpp"
+#include "redis/keyspace/watched_keys.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,4 +1,4 @@
-#include "redis/scan_cursor.hpp"
+#include "redis/keyspace/scan_cursor.hpp"
 
 #include <algorithm>
 #include <cctype>

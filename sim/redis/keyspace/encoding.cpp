@@ -1,4 +1,4 @@
-#include "redis/encoding.hpp"
+#include "redis/keyspace/encoding.hpp"
 
 #include <algorithm>
 
