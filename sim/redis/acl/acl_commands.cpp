@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "redis/acl/acl_categories.hpp"
-#include "redis/command.hpp"
-#include "redis/subcommands.hpp"
+#include "redis/server/command.hpp"
+#include "redis/server/subcommands.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock {

@@ -5,11 +5,11 @@
 #include "redis/acl/acl_categories.hpp"
 #include "redis/acl/acl_commands.hpp"
 #include "redis/acl/acl_texts.hpp"
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
-#include "redis/node.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/subcommands.hpp"
+#include "redis/server/subcommands.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

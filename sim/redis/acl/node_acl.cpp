@@ -1,8 +1,8 @@
 // The node's ACL checks and ACL LOG entries (Redis 7.0.15's processCommand, scriptCall and execCommand).
 #include "redis/acl/acl_texts.hpp"
-#include "redis/command.hpp"
-#include "redis/commands.hpp"
-#include "redis/node.hpp"
+#include "redis/server/command.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock {

@@ -4,9 +4,9 @@
 #include <climits>
 #include <optional>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
-#include "redis/node.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
 

@@ -1,8 +1,8 @@
 // Generic key commands: DEL, EXISTS, the EXPIRE family, TTL/PTTL, PERSIST, TYPE.
 #include <limits>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
 

@@ -3,11 +3,11 @@
 // mock does not have: they answer as not supported.
 #include <string>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/keyspace/memory_estimate.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/subcommands.hpp"
+#include "redis/server/subcommands.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

@@ -1,7 +1,7 @@
 // Commands over several keys: MGET, MSET, MSETNX, TOUCH, RENAME, RENAMENX.
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
-#include "redis/node.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
+#include "redis/server/node.hpp"
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -2,10 +2,10 @@
 // count as an access (Redis's LOOKUP_NOTOUCH), so asking does not change the idle time it reports.
 #include <string>
 
-#include "redis/commands.hpp"
-#include "redis/node.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/subcommands.hpp"
+#include "redis/server/subcommands.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

@@ -3,8 +3,8 @@
 // it was taken, so a page may come back short or empty with a cursor that is not 0.
 #include <limits>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/util/glob.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/keyspace/scan_cursor.hpp"

@@ -8,8 +8,8 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
 #include "redis/types/zset/zset_access.hpp"

@@ -3,9 +3,9 @@
 // (options, the key taken, the TTL, the footer, the value) so the same bad call gets the same error.
 #include <limits>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
-#include "redis/node.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/rdb/rdb_io.hpp"
 #include "redis/rdb/rdb_object.hpp"

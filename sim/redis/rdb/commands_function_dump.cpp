@@ -4,10 +4,10 @@
 #include <map>
 #include <set>
 
-#include "redis/commands.hpp"
+#include "redis/server/commands.hpp"
 #include "redis/rdb/function_dump.hpp"
 #include "redis/scripting/function_library.hpp"
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

@@ -1,11 +1,11 @@
 // Redis 7 functions: FUNCTION LOAD/DELETE/FLUSH/LIST/STATS/KILL, FCALL and FCALL_RO; and the kill of a
 // busy script both SCRIPT KILL and FUNCTION KILL share.
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/scripting/function_library.hpp"
 #include "redis/util/glob.hpp"
 #include "redis/scripting/lua_engine.hpp"
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
 

@@ -1,9 +1,9 @@
 // EVAL, EVALSHA (and their _RO forms) and SCRIPT LOAD / EXISTS / FLUSH / KILL.
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "lockcheck/sha1.hpp"
 #include "redis/scripting/lua_engine.hpp"
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
 

@@ -17,7 +17,7 @@
 #include "redis/scripting/lua_convert.hpp"
 #include "redis/scripting/lua_prelude.hpp"
 #include "redis/scripting/lua_redis_lib.hpp"
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -13,8 +13,8 @@
 #include "redis/scripting/lua_convert.hpp"
 #include "redis/acl/acl_commands.hpp"
 #include "redis/scripting/lua_engine.hpp"
-#include "redis/node.hpp"
-#include "redis/command.hpp"
+#include "redis/server/node.hpp"
+#include "redis/server/command.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
 

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "hiredis_client.hpp"
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 #include "redis/wire/real_clock.hpp"
 #include "redis_server.hpp"
 

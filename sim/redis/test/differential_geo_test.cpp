@@ -10,7 +10,7 @@
 #include <cstdlib>
 
 #include "hiredis_client.hpp"
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 #include "redis/wire/real_clock.hpp"
 #include "redis_server.hpp"
 

@@ -21,7 +21,7 @@
 #include "hiredis_client.hpp"
 #include "lockcheck/sha1.hpp"
 #include "redis/rdb/function_dump.hpp"
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 #include "redis/wire/real_clock.hpp"
 #include "redis/wire/resp_connection.hpp"
 #include "redis/wire/resp_protocol.hpp"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "raw_connection.hpp"
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 #include "redis/wire/real_clock.hpp"
 #include "redis/wire/resp_connection.hpp"
 #include "redis_server.hpp"

@@ -1,7 +1,7 @@
 // Moving a slot's keys to another node, as MIGRATE does (DUMP here, RESTORE there with the remaining TTL, DEL
 // here): both nodes report it to their observers, the target as created (+ expire_set), the source as deleted,
 // by no client (-1) with commands "restore" and "migrate".
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 
 #include <string>
 #include <vector>

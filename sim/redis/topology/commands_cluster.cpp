@@ -2,9 +2,9 @@
 // READWRITE, answered from the node's own cluster view (cluster_view.hpp) as Redis 7.0 prints them.
 #include <algorithm>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
-#include "redis/node.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
 

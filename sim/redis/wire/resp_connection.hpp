@@ -8,9 +8,9 @@
 #include <string>
 #include <string_view>
 
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 #include "redis/wire/resp_protocol.hpp"
-#include "redis/session.hpp"
+#include "redis/server/session.hpp"
 
 namespace lockcheck::mock {
 

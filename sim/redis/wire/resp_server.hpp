@@ -10,7 +10,7 @@
 #include <set>
 #include <string>
 
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 #include "redis/wire/resp_connection.hpp"
 
 namespace lockcheck::mock {

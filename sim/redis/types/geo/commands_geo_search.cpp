@@ -3,8 +3,8 @@
 // same order (so an unsorted reply or COUNT ANY picks the same members), the same formats.
 #include <algorithm>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/types/geo/geo_arguments.hpp"
 #include "redis/types/geo/geo_shape.hpp"
 #include "redis/util/numbers.hpp"

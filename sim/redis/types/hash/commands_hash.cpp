@@ -1,8 +1,8 @@
 // Hash commands. Small hashes keep insertion order like Redis's listpack encoding.
 #include <limits>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 
 namespace lockcheck::mock::cmd {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/pop_count.hpp"
 

@@ -4,9 +4,9 @@
 // and "zpopmin"/"zpopmax".
 #include <algorithm>
 
-#include "redis/blocking_pop.hpp"
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/blocking_pop.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/types/list/list_access.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"

@@ -3,8 +3,8 @@
 #include <limits>
 #include <optional>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/set/set_access.hpp"
 #include "redis/util/text.hpp"

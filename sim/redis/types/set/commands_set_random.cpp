@@ -2,8 +2,8 @@
 // simulated run replays them exactly; which members real Redis picks is random there too.
 #include <limits>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/pop_count.hpp"
 #include "redis/types/set/set_access.hpp"

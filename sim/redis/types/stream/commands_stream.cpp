@@ -1,8 +1,8 @@
 // XADD, XLEN, XRANGE, XREVRANGE, XDEL, XTRIM, XSETID: the stream's entries, with 7.0.15's order of checks.
-#include "redis/blocking_pop.hpp"
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
-#include "redis/node.hpp"
+#include "redis/server/blocking_pop.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/stream/stream_access.hpp"
 #include "redis/util/text.hpp"

@@ -2,9 +2,9 @@
 // A claimed ID whose entry was deleted leaves the pending list (and XAUTOCLAIM lists it, 7.0's third element).
 #include <limits>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
-#include "redis/node.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/stream/stream_access.hpp"
 #include "redis/util/text.hpp"

@@ -1,12 +1,12 @@
 // XGROUP CREATE/SETID/DESTROY/CREATECONSUMER/DELCONSUMER/HELP, XACK, XPENDING: consumer groups and their
 // pending-entries lists, with 7.0.15's order of checks and error texts.
-#include "redis/blocking_pop.hpp"
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
-#include "redis/node.hpp"
+#include "redis/server/blocking_pop.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/stream/stream_access.hpp"
-#include "redis/subcommands.hpp"
+#include "redis/server/subcommands.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

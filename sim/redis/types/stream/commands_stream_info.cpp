@@ -1,11 +1,11 @@
 // XINFO STREAM [FULL [COUNT n]] / GROUPS / CONSUMERS / HELP, in 7.0.15's field order (maps in RESP3,
 // flat arrays in RESP2). radix-tree-nodes is an estimate: the mock keeps no radix tree (README).
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
-#include "redis/node.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/stream/stream_access.hpp"
-#include "redis/subcommands.hpp"
+#include "redis/server/subcommands.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

@@ -3,9 +3,9 @@
 // the timeout passes on the node clock, or (XREADGROUP) its key or group vanishes, as 7.0.15 does.
 #include <limits>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
-#include "redis/node.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/stream/stream_access.hpp"
 #include "redis/util/text.hpp"

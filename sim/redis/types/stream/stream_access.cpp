@@ -1,6 +1,6 @@
 #include "redis/types/stream/stream_access.hpp"
 
-#include "redis/blocking_pop.hpp"
+#include "redis/server/blocking_pop.hpp"
 #include "redis/types/typed_lookup.hpp"
 
 namespace lockcheck::mock::stream_cmd {

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "redis/command.hpp"
+#include "redis/server/command.hpp"
 #include "lockcheck/reply.hpp"
 #include "redis/types/stream/stream.hpp"
 

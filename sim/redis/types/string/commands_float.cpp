@@ -2,8 +2,8 @@
 // 7.0.15's order of checks and error texts.
 #include <cmath>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/util/long_double.hpp"
 
 namespace lockcheck::mock::cmd {

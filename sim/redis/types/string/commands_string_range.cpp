@@ -3,8 +3,8 @@
 #include <optional>
 #include <vector>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/string/string_limits.hpp"
 #include "redis/util/text.hpp"

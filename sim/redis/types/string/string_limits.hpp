@@ -3,7 +3,7 @@
 // window that GETRANGE, BITCOUNT and BITPOS share.
 #include <cstdint>
 
-#include "redis/errors.hpp"
+#include "redis/server/errors.hpp"
 
 namespace lockcheck::mock {
 

@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <iterator>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/pop_count.hpp"
 #include "redis/types/zset/zset_access.hpp"

@@ -3,8 +3,8 @@
 // ZLEXCOUNT, ZREMRANGEBYSCORE/RANK/LEX and ZRANGESTORE. Options, then the range, then the key: Redis 7.0's order.
 #include <algorithm>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
 #include "redis/types/zset/zset_access.hpp"

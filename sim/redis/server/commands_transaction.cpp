@@ -1,7 +1,7 @@
 // MULTI/EXEC/DISCARD/WATCH/UNWATCH. Queueing happens in Node::execute; EXEC runs the queue in one command,
 // so nothing else runs in between (the node is single-threaded, as Redis is) and it sees one clock reading.
-#include "redis/commands.hpp"
-#include "redis/node.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/node.hpp"
 
 namespace lockcheck::mock::cmd {
 

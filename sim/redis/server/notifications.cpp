@@ -1,4 +1,4 @@
-#include "redis/notifications.hpp"
+#include "redis/server/notifications.hpp"
 
 #include <algorithm>
 #include <array>

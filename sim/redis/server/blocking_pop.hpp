@@ -3,8 +3,8 @@
 // late reply) or the client parked on the node until a push serves it or the timeout passes.
 #include <string>
 
-#include "redis/blocked_clients.hpp"
-#include "redis/command.hpp"
+#include "redis/server/blocked_clients.hpp"
+#include "redis/server/command.hpp"
 
 namespace lockcheck::mock {
 

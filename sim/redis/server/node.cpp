@@ -1,4 +1,4 @@
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -7,13 +7,13 @@
 #include <variant>
 
 #include "redis/acl/acl_texts.hpp"
-#include "redis/command.hpp"
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/command.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/scripting/lua_engine.hpp"
 #include "redis/keyspace/memory_estimate.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/subcommands.hpp"
+#include "redis/server/subcommands.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock {

@@ -2,8 +2,8 @@
 // SHARDCHANNELS / SHARDNUMSUB / HELP. Confirmations and messages are RESP3 pushes (arrays on RESP2).
 #include <array>
 
-#include "redis/commands.hpp"
-#include "redis/node.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

@@ -1,7 +1,7 @@
 // CONFIG GET/SET/RESETSTAT/REWRITE over the node's ServerConfig.
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
-#include "redis/node.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

@@ -1,4 +1,4 @@
-#include "redis/config.hpp"
+#include "redis/server/config.hpp"
 
 #include <algorithm>
 #include <array>

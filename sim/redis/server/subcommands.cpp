@@ -1,4 +1,4 @@
-#include "redis/subcommands.hpp"
+#include "redis/server/subcommands.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "redis/errors.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock {

@@ -10,19 +10,19 @@
 #include <string>
 #include <vector>
 
-#include "redis/clock.hpp"
-#include "redis/config.hpp"
-#include "redis/error_stats.hpp"
+#include "redis/server/clock.hpp"
+#include "redis/server/config.hpp"
+#include "redis/server/error_stats.hpp"
 #include "redis/scripting/function_library.hpp"
 #include "redis/topology/cluster_view.hpp"
 #include "redis/keyspace/keyspace.hpp"
-#include "redis/notifications.hpp"
+#include "redis/server/notifications.hpp"
 #include "lockcheck/reply.hpp"
 #include "redis/keyspace/observer.hpp"
 #include "redis/acl/acl_registry.hpp"
-#include "redis/blocked_clients.hpp"
-#include "redis/pubsub.hpp"
-#include "redis/session.hpp"
+#include "redis/server/blocked_clients.hpp"
+#include "redis/server/pubsub.hpp"
+#include "redis/server/session.hpp"
 
 namespace lockcheck::mock {
 

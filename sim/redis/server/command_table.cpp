@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <array>
 
-#include "redis/commands.hpp"
+#include "redis/server/commands.hpp"
 
 namespace lockcheck::mock {
 namespace {

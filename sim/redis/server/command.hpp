@@ -6,7 +6,7 @@
 
 #include "redis/keyspace/keyspace.hpp"
 #include "lockcheck/reply.hpp"
-#include "redis/session.hpp"
+#include "redis/server/session.hpp"
 
 namespace lockcheck::mock {
 

@@ -5,9 +5,9 @@
 #include <type_traits>
 #include <variant>
 
-#include "redis/commands.hpp"
+#include "redis/server/commands.hpp"
 #include "redis/scripting/lua_engine.hpp"
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

@@ -1,6 +1,6 @@
 #pragma once
 // Command handlers, one group per file (commands_*.cpp). Arity is checked before a handler runs.
-#include "redis/command.hpp"
+#include "redis/server/command.hpp"
 #include "redis/scripting/lua_engine.hpp"
 
 namespace lockcheck::mock::cmd {

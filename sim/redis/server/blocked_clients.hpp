@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "lockcheck/reply.hpp"
-#include "redis/session.hpp"
+#include "redis/server/session.hpp"
 
 namespace lockcheck::mock {
 

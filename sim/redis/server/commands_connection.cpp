@@ -2,9 +2,9 @@
 // requirepass is the default user's password; without one the default user is "nopass".
 #include <algorithm>
 
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
-#include "redis/node.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
 

@@ -4,11 +4,11 @@
 #include <array>
 
 #include "redis/acl/acl_categories.hpp"
-#include "redis/command_keys.hpp"
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/command_keys.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/subcommands.hpp"
+#include "redis/server/subcommands.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

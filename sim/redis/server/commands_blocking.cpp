@@ -5,11 +5,11 @@
 #include <cstdlib>
 #include <limits>
 
-#include "redis/blocking_pop.hpp"
-#include "redis/commands.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/blocking_pop.hpp"
+#include "redis/server/commands.hpp"
+#include "redis/server/errors.hpp"
 #include "redis/types/list/list_access.hpp"
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/zset/zset_access.hpp"
 

@@ -1,4 +1,4 @@
-#include "redis/pubsub.hpp"
+#include "redis/server/pubsub.hpp"
 
 #include "redis/util/glob.hpp"
 
