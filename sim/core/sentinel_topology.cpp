@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "lockcheck/sha1.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/errors.hpp"
 
 namespace lockcheck::sim {
 namespace {

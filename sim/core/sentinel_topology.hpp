@@ -15,7 +15,7 @@
 #include "core/config.hpp"
 #include "core/sim_node.hpp"
 #include "lockcheck/sentinel_port.hpp"
-#include "redis/sentinel.hpp"
+#include "redis/topology/sentinel.hpp"
 
 namespace lockcheck::sim {
 

@@ -13,7 +13,7 @@
 #include "core/clock_model.hpp"
 #include "core/config.hpp"
 #include "core/history.hpp"
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 
 namespace lockcheck::sim {
 

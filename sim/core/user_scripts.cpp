@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/clock_model.hpp"
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 
 namespace lockcheck::sim {
 

@@ -6,7 +6,7 @@
 
 #include "core/world.hpp"
 #include "nemesis/fault_lines.hpp"
-#include "redis/errors.hpp"
+#include "redis/server/errors.hpp"
 
 namespace lockcheck::sim {
 

@@ -23,7 +23,7 @@
 #include "junit.hpp"
 #include "../redis_backend/backend.hpp"
 #include "split_command.hpp"
-#include "redis/resp_server.hpp"
+#include "redis/wire/resp_server.hpp"
 #include "run_engine.hpp"
 #include "scenario/closest_name.hpp"
 

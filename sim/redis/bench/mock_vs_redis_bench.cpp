@@ -15,7 +15,7 @@
 
 #include "cpu_time.hpp"
 #include "hiredis_client.hpp"
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 #include "redis_server.hpp"
 
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // The node every mock fuzzer talks to: a frozen clock (so runs are reproducible) and a script budget small
 // enough that a runaway script ends in milliseconds; the mechanism is the one `serve` uses with its defaults.
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 
 namespace lockcheck::mock::fuzzing {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "fuzz_node.hpp"
-#include "redis/resp_connection.hpp"
+#include "redis/wire/resp_connection.hpp"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "hiredis_client.hpp"
-#include "redis/node.hpp"
-#include "redis/real_clock.hpp"
+#include "redis/server/node.hpp"
+#include "redis/wire/real_clock.hpp"
 #include "redis_server.hpp"
 
 namespace lockcheck::mock::testing {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "mock_test_support.hpp"
-#include "redis/sha256.hpp"
+#include "redis/acl/sha256.hpp"
 
 namespace lockcheck::mock::testing {
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "hiredis_client.hpp"
-#include "redis/rdb_io.hpp"
-#include "redis/rdb_object.hpp"
+#include "redis/rdb/rdb_io.hpp"
+#include "redis/rdb/rdb_object.hpp"
 
 namespace lockcheck::mock::testing {
 

@@ -10,8 +10,8 @@
 #include <cstdlib>
 
 #include "hiredis_client.hpp"
-#include "redis/node.hpp"
-#include "redis/real_clock.hpp"
+#include "redis/server/node.hpp"
+#include "redis/wire/real_clock.hpp"
 #include "redis_server.hpp"
 
 namespace lockcheck::mock::testing {

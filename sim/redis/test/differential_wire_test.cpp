@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "raw_connection.hpp"
-#include "redis/node.hpp"
-#include "redis/real_clock.hpp"
-#include "redis/resp_connection.hpp"
+#include "redis/server/node.hpp"
+#include "redis/wire/real_clock.hpp"
+#include "redis/wire/resp_connection.hpp"
 #include "redis_server.hpp"
 
 namespace lockcheck::mock::testing {

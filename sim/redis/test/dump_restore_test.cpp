@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "mock_test_support.hpp"
-#include "redis/rdb_io.hpp"
+#include "redis/rdb/rdb_io.hpp"
 
 namespace lockcheck::mock::testing {
 namespace {

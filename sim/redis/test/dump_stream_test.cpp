@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "mock_test_support.hpp"
-#include "redis/packed_encodings.hpp"
-#include "redis/rdb_io.hpp"
+#include "redis/rdb/packed_encodings.hpp"
+#include "redis/rdb/rdb_io.hpp"
 
 namespace lockcheck::mock::testing {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "mock_test_support.hpp"
-#include "redis/function_dump.hpp"
+#include "redis/rdb/function_dump.hpp"
 
 namespace lockcheck::mock::testing {
 namespace {

@@ -1,7 +1,7 @@
 // Redis's glob patterns (stringmatchlen), as CONFIG GET, KEYS and PSUBSCRIBE use them.
 #include <gtest/gtest.h>
 
-#include "redis/glob.hpp"
+#include "redis/util/glob.hpp"
 
 namespace lockcheck::mock {
 namespace {

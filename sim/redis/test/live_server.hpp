@@ -13,8 +13,8 @@
 #include <string>
 #include <thread>
 
-#include "redis/real_clock.hpp"
-#include "redis/resp_server.hpp"
+#include "redis/wire/real_clock.hpp"
+#include "redis/wire/resp_server.hpp"
 
 namespace lockcheck::mock::testing {
 

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "redis/node.hpp"
+#include "redis/server/node.hpp"
 
 namespace lockcheck::mock::testing {
 

@@ -4,7 +4,7 @@
 
 #include "live_server.hpp"
 #include "raw_connection.hpp"
-#include "redis/resp_connection.hpp"
+#include "redis/wire/resp_connection.hpp"
 
 namespace lockcheck::mock::testing {
 namespace {

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "mock_test_support.hpp"
-#include "redis/command.hpp"
-#include "redis/resp_connection.hpp"
+#include "redis/server/command.hpp"
+#include "redis/wire/resp_connection.hpp"
 
 namespace lockcheck::mock::testing {
 namespace {

@@ -12,8 +12,8 @@
 #include "hiredis_client.hpp"
 #include "lockcheck/errors.hpp"
 #include "lockcheck/mutex.hpp"
-#include "redis/real_clock.hpp"
-#include "redis/resp_server.hpp"
+#include "redis/wire/real_clock.hpp"
+#include "redis/wire/resp_server.hpp"
 #include "live_server.hpp"
 
 namespace lockcheck::mock::testing {

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "lockcheck/sentinel_port.hpp"
-#include "redis/errors.hpp"
-#include "redis/node.hpp"
-#include "redis/sentinel.hpp"
+#include "redis/server/errors.hpp"
+#include "redis/server/node.hpp"
+#include "redis/topology/sentinel.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "lockcheck/sha1.hpp"
-#include "redis/errors.hpp"
-#include "redis/node.hpp"
-#include "redis/sentinel.hpp"
+#include "redis/server/errors.hpp"
+#include "redis/server/node.hpp"
+#include "redis/topology/sentinel.hpp"
 
 namespace lockcheck::mock {
 namespace {

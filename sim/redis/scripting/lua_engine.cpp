@@ -1,0 +1,370 @@
+#include "redis/scripting/lua_engine.hpp"
+
+#include <cassert>
+#include <cstdlib>
+#include <cstring>
+#include <lua.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "redis/scripting/lua51_lib.hpp"
+#include "redis/scripting/lua51_rewrite.hpp"
+#include "redis/scripting/lua51_syntax.hpp"
+#include "redis/scripting/lua_cjson.hpp"
+#include "redis/scripting/lua_cmsgpack.hpp"
+#include "redis/scripting/lua_struct.hpp"
+#include "redis/scripting/lua_convert.hpp"
+#include "redis/scripting/lua_prelude.hpp"
+#include "redis/scripting/lua_redis_lib.hpp"
+#include "redis/server/node.hpp"
+
+namespace lockcheck::mock {
+namespace {
+
+// The instruction hook fires every kHookEvery VM instructions; the limit is checked there.
+constexpr int kHookEvery = 10'000;
+
+constexpr std::string_view kCompileError = "ERR Error compiling script (new function): ";
+
+std::vector<std::string> split(std::string_view text, char separator) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  // Bounded by the number of separators.
+  while (true) {
+    std::size_t at = text.find(separator, start);
+    parts.emplace_back(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+    if (at == std::string_view::npos) return parts;
+    start = at + 1;
+  }
+}
+
+// Reads a "#!lua flags=..." first line as Redis 7.0's evalExtractShebangFlags does, then blanks it
+// (keeping the newline, so line numbers stay). Returns Redis's error text for a shebang it refuses.
+std::optional<std::string> read_shebang(std::string& body, bool& shebang, bool& no_writes, bool& allow_oom) {
+  shebang = no_writes = allow_oom = false;
+  if (!body.starts_with("#!")) return std::nullopt;
+  std::size_t end = body.find('\n');
+  if (end == std::string::npos) return "ERR Invalid script shebang";
+  std::vector<std::string> parts;
+  for (std::string& word : split(std::string_view(body).substr(0, end), ' ')) {
+    std::erase_if(word, [](char c) { return c == '\t' || c == '\r'; });
+    if (!word.empty()) parts.push_back(std::move(word));
+  }
+  if (parts.empty()) return "ERR Invalid engine in script shebang";
+  if (parts[0] != "#!lua") return "ERR Unexpected engine in script shebang: " + parts[0];
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    if (!parts[i].starts_with("flags=")) return "ERR Unknown lua shebang option: " + parts[i];
+    std::string_view flags = std::string_view(parts[i]).substr(6);
+    for (const std::string& flag : flags.empty() ? std::vector<std::string>{} : split(flags, ',')) {
+      if (flag == "no-writes") no_writes = true;
+      else if (flag == "allow-oom") allow_oom = true;
+      else if (flag != "allow-stale" && flag != "no-cluster" && flag != "allow-cross-slot-keys") {
+        return "ERR Unexpected flag in script shebang: " + flag;
+      }
+    }
+  }
+  shebang = true;
+  std::memset(body.data(), ' ', end);
+  return std::nullopt;
+}
+
+void push_string_array(lua_State* L, std::span<const std::string> values) {
+  lua_createtable(L, static_cast<int>(values.size()), 0);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    lua_pushlstring(L, values[i].data(), values[i].size());
+    lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+  }
+}
+
+// Sets (or, with `remove`, clears) a global array such as KEYS.
+void set_array_global(lua_State* L, const char* name, std::span<const std::string> values, bool remove = false) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+  lua_pushstring(L, name);
+  if (remove) lua_pushnil(L);
+  else push_string_array(L, values);
+  lua_rawset(L, -3);  // raw: the globals table refuses ordinary writes
+  lua_pop(L, 1);
+}
+
+}  // namespace
+
+LuaEngine& LuaEngine::of(lua_State* L) { return **static_cast<LuaEngine**>(lua_getextraspace(L)); }
+
+void* LuaEngine::allocate(void* ud, void* ptr, std::size_t old_size, std::size_t new_size) {
+  auto* engine = static_cast<LuaEngine*>(ud);
+  std::size_t previous = ptr == nullptr ? 0 : old_size;  // with ptr == NULL, old_size is a type tag
+  if (new_size == 0) {
+    engine->memory_used_bytes_ -= previous;
+    std::free(ptr);
+    return nullptr;
+  }
+  if (new_size > previous && engine->memory_used_bytes_ + (new_size - previous) > engine->memory_limit_bytes_) {
+    return nullptr;  // Lua raises "not enough memory"
+  }
+  void* block = std::realloc(ptr, new_size);
+  if (block == nullptr) return nullptr;
+  engine->memory_used_bytes_ = engine->memory_used_bytes_ - previous + new_size;
+  return block;
+}
+
+void LuaEngine::count_hook(lua_State* L, lua_Debug*) {
+  LuaEngine& engine = of(L);
+  // Served on a socket, a long script behaves as on Redis: no instruction bound, but past
+  // busy-reply-threshold other clients are served (BUSY) and SCRIPT KILL / FUNCTION KILL can stop it.
+  if (engine.node_.serves_while_busy() && engine.running_state_) {
+    engine.check_busy(L);
+    return;
+  }
+  // FUNCTION LOAD on the served mock: Redis gives a library's code 500 ms of real time to register. That
+  // bound is the only one there: the instruction limit could fire first on a fast machine, with another text.
+  constexpr std::int64_t kLoadTimeoutMs = 500;
+  if (engine.node_.serves_while_busy() && engine.loading_ != nullptr) {
+    if (engine.node_.now_ms() - engine.load_start_ms_ <= kLoadTimeoutMs) return;
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    push_error_table(L, "FUNCTION LOAD timeout");
+    lua_error(L);
+  }
+  engine.instructions_ += kHookEvery;
+  if (engine.instructions_ <= engine.instruction_limit_) return;
+  // Fire on every instruction from now on, so a pcall in the script cannot swallow the abort for long.
+  lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+  push_error_table(L, "-BUSY script aborted by the lockcheck mock after " +
+                          std::to_string(engine.instruction_limit_) + " instructions (a runaway script)");
+  lua_error(L);
+}
+
+void LuaEngine::check_busy(lua_State* L) {
+  Running& run = *running_state_;
+  if (!run.timed_out) {
+    if (node_.now_ms() - run.start_ms < busy_threshold_ms_) return;
+    run.timed_out = true;
+  }
+  const bool keep_serving = node_.service_while_busy();
+  if (!run.killed && keep_serving) return;
+  // Fire on every instruction from now on, so a pcall in the script cannot swallow the kill.
+  lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+  push_error_table(L, keep_serving ? "Script killed by user with SCRIPT KILL..." : "server shutting down");
+  lua_error(L);
+}
+
+int LuaEngine::protected_setup(lua_State* L) {
+  luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
+  luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
+  luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
+  luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
+  luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);
+  lua_settop(L, 0);
+  open_redis_lib(L);
+  open_lua51_lib(L);  // leaves the prelude's helpers table on the stack
+  int helpers = lua_gettop(L);
+  if (luaL_loadbufferx(L, kLuaCjson, std::strlen(kLuaCjson), "=cjson", "t") != LUA_OK) return lua_error(L);
+  lua_pushlightuserdata(L, nullptr);
+  lua_getglobal(L, std::string(kConcatOperand).c_str());
+  lua_getfield(L, helpers, "as_c_function");
+  lua_call(L, 3, 1);
+  lua_setglobal(L, "cjson");
+  if (luaL_loadbufferx(L, kLuaCmsgpack, std::strlen(kLuaCmsgpack), "=cmsgpack", "t") != LUA_OK) return lua_error(L);
+  lua_getfield(L, helpers, "as_c_function");
+  lua_call(L, 1, 1);
+  lua_setglobal(L, "cmsgpack");
+  if (luaL_loadbufferx(L, kLuaStruct, std::strlen(kLuaStruct), "=struct", "t") != LUA_OK) return lua_error(L);
+  lua_getfield(L, helpers, "as_c_function");
+  lua_call(L, 1, 1);
+  lua_setglobal(L, "struct");
+  if (luaL_loadbufferx(L, kLuaPrelude, std::strlen(kLuaPrelude), "=prelude", "t") != LUA_OK) return lua_error(L);
+  lua_pushcfunction(L, lua_readonly_error);
+  lua_pushcfunction(L, lua_nonexistent_global);
+  lua_pushvalue(L, helpers);
+  lua_call(L, 3, 1);
+  push_function_environment(L, -1);
+  of(L).function_scope_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
+  of(L).function_env_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
+  of(L).env_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
+  return 0;
+}
+
+LuaEngine::LuaEngine(Node& node, std::uint64_t instruction_limit, std::size_t memory_limit_bytes)
+    : node_(node), instruction_limit_(instruction_limit), memory_limit_bytes_(memory_limit_bytes) {
+  L_ = lua_newstate(&LuaEngine::allocate, this);
+  assert(L_ != nullptr);
+  *static_cast<LuaEngine**>(lua_getextraspace(L_)) = this;
+  lua_pushcfunction(L_, protected_setup);
+  if (lua_pcall(L_, 0, 0, 0) != LUA_OK) {
+    std::string message = lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "?";
+    lua_close(L_);
+    L_ = nullptr;
+    throw std::runtime_error("lockcheck mock: Lua sandbox setup failed: " + message);
+  }
+  lua_sethook(L_, count_hook, LUA_MASKCOUNT, kHookEvery);
+}
+
+LuaEngine::~LuaEngine() {
+  if (L_ != nullptr) lua_close(L_);
+}
+
+std::optional<Reply> LuaEngine::load(const std::string& sha, std::string_view body) {
+  std::string source(body);
+  Script script;
+  if (auto refused = read_shebang(source, script.shebang, script.no_writes, script.allow_oom)) return Reply::error(*refused);
+  if (auto issue = find_lua54_only_syntax(source)) {
+    return Reply::error(std::string(kCompileError) + "user_script:" + std::to_string(issue->line) + ": " + issue->message);
+  }
+  source = rewrite_for_lua51_numbers(source);
+  lua_settop(L_, 0);
+  if (luaL_loadbufferx(L_, source.data(), source.size(), "@user_script", "t") != LUA_OK) {
+    std::string message = lua51_error_wording(lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "?");
+    lua_settop(L_, 0);
+    return Reply::error(std::string(kCompileError) + message);
+  }
+  // The chunk's first upvalue is _ENV: point it at the read-only proxy.
+  lua_rawgeti(L_, LUA_REGISTRYINDEX, env_ref_);
+  lua_setupvalue(L_, -2, 1);
+  script.function_ref = luaL_ref(L_, LUA_REGISTRYINDEX);
+  scripts_[sha] = script;
+  return std::nullopt;
+}
+
+void LuaEngine::flush() {
+  for (auto& [sha, script] : scripts_) luaL_unref(L_, LUA_REGISTRYINDEX, script.function_ref);
+  scripts_.clear();
+  lua_gc(L_, LUA_GCCOLLECT);
+}
+
+std::optional<std::string> LuaEngine::load_library(std::string_view code, std::vector<RegisteredFunction>& registered) {
+  constexpr std::string_view kFunctionCompileError = "Error compiling function: ";
+  std::string source(code);
+  if (auto issue = find_lua54_only_syntax(source)) {
+    return std::string(kFunctionCompileError) + "user_function:" + std::to_string(issue->line) + ": " + issue->message;
+  }
+  source = rewrite_for_lua51_numbers(source);
+  lua_settop(L_, 0);
+  if (luaL_loadbufferx(L_, source.data(), source.size(), "@user_function", "t") != LUA_OK) {
+    std::string message = lua51_error_wording(lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "?");
+    lua_settop(L_, 0);
+    return std::string(kFunctionCompileError) + message;
+  }
+  // The chunk and every callback it defines share this _ENV; its scope is switched around the load.
+  lua_rawgeti(L_, LUA_REGISTRYINDEX, function_env_ref_);
+  lua_setupvalue(L_, -2, 1);
+  auto set_scope = [this](bool loading) {
+    lua_rawgeti(L_, LUA_REGISTRYINDEX, function_scope_ref_);
+    lua_pushboolean(L_, loading ? 1 : 0);
+    lua_call(L_, 1, 0);
+  };
+  set_scope(true);
+  loading_ = &registered;
+  load_start_ms_ = node_.serves_while_busy() ? node_.now_ms() : 0;
+  instructions_ = 0;
+  const int status = lua_pcall(L_, 0, 0, 0);
+  loading_ = nullptr;
+  set_scope(false);
+  if (status == LUA_OK) {
+    lua_settop(L_, 0);
+    return std::nullopt;
+  }
+  // Redis reports the error's text with an error code: a raised error table's err, "ERR " + anything else.
+  std::string message;
+  if (lua_istable(L_, -1)) {
+    lua_getfield(L_, -1, "err");
+    message = lua_isstring(L_, -1) ? lua_tostring(L_, -1) : "ERR unknown error";
+  } else {
+    reword_error_at(L_, -1);
+    message = std::string("ERR ") + (lua_isstring(L_, -1) ? lua_tostring(L_, -1) : "unknown error");
+  }
+  lua_settop(L_, 0);
+  for (const RegisteredFunction& function : registered) release_function(function.callback_ref);
+  registered.clear();
+  return "Error registering functions: " + message;
+}
+
+void LuaEngine::release_function(int callback_ref) { luaL_unref(L_, LUA_REGISTRYINDEX, callback_ref); }
+
+Reply LuaEngine::call_function(const RegisteredFunction& function, std::span<const std::string> keys,
+                               std::span<const std::string> argv, bool read_only, const Command& caller) {
+  // A function always runs with declared flags (Redis's non-compatibility mode), like a script with a shebang.
+  Script script{.function_ref = function.callback_ref, .shebang = true,
+                .no_writes = (function.flags & kFlagNoWrites) != 0, .allow_oom = (function.flags & kFlagAllowOom) != 0};
+  return run_script(script, function.name, keys, argv, read_only, false, caller);
+}
+
+int LuaEngine::protected_run(lua_State* L) {
+  of(L).run_inside(L);
+  return 0;
+}
+
+void LuaEngine::run_inside(lua_State* L) {
+  // Scripts read KEYS and ARGV; a function gets them as arguments and has no such globals.
+  set_array_global(L, "KEYS", running_function_ ? std::span<const std::string>{} : running_keys_, running_function_);
+  set_array_global(L, "ARGV", running_function_ ? std::span<const std::string>{} : running_argv_, running_function_);
+  lua_pushcfunction(L, lua_error_handler);
+  int handler = lua_gettop(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, running_->function_ref);
+  int arguments = 0;
+  if (running_function_) {
+    push_string_array(L, running_keys_);
+    push_string_array(L, running_argv_);
+    arguments = 2;
+  }
+  instructions_ = 0;
+  lua_sethook(L, count_hook, LUA_MASKCOUNT, kHookEvery);
+  int status = lua_pcall(L, arguments, 1, handler);
+  lua_sethook(L, count_hook, LUA_MASKCOUNT, kHookEvery);
+  result_error_counted_ = error_stats_counted(L);
+  if (status == LUA_OK) {
+    result_ = to_reply(L, running_name_, resp3_);
+  } else if (lua_istable(L, -1)) {
+    result_ = error_table_to_reply(L, running_name_);
+  } else {
+    // Memory errors skip the message handler and leave a plain string.
+    const char* message = lua_tostring(L, -1);
+    result_ = Reply::error("ERR Error running script " + std::string(running_name_) + ", " + (message ? message : "unknown error"));
+  }
+}
+
+Reply LuaEngine::run(const std::string& sha, std::span<const std::string> keys, std::span<const std::string> argv,
+                     bool read_only, const Command& caller) {
+  auto it = scripts_.find(sha);
+  assert(it != scripts_.end());
+  if (it == scripts_.end()) return Reply::error("NOSCRIPT No matching script. Please use EVAL.");
+  return run_script(it->second, it->first, keys, argv, read_only, true, caller);
+}
+
+Reply LuaEngine::run_script(const Script& script, std::string_view name, std::span<const std::string> keys,
+                            std::span<const std::string> argv, bool read_only, bool is_eval, const Command& caller) {
+  result_error_counted_ = false;
+  // Redis 7.0's checks for scripts that declare flags (scriptPrepareForRun); no-writes implies allow-oom.
+  if (script.shebang && !script.no_writes) {
+    if (!script.allow_oom && !node_.make_room()) return Reply::error("OOM command not allowed when used memory > 'maxmemory'.");
+    if (read_only) return Reply::error("ERR Can not execute a script with write flag using *_ro command.");
+  }
+  running_ = &script;
+  running_name_ = name;
+  running_function_ = !is_eval;
+  running_keys_ = keys;
+  running_argv_ = argv;
+  read_only_ = read_only || script.no_writes;
+  resp3_ = false;
+  result_ = Reply::nil();
+  running_state_.emplace(Running{.is_eval = is_eval, .name = name, .caller = &caller});
+  if (node_.serves_while_busy()) {
+    running_state_->start_ms = node_.now_ms();
+    busy_threshold_ms_ = node_.busy_reply_threshold_ms();
+  }
+  node_.set_script_context(name);
+  lua_settop(L_, 0);
+  lua_pushcfunction(L_, protected_run);
+  // Conversions allocate inside Lua too, so they run protected as well: nothing can reach the panic handler.
+  if (lua_pcall(L_, 0, 0, 0) != LUA_OK) {
+    const char* message = lua_tostring(L_, -1);
+    result_ = Reply::error("ERR Error running script " + std::string(name) + ", " + (message ? message : "unknown error"));
+  }
+  lua_settop(L_, 0);
+  running_ = nullptr;
+  running_state_.reset();
+  read_only_ = false;
+  node_.set_script_context({});
+  return std::move(result_);
+}
+
+}  // namespace lockcheck::mock

@@ -1,0 +1,48 @@
+#pragma once
+// The command table: name, arity (Redis convention: n exact, -n at least n), flags and handler.
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "redis/keyspace/keyspace.hpp"
+#include "lockcheck/reply.hpp"
+#include "redis/server/session.hpp"
+
+namespace lockcheck::mock {
+
+class Node;
+
+struct CommandContext {
+  Node& node;
+  Keyspace& keys;
+  Session& session;
+  const Command& args;
+  bool in_script;
+  int resp = 2;  // the protocol the reply is for: the connection's, or the script's redis.setresp()
+};
+
+using Handler = Reply (*)(CommandContext&);
+
+enum CommandFlag : std::uint32_t {
+  kWrite = 1u << 0,     // modifies data: refused in read-only scripts
+  kDenyOom = 1u << 1,   // may grow memory: refused (or evicts first) at the key limit
+  kNoScript = 1u << 2,  // not callable from scripts
+  kPubSub = 1u << 3,    // allowed in RESP2 subscribed mode
+  kNoQueue = 1u << 4,   // runs at once inside MULTI instead of being queued (EXEC, DISCARD, MULTI, WATCH, QUIT)
+  kNoAuth = 1u << 5,    // runs before AUTH (AUTH, HELLO)
+  kAllowBusy = 1u << 6, // answered while a script is busy (Redis's CMD_ALLOW_BUSY); others get -BUSY
+};
+
+struct CommandSpec {
+  std::string_view name;      // lower case
+  int arity;
+  std::uint32_t flags;
+  Handler handler;
+};
+
+// Looks a command up by lower-case name; nullptr when unknown.
+const CommandSpec* find_command(std::string_view lower_name);
+// The whole table, sorted by name (COMMAND COUNT/INFO/DOCS/LIST are generated from it).
+std::span<const CommandSpec> all_commands();
+
+}  // namespace lockcheck::mock

@@ -1,0 +1,12 @@
+#include "redis/wire/real_clock.hpp"
+
+#include <chrono>
+
+namespace lockcheck::mock {
+
+std::int64_t real_unix_time_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace lockcheck::mock
