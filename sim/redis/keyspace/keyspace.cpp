@@ -1,7 +1,8 @@
 #include "redis/keyspace/keyspace.hpp"
 
+#include "lockcheck/assert.hpp"
+
 #include <algorithm>
-#include <cassert>
 
 namespace lockcheck::mock {
 
@@ -126,8 +127,7 @@ bool Keyspace::expired_in_place(std::string_view key, int db) const {
 
 Entry& Keyspace::add(std::string_view key, Value value) {
   auto [it, inserted] = db_->entries.try_emplace(std::string(key));
-  assert(inserted && "add() is only for absent keys");
-  (void)inserted;
+  LOCKCHECK_ASSERT(inserted && "add() is only for absent keys");
   it->second.value = std::move(value);
   it->second.last_access_tick = ++access_tick_;
   it->second.last_access_ms = now_ms_;
@@ -180,11 +180,12 @@ bool Keyspace::remove(std::string_view key) {
 
 void Keyspace::set_expire(std::string_view key, std::int64_t expire_at_ms) {
   auto it = db_->entries.find(key);
-  assert(it != db_->entries.end());
-  if (it == db_->entries.end()) return;
+  LOCKCHECK_ASSERT(it != db_->entries.end() && "an expiry is set on a key that exists");
   if (it->second.expire_at_ms) db_->deadlines.erase({*it->second.expire_at_ms, it->first});
   it->second.expire_at_ms = expire_at_ms;
   db_->deadlines.insert({expire_at_ms, it->first});
+  // Every deadline belongs to one key: the active expiry cycle deletes by it (a lock's TTL is this entry).
+  LOCKCHECK_ASSERT(db_->deadlines.size() <= db_->entries.size());
   emit(KeyEventKind::expire_set, it->first, expire_at_ms);
 }
 
@@ -207,7 +208,7 @@ std::size_t Keyspace::expire_some(std::size_t limit) {
       auto [deadline_ms, key] = *db_->deadlines.begin();
       if (!(now_ms_ > deadline_ms)) break;
       auto it = db_->entries.find(key);
-      assert(it != db_->entries.end());
+      LOCKCHECK_ASSERT(it != db_->entries.end() && it->second.expire_at_ms == deadline_ms && "a deadline names its key's expiry");
       emit(KeyEventKind::expired, it->first, deadline_ms, /*lazy=*/false);
       erase(it);
       ++removed;
