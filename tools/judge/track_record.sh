@@ -35,6 +35,8 @@ install redis-semaphore@5.3.0 redis-semaphore@5.3.0
 install redis-semaphore@5.3.1 redis-semaphore@5.3.1
 install redlock@5.0.0-beta.2 redlock@5.0.0-beta.2
 install redlock@4.2.0 redlock@4.2.0
+install redis-semaphore@3.2.1 redis-semaphore@3.2.1 ioredis@4.30.1   # 3.x and 4.x: ioredis 4 (their peer)
+install redis-semaphore@4.1.0 redis-semaphore@4.1.0 ioredis@4.30.1
 
 echo "| scenario | version | property | observed | | |"
 echo "|---|---|---|---|---|---|"
@@ -42,4 +44,6 @@ judge redis-semaphore-175 redis_semaphore_mutex.js redis-semaphore@5.3.0 mutual_
 judge redis-semaphore-175 redis_semaphore_mutex.js redis-semaphore@5.3.1 mutual_exclusion_client holds --keys mutex:lock
 judge node-redlock-369 node_redlock.js redlock@5.0.0-beta.2 mutual_exclusion_client violated
 judge node-redlock-369 track/node_redlock_v4.js redlock@4.2.0 mutual_exclusion_client holds
+judge redis-semaphore-24 track/redis_semaphore_v3.js redis-semaphore@3.2.1 mutual_exclusion_client violated --keys mutex:lock
+judge redis-semaphore-24 track/redis_semaphore_v3.js redis-semaphore@4.1.0 mutual_exclusion_client holds --keys mutex:lock
 exit $((failures > 0))
