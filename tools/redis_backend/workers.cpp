@@ -8,6 +8,14 @@
 #include <stdexcept>
 
 namespace lockcheck::redis_backend {
+namespace {
+
+// The worker's group, or the worker alone if its group is not there (setpgid failed: it has exec'd already).
+void signal_group(pid_t pid, int signal) {
+  if (::kill(-pid, signal) != 0) ::kill(pid, signal);
+}
+
+}  // namespace
 
 Workers::Workers(WorkerLaunch launch, int count)
     : launch_(std::move(launch)), pids_(static_cast<std::size_t>(count), -1), incarnations_(static_cast<std::size_t>(count), 0) {}
@@ -44,23 +52,25 @@ void Workers::start(int process) {
     execv(argv[0], argv.data());
     _exit(127);
   }
+  // The parent too: a signal to the group right after the fork (a pause at 1 ms) must not find it missing.
+  setpgid(child, child);
   pids_[index] = child;
 }
 
 // Signals go to the worker's process group (a worker leads its own): an external lock client the worker runs
 // (lockcheck judge) stops, resumes and dies with it, as one process would.
 void Workers::pause(int process) {
-  if (alive(process)) ::kill(-pids_.at(static_cast<std::size_t>(process)), SIGSTOP);
+  if (alive(process)) signal_group(pids_.at(static_cast<std::size_t>(process)), SIGSTOP);
 }
 
 void Workers::resume(int process) {
-  if (alive(process)) ::kill(-pids_.at(static_cast<std::size_t>(process)), SIGCONT);
+  if (alive(process)) signal_group(pids_.at(static_cast<std::size_t>(process)), SIGCONT);
 }
 
 void Workers::crash(int process) {
   pid_t& pid = pids_.at(static_cast<std::size_t>(process));
   if (pid <= 0) return;
-  ::kill(-pid, SIGKILL);
+  signal_group(pid, SIGKILL);
   int status = 0;
   waitpid(pid, &status, 0);
   pid = -1;
