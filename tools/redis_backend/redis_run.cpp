@@ -138,7 +138,11 @@ class Run {
     workers_ = std::make_unique<Workers>(launch_, static_cast<int>(config_.clients.size()));
     nemesis_.attach(*workers_, client_clocks_);
     for (const sim::FaultSpec& fault : fault_schedule(config_, seed_)) {
-      schedule(fault.at_us, [this, fault] { apply(fault); });
+      // A pause, crash or restart of a client at t=0 needs the client started: right after, not before (it
+      // found no process and did nothing).
+      const bool on_a_process = fault.kind == sim::FaultKind::pause || fault.kind == sim::FaultKind::crash ||
+                                fault.kind == sim::FaultKind::restart;
+      schedule(on_a_process ? std::max<std::int64_t>(fault.at_us, 1) : fault.at_us, [this, fault] { apply(fault); });
     }
     // Faults at t=0 (a partition from the start) are in place before any client sends a command.
     while (!actions_.empty() && actions_.begin()->first.first <= 0) run_next_action();

@@ -1,5 +1,6 @@
 #pragma once
-// LOCKCHECK_ASSERT: an invariant checked while running, in the library, the simulator and the tests alike
+// LOCKCHECK_ASSERT: an invariant checked while running, in the library, the simulator, the mock and the tests
+// alike (here, beside the RESP types both the library and the mock build on, so the mock needs no library)
 // (TigerBeetle keeps its assertions on in production: a broken invariant in a lock is a lost lock, better a
 // crash with the place than a silent double grant). Only cheap checks belong here; it is never compiled out.
 #include <cstdio>
