@@ -1,17 +1,14 @@
 // lockcheck judge adapter for redis-semaphore's Mutex (npm) over ioredis, speaking PROTOCOL.md.
 // The key it writes is `mutex:<LOCKCHECK_KEY>` (the library's prefix). Single Redis only.
 // Run: NODE_PATH=DIR/node_modules node tools/judge/adapters/redis_semaphore_mutex.js (DIR from install.sh)
-const fs = require("fs"), path = require("path"), readline = require("readline");
-const Redis = require("ioredis");
+const { redisClients, serve } = require("./judge_protocol");
 const { Mutex } = require("redis-semaphore");
 const env = process.env, ttl = Number(env.LOCKCHECK_TTL_MS), key = env.LOCKCHECK_KEY;
 if ((env.LOCKCHECK_TOPOLOGY || "single") !== "single") {
   console.error("redis_semaphore_mutex: Mutex is for LOCKCHECK_TOPOLOGY=single (RedlockMutex: redis_semaphore_redlock.js)");
   process.exit(2);
 }
-const a = env.LOCKCHECK_REDIS.split(",")[0], colon = a.lastIndexOf(":");
-// connectionName: ioredis sends CLIENT SETNAME on every (re)connection.
-const client = new Redis({ host: a.slice(0, colon), port: Number(a.slice(colon + 1)), connectionName: env.LOCKCHECK_CLIENT_NAME });
+const [client] = redisClients();
 let mutex = null; // the one lease this client may hold (a Mutex object holds one identifier)
 
 const ops = {
@@ -40,19 +37,4 @@ const ops = {
   },
   async held() { return { held: mutex !== null && mutex.isAcquired }; }, // false once a refresh failed
 };
-const version = (name) => {
-  for (const d of require.resolve.paths(name)) {
-    try { return JSON.parse(fs.readFileSync(path.join(d, name, "package.json"))).version; } catch {}
-  }
-};
-const out = (m) => process.stdout.write(JSON.stringify(m) + "\n"); // pipes: written synchronously
-out({ type: "hello", client: "redis-semaphore Mutex", version: version("redis-semaphore"), ops: Object.keys(ops) });
-let chain = Promise.resolve(); // one request at a time, in order
-readline.createInterface({ input: process.stdin }).on("line", (line) => {
-  const r = JSON.parse(line);
-  chain = chain.then(async () => {
-    if (!ops[r.op]) return out({ id: r.id, type: "fail", error: "unsupported" });
-    try { out({ id: r.id, type: "ok", ...(await ops[r.op](r)) }); }
-    catch (e) { out({ id: r.id, type: e.definite ? "fail" : "info", error: e.message }); } // info: a Redis error
-  });
-}).on("close", () => chain.then(() => process.exit(0)));
+serve("redis-semaphore Mutex", "redis-semaphore", ops);

@@ -2,12 +2,10 @@
 // ioredis 4, their peer), speaking PROTOCOL.md, for issue #24 in ../../TRACK_RECORD.md. Single Redis only.
 // Run: NODE_PATH=DIR/node_modules node .../track/redis_semaphore_v3.js
 //   (DIR: install.sh DIR redis-semaphore@3.2.1 ioredis@4.30.1)
-const fs = require("fs"), path = require("path"), readline = require("readline");
-const Redis = require("ioredis");
+const { redisClients, serve } = require("../judge_protocol");
 const { Mutex } = require("redis-semaphore");
 const env = process.env, ttl = Number(env.LOCKCHECK_TTL_MS), key = env.LOCKCHECK_KEY;
-const a = env.LOCKCHECK_REDIS.split(",")[0], colon = a.lastIndexOf(":");
-const client = new Redis({ host: a.slice(0, colon), port: Number(a.slice(colon + 1)), connectionName: env.LOCKCHECK_CLIENT_NAME });
+const [client] = redisClients();
 // Up to 4.0.x a refresh that finds the key gone throws LostLockError from the refresh timer, an unhandled
 // rejection (4.1.0's default onLockLost still does). Node 12, the reporter's, only warned and went on; Node
 // 15+ would kill the process. Log it and go on, as Node 12 did.
@@ -38,19 +36,4 @@ const ops = {
   },
   async held() { return { held: mutex !== null && mutex.isAcquired !== false }; },
 };
-const version = (name) => {
-  for (const d of require.resolve.paths(name)) {
-    try { return JSON.parse(fs.readFileSync(path.join(d, name, "package.json"))).version; } catch {}
-  }
-};
-const out = (m) => process.stdout.write(JSON.stringify(m) + "\n");
-out({ type: "hello", client: "redis-semaphore Mutex", version: version("redis-semaphore"), ops: Object.keys(ops) });
-let chain = Promise.resolve();
-readline.createInterface({ input: process.stdin }).on("line", (line) => {
-  const r = JSON.parse(line);
-  chain = chain.then(async () => {
-    if (!ops[r.op]) return out({ id: r.id, type: "fail", error: "unsupported" });
-    try { out({ id: r.id, type: "ok", ...(await ops[r.op](r)) }); }
-    catch (e) { out({ id: r.id, type: e.definite ? "fail" : "info", error: e.message }); }
-  });
-}).on("close", () => chain.then(() => process.exit(0)));
+serve("redis-semaphore Mutex", "redis-semaphore", ops);

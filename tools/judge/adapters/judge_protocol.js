@@ -1,0 +1,45 @@
+// The judge protocol (../PROTOCOL.md) for the Node adapters, written once: their Redis connections, the
+// installed version of their library, and the request loop (hello first, one request at a time, in order).
+// An adapter gives its ops and, if its library's errors need it, how an error maps to fail or info.
+const fs = require("fs"), path = require("path"), readline = require("readline");
+
+// One ioredis client per address of LOCKCHECK_REDIS (ioredis resolved through NODE_PATH: 4.x or 5.x).
+// connectionName: ioredis sends CLIENT SETNAME on every (re)connection, which attributes its commands.
+function redisClients() {
+  const Redis = require("ioredis");
+  return process.env.LOCKCHECK_REDIS.split(",").map((a) => {
+    const colon = a.lastIndexOf(":");
+    return new Redis({ host: a.slice(0, colon), port: Number(a.slice(colon + 1)), connectionName: process.env.LOCKCHECK_CLIENT_NAME });
+  });
+}
+
+// The version of package `name` as installed (read from its package.json: some packages' "exports" hide it
+// from require()); an npm alias (redlock@npm:fork@v) shows the fork's name too.
+function packageVersion(name) {
+  for (const d of require.resolve.paths(name)) {
+    try { const p = JSON.parse(fs.readFileSync(path.join(d, name, "package.json")));
+      return p.name === name ? p.version : `${p.name}@${p.version}`; } catch {}
+  }
+}
+
+// Definite unless told otherwise: an error the adapter marked `definite` did not happen; any other (a Redis
+// or connection error) may have.
+const byDefiniteFlag = async (e) => (e.definite ? "fail" : "info");
+
+// Writes the hello line for `client` (its library: package `pkg`), then answers each request line with
+// ops[op](request) until stdin closes: ok with what the op returns, or `outcome(error)`.
+function serve(client, pkg, ops, outcome = byDefiniteFlag) {
+  const out = (m) => process.stdout.write(JSON.stringify(m) + "\n"); // pipes: written synchronously
+  out({ type: "hello", client, version: packageVersion(pkg), ops: Object.keys(ops) });
+  let chain = Promise.resolve(); // one request at a time, in order
+  readline.createInterface({ input: process.stdin }).on("line", (line) => {
+    const r = JSON.parse(line);
+    chain = chain.then(async () => {
+      if (!ops[r.op]) return out({ id: r.id, type: "fail", error: "unsupported" });
+      try { out({ id: r.id, type: "ok", ...(await ops[r.op](r)) }); }
+      catch (e) { out({ id: r.id, type: await outcome(e), error: e.message }); }
+    });
+  }).on("close", () => chain.then(() => process.exit(0)));
+}
+
+module.exports = { redisClients, serve };
