@@ -130,10 +130,6 @@ int command_compare(const CompareOptions& options) {
       RunOptions cell_options = run_options;
       if (real_redis) {
         try {
-          if (const std::string refusal = sim::external_client_refusal(planned.scenario.config);
-              !planned.scenario.config.external.command.empty() && !refusal.empty()) {
-            throw std::invalid_argument(refusal);
-          }
           cell_options = redis_backend::with_redis_backend(planned.scenario, run_options);
         } catch (const std::invalid_argument& refused) {
           // A fault this backend cannot make real (eviction): the cell is skipped and says why.

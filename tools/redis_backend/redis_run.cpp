@@ -290,6 +290,8 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
       throw std::invalid_argument("lockcheck judge cannot run an external client with " + what + " yet");
     };
     if (cluster || sentinel) refuse_external("a [cluster] or [sentinel]");
+    // A scenario file's [client] was checked at its line; a configuration built otherwise (compare's rows) here.
+    if (const std::string refusal = sim::external_client_refusal(config); !refusal.empty()) throw std::invalid_argument(refusal);
   }
   for (const auto& fault : fault_schedule(config, seed)) {
     const bool split_brain_needs_topology = fault.kind == sim::FaultKind::split_brain && !sentinel && !cluster;

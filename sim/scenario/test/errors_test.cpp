@@ -26,6 +26,27 @@ TEST(ScenarioErrors, UnknownTopLevelKeyAndTable) {
             "scenarios/x.toml:1:1: unknown table [[fault]] (did you mean '[[faults]]'?); ");
 }
 
+// [client] (lockcheck judge): a command is required, its words non-empty, only the real backend runs it, and
+// workload settings the protocol cannot drive are refused at the command.
+TEST(ScenarioErrors, AnExternalClientIsCheckedAtItsLine) {
+  EXPECT_EQ(error_of("[client]\nkeys = [\"mutex:lock\"]\n"),
+            "scenarios/x.toml:1:1: [client] command must name the client program, e.g. [\"python3\", \"adapter.py\"]");
+  EXPECT_EQ(error_of("[client]\ncommand = [\"node\", \"\"]\n"), "scenarios/x.toml:2:20: [client] command takes non-empty strings");
+  EXPECT_EQ(error_of("backend = \"mock\"\n[client]\ncommand = [\"node\"]\n"),
+            "scenarios/x.toml:1:11: an external [client] runs against real redis-server: backend = \"redis\" (or leave it out)");
+  EXPECT_EQ(error_of("[lock]\nwatchdog = true\n[client]\ncommand = [\"node\"]\n"),
+            "scenarios/x.toml:4:11: an external client holds one lease at a time on one thread and renews by its own "
+            "library; [lock] watchdog needs more of the lock than the protocol drives");
+  EXPECT_NE(error_of("[workload]\nnest_every = 2\n[client]\ncommand = [\"node\"]\n").find("[workload] nest_every"), std::string::npos);
+}
+
+TEST(ScenarioErrors, AnExternalClientRunsOnRealRedisWithItsKeys) {
+  const Scenario scenario = parse_scenario("[client]\ncommand = [\"node\", \"a.js\"]\nkeys = [\"mutex:lock\"]\n", "scenarios/x.toml");
+  EXPECT_EQ(scenario.backend, "redis");
+  EXPECT_EQ(scenario.config.external.command, (std::vector<std::string>{"node", "a.js"}));
+  EXPECT_EQ(scenario.config.external.keys, (std::vector<std::string>{"mutex:lock"}));
+}
+
 TEST(ScenarioErrors, UnknownKeyInArrayTable) {
   EXPECT_EQ(error_of("[[faults]]\nat_ms = 1\nkind = \"heal\"\nprocesss = 1\n").substr(0, 89),
             "scenarios/x.toml:4:1: unknown key 'processs' in [[faults]] (did you mean 'process'?); all");
