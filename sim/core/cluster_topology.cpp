@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "core/sim_node.hpp"
 #include "lockcheck/sha1.hpp"
+#include "redis/server/node.hpp"
+#include "redis/topology/cluster_view.hpp"
 
 namespace lockcheck::sim {
 namespace {
@@ -31,6 +34,10 @@ int cluster_shard_of_slot(const ClusterConfig& cluster, int slot) {
   if (slot < extra * (base + 1)) return slot / (base + 1);
   return extra + (slot - extra * (base + 1)) / base;
 }
+
+int ClusterTopology::master_of(int node) const { return view_->nodes[static_cast<std::size_t>(node)].master; }
+
+int ClusterTopology::owner_of(int slot) const { return view_->slot_owner[static_cast<std::size_t>(slot)]; }
 
 ClusterTopology::ClusterTopology(const ClusterConfig& config, std::vector<std::unique_ptr<SimNode>>& nodes) : nodes_(nodes) {
   auto view = std::make_shared<mock::ClusterView>();

@@ -9,10 +9,16 @@
 #include <vector>
 
 #include "core/config.hpp"
-#include "core/sim_node.hpp"
+#include "core/history.hpp"
 #include "lockcheck/cluster_port.hpp"
 
+namespace lockcheck::mock {
+struct ClusterView;
+}  // namespace lockcheck::mock
+
 namespace lockcheck::sim {
+
+class SimNode;
 
 class ClusterTopology {
  public:
@@ -30,7 +36,7 @@ class ClusterTopology {
   void failover(int old_master, int promoted, bool old_master_isolated = false);
   bool isolated(int node) const { return isolated_.count(node) != 0; }
   // The master `node` replicates in the cluster's view (-1 for a master).
-  int master_of(int node) const { return view_->nodes[static_cast<std::size_t>(node)].master; }
+  int master_of(int node) const;
   // A failed old master (isolated, or restarted after its failover) reaches the majority again and takes the
   // cluster's view: it is a replica now, no longer flagged fail.
   void rejoin(int node);
@@ -38,7 +44,7 @@ class ClusterTopology {
   // target and MIGRATING on the owner; MIGRATE of the slot's keys (keys already moved are asked for at the
   // target with -ASK); CLUSTER SETSLOT NODE on every node (then -MOVED). Each step returns the node(s) whose
   // data changed, or false when the slot is not (or no longer) migrating.
-  int owner_of(int slot) const { return view_->slot_owner[static_cast<std::size_t>(slot)]; }
+  int owner_of(int slot) const;
   void begin_migration(int slot, int target);
   bool move_keys(int slot, int& from, int& to);
   bool finish_migration(int slot);

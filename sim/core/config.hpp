@@ -8,7 +8,7 @@
 #include "lockcheck/variants/script_lock.hpp"
 #include "lockcheck/variants/token_wait_lock.hpp"
 #include "nemesis/fault.hpp"
-#include "redis/keyspace/keyspace.hpp"
+#include "redis/keyspace/eviction_policy.hpp"
 #include "workload/workload_config.hpp"
 
 namespace lockcheck::sim {

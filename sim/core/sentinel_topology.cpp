@@ -6,6 +6,7 @@
 
 #include "lockcheck/sha1.hpp"
 #include "redis/server/errors.hpp"
+#include "redis/server/node.hpp"
 
 namespace lockcheck::sim {
 namespace {

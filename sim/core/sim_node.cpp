@@ -1,6 +1,7 @@
 #include "core/sim_node.hpp"
 
 #include "core/hash_holders.hpp"
+#include "redis/server/node.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -12,7 +13,9 @@ SimNode::SimNode(int id, const NodeConfig& config, History& history, const Sched
       history_(history),
       scheduler_(scheduler),
       clock_(config.clock.wall_offset_us, config.clock.drift_ppm),
-      replica_of_(config.replica_of) {
+      replica_of_(config.replica_of),
+      at_crash_(std::make_unique<mock::Dataset>()),
+      fsynced_(std::make_unique<mock::Dataset>()) {
   mock::NodeOptions options;
   options.clock = [this] { return clock_.wall_at(scheduler_.now()) / 1000; };
   options.observer = this;
@@ -33,7 +36,7 @@ SimNode::SimNode(int id, const NodeConfig& config, History& history, const Sched
 
 bool SimNode::blocked(int process) const {
   auto it = sessions_.find(process);
-  return it != sessions_.end() && it->second.blocked;
+  return it != sessions_.end() && it->second->blocked;
 }
 
 void SimNode::expire_blocked() {
@@ -122,7 +125,9 @@ Reply SimNode::execute(int process, const Command& command, bool& changed) {
   const bool subscribing = !command.empty() && (command[0] == "SUBSCRIBE" || command[0] == "subscribe" ||
                                                 command[0] == "SSUBSCRIBE" || command[0] == "ssubscribe");
   const int session_id = subscribing ? process + kSubscriberSession : process;
-  mock::Session& session = sessions_[session_id];
+  std::unique_ptr<mock::Session>& slot = sessions_[session_id];
+  if (!slot) slot = std::make_unique<mock::Session>();
+  mock::Session& session = *slot;
   session.client_id = session_id;
   const std::uint64_t functions_before = node_->functions().version();
   Reply reply = node_->execute(command, session);
@@ -133,11 +138,19 @@ Reply SimNode::execute(int process, const Command& command, bool& changed) {
   return reply;
 }
 
+SimNode::~SimNode() = default;
+
+std::optional<std::int64_t> SimNode::next_block_deadline_ms() const { return node_->next_block_deadline_ms(); }
+
+std::int64_t SimNode::node_time_ms() const { return node_->now_ms(); }
+
+void SimNode::fsync() { *fsynced_ = node_->snapshot(); }
+
 void SimNode::close_connections(int process) {
   for (const int session_id : {process, process + kSubscriberSession}) {
     auto it = sessions_.find(session_id);
     if (it == sessions_.end()) continue;
-    node_->disconnect(it->second);
+    node_->disconnect(*it->second);
     sessions_.erase(it);
   }
 }
@@ -165,9 +178,9 @@ void SimNode::apply_replication(int from, std::uint64_t sequence, const mock::Da
 
 void SimNode::crash() {
   if (!up_) return;
-  at_crash_ = node_->snapshot();
+  *at_crash_ = node_->snapshot();
   up_ = false;
-  for (auto& [id, session] : sessions_) node_->disconnect(session);  // connections close: subscriptions end
+  for (auto& [id, session] : sessions_) node_->disconnect(*session);  // connections close: subscriptions end
   sessions_.clear();
   late_replies_.clear();
 }
@@ -175,15 +188,15 @@ void SimNode::crash() {
 void SimNode::restart(RestartMode mode, bool record_losses) {
   if (up_) return;
   switch (mode) {
-    case RestartMode::kept: node_->restore(at_crash_); break;
+    case RestartMode::kept: node_->restore(*at_crash_); break;
     case RestartMode::lost: node_->restore({}); break;
-    case RestartMode::aof_everysec: node_->restore(fsynced_); break;
+    case RestartMode::aof_everysec: node_->restore(*fsynced_); break;
   }
   // A replica that lost data acknowledges nothing until its master's stream brings it up to date again.
   if (mode != RestartMode::kept) applied_sequence_ = 0;
   node_->flush_scripts();
   up_ = true;
-  if (record_losses) this->record_losses(at_crash_, id_);
+  if (record_losses) this->record_losses(*at_crash_, id_);
 }
 
 void SimNode::record_losses(const mock::Dataset& before, int node_of_record) {

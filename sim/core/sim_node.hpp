@@ -13,7 +13,14 @@
 #include "core/clock_model.hpp"
 #include "core/config.hpp"
 #include "core/history.hpp"
-#include "redis/server/node.hpp"
+#include "lockcheck/reply.hpp"
+#include "redis/keyspace/observer.hpp"
+
+namespace lockcheck::mock {
+class Node;
+struct Dataset;
+struct Session;
+}  // namespace lockcheck::mock
 
 namespace lockcheck::sim {
 
@@ -26,6 +33,9 @@ class SimNode final : public mock::Observer {
   };
 
   SimNode(int id, const NodeConfig& config, History& history, const Scheduler& scheduler);
+  ~SimNode() override;
+  SimNode(const SimNode&) = delete;
+  SimNode& operator=(const SimNode&) = delete;
 
   int id() const { return id_; }
   bool up() const { return up_; }
@@ -56,8 +66,8 @@ class SimNode final : public mock::Observer {
   // step (run by the world at that time on the node's clock).
   bool blocked(int process) const;
   std::vector<std::pair<int, Reply>> take_late_replies() { return std::exchange(late_replies_, {}); }
-  std::optional<std::int64_t> next_block_deadline_ms() const { return node_->next_block_deadline_ms(); }
-  std::int64_t node_time_ms() const { return node_->now_ms(); }
+  std::optional<std::int64_t> next_block_deadline_ms() const;
+  std::int64_t node_time_ms() const;
   void expire_blocked();
 
   // Cluster: MIGRATE every key of `slot` to `target` now; both nodes record it (target first). Returns how many.
@@ -66,10 +76,10 @@ class SimNode final : public mock::Observer {
   // With `record_losses` false what it lost is not recorded (a cluster master failed over while down: its
   // losses were recorded at the failover, and it rejoins as a replica at once).
   void restart(RestartMode mode, bool record_losses = true);
-  const mock::Dataset& data_at_crash() const { return at_crash_; }
+  const mock::Dataset& data_at_crash() const { return *at_crash_; }
   void promote() { replica_of_ = -1; }
   void follow(int master) { replica_of_ = master; }
-  void fsync() { fsynced_ = node_->snapshot(); }
+  void fsync();
   // Records `lost` events for the lock keys `before` had that this node's data does not (same value).
   void record_losses(const mock::Dataset& before, int node_of_record);
 
@@ -98,15 +108,17 @@ class SimNode final : public mock::Observer {
   const Scheduler& scheduler_;
   ClockModel clock_;
   std::unique_ptr<mock::Node> node_;
-  std::map<int, mock::Session> sessions_;
+  // Behind pointers so that the simulator's headers need none of the mock's (only sim_node.cpp and the few
+  // files that drive a node's data directly include redis/server/node.hpp).
+  std::map<int, std::unique_ptr<mock::Session>> sessions_;
   std::vector<PendingEvent> pending_;
   bool up_ = true;
   int replica_of_;
   std::uint64_t applied_sequence_ = 0;
   std::optional<WaitRequest> wait_request_;
   std::vector<std::pair<int, Reply>> late_replies_;
-  mock::Dataset at_crash_;
-  mock::Dataset fsynced_;
+  std::unique_ptr<mock::Dataset> at_crash_;
+  std::unique_ptr<mock::Dataset> fsynced_;
 };
 
 }  // namespace lockcheck::sim

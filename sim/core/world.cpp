@@ -10,6 +10,7 @@
 #include "lockcheck/variants/registry.hpp"
 #include "lockcheck/errors.hpp"
 #include "lockcheck/public_types.hpp"
+#include "redis/server/node.hpp"
 
 namespace lockcheck::sim {
 

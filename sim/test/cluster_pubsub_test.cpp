@@ -12,6 +12,7 @@
 #include "core/simulate.hpp"
 #include "core/world.hpp"
 #include "lockcheck/key_slot.hpp"
+#include "redis/server/node.hpp"
 
 namespace lockcheck::sim {
 namespace {

@@ -7,6 +7,7 @@
 #include "core/simulate.hpp"
 #include "core/world.hpp"
 #include "direct_call.hpp"
+#include "redis/server/node.hpp"
 
 namespace lockcheck::sim {
 namespace {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "redis/keyspace/encoding.hpp"
+#include "redis/keyspace/eviction_policy.hpp"
 #include "redis/keyspace/lfu_counter.hpp"
 #include "redis/keyspace/observer.hpp"
 #include "redis/keyspace/value.hpp"
@@ -54,8 +55,6 @@ struct Dataset {
   // Equal when every database is, a database missing on one side counting as empty (and the functions equal).
   friend bool operator==(const Dataset& a, const Dataset& b);
 };
-
-enum class EvictionPolicy : std::uint8_t { noeviction, allkeys_random, allkeys_lru, allkeys_lfu, volatile_lfu };
 
 // Who is acting: stamped on observer events.
 struct Actor {
