@@ -69,7 +69,7 @@ Task<void> run_thread(const WorkloadConfig& workload, std::int64_t end_us, Workl
   Clock& clock = client.clock();
 
   std::uint32_t outer_acquires = 0;
-  for (std::uint32_t round = 0; round < workload.max_acquires_per_client && log.now_us() < end_us; ++round) {
+  for (std::uint32_t round = 0; round < workload.max_acquires_per_client && log.now_us() < end_us && !client.gone(); ++round) {
     const bool reader = workload.readers_ppm > 0 && prng.chance_ppm(workload.readers_ppm);
     auto op = [&](const char* type, const char* f) {
       HistoryLine fields = op_fields(log, client.process(), type, f, workload.key, lock.thread());

@@ -36,6 +36,9 @@ class WorkloadClient {
   // threads share them is the client's: the simulator's share the process's PRNG and the one Register, the
   // worker's each have their own (a hiredis connection is one thread's).
   virtual ThreadSeams thread_seams(OwnerId thread) = 0;
+  // The process can do nothing more (its external lock client hung and was killed: lockcheck judge), so its
+  // threads start no further round instead of recording a stream of unsent requests.
+  virtual bool gone() const { return false; }
 };
 
 }  // namespace lockcheck::sim

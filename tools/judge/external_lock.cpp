@@ -1,5 +1,7 @@
 #include "external_lock.hpp"
 
+#include "reply_bound.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -7,10 +9,6 @@
 
 namespace lockcheck::judge {
 namespace {
-
-// How long past its own bound a request may take before lockcheck calls its outcome unknown: a library's
-// connect and command timeouts, and a slow runtime's start, fit well inside.
-constexpr std::chrono::milliseconds kReplyGrace{10000};
 
 std::string text_of(const nlohmann::json& message, const char* field) {
   const auto found = message.find(field);
@@ -28,10 +26,9 @@ std::optional<std::int64_t> Reply::fence() const {
 
 bool Hello::supports(std::string_view op) const { return std::find(ops.begin(), ops.end(), op) != ops.end(); }
 
-ExternalLock::ExternalLock(ExternalProcess& process, Clock& clock, Millis ttl, std::string token_prefix,
-                           std::chrono::milliseconds hello_timeout)
-    : process_(process), clock_(clock), ttl_(ttl), token_prefix_(std::move(token_prefix)) {
-  const std::optional<nlohmann::json> hello = process_.receive(hello_timeout);
+ExternalLock::ExternalLock(ExternalProcess& process, Clock& clock, ExternalSettings settings)
+    : process_(process), clock_(clock), settings_(std::move(settings)) {
+  const std::optional<nlohmann::json> hello = process_.receive(settings_.hello_timeout);
   if (!hello) {
     // Give the exit a moment to be reaped: a command that is not found ends at once.
     std::string ended;
@@ -53,23 +50,27 @@ ExternalLock::ExternalLock(ExternalProcess& process, Clock& clock, Millis ttl, s
   }
 }
 
-Reply ExternalLock::request(nlohmann::json message, std::chrono::milliseconds timeout) {
+Reply ExternalLock::request(nlohmann::json message, std::chrono::milliseconds bound) {
   const std::int64_t id = next_id_++;
   message["id"] = id;
   Reply reply;
+  if (hung_) {
+    reply.error = "not sent: the client hung earlier and was killed";
+    return reply;
+  }
+  RunningBudget budget(bound, std::chrono::steady_clock::now());
   if (!process_.send(message)) {
     reply.error = "the client's input is closed (it exited)";
     return reply;
   }
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  // Bounded by the deadline; replies to earlier requests that timed out are skipped.
+  // Bounded by the budget (receive counts every wait against it); a reply with another id is skipped.
   while (true) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    const std::optional<nlohmann::json> answer = process_.receive(std::max(left, std::chrono::milliseconds(0)));
-    if (!answer) {
-      reply.error = "no reply within " + std::to_string(timeout.count()) + " ms";
+    const std::optional<nlohmann::json> answer = process_.receive(budget);
+    if (!answer && process_.closed()) {
+      reply.error = "the client's output ended before its reply (it exited)";
       return reply;
     }
+    if (!answer) return hang(message, budget, bound);
     const auto answered = answer->find("id");
     if (answered == answer->end() || !answered->is_number_integer()) {
       throw std::runtime_error("the external client replied without a numeric id: " + answer->dump());
@@ -95,7 +96,7 @@ Reply ExternalLock::request(nlohmann::json message, std::chrono::milliseconds ti
 Task<AcquireResult> ExternalLock::acquire(std::string key, Micros wait) {
   const MonoTime sent_at = clock_.monotonic_now();
   const auto wait_ms = std::chrono::duration_cast<std::chrono::milliseconds>(wait);
-  const Reply reply = request({{"op", "acquire"}, {"wait_ms", wait_ms.count()}}, wait_ms + kReplyGrace);
+  const Reply reply = request({{"op", "acquire"}, {"wait_ms", wait_ms.count()}}, reply_bound(wait_ms, settings_.command_timeout));
   AcquireResult result;
   result.attempts = 1;
   result.detail = reply.error;
@@ -109,9 +110,9 @@ Task<AcquireResult> ExternalLock::acquire(std::string key, Micros wait) {
     Lease lease;
     lease.key = std::move(key);
     lease.token = text_of(reply.body, "token");
-    if (lease.token.empty()) lease.token = token_prefix_ + std::to_string(++leases_);
+    if (lease.token.empty()) lease.token = settings_.token_prefix + std::to_string(++leases_);
     lease.sent_at = sent_at;
-    lease.valid_until = sent_at + ttl_;
+    lease.valid_until = sent_at + settings_.ttl;
     lease.fencing_token = reply.fence().value_or(0);
     lease.clock = &clock_;
     result.lease = std::move(lease);
@@ -120,7 +121,7 @@ Task<AcquireResult> ExternalLock::acquire(std::string key, Micros wait) {
 }
 
 Task<ReleaseStatus> ExternalLock::release(Lease& lease) {
-  const Reply reply = request({{"op", "release"}}, kReplyGrace);
+  const Reply reply = request({{"op", "release"}}, reply_bound(Millis(0), settings_.command_timeout));
   lease.known_lost = true;  // as every variant: the lease is over whatever the answer
   co_return reply.type == Reply::Type::ok     ? ReleaseStatus::released
             : reply.type == Reply::Type::fail ? ReleaseStatus::not_owned
@@ -130,9 +131,9 @@ Task<ReleaseStatus> ExternalLock::release(Lease& lease) {
 Task<RenewStatus> ExternalLock::renew(Lease& lease) {
   if (!hello_.supports("renew")) throw std::runtime_error("the external client does not support 'renew'");
   const MonoTime sent_at = clock_.monotonic_now();
-  const Reply reply = request({{"op", "renew"}}, kReplyGrace);
+  const Reply reply = request({{"op", "renew"}}, reply_bound(Millis(0), settings_.command_timeout));
   if (reply.type == Reply::Type::ok) {
-    lease.valid_until = sent_at + ttl_;
+    lease.valid_until = sent_at + settings_.ttl;
     co_return RenewStatus::renewed;
   }
   if (reply.type == Reply::Type::fail) {
@@ -144,7 +145,24 @@ Task<RenewStatus> ExternalLock::renew(Lease& lease) {
 
 Reply ExternalLock::use() {
   if (!hello_.supports("use")) return Reply{Reply::Type::ok, {}, nlohmann::json::object()};
-  return request({{"op", "use"}}, kReplyGrace);
+  return request({{"op", "use"}}, reply_bound(Millis(0), settings_.command_timeout));
+}
+
+Reply ExternalLock::hang(const nlohmann::json& message, const RunningBudget& waited, std::chrono::milliseconds bound) {
+  hung_ = true;
+  process_.kill();
+  ClientHang hang;
+  hang.process = settings_.process;
+  hang.id = message.value("id", std::int64_t{0});
+  hang.op = text_of(message, "op");
+  hang.bound_ms = bound.count();
+  hang.running_ms = waited.running().count();
+  hang.waited_ms = waited.elapsed().count();
+  hang.stderr_tail = process_.stderr_tail();
+  if (on_hang_) on_hang_(hang);
+  Reply reply;
+  reply.error = "the client hung: no reply within " + std::to_string(bound.count()) + " ms; killed";
+  return reply;
 }
 
 }  // namespace lockcheck::judge

@@ -5,10 +5,12 @@
 // ones every run has. The lease is lockcheck's account of the client's: sent at the request, valid for the
 // TTL asked for, with the token and fencing token the client reported (or one lockcheck names).
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "client_hang.hpp"
 #include "external_process.hpp"
 #include "lockcheck/clock.hpp"
 #include "lockcheck/lock_algorithm.hpp"
@@ -33,12 +35,25 @@ struct Reply {
   std::optional<std::int64_t> fence() const;
 };
 
+// How the lock is set up: what it asks for and how long the client has to answer (reply_bound.hpp).
+struct ExternalSettings {
+  Millis ttl{0};
+  Millis command_timeout{0};  // the scenario's: part of every reply bound
+  std::string token_prefix;   // names a lease the client gave no token for
+  std::chrono::milliseconds hello_timeout{30000};
+  int process = 0;            // the client process this is, for the hang's report
+};
+
 class ExternalLock final : public LockAlgorithm {
  public:
   // Reads the hello line (at most `hello_timeout`); throws std::runtime_error on none or a malformed one.
-  ExternalLock(ExternalProcess& process, Clock& clock, Millis ttl, std::string token_prefix,
-               std::chrono::milliseconds hello_timeout);
+  ExternalLock(ExternalProcess& process, Clock& clock, ExternalSettings settings);
   const Hello& hello() const { return hello_; }
+  // Called once, when a request goes unanswered past its bound and the client has been killed: the worker
+  // records it then, so the record survives the worker's own end.
+  void on_hang(std::function<void(const ClientHang&)> report) { on_hang_ = std::move(report); }
+  // Since then every request is an `info` at once: the client is gone, and the workload ends its rounds.
+  bool hung() const { return hung_; }
 
   Task<AcquireResult> acquire(std::string key, Micros wait) override;
   Task<ReleaseStatus> release(Lease& lease) override;
@@ -47,15 +62,19 @@ class ExternalLock final : public LockAlgorithm {
   // one). A client without `use` writes at once.
   Reply use();
 
-  // One request and its reply; `info` when none came within `timeout` (the client may still act on it).
-  Reply request(nlohmann::json message, std::chrono::milliseconds timeout);
+  // One request and its reply within `bound` of time the client was not paused; past it the client hung:
+  // it is killed, reported (on_hang) and the reply is `info` (it may have acted on the request).
+  Reply request(nlohmann::json message, std::chrono::milliseconds bound);
 
  private:
+  Reply hang(const nlohmann::json& message, const RunningBudget& waited, std::chrono::milliseconds bound);
+
   ExternalProcess& process_;
   Clock& clock_;
-  Millis ttl_;
-  std::string token_prefix_;
+  ExternalSettings settings_;
   Hello hello_;
+  std::function<void(const ClientHang&)> on_hang_;
+  bool hung_ = false;
   std::int64_t next_id_ = 1;
   std::int64_t leases_ = 0;
 };

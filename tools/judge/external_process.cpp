@@ -1,5 +1,7 @@
 #include "external_process.hpp"
 
+#include "kill_tree.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -80,9 +82,14 @@ bool ExternalProcess::send(const nlohmann::json& message) {
   return true;
 }
 
-std::optional<nlohmann::json> ExternalProcess::receive(std::chrono::milliseconds timeout) {
-  const auto deadline = Clock::now() + timeout;
-  // Bounded by the deadline: each round waits for bytes until it, or ends on a line or end of output.
+std::optional<nlohmann::json> ExternalProcess::receive(std::chrono::milliseconds budget) {
+  RunningBudget running(budget, Clock::now());
+  return receive(running);
+}
+
+std::optional<nlohmann::json> ExternalProcess::receive(RunningBudget& budget) {
+  // Bounded by the budget: each round waits at most a slice for bytes, and every slice counts (a stopped
+  // worker's at most the slice and its allowance), or ends on a line or the end of output.
   while (true) {
     const std::size_t newline = buffered_.find('\n');
     if (newline != std::string::npos) {
@@ -93,10 +100,11 @@ std::optional<nlohmann::json> ExternalProcess::receive(std::chrono::milliseconds
       if (!message.is_object()) throw std::runtime_error("the external client wrote a line that is not a JSON object: " + line);
       return message;
     }
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0 || from_client_ < 0) return std::nullopt;
+    if (budget.spent() || from_client_ < 0) return std::nullopt;
+    const std::chrono::milliseconds wait = budget.next_wait();
     pollfd ready{from_client_, POLLIN, 0};
-    const int polled = poll(&ready, 1, static_cast<int>(left.count()));
+    const int polled = poll(&ready, 1, static_cast<int>(wait.count()));
+    budget.count(wait, Clock::now());
     if (polled < 0 && errno == EINTR) continue;  // a SIGSTOP/SIGCONT of the worker interrupts poll
     if (polled <= 0) continue;
     char chunk[4096];
@@ -134,6 +142,18 @@ std::string ExternalProcess::stderr_tail(std::size_t bytes) const {
   return tail;
 }
 
+void ExternalProcess::kill() {
+  if (pid_ > 0) {
+    kill_tree(pid_);
+    int status = 0;
+    waitpid(pid_, &status, 0);  // bounded: SIGKILL cannot be caught, and the child is not stopped (kill_tree)
+    pid_ = -1;
+    ended_ = "killed by signal 9";
+  }
+  close_fd(to_client_);
+  close_fd(from_client_);
+}
+
 void ExternalProcess::stop(std::chrono::milliseconds grace) {
   close_fd(to_client_);
   if (pid_ > 0) {
@@ -142,7 +162,7 @@ void ExternalProcess::stop(std::chrono::milliseconds grace) {
     // Bounded by `grace`, in 10 ms steps.
     while (waitpid(pid_, &status, WNOHANG) == 0) {
       if (Clock::now() >= deadline) {
-        kill(pid_, SIGKILL);
+        ::kill(pid_, SIGKILL);
         waitpid(pid_, &status, 0);
         break;
       }

@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "running_budget.hpp"
+
 namespace lockcheck::judge {
 
 class ExternalProcess {
@@ -27,15 +29,21 @@ class ExternalProcess {
 
   // Writes one line (the object's JSON and '\n'). False when the client has gone (its stdin closed).
   bool send(const nlohmann::json& message);
-  // The next JSON line within `timeout`; nothing on timeout or end of output. A line that is not a JSON
-  // object throws std::runtime_error naming it (a protocol error is the adapter's bug, not a verdict).
-  std::optional<nlohmann::json> receive(std::chrono::milliseconds timeout);
+  // The next JSON line within `budget` of time the client was not paused (running_budget.hpp); nothing when
+  // the budget is spent or the output ended (closed() then). A line that is not a JSON object throws
+  // std::runtime_error naming it (a protocol error is the adapter's bug, not a verdict).
+  std::optional<nlohmann::json> receive(RunningBudget& budget);
+  std::optional<nlohmann::json> receive(std::chrono::milliseconds budget);
+  // Its standard output ended (it exited, or closed it).
+  bool closed() const { return from_client_ < 0; }
   // Why it ended, when it has ("exited with status 127", "killed by signal 9"), or "" while it runs.
   std::string ended();
   // The last `bytes` of what it wrote to standard error: for the message when it breaks the protocol.
   std::string stderr_tail(std::size_t bytes = 600) const;
   // Closes its stdin, waits up to `grace` for it to exit, then SIGKILLs it.
   void stop(std::chrono::milliseconds grace);
+  // SIGKILLs it and every process it started, at once (a client that hangs; kill_tree.hpp).
+  void kill();
   pid_t pid() const { return pid_; }
 
  private:

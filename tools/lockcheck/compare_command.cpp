@@ -19,7 +19,7 @@
 namespace lockcheck::cli {
 namespace {
 
-constexpr int kExitOk = 0, kExitInternal = 3;
+constexpr int kExitOk = 0, kExitHung = 2, kExitInternal = 3;
 
 reports::Cell to_cell(const compare::PlannedCell& planned, const ScenarioReport& report) {
   reports::Cell cell{planned.variant, planned.family, {}, report.progress, planned.scenario.config.duration_us};
@@ -144,6 +144,12 @@ int command_compare(const CompareOptions& options) {
         std::fprintf(stderr, "lockcheck: NONDETERMINISM in %s: %s\n", planned.scenario.name.c_str(),
                      report.nondeterminism_detail.c_str());
         exit_code = kExitInternal;
+      }
+      // A client row whose client hung: its cell stays, the notes say which request, and the exit is 2 (as
+      // `lockcheck judge`'s, tools/judge/PROTOCOL.md) unless something worse happened.
+      for (const std::string& hang : report.client_hangs) {
+        outcome.notes.push_back(fmt::format("`{}` under `{}`: a client hung, {}", planned.variant, planned.family, hang));
+        exit_code = std::max(exit_code, kExitHung);
       }
       outcome.cell = to_cell(planned, report);
       if (!real_redis) add_counterexamples(options.selection, planned, *outcome.cell, outcome.counterexamples);

@@ -29,6 +29,12 @@ std::string junit_xml(const std::vector<ScenarioReport>& reports) {
       }
       xml += "    </testcase>\n";
     }
+    if (!report.client_hangs.empty()) {
+      std::string body;
+      for (const std::string& hang : report.client_hangs) body += (body.empty() ? "" : "\n") + hang;
+      xml += fmt::format("    <testcase classname=\"{}\" name=\"client_hangs\"><error message=\"a client hung\">{}</error></testcase>\n",
+                         escape(scenario.name), escape(body));
+    }
     if (report.nondeterministic) {
       xml += fmt::format("    <testcase classname=\"{}\" name=\"determinism\"><error message=\"nondeterminism\">{}</error></testcase>\n",
                          escape(scenario.name), escape(report.nondeterminism_detail));

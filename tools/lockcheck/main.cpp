@@ -3,7 +3,8 @@
 // embedded mock over RESP.
 //
 // Exit codes: 0 every verdict as expected; 1 a verdict differs from what a file expects (or `check`
-// found a violation); 2 bad usage or an invalid scenario; 3 internal error or nondeterminism detected.
+// found a violation); 2 bad usage, an invalid scenario, or (judge) an external client that hung; 3 internal
+// error or nondeterminism detected. The worst wins.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -103,6 +104,11 @@ void print_report(const cli::ScenarioReport& report) {
               static_cast<long long>(exercise.unknown_outcomes), static_cast<long long>(exercise.faults),
               static_cast<long long>(exercise.faults_during_hold), static_cast<long long>(exercise.faults_during_ops));
   for (const std::string& reason : report.hollow) std::printf("  HOLLOW: %s\n", reason.c_str());
+  for (const std::string& hang : report.client_hangs) {
+    std::string indented;  // the client's standard error may run over several lines
+    for (const char c : hang) indented += c == '\n' ? std::string("\n        ") : std::string(1, c);
+    std::printf("  HUNG: %s\n", indented.c_str());
+  }
   const auto& progress = report.progress;
   std::printf("  progress (seed %llu): %lld acquisitions, %lld/s, wait p50 %.1f ms, p99 %.1f ms%s\n",
               static_cast<unsigned long long>(report.seeds_run.empty() ? 0 : report.seeds_run.front()),
@@ -121,7 +127,7 @@ int command_run_scenarios(std::vector<sim::Scenario> scenarios, cli::RunOptions 
   options.progress_bar = isatty(STDERR_FILENO) != 0;
   std::vector<cli::ScenarioReport> reports;
   int exit_code = kExitOk;
-  std::size_t hollow = 0;
+  std::size_t hollow = 0, hung = 0;
   for (auto& scenario : scenarios) {
     if (!backend.empty()) scenario.backend = backend;
     const cli::RunOptions scenario_options =
@@ -131,6 +137,14 @@ int command_run_scenarios(std::vector<sim::Scenario> scenarios, cli::RunOptions 
     print_report(reports.back());
     if (reports.back().nondeterministic) exit_code = kExitInternal;
     if (!reports.back().mismatches.empty() && exit_code == kExitOk) exit_code = kExitMismatch;
+    // A hung client fails the run without --strict: its verdicts rest on a client that stopped acting, and
+    // a library that deadlocks is a finding in itself. 2, not 1: the client broke the protocol, the lock's
+    // verdicts did not differ (a CI log tells the two apart by the code alone).
+    if (!reports.back().client_hangs.empty()) {
+      std::printf("  FAILED: %zu client(s) hung (HUNG above): the run cannot vouch for them\n", reports.back().client_hangs.size());
+      hung += reports.back().client_hangs.size();
+      exit_code = std::max(exit_code, kExitUsage);
+    }
     if (options.strict && !reports.back().hollow.empty()) {
       std::printf("  STRICT: %s rests on nothing (HOLLOW above): a gate that exercised nothing fails\n",
                   reports.back().scenario.name.c_str());
@@ -144,9 +158,10 @@ int command_run_scenarios(std::vector<sim::Scenario> scenarios, cli::RunOptions 
     mismatches += report.mismatches.size();
     expectations += report.scenario.expectations.size();
   }
-  std::printf("\n%zu scenario%s, %zu expectation%s, %zu unexpected%s\n", reports.size(), reports.size() == 1 ? "" : "s",
+  std::printf("\n%zu scenario%s, %zu expectation%s, %zu unexpected%s%s\n", reports.size(), reports.size() == 1 ? "" : "s",
               expectations, expectations == 1 ? "" : "s", mismatches,
-              hollow > 0 ? fmt::format(", {} resting on nothing (--strict)", hollow).c_str() : "");
+              hollow > 0 ? fmt::format(", {} resting on nothing (--strict)", hollow).c_str() : "",
+              hung > 0 ? fmt::format(", {} hung client{} (exit 2)", hung, hung == 1 ? "" : "s").c_str() : "");
   return exit_code;
 }
 

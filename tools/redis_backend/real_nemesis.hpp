@@ -28,6 +28,8 @@ class RealNemesis final : public sim::Nemesis {
     client_clocks_ = &client_clocks;
   }
 
+  // Stopped by a pause fault that has not ended yet.
+  bool paused(int process) const { return paused_.count(process) > 0; }
   int process_count() const override { return workers_ ? workers_->count() : 0; }
   int node_count() const override { return nodes_; }
   void write_fault_line(sim::Json line) override;

@@ -18,11 +18,13 @@
 
 #include "attribution.hpp"
 #include "client_clock.hpp"
+#include "client_hang.hpp"
 #include "cluster_formation.hpp"
 #include "core/history.hpp"
 #include "core/meta_line.hpp"
 #include "real_nemesis.hpp"
 #include "record_sink.hpp"
+#include "reply_bound.hpp"
 #include "topology.hpp"
 #include "worker_config.hpp"
 #include "workers.hpp"
@@ -189,7 +191,35 @@ class Run {
   }
 
   void apply(const sim::FaultSpec& fault) { sim::apply_fault(fault, nemesis_); }
+  // An external client's worker finishes its round (it starts none past the end) before the kill below, so a
+  // request outstanding at the end still meets its reply bound: a hang is reported, not cut off. Bounded by
+  // that bound, the round's hold and think time, and the worker's stop of its client, plus slack.
+  void let_external_workers_finish() {
+    if (config_.external.command.empty()) return;
+    for (int process = 0; process < workers_->count(); ++process) {
+      if (nemesis_.paused(process)) workers_->crash(process);  // stopped, it would only use up the wait
+    }
+    const sim::WorkloadConfig& workload = config_.workload;
+    const auto bound = judge::reply_bound(std::chrono::milliseconds(workload.wait_us / 1000),
+                                          std::chrono::milliseconds(config_.command_timeout_us / 1000)) +
+                       std::chrono::milliseconds((workload.hold_max_us + workload.think_max_us) / 1000) + std::chrono::seconds(10);
+    const auto deadline = std::chrono::steady_clock::now() + bound;
+    auto any_alive = [&] {
+      for (int process = 0; process < workers_->count(); ++process) {
+        if (workers_->alive(process)) return true;
+      }
+      return false;
+    };
+    // Bounded by the deadline, in 20 ms steps (as drive(): Ctrl-C and failed workers are noticed).
+    while (any_alive() && std::chrono::steady_clock::now() < deadline) {
+      InterruptGuard::check();
+      if (const std::string failure = workers_->reap(); !failure.empty()) throw std::runtime_error(failure);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+
   RedisRunResult finish() {
+    let_external_workers_finish();
     workers_->kill_all();
     // Let the observers take in the last notifications before they stop.
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -201,6 +231,13 @@ class Run {
     // One master: a command's effect comes before its reply, so a server line goes no later than that. On a
     // cluster a worker's commands go to one node at a time, each answered before the next: the same holds.
     // Through a SentinelPort too: one node at a time.
+    // Hangs are reported beside the history, not in it: found after the end too, and not an event of the lock.
+    std::vector<std::string> client_hangs;
+    std::erase_if(records, [&](const Record& record) {
+      if (record.kind != "client_hung") return false;
+      client_hangs.push_back(judge::ClientHang::from_json(record.fields).describe());
+      return true;
+    });
     if (topology_.services() == 1 || topology_.cluster() || topology_.sentinel()) place_server_events(records, !config_.external.command.empty());
     std::erase_if(records, [&](const Record& record) { return record.t_us > config_.duration_us; });
     std::stable_sort(records.begin(), records.end(), [](const Record& a, const Record& b) { return a.t_us < b.t_us; });
@@ -229,6 +266,7 @@ class Run {
 
     RedisRunResult result;
     result.jsonl = history.jsonl();
+    result.client_hangs = std::move(client_hangs);
     const Gaps gaps = topology_.gaps();
     if (gaps.unobserved + gaps.unattributed > 0) {
       std::string reasons;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "scenario/scenario.hpp"
 
@@ -15,6 +16,8 @@ struct RedisRunResult {
   std::string jsonl;
   // Properties the history cannot support on this backend for this run, with the reason.
   std::map<std::string, std::string> unobservable;
+  // External clients that hung and were killed (lockcheck judge), one line each (judge/client_hang.hpp).
+  std::vector<std::string> client_hangs;
 };
 
 // Throws std::invalid_argument when the scenario asks for something this backend cannot make real

@@ -55,6 +55,7 @@ class WorkerClient final : public sim::WorkloadClient {
   sim::OpLog& log() override { return *seams_.out; }
   // Thread 0 (the only one) draws as "<prng_name>", thread k of several as "<prng_name>/thread/<k>".
   sim::ThreadSeams thread_seams(OwnerId thread) override;
+  bool gone() const override { return seams_.external != nullptr && seams_.external->hung(); }
 
  private:
   WorkerSeams seams_;

@@ -127,8 +127,11 @@ int main(int argc, char** argv) {
       env.push_back("LOCKCHECK_CLOCK_FILE=" + wall->path());
       external_process.emplace(config.external.command, env, stderr_path);
       // A runtime's start (node loads its modules) fits well inside 30 s on a loaded machine.
-      external.emplace(*external_process, clock, config.lock.ttl, fmt::format("p{}-{}-", process, incarnation),
-                       std::chrono::milliseconds(30000));
+      external.emplace(*external_process, clock,
+                       judge::ExternalSettings{config.lock.ttl, timeout, fmt::format("p{}-{}-", process, incarnation),
+                                               std::chrono::milliseconds(30000), process});
+      // Recorded when it happens: the run may kill this worker soon after (its end).
+      external->on_hang([&](const judge::ClientHang& hang) { out.record("client_hung", hang.to_json()); });
     }
     LockAlgorithm& the_lock = external ? static_cast<LockAlgorithm&>(*external) : *lock;
     WorkerClient client(WorkerSeams{process, &the_lock, &clock, &spawner, &out, resource_port, config.workload.fencing, seed,

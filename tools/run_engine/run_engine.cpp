@@ -25,6 +25,7 @@ struct SeedRun {
   std::uint64_t hash = 0;
   std::vector<properties::Verdict> verdicts;
   std::map<std::string, std::string> unobservable;
+  std::vector<std::string> client_hangs;
   properties::Progress progress;
   properties::Exercise exercise;
   std::string error;
@@ -62,6 +63,7 @@ SeedRun run_one(const sim::Scenario& scenario, std::uint64_t seed, const RunOpti
       BackendHistory real = options.real_backend(scenario, seed);
       jsonl = std::move(real.jsonl);
       unobservable = std::move(real.unobservable);
+      out.client_hangs = std::move(real.client_hangs);
     } else {
       const sim::RunResult run = sim::simulate(scenario.config, seed);
       jsonl = run.history.jsonl();
@@ -159,7 +161,10 @@ ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& opt
     }
   }
   if (!runs.empty()) report.progress = runs.front().progress;
-  for (const SeedRun& run : runs) report.exercise.add(run.exercise);
+  for (const SeedRun& run : runs) {
+    report.exercise.add(run.exercise);
+    for (const std::string& hang : run.client_hangs) report.client_hangs.push_back(fmt::format("seed {}: {}", run.seed, hang));
+  }
   report.hollow = hollow_reasons(scenario, report.exercise);
 
   for (const SeedRun& run : runs) {

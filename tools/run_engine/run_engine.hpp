@@ -18,6 +18,8 @@ namespace lockcheck::cli {
 struct BackendHistory {
   std::string jsonl;
   std::map<std::string, std::string> unobservable;
+  // External clients that stopped answering and were killed (lockcheck judge, tools/judge/PROTOCOL.md).
+  std::vector<std::string> client_hangs;
 };
 
 struct RunOptions {
@@ -70,6 +72,9 @@ struct ScenarioReport {
   properties::Progress progress;  // of the first seed's run
   properties::Exercise exercise;  // summed over the seeds: what the verdicts rest on
   std::vector<std::string> hollow;  // why a green verdict here would rest on nothing (`--strict` fails on it)
+  // "seed N: <which client, which request, how long, its stderr>": a client hung. The run fails (exit 2)
+  // whatever the verdicts: a hung client is a broken input, as an invalid scenario is.
+  std::vector<std::string> client_hangs;
   double wall_seconds = 0;
 };
 

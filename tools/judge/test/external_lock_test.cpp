@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include <unistd.h>
+
 #include "lockcheck/task.hpp"
 
 namespace lockcheck::judge {
@@ -18,6 +20,8 @@ class FixedClock final : public Clock {
   Millis wall_now() override { return Millis(0); }
   Task<void> sleep(Micros) override { co_return; }
 };
+
+ExternalSettings settings() { return ExternalSettings{Millis(500), Millis(500), "p0-", std::chrono::milliseconds(10000), 0}; }
 
 std::string stderr_path() { return ::testing::TempDir() + "external_lock_test.stderr"; }
 
@@ -37,7 +41,7 @@ TEST(ExternalLock, RepliesBecomeTheStatusesEveryVariantReports) {
   ExternalProcess process = scripted(kHello, {R"({"id":ID,"type":"ok","token":"t1","fence":7})", R"({"id":ID,"type":"fail"})",
                                               R"({"id":ID,"type":"fail","error":"held"})", R"({"id":ID,"type":"info","error":"timeout"})"});
   FixedClock clock;
-  ExternalLock lock(process, clock, Millis(500), "p0-", std::chrono::milliseconds(10000));
+  ExternalLock lock(process, clock, settings());
   EXPECT_EQ(lock.hello().client, "scripted");
   AcquireResult acquired = run_sync(lock.acquire("lock", Micros(0)));
   ASSERT_EQ(acquired.status, AcquireStatus::acquired);
@@ -53,15 +57,15 @@ TEST(ExternalLock, AClientThatBreaksTheProtocolIsAnError) {
   FixedClock clock;
   {
     ExternalProcess process = scripted(R"({"type":"hello","ops":["acquire"]})", {});
-    EXPECT_THROW(ExternalLock(process, clock, Millis(500), "p0-", std::chrono::milliseconds(10000)), std::runtime_error);
+    EXPECT_THROW(ExternalLock(process, clock, settings()), std::runtime_error);
   }
   {
     ExternalProcess process = scripted("not json", {});
-    EXPECT_THROW(ExternalLock(process, clock, Millis(500), "p0-", std::chrono::milliseconds(10000)), std::runtime_error);
+    EXPECT_THROW(ExternalLock(process, clock, settings()), std::runtime_error);
   }
   {
     ExternalProcess process = scripted(kHello, {R"({"id":ID,"type":"maybe"})"});
-    ExternalLock lock(process, clock, Millis(500), "p0-", std::chrono::milliseconds(10000));
+    ExternalLock lock(process, clock, settings());
     EXPECT_THROW(run_sync(lock.acquire("lock", Micros(0))), std::runtime_error);
   }
 }
@@ -71,7 +75,7 @@ TEST(ExternalLock, AClientThatDiesAtStartSaysHowAndWhy) {
   ExternalProcess process({"sh", "-c", "echo 'no module named redis' >&2; exit 4"}, {}, stderr_path() + ".dies");
   FixedClock clock;
   try {
-    ExternalLock lock(process, clock, Millis(500), "p0-", std::chrono::milliseconds(10000));
+    ExternalLock lock(process, clock, settings());
     FAIL() << "a client without a hello line was accepted";
   } catch (const std::runtime_error& error) {
     EXPECT_NE(std::string(error.what()).find("exited with status 4"), std::string::npos) << error.what();
@@ -79,12 +83,58 @@ TEST(ExternalLock, AClientThatDiesAtStartSaysHowAndWhy) {
   }
 }
 
-TEST(ExternalLock, NoReplyInTimeIsAnUnknownOutcome) {
-  ExternalProcess process = scripted(kHello, {});
+// Past its bound a request is a hang: the client is killed, the hang reported once with the request and the
+// client's last words, the outcome unknown; later requests are not sent.
+TEST(ExternalLock, AClientThatHangsIsKilledAndReported) {
+  ExternalProcess process({"sh", "-c", "echo '" + std::string(kHello) + "'; read line; echo 'stuck in acquire' >&2; sleep 1000"}, {},
+                          stderr_path() + ".hangs");
   FixedClock clock;
-  ExternalLock lock(process, clock, Millis(500), "p0-", std::chrono::milliseconds(10000));
-  const Reply reply = lock.request({{"op", "release"}}, std::chrono::milliseconds(100));
+  ExternalLock lock(process, clock, settings());
+  std::vector<ClientHang> hangs;
+  lock.on_hang([&](const ClientHang& hang) { hangs.push_back(hang); });
+  const Reply reply = lock.request({{"op", "acquire"}, {"wait_ms", 0}}, std::chrono::milliseconds(300));
   EXPECT_EQ(reply.type, Reply::Type::info);
+  EXPECT_NE(reply.error.find("hung"), std::string::npos) << reply.error;
+  ASSERT_EQ(hangs.size(), 1u);
+  EXPECT_EQ(hangs[0].id, 1);
+  EXPECT_EQ(hangs[0].op, "acquire");
+  EXPECT_EQ(hangs[0].bound_ms, 300);
+  EXPECT_GE(hangs[0].running_ms, 300);
+  EXPECT_NE(hangs[0].stderr_tail.find("stuck in acquire"), std::string::npos) << hangs[0].stderr_tail;
+  EXPECT_TRUE(lock.hung());
+  EXPECT_EQ(process.ended(), "killed by signal 9");
+  EXPECT_EQ(run_sync(lock.acquire("lock", Micros(0))).status, AcquireStatus::unknown);
+  EXPECT_EQ(hangs.size(), 1u);
+}
+
+// The client's own children die with it: `sh -c` runs the real client as a grandchild of the worker.
+TEST(ExternalLock, AHungClientsChildrenAreKilledToo) {
+  const std::string pid_file = ::testing::TempDir() + "external_lock_test.grandchild";
+  std::remove(pid_file.c_str());
+  ExternalProcess process({"sh", "-c", "echo '" + std::string(kHello) + "'; sleep 1000 & echo $! > " + pid_file + "; wait"}, {},
+                          stderr_path());
+  FixedClock clock;
+  ExternalLock lock(process, clock, settings());
+  lock.request({{"op", "release"}}, std::chrono::milliseconds(500));
+  ASSERT_TRUE(lock.hung());
+  std::FILE* file = std::fopen(pid_file.c_str(), "r");
+  ASSERT_NE(file, nullptr);
+  int grandchild = 0;
+  ASSERT_EQ(std::fscanf(file, "%d", &grandchild), 1);
+  std::fclose(file);
+  // Killed, and reaped by whoever adopted it: bounded at 5 s, in 10 ms steps.
+  bool gone = false;
+  for (int step = 0; step < 500 && !gone; ++step) {
+    std::FILE* stat = std::fopen(("/proc/" + std::to_string(grandchild) + "/stat").c_str(), "r");
+    char state = 'Z';
+    if (stat != nullptr) {
+      std::fscanf(stat, "%*d (%*[^)]) %c", &state);
+      std::fclose(stat);
+    }
+    gone = stat == nullptr || state == 'Z';
+    if (!gone) usleep(10000);
+  }
+  EXPECT_TRUE(gone) << "the client's child " << grandchild << " outlived it";
 }
 
 }  // namespace
