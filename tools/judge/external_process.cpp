@@ -16,7 +16,7 @@ extern char** environ;
 namespace lockcheck::judge {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 void close_fd(int& fd) {
   if (fd >= 0) close(fd);
@@ -81,7 +81,7 @@ bool ExternalProcess::send(const nlohmann::json& message) {
 }
 
 std::optional<nlohmann::json> ExternalProcess::receive(std::chrono::milliseconds timeout) {
-  const auto deadline = Clock::now() + timeout;
+  const auto deadline = SteadyClock::now() + timeout;
   // Bounded by the deadline: each round waits for bytes until it, or ends on a line or end of output.
   while (true) {
     const std::size_t newline = buffered_.find('\n');
@@ -93,7 +93,7 @@ std::optional<nlohmann::json> ExternalProcess::receive(std::chrono::milliseconds
       if (!message.is_object()) throw std::runtime_error("the external client wrote a line that is not a JSON object: " + line);
       return message;
     }
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
     if (left.count() <= 0 || from_client_ < 0) return std::nullopt;
     pollfd ready{from_client_, POLLIN, 0};
     const int polled = poll(&ready, 1, static_cast<int>(left.count()));
@@ -137,11 +137,11 @@ std::string ExternalProcess::stderr_tail(std::size_t bytes) const {
 void ExternalProcess::stop(std::chrono::milliseconds grace) {
   close_fd(to_client_);
   if (pid_ > 0) {
-    const auto deadline = Clock::now() + grace;
+    const auto deadline = SteadyClock::now() + grace;
     int status = 0;
     // Bounded by `grace`, in 10 ms steps.
     while (waitpid(pid_, &status, WNOHANG) == 0) {
-      if (Clock::now() >= deadline) {
+      if (SteadyClock::now() >= deadline) {
         kill(pid_, SIGKILL);
         waitpid(pid_, &status, 0);
         break;
