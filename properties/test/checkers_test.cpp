@@ -27,7 +27,7 @@ Outcome outcome_of(const HistoryBuilder& b, const std::string& property) {
   return verdict_of(b.parse(), property).outcome;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using testing::contains;
 
 // A must-stay-safe history (S1-S11) passes only on the verdict it means: every property it exercises must
 // come out `holds` (a checker answering `unknown` there judged nothing, and must fail the test), and only the

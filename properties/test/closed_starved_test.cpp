@@ -13,7 +13,7 @@ using testing::HistoryBuilder;
 
 const std::string kCrossSlot = "acquire of lock 'lock' failed: CROSSSLOT Keys in request don't hash to the same slot";
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using testing::contains;
 
 TEST(HistoryClosed, TheEndLineClosesTheHistoryAndIsNoEvent) {
   HistoryBuilder b(1000, false, 2'000'000);

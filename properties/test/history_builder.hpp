@@ -11,6 +11,8 @@
 
 namespace lockcheck::properties::testing {
 
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
 class HistoryBuilder {
  public:
   using json = nlohmann::ordered_json;

@@ -18,7 +18,7 @@ Verdict verdict_of(const HistoryBuilder& b, const std::string& property) {
   return {};
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using testing::contains;
 
 // --- a key without expiry is entitled only as long as its owner's lease ---------------------------------
 

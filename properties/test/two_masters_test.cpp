@@ -20,7 +20,7 @@ Verdict server_verdict(const HistoryBuilder& b) {
   return {};
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using testing::contains;
 
 // p acquires `token` on `node` at t: SET NX PX 1000, ok 100 us later with a validity of 0.9 s.
 std::int64_t grant(HistoryBuilder& b, std::int64_t t, std::int64_t p, const std::string& token, std::int64_t node) {

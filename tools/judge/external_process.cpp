@@ -18,7 +18,7 @@ extern char** environ;
 namespace lockcheck::judge {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 void close_fd(int& fd) {
   if (fd >= 0) close(fd);
@@ -83,7 +83,7 @@ bool ExternalProcess::send(const nlohmann::json& message) {
 }
 
 std::optional<nlohmann::json> ExternalProcess::receive(std::chrono::milliseconds budget) {
-  RunningBudget running(budget, Clock::now());
+  RunningBudget running(budget, SteadyClock::now());
   return receive(running);
 }
 
@@ -104,7 +104,7 @@ std::optional<nlohmann::json> ExternalProcess::receive(RunningBudget& budget) {
     const std::chrono::milliseconds wait = budget.next_wait();
     pollfd ready{from_client_, POLLIN, 0};
     const int polled = poll(&ready, 1, static_cast<int>(wait.count()));
-    budget.count(wait, Clock::now());
+    budget.count(wait, SteadyClock::now());
     if (polled < 0 && errno == EINTR) continue;  // a SIGSTOP/SIGCONT of the worker interrupts poll
     if (polled <= 0) continue;
     char chunk[4096];
@@ -157,11 +157,11 @@ void ExternalProcess::kill() {
 void ExternalProcess::stop(std::chrono::milliseconds grace) {
   close_fd(to_client_);
   if (pid_ > 0) {
-    const auto deadline = Clock::now() + grace;
+    const auto deadline = SteadyClock::now() + grace;
     int status = 0;
     // Bounded by `grace`, in 10 ms steps.
     while (waitpid(pid_, &status, WNOHANG) == 0) {
-      if (Clock::now() >= deadline) {
+      if (SteadyClock::now() >= deadline) {
         ::kill(pid_, SIGKILL);
         waitpid(pid_, &status, 0);
         break;
