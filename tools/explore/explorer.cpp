@@ -9,6 +9,7 @@
 #include "fault_families.hpp"
 #include "fault_space.hpp"
 #include "properties/checkers.hpp"
+#include "run_length.hpp"
 #include "scenario/scenario.hpp"
 #include "shrink.hpp"
 
@@ -126,14 +127,21 @@ Explorer::Explorer(sim::SimConfig base, bool can_renew, ExploreOptions options)
 // A run's seed below 2^32: short to type in a replay, and within TOML's signed 64-bit integers.
 std::uint64_t Explorer::run_seed() { return prng_.below(std::uint64_t{1} << 32) + 1; }
 
-RunPlan Explorer::fresh_plan(bool every_kind) {
+RunPlan Explorer::fresh_plan(bool every_kind, std::int64_t duration_us) {
   RunPlan plan;
   plan.config = base_;
+  plan.config.duration_us = duration_us;
   plan.seed = run_seed();
   draw_workload(base_, can_renew_, prng_, plan.config);
   plan.enabled = every_kind ? kinds_ : swarm_subset(kinds_, prng_);
-  // The starting scenario's own faults and nemesis are a starting point: drawn into the fixed schedule.
-  for (const sim::FaultSpec& drawn : sim::draw_nemesis_schedule(base_, plan.seed)) plan.config.faults.push_back(drawn);
+  // The starting scenario's own faults and nemesis are a starting point: drawn into the fixed schedule,
+  // the nemesis within the run's own duration; a starting fault past a short run's end is left out.
+  sim::SimConfig nemesis_base = base_;
+  nemesis_base.duration_us = duration_us;
+  for (const sim::FaultSpec& drawn : sim::draw_nemesis_schedule(nemesis_base, plan.seed)) plan.config.faults.push_back(drawn);
+  if (duration_us < base_.duration_us) {
+    std::erase_if(plan.config.faults, [&](const sim::FaultSpec& fault) { return fault.at_us > duration_us; });
+  }
   plan.config.nemesis = sim::NemesisConfig{};
   const std::int64_t count = prng_.between(1, options_.max_faults);
   for (std::int64_t i = 0; i < count; ++i) {
@@ -150,7 +158,7 @@ RunPlan Explorer::mutated_plan() {
   const std::int64_t ttl_us = plan.config.lock.ttl.count() * 1000;
   const std::int64_t mutations = prng_.between(1, 3);
   for (std::int64_t m = 0; m < mutations; ++m) {
-    switch (prng_.below(6)) {
+    switch (prng_.below(7)) {
       case 0: plan.seed = run_seed(); break;
       case 1:
         if (!faults.empty()) {
@@ -178,6 +186,10 @@ RunPlan Explorer::mutated_plan() {
       case 4:
         if (faults.size() > 1) faults.erase(faults.begin() + static_cast<std::ptrdiff_t>(prng_.below(faults.size())));
         break;
+      case 5:
+        // A kept short run grows towards the base duration: what it reached may lead somewhere later.
+        plan.config.duration_us = std::min(base_.duration_us, plan.config.duration_us * 2);
+        break;
       default: draw_workload(base_, can_renew_, prng_, plan.config); break;
     }
   }
@@ -188,11 +200,11 @@ RunPlan Explorer::mutated_plan() {
 
 RunPlan Explorer::next_plan() {
   switch (options_.strategy) {
-    case Strategy::all_on: return fresh_plan(true);
-    case Strategy::swarm: return fresh_plan(false);
+    case Strategy::all_on: return fresh_plan(true, base_.duration_us);
+    case Strategy::swarm: return fresh_plan(false, base_.duration_us);
     case Strategy::guided: break;
   }
-  if (corpus_.empty() || prng_.below(3) == 0) return fresh_plan(false);
+  if (corpus_.empty() || prng_.below(3) == 0) return fresh_plan(false, fresh_duration_us(base_, ++fresh_runs_));
   return mutated_plan();
 }
 

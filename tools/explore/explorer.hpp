@@ -68,7 +68,8 @@ class Explorer {
 
  private:
   std::uint64_t run_seed();
-  RunPlan fresh_plan(bool every_kind);
+  // A fresh draw simulating `duration_us` (the base's, but for guided's short runs first: run_length.hpp).
+  RunPlan fresh_plan(bool every_kind, std::int64_t duration_us);
   RunPlan mutated_plan();
   RunPlan next_plan();
   // Takes one run's outcome; true when the search is over.
@@ -82,6 +83,7 @@ class Explorer {
   std::vector<sim::FaultKind> kinds_;
   sim::Prng prng_;
   std::vector<RunPlan> corpus_;
+  std::uint64_t fresh_runs_ = 0;  // guided's fresh draws so far: the index into the run-length schedule
   std::set<std::string> found_;
   bool over_ = false;
   ExploreResult result_;

@@ -8,6 +8,7 @@
 #include "explorer.hpp"
 #include "fault_space.hpp"
 #include "find_file.hpp"
+#include "run_length.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/write_scenario.hpp"
 
@@ -87,6 +88,29 @@ TEST(Explore, EveryDrawnPlanReadsBackAsTheSameRun) {
       EXPECT_EQ(sim::simulate(back.config, 5).history.hash(), sim::simulate(scenario.config, 5).history.hash()) << variant;
     }
   }
+}
+
+TEST(Explore, GuidedStartsWithShortRuns) {
+  // A run's CPU is in proportion to its simulated events: guided's first batch simulates short runs (Luby
+  // eighths of the base, at least two TTLs), all-on's first batch the whole base duration every time.
+  // With every property searched, a find does not end the batch early.
+  const ExploreResult all_on = explore_runs("token", 3, 8, 1, Strategy::all_on, true);
+  const ExploreResult guided = explore_runs("token", 3, 8, 1, Strategy::guided, true);
+  ASSERT_EQ(all_on.runs, 8u);
+  ASSERT_EQ(guided.runs, 8u);
+  EXPECT_LT(guided.events * 2, all_on.events) << "guided " << guided.events << " events, all-on " << all_on.events;
+}
+
+TEST(Explore, RunLengthsFollowLubyWithinTheBase) {
+  const std::uint64_t expected[] = {1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1};
+  for (std::uint64_t i = 1; i <= 16; ++i) EXPECT_EQ(luby(i), expected[i - 1]) << i;
+  sim::SimConfig base = explore_base_for_variant("token");  // 10 s, TTL 1 s
+  EXPECT_EQ(fresh_duration_us(base, 1), 2'000'000);   // 1/8 of 10 s is below two TTLs
+  EXPECT_EQ(fresh_duration_us(base, 7), 5'000'000);   // 4/8
+  EXPECT_EQ(fresh_duration_us(base, 15), 10'000'000); // 8/8
+  EXPECT_EQ(fresh_duration_us(base, 31), 10'000'000); // never past the base
+  base.duration_us = 1'500'000;                      // a base shorter than two TTLs stays as it is
+  EXPECT_EQ(fresh_duration_us(base, 1), 1'500'000);
 }
 
 TEST(Explore, SwarmRunsEnableASubsetOfKinds) {
