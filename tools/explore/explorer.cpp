@@ -122,10 +122,21 @@ Explorer::Explorer(sim::SimConfig base, bool can_renew, ExploreOptions options)
       can_renew_(can_renew),
       options_(std::move(options)),
       kinds_(applicable_kinds(base_)),
+      shortest_run_us_(shortest_run_us(base_, options_.only_property)),
       prng_(sim::derive_seed(options_.seed, "explore")) {}
 
 // A run's seed below 2^32: short to type in a replay, and within TOML's signed 64-bit integers.
 std::uint64_t Explorer::run_seed() { return prng_.below(std::uint64_t{1} << 32) + 1; }
+
+void Explorer::draw_fault_in(sim::FaultKind kind, sim::SimConfig& config) {
+  // A run of the base's length draws as it always has (all-on and swarm are the benchmark's baselines);
+  // a shorter one keeps a TTL after each fault, for the fault's effect to show before the run ends.
+  if (config.duration_us < base_.duration_us) {
+    draw_fault_to_play_out(kind, config, base_.lock.ttl.count() * 1000, prng_, config.faults);
+  } else {
+    draw_fault(kind, config, prng_, config.faults);
+  }
+}
 
 RunPlan Explorer::fresh_plan(bool every_kind, std::int64_t duration_us) {
   RunPlan plan;
@@ -144,9 +155,7 @@ RunPlan Explorer::fresh_plan(bool every_kind, std::int64_t duration_us) {
   }
   plan.config.nemesis = sim::NemesisConfig{};
   const std::int64_t count = prng_.between(1, options_.max_faults);
-  for (std::int64_t i = 0; i < count; ++i) {
-    draw_fault(plan.enabled[prng_.below(plan.enabled.size())], plan.config, prng_, plan.config.faults);
-  }
+  for (std::int64_t i = 0; i < count; ++i) draw_fault_in(plan.enabled[prng_.below(plan.enabled.size())], plan.config);
   fit_processes(plan.config);
   normalize(plan.config.faults);
   return plan;
@@ -180,7 +189,7 @@ RunPlan Explorer::mutated_plan() {
         const std::vector<sim::FaultKind>& from = any ? kinds_ : plan.enabled;
         const sim::FaultKind kind = from[prng_.below(from.size())];
         if (any && std::find(plan.enabled.begin(), plan.enabled.end(), kind) == plan.enabled.end()) plan.enabled.push_back(kind);
-        draw_fault(kind, plan.config, prng_, faults);
+        draw_fault_in(kind, plan.config);
         break;
       }
       case 4:
@@ -204,7 +213,7 @@ RunPlan Explorer::next_plan() {
     case Strategy::swarm: return fresh_plan(false, base_.duration_us);
     case Strategy::guided: break;
   }
-  if (corpus_.empty() || prng_.below(3) == 0) return fresh_plan(false, fresh_duration_us(base_, ++fresh_runs_));
+  if (corpus_.empty() || prng_.below(3) == 0) return fresh_plan(false, fresh_duration_us(base_, ++fresh_runs_, shortest_run_us_));
   return mutated_plan();
 }
 

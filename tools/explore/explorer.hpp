@@ -71,6 +71,8 @@ class Explorer {
   // A fresh draw simulating `duration_us` (the base's, but for guided's short runs first: run_length.hpp).
   RunPlan fresh_plan(bool every_kind, std::int64_t duration_us);
   RunPlan mutated_plan();
+  // Appends a fault of `kind` to `config`'s schedule (draw_fault_to_play_out when the run is short).
+  void draw_fault_in(sim::FaultKind kind, sim::SimConfig& config);
   RunPlan next_plan();
   // Takes one run's outcome; true when the search is over.
   bool take(const RunPlan& plan, const properties::Exercise& exercise, const std::vector<properties::Verdict>& verdicts,
@@ -81,6 +83,7 @@ class Explorer {
   bool can_renew_;
   ExploreOptions options_;
   std::vector<sim::FaultKind> kinds_;
+  std::int64_t shortest_run_us_;  // guided's shortest fresh run: one that can still show the property sought
   sim::Prng prng_;
   std::vector<RunPlan> corpus_;
   std::uint64_t fresh_runs_ = 0;  // guided's fresh draws so far: the index into the run-length schedule

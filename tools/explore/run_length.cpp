@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "properties/checkers.hpp"
+
 namespace lockcheck::explore {
 namespace {
 
@@ -9,6 +11,8 @@ namespace {
 constexpr std::uint64_t kEighths = 8;
 // A lease must be able to expire and be taken again within a run.
 constexpr std::int64_t kMinTtls = 2;
+
+std::int64_t ttl_us(const sim::SimConfig& config) { return config.lock.ttl.count() * 1000; }
 
 }  // namespace
 
@@ -24,11 +28,15 @@ std::uint64_t luby(std::uint64_t i) {
   return 1;
 }
 
-std::int64_t fresh_duration_us(const sim::SimConfig& base, std::uint64_t fresh_index) {
+std::int64_t shortest_run_us(const sim::SimConfig& base, const std::string& property) {
+  if (property == "bounded_unavailability") return 2 * ttl_us(base) + properties::unavailability_bound_us(ttl_us(base));
+  return kMinTtls * ttl_us(base);
+}
+
+std::int64_t fresh_duration_us(const sim::SimConfig& base, std::uint64_t fresh_index, std::int64_t shortest_us) {
   const std::uint64_t term = std::min(luby(std::max<std::uint64_t>(fresh_index, 1)), kEighths);
-  const std::int64_t ttl_us = base.lock.ttl.count() * 1000;
   const std::int64_t scaled_us = base.duration_us / static_cast<std::int64_t>(kEighths) * static_cast<std::int64_t>(term);
-  const std::int64_t duration_us = std::min(base.duration_us, std::max(scaled_us, kMinTtls * ttl_us));
+  const std::int64_t duration_us = std::min(base.duration_us, std::max(scaled_us, shortest_us));
   return std::max<std::int64_t>(1000, duration_us / 1000 * 1000);
 }
 
