@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <limits>
 #include <thread>
 
 #include "core/simulate.hpp"
@@ -108,6 +109,14 @@ bool shrink_workload(sim::SimConfig& config, const sim::SimConfig& base, std::ui
 
 }  // namespace
 
+std::int64_t rarest_mark_runs(const MarkCounts& marks, const MarkCounts& runs_reaching) {
+  std::int64_t fewest = std::numeric_limits<std::int64_t>::max();
+  for (std::size_t m = 0; m < properties::kMarkCount; ++m) {
+    if (marks[m] > 0) fewest = std::min(fewest, runs_reaching[m]);
+  }
+  return fewest;
+}
+
 std::string_view to_string(Strategy strategy) {
   switch (strategy) {
     case Strategy::all_on: return "all-on";
@@ -162,7 +171,13 @@ RunPlan Explorer::fresh_plan(bool every_kind, std::int64_t duration_us) {
 }
 
 RunPlan Explorer::mutated_plan() {
-  RunPlan plan = corpus_[prng_.below(corpus_.size())];
+  // A tournament of two: the kept run whose rarest mark fewer runs reached is mutated. A rarely reached
+  // milestone (a paused holder resumed after its validity, a release after expiry) is nearer a break than
+  // one every run reaches, and its neighbourhood is the least searched.
+  const std::size_t first = prng_.below(corpus_.size()), second = prng_.below(corpus_.size());
+  const bool second_rarer = rarest_mark_runs(corpus_marks_[second], result_.runs_reaching) <
+                            rarest_mark_runs(corpus_marks_[first], result_.runs_reaching);
+  RunPlan plan = corpus_[second_rarer ? second : first];
   std::vector<sim::FaultSpec>& faults = plan.config.faults;
   const std::int64_t ttl_us = plan.config.lock.ttl.count() * 1000;
   const std::int64_t mutations = prng_.between(1, 3);
@@ -248,7 +263,10 @@ bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
       if (exercise.marks[other] > 0) novel = result_.pairs.insert({static_cast<int>(m), static_cast<int>(other)}).second || novel;
     }
   }
-  if (novel && options_.strategy == Strategy::guided) corpus_.push_back(plan);
+  if (novel && options_.strategy == Strategy::guided) {
+    corpus_.push_back(plan);
+    corpus_marks_.push_back(exercise.marks);
+  }
   result_.corpus = corpus_.size();
   for (const properties::Verdict& verdict : verdicts) {
     if (verdict.outcome == properties::Outcome::holds) ++result_.held[verdict.property];

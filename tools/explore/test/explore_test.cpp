@@ -135,6 +135,20 @@ TEST(Explore, AShortRunsFaultsAreOverATtlBeforeItEnds) {
   }
 }
 
+TEST(Explore, AKeptRunIsAsRareAsItsRarestMark) {
+  // Guided mutates the rarer of two kept runs: the one whose rarest mark fewer runs reached.
+  MarkCounts runs_reaching{};
+  runs_reaching[0] = 40;  // resumed_after_validity: reached often
+  runs_reaching[9] = 90;  // pause_during_hold
+  runs_reaching[7] = 2;   // reentrant_expiry: reached twice
+  MarkCounts common{}, rare{}, none{};
+  common[0] = common[9] = 1;
+  rare[9] = rare[7] = 3;
+  EXPECT_EQ(rarest_mark_runs(common, runs_reaching), 40);
+  EXPECT_EQ(rarest_mark_runs(rare, runs_reaching), 2);
+  EXPECT_GT(rarest_mark_runs(none, runs_reaching), rarest_mark_runs(common, runs_reaching));
+}
+
 TEST(Explore, SwarmRunsEnableASubsetOfKinds) {
   sim::Prng prng(3);
   const std::vector<sim::FaultKind> all = applicable_kinds(explore_base_for_variant("token"));
