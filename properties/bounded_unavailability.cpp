@@ -153,11 +153,13 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
 
 }  // namespace
 
+std::int64_t unavailability_bound_us(std::int64_t ttl_us) { return 2 * ttl_us + 1'000'000; }
+
 Verdict check_bounded_unavailability(const History& history) {
   Verdict verdict;
   verdict.property = "bounded_unavailability";
   std::int64_t ttl_us = history.meta.ttl_ms * 1'000;
-  std::int64_t bound_us = 2 * ttl_us + 1'000'000;  // stated bound: 2 x TTL + 1 s beyond the TTL
+  std::int64_t bound_us = unavailability_bound_us(ttl_us);
   std::vector<Finding> findings = keys_without_expiry(history, ttl_us + bound_us);
   std::vector<Finding> crashes = dead_holders(history, ttl_us + bound_us);
   findings.insert(findings.end(), crashes.begin(), crashes.end());

@@ -24,6 +24,9 @@ Verdict check_mutual_exclusion_resource(const History& history);
 Verdict check_owner_only_release(const History& history);
 // No lock key is left without expiry; a dead holder's lock becomes acquirable within TTL + a bound.
 Verdict check_bounded_unavailability(const History& history);
+// The stated bound beyond the TTL (2 x TTL + 1 s): a lock unavailable for TTL + this is violated, so a run
+// shorter than that cannot violate bounded_unavailability.
+std::int64_t unavailability_bound_us(std::int64_t ttl_us);
 // Nested acquire by the owner: inner release keeps the lock, reentry never shortens the TTL.
 Verdict check_reentrancy(const History& history);
 // Renewal stops once the lock is released; a fault-free run never loses a renewed lock.

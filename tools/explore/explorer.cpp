@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <limits>
 #include <thread>
 
 #include "core/simulate.hpp"
 #include "fault_families.hpp"
 #include "fault_space.hpp"
 #include "properties/checkers.hpp"
+#include "run_length.hpp"
 #include "scenario/scenario.hpp"
 #include "shrink.hpp"
 
@@ -107,6 +109,14 @@ bool shrink_workload(sim::SimConfig& config, const sim::SimConfig& base, std::ui
 
 }  // namespace
 
+std::int64_t rarest_mark_runs(const MarkCounts& marks, const MarkCounts& runs_reaching) {
+  std::int64_t fewest = std::numeric_limits<std::int64_t>::max();
+  for (std::size_t m = 0; m < properties::kMarkCount; ++m) {
+    if (marks[m] > 0) fewest = std::min(fewest, runs_reaching[m]);
+  }
+  return fewest;
+}
+
 std::string_view to_string(Strategy strategy) {
   switch (strategy) {
     case Strategy::all_on: return "all-on";
@@ -121,36 +131,58 @@ Explorer::Explorer(sim::SimConfig base, bool can_renew, ExploreOptions options)
       can_renew_(can_renew),
       options_(std::move(options)),
       kinds_(applicable_kinds(base_)),
+      shortest_run_us_(shortest_run_us(base_, options_.only_property)),
       prng_(sim::derive_seed(options_.seed, "explore")) {}
 
 // A run's seed below 2^32: short to type in a replay, and within TOML's signed 64-bit integers.
 std::uint64_t Explorer::run_seed() { return prng_.below(std::uint64_t{1} << 32) + 1; }
 
-RunPlan Explorer::fresh_plan(bool every_kind) {
+void Explorer::draw_fault_in(sim::FaultKind kind, sim::SimConfig& config) {
+  // A run of the base's length draws as it always has (all-on and swarm are the benchmark's baselines);
+  // a shorter one keeps a TTL after each fault, for the fault's effect to show before the run ends.
+  if (config.duration_us < base_.duration_us) {
+    draw_fault_to_play_out(kind, config, base_.lock.ttl.count() * 1000, prng_, config.faults);
+  } else {
+    draw_fault(kind, config, prng_, config.faults);
+  }
+}
+
+RunPlan Explorer::fresh_plan(bool every_kind, std::int64_t duration_us) {
   RunPlan plan;
   plan.config = base_;
+  plan.config.duration_us = duration_us;
   plan.seed = run_seed();
   draw_workload(base_, can_renew_, prng_, plan.config);
   plan.enabled = every_kind ? kinds_ : swarm_subset(kinds_, prng_);
-  // The starting scenario's own faults and nemesis are a starting point: drawn into the fixed schedule.
-  for (const sim::FaultSpec& drawn : sim::draw_nemesis_schedule(base_, plan.seed)) plan.config.faults.push_back(drawn);
+  // The starting scenario's own faults and nemesis are a starting point: drawn into the fixed schedule,
+  // the nemesis within the run's own duration; a starting fault past a short run's end is left out.
+  sim::SimConfig nemesis_base = base_;
+  nemesis_base.duration_us = duration_us;
+  for (const sim::FaultSpec& drawn : sim::draw_nemesis_schedule(nemesis_base, plan.seed)) plan.config.faults.push_back(drawn);
+  if (duration_us < base_.duration_us) {
+    std::erase_if(plan.config.faults, [&](const sim::FaultSpec& fault) { return fault.at_us > duration_us; });
+  }
   plan.config.nemesis = sim::NemesisConfig{};
   const std::int64_t count = prng_.between(1, options_.max_faults);
-  for (std::int64_t i = 0; i < count; ++i) {
-    draw_fault(plan.enabled[prng_.below(plan.enabled.size())], plan.config, prng_, plan.config.faults);
-  }
+  for (std::int64_t i = 0; i < count; ++i) draw_fault_in(plan.enabled[prng_.below(plan.enabled.size())], plan.config);
   fit_processes(plan.config);
   normalize(plan.config.faults);
   return plan;
 }
 
 RunPlan Explorer::mutated_plan() {
-  RunPlan plan = corpus_[prng_.below(corpus_.size())];
+  // A tournament of two: the kept run whose rarest mark fewer runs reached is mutated. A rarely reached
+  // milestone (a paused holder resumed after its validity, a release after expiry) is nearer a break than
+  // one every run reaches, and its neighbourhood is the least searched.
+  const std::size_t first = prng_.below(corpus_.size()), second = prng_.below(corpus_.size());
+  const bool second_rarer = rarest_mark_runs(corpus_marks_[second], result_.runs_reaching) <
+                            rarest_mark_runs(corpus_marks_[first], result_.runs_reaching);
+  RunPlan plan = corpus_[second_rarer ? second : first];
   std::vector<sim::FaultSpec>& faults = plan.config.faults;
   const std::int64_t ttl_us = plan.config.lock.ttl.count() * 1000;
   const std::int64_t mutations = prng_.between(1, 3);
   for (std::int64_t m = 0; m < mutations; ++m) {
-    switch (prng_.below(6)) {
+    switch (prng_.below(7)) {
       case 0: plan.seed = run_seed(); break;
       case 1:
         if (!faults.empty()) {
@@ -172,11 +204,15 @@ RunPlan Explorer::mutated_plan() {
         const std::vector<sim::FaultKind>& from = any ? kinds_ : plan.enabled;
         const sim::FaultKind kind = from[prng_.below(from.size())];
         if (any && std::find(plan.enabled.begin(), plan.enabled.end(), kind) == plan.enabled.end()) plan.enabled.push_back(kind);
-        draw_fault(kind, plan.config, prng_, faults);
+        draw_fault_in(kind, plan.config);
         break;
       }
       case 4:
         if (faults.size() > 1) faults.erase(faults.begin() + static_cast<std::ptrdiff_t>(prng_.below(faults.size())));
+        break;
+      case 5:
+        // A kept short run grows towards the base duration: what it reached may lead somewhere later.
+        plan.config.duration_us = std::min(base_.duration_us, plan.config.duration_us * 2);
         break;
       default: draw_workload(base_, can_renew_, prng_, plan.config); break;
     }
@@ -188,11 +224,11 @@ RunPlan Explorer::mutated_plan() {
 
 RunPlan Explorer::next_plan() {
   switch (options_.strategy) {
-    case Strategy::all_on: return fresh_plan(true);
-    case Strategy::swarm: return fresh_plan(false);
+    case Strategy::all_on: return fresh_plan(true, base_.duration_us);
+    case Strategy::swarm: return fresh_plan(false, base_.duration_us);
     case Strategy::guided: break;
   }
-  if (corpus_.empty() || prng_.below(3) == 0) return fresh_plan(false);
+  if (corpus_.empty() || prng_.below(3) == 0) return fresh_plan(false, fresh_duration_us(base_, ++fresh_runs_, shortest_run_us_));
   return mutated_plan();
 }
 
@@ -227,7 +263,10 @@ bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
       if (exercise.marks[other] > 0) novel = result_.pairs.insert({static_cast<int>(m), static_cast<int>(other)}).second || novel;
     }
   }
-  if (novel && options_.strategy == Strategy::guided) corpus_.push_back(plan);
+  if (novel && options_.strategy == Strategy::guided) {
+    corpus_.push_back(plan);
+    corpus_marks_.push_back(exercise.marks);
+  }
   result_.corpus = corpus_.size();
   for (const properties::Verdict& verdict : verdicts) {
     if (verdict.outcome == properties::Outcome::holds) ++result_.held[verdict.property];

@@ -23,6 +23,11 @@
 namespace lockcheck::explore {
 
 enum class Strategy { all_on, swarm, guided };
+
+using MarkCounts = std::array<std::int64_t, properties::kMarkCount>;
+// How many runs of the search reached the rarest mark among those a run reached (`marks`): fewer, rarer.
+// A run that reached no mark counts as the least rare.
+std::int64_t rarest_mark_runs(const MarkCounts& marks, const MarkCounts& runs_reaching);
 std::string_view to_string(Strategy strategy);
 
 struct ExploreOptions {
@@ -50,7 +55,7 @@ struct ExploreResult {
   std::uint64_t runs = 0;
   std::uint64_t events = 0;  // simulated events over all runs
   properties::Exercise exercise;  // summed over all runs
-  std::array<std::int64_t, properties::kMarkCount> runs_reaching{};  // runs that reached each mark
+  MarkCounts runs_reaching{};  // runs that reached each mark
   std::set<std::pair<int, int>> pairs;  // mark pairs reached in one run
   std::map<std::string, std::int64_t> held;  // property -> runs that judged it holds
   std::vector<Find> finds;
@@ -68,8 +73,11 @@ class Explorer {
 
  private:
   std::uint64_t run_seed();
-  RunPlan fresh_plan(bool every_kind);
+  // A fresh draw simulating `duration_us` (the base's, but for guided's short runs first: run_length.hpp).
+  RunPlan fresh_plan(bool every_kind, std::int64_t duration_us);
   RunPlan mutated_plan();
+  // Appends a fault of `kind` to `config`'s schedule (draw_fault_to_play_out when the run is short).
+  void draw_fault_in(sim::FaultKind kind, sim::SimConfig& config);
   RunPlan next_plan();
   // Takes one run's outcome; true when the search is over.
   bool take(const RunPlan& plan, const properties::Exercise& exercise, const std::vector<properties::Verdict>& verdicts,
@@ -80,8 +88,11 @@ class Explorer {
   bool can_renew_;
   ExploreOptions options_;
   std::vector<sim::FaultKind> kinds_;
+  std::int64_t shortest_run_us_;  // guided's shortest fresh run: one that can still show the property sought
   sim::Prng prng_;
   std::vector<RunPlan> corpus_;
+  std::vector<MarkCounts> corpus_marks_;  // the marks each kept run reached
+  std::uint64_t fresh_runs_ = 0;  // guided's fresh draws so far: the index into the run-length schedule
   std::set<std::string> found_;
   bool over_ = false;
   ExploreResult result_;

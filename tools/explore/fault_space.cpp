@@ -151,6 +151,18 @@ void draw_fault(FaultKind kind, const sim::SimConfig& config, sim::Prng& prng, s
   out.push_back(fault);
 }
 
+void draw_fault_to_play_out(FaultKind kind, const sim::SimConfig& config, std::int64_t aftermath_us, sim::Prng& prng,
+                            std::vector<FaultSpec>& out) {
+  const std::size_t first = out.size();
+  draw_fault(kind, config, prng, out);
+  if (out.size() == first) return;
+  std::int64_t over_us = 0;
+  for (std::size_t i = first; i < out.size(); ++i) over_us = std::max(over_us, out[i].at_us + std::max<std::int64_t>(0, out[i].duration_us));
+  const std::int64_t late_us = over_us - (config.duration_us - aftermath_us);
+  const std::int64_t shift_us = std::clamp<std::int64_t>(late_us, 0, out[first].at_us);
+  for (std::size_t i = first; i < out.size(); ++i) out[i].at_us -= shift_us;
+}
+
 void draw_workload(const sim::SimConfig& base, bool can_renew, sim::Prng& prng, sim::SimConfig& out) {
   const std::int64_t ttl = ttl_us(base);
   out.clients = std::vector<sim::ClientConfig>(static_cast<std::size_t>(prng.between(2, 5)));

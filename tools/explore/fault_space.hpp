@@ -21,6 +21,11 @@ std::vector<sim::FaultKind> swarm_subset(const std::vector<sim::FaultKind>& kind
 // Appends one fault of `kind` at a random time (and the fault that ends it, when it has one).
 void draw_fault(sim::FaultKind kind, const sim::SimConfig& config, sim::Prng& prng, std::vector<sim::FaultSpec>& out);
 
+// As draw_fault, then moves the fault (with the one that ends it) earlier where needed, so that it is over
+// `aftermath_us` before the run ends: in a short run, a pause that outlasts the run shows nothing.
+void draw_fault_to_play_out(sim::FaultKind kind, const sim::SimConfig& config, std::int64_t aftermath_us, sim::Prng& prng,
+                            std::vector<sim::FaultSpec>& out);
+
 // Draws the workload shape within the base's bounds: client count, hold times against the TTL, nesting for
 // a variant the base nests, renewal on or off where the lock can renew.
 void draw_workload(const sim::SimConfig& base, bool can_renew, sim::Prng& prng, sim::SimConfig& out);

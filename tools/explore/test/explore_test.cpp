@@ -8,6 +8,7 @@
 #include "explorer.hpp"
 #include "fault_space.hpp"
 #include "find_file.hpp"
+#include "run_length.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/write_scenario.hpp"
 
@@ -87,6 +88,65 @@ TEST(Explore, EveryDrawnPlanReadsBackAsTheSameRun) {
       EXPECT_EQ(sim::simulate(back.config, 5).history.hash(), sim::simulate(scenario.config, 5).history.hash()) << variant;
     }
   }
+}
+
+TEST(Explore, GuidedStartsWithShortRuns) {
+  // A run's CPU is in proportion to its simulated events: guided's first batch simulates short runs (Luby
+  // eighths of the base, at least two TTLs), all-on's first batch the whole base duration every time.
+  // With every property searched, a find does not end the batch early.
+  const ExploreResult all_on = explore_runs("token", 3, 8, 1, Strategy::all_on, true);
+  const ExploreResult guided = explore_runs("token", 3, 8, 1, Strategy::guided, true);
+  ASSERT_EQ(all_on.runs, 8u);
+  ASSERT_EQ(guided.runs, 8u);
+  EXPECT_LT(guided.events * 3, all_on.events * 2) << "guided " << guided.events << " events, all-on " << all_on.events;
+}
+
+TEST(Explore, RunLengthsFollowLubyWithinTheBase) {
+  const std::uint64_t expected[] = {1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1};
+  for (std::uint64_t i = 1; i <= 16; ++i) EXPECT_EQ(luby(i), expected[i - 1]) << i;
+  sim::SimConfig base = explore_base_for_variant("token");  // 10 s, TTL 1 s
+  const std::int64_t shortest_us = shortest_run_us(base, "");
+  EXPECT_EQ(shortest_us, 2'000'000);                                      // two TTLs
+  EXPECT_EQ(shortest_run_us(base, "bounded_unavailability"), 5'000'000);  // a TTL, the TTL and 2 TTLs + 1 s
+  EXPECT_EQ(fresh_duration_us(base, 1, shortest_us), 2'000'000);          // 1/8 of 10 s is below two TTLs
+  EXPECT_EQ(fresh_duration_us(base, 7, shortest_us), 5'000'000);          // 4/8
+  EXPECT_EQ(fresh_duration_us(base, 15, shortest_us), 10'000'000);        // 8/8
+  EXPECT_EQ(fresh_duration_us(base, 31, shortest_us), 10'000'000);        // never past the base
+  base.duration_us = 1'500'000;  // a base shorter than two TTLs stays as it is
+  EXPECT_EQ(fresh_duration_us(base, 1, shortest_us), 1'500'000);
+}
+
+TEST(Explore, AShortRunsFaultsAreOverATtlBeforeItEnds) {
+  sim::SimConfig config = explore_base_for_variant("token");
+  config.duration_us = 2'000'000;
+  const std::int64_t ttl_us = config.lock.ttl.count() * 1000;
+  sim::Prng prng(5);
+  for (const sim::FaultKind kind : applicable_kinds(config)) {
+    for (int i = 0; i < 20; ++i) {
+      std::vector<sim::FaultSpec> faults;
+      draw_fault_to_play_out(kind, config, ttl_us, prng, faults);
+      ASSERT_FALSE(faults.empty());
+      std::int64_t over_us = 0;
+      for (const sim::FaultSpec& fault : faults) over_us = std::max(over_us, fault.at_us + std::max<std::int64_t>(0, fault.duration_us));
+      // Moved no earlier than the run's start: a fault longer than the run may still outlast it.
+      EXPECT_TRUE(over_us <= config.duration_us - ttl_us || faults.front().at_us == 0) << kind;
+      EXPECT_GE(faults.front().at_us, 0);
+    }
+  }
+}
+
+TEST(Explore, AKeptRunIsAsRareAsItsRarestMark) {
+  // Guided mutates the rarer of two kept runs: the one whose rarest mark fewer runs reached.
+  MarkCounts runs_reaching{};
+  runs_reaching[0] = 40;  // resumed_after_validity: reached often
+  runs_reaching[9] = 90;  // pause_during_hold
+  runs_reaching[7] = 2;   // reentrant_expiry: reached twice
+  MarkCounts common{}, rare{}, none{};
+  common[0] = common[9] = 1;
+  rare[9] = rare[7] = 3;
+  EXPECT_EQ(rarest_mark_runs(common, runs_reaching), 40);
+  EXPECT_EQ(rarest_mark_runs(rare, runs_reaching), 2);
+  EXPECT_GT(rarest_mark_runs(none, runs_reaching), rarest_mark_runs(common, runs_reaching));
 }
 
 TEST(Explore, SwarmRunsEnableASubsetOfKinds) {
