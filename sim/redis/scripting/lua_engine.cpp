@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "redis/scripting/embedded_chunk.hpp"
 #include "redis/scripting/lua51_lib.hpp"
 #include "redis/scripting/lua51_rewrite.hpp"
 #include "redis/scripting/lua51_syntax.hpp"
@@ -158,21 +159,21 @@ int LuaEngine::protected_setup(lua_State* L) {
   open_redis_lib(L);
   open_lua51_lib(L);  // leaves the prelude's helpers table on the stack
   int helpers = lua_gettop(L);
-  if (luaL_loadbufferx(L, kLuaCjson, std::strlen(kLuaCjson), "=cjson", "t") != LUA_OK) return lua_error(L);
+  if (load_embedded_chunk(L, kLuaCjson, "=cjson") != LUA_OK) return lua_error(L);
   lua_pushlightuserdata(L, nullptr);
   lua_getglobal(L, std::string(kConcatOperand).c_str());
   lua_getfield(L, helpers, "as_c_function");
   lua_call(L, 3, 1);
   lua_setglobal(L, "cjson");
-  if (luaL_loadbufferx(L, kLuaCmsgpack, std::strlen(kLuaCmsgpack), "=cmsgpack", "t") != LUA_OK) return lua_error(L);
+  if (load_embedded_chunk(L, kLuaCmsgpack, "=cmsgpack") != LUA_OK) return lua_error(L);
   lua_getfield(L, helpers, "as_c_function");
   lua_call(L, 1, 1);
   lua_setglobal(L, "cmsgpack");
-  if (luaL_loadbufferx(L, kLuaStruct, std::strlen(kLuaStruct), "=struct", "t") != LUA_OK) return lua_error(L);
+  if (load_embedded_chunk(L, kLuaStruct, "=struct") != LUA_OK) return lua_error(L);
   lua_getfield(L, helpers, "as_c_function");
   lua_call(L, 1, 1);
   lua_setglobal(L, "struct");
-  if (luaL_loadbufferx(L, kLuaPrelude, std::strlen(kLuaPrelude), "=prelude", "t") != LUA_OK) return lua_error(L);
+  if (load_embedded_chunk(L, kLuaPrelude, "=prelude") != LUA_OK) return lua_error(L);
   lua_pushcfunction(L, lua_readonly_error);
   lua_pushcfunction(L, lua_nonexistent_global);
   lua_pushvalue(L, helpers);
