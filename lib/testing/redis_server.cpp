@@ -83,6 +83,20 @@ RedisServer::RedisServer(std::vector<std::string> extra_args, std::vector<std::s
     config << sentinel_config_lines << "\n";
     if (!config) throw std::runtime_error("RedisServer: cannot write the sentinel's config file");
   }
+  start_on_a_free_port();
+}
+
+std::unique_ptr<RedisServer> RedisServer::program(std::vector<std::string> command, std::vector<std::string> extra_env) {
+  return std::unique_ptr<RedisServer>(new RedisServer(Program{}, std::move(command), std::move(extra_env)));
+}
+
+RedisServer::RedisServer(Program, std::vector<std::string> command, std::vector<std::string> extra_env)
+    : extra_env_(std::move(extra_env)), program_(std::move(command)) {
+  make_directory();
+  start_on_a_free_port();
+}
+
+void RedisServer::start_on_a_free_port() {
   // Another process may take the port between find_free_port and the server's bind: try a few ports.
   for (int attempt = 0; attempt < 5; ++attempt) {
     port_ = find_free_port();
@@ -91,7 +105,8 @@ RedisServer::RedisServer(std::vector<std::string> extra_args, std::vector<std::s
     kill();
   }
   remove_directory();
-  throw std::runtime_error("RedisServer: redis-server did not start (is it installed? run tools/setup)");
+  throw std::runtime_error(program_.empty() ? "RedisServer: redis-server did not start (is it installed? run tools/setup)"
+                                            : "RedisServer: " + program_.front() + " did not start");
 }
 
 RedisServer::~RedisServer() {
@@ -118,6 +133,10 @@ void RedisServer::launch() {
     // A sentinel takes its config file first and persists no data set.
     args = {"redis-sentinel", sentinel_config_, "--port", std::to_string(port_), "--bind", host_, "--dir", directory_,
             "--daemonize", "no", "--loglevel", "warning", "--logfile", "/dev/null"};
+  }
+  if (!program_.empty()) {
+    args = program_;
+    args.insert(args.end(), {"--port", std::to_string(port_), "--bind", host_});
   }
   args.insert(args.end(), extra_args_.begin(), extra_args_.end());
   std::vector<std::string> env;

@@ -20,6 +20,10 @@ class RedisServer {
   // server's environment, e.g. an LD_PRELOAD.
   explicit RedisServer(std::vector<std::string> extra_args = {}, std::vector<std::string> extra_env = {},
                        std::string sentinel_config_lines = {});
+  // Another server program instead of redis-server, e.g. {"build/tools/lockcheck", "serve"}: started with
+  // `--port N --bind 127.0.0.1` and nothing else (a served mock takes no redis-server options: configure it
+  // with CONFIG SET once it answers), and taken as started once it answers INFO with its own process id.
+  static std::unique_ptr<RedisServer> program(std::vector<std::string> command, std::vector<std::string> extra_env = {});
   ~RedisServer();
   RedisServer(const RedisServer&) = delete;
   RedisServer& operator=(const RedisServer&) = delete;
@@ -48,6 +52,9 @@ class RedisServer {
 
  private:
   explicit RedisServer(int port);
+  struct Program {};
+  RedisServer(Program, std::vector<std::string> command, std::vector<std::string> extra_env);
+  void start_on_a_free_port();
   void launch();
   bool wait_until_ready(const std::string& password);
   // The process_id the server on port_ reports, or nothing when none answers (yet).
@@ -63,6 +70,7 @@ class RedisServer {
   std::string password_;
   std::string directory_;  // private --dir, kept across restart()
   std::string sentinel_config_;  // set for a sentinel: the config file it is started with (and rewrites)
+  std::vector<std::string> program_;  // set for another server program (program())
 };
 
 // A loopback TCP port that was free a moment ago (bind to port 0 and read it back).

@@ -40,6 +40,10 @@ void read_token_wait(const Section& top, const std::string& variant, const LockO
 // [client] (command, keys): an external lock client; needs the run, [lock] and [workload] read first.
 void read_client(const Section& top, Scenario& out);
 void read_expectations(const Section& top, std::vector<Expectation>& out);
+// server = "redis-server" | "serve" (`forced`, when not empty, is the command line's --server and wins): with
+// "serve", refuses at its line each part a served mock cannot run (replicas, [cluster], [sentinel], failovers,
+// restarts that keep data). Needs every table read first.
+void read_server(const Section& top, Scenario& out, std::string_view forced);
 // [lock] watchdog = true: refused, at that key, for a variant that cannot renew (registry.hpp's
 // watchdog_refusal). Needs the variant and [scripts] read first (a script renews only with a renew.lua).
 void check_watchdog(const Section& top, const std::string& variant, const Scenario::Scripts& scripts,

@@ -15,7 +15,7 @@ namespace {
 
 using scenario_detail::Section;
 
-Scenario parse(std::string_view text, const std::string& path, bool check_files) {
+Scenario parse(std::string_view text, const std::string& path, bool check_files, std::string_view server = {}) {
   toml::table table;
   try {
     table = toml::parse(text, std::string_view(path));
@@ -23,7 +23,7 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files)
     scenario_detail::fail(path, error.source(), std::string(error.description()));
   }
   const Section top(table, path);
-  top.allow_only({"name", "description", "backend", "variant", "duration_ms", "seeds", "seed", "seed_list",
+  top.allow_only({"name", "description", "backend", "server", "variant", "duration_ms", "seeds", "seed", "seed_list",
                   "command_timeout_ms", "active_expiry_interval_ms", "max_events", "[lock]", "[clients]",
                   "[[nodes]]", "[cluster]", "[sentinel]", "[network]", "[workload]", "[[faults]]", "[nemesis]", "[scripts]", "[token_wait]", "[client]", "[expect]"});
   Scenario out;
@@ -49,6 +49,7 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files)
   scenario_detail::read_client(top, out);
   scenario_detail::read_expectations(top, out.expectations);
   scenario_detail::check_settings_apply(top, out);
+  scenario_detail::read_server(top, out, server);
   return out;
 }
 
@@ -67,13 +68,13 @@ Scenario parse_scenario(std::string_view text, const std::string& path_for_messa
   return parse(text, path_for_messages, false);
 }
 
-Scenario load_scenario(const std::string& path) {
+Scenario load_scenario(const std::string& path, std::string_view server) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ScenarioError(fmt::format("{}: cannot open the scenario file", path));
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw ScenarioError(fmt::format("{}: cannot read the scenario file", path));
-  return parse(text.str(), path, true);
+  return parse(text.str(), path, true, server);
 }
 
 }  // namespace lockcheck::sim

@@ -36,6 +36,8 @@ struct Scenario {
   std::string path;         // as given to load_scenario / parse_scenario
   std::string description;
   std::string backend = "mock";  // "mock" | "redis"
+  // What the redis backend runs each node on: "redis-server", or "serve" (`lockcheck serve`: single nodes).
+  std::string server = "redis-server";
   SimConfig config;
   std::vector<std::uint64_t> seeds;          // never empty; no duplicates
   std::vector<Expectation> expectations;     // in file order
@@ -52,8 +54,9 @@ inline constexpr std::string_view kExpectableProperties[] = {
     "bounded_unavailability",  "reentrancy",              "renewal",                   "fencing",
 };
 
-// Reads and parses a file; also checks that the script files of variant "script" exist.
-Scenario load_scenario(const std::string& path);
+// Reads and parses a file; also checks that the script files of variant "script" exist. `server`, when not
+// empty, replaces the file's `server` (the command line's --server) and is checked as if the file said it.
+Scenario load_scenario(const std::string& path, std::string_view server = {});
 
 // Parses text; `path_for_messages` prefixes errors, gives the default name (its stem) and the directory that
 // script paths are relative to. Script files are not opened.

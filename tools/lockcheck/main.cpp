@@ -166,19 +166,19 @@ int command_run_scenarios(std::vector<sim::Scenario> scenarios, cli::RunOptions 
 }
 
 int command_run(const std::vector<std::string>& files, const cli::RunOptions& options, const std::string& junit_path,
-                const std::string& backend) {
+                const std::string& backend, const std::string& server) {
   std::vector<sim::Scenario> scenarios;
-  for (const auto& file : files) scenarios.push_back(sim::load_scenario(file));  // ScenarioError -> exit 2
+  for (const auto& file : files) scenarios.push_back(sim::load_scenario(file, server));  // ScenarioError -> exit 2
   return command_run_scenarios(std::move(scenarios), options, junit_path, backend);
 }
 
 // `lockcheck judge`: the scenarios on real redis-servers with an external client as every client process
 // (tools/judge/PROTOCOL.md); `client` (words, as a shell splits them) replaces a file's [client] command.
 int command_judge(const std::vector<std::string>& files, const std::string& client, const std::vector<std::string>& keys,
-                  const cli::RunOptions& options, const std::string& junit_path) {
+                  const cli::RunOptions& options, const std::string& junit_path, const std::string& server) {
   std::vector<sim::Scenario> scenarios;
   for (const auto& file : files) {
-    sim::Scenario scenario = sim::load_scenario(file);  // ScenarioError -> exit 2
+    sim::Scenario scenario = sim::load_scenario(file, server);  // ScenarioError (file:line) -> exit 2
     if (!client.empty()) scenario.config.external.command = judge::split_command(client);
     if (!keys.empty()) scenario.config.external.keys = keys;
     if (scenario.config.external.command.empty()) {
@@ -250,12 +250,15 @@ int main(int argc, char** argv) {
   std::vector<std::string> files;
   cli::RunOptions options;
   std::uint64_t seed = 0, runs = 0;
-  std::string junit_path, history_dir, backend, shard;
+  std::string junit_path, history_dir, backend, shard, server;
+  constexpr const char* kServerHelp = "With the redis backend: what each node runs on, redis-server or serve "
+                                      "(`lockcheck serve`, single nodes only; default: the file's `server`)";
   run->add_option("files", files, "Scenario files (TOML)")->required()->check(CLI::ExistingFile);
   run->add_option("--seed", seed, "Run only this seed");
   run->add_option("--runs", runs, "Run seeds 1..N instead of the file's seeds");
   run->add_option("--jobs,-j", options.jobs, "Runs in parallel")->check(CLI::Range(1, 64));
   run->add_option("--backend", backend, "mock or redis (default: the file's)")->check(CLI::IsMember({"mock", "redis"}));
+  run->add_option("--server", server, kServerHelp)->check(CLI::IsMember({"redis-server", "serve"}));
   run->add_option("--junit", junit_path, "Write JUnit XML here");
   run->add_option("--history-dir", history_dir, "Write every run's history (JSONL) here");
   run->add_option("--shard", shard, "i/n: run only every n-th seed starting at i (0-based), to split a sweep");
@@ -274,6 +277,7 @@ int main(int argc, char** argv) {
                                               "(default: the file's [client] command)");
   judge->add_option("--keys", judge_keys, "The keys the client's library writes when not the scenario's key, e.g. mutex:lock")
       ->delimiter(',');
+  judge->add_option("--server", server, kServerHelp)->check(CLI::IsMember({"redis-server", "serve"}));
   judge->add_option("--seed", seed, "Run only this seed");
   judge->add_option("--runs", runs, "Run seeds 1..N instead of the file's seeds");
   judge->add_option("--junit", junit_path, "Write JUnit XML here");
@@ -398,13 +402,13 @@ int main(int argc, char** argv) {
         options.shard_index = index;
         options.shard_count = count;
       }
-      return command_run(files, options, junit_path, backend);
+      return command_run(files, options, junit_path, backend, server);
     }
     if (*judge) {
       if (judge->count("--seed") > 0) options.seed = seed;
       if (judge->count("--runs") > 0) options.runs = runs;
       options.history_dir = history_dir;
-      return command_judge(judge_files, judge_client, judge_keys, options, junit_path);
+      return command_judge(judge_files, judge_client, judge_keys, options, junit_path, server);
     }
     if (*compare) {
       if (compare->count("--seed") > 0) compare_options.selection.seed = seed;

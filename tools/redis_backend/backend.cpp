@@ -5,7 +5,10 @@
 namespace lockcheck::redis_backend {
 
 cli::RunOptions with_redis_backend(const sim::Scenario& scenario, cli::RunOptions options) {
-  for (std::uint64_t seed : cli::seeds_for(scenario, options)) check_supported(scenario.config, seed);
+  for (std::uint64_t seed : cli::seeds_for(scenario, options)) {
+    check_supported(scenario.config, seed);
+    if (scenario.server == "serve") check_servable(scenario.config, seed);
+  }
   options.real_backend = [](const sim::Scenario& run_scenario, std::uint64_t seed) {
     RedisRunResult run = run_on_redis(run_scenario, seed);
     return cli::BackendHistory{std::move(run.jsonl), std::move(run.unobservable), std::move(run.client_hangs)};

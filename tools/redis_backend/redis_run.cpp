@@ -82,6 +82,19 @@ std::string tools_directory() {
   return std::filesystem::read_symlink("/proc/self/exe").parent_path().string();
 }
 
+// `server = "serve"`: every server of the run is `lockcheck serve` (next to the worker) instead of redis-server.
+std::vector<std::string> program_for(const sim::Scenario& scenario, const std::string& tools) {
+  if (scenario.server != "serve") return {};
+  return {tools + "/lockcheck", "serve"};
+}
+
+// The resource server: never faulted, no keyspace events (nothing observes it).
+ServerSpec resource_spec(const std::string& directory, std::vector<std::string> program) {
+  ServerSpec spec{directory + "/resource", Persistence::none, 0, "", "", false};
+  spec.program = std::move(program);
+  return spec;
+}
+
 void require_file(const std::string& path) {
   if (!std::filesystem::exists(path)) {
     throw std::runtime_error(fmt::format("{} is missing: build it (cmake --build build) or set LOCKCHECK_REDIS_TOOLS_DIR", path));
@@ -116,8 +129,8 @@ class Run {
   Run(const sim::Scenario& scenario, std::uint64_t seed, const std::string& directory, const std::string& tools)
       : config_(scenario.config),
         seed_(seed),
-        resource_(ServerSpec{directory + "/resource", Persistence::none, 0, "", "", false}),
-        topology_(config_, seed, directory, tools + "/liblockcheck_clock_shim.so", time_, sink_),
+        resource_(resource_spec(directory, program_for(scenario, tools))),
+        topology_(config_, seed, directory, tools + "/liblockcheck_clock_shim.so", time_, sink_, program_for(scenario, tools)),
         directory_(directory),
         launch_{tools + "/lockcheck_redis_worker", directory + "/worker-config.json", topology_.routing().path(), directory,
                 directory, topology_.services(), resource_.port(), 0, config_.duration_us, seed},
@@ -337,11 +350,36 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
   }
 }
 
+void check_servable(const sim::SimConfig& config, std::uint64_t seed) {
+  // The scenario reader refuses these at their lines (read_server.cpp); this guards configurations built
+  // otherwise (compare's rows) and the nemesis's draws.
+  auto refuse = [](const std::string& what) {
+    throw std::invalid_argument("`lockcheck serve` runs single nodes (no replication, cluster, sentinel or persistence): "
+                                "it cannot run " + what + " (use redis-server)");
+  };
+  if (config.cluster.shards > 0 || config.sentinel.sentinels > 0) refuse("a [cluster] or [sentinel]");
+  for (const auto& node : config.nodes) {
+    if (node.replica_of >= 0) refuse("a replica");
+  }
+  for (const auto& fault : fault_schedule(config, seed)) {
+    using sim::FaultKind;
+    if (fault.kind == FaultKind::failover || fault.kind == FaultKind::replica_partition ||
+        fault.kind == FaultKind::slot_migration || fault.kind == FaultKind::split_brain) {
+      refuse(fmt::format("fault '{}'", sim::to_string(fault.kind)));
+    }
+    if (fault.kind == FaultKind::node_restart && fault.mode != sim::RestartMode::lost) refuse("a node_restart that keeps data");
+  }
+}
+
 RedisRunResult run_on_redis(const sim::Scenario& scenario, std::uint64_t seed) {
   check_supported(scenario.config, seed);
   const std::string tools = tools_directory();
   require_file(tools + "/lockcheck_redis_worker");
   require_file(tools + "/liblockcheck_clock_shim.so");
+  if (scenario.server == "serve") {
+    check_servable(scenario.config, seed);
+    require_file(tools + "/lockcheck");
+  }
   InterruptGuard interrupts;
   g_interrupt_signal = 0;
   TempDirectory directory;

@@ -26,5 +26,7 @@ RedisRunResult run_on_redis(const sim::Scenario& scenario, std::uint64_t seed);
 
 // Throws std::invalid_argument naming the first unsupported feature of `config`, if any.
 void check_supported(const sim::SimConfig& config, std::uint64_t seed);
+// The same for `server = "serve"`: single nodes only, restarts without data.
+void check_servable(const sim::SimConfig& config, std::uint64_t seed);
 
 }  // namespace lockcheck::redis_backend

@@ -7,8 +7,27 @@
 
 namespace lockcheck::redis_backend {
 
+std::string ServerProcess::refusal_for_program(const ServerSpec& spec) {
+  if (spec.persistence != Persistence::none) return "persistence (a restart with data kept)";
+  if (spec.replica_of_port > 0) return "replication";
+  if (spec.cluster_bus_port > 0) return "cluster mode";
+  if (!spec.extra_args.empty()) return "redis-server options";
+  return {};
+}
+
 ServerProcess::ServerProcess(ServerSpec spec) : spec_(std::move(spec)) {
   std::filesystem::create_directories(spec_.directory);
+  if (!spec_.program.empty()) {
+    // Checked before the run starts (check_supported); this is the guard behind that check.
+    if (const std::string refusal = refusal_for_program(spec_); !refusal.empty()) {
+      throw std::invalid_argument(spec_.program.front() + " cannot serve with " + refusal);
+    }
+    std::vector<std::string> env;
+    if (!spec_.clock_shim.empty()) env = {"LD_PRELOAD=" + spec_.clock_shim, "LOCKCHECK_CLOCK_FILE=" + spec_.clock_file};
+    server_ = testing::RedisServer::program(spec_.program, std::move(env));
+    configure_program();
+    return;
+  }
   // No diskless-sync delay: a replica's first full sync would otherwise wait 5 s for more replicas to join it.
   std::vector<std::string> args = {"--dir", spec_.directory, "--logfile", spec_.directory + "/redis.log",
                                    "--repl-diskless-sync-delay", "0"};
@@ -36,6 +55,11 @@ void ServerProcess::restart(bool keep_data) {
     std::filesystem::remove(spec_.directory + "/dump.rdb", ignored);
   }
   server_->restart();
+  if (!spec_.program.empty()) configure_program();
+}
+
+void ServerProcess::configure_program() const {
+  if (spec_.keyspace_events) run_command(port(), {"CONFIG", "SET", "notify-keyspace-events", "KEA"});
 }
 
 Reply run_command(int port, const Command& command) {

@@ -27,12 +27,18 @@ struct ServerSpec {
   int cluster_bus_port = 0;
   std::int64_t cluster_node_timeout_ms = 15000;
   std::vector<std::string> extra_args{};  // more options (min-replicas-to-write on a [sentinel]'s nodes)
+  // Non-empty: this program serves instead of redis-server, e.g. {"<tools>/lockcheck", "serve"} (`--server
+  // serve`). A served mock has no persistence, replication or cluster and takes no redis-server options; its
+  // keyspace events are turned on with CONFIG SET once it answers (also after a restart).
+  std::vector<std::string> program{};
 };
 
 class ServerProcess {
  public:
   // Throws std::runtime_error when the server does not answer PING.
   explicit ServerProcess(ServerSpec spec);
+  // Whether a served mock could run `spec` (see ServerSpec::program); the reason when not.
+  static std::string refusal_for_program(const ServerSpec& spec);
 
   int port() const { return server_->port(); }
   void kill() { server_->kill(); }  // SIGKILL and reap: a crash
@@ -40,6 +46,8 @@ class ServerProcess {
   void restart(bool keep_data);
 
  private:
+  void configure_program() const;
+
   ServerSpec spec_;
   std::unique_ptr<testing::RedisServer> server_;
 };

@@ -54,7 +54,7 @@ std::vector<std::string> sentinel_node_args(const sim::SentinelConfig& sentinel)
 }  // namespace
 
 Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::string& directory,
-                   const std::string& clock_shim, const TimeBase& time, RecordSink& sink)
+                   const std::string& clock_shim, const TimeBase& time, RecordSink& sink, std::vector<std::string> program)
     : config_(config), time_(time), sink_(sink), keys_{config.workload.key}, routing_(directory + "/routing", true) {
   const int nodes = static_cast<int>(config.nodes.size());
   // The keys the variant writes besides the lock key (rw-two-keys' read key) are lock keys too.
@@ -83,6 +83,7 @@ Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::
       if ((pass == 0) != (master < 0)) continue;
       ServerSpec spec{directory + "/node-" + std::to_string(i), persistence_for(config, i), 0, clock_shim,
                       clocks_[static_cast<std::size_t>(i)]->path(), true};
+      spec.program = program;
       if (sentinel()) {
         // Each data node's address for the sentinels and the replicas is a front proxy, which a split-brain
         // cuts: the master's as the sentinels monitor it, a replica's as it announces itself (the sentinels

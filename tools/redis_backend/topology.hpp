@@ -38,8 +38,9 @@ namespace lockcheck::redis_backend {
 
 class Topology {
  public:
+  // `program`: what serves each node instead of redis-server (ServerSpec::program); empty: redis-server.
   Topology(const sim::SimConfig& config, std::uint64_t seed, const std::string& directory, const std::string& clock_shim,
-           const TimeBase& time, RecordSink& sink);
+           const TimeBase& time, RecordSink& sink, std::vector<std::string> program = {});
   ~Topology();
 
   const RoutingTable& routing() const { return routing_; }

@@ -106,6 +106,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"ltrim", 4, kW, cmd::ltrim},
     {"memory", -2, 0, cmd::memory},
     {"mget", -2, 0, cmd::mget},
+    {"monitor", 1, kNoScript, cmd::monitor},
     {"move", 3, kW, cmd::move},
     {"mset", -3, kWO, cmd::mset},
     {"msetnx", -3, kWO, cmd::msetnx},

@@ -211,6 +211,7 @@ Reply role(CommandContext&);
 Reply select(CommandContext&);
 Reply quit(CommandContext&);
 Reply shutdown(CommandContext&);
+Reply monitor(CommandContext&);
 Reply client(CommandContext&);
 Reply auth(CommandContext&);
 Reply acl(CommandContext&);  // commands_acl.cpp

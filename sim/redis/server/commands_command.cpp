@@ -24,7 +24,7 @@ KeyPositions key_positions(std::string_view name) {
       {"auth", "client", "command", "config", "dbsize", "echo", "eval", "eval_ro", "evalsha", "evalsha_ro", "fcall",
        "fcall_ro", "flushall", "flushdb", "function", "hello", "info", "ping", "publish", "psubscribe", "pubsub",
        "punsubscribe", "quit", "randomkey", "reset", "script", "select", "subscribe", "swapdb", "time", "unsubscribe",
-       "wait", "multi", "exec", "discard", "unwatch", "keys", "scan", "lastsave", "save", "bgsave", "role", "debug", "shutdown",
+       "wait", "multi", "exec", "discard", "unwatch", "keys", "scan", "lastsave", "save", "bgsave", "role", "debug", "shutdown", "monitor",
        "sintercard", "object", "memory", "zunion", "zinter", "zdiff", "zintercard", "lmpop", "blmpop", "zmpop",
        "bzmpop", "xread", "xreadgroup", "xgroup", "xinfo"});
   constexpr std::array kAllKeys = std::to_array<std::string_view>(
@@ -52,7 +52,7 @@ std::string_view group_of(std::string_view name) {
     return "connection";
   }
   if (name == "command" || name == "config" || name == "dbsize" || name == "flushall" || name == "flushdb" ||
-      name == "info" || name == "time" || name == "wait" || name == "swapdb" || name == "memory" || name == "shutdown") {
+      name == "info" || name == "time" || name == "wait" || name == "swapdb" || name == "memory" || name == "shutdown" || name == "monitor") {
     return "server";
   }
   if (name.starts_with("bit") || name == "getbit" || name == "setbit") return "bitmap";

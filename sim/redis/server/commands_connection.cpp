@@ -13,6 +13,7 @@ namespace lockcheck::mock::cmd {
 // One CLIENT LIST / CLIENT INFO line, in Redis 7.0's field order.
 std::string client_line(const Session& session, std::int64_t now_ms) {
   std::string flags;
+  if (session.monitor) flags += 'O';
   if (session.subscribed()) flags += 'P';
   if (session.no_evict) flags += 'e';
   if (flags.empty()) flags = "N";

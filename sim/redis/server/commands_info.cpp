@@ -37,8 +37,8 @@ std::string info_lines(Node& node, std::string_view section) {
   if (section == "server") {
     return "redis_version:7.0.15\r\nredis_git_sha1:00000000\r\nredis_git_dirty:0\r\nredis_build_id:0\r\n"
            "redis_mode:standalone\r\nos:Linux lockcheck-mock\r\narch_bits:64\r\nmonotonic_clock:POSIX clock_gettime\r\n"
-           "multiplexing_api:epoll\r\natomicvar_api:c11-builtin\r\ngcc_version:0.0.0\r\nprocess_id:1\r\n"
-           "process_supervised:no\r\nrun_id:0000000000000000000000000000000000000000\r\ntcp_port:" +
+           "multiplexing_api:epoll\r\natomicvar_api:c11-builtin\r\ngcc_version:0.0.0\r\nprocess_id:" +
+           std::to_string(node.process_id()) + "\r\nprocess_supervised:no\r\nrun_id:0000000000000000000000000000000000000000\r\ntcp_port:" +
            std::to_string(node.tcp_port()) + "\r\nserver_time_usec:" + std::to_string(now_ms * 1000) +
            "\r\nuptime_in_seconds:" + std::to_string(uptime_s) + "\r\nuptime_in_days:" + std::to_string(uptime_s / 86400) +
            "\r\nhz:10\r\nconfigured_hz:10\r\nlru_clock:0\r\nexecutable:lockcheck-mock\r\nconfig_file:\r\n"

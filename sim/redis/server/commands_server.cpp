@@ -69,4 +69,16 @@ Reply shutdown(CommandContext& ctx) {
   return Reply::ok();  // not sent: the transport drops this connection's output and stops
 }
 
+// monitorCommand (7.0.15): refused inside EXEC (CLIENT_DENY_BLOCKING); a second MONITOR on the connection is
+// ignored without any reply; otherwise the connection sees every command from now on (node_monitor.cpp).
+Reply monitor(CommandContext& ctx) {
+  if (ctx.session.running_exec) return Reply::error("ERR MONITOR isn't allowed for DENY BLOCKING client");
+  if (ctx.session.monitor) {
+    ctx.session.reply_withheld = true;
+    return Reply::ok();
+  }
+  ctx.node.add_monitor(ctx.session);
+  return Reply::ok();
+}
+
 }  // namespace lockcheck::mock::cmd

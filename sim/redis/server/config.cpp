@@ -28,6 +28,9 @@ constexpr std::array kParameters = std::to_array<Parameter>({
     {"appendonly", "", "no", Kind::yes_no},
     {"bind", "", "127.0.0.1", Kind::immutable},
     {"busy-reply-threshold", "lua-time-limit", "5000", Kind::integer, "0 9223372036854775807"},
+    // Taken and shown, not enforced: the served mock bounds every client's output by its own ConnectionLimits
+    // (the backend's observer sets "pubsub 0 0 0" so that Redis never cuts its stream off).
+    {"client-output-buffer-limit", "", "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60", Kind::text},
     {"cluster-enabled", "", "no", Kind::immutable},
     {"databases", "", "16", Kind::immutable},
     {"hash-max-listpack-entries", "hash-max-ziplist-entries", "512", Kind::integer, "0 9223372036854775807"},

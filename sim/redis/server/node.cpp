@@ -10,6 +10,7 @@
 #include "redis/server/command.hpp"
 #include "redis/server/commands.hpp"
 #include "redis/server/errors.hpp"
+#include "redis/server/monitor.hpp"
 #include "redis/scripting/lua_engine.hpp"
 #include "redis/keyspace/memory_estimate.hpp"
 #include "redis/util/numbers.hpp"
@@ -137,9 +138,10 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
   }
   // processCommand's refusals of EXEC itself come wrapped, as execCommandAbort words them.
   const bool is_exec = spec->handler == cmd::exec;
-  auto refuse = [is_exec](std::string text) {
+  auto refuse = [this, is_exec, &command, &session](std::string text) {
     if (!is_exec) return Reply::error(std::move(text));
     if (text.starts_with("ERR ")) text.erase(0, 4);
+    feed_monitors(session, session.db, command, false);  // execCommandAbort shows the EXEC
     return Reply::error("EXECABORT Transaction discarded because of: " + text);
   };
   // requirepass is the default user's password; a transport hands it over with each connection.
@@ -167,8 +169,12 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
     session.transaction.aborted |= queueing;
     Reply busy = cmd::busy_error(*lua_->running());
     // A refused EXEC ends the transaction, naming why (Redis's execCommandAbort).
-    if (queueing && spec->handler == cmd::exec) return abort_exec(session, busy.text);
+    if (queueing && spec->handler == cmd::exec) return abort_exec(session, command, busy.text);
     return busy;
+  }
+  if (session.monitor && touches_keyspace(command)) {
+    session.transaction.aborted |= queueing;
+    return refuse("ERR Replica can't interact with the keyspace");
   }
   if (queueing && !(spec->flags & kNoQueue)) {
     // Queueing may grow memory without bound: while out of memory Redis refuses every queued command.
@@ -200,7 +206,7 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
     session.asking = asking;  // read by scripts below, cleared again after the command
   }
   if ((spec->flags & kDenyOom) && !make_room()) return err::reply(err::kOom);
-  if (spec->handler == cmd::exec && queued_deny_oom(session) && !make_room()) return abort_exec(session, err::kOom);
+  if (spec->handler == cmd::exec && queued_deny_oom(session) && !make_room()) return abort_exec(session, command, err::kOom);
   ++stats_.commands.calls[static_cast<std::size_t>(spec - all_commands().data())];
   outcome.ran = true;
   notifier_.set_arguments(&command);
@@ -208,7 +214,10 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
   script_session_ = &session;
   ++depth_;
   CommandContext context{*this, keyspace_, session, command, false, session.resp};
+  const bool shown = !hidden_from_monitors(command);
+  if (!shown && fed_before_running(command)) feed_monitors(session, session.db, command, false);
   Reply reply = spec->handler(context);
+  if (shown) feed_monitors(session, session.db, command, false);  // after it ran, as call() does
   --depth_;
   script_session_ = previous;
   if (cluster_ && spec->handler != cmd::asking) session.asking = false;
@@ -265,7 +274,10 @@ Reply Node::run_queued(const Command& command, Session& session) {
   CommandContext context{*this, keyspace_, session, command, false, session.resp};
   ++stats_.commands.calls[static_cast<std::size_t>(spec - all_commands().data())];
   notifier_.set_arguments(&command);  // LMOVE's sides, ZADD's INCR: the queued command's, not EXEC's
+  const bool shown = !hidden_from_monitors(command);
+  if (!shown && fed_before_running(command)) feed_monitors(session, session.db, command, false);
   Reply reply = spec->handler(context);
+  if (shown) feed_monitors(session, session.db, command, false);
   notifier_.set_arguments(nullptr);
   if (reply.kind == Reply::Kind::error) count_error(reply, Outcome{spec, true}, lua_->take_counted_error());
   keyspace_.settle_encodings(encoding_limits_);  // each queued command converts what it grew, as it would alone
@@ -345,6 +357,7 @@ Reply Node::script_command(const Command& command, bool read_only, bool allow_oo
     outcome.ran = true;
     CommandContext context{*this, keyspace_, *script_session_, command, true, resp};
     reply = spec->handler(context);
+    if (!hidden_from_monitors(command)) feed_monitors(*script_session_, keyspace_.selected(), command, true);
     keyspace_.settle_encodings(encoding_limits_);
     notifier_.set_arguments(nullptr);
     if (resp != 3) to_resp2(reply);
@@ -424,6 +437,8 @@ void Node::disconnect(Session& session) {
   session.blocked = false;
   unwatch_all(session);
   session.transaction = {};
+  std::erase(monitors_, session.client_id);
+  session.monitor = false;
   session.db = 0;  // a session reused for a new connection starts in db 0, as a new connection does
   for (SubscriptionKind kind : {SubscriptionKind::channel, SubscriptionKind::pattern, SubscriptionKind::shard}) {
     std::set<std::string>& names = subscriptions_of(session, kind);
@@ -501,7 +516,8 @@ std::int64_t Node::used_memory_estimate() const {
   return bytes;
 }
 
-Reply Node::abort_exec(Session& session, std::string_view why) {
+Reply Node::abort_exec(Session& session, const Command& exec, std::string_view why) {
+  feed_monitors(session, session.db, exec, false);  // execCommandAbort: the monitors see the transaction end
   session.transaction = {};
   unwatch_all(session);
   return Reply::error("EXECABORT Transaction discarded because of: " + std::string(why));

@@ -46,6 +46,9 @@ struct NodeOptions {
   std::uint64_t eviction_seed = 0x5eed;  // for allkeys-random
   std::uint64_t script_instruction_limit = 200'000'000;  // a runaway script is aborted with an error
   std::size_t script_memory_limit_bytes = 256u << 20;
+  // Unix microseconds for MONITOR's timestamps (the transport's real clock, read when a line is written, as
+  // Redis's gettimeofday); unset: the node clock's milliseconds.
+  std::function<std::int64_t()> monitor_clock_us{};
 };
 
 // The transport's connections, for CLIENT LIST and CLIENT KILL. Without one, a node knows only the
@@ -99,6 +102,12 @@ class Node {
   void set_maxmemory_keys(std::size_t keys, EvictionPolicy policy);
   void set_client_directory(ClientDirectory directory) { clients_ = std::move(directory); }
   void set_tcp_port(int port) { tcp_port_ = port; }
+  // INFO server's process_id: the serving process's (the transport knows it); 1 for a simulated node.
+  void set_process_id(std::int64_t pid) { process_id_ = pid; }
+  std::int64_t process_id() const { return process_id_; }
+  // MONITOR (node_monitor.cpp): `session` is shown every command other clients run from now on, until it
+  // disconnects; a monitor that also runs commands sees them too, after their replies.
+  void add_monitor(Session& session);
   // Cluster mode (cluster_view.hpp): this node is view->nodes[myself]. A null view = standalone.
   void set_cluster_view(std::shared_ptr<const ClusterView> view, int myself);
   const ClusterView* cluster_view() const { return cluster_.get(); }
@@ -224,7 +233,11 @@ class Node {
   // EXEC's up-front OOM check: a queued command may grow memory.
   bool queued_deny_oom(const Session& session) const;
   // EXEC refused before it runs (out of memory, busy script): the transaction ends with Redis's reply.
-  Reply abort_exec(Session& session, std::string_view why);
+  Reply abort_exec(Session& session, const Command& exec, std::string_view why);
+  // Writes `args` to every monitor's stream (monitor.hpp); a script's commands as `[db lua]`.
+  void feed_monitors(Session& source, int db, const Command& args, bool from_script);
+  std::vector<std::int64_t> monitors_;  // client ids, in the order they ran MONITOR
+  std::int64_t process_id_ = 1;
 
   NodeOptions options_;
   Keyspace keyspace_;

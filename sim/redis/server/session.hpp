@@ -45,6 +45,9 @@ struct Session {
   // them CLIENT_PUSHING in both protocols). The transport reads and clears it.
   bool replies_are_pushes = false;
   bool close_requested = false;  // QUIT, or CLIENT KILL of itself
+  // This command is answered with nothing at all (a second MONITOR, as Redis). The transport reads and clears it.
+  bool reply_withheld = false;
+  bool monitor = false;  // MONITOR ran: shown every command, refused the keyspace (monitor.hpp)
   int resp = 2;                  // the protocol HELLO chose: replies are downgraded to RESP2 unless 3
   int db = 0;                    // SELECTed database
   // The password this connection must present (`requirepass`); empty = none, everything is allowed.

@@ -7,5 +7,7 @@ namespace lockcheck::mock {
 
 // Current Unix time in milliseconds from the system clock.
 std::int64_t real_unix_time_ms();
+// The same clock in microseconds: MONITOR's timestamps, as Redis's gettimeofday.
+std::int64_t real_unix_time_us();
 
 }  // namespace lockcheck::mock

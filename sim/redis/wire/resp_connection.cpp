@@ -32,7 +32,8 @@ void RespConnection::receive(std::string_view bytes, Node& node) {
     if (session_.blocked) break;  // answered later through answer_unblocked()
     // CLIENT REPLY: OFF sends nothing, SKIP drops its own reply and the next command's; ON answers OK.
     const bool pushes = std::exchange(session_.replies_are_pushes, false);
-    bool send = pushes || (session_.reply_mode == ReplyMode::on && mode_before != ReplyMode::skip_next);
+    const bool withheld = std::exchange(session_.reply_withheld, false);
+    bool send = !withheld && (pushes || (session_.reply_mode == ReplyMode::on && mode_before != ReplyMode::skip_next));
     if (mode_before == ReplyMode::skip_next && session_.reply_mode == ReplyMode::skip_next) {
       session_.reply_mode = ReplyMode::on;
     }

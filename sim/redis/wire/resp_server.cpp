@@ -67,6 +67,7 @@ RespServer::RespServer(Node& node, ServeOptions options) : node_(node), options_
   // commands, which must not happen while the node is still serving the command that unblocked it.
   node_.set_unblock_sink([this](std::int64_t client_id, const Reply& reply) { unblocked_.emplace_back(client_id, reply); });
   node_.set_tcp_port(port_);
+  node_.set_process_id(getpid());  // INFO server: a backend tells its own server from another one on the port
   // CONFIG GET requirepass shows it, and CONFIG SET requirepass applies to connections accepted afterwards.
   node_.config().set({{"requirepass", options_.requirepass}});
   node_.set_client_directory(ClientDirectory{
@@ -242,7 +243,7 @@ void request_stop(int) { g_stop_requested.store(true); }
 }  // namespace
 
 int serve_main(const ServeOptions& options) {
-  Node node(NodeOptions{.clock = real_unix_time_ms});
+  Node node(NodeOptions{.clock = real_unix_time_ms, .monitor_clock_us = real_unix_time_us});
   try {
     RespServer server(node, options);
     struct sigaction action {};

@@ -26,6 +26,19 @@ TEST(ScenarioErrors, UnknownTopLevelKeyAndTable) {
             "scenarios/x.toml:1:1: unknown table [[fault]] (did you mean '[[faults]]'?); ");
 }
 
+// server = "serve" (or --server serve): what a served mock cannot run is refused at its own line.
+TEST(ScenarioErrors, AServedMockRefusesReplicationAndKeptDataAtTheirLines) {
+  const std::string why = ": `lockcheck serve` runs single nodes (no replication, cluster, sentinel or persistence)";
+  EXPECT_EQ(error_of("server = \"serve\"\n[[nodes]]\n[[nodes]]\nreplica_of = 0\n"),
+            "scenarios/x.toml:4:14: server = \"serve\" cannot run a replica" + why);
+  EXPECT_EQ(error_of("server = \"serve\"\n[[faults]]\nat_ms = 5\nkind = \"node_restart\"\nnode = 0\n"),
+            "scenarios/x.toml:4:8: server = \"serve\" cannot run a node_restart that keeps data (mode = \"lost\" is fine)" + why);
+  EXPECT_EQ(error_of("server = \"serve\"\n[[faults]]\nat_ms = 5\nkind = \"node_restart\"\nnode = 0\nmode = \"lost\"\n"), "no error");
+  EXPECT_NE(error_of("server = \"serve\"\n[cluster]\nshards = 2\n").find("cannot run a [cluster]"), std::string::npos);
+  EXPECT_EQ(error_of("server = \"redis\"\n"),
+            "scenarios/x.toml:1:10: server must be \"redis-server\" or \"serve\", not \"redis\"");
+}
+
 // [client] (lockcheck judge): a command is required, its words non-empty, only the real backend runs it, and
 // workload settings the protocol cannot drive are refused at the command.
 TEST(ScenarioErrors, AnExternalClientIsCheckedAtItsLine) {
