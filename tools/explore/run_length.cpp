@@ -12,7 +12,7 @@ constexpr std::uint64_t kEighths = 8;
 // A lease must be able to expire and be taken again within a run.
 constexpr std::int64_t kMinTtls = 2;
 
-std::int64_t ttl_us(const sim::SimConfig& config) { return config.lock.ttl.count() * 1000; }
+std::int64_t run_ttl_us(const sim::SimConfig& config) { return config.lock.ttl.count() * 1000; }
 
 }  // namespace
 
@@ -29,8 +29,8 @@ std::uint64_t luby(std::uint64_t i) {
 }
 
 std::int64_t shortest_run_us(const sim::SimConfig& base, const std::string& property) {
-  if (property == "bounded_unavailability") return 2 * ttl_us(base) + properties::unavailability_bound_us(ttl_us(base));
-  return kMinTtls * ttl_us(base);
+  if (property == "bounded_unavailability") return 2 * run_ttl_us(base) + properties::unavailability_bound_us(run_ttl_us(base));
+  return kMinTtls * run_ttl_us(base);
 }
 
 std::int64_t fresh_duration_us(const sim::SimConfig& base, std::uint64_t fresh_index, std::int64_t shortest_us) {
