@@ -1,12 +1,22 @@
 #include "routed_fronts.hpp"
 
 #include <chrono>
+#include <stdexcept>
+
+#include "cluster_address_filter.hpp"
 
 namespace lockcheck::redis_backend {
 
-RoutedFronts::RoutedFronts(const RoutingTable& table, int process, int services)
+RoutedFronts::RoutedFronts(const RoutingTable& table, int process, int services, const std::vector<int>& announced_ports)
     : table_(table), process_(process), services_(services) {
   proxy_ = std::make_unique<LinkProxy>(table_.ports(process_, services_, generation_), 0);
+  if (!announced_ports.empty()) {
+    if (announced_ports.size() != static_cast<std::size_t>(services_)) throw std::invalid_argument("routed fronts: one announced port per service");
+    PortMap fronts;
+    for (std::size_t service = 0; service < announced_ports.size(); ++service) fronts[announced_ports[service]] = proxy_->port(service);
+    // Before the client is given any front: no connection goes unfiltered.
+    proxy_->set_stream_filter([fronts] { return std::make_unique<ClusterAddressFilter>(fronts); });
+  }
   thread_ = std::thread([this] { follow(); });
 }
 

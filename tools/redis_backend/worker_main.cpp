@@ -36,13 +36,15 @@ namespace {
 
 // The settings an external client reads (judge/PROTOCOL.md): this process's fronts (routed_fronts.hpp), the key, the TTL and the connection name the
 // server-side history attributes its commands by.
+// On a cluster every node's front is a seed (the client needs one that answers).
 std::vector<std::string> external_client_env(const sim::SimConfig& config, const RoutedFronts& fronts, int services,
-                                             int process, const std::string& client_name) {
+                                             bool cluster, int process, const std::string& client_name) {
   std::string addresses;
   for (const int port : fronts.ports()) {
     addresses += fmt::format("{}127.0.0.1:{}", addresses.empty() ? "" : ",", port);
   }
-  return {"LOCKCHECK_TOPOLOGY=" + std::string(services > 1 ? "redlock" : "single"),
+  const char* topology = cluster ? "cluster" : services > 1 ? "redlock" : "single";
+  return {"LOCKCHECK_TOPOLOGY=" + std::string(topology),
           "LOCKCHECK_REDIS=" + addresses,
           "LOCKCHECK_KEY=" + config.workload.key,
           fmt::format("LOCKCHECK_TTL_MS={}", config.lock.ttl.count()),
@@ -118,8 +120,13 @@ int main(int argc, char** argv) {
     } else {
       const std::string name = worker_client_name(process, incarnation);
       const std::string stderr_path = (std::filesystem::path(out_path).parent_path() / fmt::format("client-{}.stderr", process)).string();
-      fronts.emplace(table, process, services);
-      std::vector<std::string> env = external_client_env(config, *fronts, services, process, name);
+      // A cluster's nodes announce ports the fronts rewrite into their own.
+      std::vector<int> announced_ports;
+      if (cluster) {
+        for (const std::string& address : addresses) announced_ports.push_back(std::stoi(address.substr(address.rfind(':') + 1)));
+      }
+      fronts.emplace(table, process, services, announced_ports);
+      std::vector<std::string> env = external_client_env(config, *fronts, services, cluster.has_value(), process, name);
       // The clock shim beside this worker moves the client's wall clock as the run moves this process's.
       const std::filesystem::path tools = std::filesystem::read_symlink("/proc/self/exe").parent_path();
       wall.emplace(clock_state, clock_path + ".wall");

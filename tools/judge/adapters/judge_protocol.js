@@ -3,14 +3,17 @@
 // An adapter gives its ops and, if its library's errors need it, how an error maps to fail or info.
 const fs = require("fs"), path = require("path"), readline = require("readline");
 
-// One ioredis client per address of LOCKCHECK_REDIS (ioredis resolved through NODE_PATH: 4.x or 5.x).
+// One ioredis client per address of LOCKCHECK_REDIS (ioredis resolved through NODE_PATH: 4.x or 5.x); on a
+// cluster one ioredis Cluster seeded with every address, which follows MOVED and CLUSTER SLOTS itself.
 // connectionName: ioredis sends CLIENT SETNAME on every (re)connection, which attributes its commands.
 function redisClients() {
-  const Redis = require("ioredis");
-  return process.env.LOCKCHECK_REDIS.split(",").map((a) => {
+  const Redis = require("ioredis"), connectionName = process.env.LOCKCHECK_CLIENT_NAME;
+  const nodes = process.env.LOCKCHECK_REDIS.split(",").map((a) => {
     const colon = a.lastIndexOf(":");
-    return new Redis({ host: a.slice(0, colon), port: Number(a.slice(colon + 1)), connectionName: process.env.LOCKCHECK_CLIENT_NAME });
+    return { host: a.slice(0, colon), port: Number(a.slice(colon + 1)) };
   });
+  if (process.env.LOCKCHECK_TOPOLOGY === "cluster") return [new Redis.Cluster(nodes, { redisOptions: { connectionName } })];
+  return nodes.map((node) => new Redis({ ...node, connectionName }));
 }
 
 // The version of package `name` as installed (read from its package.json: some packages' "exports" hide it
