@@ -45,6 +45,20 @@ std::string receive(int fd, int wait_ms) {
   return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : "";
 }
 
+// A listening socket on a free loopback port (the proxy's target); -1 when none could be made.
+int listen_on_loopback(int& port) {
+  const int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in any_port = address_of("127.0.0.1", 0);
+  socklen_t length = sizeof any_port;
+  if (bind(listener, reinterpret_cast<sockaddr*>(&any_port), sizeof any_port) != 0 || listen(listener, 4) != 0 ||
+      getsockname(listener, reinterpret_cast<sockaddr*>(&any_port), &length) != 0) {
+    close(listener);
+    return -1;
+  }
+  port = ntohs(any_port.sin_port);
+  return listener;
+}
+
 int accept_within(int listener, int wait_ms) {
   pollfd ready{listener, POLLIN, 0};
   if (poll(&ready, 1, wait_ms) <= 0) return -1;
@@ -52,13 +66,10 @@ int accept_within(int listener, int wait_ms) {
 }
 
 TEST(LinkProxy, DropsAPartitionedSourceOnlyUntilHealed) {
-  const int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in any_port = address_of("127.0.0.1", 0);
-  socklen_t length = sizeof any_port;
-  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&any_port), sizeof any_port), 0);
-  ASSERT_EQ(listen(listener, 4), 0);
-  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&any_port), &length), 0);
-  LinkProxy proxy(ntohs(any_port.sin_port), 0);
+  int target_port = 0;
+  const int listener = listen_on_loopback(target_port);
+  ASSERT_GE(listener, 0);
+  LinkProxy proxy(target_port, 0);
   proxy.set_partitioned_sources({"127.0.0.12"});
 
   const int cut_off = connect_from("127.0.0.12", proxy.port());
@@ -82,13 +93,10 @@ TEST(LinkProxy, DropsAPartitionedSourceOnlyUntilHealed) {
 }
 
 TEST(LinkProxy, EachConnectionPassesItsOwnStreamFilter) {
-  const int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in any_port = address_of("127.0.0.1", 0);
-  socklen_t length = sizeof any_port;
-  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&any_port), sizeof any_port), 0);
-  ASSERT_EQ(listen(listener, 4), 0);
-  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&any_port), &length), 0);
-  LinkProxy proxy(std::vector<int>{ntohs(any_port.sin_port)}, 0);
+  int target_port = 0;
+  const int listener = listen_on_loopback(target_port);
+  ASSERT_GE(listener, 0);
+  LinkProxy proxy(std::vector<int>{target_port}, 0);
   proxy.set_stream_filter([] { return std::make_unique<ClusterAddressFilter>(PortMap{{7002, 41002}}); });
 
   const int client = connect_from("127.0.0.1", proxy.port());
