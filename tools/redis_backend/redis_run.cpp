@@ -123,7 +123,7 @@ class Run {
                 directory, topology_.services(), resource_.port(), 0, config_.duration_us, seed},
         nemesis_(time_, sink_, topology_, static_cast<int>(config_.nodes.size()),
                  [this](std::int64_t at_us, std::function<void()> action) { schedule(at_us, std::move(action)); }) {
-    write_worker_config(config_, launch_.config_path, topology_.cluster_addresses());
+    write_worker_config(config_, launch_.config_path, topology_.cluster_addresses(), topology_.cluster_server_ports());
   }
   Run(const Run&) = delete;
   Run& operator=(const Run&) = delete;

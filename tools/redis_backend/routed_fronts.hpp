@@ -22,8 +22,8 @@ namespace lockcheck::redis_backend {
 
 class RoutedFronts {
  public:
-  // `announced_ports`: a cluster's, by service (empty otherwise).
-  RoutedFronts(const RoutingTable& table, int process, int services, const std::vector<int>& announced_ports = {});
+  // `named_ports`: on a cluster, by service, every port the cluster may name that node by (empty otherwise).
+  RoutedFronts(const RoutingTable& table, int process, int services, const std::vector<std::vector<int>>& named_ports = {});
   ~RoutedFronts();
   RoutedFronts(const RoutedFronts&) = delete;
   RoutedFronts& operator=(const RoutedFronts&) = delete;

@@ -120,12 +120,16 @@ int main(int argc, char** argv) {
     } else {
       const std::string name = worker_client_name(process, incarnation);
       const std::string stderr_path = (std::filesystem::path(out_path).parent_path() / fmt::format("client-{}.stderr", process)).string();
-      // A cluster's nodes announce ports the fronts rewrite into their own.
-      std::vector<int> announced_ports;
+      // A cluster's nodes name each other by the ports they announce (their own once restarted): the fronts
+      // rewrite both into their own.
+      std::vector<std::vector<int>> named_ports;
       if (cluster) {
-        for (const std::string& address : addresses) announced_ports.push_back(std::stoi(address.substr(address.rfind(':') + 1)));
+        const std::vector<int> server_ports = read_cluster_server_ports(config_path);
+        for (std::size_t node = 0; node < addresses.size(); ++node) {
+          named_ports.push_back({std::stoi(addresses[node].substr(addresses[node].rfind(':') + 1)), server_ports.at(node)});
+        }
       }
-      fronts.emplace(table, process, services, announced_ports);
+      fronts.emplace(table, process, services, named_ports);
       std::vector<std::string> env = external_client_env(config, *fronts, services, cluster.has_value(), process, name);
       // The clock shim beside this worker moves the client's wall clock as the run moves this process's.
       const std::filesystem::path tools = std::filesystem::read_symlink("/proc/self/exe").parent_path();
