@@ -43,6 +43,7 @@ struct Pair {
   std::uint32_t source = 0;  // the accepted side's address, network byte order
   std::deque<Chunk> queue[2];
   std::string partial[2];  // resp links: bytes of a message not yet complete
+  std::unique_ptr<StreamFilter> filter;  // null: bytes pass unchanged
   bool open = true;
   void close_both() {
     for (int& fd : side) {
@@ -77,6 +78,11 @@ LinkProxy::LinkProxy(int target_port, std::int64_t delay_us, bool resp, std::uin
 void LinkProxy::set_target_port(int port) {
   std::lock_guard<std::mutex> lock(targets_mutex_);
   target_ports_.at(0) = port;
+}
+
+void LinkProxy::set_stream_filter(std::function<std::unique_ptr<StreamFilter>()> make) {
+  std::lock_guard<std::mutex> lock(targets_mutex_);
+  make_filter_ = std::move(make);
 }
 
 void LinkProxy::set_target_ports(const std::vector<int>& ports) {
@@ -173,6 +179,7 @@ void LinkProxy::loop() {
       {
         std::lock_guard<std::mutex> lock(targets_mutex_);
         target = loopback(target_ports_[link]);
+        if (make_filter_) pair.filter = make_filter_();
       }
       if (pair.side[0] < 0 || pair.side[1] < 0 ||
           connect(pair.side[1], reinterpret_cast<sockaddr*>(&target), sizeof target) != 0) {
@@ -195,13 +202,22 @@ void LinkProxy::loop() {
           continue;
         }
         if (cut(pair)) continue;
+        std::string bytes(buffer, static_cast<std::size_t>(n));
+        if (pair.filter) {
+          try {
+            bytes = pair.filter->pass(d == 0, bytes);
+          } catch (const std::runtime_error&) {
+            pair.close_both();  // what the filter cannot read must not pass unread
+            continue;
+          }
+        }
         const std::int64_t due = now_us() + delay_us_;
         if (!resp_) {
-          pair.queue[d].push_back(Chunk{due, std::string(buffer, static_cast<std::size_t>(n))});
+          if (!bytes.empty()) pair.queue[d].push_back(Chunk{due, std::move(bytes)});
           continue;
         }
         std::string& partial = pair.partial[d];
-        partial.append(buffer, static_cast<std::size_t>(n));
+        partial.append(bytes);
         try {
           // Bounded: each pass removes one whole message from `partial`.
           for (std::size_t length = resp_frame_length(partial); length > 0; length = resp_frame_length(partial)) {

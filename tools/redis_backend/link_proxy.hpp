@@ -11,6 +11,8 @@
 // Production code (sockets, a thread, poll); bounded: stop() ends the thread within one poll interval.
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "core/prng.hpp"
+#include "stream_filter.hpp"
 
 namespace lockcheck::redis_backend {
 
@@ -52,6 +55,9 @@ class LinkProxy {
     loss_ppm_[0] = request_ppm;
     loss_ppm_[1] = reply_ppm;
   }
+  // Connections accepted from now on pass their bytes, both ways, through a filter of their own made by
+  // `make` (an external cluster client's address rewriting: cluster_address_filter.hpp), before any fault.
+  void set_stream_filter(std::function<std::unique_ptr<StreamFilter>()> make);
   void stop();
 
  private:
@@ -61,6 +67,7 @@ class LinkProxy {
 
   std::mutex targets_mutex_;
   std::vector<int> target_ports_;  // guarded by targets_mutex_
+  std::function<std::unique_ptr<StreamFilter>()> make_filter_;  // guarded by targets_mutex_
   std::atomic<std::int64_t> delay_us_;
   std::atomic<bool> partitioned_{false};
   std::mutex sources_mutex_;

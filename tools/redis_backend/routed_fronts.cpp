@@ -1,12 +1,24 @@
 #include "routed_fronts.hpp"
 
 #include <chrono>
+#include <stdexcept>
+
+#include "cluster_address_filter.hpp"
 
 namespace lockcheck::redis_backend {
 
-RoutedFronts::RoutedFronts(const RoutingTable& table, int process, int services)
+RoutedFronts::RoutedFronts(const RoutingTable& table, int process, int services, const std::vector<std::vector<int>>& named_ports)
     : table_(table), process_(process), services_(services) {
   proxy_ = std::make_unique<LinkProxy>(table_.ports(process_, services_, generation_), 0);
+  if (!named_ports.empty()) {
+    if (named_ports.size() != static_cast<std::size_t>(services_)) throw std::invalid_argument("routed fronts: named ports for every service");
+    PortMap fronts;
+    for (std::size_t service = 0; service < named_ports.size(); ++service) {
+      for (const int port : named_ports[service]) fronts[port] = proxy_->port(service);
+    }
+    // Before the client is given any front: no connection goes unfiltered.
+    proxy_->set_stream_filter([fronts] { return std::make_unique<ClusterAddressFilter>(fronts); });
+  }
   thread_ = std::thread([this] { follow(); });
 }
 

@@ -4,6 +4,12 @@
 // process now. A failover kills the old master, which closes the client's connections; the client reconnects
 // to its front and reaches the promoted node, as through a virtual IP. Partitions and loss stay where they
 // are, on the per-client proxies the table routes to. Production code (a thread polling the table).
+//
+// On a cluster the nodes name each other by the ports they announce (MOVED, CLUSTER SLOTS, ...), which lead
+// past these fronts: given those ports, each front rewrites what it carries back so that the client only
+// ever learns fronts (cluster_address_filter.hpp). A node keeps its front for the whole run, and the front
+// follows the table, so a MOVED after a failover or a slot migration leads to the right node, on this
+// client's faulted path.
 #include <atomic>
 #include <memory>
 #include <thread>
@@ -16,7 +22,8 @@ namespace lockcheck::redis_backend {
 
 class RoutedFronts {
  public:
-  RoutedFronts(const RoutingTable& table, int process, int services);
+  // `named_ports`: on a cluster, by service, every port the cluster may name that node by (empty otherwise).
+  RoutedFronts(const RoutingTable& table, int process, int services, const std::vector<std::vector<int>>& named_ports = {});
   ~RoutedFronts();
   RoutedFronts(const RoutedFronts&) = delete;
   RoutedFronts& operator=(const RoutedFronts&) = delete;

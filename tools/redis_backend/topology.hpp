@@ -50,6 +50,8 @@ class Topology {
   // "127.0.0.1:<port>" each cluster node announces, by node; on a [sentinel] each service's address as the
   // sentinels name it (the data nodes, then the sentinels); empty otherwise.
   std::vector<std::string> cluster_addresses() const;
+  // [cluster] only: each node's own port (what it announces once restarted); empty otherwise.
+  std::vector<int> cluster_server_ports() const;
 
   // Starts observing every master (after the servers are up; call before clients start).
   void observe();

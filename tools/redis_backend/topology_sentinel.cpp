@@ -33,6 +33,14 @@ std::vector<std::string> Topology::cluster_addresses() const {
   return addresses;
 }
 
+std::vector<int> Topology::cluster_server_ports() const {
+  std::vector<int> ports;
+  for (const auto& server : servers_) {
+    if (cluster()) ports.push_back(server->port());
+  }
+  return ports;
+}
+
 bool Topology::sentinel_split_brain(int master, int process) {
   if (master < 0 || master >= static_cast<int>(fronts_.size()) || sentinel_master_ != master ||
       !observers_.at(static_cast<std::size_t>(master))) {

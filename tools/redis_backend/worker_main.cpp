@@ -36,13 +36,15 @@ namespace {
 
 // The settings an external client reads (judge/PROTOCOL.md): this process's fronts (routed_fronts.hpp), the key, the TTL and the connection name the
 // server-side history attributes its commands by.
+// On a cluster every node's front is a seed (the client needs one that answers).
 std::vector<std::string> external_client_env(const sim::SimConfig& config, const RoutedFronts& fronts, int services,
-                                             int process, const std::string& client_name) {
+                                             bool cluster, int process, const std::string& client_name) {
   std::string addresses;
   for (const int port : fronts.ports()) {
     addresses += fmt::format("{}127.0.0.1:{}", addresses.empty() ? "" : ",", port);
   }
-  return {"LOCKCHECK_TOPOLOGY=" + std::string(services > 1 ? "redlock" : "single"),
+  const char* topology = cluster ? "cluster" : services > 1 ? "redlock" : "single";
+  return {"LOCKCHECK_TOPOLOGY=" + std::string(topology),
           "LOCKCHECK_REDIS=" + addresses,
           "LOCKCHECK_KEY=" + config.workload.key,
           fmt::format("LOCKCHECK_TTL_MS={}", config.lock.ttl.count()),
@@ -118,8 +120,17 @@ int main(int argc, char** argv) {
     } else {
       const std::string name = worker_client_name(process, incarnation);
       const std::string stderr_path = (std::filesystem::path(out_path).parent_path() / fmt::format("client-{}.stderr", process)).string();
-      fronts.emplace(table, process, services);
-      std::vector<std::string> env = external_client_env(config, *fronts, services, process, name);
+      // A cluster's nodes name each other by the ports they announce (their own once restarted): the fronts
+      // rewrite both into their own.
+      std::vector<std::vector<int>> named_ports;
+      if (cluster) {
+        const std::vector<int> server_ports = read_cluster_server_ports(config_path);
+        for (std::size_t node = 0; node < addresses.size(); ++node) {
+          named_ports.push_back({std::stoi(addresses[node].substr(addresses[node].rfind(':') + 1)), server_ports.at(node)});
+        }
+      }
+      fronts.emplace(table, process, services, named_ports);
+      std::vector<std::string> env = external_client_env(config, *fronts, services, cluster.has_value(), process, name);
       // The clock shim beside this worker moves the client's wall clock as the run moves this process's.
       const std::filesystem::path tools = std::filesystem::read_symlink("/proc/self/exe").parent_path();
       wall.emplace(clock_state, clock_path + ".wall");

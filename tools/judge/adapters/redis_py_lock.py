@@ -1,5 +1,5 @@
 """lockcheck judge adapter for redis-py's Lock (Debian python3-redis), speaking PROTOCOL.md.
-Single Redis only: redis-py has no Redlock. Run: python3 tools/judge/adapters/redis_py_lock.py"""
+Single Redis or a cluster (RedisCluster): redis-py has no Redlock. Run: python3 tools/judge/adapters/redis_py_lock.py"""
 import json, os, sys
 try:
     import redis
@@ -8,13 +8,15 @@ except ImportError:  # a pyenv/venv python3 first on PATH may lack redis: use De
         os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
     raise
 from redis.exceptions import LockError, RedisError
-
-env = os.environ
-if env.get("LOCKCHECK_TOPOLOGY", "single") != "single":
-    sys.exit("redis_py_lock: redis-py's Lock supports LOCKCHECK_TOPOLOGY=single only")
-host, port = env["LOCKCHECK_REDIS"].split(",")[0].rsplit(":", 1)
-# client_name makes redis-py send CLIENT SETNAME on every pooled connection.
-r = redis.Redis(host=host, port=int(port), client_name=env["LOCKCHECK_CLIENT_NAME"])
+env = os.environ; topology = env.get("LOCKCHECK_TOPOLOGY", "single")
+if topology not in ("single", "cluster"):
+    sys.exit("redis_py_lock: redis-py's Lock supports LOCKCHECK_TOPOLOGY=single or cluster")
+seeds = [(a.rsplit(":", 1)[0], int(a.rsplit(":", 1)[1])) for a in env["LOCKCHECK_REDIS"].split(",")]
+# client_name: CLIENT SETNAME on every pooled connection (every node's). The command timeout bounds a
+# partitioned node's wait. RedisCluster follows MOVED and CLUSTER SLOTS itself; every address is a seed.
+kw = dict(client_name=env["LOCKCHECK_CLIENT_NAME"], socket_timeout=int(env["LOCKCHECK_COMMAND_TIMEOUT_MS"]) / 1000.0)
+if topology == "cluster": r = redis.RedisCluster(startup_nodes=[redis.cluster.ClusterNode(h, p) for h, p in seeds], **kw)
+else: r = redis.Redis(host=seeds[0][0], port=seeds[0][1], **kw)
 key, ttl = env["LOCKCHECK_KEY"], int(env["LOCKCHECK_TTL_MS"]) / 1000.0
 lock = None  # the one lease this client may hold
 
@@ -43,15 +45,13 @@ def do(op, req):
         return {"held": lock is not None and lock.owned()}  # owned(): GET == our token
     return {}
 
-def reply(msg):
-    sys.stdout.write(json.dumps(msg) + "\n"); sys.stdout.flush()
+def reply(msg): sys.stdout.write(json.dumps(msg) + "\n"); sys.stdout.flush()
 
 OPS = ["acquire", "release", "renew", "use", "held"]
 reply({"type": "hello", "client": "redis-py Lock", "version": redis.__version__, "ops": OPS})
 for line in sys.stdin:  # ends when lockcheck closes our stdin
     req = json.loads(line); rid, op = req.get("id"), req.get("op")
-    if op not in OPS:
-        reply({"id": rid, "type": "fail", "error": "unsupported"}); continue
+    if op not in OPS: reply({"id": rid, "type": "fail", "error": "unsupported"}); continue
     try:
         reply(dict(id=rid, type="ok", **do(op, req)))
     except LockError as e:  # definite: redis answered and the lease is not (or no longer) ours

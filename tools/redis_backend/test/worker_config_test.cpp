@@ -48,15 +48,18 @@ TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
   EXPECT_TRUE(back.renewal.watchdog);
 }
 
-// On a cluster the worker's ClusterPort needs the addresses the nodes announce, in node order.
+// On a cluster the worker's ClusterPort needs the addresses the nodes announce, in node order, and an external
+// client's fronts the nodes' own ports too.
 TEST(WorkerConfig, ClusterAddressesSurviveTheFile) {
   const std::string path = (std::filesystem::temp_directory_path() / ("worker-config-cluster-" + std::to_string(getpid()))).string();
-  write_worker_config(sim::SimConfig{}, path, {"127.0.0.1:40001", "127.0.0.1:40002"});
+  write_worker_config(sim::SimConfig{}, path, {"127.0.0.1:40001", "127.0.0.1:40002"}, {30001, 30002});
   const std::vector<std::string> addresses = read_cluster_addresses(path);
+  const std::vector<int> server_ports = read_cluster_server_ports(path);
   write_worker_config(sim::SimConfig{}, path);
   const std::vector<std::string> none = read_cluster_addresses(path);
   std::filesystem::remove(path);
   EXPECT_EQ(addresses, (std::vector<std::string>{"127.0.0.1:40001", "127.0.0.1:40002"}));
+  EXPECT_EQ(server_ports, (std::vector<int>{30001, 30002}));
   EXPECT_TRUE(none.empty());
 }
 

@@ -1,0 +1,92 @@
+#include "cluster_address_filter.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+#include <stdexcept>
+
+#include "resp_frames.hpp"
+#include "resp_value.hpp"
+
+namespace lockcheck::redis_backend {
+namespace {
+
+// An inline command ("CLUSTER SLOTS\r\n", as redis-cli or telnet send) ends at its line feed.
+std::size_t inline_length(std::string_view bytes) {
+  const std::size_t end = bytes.find('\n');
+  return end == std::string_view::npos ? 0 : end + 1;
+}
+
+std::vector<std::string> words_of(std::string_view frame) {
+  std::vector<std::string> words;
+  if (frame[0] != '*') {
+    std::istringstream line{std::string(frame)};
+    for (std::string word; line >> word;) words.push_back(word);
+    return words;
+  }
+  for (const RespValue& element : parse_resp(frame).elements) words.push_back(element.text);
+  return words;
+}
+
+bool is_subscribe(const std::string& word) {
+  return word == "subscribe" || word == "psubscribe" || word == "ssubscribe";
+}
+
+}  // namespace
+
+void ClusterAddressFilter::note_request(std::string_view frame) {
+  std::vector<std::string> words = words_of(frame);
+  if (words.empty()) return;  // an empty inline line: the server answers nothing
+  std::string command = words.empty() ? "" : words[0];
+  for (char& c : command) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (command.ends_with("unsubscribe")) return;  // answered by pushes (below)
+  // A subscription answers once per channel.
+  const std::size_t answers = is_subscribe(command) ? std::max<std::size_t>(1, words.size() - 1) : 1;
+  for (std::size_t i = 0; i < answers; ++i) pending_.push_back(cluster_query_of(words));
+}
+
+std::string ClusterAddressFilter::reply(std::string_view frame) {
+  // Pushes of a subscribed connection answer no request.
+  if (frame[0] == '*' && frame.size() < 64 * 1024) {
+    const RespValue value = parse_resp(frame);
+    if (!value.elements.empty()) {
+      const std::string& kind = value.elements[0].text;
+      if (kind == "message" || kind == "pmessage" || kind == "smessage" || kind.ends_with("unsubscribe")) return std::string(frame);
+    }
+  }
+  // Replies come in the order of the requests, but a fault proxy behind this one may have dropped a request
+  // or a reply: a reply shaped as the answer to a pending cluster query answers the first such query, and
+  // every request before it lost its reply. Any other reply answers the oldest request.
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    if (answers_cluster_query(pending_[i], frame)) {
+      const ClusterQuery query = pending_[i];
+      pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+      return rewrite_cluster_reply(query, frame, ports_);
+    }
+  }
+  if (!pending_.empty()) pending_.pop_front();
+  return rewrite_cluster_reply(ClusterQuery::other, frame, ports_);
+}
+
+std::string ClusterAddressFilter::pass(bool to_server, std::string_view bytes) {
+  std::string& partial = to_server ? requests_ : replies_;
+  partial.append(bytes);
+  std::string out;
+  // Bounded: each pass removes one whole message from `partial`.
+  for (;;) {
+    if (partial.empty()) break;
+    const std::size_t length = to_server && partial[0] != '*' ? inline_length(partial) : resp_frame_length(partial);
+    if (length == 0) break;
+    const std::string_view frame = std::string_view(partial).substr(0, length);
+    if (to_server) {
+      note_request(frame);
+      out.append(frame);
+    } else {
+      out += reply(frame);
+    }
+    partial.erase(0, length);
+  }
+  return out;
+}
+
+}  // namespace lockcheck::redis_backend
