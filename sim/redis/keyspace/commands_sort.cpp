@@ -182,7 +182,7 @@ Reply sort_command(CommandContext& ctx, bool read_only) {
   List stored;
   for (auto& value : output) stored.push_back(value ? std::move(*value) : std::string());
   const auto stored_size = static_cast<std::int64_t>(stored.size());
-  if (stored.empty()) ctx.keys.remove(*request.store);
+  if (stored.empty()) ctx.keys.remove_stored(*request.store);
   else ctx.keys.put(*request.store, Value{std::move(stored)}, /*keep_ttl=*/false);
   return Reply::integer_reply(stored_size);
 }

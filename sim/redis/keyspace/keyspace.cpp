@@ -178,6 +178,14 @@ bool Keyspace::remove(std::string_view key) {
   return true;
 }
 
+bool Keyspace::remove_stored(std::string_view key) {
+  auto it = db_->entries.find(key);
+  if (it == db_->entries.end()) return false;
+  emit(KeyEventKind::deleted, it->first);
+  erase(it);
+  return true;
+}
+
 void Keyspace::set_expire(std::string_view key, std::int64_t expire_at_ms) {
   auto it = db_->entries.find(key);
   LOCKCHECK_ASSERT(it != db_->entries.end() && "an expiry is set on a key that exists");

@@ -123,6 +123,9 @@ class Keyspace {
   }
   // Removes key if present (DEL and friends); returns whether it existed (expired keys do not count).
   bool remove(std::string_view key);
+  // Removes key if it is stored at all, past its deadline too, as Redis's dbDelete does where a command deletes
+  // without looking the key up first (SORT ... STORE with an empty result): a "deleted" event, never "expired".
+  bool remove_stored(std::string_view key);
   void set_expire(std::string_view key, std::int64_t expire_at_ms);
   // Removes the deadline; returns whether there was one.
   bool persist(std::string_view key);

@@ -85,6 +85,23 @@ TEST_F(MpopAndSort, PopsAndStoresAnnounceAsRedisDoes) {
   EXPECT_EQ(events, expected);
 }
 
+// SORT ... STORE with an empty result deletes dst with dbDelete, which does not look at the deadline: a key past
+// its deadline that nothing has expired yet is announced as deleted ("del"), never as "expired" (redis-server
+// 7.0.15 with active expiry off: set, expire, del).
+TEST_F(MpopAndSort, AnEmptySortStoreDeletesADstPastItsDeadlineAsDel) {
+  std::vector<std::string> events;
+  node.set_publish_sink([&](std::int64_t, const Reply& message) { events.push_back(message.elements[2].text); });
+  Session listener{.client_id = 9};
+  node.execute({"CONFIG", "SET", "notify-keyspace-events", "KEA"}, listener);
+  node.execute({"SUBSCRIBE", "__keyspace@0__:d"}, listener);
+  run({"set", "d", "x", "px", "10"});
+  now_ms += 200;
+  EXPECT_REPLY(run({"sort", "missing", "store", "d"}), Reply::integer_reply(0));
+  const std::vector<std::string> expected = {"set", "expire", "del"};
+  EXPECT_EQ(events, expected);
+  EXPECT_REPLY(run({"exists", "d"}), Reply::integer_reply(0));
+}
+
 TEST_F(MpopAndSort, SortNumericAlphaByGetLimit) {
   run({"rpush", "l", "3", "1", "2", "10"});
   run({"mset", "w_1", "30", "w_2", "10", "w_3", "20", "w_10", "5"});
