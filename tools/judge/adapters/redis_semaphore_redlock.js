@@ -3,37 +3,8 @@
 // The key it writes on each node is `mutex:<LOCKCHECK_KEY>` (the library's prefix).
 // Run: NODE_PATH=DIR/node_modules node tools/judge/adapters/redis_semaphore_redlock.js (DIR from install.sh)
 const { redisClients, serve } = require("./judge_protocol");
+const { mutexOps } = require("./redis_semaphore_ops");
 const { RedlockMutex } = require("redis-semaphore");
-const env = process.env, ttl = Number(env.LOCKCHECK_TTL_MS), key = env.LOCKCHECK_KEY;
 const clients = redisClients();
-let mutex = null; // the one lease this client may hold (a RedlockMutex object holds one identifier)
-
-const ops = {
-  async acquire(r) {
-    const wait = r.wait_ms || 0;
-    // The library loops while now < start + acquireTimeout, so acquireTimeout 0 would make no attempt:
-    // wait 0 is one attempt (acquireAttemptsLimit 1). lockTimeout = TTL; the library refreshes the
-    // key in the background every refreshInterval (default 0.8 * lockTimeout) until release.
-    const m = new RedlockMutex(clients, key, {
-      lockTimeout: ttl,
-      ...(wait > 0 ? { acquireTimeout: wait } : { acquireTimeout: ttl, acquireAttemptsLimit: 1 }),
-      // Default onLockLost throws from a timer (an unhandled rejection that kills node);
-      // a service logs it and sees isAcquired turn false, as we do.
-      onLockLost: (err) => console.error("onLockLost:", err.message),
-    });
-    // The library counts a node's error as a vote against and deletes its key on every node
-    // before saying false, so "not acquired" is reported as definite, as the library means it.
-    if (!(await m.tryAcquire())) throw Object.assign(new Error("not acquired"), { definite: true });
-    mutex = m;
-  },
-  // The library's contract: a holder checks isAcquired (turned false by a failed refresh) before it acts.
-  async use() { if (!mutex || !mutex.isAcquired) throw Object.assign(new Error("lock lost"), { definite: true }); },
-  // No renew: refresh is protected (_refresh), run only by the library's own timer.
-  async release() {
-    if (!mutex) throw Object.assign(new Error("not held"), { definite: true });
-    const m = mutex; mutex = null;
-    await m.release(); // resolves whether or not the keys were still ours (the library does not say)
-  },
-  async held() { return { held: mutex !== null && mutex.isAcquired }; }, // false once a refresh failed
-};
-serve("redis-semaphore RedlockMutex", "redis-semaphore", ops);
+serve("redis-semaphore RedlockMutex", "redis-semaphore",
+  mutexOps((options) => new RedlockMutex(clients, process.env.LOCKCHECK_KEY, options)));
