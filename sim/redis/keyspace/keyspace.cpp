@@ -171,11 +171,8 @@ void Keyspace::announced(std::string_view key) {
 }
 
 bool Keyspace::remove(std::string_view key) {
-  if (find(key) == nullptr) return false;
-  auto it = db_->entries.find(key);
-  emit(KeyEventKind::deleted, it->first);
-  erase(it);
-  return true;
+  // find() expires a key past its deadline first, so only a live key is left to remove.
+  return find(key) != nullptr && remove_stored(key);
 }
 
 bool Keyspace::remove_stored(std::string_view key) {
