@@ -241,34 +241,31 @@ Reply hello(CommandContext& ctx) {
     if (*requested < 2 || *requested > 3) return Reply::error("NOPROTO unsupported protocol version");
     version = static_cast<int>(*requested);
   }
-  const std::string* user = nullptr;
-  const std::string* password = nullptr;
-  const std::string* name = nullptr;
+  // helloCommand applies each option as it reads it: a name set before a failing AUTH, a bad option or a bad
+  // name stays set, and so does a user authenticated before one.
   for (std::size_t i = 2; i < args.size(); ++i) {
     const std::size_t more = args.size() - 1 - i;
     if (iequals(args[i], "auth") && more >= 2) {
-      user = &args[i + 1];
-      password = &args[i + 2];
+      if (!authenticate(ctx, args[i + 1], args[i + 2])) return err::reply(kWrongPass);
       i += 2;
     } else if (iequals(args[i], "setname") && more >= 1) {
-      name = &args[++i];
-      if (!valid_client_name(*name)) return err::reply(kBadName);
+      const std::string& name = args[++i];
+      if (!valid_client_name(name)) return err::reply(kBadName);
+      ctx.session.name = name;
     } else {
       return Reply::error("ERR Syntax error in HELLO option '" + args[i] + "'");
     }
   }
-  if (user != nullptr && !authenticate(ctx, *user, *password)) return err::reply(kWrongPass);
   if (ctx.node.auth_required(ctx.session)) {
     return Reply::error("NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
-                        "<proto> AUTH <user> <pass> option can be used to authenticate the client and select the "
-                        "RESP protocol version at the same time");
+                        "AUTH <user> <pass> option can be used to authenticate the client and select the RESP "
+                        "protocol version at the same time");
   }
-  if (name != nullptr) ctx.session.name = *name;
   ctx.session.resp = version;
   const std::string& role = ctx.node.replication().role;
   return Reply::map({Reply::bulk("server"), Reply::bulk("redis"), Reply::bulk("version"), Reply::bulk("7.0.15"),
                      Reply::bulk("proto"), Reply::integer_reply(version), Reply::bulk("id"),
-                     Reply::integer_reply(ctx.session.client_id), Reply::bulk("mode"), Reply::bulk("standalone"),
+                     Reply::integer_reply(ctx.session.client_id), Reply::bulk("mode"), Reply::bulk(ctx.node.cluster_view() != nullptr ? "cluster" : "standalone"),
                      Reply::bulk("role"), Reply::bulk(role == "master" ? "master" : "replica"), Reply::bulk("modules"),
                      Reply::array({})});
 }

@@ -83,6 +83,29 @@ TEST_F(AclUsers, AuthAsAnAclUserAndWhoami) {
                  "your configuration is correct?"));
 }
 
+// helloCommand applies its options in order: a SETNAME before a failing AUTH, a bad option or a bad name keeps
+// its name, and an AUTH before a bad name keeps its user (each case run on redis-server 7.0.15 with redis-cli).
+TEST_F(AclUsers, HelloAppliesItsOptionsInOrderUntilOneFails) {
+  run({"acl", "setuser", "bob", "on", ">123", "+@all", "~*"});
+  EXPECT_REPLY(run({"hello", "2", "setname", "early", "auth", "bob", "nope"}),
+               E("WRONGPASS invalid username-password pair or user is disabled."));
+  EXPECT_REPLY(run({"client", "getname"}), B("early"));
+  EXPECT_REPLY(run({"hello", "2", "setname", "second", "badopt"}), E("ERR Syntax error in HELLO option 'badopt'"));
+  EXPECT_REPLY(run({"client", "getname"}), B("second"));
+  EXPECT_REPLY(run({"hello", "2", "auth", "bob", "123", "setname", "bad name"}),
+               E("ERR Client names cannot contain spaces, newlines or special characters."));
+  EXPECT_REPLY(run({"acl", "whoami"}), B("bob"));
+  EXPECT_REPLY(run({"client", "getname"}), B("second"));
+  run({"acl", "setuser", "default", "resetpass", ">pw"});
+  Session fresh{.client_id = 2};
+  EXPECT_REPLY(node.execute({"hello", "2", "setname", "n3"}, fresh),
+               E("NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO AUTH <user> "
+                 "<pass> option can be used to authenticate the client and select the RESP protocol version at the "
+                 "same time"));
+  EXPECT_REPLY(node.execute({"auth", "pw"}, fresh), S("OK"));
+  EXPECT_REPLY(node.execute({"client", "getname"}, fresh), B("n3"));
+}
+
 TEST_F(AclUsers, DefaultUserWithAPasswordNeedsAuth) {
   run({"acl", "setuser", "default", "resetpass", ">secret"});
   Session fresh{.client_id = 2};

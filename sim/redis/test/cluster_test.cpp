@@ -101,6 +101,14 @@ TEST_F(Cluster, DownRefusesKeyedCommands) {
   EXPECT_NE(to_string(run(node0, {"cluster", "info"})).find("cluster_state:fail"), std::string::npos);
 }
 
+// HELLO's mode is "cluster" on a cluster node, and its role a replica's (redis-server 7.0.15 --cluster-enabled yes).
+TEST_F(Cluster, HelloSaysClusterMode) {
+  const Reply hello = run(replica, {"hello", "2"});
+  ASSERT_EQ(hello.elements.size(), 14u);
+  EXPECT_REPLY(hello.elements[8], B("mode"));
+  EXPECT_REPLY(hello.elements[9], B("cluster"));
+}
+
 TEST_F(Cluster, ClusterReplies) {
   EXPECT_REPLY(run(node0, {"cluster", "keyslot", "foo"}), I(12182));
   EXPECT_REPLY(run(node0, {"cluster", "keyslot"}), E("ERR wrong number of arguments for 'cluster|keyslot' command"));
