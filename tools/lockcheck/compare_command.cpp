@@ -83,6 +83,10 @@ int command_compare(const CompareOptions& options) {
   if (!options.selection.clients.empty() && !real_redis) {
     throw std::invalid_argument("compare --clients runs external clients on real redis-server processes: add --backend redis");
   }
+  const bool on_serve = options.server == "serve";
+  if (on_serve && !real_redis) {
+    throw std::invalid_argument("compare --server serve runs each node as a `lockcheck serve` process: add --backend redis");
+  }
   const compare::ComparePlan plan = compare::plan_comparison(options.selection);
   reports::ComparisonShard shard;
   shard.index = options.shard_index;
@@ -96,9 +100,14 @@ int command_compare(const CompareOptions& options) {
   frame.families = plan.families;
   frame.notes = plan.notes;
   if (real_redis) {
+    // With --server serve every node is the embedded mock over RESP: still real processes, sockets and time.
+    const std::string servers = on_serve ? "`lockcheck serve` processes (`--backend redis --server serve`, single "
+                                           "nodes only: a cell that needs replicas, a cluster, sentinels or restarts "
+                                           "that keep data is not run, and its note says why)"
+                                         : "real redis-server processes (`--backend redis`)";
     frame.notes.push_back(
-        "Run on real redis-server processes (`--backend redis`): real time, not deterministic; no timelines are "
-        "drawn (they re-simulate a seed on the mock). `--history-dir` keeps each run's history for `lockcheck check`.");
+        "Run on " + servers + ": real time, not deterministic; no timelines are drawn (they re-simulate a seed on "
+        "the mock). `--history-dir` keeps each run's history for `lockcheck check`.");
   }
 
   RunOptions run_options;
@@ -128,18 +137,20 @@ int command_compare(const CompareOptions& options) {
     }
     try {
       RunOptions cell_options = run_options;
+      sim::Scenario scenario = planned.scenario;
+      if (on_serve) scenario.server = "serve";
       if (real_redis) {
         try {
-          cell_options = redis_backend::with_redis_backend(planned.scenario, run_options);
+          cell_options = redis_backend::with_redis_backend(scenario, run_options);
         } catch (const std::invalid_argument& refused) {
           // A fault this backend cannot make real (eviction): the cell is skipped and says why.
-          outcome.notes.push_back(fmt::format("`{}` under `{}` is not run on real Redis: {}", planned.variant,
-                                              planned.family, refused.what()));
+          outcome.notes.push_back(fmt::format("`{}` under `{}` is not run on {}: {}", planned.variant, planned.family,
+                                              on_serve ? "`lockcheck serve`" : "real Redis", refused.what()));
           done += plan.seeds.size();
           continue;
         }
       }
-      const ScenarioReport report = run_scenario(planned.scenario, cell_options);
+      const ScenarioReport report = run_scenario(scenario, cell_options);
       if (report.nondeterministic) {
         std::fprintf(stderr, "lockcheck: NONDETERMINISM in %s: %s\n", planned.scenario.name.c_str(),
                      report.nondeterminism_detail.c_str());

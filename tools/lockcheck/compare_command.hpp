@@ -11,6 +11,7 @@ namespace lockcheck::cli {
 struct CompareOptions {
   compare::CompareSelection selection;
   std::string backend = "mock";
+  std::string server;       // with the redis backend: "serve" runs every node as `lockcheck serve`; "" redis-server
   std::string out_dir;      // empty: print matrix.md to standard output, write nothing
   std::string junit_path;   // empty: no JUnit XML
   std::string history_dir;  // write every run's history here when set
@@ -21,7 +22,8 @@ struct CompareOptions {
 
 // 0 when the comparison ran (violations are findings, not failures); 3 on nondeterminism or when a cell could
 // not run (the reports are still written, with a note per such cell). Throws
-// std::invalid_argument for bad usage (unknown ids, an unknown backend, --shard without --out).
+// std::invalid_argument for bad usage (unknown ids, an unknown backend, --shard without --out, --server serve
+// without the redis backend).
 int command_compare(const CompareOptions& options);
 
 }  // namespace lockcheck::cli

@@ -316,6 +316,9 @@ int main(int argc, char** argv) {
   compare->add_option("--junit", compare_options.junit_path, "Write JUnit XML here");
   compare->add_option("--history-dir", compare_options.history_dir, "Write every run's history (JSONL) here");
   compare->add_option("--jobs,-j", compare_options.jobs, "Runs in parallel")->check(CLI::Range(1, 64));
+  compare->add_option("--server", compare_options.server, "With --backend redis: what each node runs on, redis-server "
+                                                         "(default) or serve (`lockcheck serve`; single-node cells only)")
+      ->check(CLI::IsMember({"redis-server", "serve"}));
   compare->add_option("--backend", compare_options.backend,
                       "mock (default), or redis: real redis-servers, real time (use few variants, faults and --runs)")
       ->check(CLI::IsMember({"mock", "redis"}));
