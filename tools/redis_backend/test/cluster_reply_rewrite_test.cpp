@@ -1,6 +1,6 @@
 // An external cluster client learns only its fronts: the replies that name nodes (captured from redis-server
 // 7.0.15, a three-master cluster announcing 127.0.0.1:27001-27003) come out naming the fronts.
-#include "cluster_address_filter.hpp"
+#include "address_filter.hpp"
 #include "cluster_reply_rewrite.hpp"
 #include "resp_frames.hpp"
 #include "resp_value.hpp"
@@ -100,8 +100,8 @@ TEST(ClusterReplyRewrite, RepliesAreToldByTheirShape) {
   EXPECT_FALSE(answers_cluster_query(ClusterQuery::other, kSlots));
 }
 
-TEST(ClusterAddressFilter, PairsRepliesWithRequestsAcrossReads) {
-  ClusterAddressFilter filter(kFronts);
+TEST(AddressFilterOnACluster, PairsRepliesWithRequestsAcrossReads) {
+  AddressFilter filter(std::make_shared<ClusterReplies>(kFronts));
   // A pipeline: GET, CLUSTER SLOTS, CLUSTER NODES; requests go on unchanged.
   const std::string requests = command({"GET", "lock"}) + command({"CLUSTER", "SLOTS"}) + command({"CLUSTER", "NODES"});
   std::string forwarded = filter.pass(true, requests.substr(0, 7));
@@ -114,8 +114,8 @@ TEST(ClusterAddressFilter, PairsRepliesWithRequestsAcrossReads) {
   EXPECT_EQ(out, bulk("127.0.0.1:27001") + fronted(kSlots) + bulk(replaced(replaced(kNodesText, "27001@", "41001@"), "27003@", "41003@")));
 }
 
-TEST(ClusterAddressFilter, AReplyLostOnTheWayDoesNotShiftThePairing) {
-  ClusterAddressFilter filter(kFronts);
+TEST(AddressFilterOnACluster, AReplyLostOnTheWayDoesNotShiftThePairing) {
+  AddressFilter filter(std::make_shared<ClusterReplies>(kFronts));
   filter.pass(true, command({"GET", "lock"}) + command({"CLUSTER", "SLOTS"}));
   // The GET's reply was dropped by a lossy link: the next reply is CLUSTER SLOTS', and is rewritten.
   EXPECT_EQ(filter.pass(false, kSlots), fronted(kSlots));
@@ -124,16 +124,16 @@ TEST(ClusterAddressFilter, AReplyLostOnTheWayDoesNotShiftThePairing) {
   EXPECT_EQ(filter.pass(false, "-MOVED 8718 127.0.0.1:27002\r\n"), "-MOVED 8718 127.0.0.1:41002\r\n");
 }
 
-TEST(ClusterAddressFilter, InlineCommandsAndPushesArePaired) {
-  ClusterAddressFilter filter(kFronts);
+TEST(AddressFilterOnACluster, InlineCommandsAndPushesArePaired) {
+  AddressFilter filter(std::make_shared<ClusterReplies>(kFronts));
   EXPECT_EQ(filter.pass(true, "CLUSTER SLOTS\r\n"), "CLUSTER SLOTS\r\n");
   const std::string message = "*3\r\n$7\r\nmessage\r\n$1\r\nc\r\n$5\r\n27001\r\n";
   EXPECT_EQ(filter.pass(false, message), message);  // a push answers nothing
   EXPECT_EQ(filter.pass(false, kSlots), fronted(kSlots));
 }
 
-TEST(ClusterAddressFilter, BytesThatAreNotResp2CloseTheConnection) {
-  ClusterAddressFilter filter(kFronts);
+TEST(AddressFilterOnACluster, BytesThatAreNotResp2CloseTheConnection) {
+  AddressFilter filter(std::make_shared<ClusterReplies>(kFronts));
   filter.pass(true, command({"HELLO", "3"}));
   EXPECT_THROW(filter.pass(false, "%1\r\n+server\r\n+redis\r\n"), std::runtime_error);
 }
