@@ -21,8 +21,7 @@ else: r = redis.Redis(host=seeds[0][0], port=seeds[0][1], **kw)
 key, ttl = env["LOCKCHECK_KEY"], int(env["LOCKCHECK_TTL_MS"]) / 1000.0
 lock = None  # the one lease this client may hold
 
-def do(op, req):
-    """Returns the extra fields of an ok reply; raises to answer fail/info."""
+def do(op, req):  # returns the extra fields of an ok reply; raises to answer fail/info
     global lock
     if op == "acquire":
         wait = req.get("wait_ms", 0) / 1000.0
@@ -44,7 +43,6 @@ def do(op, req):
     elif op == "held":
         return {"held": lock is not None and lock.owned()}  # owned(): GET == our token
     return {}
-
 def reply(msg): sys.stdout.write(json.dumps(msg) + "\n"); sys.stdout.flush()
 
 OPS = ["acquire", "release", "renew", "use", "held"]
@@ -56,5 +54,7 @@ for line in sys.stdin:  # ends when lockcheck closes our stdin
         reply(dict(id=rid, type="ok", **do(op, req)))
     except LockError as e:  # definite: redis answered and the lease is not (or no longer) ours
         reply({"id": rid, "type": "fail", "error": str(e) or type(e).__name__})
+    except redis.sentinel.MasterNotFoundError as e:  # definite: no sentinel named a master, nothing was sent
+        reply({"id": rid, "type": "fail", "error": "unreachable: " + str(e)})
     except (RedisError, OSError) as e:  # a connection error or timeout: the command may have run
         reply({"id": rid, "type": "info", "error": type(e).__name__ + ": " + str(e)})
