@@ -1,10 +1,9 @@
 #include "address_filter.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <sstream>
 #include <stdexcept>
 
+#include "command_words.hpp"
 #include "resp_frames.hpp"
 #include "resp_value.hpp"
 
@@ -17,17 +16,6 @@ std::size_t inline_length(std::string_view bytes) {
   return end == std::string_view::npos ? 0 : end + 1;
 }
 
-std::vector<std::string> words_of(std::string_view frame) {
-  std::vector<std::string> words;
-  if (frame[0] != '*') {
-    std::istringstream line{std::string(frame)};
-    for (std::string word; line >> word;) words.push_back(word);
-    return words;
-  }
-  for (const RespValue& element : parse_resp(frame).elements) words.push_back(element.text);
-  return words;
-}
-
 bool is_subscribe(const std::string& word) {
   return word == "subscribe" || word == "psubscribe" || word == "ssubscribe";
 }
@@ -35,10 +23,9 @@ bool is_subscribe(const std::string& word) {
 }  // namespace
 
 void AddressFilter::note_request(std::string_view frame) {
-  std::vector<std::string> words = words_of(frame);
+  const std::vector<std::string> words = words_of(frame);
   if (words.empty()) return;  // an empty inline line: the server answers nothing
-  std::string command = words.empty() ? "" : words[0];
-  for (char& c : command) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string command = lowercase(words[0]);
   if (command.ends_with("unsubscribe")) return;  // answered by pushes (below)
   // A subscription answers once per channel.
   const std::size_t answers = is_subscribe(command) ? std::max<std::size_t>(1, words.size() - 1) : 1;

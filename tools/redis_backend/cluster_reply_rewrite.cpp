@@ -1,17 +1,12 @@
 #include "cluster_reply_rewrite.hpp"
 
 #include <algorithm>
-#include <cctype>
 
+#include "command_words.hpp"
 #include "resp_value.hpp"
 
 namespace lockcheck::redis_backend {
 namespace {
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 // "-MOVED 3999 127.0.0.1:7002\r\n": the address is the last word.
 std::string rewrite_redirect(std::string_view reply, const PortMap& ports) {
@@ -109,8 +104,8 @@ bool answers_cluster_query(ClusterQuery query, std::string_view reply) {
 }
 
 ClusterQuery cluster_query_of(const std::vector<std::string>& words) {
-  if (words.size() < 2 || lower(words[0]) != "cluster") return ClusterQuery::other;
-  const std::string sub = lower(words[1]);
+  if (words.size() < 2 || lowercase(words[0]) != "cluster") return ClusterQuery::other;
+  const std::string sub = lowercase(words[1]);
   if (sub == "slots") return ClusterQuery::slots;
   if (sub == "shards") return ClusterQuery::shards;
   if (sub == "nodes") return ClusterQuery::nodes;

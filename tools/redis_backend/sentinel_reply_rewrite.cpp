@@ -3,15 +3,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "command_words.hpp"
 #include "resp_value.hpp"
 
 namespace lockcheck::redis_backend {
 namespace {
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 bool digits(std::string_view text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
@@ -134,11 +130,11 @@ std::string rewrite_event_words(std::string_view text, const PortMap& ports) {
 
 SentinelQuery sentinel_query_of(const std::vector<std::string>& words) {
   if (words.empty()) return SentinelQuery::other;
-  const std::string command = lower(words[0]);
+  const std::string command = lowercase(words[0]);
   if (command == "role") return SentinelQuery::role;
   if (command == "info") return SentinelQuery::info;
   if (command != "sentinel" || words.size() < 2) return SentinelQuery::other;
-  const std::string sub = lower(words[1]);
+  const std::string sub = lowercase(words[1]);
   if (sub == "get-master-addr-by-name") return SentinelQuery::master_address;
   if (sub == "master") return SentinelQuery::instance;
   if (sub == "masters" || sub == "replicas" || sub == "slaves" || sub == "sentinels") return SentinelQuery::instances;

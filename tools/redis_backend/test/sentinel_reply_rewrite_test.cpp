@@ -1,8 +1,10 @@
 // An external client of a [sentinel] learns only its fronts: what the sentinels and the data nodes say about
 // where the data nodes and the sentinels are (captured from redis-server / redis-sentinel 7.0.15: a master on
-// 27101, its replica announcing 27202, a sentinel announcing 27482) comes out naming the fronts.
+// 27101, its replica announcing 27202, a sentinel announcing 27482; the replica's entry in SENTINEL REPLICAS
+// edited to a linked one, and INFO shortened) comes out naming the fronts.
 #include "address_filter.hpp"
 #include "resp_value.hpp"
+#include "resp_text.hpp"
 #include "sentinel_reply_rewrite.hpp"
 
 #include <gtest/gtest.h>
@@ -14,25 +16,11 @@
 namespace lockcheck::redis_backend {
 namespace {
 
-const PortMap kFronts{{27101, 41101}, {27202, 41202}, {27482, 41482}};
+using namespace testing_text;
 
-std::string command(std::initializer_list<std::string> words) {
-  std::string out = "*" + std::to_string(words.size()) + "\r\n";
-  for (const std::string& word : words) out += "$" + std::to_string(word.size()) + "\r\n" + word + "\r\n";
-  return out;
-}
+const PortMap kSentinelFronts{{27101, 41101}, {27202, 41202}, {27482, 41482}};
 
-std::string bulk(const std::string& text) { return "$" + std::to_string(text.size()) + "\r\n" + text + "\r\n"; }
-
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
-  return text;
-}
-
-std::string fronted(std::string text) {
-  for (const auto& [named, front] : kFronts) text = replaced(text, std::to_string(named), std::to_string(front));
-  return text;
-}
+std::string via_fronts(const std::string& text) { return with_fronts(text, kSentinelFronts); }
 
 const std::string kMasterAddress = "*2\r\n$9\r\n127.0.0.1\r\n$5\r\n27101\r\n";
 const std::string kMaster =
@@ -87,32 +75,32 @@ TEST(SentinelReplyRewrite, QueriesAreToldByTheirWords) {
 }
 
 TEST(SentinelReplyRewrite, WhatTheSentinelsSayNamesTheFronts) {
-  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::master_address, kMasterAddress, kFronts), fronted(kMasterAddress));
-  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::instance, kMaster, kFronts), fronted(kMaster));
-  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::instances, "*1\r\n" + kMaster, kFronts), fronted("*1\r\n" + kMaster));
+  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::master_address, kMasterAddress, kSentinelFronts), via_fronts(kMasterAddress));
+  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::instance, kMaster, kSentinelFronts), via_fronts(kMaster));
+  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::instances, "*1\r\n" + kMaster, kSentinelFronts), via_fronts("*1\r\n" + kMaster));
   // A replica's name ("ip:port"), its port and its master's port; a sentinel's port.
-  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::instances, kReplicas, kFronts), fronted(kReplicas));
-  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::instances, kSentinels, kFronts), fronted(kSentinels));
-  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::info, bulk(kSentinelInfo), kFronts), bulk(fronted(kSentinelInfo)));
+  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::instances, kReplicas, kSentinelFronts), via_fronts(kReplicas));
+  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::instances, kSentinels, kSentinelFronts), via_fronts(kSentinels));
+  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::info, bulk(kSentinelInfo), kSentinelFronts), bulk(via_fronts(kSentinelInfo)));
   // A front of another length: the bulk lengths follow.
   EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::master_address, kMasterAddress, PortMap{{27101, 7}}), "*2\r\n$9\r\n127.0.0.1\r\n$1\r\n7\r\n");
-  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::master_address, "*-1\r\n", kFronts), "*-1\r\n");
+  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::master_address, "*-1\r\n", kSentinelFronts), "*-1\r\n");
 }
 
 TEST(SentinelReplyRewrite, WhatADataNodeSaysOfTheOthersNamesTheFronts) {
-  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::role, kMasterRole, kFronts), fronted(kMasterRole));
-  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::role, kReplicaRole, kFronts), fronted(kReplicaRole));
-  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::role, kSentinelRole, kFronts), kSentinelRole);
-  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::info, bulk(kMasterInfo), kFronts), bulk(fronted(kMasterInfo)));
-  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::info, bulk(kReplicaInfo), kFronts), bulk(fronted(kReplicaInfo)));
+  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::role, kMasterRole, kSentinelFronts), via_fronts(kMasterRole));
+  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::role, kReplicaRole, kSentinelFronts), via_fronts(kReplicaRole));
+  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::role, kSentinelRole, kSentinelFronts), kSentinelRole);
+  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::info, bulk(kMasterInfo), kSentinelFronts), bulk(via_fronts(kMasterInfo)));
+  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::info, bulk(kReplicaInfo), kSentinelFronts), bulk(via_fronts(kReplicaInfo)));
 }
 
 TEST(SentinelReplyRewrite, OtherRepliesPassByteForByte) {
-  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::other, kMasterAddress, kFronts), kMasterAddress);
-  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::other, bulk("127.0.0.1:27101"), kFronts), bulk("127.0.0.1:27101"));
-  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::instance, "-ERR No such master with that name\r\n", kFronts),
+  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::other, kMasterAddress, kSentinelFronts), kMasterAddress);
+  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::other, bulk("127.0.0.1:27101"), kSentinelFronts), bulk("127.0.0.1:27101"));
+  EXPECT_EQ(rewrite_sentinel_reply(SentinelQuery::instance, "-ERR No such master with that name\r\n", kSentinelFronts),
             "-ERR No such master with that name\r\n");
-  EXPECT_THROW(rewrite_sentinel_reply(SentinelQuery::role, "%1\r\n", kFronts), std::runtime_error);
+  EXPECT_THROW(rewrite_sentinel_reply(SentinelQuery::role, "%1\r\n", kSentinelFronts), std::runtime_error);
 }
 
 TEST(SentinelReplyRewrite, RepliesAreToldByTheirShape) {
@@ -130,21 +118,21 @@ TEST(SentinelReplyRewrite, RepliesAreToldByTheirShape) {
 
 TEST(SentinelReplyRewrite, EventsNameTheFronts) {
   const std::string switched = message("+switch-master", "mymaster 127.0.0.1 27101 127.0.0.1 27202");
-  EXPECT_EQ(rewrite_sentinel_push(switched, kFronts), fronted(switched));
+  EXPECT_EQ(rewrite_sentinel_push(switched, kSentinelFronts), via_fronts(switched));
   const std::string down = message("+sdown", "slave 127.0.0.1:27202 127.0.0.1 27202 @ mymaster 127.0.0.1 27101");
-  EXPECT_EQ(rewrite_sentinel_push(down, kFronts), fronted(down));
+  EXPECT_EQ(rewrite_sentinel_push(down, kSentinelFronts), via_fronts(down));
   const std::string found = command({"pmessage", "*", "+sentinel",
                                      "sentinel f7f8d53704cdca827944401831ef106070d3020d 127.0.0.1 27482 @ mymaster 127.0.0.1 27101"});
-  EXPECT_EQ(rewrite_sentinel_push(found, kFronts), fronted(found));
+  EXPECT_EQ(rewrite_sentinel_push(found, kSentinelFronts), via_fronts(found));
   const std::string hello = message("__sentinel__:hello", "127.0.0.1,27482,f7f8d53704cdca827944401831ef106070d3020d,0,mymaster,127.0.0.1,27101,0");
-  EXPECT_EQ(rewrite_sentinel_push(hello, kFronts), fronted(hello));
+  EXPECT_EQ(rewrite_sentinel_push(hello, kSentinelFronts), via_fronts(hello));
   // A number that follows no address stays (an epoch), and a channel of the application's carries data.
-  EXPECT_EQ(rewrite_sentinel_push(message("+new-epoch", "27101"), kFronts), message("+new-epoch", "27101"));
-  EXPECT_EQ(rewrite_sentinel_push(message("orders", "127.0.0.1 27101"), kFronts), message("orders", "127.0.0.1 27101"));
+  EXPECT_EQ(rewrite_sentinel_push(message("+new-epoch", "27101"), kSentinelFronts), message("+new-epoch", "27101"));
+  EXPECT_EQ(rewrite_sentinel_push(message("orders", "127.0.0.1 27101"), kSentinelFronts), message("orders", "127.0.0.1 27101"));
 }
 
 TEST(AddressFilterOnASentinel, PairsRepliesAndRewritesPushes) {
-  AddressFilter filter(std::make_shared<SentinelReplies>(kFronts));
+  AddressFilter filter(std::make_shared<SentinelReplies>(kSentinelFronts));
   // ioredis' resolveMaster: GET-MASTER-ADDR-BY-NAME then SENTINELS, pipelined; a GET between them is data.
   const std::string requests = command({"sentinel", "get-master-addr-by-name", "mymaster"}) + command({"GET", "k"}) +
                                command({"sentinel", "sentinels", "mymaster"});
@@ -152,22 +140,22 @@ TEST(AddressFilterOnASentinel, PairsRepliesAndRewritesPushes) {
   const std::string replies = kMasterAddress + bulk("127.0.0.1:27101") + kSentinels;
   std::string out;
   for (std::size_t at = 0; at < replies.size(); at += 11) out += filter.pass(false, replies.substr(at, 11));
-  EXPECT_EQ(out, fronted(kMasterAddress) + bulk("127.0.0.1:27101") + fronted(kSentinels));
+  EXPECT_EQ(out, via_fronts(kMasterAddress) + bulk("127.0.0.1:27101") + via_fronts(kSentinels));
   // ioredis' failover detector: SUBSCRIBE +switch-master, then the event.
   filter.pass(true, command({"subscribe", "+switch-master"}));
   const std::string subscribed = "*3\r\n$9\r\nsubscribe\r\n$14\r\n+switch-master\r\n:1\r\n";
   EXPECT_EQ(filter.pass(false, subscribed), subscribed);
   const std::string switched = message("+switch-master", "mymaster 127.0.0.1 27101 127.0.0.1 27202");
-  EXPECT_EQ(filter.pass(false, switched), fronted(switched));
+  EXPECT_EQ(filter.pass(false, switched), via_fronts(switched));
 }
 
 TEST(AddressFilterOnASentinel, AReplyLostOnTheWayDoesNotShiftThePairing) {
-  AddressFilter filter(std::make_shared<SentinelReplies>(kFronts));
+  AddressFilter filter(std::make_shared<SentinelReplies>(kSentinelFronts));
   filter.pass(true, command({"PING"}) + command({"SENTINEL", "MASTERS"}));
   // PING's reply was dropped by a lossy link: the next reply is MASTERS', and is rewritten.
-  EXPECT_EQ(filter.pass(false, "*1\r\n" + kMaster), fronted("*1\r\n" + kMaster));
+  EXPECT_EQ(filter.pass(false, "*1\r\n" + kMaster), via_fronts("*1\r\n" + kMaster));
   filter.pass(true, command({"ROLE"}));
-  EXPECT_EQ(filter.pass(false, kReplicaRole), fronted(kReplicaRole));
+  EXPECT_EQ(filter.pass(false, kReplicaRole), via_fronts(kReplicaRole));
 }
 
 }  // namespace
