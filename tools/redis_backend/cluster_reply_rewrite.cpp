@@ -1,34 +1,12 @@
 #include "cluster_reply_rewrite.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 
+#include "command_words.hpp"
 #include "resp_value.hpp"
 
 namespace lockcheck::redis_backend {
 namespace {
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
-// The front for `port` written as `port` was; `port` itself when it is not a number or not mapped.
-std::string mapped(std::string_view port, const PortMap& ports) {
-  int value = 0;
-  const auto [stop, error] = std::from_chars(port.data(), port.data() + port.size(), value);
-  if (error != std::errc() || stop != port.data() + port.size()) return std::string(port);
-  const auto it = ports.find(value);
-  return it == ports.end() ? std::string(port) : std::to_string(it->second);
-}
-
-// "host:port" -> "host:front".
-std::string mapped_address(std::string_view address, const PortMap& ports) {
-  const std::size_t colon = address.rfind(':');
-  if (colon == std::string_view::npos) return std::string(address);
-  return std::string(address.substr(0, colon + 1)) + mapped(address.substr(colon + 1), ports);
-}
 
 // "-MOVED 3999 127.0.0.1:7002\r\n": the address is the last word.
 std::string rewrite_redirect(std::string_view reply, const PortMap& ports) {
@@ -38,7 +16,7 @@ std::string rewrite_redirect(std::string_view reply, const PortMap& ports) {
 }
 
 void map_integer(RespValue& value, const PortMap& ports) {
-  if (value.type == ':') value.text = mapped(value.text, ports);
+  if (value.type == ':') value.text = mapped_port(value.text, ports);
 }
 
 // CLUSTER SLOTS: [[first, last, [ip, port, id, ...], [replica ip, port, ...], ...], ...].
@@ -80,7 +58,7 @@ std::string rewrite_node_lines(std::string_view text, const PortMap& ports) {
     if (colon == std::string_view::npos || colon < first) {
       out += line;
     } else {
-      out += std::string(line.substr(0, colon + 1)) + mapped(line.substr(colon + 1, at - colon - 1), ports) + std::string(line.substr(at));
+      out += std::string(line.substr(0, colon + 1)) + mapped_port(line.substr(colon + 1, at - colon - 1), ports) + std::string(line.substr(at));
     }
     pos = end;
   }
@@ -126,8 +104,8 @@ bool answers_cluster_query(ClusterQuery query, std::string_view reply) {
 }
 
 ClusterQuery cluster_query_of(const std::vector<std::string>& words) {
-  if (words.size() < 2 || lower(words[0]) != "cluster") return ClusterQuery::other;
-  const std::string sub = lower(words[1]);
+  if (words.size() < 2 || lowercase(words[0]) != "cluster") return ClusterQuery::other;
+  const std::string sub = lowercase(words[1]);
   if (sub == "slots") return ClusterQuery::slots;
   if (sub == "shards") return ClusterQuery::shards;
   if (sub == "nodes") return ClusterQuery::nodes;

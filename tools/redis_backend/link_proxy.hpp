@@ -56,7 +56,7 @@ class LinkProxy {
     loss_ppm_[1] = reply_ppm;
   }
   // Connections accepted from now on pass their bytes, both ways, through a filter of their own made by
-  // `make` (an external cluster client's address rewriting: cluster_address_filter.hpp), before any fault.
+  // `make` (an external client's address rewriting on a cluster or a [sentinel]: address_filter.hpp), before any fault.
   void set_stream_filter(std::function<std::unique_ptr<StreamFilter>()> make);
   void stop();
 

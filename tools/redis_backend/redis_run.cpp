@@ -136,7 +136,7 @@ class Run {
                 directory, topology_.services(), resource_.port(), 0, config_.duration_us, seed},
         nemesis_(time_, sink_, topology_, static_cast<int>(config_.nodes.size()),
                  [this](std::int64_t at_us, std::function<void()> action) { schedule(at_us, std::move(action)); }) {
-    write_worker_config(config_, launch_.config_path, topology_.cluster_addresses(), topology_.cluster_server_ports());
+    write_worker_config(config_, launch_.config_path, topology_.cluster_addresses(), topology_.other_named_ports());
   }
   Run(const Run&) = delete;
   Run& operator=(const Run&) = delete;
@@ -335,10 +335,6 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
     if (node.maxmemory_keys > 0) refuse("maxmemory eviction");
   }
   if (!config.external.command.empty()) {
-    // An external client is given fixed addresses (routed_fronts.hpp). A cluster's MOVED and CLUSTER SLOTS
-    // are rewritten to them; a sentinel's answers (SENTINEL GET-MASTER-ADDR-BY-NAME, its +switch-master
-    // messages) are not yet, and would name addresses past the client's own fault proxies.
-    if (sentinel) throw std::invalid_argument("lockcheck judge cannot run an external client with a [sentinel] yet");
     // A scenario file's [client] was checked at its line; a configuration built otherwise (compare's rows) here.
     if (const std::string refusal = sim::external_client_refusal(config); !refusal.empty()) throw std::invalid_argument(refusal);
   }

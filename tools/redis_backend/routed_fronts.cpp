@@ -3,11 +3,14 @@
 #include <chrono>
 #include <stdexcept>
 
-#include "cluster_address_filter.hpp"
+#include "address_filter.hpp"
+#include "cluster_reply_rewrite.hpp"
+#include "sentinel_reply_rewrite.hpp"
 
 namespace lockcheck::redis_backend {
 
-RoutedFronts::RoutedFronts(const RoutingTable& table, int process, int services, const std::vector<std::vector<int>>& named_ports)
+RoutedFronts::RoutedFronts(const RoutingTable& table, int process, int services, const std::vector<std::vector<int>>& named_ports,
+                           ServerNames names)
     : table_(table), process_(process), services_(services) {
   proxy_ = std::make_unique<LinkProxy>(table_.ports(process_, services_, generation_), 0);
   if (!named_ports.empty()) {
@@ -16,8 +19,11 @@ RoutedFronts::RoutedFronts(const RoutingTable& table, int process, int services,
     for (std::size_t service = 0; service < named_ports.size(); ++service) {
       for (const int port : named_ports[service]) fronts[port] = proxy_->port(service);
     }
+    std::shared_ptr<const ReplyAddresses> replies;
+    if (names == ServerNames::cluster) replies = std::make_shared<ClusterReplies>(fronts);
+    else replies = std::make_shared<SentinelReplies>(fronts);
     // Before the client is given any front: no connection goes unfiltered.
-    proxy_->set_stream_filter([fronts] { return std::make_unique<ClusterAddressFilter>(fronts); });
+    proxy_->set_stream_filter([replies] { return std::make_unique<AddressFilter>(replies); });
   }
   thread_ = std::thread([this] { follow(); });
 }

@@ -5,11 +5,13 @@
 // to its front and reaches the promoted node, as through a virtual IP. Partitions and loss stay where they
 // are, on the per-client proxies the table routes to. Production code (a thread polling the table).
 //
-// On a cluster the nodes name each other by the ports they announce (MOVED, CLUSTER SLOTS, ...), which lead
-// past these fronts: given those ports, each front rewrites what it carries back so that the client only
-// ever learns fronts (cluster_address_filter.hpp). A node keeps its front for the whole run, and the front
-// follows the table, so a MOVED after a failover or a slot migration leads to the right node, on this
-// client's faulted path.
+// On a cluster the nodes name each other by the ports they announce (MOVED, CLUSTER SLOTS, ...), and on a
+// [sentinel] the sentinels name the data nodes and each other by the topology's fronts (SENTINEL MASTERS,
+// +switch-master, ...): those lead past these fronts. Given those ports, each front rewrites what it carries
+// back so that the client only ever learns fronts (address_filter.hpp, with cluster_reply_rewrite.hpp or
+// sentinel_reply_rewrite.hpp). A server keeps its front for the whole run, and the front follows the table,
+// so a MOVED after a failover or a slot migration, or the master the sentinels name after their failover,
+// leads to the right node, on this client's faulted path.
 #include <atomic>
 #include <memory>
 #include <thread>
@@ -20,10 +22,15 @@
 
 namespace lockcheck::redis_backend {
 
+// Who names the servers behind the fronts: which replies name them, and how (reply_addresses.hpp).
+enum class ServerNames { cluster, sentinel };
+
 class RoutedFronts {
  public:
-  // `named_ports`: on a cluster, by service, every port the cluster may name that node by (empty otherwise).
-  RoutedFronts(const RoutingTable& table, int process, int services, const std::vector<std::vector<int>>& named_ports = {});
+  // `named_ports`: on a cluster or a [sentinel], by service, every port the servers may name that service
+  // by (empty otherwise: nothing is rewritten).
+  RoutedFronts(const RoutingTable& table, int process, int services, const std::vector<std::vector<int>>& named_ports = {},
+               ServerNames names = ServerNames::cluster);
   ~RoutedFronts();
   RoutedFronts(const RoutedFronts&) = delete;
   RoutedFronts& operator=(const RoutedFronts&) = delete;

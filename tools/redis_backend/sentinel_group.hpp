@@ -41,6 +41,8 @@ class SentinelGroup {
   void heal();
   bool on_master_side(int sentinel, int on_master_side) const { return sentinel >= count() - on_master_side; }
   int port(int sentinel) const { return sentinels_.at(static_cast<std::size_t>(sentinel))->port(); }
+  // The port it announces (its front's): how the sentinels name each other (SENTINEL SENTINELS, hellos).
+  int announced_port(int sentinel) const { return fronts_.at(static_cast<std::size_t>(sentinel))->port(); }
   // Waits (at most `limit_ms`) until every sentinel knows every replica as a linked replica and every other
   // sentinel; returns how long that took. Throws when the group did not form in time.
   std::int64_t wait_formed(int replicas, std::int64_t limit_ms = 10000) const;

@@ -50,8 +50,10 @@ class Topology {
   // "127.0.0.1:<port>" each cluster node announces, by node; on a [sentinel] each service's address as the
   // sentinels name it (the data nodes, then the sentinels); empty otherwise.
   std::vector<std::string> cluster_addresses() const;
-  // [cluster] only: each node's own port (what it announces once restarted); empty otherwise.
-  std::vector<int> cluster_server_ports() const;
+  // By service, the other port the servers may name it by: a [cluster] node's own port (what it announces
+  // once restarted); a [sentinel] data node's own port (INFO's tcp_port), a sentinel's announced front;
+  // empty otherwise.
+  std::vector<int> other_named_ports() const;
 
   // Starts observing every master (after the servers are up; call before clients start).
   void observe();

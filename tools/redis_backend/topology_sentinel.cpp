@@ -33,11 +33,11 @@ std::vector<std::string> Topology::cluster_addresses() const {
   return addresses;
 }
 
-std::vector<int> Topology::cluster_server_ports() const {
+std::vector<int> Topology::other_named_ports() const {
   std::vector<int> ports;
-  for (const auto& server : servers_) {
-    if (cluster()) ports.push_back(server->port());
-  }
+  if (!cluster() && !sentinel()) return ports;
+  for (const auto& server : servers_) ports.push_back(server->port());
+  for (int sentinel = 0; sentinel < (sentinels_ ? sentinels_->count() : 0); ++sentinel) ports.push_back(sentinels_->announced_port(sentinel));
   return ports;
 }
 

@@ -7,7 +7,7 @@
 namespace lockcheck::redis_backend {
 
 void write_worker_config(const sim::SimConfig& config, const std::string& path, const std::vector<std::string>& cluster_addresses,
-                         const std::vector<int>& cluster_server_ports) {
+                         const std::vector<int>& other_named_ports) {
   const LockOptions& lock = config.lock;
   const sim::WorkloadConfig& w = config.workload;
   const nlohmann::json out{
@@ -37,7 +37,7 @@ void write_worker_config(const sim::SimConfig& config, const std::string& path, 
         {"write_latency_max_us", w.write_latency_max_us}, {"threads_per_process", w.threads_per_process}}},
       {"sentinel", {{"sentinels", config.sentinel.sentinels}, {"master_name", config.sentinel.master_name}}},
       {"cluster_addresses", cluster_addresses},
-      {"cluster_server_ports", cluster_server_ports}};
+      {"other_named_ports", other_named_ports}};
   std::ofstream file(path);
   file << out.dump();
   if (!file) throw std::runtime_error("cannot write " + path);
@@ -116,10 +116,10 @@ std::vector<std::string> read_cluster_addresses(const std::string& path) {
   return nlohmann::json::parse(file).at("cluster_addresses").get<std::vector<std::string>>();
 }
 
-std::vector<int> read_cluster_server_ports(const std::string& path) {
+std::vector<int> read_other_named_ports(const std::string& path) {
   std::ifstream file(path);
   if (!file) throw std::runtime_error("cannot read " + path);
-  return nlohmann::json::parse(file).at("cluster_server_ports").get<std::vector<int>>();
+  return nlohmann::json::parse(file).at("other_named_ports").get<std::vector<int>>();
 }
 
 }  // namespace lockcheck::redis_backend

@@ -36,21 +36,27 @@ namespace {
 
 // The settings an external client reads (judge/PROTOCOL.md): this process's fronts (routed_fronts.hpp), the key, the TTL and the connection name the
 // server-side history attributes its commands by.
-// On a cluster every node's front is a seed (the client needs one that answers).
+// On a cluster every node's front is a seed (the client needs one that answers); on a [sentinel] the client
+// is given the sentinels' fronts only (the last services), and finds the master by asking them.
 std::vector<std::string> external_client_env(const sim::SimConfig& config, const RoutedFronts& fronts, int services,
                                              bool cluster, int process, const std::string& client_name) {
+  const bool sentinel = config.sentinel.sentinels > 0;
+  const std::vector<int> ports = fronts.ports();
   std::string addresses;
-  for (const int port : fronts.ports()) {
-    addresses += fmt::format("{}127.0.0.1:{}", addresses.empty() ? "" : ",", port);
+  const std::size_t first = sentinel ? ports.size() - static_cast<std::size_t>(config.sentinel.sentinels) : 0;
+  for (std::size_t service = first; service < ports.size(); ++service) {
+    addresses += fmt::format("{}127.0.0.1:{}", addresses.empty() ? "" : ",", ports[service]);
   }
-  const char* topology = cluster ? "cluster" : services > 1 ? "redlock" : "single";
-  return {"LOCKCHECK_TOPOLOGY=" + std::string(topology),
-          "LOCKCHECK_REDIS=" + addresses,
-          "LOCKCHECK_KEY=" + config.workload.key,
-          fmt::format("LOCKCHECK_TTL_MS={}", config.lock.ttl.count()),
-          fmt::format("LOCKCHECK_COMMAND_TIMEOUT_MS={}", std::max<std::int64_t>(1, config.command_timeout_us / 1000)),
-          "LOCKCHECK_CLIENT_NAME=" + client_name,
-          fmt::format("LOCKCHECK_PROCESS={}", process)};
+  const char* topology = cluster ? "cluster" : sentinel ? "sentinel" : services > 1 ? "redlock" : "single";
+  std::vector<std::string> env{"LOCKCHECK_TOPOLOGY=" + std::string(topology),
+                               "LOCKCHECK_REDIS=" + addresses,
+                               "LOCKCHECK_KEY=" + config.workload.key,
+                               fmt::format("LOCKCHECK_TTL_MS={}", config.lock.ttl.count()),
+                               fmt::format("LOCKCHECK_COMMAND_TIMEOUT_MS={}", std::max<std::int64_t>(1, config.command_timeout_us / 1000)),
+                               "LOCKCHECK_CLIENT_NAME=" + client_name,
+                               fmt::format("LOCKCHECK_PROCESS={}", process)};
+  if (sentinel) env.push_back("LOCKCHECK_SENTINEL_MASTER=" + config.sentinel.master_name);
+  return env;
 }
 
 }  // namespace
@@ -120,16 +126,15 @@ int main(int argc, char** argv) {
     } else {
       const std::string name = worker_client_name(process, incarnation);
       const std::string stderr_path = (std::filesystem::path(out_path).parent_path() / fmt::format("client-{}.stderr", process)).string();
-      // A cluster's nodes name each other by the ports they announce (their own once restarted): the fronts
-      // rewrite both into their own.
+      // A cluster's nodes name each other by the ports they announce (their own once restarted), a [sentinel]'s
+      // sentinels the data nodes and each other by the topology's fronts: the fronts rewrite those, and the
+      // servers' own ports, into their own.
       std::vector<std::vector<int>> named_ports;
-      if (cluster) {
-        const std::vector<int> server_ports = read_cluster_server_ports(config_path);
-        for (std::size_t node = 0; node < addresses.size(); ++node) {
-          named_ports.push_back({std::stoi(addresses[node].substr(addresses[node].rfind(':') + 1)), server_ports.at(node)});
-        }
+      const std::vector<int> other_ports = read_other_named_ports(config_path);
+      for (std::size_t service = 0; service < addresses.size(); ++service) {
+        named_ports.push_back({std::stoi(addresses[service].substr(addresses[service].rfind(':') + 1)), other_ports.at(service)});
       }
-      fronts.emplace(table, process, services, named_ports);
+      fronts.emplace(table, process, services, named_ports, sentinel ? ServerNames::sentinel : ServerNames::cluster);
       std::vector<std::string> env = external_client_env(config, *fronts, services, cluster.has_value(), process, name);
       // The clock shim beside this worker moves the client's wall clock as the run moves this process's.
       const std::filesystem::path tools = std::filesystem::read_symlink("/proc/self/exe").parent_path();

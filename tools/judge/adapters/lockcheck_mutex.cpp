@@ -9,9 +9,11 @@
 #include <string>
 
 using Json = nlohmann::json;
-
 int main() {
   const auto env = [](const char* name, const char* fallback) { const char* v = std::getenv(name); return std::string(v ? v : fallback); };
+  if (const std::string topology = env("LOCKCHECK_TOPOLOGY", "single"); topology == "cluster" || topology == "sentinel") {
+    std::cerr << "lockcheck_judge_mutex: one Redis server (its first address), not LOCKCHECK_TOPOLOGY=" << topology << "\n"; return 2;
+  }
   const std::string address = env("LOCKCHECK_REDIS", "127.0.0.1:6379");
   lockcheck::ConnectionOptions connection{.host = address.substr(0, address.rfind(':')), .port = std::stoi(address.substr(address.rfind(':') + 1))};
   connection.command_timeout = lockcheck::Millis(std::stoll(env("LOCKCHECK_COMMAND_TIMEOUT_MS", "1000")));
@@ -26,7 +28,10 @@ int main() {
     const Json request = Json::parse(line);
     const std::string op = request.value("op", "");
     Json reply{{"id", request.at("id")}, {"type", "ok"}};
-    const auto outcome = [&](auto status, auto ok, auto lost) { reply["type"] = status == ok ? "ok" : status == lost ? "fail" : "info"; };
+    const auto outcome = [&](auto status, auto ok, auto lost) {  // fail and info carry an error (PROTOCOL.md)
+      reply["type"] = status == ok ? "ok" : status == lost ? "fail" : "info";
+      if (status != ok) reply["error"] = status == lost ? "the lease is no longer ours" : "unknown outcome";
+    };
     try {
       if (op == "acquire") {
         lease = mutex.try_acquire(lockcheck::Millis(request.value("wait_ms", 0)));

@@ -1,6 +1,6 @@
 // lockcheck judge adapter for node-redlock 5 (npm `redlock`) over ioredis, speaking PROTOCOL.md.
 // One ioredis client per address of LOCKCHECK_REDIS: Redlock over N masters (single: N = 1; cluster: one
-// ioredis Cluster, which routes the lock key to its master).
+// ioredis Cluster, which routes the lock key to its master; sentinel: one client on the sentinels' master).
 // Run: NODE_PATH=DIR/node_modules node tools/judge/adapters/node_redlock.js (DIR from install.sh)
 const { redisClients, serve } = require("./judge_protocol");
 const { default: Redlock, ResourceLockedError } = require("redlock");

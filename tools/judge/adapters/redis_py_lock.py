@@ -1,5 +1,5 @@
 """lockcheck judge adapter for redis-py's Lock (Debian python3-redis), speaking PROTOCOL.md.
-Single Redis or a cluster (RedisCluster): redis-py has no Redlock. Run: python3 tools/judge/adapters/redis_py_lock.py"""
+Single Redis, a cluster (RedisCluster) or Sentinel (master_for); no Redlock in redis-py. Run: python3 THIS_FILE"""
 import json, os, sys
 try:
     import redis
@@ -9,20 +9,19 @@ except ImportError:  # a pyenv/venv python3 first on PATH may lack redis: use De
     raise
 from redis.exceptions import LockError, RedisError
 env = os.environ; topology = env.get("LOCKCHECK_TOPOLOGY", "single")
-if topology not in ("single", "cluster"):
-    sys.exit("redis_py_lock: redis-py's Lock supports LOCKCHECK_TOPOLOGY=single or cluster")
+if topology not in ("single", "cluster", "sentinel"):
+    sys.exit("redis_py_lock: redis-py's Lock supports LOCKCHECK_TOPOLOGY=single, cluster or sentinel")
 seeds = [(a.rsplit(":", 1)[0], int(a.rsplit(":", 1)[1])) for a in env["LOCKCHECK_REDIS"].split(",")]
-# client_name: CLIENT SETNAME on every pooled connection (every node's). The command timeout bounds a
-# partitioned node's wait. RedisCluster follows MOVED and CLUSTER SLOTS itself; every address is a seed.
+# client_name: CLIENT SETNAME on every pooled connection; the command timeout bounds a partitioned node's wait.
+# RedisCluster follows MOVED / CLUSTER SLOTS; master_for asks the sentinels (SENTINEL MASTERS) per new connection.
 kw = dict(client_name=env["LOCKCHECK_CLIENT_NAME"], socket_timeout=int(env["LOCKCHECK_COMMAND_TIMEOUT_MS"]) / 1000.0)
 if topology == "cluster": r = redis.RedisCluster(startup_nodes=[redis.cluster.ClusterNode(h, p) for h, p in seeds], **kw)
+elif topology == "sentinel": r = redis.Sentinel(seeds, **kw).master_for(env["LOCKCHECK_SENTINEL_MASTER"])
 else: r = redis.Redis(host=seeds[0][0], port=seeds[0][1], **kw)
 key, ttl = env["LOCKCHECK_KEY"], int(env["LOCKCHECK_TTL_MS"]) / 1000.0
 lock = None  # the one lease this client may hold
 
-
-def do(op, req):
-    """Returns the extra fields of an ok reply; raises to answer fail/info."""
+def do(op, req):  # returns the extra fields of an ok reply; raises to answer fail/info
     global lock
     if op == "acquire":
         wait = req.get("wait_ms", 0) / 1000.0
@@ -44,7 +43,6 @@ def do(op, req):
     elif op == "held":
         return {"held": lock is not None and lock.owned()}  # owned(): GET == our token
     return {}
-
 def reply(msg): sys.stdout.write(json.dumps(msg) + "\n"); sys.stdout.flush()
 
 OPS = ["acquire", "release", "renew", "use", "held"]
@@ -56,5 +54,7 @@ for line in sys.stdin:  # ends when lockcheck closes our stdin
         reply(dict(id=rid, type="ok", **do(op, req)))
     except LockError as e:  # definite: redis answered and the lease is not (or no longer) ours
         reply({"id": rid, "type": "fail", "error": str(e) or type(e).__name__})
+    except redis.sentinel.MasterNotFoundError as e:  # definite: no sentinel named a master, nothing was sent
+        reply({"id": rid, "type": "fail", "error": "unreachable: " + str(e)})
     except (RedisError, OSError) as e:  # a connection error or timeout: the command may have run
         reply({"id": rid, "type": "info", "error": type(e).__name__ + ": " + str(e)})

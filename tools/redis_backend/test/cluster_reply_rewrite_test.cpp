@@ -1,9 +1,10 @@
 // An external cluster client learns only its fronts: the replies that name nodes (captured from redis-server
 // 7.0.15, a three-master cluster announcing 127.0.0.1:27001-27003) come out naming the fronts.
-#include "cluster_address_filter.hpp"
+#include "address_filter.hpp"
 #include "cluster_reply_rewrite.hpp"
 #include "resp_frames.hpp"
 #include "resp_value.hpp"
+#include "resp_text.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,13 +14,11 @@
 namespace lockcheck::redis_backend {
 namespace {
 
-const PortMap kFronts{{27001, 41001}, {27002, 41002}, {27003, 41003}};
+using namespace testing_text;
 
-std::string command(std::initializer_list<std::string> words) {
-  std::string out = "*" + std::to_string(words.size()) + "\r\n";
-  for (const std::string& word : words) out += "$" + std::to_string(word.size()) + "\r\n" + word + "\r\n";
-  return out;
-}
+const PortMap kClusterFronts{{27001, 41001}, {27002, 41002}, {27003, 41003}};
+
+std::string fronted(const std::string& text) { return with_fronts(text, kClusterFronts); }
 
 const std::string kSlots =
     "*3\r\n*3\r\n:0\r\n:5460\r\n*4\r\n$9\r\n127.0.0.1\r\n:27001\r\n$40\r\nfaccfeeb3ce5951db6d5c22f31a57c28d771433a\r\n*0\r\n"
@@ -34,18 +33,6 @@ const std::string kShards = "*1\r\n*4\r\n$5\r\nslots\r\n*2\r\n:0\r\n:5460\r\n$5\
 const std::string kNodesText =
     "faccfeeb3ce5951db6d5c22f31a57c28d771433a 127.0.0.1:27001@37001 myself,master - 0 1795782839000 1 connected 0-5460\n"
     "10220adc5423be8dc62d5867445fa34d6d56a898 127.0.0.1:27003@37003 master - 0 1795782840291 3 connected 10923-16383\n";
-
-std::string bulk(const std::string& text) { return "$" + std::to_string(text.size()) + "\r\n" + text + "\r\n"; }
-
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
-  return text;
-}
-
-std::string fronted(std::string text) {
-  for (const auto& [announced, front] : kFronts) text = replaced(text, std::to_string(announced), std::to_string(front));
-  return text;
-}
 
 TEST(RespValue, RoundTripsEveryCapturedReply) {
   for (const std::string& frame : {kSlots, kShards, bulk(kNodesText), std::string("$-1\r\n"), std::string("*-1\r\n")}) {
@@ -64,29 +51,29 @@ TEST(ClusterReplyRewrite, QueriesAreToldByTheirWords) {
 }
 
 TEST(ClusterReplyRewrite, RedirectionsNameTheFront) {
-  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::other, "-MOVED 8718 127.0.0.1:27002\r\n", kFronts), "-MOVED 8718 127.0.0.1:41002\r\n");
-  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::other, "-ASK 15495 127.0.0.1:27003\r\n", kFronts), "-ASK 15495 127.0.0.1:41003\r\n");
+  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::other, "-MOVED 8718 127.0.0.1:27002\r\n", kClusterFronts), "-MOVED 8718 127.0.0.1:41002\r\n");
+  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::other, "-ASK 15495 127.0.0.1:27003\r\n", kClusterFronts), "-ASK 15495 127.0.0.1:41003\r\n");
   // Not a node of the map, or not a redirection: unchanged.
-  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::other, "-MOVED 1 127.0.0.1:9\r\n", kFronts), "-MOVED 1 127.0.0.1:9\r\n");
-  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::other, "-ERR 127.0.0.1:27002\r\n", kFronts), "-ERR 127.0.0.1:27002\r\n");
+  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::other, "-MOVED 1 127.0.0.1:9\r\n", kClusterFronts), "-MOVED 1 127.0.0.1:9\r\n");
+  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::other, "-ERR 127.0.0.1:27002\r\n", kClusterFronts), "-ERR 127.0.0.1:27002\r\n");
 }
 
 TEST(ClusterReplyRewrite, SlotsShardsAndNodesNameTheFronts) {
-  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::slots, kSlots, kFronts), fronted(kSlots));
-  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::shards, kShards, kFronts), fronted(kShards));
+  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::slots, kSlots, kClusterFronts), fronted(kSlots));
+  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::shards, kShards, kClusterFronts), fronted(kShards));
   // The bus port (37001) is the nodes' own business and stays.
-  const std::string nodes = rewrite_cluster_reply(ClusterQuery::nodes, bulk(kNodesText), kFronts);
+  const std::string nodes = rewrite_cluster_reply(ClusterQuery::nodes, bulk(kNodesText), kClusterFronts);
   EXPECT_EQ(nodes, bulk(replaced(replaced(kNodesText, "27001@", "41001@"), "27003@", "41003@")));
   EXPECT_NE(nodes.find("@37001"), std::string::npos);
   const std::string replicas = "*1\r\n" + bulk(kNodesText.substr(0, kNodesText.find('\n') + 1));
-  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::replicas, replicas, kFronts), fronted(replicas));
+  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::replicas, replicas, kClusterFronts), fronted(replicas));
 }
 
 TEST(ClusterReplyRewrite, OtherRepliesPassByteForByte) {
   // A value that happens to hold an announced port is data, not an address.
-  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::other, bulk("127.0.0.1:27001"), kFronts), bulk("127.0.0.1:27001"));
-  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::other, kSlots, kFronts), kSlots);
-  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::slots, "-CLUSTERDOWN Hash slot not served\r\n", kFronts),
+  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::other, bulk("127.0.0.1:27001"), kClusterFronts), bulk("127.0.0.1:27001"));
+  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::other, kSlots, kClusterFronts), kSlots);
+  EXPECT_EQ(rewrite_cluster_reply(ClusterQuery::slots, "-CLUSTERDOWN Hash slot not served\r\n", kClusterFronts),
             "-CLUSTERDOWN Hash slot not served\r\n");
 }
 
@@ -100,8 +87,8 @@ TEST(ClusterReplyRewrite, RepliesAreToldByTheirShape) {
   EXPECT_FALSE(answers_cluster_query(ClusterQuery::other, kSlots));
 }
 
-TEST(ClusterAddressFilter, PairsRepliesWithRequestsAcrossReads) {
-  ClusterAddressFilter filter(kFronts);
+TEST(AddressFilterOnACluster, PairsRepliesWithRequestsAcrossReads) {
+  AddressFilter filter(std::make_shared<ClusterReplies>(kClusterFronts));
   // A pipeline: GET, CLUSTER SLOTS, CLUSTER NODES; requests go on unchanged.
   const std::string requests = command({"GET", "lock"}) + command({"CLUSTER", "SLOTS"}) + command({"CLUSTER", "NODES"});
   std::string forwarded = filter.pass(true, requests.substr(0, 7));
@@ -114,8 +101,8 @@ TEST(ClusterAddressFilter, PairsRepliesWithRequestsAcrossReads) {
   EXPECT_EQ(out, bulk("127.0.0.1:27001") + fronted(kSlots) + bulk(replaced(replaced(kNodesText, "27001@", "41001@"), "27003@", "41003@")));
 }
 
-TEST(ClusterAddressFilter, AReplyLostOnTheWayDoesNotShiftThePairing) {
-  ClusterAddressFilter filter(kFronts);
+TEST(AddressFilterOnACluster, AReplyLostOnTheWayDoesNotShiftThePairing) {
+  AddressFilter filter(std::make_shared<ClusterReplies>(kClusterFronts));
   filter.pass(true, command({"GET", "lock"}) + command({"CLUSTER", "SLOTS"}));
   // The GET's reply was dropped by a lossy link: the next reply is CLUSTER SLOTS', and is rewritten.
   EXPECT_EQ(filter.pass(false, kSlots), fronted(kSlots));
@@ -124,16 +111,16 @@ TEST(ClusterAddressFilter, AReplyLostOnTheWayDoesNotShiftThePairing) {
   EXPECT_EQ(filter.pass(false, "-MOVED 8718 127.0.0.1:27002\r\n"), "-MOVED 8718 127.0.0.1:41002\r\n");
 }
 
-TEST(ClusterAddressFilter, InlineCommandsAndPushesArePaired) {
-  ClusterAddressFilter filter(kFronts);
+TEST(AddressFilterOnACluster, InlineCommandsAndPushesArePaired) {
+  AddressFilter filter(std::make_shared<ClusterReplies>(kClusterFronts));
   EXPECT_EQ(filter.pass(true, "CLUSTER SLOTS\r\n"), "CLUSTER SLOTS\r\n");
   const std::string message = "*3\r\n$7\r\nmessage\r\n$1\r\nc\r\n$5\r\n27001\r\n";
   EXPECT_EQ(filter.pass(false, message), message);  // a push answers nothing
   EXPECT_EQ(filter.pass(false, kSlots), fronted(kSlots));
 }
 
-TEST(ClusterAddressFilter, BytesThatAreNotResp2CloseTheConnection) {
-  ClusterAddressFilter filter(kFronts);
+TEST(AddressFilterOnACluster, BytesThatAreNotResp2CloseTheConnection) {
+  AddressFilter filter(std::make_shared<ClusterReplies>(kClusterFronts));
   filter.pass(true, command({"HELLO", "3"}));
   EXPECT_THROW(filter.pass(false, "%1\r\n+server\r\n+redis\r\n"), std::runtime_error);
 }

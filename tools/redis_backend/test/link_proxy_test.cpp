@@ -3,7 +3,8 @@
 // proxy. And its stream filter: what an external cluster client's fronts rewrite replies with.
 #include "link_proxy.hpp"
 
-#include "cluster_address_filter.hpp"
+#include "address_filter.hpp"
+#include "cluster_reply_rewrite.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -97,7 +98,7 @@ TEST(LinkProxy, EachConnectionPassesItsOwnStreamFilter) {
   const int listener = listen_on_loopback(target_port);
   ASSERT_GE(listener, 0);
   LinkProxy proxy(std::vector<int>{target_port}, 0);
-  proxy.set_stream_filter([] { return std::make_unique<ClusterAddressFilter>(PortMap{{7002, 41002}}); });
+  proxy.set_stream_filter([] { return std::make_unique<AddressFilter>(std::make_shared<ClusterReplies>(PortMap{{7002, 41002}})); });
 
   const int client = connect_from("127.0.0.1", proxy.port());
   const int server = accept_within(listener, 2000);

@@ -54,7 +54,7 @@ TEST(WorkerConfig, ClusterAddressesSurviveTheFile) {
   const std::string path = (std::filesystem::temp_directory_path() / ("worker-config-cluster-" + std::to_string(getpid()))).string();
   write_worker_config(sim::SimConfig{}, path, {"127.0.0.1:40001", "127.0.0.1:40002"}, {30001, 30002});
   const std::vector<std::string> addresses = read_cluster_addresses(path);
-  const std::vector<int> server_ports = read_cluster_server_ports(path);
+  const std::vector<int> server_ports = read_other_named_ports(path);
   write_worker_config(sim::SimConfig{}, path);
   const std::vector<std::string> none = read_cluster_addresses(path);
   std::filesystem::remove(path);

@@ -169,7 +169,8 @@ class Setup:
         env.update(LOCKCHECK_TOPOLOGY="single" if len(self.servers) == 1 else "redlock",
                    LOCKCHECK_REDIS=addresses or ",".join("127.0.0.1:%d" % s.port for s in self.servers),
                    LOCKCHECK_KEY=self.key, LOCKCHECK_TTL_MS=str(self.ttl),
-                   LOCKCHECK_CLIENT_NAME="drive-%s" % name, LOCKCHECK_PROCESS=str(number))
+                   LOCKCHECK_CLIENT_NAME="drive-%s" % name, LOCKCHECK_PROCESS=str(number),
+                   LOCKCHECK_COMMAND_TIMEOUT_MS="1000")
         return env
 
     def client(self, name, cmd, addresses=None):

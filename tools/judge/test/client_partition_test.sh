@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# A network fault on an external cluster client lands (cluster-client-partitioned.toml): the client cut off from
-# the lock's node tries and never acquires, while the other client acquires. Run for each client given.
+# A network fault on an external client lands whatever address its library learns from the servers
+# (cluster-client-partitioned.toml: MOVED and CLUSTER SLOTS; sentinel-client-partitioned.toml: the sentinels'
+# answers): the client cut off from the lock's node tries and never acquires, while the other client
+# acquires. Usage: client_partition_test.sh LOCKCHECK SCENARIO CLIENT...; runs each client given.
 set -euo pipefail
-lockcheck=$1; shift
-here=$(cd "$(dirname "$0")" && pwd)
+lockcheck=$1; scenario=$2; shift 2
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 for client in "$@"; do
   rm -f "$dir"/*
   # The verdicts are not the point here (the file expects none): the history is.
-  "$lockcheck" judge "$here/cluster-client-partitioned.toml" --client "$client" --history-dir "$dir" > "$dir/out.txt" || true
+  "$lockcheck" judge "$scenario" --client "$client" --history-dir "$dir" > "$dir/out.txt" || true
   if grep -q HUNG "$dir/out.txt"; then cat "$dir/out.txt"; exit 1; fi
   history=$(ls "$dir"/*.jsonl | head -1)
   python3 - "$history" "$client" <<'PY'

@@ -1,10 +1,9 @@
-#include "cluster_address_filter.hpp"
+#include "address_filter.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <sstream>
 #include <stdexcept>
 
+#include "command_words.hpp"
 #include "resp_frames.hpp"
 #include "resp_value.hpp"
 
@@ -17,59 +16,49 @@ std::size_t inline_length(std::string_view bytes) {
   return end == std::string_view::npos ? 0 : end + 1;
 }
 
-std::vector<std::string> words_of(std::string_view frame) {
-  std::vector<std::string> words;
-  if (frame[0] != '*') {
-    std::istringstream line{std::string(frame)};
-    for (std::string word; line >> word;) words.push_back(word);
-    return words;
-  }
-  for (const RespValue& element : parse_resp(frame).elements) words.push_back(element.text);
-  return words;
-}
-
 bool is_subscribe(const std::string& word) {
   return word == "subscribe" || word == "psubscribe" || word == "ssubscribe";
 }
 
 }  // namespace
 
-void ClusterAddressFilter::note_request(std::string_view frame) {
-  std::vector<std::string> words = words_of(frame);
+void AddressFilter::note_request(std::string_view frame) {
+  const std::vector<std::string> words = words_of(frame);
   if (words.empty()) return;  // an empty inline line: the server answers nothing
-  std::string command = words.empty() ? "" : words[0];
-  for (char& c : command) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string command = lowercase(words[0]);
   if (command.ends_with("unsubscribe")) return;  // answered by pushes (below)
   // A subscription answers once per channel.
   const std::size_t answers = is_subscribe(command) ? std::max<std::size_t>(1, words.size() - 1) : 1;
-  for (std::size_t i = 0; i < answers; ++i) pending_.push_back(cluster_query_of(words));
+  const int query = replies_->query_of(words);
+  for (std::size_t i = 0; i < answers; ++i) pending_.push_back(query);
 }
 
-std::string ClusterAddressFilter::reply(std::string_view frame) {
+std::string AddressFilter::reply(std::string_view frame) {
   // Pushes of a subscribed connection answer no request.
   if (frame[0] == '*' && frame.size() < 64 * 1024) {
     const RespValue value = parse_resp(frame);
     if (!value.elements.empty()) {
       const std::string& kind = value.elements[0].text;
-      if (kind == "message" || kind == "pmessage" || kind == "smessage" || kind.ends_with("unsubscribe")) return std::string(frame);
+      if (kind == "message" || kind == "pmessage" || kind == "smessage") return replies_->rewrite_push(frame);
+      if (kind.ends_with("unsubscribe")) return std::string(frame);
     }
   }
   // Replies come in the order of the requests, but a fault proxy behind this one may have dropped a request
-  // or a reply: a reply shaped as the answer to a pending cluster query answers the first such query, and
+  // or a reply: a reply shaped as the answer to a pending query answers the first such query, and
   // every request before it lost its reply. Any other reply answers the oldest request.
   for (std::size_t i = 0; i < pending_.size(); ++i) {
-    if (answers_cluster_query(pending_[i], frame)) {
-      const ClusterQuery query = pending_[i];
+    if (pending_[i] != 0 && replies_->answers(pending_[i], frame)) {
+      const int query = pending_[i];
       pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(i) + 1);
-      return rewrite_cluster_reply(query, frame, ports_);
+      return replies_->rewrite(query, frame);
     }
   }
   if (!pending_.empty()) pending_.pop_front();
-  return rewrite_cluster_reply(ClusterQuery::other, frame, ports_);
+  return replies_->rewrite(0, frame);
 }
 
-std::string ClusterAddressFilter::pass(bool to_server, std::string_view bytes) {
-  std::string& partial = to_server ? requests_ : replies_;
+std::string AddressFilter::pass(bool to_server, std::string_view bytes) {
+  std::string& partial = to_server ? requests_ : replies_bytes_;
   partial.append(bytes);
   std::string out;
   // Bounded: each pass removes one whole message from `partial`.
