@@ -28,7 +28,7 @@ struct Outcome {
 
 Outcome run_plan(const RunPlan& plan) {
   const sim::RunResult run = sim::simulate(plan.config, plan.seed);
-  const properties::History history = properties::parse_history(run.history.jsonl());
+  const properties::History history = properties::parse_history_lines(run.history.lines());
   Outcome outcome;
   outcome.exercise = properties::exercise_of(history);
   for (auto& verdict : properties::check_all(history)) {
