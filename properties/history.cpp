@@ -2,10 +2,12 @@
 // lenient about fields it does not know, so a newer simulator can add fields without breaking old checkers.
 #include "history.hpp"
 
+#include "flat_line.hpp"
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <algorithm>
 
 namespace lockcheck::properties {
 
@@ -13,14 +15,27 @@ namespace {
 
 using nlohmann::json;
 
-// Reads typed fields of one line's object; every error names the line and the field.
+// Thrown by a Fields over a scanned line when the line needs the JSON parser after all: a value of another
+// type than the field wants (the parser's message names it), or a field whose value is an array or object.
+struct NeedsJsonParser {};
+
+// Reads typed fields of one line, scanned (FlatLine) or parsed (a JSON object); every error names the line
+// and the field. A scanned line hands every case it cannot answer exactly as the parsed one would to the
+// parser, by throwing NeedsJsonParser: only lines whose fields all have the wanted types are read scanned.
 class Fields {
  public:
-  Fields(const json& object, std::int64_t line) : object_(object), line_(line) {}
+  Fields(const json& object, std::int64_t line) : object_(&object), line_(line) {}
+  Fields(const FlatLine& flat, std::int64_t line) : flat_(&flat), line_(line) {}
 
   [[noreturn]] void fail(const std::string& what) const { throw ParseError(line_, what); }
 
-  bool has(const char* name) const { return object_.contains(name) && !object_.at(name).is_null(); }
+  bool has(const char* name) const {
+    if (flat_ != nullptr) {
+      const FlatValue* value = flat_->find(name);
+      return value != nullptr && value->kind != FlatValue::Kind::null;
+    }
+    return object_->contains(name) && !object_->at(name).is_null();
+  }
 
   std::int64_t integer(const char* name) const {
     if (!has(name)) fail(fmt::format("missing integer field '{}'", name));
@@ -35,7 +50,13 @@ class Fields {
   }
   std::uint64_t unsigned_or(const char* name, std::uint64_t fallback) const {
     if (!has(name)) return fallback;
-    const json& value = object_.at(name);
+    if (flat_ != nullptr) {
+      const FlatValue& value = flat(name, FlatValue::Kind::non_negative, FlatValue::Kind::integer);
+      if (value.kind == FlatValue::Kind::non_negative) return value.non_negative;
+      if (value.integer >= 0) return static_cast<std::uint64_t>(value.integer);
+      fail(fmt::format("field '{}' must be a non-negative integer", name));
+    }
+    const json& value = object_->at(name);
     if (value.is_number_unsigned()) return value.get<std::uint64_t>();
     if (value.is_number_integer() && value.get<std::int64_t>() >= 0) {
       return static_cast<std::uint64_t>(value.get<std::int64_t>());
@@ -53,7 +74,7 @@ class Fields {
   std::vector<Meta::DerivedKey> derived_keys() const {
     std::vector<Meta::DerivedKey> keys;
     if (!has("lock_keys")) return keys;
-    const json& list = object_.at("lock_keys");
+    const json& list = nested("lock_keys");
     if (!list.is_array()) fail("field 'lock_keys' must be an array");
     for (const json& entry : list) {
       if (!entry.is_object()) fail("each of 'lock_keys' must be an object");
@@ -69,7 +90,7 @@ class Fields {
   std::map<std::string, std::string> string_map(const char* name) const {
     std::map<std::string, std::string> out;
     if (!has(name)) return out;
-    const json& map = object_.at(name);
+    const json& map = nested(name);
     if (!map.is_object()) fail(fmt::format("field '{}' must be an object", name));
     for (const auto& [key, value] : map.items()) {
       if (!value.is_string()) fail(fmt::format("each value of '{}' must be a string", name));
@@ -81,7 +102,7 @@ class Fields {
   // "holders": [{"token": ..., "mode": "read" | "write"}, ...]; absent: nullopt.
   std::optional<std::vector<Holder>> holders() const {
     if (!has("holders")) return std::nullopt;
-    const json& list = object_.at("holders");
+    const json& list = nested("holders");
     if (!list.is_array()) fail("field 'holders' must be an array");
     std::vector<Holder> holders;
     for (const json& entry : list) {
@@ -95,14 +116,34 @@ class Fields {
   }
   bool boolean_or(const char* name, bool fallback) const {
     if (!has(name)) return fallback;
-    const json& value = object_.at(name);
+    if (flat_ != nullptr) return flat(name, FlatValue::Kind::boolean, FlatValue::Kind::boolean).boolean;
+    const json& value = object_->at(name);
     if (!value.is_boolean()) fail(fmt::format("field '{}' must be true or false", name));
     return value.get<bool>();
   }
 
  private:
+  // A present field of a scanned line, of one of two kinds; of another, the parser answers.
+  const FlatValue& flat(const char* name, FlatValue::Kind kind, FlatValue::Kind other) const {
+    const FlatValue& value = *flat_->find(name);
+    if (value.kind != kind && value.kind != other) throw NeedsJsonParser{};
+    return value;
+  }
+  // An array or object field: a scanned line has none (scan() leaves such lines to the parser).
+  const json& nested(const char* name) const {
+    if (flat_ != nullptr) throw NeedsJsonParser{};
+    return object_->at(name);
+  }
   std::int64_t as_integer(const char* name) const {
-    const json& value = object_.at(name);
+    if (flat_ != nullptr) {
+      const FlatValue& value = flat(name, FlatValue::Kind::integer, FlatValue::Kind::non_negative);
+      if (value.kind == FlatValue::Kind::integer) return value.integer;
+      if (value.non_negative > static_cast<std::uint64_t>(INT64_MAX)) {
+        fail(fmt::format("field '{}' does not fit in a signed 64-bit integer", name));
+      }
+      return static_cast<std::int64_t>(value.non_negative);
+    }
+    const json& value = object_->at(name);
     // Times are integers by contract; a float means the writer lost precision somewhere.
     if (value.is_number_integer()) {
       if (value.is_number_unsigned() &&
@@ -114,12 +155,14 @@ class Fields {
     fail(fmt::format("field '{}' must be an integer, got {}", name, value.dump()));
   }
   std::string as_string(const char* name) const {
-    const json& value = object_.at(name);
+    if (flat_ != nullptr) return std::string(flat(name, FlatValue::Kind::string, FlatValue::Kind::string).text);
+    const json& value = object_->at(name);
     if (!value.is_string()) fail(fmt::format("field '{}' must be a string, got {}", name, value.dump()));
     return value.get<std::string>();
   }
 
-  const json& object_;
+  const json* object_ = nullptr;
+  const FlatLine* flat_ = nullptr;
   std::int64_t line_;
 };
 
@@ -292,46 +335,68 @@ std::int64_t History::end_us() const {
   return events.empty() ? 0 : event_time(events.back());
 }
 
-History parse_history(std::istream& in) {
-  History history;
-  std::string text;
-  std::int64_t line_number = 0;
-  std::int64_t previous_t = 0;
-  while (std::getline(in, text)) {
-    ++line_number;
-    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+namespace {
+
+// Reads a history line by line, each line into an event, whichever way the lines arrive.
+class HistoryReader {
+ public:
+  // `lines`: how many lines are coming, when known (an event per line at most).
+  explicit HistoryReader(std::size_t lines = 0) { history_.events.reserve(lines); }
+
+  void line(std::string_view text) {
+    ++line_number_;
+    if (text.find_first_not_of(" \t\r") == std::string_view::npos) return;
+    if (flat_.scan(text)) {
+      try {
+        take(Fields(flat_, line_number_));
+        return;
+      } catch (const NeedsJsonParser&) {
+        // A field of another type than wanted: the parser reads the line again and says what is wrong.
+      }
+    }
     json object;
     try {
       object = json::parse(text);
     } catch (const json::exception& error) {
       // parse_error, and out_of_range for a number too large for a double (found by history_fuzzer).
-      throw ParseError(line_number, fmt::format("not valid JSON ({})", error.what()));
+      throw ParseError(line_number_, fmt::format("not valid JSON ({})", error.what()));
     }
-    if (!object.is_object()) throw ParseError(line_number, "not a JSON object");
-    Fields fields(object, line_number);
+    if (!object.is_object()) throw ParseError(line_number_, "not a JSON object");
+    take(Fields(object, line_number_));
+  }
+
+  History finish() && {
+    if (history_.events.empty()) throw ParseError(line_number_, "empty history (no meta line)");
+    return std::move(history_);
+  }
+
+ private:
+  // One line's event; the history changes only once the whole line was read (a scanned line that needs the
+  // parser is read again from the start).
+  void take(const Fields& fields) {
     std::int64_t i = fields.integer("i");
     std::int64_t t = fields.integer("t");
     std::string kind = fields.string("kind");
     // Witnesses are line indices, so they must be unique and in order; checkers walk events in time order.
-    auto expected_i = static_cast<std::int64_t>(history.events.size());
+    auto expected_i = static_cast<std::int64_t>(history_.events.size());
     if (i != expected_i) fields.fail(fmt::format("'i' is {}, expected {}", i, expected_i));
-    if (t < previous_t) fields.fail(fmt::format("'t' goes backwards ({} after {})", t, previous_t));
-    previous_t = t;
-    if (history.events.empty() && kind != "meta") fields.fail("the first line must be the 'meta' line");
-    if (history.closed) fields.fail("a line after the closing 'end' line");
+    if (t < previous_t_) fields.fail(fmt::format("'t' goes backwards ({} after {})", t, previous_t_));
+    if (history_.events.empty() && kind != "meta") fields.fail("the first line must be the 'meta' line");
+    if (history_.closed) fields.fail("a line after the closing 'end' line");
     if (kind == "end") {
-      history.closed = true;
-      history.closed_at_us = t;
-      continue;
+      previous_t_ = t;
+      history_.closed = true;
+      history_.closed_at_us = t;
+      return;
     }
     Event event;
     if (kind == "meta") {
-      if (!history.events.empty()) fields.fail("a second 'meta' line");
+      if (!history_.events.empty()) fields.fail("a second 'meta' line");
       Meta meta = parse_meta(fields);
       meta.i = i;
       meta.t = t;
-      history.meta = meta;
-      event = meta;
+      history_.meta = meta;
+      event = std::move(meta);
     } else if (kind == "op") {
       Op op = parse_op(fields);
       op.i = i;
@@ -351,22 +416,48 @@ History parse_history(std::istream& in) {
       ServerEvent server = parse_server(fields);
       server.i = i;
       server.t = t;
-      if (auto file = history.meta.script_files.find(server.script); file != history.meta.script_files.end()) {
+      if (auto file = history_.meta.script_files.find(server.script); file != history_.meta.script_files.end()) {
         server.script = file->second;
       }
       event = std::move(server);
     } else {
       fields.fail(fmt::format("unknown kind '{}' (expected meta, op, resource, fault, server or end)", kind));
     }
-    history.events.push_back(std::move(event));
+    previous_t_ = t;
+    history_.events.push_back(std::move(event));
   }
-  if (history.events.empty()) throw ParseError(line_number, "empty history (no meta line)");
-  return history;
+
+  History history_;
+  FlatLine flat_;
+  std::int64_t line_number_ = 0;
+  std::int64_t previous_t_ = 0;
+};
+
+}  // namespace
+
+History parse_history(std::istream& in) {
+  HistoryReader reader;
+  std::string text;
+  while (std::getline(in, text)) reader.line(text);
+  return std::move(reader).finish();
 }
 
 History parse_history(std::string_view text) {
-  std::istringstream in{std::string(text)};
-  return parse_history(in);
+  // Lines as std::getline splits them: a last line without its newline is a line, an empty tail is not.
+  HistoryReader reader;
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    reader.line(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return std::move(reader).finish();
+}
+
+History parse_history_lines(std::span<const std::string> lines) {
+  HistoryReader reader(lines.size());
+  for (const std::string& line : lines) reader.line(line);
+  return std::move(reader).finish();
 }
 
 }  // namespace lockcheck::properties

@@ -5,6 +5,7 @@
 #include <istream>
 #include <map>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -173,6 +174,9 @@ struct History {
 // Parses a whole JSONL history. Blank lines are skipped; anything else malformed throws ParseError.
 History parse_history(std::istream& in);
 History parse_history(std::string_view text);
+// The same history given as its lines, each without its newline: a simulated run's lines as they are kept
+// in memory, judged without first joining them into one text.
+History parse_history_lines(std::span<const std::string> lines);
 
 std::int64_t event_index(const Event& event);  // its "i"
 std::int64_t event_time(const Event& event);   // its "t"

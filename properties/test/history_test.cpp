@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "history_builder.hpp"
 #include "properties/history.hpp"
@@ -71,6 +73,46 @@ TEST(History, ErrorsNameTheLineAndTheProblem) {
   EXPECT_EQ(parse_error(meta + R"({"i":1,"t":1,"kind":"server","node":0,"event":"vanished","key":"k",)"
                                R"("node_time_ms":1})"),
             "history line 2: unknown server event 'vanished'");
+}
+
+// A line of the simple shape whose field has another type than wanted is read by the JSON parser, whose
+// message names the value.
+TEST(History, ErrorsOnAFieldOfTheWrongTypeQuoteTheValue) {
+  std::string meta = std::string(kMeta) + "\n";
+  EXPECT_EQ(parse_error(meta + R"({"i":1,"t":1,"kind":"op","type":"ok","process":"2","f":"acquire"})"),
+            "history line 2: field 'process' must be an integer, got \"2\"");
+  EXPECT_EQ(parse_error(meta + R"({"i":1,"t":1,"kind":"op","type":7,"process":2,"f":"acquire"})"),
+            "history line 2: field 'type' must be a string, got 7");
+  EXPECT_EQ(parse_error(meta + R"({"i":1,"t":1,"kind":"op","type":"ok","process":2,"f":"release","error":1})"),
+            "history line 2: field 'error' must be true or false");
+  EXPECT_EQ(parse_error(meta + R"({"i":1,"t":9223372036854775808,"kind":"end"})"),
+            "history line 2: field 't' does not fit in a signed 64-bit integer");
+  EXPECT_EQ(parse_error(R"({"i":0,"t":0,"kind":"meta","schema":1,"ttl_ms":1,"seed":-1})"),
+            "history line 1: field 'seed' must be a non-negative integer");
+  EXPECT_EQ(parse_error(R"({"i":0,"t":0,"kind":"meta","schema":1,"ttl_ms":1,"lock_keys":3})"),
+            "history line 1: field 'lock_keys' must be an array");
+}
+
+TEST(History, ReadsTheSameFromLinesAsFromText) {
+  const std::vector<std::string> lines = {
+      kMeta,
+      R"({"i":1,"t":3,"kind":"op","type":"invoke","process":2,"f":"acquire","key":"k"})",
+      R"({"i":2,"t":4,"kind":"server","node":0,"event":"created","key":"k","value":"a","by":2,"node_time_ms":0,)"
+      R"("holders":[{"token":"a","mode":"read"}]})",
+      R"({"i":3,"t":5,"kind":"end"})",
+  };
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  const History from_lines = parse_history_lines(lines);
+  const History from_text = parse_history(text);
+  ASSERT_EQ(from_lines.events.size(), 3u);
+  EXPECT_EQ(from_text.events.size(), 3u);
+  EXPECT_TRUE(from_lines.closed);
+  EXPECT_EQ(std::get<ServerEvent>(from_lines.events[2]).holders->front().token, "a");
+  EXPECT_EQ(std::get<Op>(from_lines.events[1]).key, std::get<Op>(from_text.events[1]).key);
+  // Without its last newline, and with blank lines, the text is still the same history.
+  EXPECT_EQ(parse_history(text.substr(0, text.size() - 1)).events.size(), 3u);
+  EXPECT_EQ(parse_error(text + "\n\n" + R"({"i":3,"t":6,"kind":"end"})"), "history line 7: a line after the closing 'end' line");
 }
 
 TEST(History, ParsesFromAStreamAndKeepsUnknownFunctions) {

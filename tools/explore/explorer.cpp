@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <thread>
 
@@ -28,7 +29,7 @@ struct Outcome {
 
 Outcome run_plan(const RunPlan& plan) {
   const sim::RunResult run = sim::simulate(plan.config, plan.seed);
-  const properties::History history = properties::parse_history(run.history.jsonl());
+  const properties::History history = properties::parse_history_lines(run.history.lines());
   Outcome outcome;
   outcome.exercise = properties::exercise_of(history);
   for (auto& verdict : properties::check_all(history)) {
@@ -39,27 +40,36 @@ Outcome run_plan(const RunPlan& plan) {
   return outcome;
 }
 
-std::vector<Outcome> run_all(const std::vector<RunPlan>& plans, unsigned jobs) {
-  std::vector<Outcome> outcomes(plans.size());
+// Runs plans[first..] on `jobs` threads, each thread taking the next plan in order. Once a run `may_end` the
+// search, no later plan starts: its outcome could never be taken, and a find in a batch's first run would
+// otherwise cost the whole batch. Returns the end of the plans run; every outcome before it is filled.
+// (Plans the search never takes change nothing in its result: only taken runs count.)
+std::size_t run_from(const std::vector<RunPlan>& plans, std::size_t first, unsigned jobs,
+                     const std::function<bool(const Outcome&)>& may_end, std::vector<Outcome>& outcomes) {
   std::vector<std::exception_ptr> errors(plans.size());
-  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> next{first};
+  std::atomic<std::size_t> end{plans.size()};
   const auto work = [&] {
-    for (std::size_t i = next++; i < plans.size(); i = next++) {
+    for (std::size_t i = next++; i < end; i = next++) {
       try {
         outcomes[i] = run_plan(plans[i]);
+        // Lower `end` to i + 1 unless another thread lowered it further (each retry sees a lower `end`).
+        std::size_t seen = end;
+        while (may_end(outcomes[i]) && i + 1 < seen && !end.compare_exchange_weak(seen, i + 1)) {
+        }
       } catch (...) {
         errors[i] = std::current_exception();
       }
     }
   };
   std::vector<std::thread> threads;
-  for (unsigned t = 1; t < std::min<std::size_t>(jobs, plans.size()); ++t) threads.emplace_back(work);
+  for (unsigned t = 1; t < std::min<std::size_t>(jobs, plans.size() - first); ++t) threads.emplace_back(work);
   work();
   for (auto& thread : threads) thread.join();
-  for (const auto& error : errors) {
-    if (error) std::rethrow_exception(error);
+  for (std::size_t i = first; i < end; ++i) {
+    if (errors[i]) std::rethrow_exception(errors[i]);
   }
-  return outcomes;
+  return end;
 }
 
 // Fault indices stay valid when a workload draw changes the client count.
@@ -242,11 +252,24 @@ bool Explorer::step() {
   while (plans.size() < kBatch && (options_.budget_runs == 0 || result_.runs + plans.size() < options_.budget_runs)) {
     plans.push_back(next_plan());
   }
-  const std::vector<Outcome> outcomes = run_all(plans, options_.jobs);
-  for (std::size_t i = 0; i < plans.size() && !over_; ++i) {
-    over_ = take(plans[i], outcomes[i].exercise, outcomes[i].verdicts, outcomes[i].events);
+  std::vector<Outcome> outcomes(plans.size());
+  const auto may_end = [this](const Outcome& outcome) { return may_end_search(outcome.verdicts); };
+  for (std::size_t next = 0; next < plans.size() && !over_;) {
+    const std::size_t end = run_from(plans, next, options_.jobs, may_end, outcomes);
+    for (; next < end && !over_; ++next) {
+      over_ = take(plans[next], outcomes[next].exercise, outcomes[next].verdicts, outcomes[next].events);
+    }
   }
   return !done();
+}
+
+bool Explorer::may_end_search(const std::vector<properties::Verdict>& verdicts) const {
+  // As take() decides, before any run of the batch is taken: found_ only grows by a find, which ends it.
+  if (options_.all_properties && options_.only_property.empty()) return false;
+  return std::any_of(verdicts.begin(), verdicts.end(), [this](const properties::Verdict& verdict) {
+    return verdict.outcome == properties::Outcome::violated && found_.count(verdict.property) == 0 &&
+           (options_.only_property.empty() || verdict.property == options_.only_property);
+  });
 }
 
 bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,

@@ -83,6 +83,9 @@ class Explorer {
   bool take(const RunPlan& plan, const properties::Exercise& exercise, const std::vector<properties::Verdict>& verdicts,
             std::uint64_t events);
   bool done() const;
+  // Whether a run with these verdicts could end the search when taken (a find, unless --all-properties):
+  // no later run of its batch need run. Read by the runs' threads; take() changes nothing it reads meanwhile.
+  bool may_end_search(const std::vector<properties::Verdict>& verdicts) const;
 
   sim::SimConfig base_;
   bool can_renew_;

@@ -9,11 +9,10 @@
 namespace lockcheck::explore {
 
 Judged judge_run(const sim::SimConfig& config, std::uint64_t seed, const std::string& property) {
-  return judge_history(sim::simulate(config, seed).history.jsonl(), property);
+  return judge_history(properties::parse_history_lines(sim::simulate(config, seed).history.lines()), property);
 }
 
-Judged judge_history(const std::string& jsonl, const std::string& property) {
-  const properties::History history = properties::parse_history(jsonl);
+Judged judge_history(const properties::History& history, const std::string& property) {
   Judged judged;
   for (auto& verdict : properties::check_all(history)) {
     if (verdict.property != property) continue;

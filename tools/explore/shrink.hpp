@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/config.hpp"
+#include "properties/history.hpp"
 #include "properties/verdict.hpp"
 
 namespace lockcheck::explore {
@@ -23,7 +24,7 @@ struct Judged {
 };
 Judged judge_run(const sim::SimConfig& config, std::uint64_t seed, const std::string& property);
 // The same judgement of a history already run.
-Judged judge_history(const std::string& jsonl, const std::string& property);
+Judged judge_history(const properties::History& history, const std::string& property);
 
 struct ShrinkResult {
   std::vector<sim::FaultSpec> faults;  // a schedule that still violates, 1-minimal if the budget allowed

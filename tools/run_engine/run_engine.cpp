@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -59,22 +60,24 @@ SeedRun run_one(const sim::Scenario& scenario, std::uint64_t seed, const RunOpti
     std::string jsonl;
     std::map<std::string, std::string>& unobservable = out.unobservable;
     bool hit_event_limit = false;
+    std::optional<sim::RunResult> run;  // a simulated run's lines are judged as they are, not joined into text first
     if (options.real_backend) {
       BackendHistory real = options.real_backend(scenario, seed);
       jsonl = std::move(real.jsonl);
       unobservable = std::move(real.unobservable);
       out.client_hangs = std::move(real.client_hangs);
     } else {
-      const sim::RunResult run = sim::simulate(scenario.config, seed);
-      jsonl = run.history.jsonl();
-      out.hash = run.history.hash();
-      hit_event_limit = run.hit_event_limit;
+      run = sim::simulate(scenario.config, seed);
+      out.hash = run->history.hash();
+      hit_event_limit = run->hit_event_limit;
     }
     if (!options.history_dir.empty()) {
       std::filesystem::create_directories(options.history_dir);
-      std::ofstream(std::filesystem::path(options.history_dir) / fmt::format("{}-seed{}.jsonl", scenario.name, seed)) << jsonl;
+      std::ofstream(std::filesystem::path(options.history_dir) / fmt::format("{}-seed{}.jsonl", scenario.name, seed))
+          << (run ? run->history.jsonl() : jsonl);
     }
-    const properties::History history = properties::parse_history(jsonl);
+    const properties::History history =
+        run ? properties::parse_history_lines(run->history.lines()) : properties::parse_history(jsonl);
     out.verdicts = properties::check_all(history);
     // `[expect] progress = "starved"`: the scenario's claim that nothing can be acquired, judged per seed.
     for (const sim::Expectation& expectation : scenario.expectations) {

@@ -5,7 +5,7 @@
 // `--cap-s` CPU-seconds; the figures are medians over the root seeds (a search that hit the cap counts as
 // the cap, and as not found).
 //
-//   explore_bench [--roots 20] [--cap-s 60] [--jobs 2] [--only NAME] [--corpus DIR]
+//   explore_bench [--roots 20] [--cap-s 60] [--jobs 2] [--only NAME] [--corpus DIR] [--strategies all-on,swarm,guided]
 //
 // Prints a table per bug and a summary line with the ratio all-on / guided of the median over the corpus.
 #include <fmt/format.h>
@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
   int roots = 20;
   double cap = 60;
   unsigned jobs = 2;
-  std::string only, corpus_dir = LOCKCHECK_SOURCE_DIR;
+  std::string only, corpus_dir = LOCKCHECK_SOURCE_DIR, strategy_names = "all-on,swarm,guided";
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -135,8 +135,10 @@ int main(int argc, char** argv) {
     else if (arg == "--jobs") jobs = static_cast<unsigned>(std::stoi(value()));
     else if (arg == "--only") only = value();
     else if (arg == "--corpus") corpus_dir = value();
+    else if (arg == "--strategies") strategy_names = value();
     else {
-      std::fprintf(stderr, "usage: explore_bench [--roots N] [--cap-s S] [--jobs J] [--only NAME] [--corpus SOURCE_DIR]\n");
+      std::fprintf(stderr, "usage: explore_bench [--roots N] [--cap-s S] [--jobs J] [--only NAME] [--corpus SOURCE_DIR] "
+                           "[--strategies all-on,swarm,guided]\n");
       return 2;
     }
   }
@@ -149,6 +151,7 @@ int main(int argc, char** argv) {
   for (const Bug& bug : bugs) {
     if (!only.empty() && bug.name.find(only) == std::string::npos) continue;
     for (int s = 0; s < 3; ++s) {
+      if (strategy_names.find(std::string(explore::to_string(strategies[s]))) == std::string::npos) continue;
       std::vector<Search> searches(static_cast<std::size_t>(roots));
       std::atomic<int> next{0};
       const auto work = [&] {
@@ -174,13 +177,14 @@ int main(int argc, char** argv) {
     }
   }
   for (int s = 0; s < 3; ++s) {
+    if (medians[s].empty()) continue;
     const double all_found = static_cast<double>(std::count(found_fraction[s].begin(), found_fraction[s].end(), 1.0));
     std::printf("summary %-7s: median over the corpus of the per-bug median CPU-s %.3f; bugs found from every root seed "
                 "%.0f of %zu; lowest fraction of root seeds finding a bug %.2f\n",
                 std::string(explore::to_string(strategies[s])).c_str(), median(medians[s]), all_found, medians[s].size(),
                 found_fraction[s].empty() ? 0.0 : *std::min_element(found_fraction[s].begin(), found_fraction[s].end()));
   }
-  if (!medians[2].empty() && median(medians[2]) > 0) {
+  if (!medians[0].empty() && !medians[1].empty() && !medians[2].empty() && median(medians[2]) > 0) {
     std::printf("ratio all-on / guided of the corpus medians: %.2fx (swarm: %.2fx)\n", median(medians[0]) / median(medians[2]),
                 median(medians[0]) / median(medians[1]));
   }

@@ -1,0 +1,119 @@
+#include "flat_line.hpp"
+
+#include <charconv>
+#include <system_error>
+
+namespace lockcheck::properties {
+namespace {
+
+class Cursor {
+ public:
+  explicit Cursor(std::string_view text) : text_(text) {}
+
+  void skip_space() {
+    while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\t' || text_[at_] == '\n' || text_[at_] == '\r')) ++at_;
+  }
+  bool take(char c) {
+    skip_space();
+    if (at_ >= text_.size() || text_[at_] != c) return false;
+    ++at_;
+    return true;
+  }
+  bool at_end() {
+    skip_space();
+    return at_ == text_.size();
+  }
+  char peek() {
+    skip_space();
+    return at_ < text_.size() ? text_[at_] : '\0';
+  }
+
+  // A string of printable ASCII without escapes; anything else (an escape, a control character, a byte of
+  // UTF-8 the parser would validate) is not for this scanner.
+  bool string(std::string_view& out) {
+    if (!take('"')) return false;
+    const std::size_t begin = at_;
+    for (; at_ < text_.size(); ++at_) {
+      const auto byte = static_cast<unsigned char>(text_[at_]);
+      if (byte == '"') {
+        out = text_.substr(begin, at_ - begin);
+        ++at_;
+        return true;
+      }
+      if (byte < 0x20 || byte >= 0x80 || byte == '\\') return false;
+    }
+    return false;
+  }
+
+  // An integer as JSON writes it: -?(0|[1-9][0-9]*), not followed by a fraction or an exponent (a float is
+  // the parser's), within 64 bits (a larger one the parser turns into a float).
+  bool number(FlatValue& out) {
+    skip_space();
+    const bool negative = at_ < text_.size() && text_[at_] == '-';
+    const std::size_t digits = at_ + (negative ? 1 : 0);
+    std::size_t end = digits;
+    while (end < text_.size() && text_[end] >= '0' && text_[end] <= '9') ++end;
+    if (end == digits || (text_[digits] == '0' && end - digits > 1)) return false;
+    if (end < text_.size() && (text_[end] == '.' || text_[end] == 'e' || text_[end] == 'E')) return false;
+    const char* first = text_.data() + at_;
+    const char* last = text_.data() + end;
+    const auto read = [&](auto& into) {
+      const auto [ptr, error] = std::from_chars(first, last, into);
+      return ptr == last && error == std::errc{};
+    };
+    out.kind = negative ? FlatValue::Kind::integer : FlatValue::Kind::non_negative;
+    if (!(negative ? read(out.integer) : read(out.non_negative))) return false;
+    at_ = end;
+    return true;
+  }
+
+  bool literal(std::string_view word) {
+    skip_space();
+    if (text_.substr(at_, word.size()) != word) return false;
+    at_ += word.size();
+    return true;
+  }
+
+ private:
+  std::string_view text_;
+  std::size_t at_ = 0;
+};
+
+bool scan_value(Cursor& in, FlatValue& value) {
+  switch (in.peek()) {
+    case '"': value.kind = FlatValue::Kind::string; return in.string(value.text);
+    case 't': value.kind = FlatValue::Kind::boolean; value.boolean = true; return in.literal("true");
+    case 'f': value.kind = FlatValue::Kind::boolean; value.boolean = false; return in.literal("false");
+    case 'n': value.kind = FlatValue::Kind::null; return in.literal("null");
+    default: return in.number(value);
+  }
+}
+
+}  // namespace
+
+bool FlatLine::scan(std::string_view line) {
+  size_ = 0;
+  Cursor in(line);
+  if (!in.take('{')) return false;
+  if (in.take('}')) return in.at_end();
+  // Each pass reads one field; a line has at most kMaxFields of them.
+  for (; size_ < kMaxFields; ++size_) {
+    Field& field = fields_[size_];
+    field.value = FlatValue{};
+    if (!in.string(field.name) || !in.take(':') || !scan_value(in, field.value)) return false;
+    if (in.take(',')) continue;
+    if (!in.take('}')) return false;
+    ++size_;
+    return in.at_end();
+  }
+  return false;
+}
+
+const FlatValue* FlatLine::find(std::string_view name) const {
+  for (std::size_t i = size_; i-- > 0;) {
+    if (fields_[i].name == name) return &fields_[i].value;
+  }
+  return nullptr;
+}
+
+}  // namespace lockcheck::properties
