@@ -3,6 +3,7 @@
 #include "reply_bound.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include <unistd.h>
@@ -22,6 +23,18 @@ std::optional<std::int64_t> Reply::fence() const {
   const auto found = body.find("fence");
   if (found == body.end() || !found->is_number_integer()) return std::nullopt;
   return found->get<std::int64_t>();
+}
+
+std::optional<Micros> Reply::valid_for() const {
+  if (!body.is_object()) return std::nullopt;
+  const auto found = body.find("valid_ms");
+  if (found == body.end()) return std::nullopt;
+  // A bound keeps the conversion to microseconds in range: a year is past any scenario's TTL or clock jump.
+  constexpr double kYearMs = 365.0 * 24 * 3600 * 1000;
+  if (!found->is_number() || std::abs(found->get<double>()) > kYearMs) {
+    throw std::runtime_error("the external client's valid_ms is not a number of milliseconds (within a year): " + body.dump());
+  }
+  return Micros(std::llround(found->get<double>() * 1000));
 }
 
 bool Hello::supports(std::string_view op) const { return std::find(ops.begin(), ops.end(), op) != ops.end(); }
@@ -112,7 +125,7 @@ Task<AcquireResult> ExternalLock::acquire(std::string key, Micros wait) {
     lease.token = text_of(reply.body, "token");
     if (lease.token.empty()) lease.token = settings_.token_prefix + std::to_string(++leases_);
     lease.sent_at = sent_at;
-    lease.valid_until = sent_at + settings_.ttl;
+    lease.valid_until = valid_until(reply, sent_at);
     lease.fencing_token = reply.fence().value_or(0);
     lease.clock = &clock_;
     result.lease = std::move(lease);
@@ -133,7 +146,7 @@ Task<RenewStatus> ExternalLock::renew(Lease& lease) {
   const MonoTime sent_at = clock_.monotonic_now();
   const Reply reply = request({{"op", "renew"}}, reply_bound(Millis(0), settings_.command_timeout));
   if (reply.type == Reply::Type::ok) {
-    lease.valid_until = sent_at + settings_.ttl;
+    lease.valid_until = valid_until(reply, sent_at);
     co_return RenewStatus::renewed;
   }
   if (reply.type == Reply::Type::fail) {
@@ -141,6 +154,14 @@ Task<RenewStatus> ExternalLock::renew(Lease& lease) {
     co_return RenewStatus::lost;
   }
   co_return RenewStatus::unknown;
+}
+
+// The library's validity counts from when the client read the request, which is after lockcheck sent it: from
+// the sending, the lease ends no later than the library's own, whatever held up the pipe or the reply
+// (a pause of the client and its worker between the reply and its reading cannot stretch it).
+MonoTime ExternalLock::valid_until(const Reply& ok, MonoTime sent_at) const {
+  if (const std::optional<Micros> library = ok.valid_for()) return sent_at + *library;
+  return sent_at + settings_.ttl;  // the server's TTL started after the sending
 }
 
 Reply ExternalLock::use() {

@@ -2,8 +2,9 @@
 // An external lock client as a LockAlgorithm (PROTOCOL.md): acquire, release and renew are requests to the
 // client process, answered `ok` (it happened), `fail` (it did not) or `info` (it may have). The workload
 // drives it as it drives the catalogue's variants, so the history, the checkers and the reports are the
-// ones every run has. The lease is lockcheck's account of the client's: sent at the request, valid for the
-// TTL asked for, with the token and fencing token the client reported (or one lockcheck names).
+// ones every run has. The lease is lockcheck's account of the client's: sent at the request, valid for as long
+// as the library said (`valid_ms`) or else for the TTL asked for, with the token and fencing token the client
+// reported (or one lockcheck names).
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -33,6 +34,9 @@ struct Reply {
   nlohmann::json body;
   // The fencing token the client reported ("fence"), if any.
   std::optional<std::int64_t> fence() const;
+  // The library's own validity ("valid_ms": counted from when the client read the request), if it said;
+  // throws std::runtime_error on one that is not a number of milliseconds.
+  std::optional<Micros> valid_for() const;
 };
 
 // How the lock is set up: what it asks for and how long the client has to answer (reply_bound.hpp).
@@ -68,6 +72,8 @@ class ExternalLock final : public LockAlgorithm {
 
  private:
   Reply hang(const nlohmann::json& message, const RunningBudget& waited, std::chrono::milliseconds bound);
+  // Until when an `ok` to a request sent at `sent_at` lets the lease be trusted (PROTOCOL.md, "Validity").
+  MonoTime valid_until(const Reply& ok, MonoTime sent_at) const;
 
   ExternalProcess& process_;
   Clock& clock_;

@@ -40,19 +40,21 @@ function packageVersion(name) {
 const byDefiniteFlag = async (e) => (e.definite ? "fail" : "info");
 
 // Writes the hello line for `client` (its library: package `pkg`), then answers each request line with
-// ops[op](request) until stdin closes: ok with what the op returns, or `outcome(error)`.
+// ops[op](request) until stdin closes: ok with what the op returns (its `validUntil`, the library's validity's
+// end on the monotonic performance.now(), goes out as `valid_ms` from the request's reading: PROTOCOL.md), or
+// `outcome(error)`.
 function serve(client, pkg, ops, outcome = byDefiniteFlag) {
   const out = (m) => process.stdout.write(JSON.stringify(m) + "\n"); // pipes: written synchronously
   out({ type: "hello", client, version: packageVersion(pkg), ops: Object.keys(ops) });
   let chain = Promise.resolve(); // one request at a time, in order
   readline.createInterface({ input: process.stdin }).on("line", (line) => {
-    const r = JSON.parse(line);
+    const read = performance.now(), r = JSON.parse(line);
     chain = chain.then(async () => {
       if (!ops[r.op]) return out({ id: r.id, type: "fail", error: "unsupported" });
-      try { out({ id: r.id, type: "ok", ...(await ops[r.op](r)) }); }
+      try { const { validUntil, ...fields } = (await ops[r.op](r)) || {};
+        out({ id: r.id, type: "ok", ...fields, ...(validUntil === undefined ? {} : { valid_ms: validUntil - read }) }); }
       catch (e) { out({ id: r.id, type: await outcome(e), error: e.message }); }
     });
   }).on("close", () => chain.then(() => process.exit(0)));
 }
-
 module.exports = { redisClients, serve };

@@ -1,7 +1,6 @@
 // lockcheck judge adapter for lockcheck's own Mutex (PROTOCOL.md): the library as a user links it, driven from
 // outside, so its verdicts can be set beside the in-process ones on the same scenarios.
 #include <lockcheck/mutex.hpp>
-
 #include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -25,25 +24,26 @@ int main() {
   std::optional<lockcheck::Lease> lease;  // the one lease this client may hold
   std::cout << Json{{"type", "hello"}, {"client", "lockcheck Mutex"}, {"ops", {"acquire", "use", "renew", "release", "held"}}} << std::endl;
   for (std::string line; std::getline(std::cin, line);) {  // ends when lockcheck closes our stdin
-    const Json request = Json::parse(line);
-    const std::string op = request.value("op", "");
+    const lockcheck::MonoTime read = client.clock().monotonic_now();  // valid_ms counts from here (PROTOCOL.md)
+    const Json request = Json::parse(line); const std::string op = request.value("op", "");
     Json reply{{"id", request.at("id")}, {"type", "ok"}};
+    const auto validity = [&] { reply["valid_ms"] = (lease->valid_until - read).count() / 1000.0; };  // the Lease's validity
     const auto outcome = [&](auto status, auto ok, auto lost) {  // fail and info carry an error (PROTOCOL.md)
       reply["type"] = status == ok ? "ok" : status == lost ? "fail" : "info";
       if (status != ok) reply["error"] = status == lost ? "the lease is no longer ours" : "unknown outcome";
+      return status == ok;
     };
     try {
       if (op == "acquire") {
         lease = mutex.try_acquire(lockcheck::Millis(request.value("wait_ms", 0)));
         if (!lease) reply = {{"id", request.at("id")}, {"type", "fail"}, {"error", "held by another owner"}};
-        else reply["token"] = lease->token;
+        else reply["token"] = lease->token, validity();
       } else if (op == "use") {
         if (lease && lease->fencing_token > 0) reply["fence"] = lease->fencing_token;
       } else if (op == "renew") {
-        outcome(lease ? mutex.renew(*lease) : lockcheck::RenewStatus::lost, lockcheck::RenewStatus::renewed, lockcheck::RenewStatus::lost);
+        if (outcome(lease ? mutex.renew(*lease) : lockcheck::RenewStatus::lost, lockcheck::RenewStatus::renewed, lockcheck::RenewStatus::lost)) validity();
       } else if (op == "release") {
-        outcome(lease ? mutex.release(*lease) : lockcheck::ReleaseStatus::not_owned, lockcheck::ReleaseStatus::released,
-                lockcheck::ReleaseStatus::not_owned);
+        outcome(lease ? mutex.release(*lease) : lockcheck::ReleaseStatus::not_owned, lockcheck::ReleaseStatus::released, lockcheck::ReleaseStatus::not_owned);
         lease.reset();
       } else if (op == "held") {
         reply["held"] = lease && !lease->lost();

@@ -53,6 +53,38 @@ TEST(ExternalLock, RepliesBecomeTheStatusesEveryVariantReports) {
   EXPECT_EQ(run_sync(lock.acquire("lock", Micros(0))).status, AcquireStatus::unknown);
 }
 
+// valid_ms is the library's own validity: the lease ends that long after the request was sent, on acquire and
+// on renew; a reply without it keeps lockcheck's estimate (sent + TTL, 500 ms here).
+TEST(ExternalLock, TheLibrarysOwnValidityReplacesTheEstimate) {
+  ExternalProcess process = scripted(R"({"type":"hello","client":"scripted","ops":["acquire","renew","release"]})",
+                                     {R"({"id":ID,"type":"ok","valid_ms":300})", R"({"id":ID,"type":"ok","valid_ms":420.5})",
+                                      R"({"id":ID,"type":"ok"})", R"({"id":ID,"type":"ok","valid_ms":-20})"});
+  FixedClock clock;
+  ExternalLock lock(process, clock, settings());
+  AcquireResult acquired = run_sync(lock.acquire("lock", Micros(0)));
+  ASSERT_EQ(acquired.status, AcquireStatus::acquired);
+  EXPECT_EQ(acquired.lease->valid_until, clock.monotonic_now() + Millis(300));
+  EXPECT_EQ(run_sync(lock.renew(*acquired.lease)), RenewStatus::renewed);
+  EXPECT_EQ(acquired.lease->valid_until, clock.monotonic_now() + Micros(420500));
+  EXPECT_EQ(run_sync(lock.renew(*acquired.lease)), RenewStatus::renewed);
+  EXPECT_EQ(acquired.lease->valid_until, clock.monotonic_now() + Millis(500));
+  // A library that hands back a lease whose validity already ran out says so: the lease is lost at once.
+  AcquireResult expired = run_sync(lock.acquire("lock", Micros(0)));
+  ASSERT_EQ(expired.status, AcquireStatus::acquired);
+  EXPECT_EQ(expired.lease->valid_until, clock.monotonic_now() - Millis(20));
+  EXPECT_TRUE(expired.lease->lost());
+}
+
+TEST(ExternalLock, AValidityThatIsNotANumberIsAnError) {
+  FixedClock clock;
+  for (const char* reply : {R"({"id":ID,"type":"ok","valid_ms":"300"})", R"({"id":ID,"type":"ok","valid_ms":true})",
+                            R"({"id":ID,"type":"ok","valid_ms":1e300})"}) {
+    ExternalProcess process = scripted(kHello, {reply});
+    ExternalLock lock(process, clock, settings());
+    EXPECT_THROW(run_sync(lock.acquire("lock", Micros(0))), std::runtime_error) << reply;
+  }
+}
+
 TEST(ExternalLock, AClientThatBreaksTheProtocolIsAnError) {
   FixedClock clock;
   {

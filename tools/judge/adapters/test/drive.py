@@ -6,7 +6,8 @@
 Starts N throwaway redis-servers on free loopback ports (N > 1: LOCKCHECK_TOPOLOGY=redlock), runs two
 copies (A, B) of the adapter, and checks the protocol and the basic lock behaviour:
 hello first; A acquires; B's acquire with wait 0 fails; A uses, renews, releases; B acquires; `held`;
-an unknown op gets fail/"unsupported"; every connection to Redis is named. Then, informationally, it
+an unknown op gets fail/"unsupported"; every connection to Redis is named; a `valid_ms` (the library's own
+validity) is a number, and on A's acquire and renew within the TTL. Then, informationally, it
 pauses A (SIGSTOP) past the TTL while B acquires and releases, resumes it, and prints A's answers.
 Exit status: 0 all checks passed, 1 a behaviour check failed, 2 a protocol error.
 track.py imports the helpers below for the track-record scenarios."""
@@ -131,6 +132,9 @@ class Client:
             raise ProtocolError("%s: reply type must be ok/fail/info: %r" % (self.name, msg))
         if msg["type"] != "ok" and not isinstance(msg.get("error"), str):
             raise ProtocolError("%s: a %s reply needs an error string: %r" % (self.name, msg["type"], msg))
+        valid_ms = msg.get("valid_ms")
+        if valid_ms is not None and (isinstance(valid_ms, bool) or not isinstance(valid_ms, (int, float))):
+            raise ProtocolError("%s: valid_ms must be a number of milliseconds: %r" % (self.name, msg))
         return msg
 
     def call(self, op, timeout=10.0, **fields):
@@ -225,10 +229,20 @@ def main():
             failures.append(what)
         return msg
 
+    def validity(what, msg):
+        """A library's own validity (valid_ms), when it reports one: left of the TTL, so in (0, TTL]."""
+        if msg["type"] != "ok" or "valid_ms" not in msg:
+            return
+        checks.append(what)
+        good = 0 < msg["valid_ms"] <= args.ttl
+        print("%-4s %-44s -> %s" % ("ok" if good else "FAIL", what, msg["valid_ms"]))
+        if not good:
+            failures.append(what)
+
     try:
         a, b = setup.client("A", args.cmd), setup.client("B", args.cmd)
         print("hello A: %s" % json.dumps(a.hello))
-        expect("A acquire wait 0", a.call("acquire", wait_ms=0), "ok")
+        validity("A acquire valid_ms in (0, TTL]", expect("A acquire wait 0", a.call("acquire", wait_ms=0), "ok"))
         expect("B acquire wait 0 (A holds)", b.call("acquire", wait_ms=0), "fail")
         expect("B acquire wait 300 (A holds)", b.call("acquire", wait_ms=300), "fail")
         print("     server keys: %s" % setup.lock_keys())
@@ -245,7 +259,7 @@ def main():
                 print("FAIL B held should be false")
         expect("A use", a.call("use"), "ok")
         if a.supports("renew"):
-            expect("A renew", a.call("renew"), "ok")
+            validity("A renew valid_ms in (0, TTL]", expect("A renew", a.call("renew"), "ok"))
         else:
             expect("A renew (not in ops)", a.call("renew"), "fail")
         names = setup.connection_names()

@@ -7,6 +7,7 @@ const env = process.env, ttl = Number(env.LOCKCHECK_TTL_MS), key = env.LOCKCHECK
 const clients = redisClients();
 const RETRY_DELAY = 100; // as ../node_redlock.js
 let lock = null;
+const validity = (l) => ({ validUntil: performance.now() + (l.expiration - Date.now()) }); // as ../node_redlock.js
 
 const ops = {
   // 4.x reads retryCount from the instance (`options.retryCount || this.retryCount` would turn 0
@@ -16,9 +17,10 @@ const ops = {
     const rl = new Redlock(clients, { retryCount, retryDelay: RETRY_DELAY, retryJitter: 50 });
     rl.on("clientError", (e) => console.error("clientError:", e.message));
     lock = await rl.lock(key, ttl);
+    return validity(lock);
   },
   async use() {},
-  async renew() { if (!lock) throw new Error("not held"); lock = await lock.extend(ttl); },
+  async renew() { if (!lock) throw new Error("not held"); lock = await lock.extend(ttl); return validity(lock); },
   async release() { if (!lock) throw new Error("not held"); const l = lock; lock = null; await l.unlock(); },
   async held() { return { held: lock !== null && lock.expiration > Date.now() }; },
 };
