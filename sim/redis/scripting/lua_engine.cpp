@@ -26,6 +26,11 @@ namespace {
 // The instruction hook fires every kHookEvery VM instructions; the limit is checked there.
 constexpr int kHookEvery = 10'000;
 
+// The sandbox's setup needs well under 1 MiB (scripting_test runs a node limited to that), so from this limit
+// on it cannot fail and the state is made lazily; under it, at construction, where a setup that does not fit
+// has always failed.
+constexpr std::size_t kLazyFromLimitBytes = 16u << 20;
+
 constexpr std::string_view kCompileError = "ERR Error compiling script (new function): ";
 
 std::vector<std::string> split(std::string_view text, char separator) {
@@ -187,6 +192,11 @@ int LuaEngine::protected_setup(lua_State* L) {
 
 LuaEngine::LuaEngine(Node& node, std::uint64_t instruction_limit, std::size_t memory_limit_bytes)
     : node_(node), instruction_limit_(instruction_limit), memory_limit_bytes_(memory_limit_bytes) {
+  if (memory_limit_bytes_ < kLazyFromLimitBytes) start();
+}
+
+void LuaEngine::start() {
+  if (L_ != nullptr) return;
   L_ = lua_newstate(&LuaEngine::allocate, this);
   assert(L_ != nullptr);
   *static_cast<LuaEngine**>(lua_getextraspace(L_)) = this;
@@ -198,6 +208,26 @@ LuaEngine::LuaEngine(Node& node, std::uint64_t instruction_limit, std::size_t me
     throw std::runtime_error("lockcheck mock: Lua sandbox setup failed: " + message);
   }
   lua_sethook(L_, count_hook, LUA_MASKCOUNT, kHookEvery);
+  if (collect_at_start_) lua_gc(L_, LUA_GCCOLLECT);  // what flush() did to the state it had then
+}
+
+std::size_t LuaEngine::memory_used_bytes() const {
+  if (L_ != nullptr) return memory_used_bytes_;
+  // Every fresh state allocates the same blocks (the setup reads nothing of its node), so one probe per
+  // process gives both figures (lazy_lua_state_test compares them with a state made at construction).
+  struct Fresh {
+    std::size_t bytes = 0;
+    std::size_t collected_bytes = 0;
+  };
+  static const Fresh fresh = [this] {
+    LuaEngine probe(node_, instruction_limit_, memory_limit_bytes_);
+    probe.start();
+    Fresh figures{.bytes = probe.memory_used_bytes_};
+    probe.flush();
+    figures.collected_bytes = probe.memory_used_bytes_;
+    return figures;
+  }();
+  return collect_at_start_ ? fresh.collected_bytes : fresh.bytes;
 }
 
 LuaEngine::~LuaEngine() {
@@ -212,21 +242,30 @@ std::optional<Reply> LuaEngine::load(const std::string& sha, std::string_view bo
     return Reply::error(std::string(kCompileError) + "user_script:" + std::to_string(issue->line) + ": " + issue->message);
   }
   source = rewrite_for_lua51_numbers(source);
-  lua_settop(L_, 0);
-  if (luaL_loadbufferx(L_, source.data(), source.size(), "@user_script", "t") != LUA_OK) {
-    std::string message = lua51_error_wording(lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "?");
-    lua_settop(L_, 0);
+  lua_State* L = state();
+  lua_settop(L, 0);
+  if (luaL_loadbufferx(L, source.data(), source.size(), "@user_script", "t") != LUA_OK) {
+    std::string message = lua51_error_wording(lua_tostring(L, -1) ? lua_tostring(L, -1) : "?");
+    lua_settop(L, 0);
     return Reply::error(std::string(kCompileError) + message);
   }
   // The chunk's first upvalue is _ENV: point it at the read-only proxy.
-  lua_rawgeti(L_, LUA_REGISTRYINDEX, env_ref_);
-  lua_setupvalue(L_, -2, 1);
-  script.function_ref = luaL_ref(L_, LUA_REGISTRYINDEX);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, env_ref_);
+  lua_setupvalue(L, -2, 1);
+  script.function_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   scripts_[sha] = script;
   return std::nullopt;
 }
 
 void LuaEngine::flush() {
+  // Nothing is loaded before the state exists (a load starts it): the first flush is a collection owed to
+  // the state made later. A second one starts it: collecting twice leaves a state that differs from
+  // collecting once (the next allocations read other figures), and one owed collection is all that is kept.
+  if (L_ == nullptr && !collect_at_start_) {
+    collect_at_start_ = true;
+    return;
+  }
+  state();
   for (auto& [sha, script] : scripts_) luaL_unref(L_, LUA_REGISTRYINDEX, script.function_ref);
   scripts_.clear();
   lua_gc(L_, LUA_GCCOLLECT);
@@ -239,47 +278,48 @@ std::optional<std::string> LuaEngine::load_library(std::string_view code, std::v
     return std::string(kFunctionCompileError) + "user_function:" + std::to_string(issue->line) + ": " + issue->message;
   }
   source = rewrite_for_lua51_numbers(source);
-  lua_settop(L_, 0);
-  if (luaL_loadbufferx(L_, source.data(), source.size(), "@user_function", "t") != LUA_OK) {
-    std::string message = lua51_error_wording(lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "?");
-    lua_settop(L_, 0);
+  lua_State* L = state();
+  lua_settop(L, 0);
+  if (luaL_loadbufferx(L, source.data(), source.size(), "@user_function", "t") != LUA_OK) {
+    std::string message = lua51_error_wording(lua_tostring(L, -1) ? lua_tostring(L, -1) : "?");
+    lua_settop(L, 0);
     return std::string(kFunctionCompileError) + message;
   }
   // The chunk and every callback it defines share this _ENV; its scope is switched around the load.
-  lua_rawgeti(L_, LUA_REGISTRYINDEX, function_env_ref_);
-  lua_setupvalue(L_, -2, 1);
-  auto set_scope = [this](bool loading) {
-    lua_rawgeti(L_, LUA_REGISTRYINDEX, function_scope_ref_);
-    lua_pushboolean(L_, loading ? 1 : 0);
-    lua_call(L_, 1, 0);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, function_env_ref_);
+  lua_setupvalue(L, -2, 1);
+  auto set_scope = [this, L](bool loading) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, function_scope_ref_);
+    lua_pushboolean(L, loading ? 1 : 0);
+    lua_call(L, 1, 0);
   };
   set_scope(true);
   loading_ = &registered;
   load_start_ms_ = node_.serves_while_busy() ? node_.now_ms() : 0;
   instructions_ = 0;
-  const int status = lua_pcall(L_, 0, 0, 0);
+  const int status = lua_pcall(L, 0, 0, 0);
   loading_ = nullptr;
   set_scope(false);
   if (status == LUA_OK) {
-    lua_settop(L_, 0);
+    lua_settop(L, 0);
     return std::nullopt;
   }
   // Redis reports the error's text with an error code: a raised error table's err, "ERR " + anything else.
   std::string message;
-  if (lua_istable(L_, -1)) {
-    lua_getfield(L_, -1, "err");
-    message = lua_isstring(L_, -1) ? lua_tostring(L_, -1) : "ERR unknown error";
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, "err");
+    message = lua_isstring(L, -1) ? lua_tostring(L, -1) : "ERR unknown error";
   } else {
-    reword_error_at(L_, -1);
-    message = std::string("ERR ") + (lua_isstring(L_, -1) ? lua_tostring(L_, -1) : "unknown error");
+    reword_error_at(L, -1);
+    message = std::string("ERR ") + (lua_isstring(L, -1) ? lua_tostring(L, -1) : "unknown error");
   }
-  lua_settop(L_, 0);
+  lua_settop(L, 0);
   for (const RegisteredFunction& function : registered) release_function(function.callback_ref);
   registered.clear();
   return "Error registering functions: " + message;
 }
 
-void LuaEngine::release_function(int callback_ref) { luaL_unref(L_, LUA_REGISTRYINDEX, callback_ref); }
+void LuaEngine::release_function(int callback_ref) { luaL_unref(state(), LUA_REGISTRYINDEX, callback_ref); }
 
 Reply LuaEngine::call_function(const RegisteredFunction& function, std::span<const std::string> keys,
                                std::span<const std::string> argv, bool read_only, const Command& caller) {
@@ -353,14 +393,15 @@ Reply LuaEngine::run_script(const Script& script, std::string_view name, std::sp
     busy_threshold_ms_ = node_.busy_reply_threshold_ms();
   }
   node_.set_script_context(name);
-  lua_settop(L_, 0);
-  lua_pushcfunction(L_, protected_run);
+  lua_State* L = state();
+  lua_settop(L, 0);
+  lua_pushcfunction(L, protected_run);
   // Conversions allocate inside Lua too, so they run protected as well: nothing can reach the panic handler.
-  if (lua_pcall(L_, 0, 0, 0) != LUA_OK) {
-    const char* message = lua_tostring(L_, -1);
+  if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+    const char* message = lua_tostring(L, -1);
     result_ = Reply::error("ERR Error running script " + std::string(name) + ", " + (message ? message : "unknown error"));
   }
-  lua_settop(L_, 0);
+  lua_settop(L, 0);
   running_ = nullptr;
   running_state_.reset();
   read_only_ = false;
