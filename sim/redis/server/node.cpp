@@ -214,8 +214,11 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
   script_session_ = &session;
   ++depth_;
   CommandContext context{*this, keyspace_, session, command, false, session.resp};
-  const bool shown = !hidden_from_monitors(command);
-  if (!shown && fed_before_running(command)) feed_monitors(session, session.db, command, false);
+  // Without a monitor (every simulated node) MONITOR's rules are not looked up: only MONITOR adds one, and
+  // it is hidden itself.
+  const bool monitored = !monitors_.empty();
+  const bool shown = monitored && !hidden_from_monitors(command);
+  if (monitored && !shown && fed_before_running(command)) feed_monitors(session, session.db, command, false);
   Reply reply = spec->handler(context);
   if (shown) feed_monitors(session, session.db, command, false);  // after it ran, as call() does
   --depth_;
@@ -274,8 +277,9 @@ Reply Node::run_queued(const Command& command, Session& session) {
   CommandContext context{*this, keyspace_, session, command, false, session.resp};
   ++stats_.commands.calls[static_cast<std::size_t>(spec - all_commands().data())];
   notifier_.set_arguments(&command);  // LMOVE's sides, ZADD's INCR: the queued command's, not EXEC's
-  const bool shown = !hidden_from_monitors(command);
-  if (!shown && fed_before_running(command)) feed_monitors(session, session.db, command, false);
+  const bool monitored = !monitors_.empty();  // MONITOR is refused inside EXEC, so none appears meanwhile
+  const bool shown = monitored && !hidden_from_monitors(command);
+  if (monitored && !shown && fed_before_running(command)) feed_monitors(session, session.db, command, false);
   Reply reply = spec->handler(context);
   if (shown) feed_monitors(session, session.db, command, false);
   notifier_.set_arguments(nullptr);
@@ -357,7 +361,9 @@ Reply Node::script_command(const Command& command, bool read_only, bool allow_oo
     outcome.ran = true;
     CommandContext context{*this, keyspace_, *script_session_, command, true, resp};
     reply = spec->handler(context);
-    if (!hidden_from_monitors(command)) feed_monitors(*script_session_, keyspace_.selected(), command, true);
+    if (!monitors_.empty() && !hidden_from_monitors(command)) {
+      feed_monitors(*script_session_, keyspace_.selected(), command, true);
+    }
     keyspace_.settle_encodings(encoding_limits_);
     notifier_.set_arguments(nullptr);
     if (resp != 3) to_resp2(reply);
