@@ -363,10 +363,9 @@ void LuaEngine::run_inside(lua_State* L) {
   }
 }
 
-Reply LuaEngine::run(const std::string& sha, std::span<const std::string> keys, std::span<const std::string> argv,
+Reply LuaEngine::run(std::string_view sha, std::span<const std::string> keys, std::span<const std::string> argv,
                      bool read_only, const Command& caller) {
   auto it = scripts_.find(sha);
-  assert(it != scripts_.end());
   if (it == scripts_.end()) return Reply::error("NOSCRIPT No matching script. Please use EVAL.");
   return run_script(it->second, it->first, keys, argv, read_only, true, caller);
 }

@@ -36,9 +36,9 @@ class LuaEngine {
   std::size_t script_count() const { return scripts_.size(); }
   void flush();
 
-  // Runs a cached script for `caller` (the EVAL command). `read_only` (EVAL_RO, or a `#!lua flags=no-writes`
-  // script) refuses writes.
-  Reply run(const std::string& sha, std::span<const std::string> keys, std::span<const std::string> argv,
+  // Runs a cached script for `caller` (the EVAL command), or answers NOSCRIPT. `read_only` (EVAL_RO, or a
+  // `#!lua flags=no-writes` script) refuses writes.
+  Reply run(std::string_view sha, std::span<const std::string> keys, std::span<const std::string> argv,
             bool read_only, const Command& caller);
 
   // FUNCTION LOAD: runs a library's code (the payload after its shebang line, starting at that line's
