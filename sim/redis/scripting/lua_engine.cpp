@@ -102,13 +102,13 @@ void* LuaEngine::allocate(void* ud, void* ptr, std::size_t old_size, std::size_t
   std::size_t previous = ptr == nullptr ? 0 : old_size;  // with ptr == NULL, old_size is a type tag
   if (new_size == 0) {
     engine->memory_used_bytes_ -= previous;
-    std::free(ptr);
+    if (ptr != nullptr) engine->blocks_.release(ptr, previous);
     return nullptr;
   }
   if (new_size > previous && engine->memory_used_bytes_ + (new_size - previous) > engine->memory_limit_bytes_) {
     return nullptr;  // Lua raises "not enough memory"
   }
-  void* block = std::realloc(ptr, new_size);
+  void* block = engine->blocks_.resize(ptr, previous, new_size);
   if (block == nullptr) return nullptr;
   engine->memory_used_bytes_ = engine->memory_used_bytes_ - previous + new_size;
   return block;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lockcheck/reply.hpp"
+#include "redis/scripting/lua_block_pool.hpp"
 #include "redis/scripting/lua_function_lib.hpp"
 
 struct lua_State;
@@ -112,6 +113,7 @@ class LuaEngine {
   void check_busy(lua_State* L);
 
   Node& node_;
+  LuaBlockPool blocks_;  // the state's blocks; ~LuaEngine closes the state before members are destroyed
   lua_State* L_ = nullptr;  // made by start(); every use goes through state()
   bool collect_at_start_ = false;  // flush() ran once before the state existed: the new state collects once
   std::map<std::string, Script, std::less<>> scripts_;
