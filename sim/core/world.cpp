@@ -98,7 +98,8 @@ std::int64_t World::link_delay(int process, int node) {
 void World::send(ClientProcess& process, std::size_t service, Command command, std::shared_ptr<PendingCall> pending) {
   const int node = service < routing_.size() ? routing_[service] : -1;
   process.schedule(scheduler_.now() + config_.command_timeout_us, [pending] {
-    pending->settle(CallResult::failed(CallStatus::unknown, "command timed out"));
+    // Nearly every call has its reply by then: the failure (its text allocates) is made only when it settles.
+    if (!pending->settled) pending->settle(CallResult::failed(CallStatus::unknown, "command timed out"));
   });
   if (node < 0) {
     process.schedule(scheduler_.now(), [pending] { pending->settle(CallResult::failed(CallStatus::not_sent, "no such node")); });

@@ -31,6 +31,7 @@ Task<AcquireResult> Redlock::acquire(std::string key, Micros wait) {
   while (result.attempts < options_.retry.max_attempts) {
     ++result.attempts;
     std::vector<NodeCommand> commands;
+    commands.reserve(nodes_.size());
     for (std::size_t node : nodes_) commands.push_back({node, Command{"SET", key, token, "NX", "PX", ttl_ms}});
     const MonoTime started = clock_.monotonic_now();  // before the first request leaves
     // Stop waiting once a quorum granted or can no longer grant: a slow node then costs nothing. A late
