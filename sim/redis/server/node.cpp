@@ -131,7 +131,7 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
     session.transaction.aborted |= queueing;
     return err::arity(spec->name);
   }
-  if (auto refused = subcommand_error(command)) {
+  if (auto refused = is_container_command(*spec) ? subcommand_error(command) : std::nullopt) {
     session.transaction.aborted |= queueing;
     if (refused->text.starts_with("ERR unknown subcommand")) outcome.spec = nullptr;  // no command, as in Redis
     return std::move(*refused);
