@@ -248,7 +248,7 @@ static_assert(lower_case_names(), "command names start with a lower-case letter"
 constexpr std::size_t kNameSlots = 1024;  // a power of two, over four times the commands: short probe runs
 static_assert(kCommands.size() * 4 <= kNameSlots);
 
-constexpr std::uint32_t name_hash(std::string_view name) {
+constexpr std::uint32_t command_name_hash(std::string_view name) {
   std::uint32_t hash = 2166136261u;  // FNV-1a
   for (const char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
   return hash;
@@ -258,7 +258,7 @@ constexpr std::uint32_t name_hash(std::string_view name) {
 constexpr std::array<std::uint16_t, kNameSlots> name_slots() {
   std::array<std::uint16_t, kNameSlots> slots{};
   for (std::size_t i = 0; i < kCommands.size(); ++i) {
-    std::size_t slot = name_hash(kCommands[i].name) & (kNameSlots - 1);
+    std::size_t slot = command_name_hash(kCommands[i].name) & (kNameSlots - 1);
     while (slots[slot] != 0) slot = (slot + 1) & (kNameSlots - 1);  // the table is never full
     slots[slot] = static_cast<std::uint16_t>(i + 1);
   }
@@ -270,7 +270,7 @@ constexpr std::array<std::uint16_t, kNameSlots> kNameSlotTable = name_slots();
 }  // namespace
 
 const CommandSpec* find_command(std::string_view lower_name) {
-  std::size_t slot = name_hash(lower_name) & (kNameSlots - 1);
+  std::size_t slot = command_name_hash(lower_name) & (kNameSlots - 1);
   // Bounded by the table's size; an empty slot ends the run well before that.
   for (std::size_t probes = 0; probes < kNameSlots; ++probes, slot = (slot + 1) & (kNameSlots - 1)) {
     const std::uint16_t entry = kNameSlotTable[slot];
