@@ -6,6 +6,7 @@
 #include <lua.hpp>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "redis/scripting/embedded_chunk.hpp"
@@ -83,13 +84,17 @@ void push_string_array(lua_State* L, std::span<const std::string> values) {
   }
 }
 
-// Sets (or, with `remove`, clears) a global array such as KEYS.
-void set_array_global(lua_State* L, const char* name, std::span<const std::string> values, bool remove = false) {
+// Sets (or, with `remove`, clears) the global arrays KEYS and ARGV, in that order, fetching the globals table
+// once for both.
+void set_key_and_argument_globals(lua_State* L, std::span<const std::string> keys, std::span<const std::string> argv,
+                                  bool remove) {
   lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
-  lua_pushstring(L, name);
-  if (remove) lua_pushnil(L);
-  else push_string_array(L, values);
-  lua_rawset(L, -3);  // raw: the globals table refuses ordinary writes
+  for (const auto& [name, values] : {std::pair{"KEYS", keys}, std::pair{"ARGV", argv}}) {
+    lua_pushstring(L, name);
+    if (remove) lua_pushnil(L);
+    else push_string_array(L, values);
+    lua_rawset(L, -3);  // raw: the globals table refuses ordinary writes
+  }
   lua_pop(L, 1);
 }
 
@@ -336,8 +341,8 @@ int LuaEngine::protected_run(lua_State* L) {
 
 void LuaEngine::run_inside(lua_State* L) {
   // Scripts read KEYS and ARGV; a function gets them as arguments and has no such globals.
-  set_array_global(L, "KEYS", running_function_ ? std::span<const std::string>{} : running_keys_, running_function_);
-  set_array_global(L, "ARGV", running_function_ ? std::span<const std::string>{} : running_argv_, running_function_);
+  if (running_function_) set_key_and_argument_globals(L, {}, {}, true);
+  else set_key_and_argument_globals(L, running_keys_, running_argv_, false);
   lua_pushcfunction(L, lua_error_handler);
   int handler = lua_gettop(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, running_->function_ref);
