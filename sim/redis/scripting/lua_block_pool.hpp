@@ -5,6 +5,8 @@
 // state reports, are the ones Lua asks for: only where the bytes live changes.
 #include <array>
 #include <cstddef>
+#include <cstdlib>
+#include <new>
 
 namespace lockcheck::mock {
 
@@ -17,8 +19,24 @@ class LuaBlockPool {
 
   // lua_Alloc's contract for a block that is not NULL and a size that is not 0: `block` of `old_bytes`
   // (NULL for a new block) becomes one of `new_bytes`, its first bytes kept; NULL on failure, `block` intact.
-  void* resize(void* block, std::size_t old_bytes, std::size_t new_bytes);
-  void release(void* block, std::size_t bytes);
+  void* resize(void* block, std::size_t old_bytes, std::size_t new_bytes) {
+    const std::size_t new_class = class_of(new_bytes);
+    if (block == nullptr) return new_class < kClasses ? take(new_class) : std::malloc(new_bytes);
+    const std::size_t old_class = class_of(old_bytes);
+    if (old_class >= kClasses && new_class >= kClasses) return std::realloc(block, new_bytes);
+    if (old_class == new_class) return block;  // the block already has room for new_bytes
+    return move(block, old_bytes, new_bytes);
+  }
+  void release(void* block, std::size_t bytes) {
+    const std::size_t size_class = class_of(bytes);
+    const std::size_t class_bytes = (size_class + 1) * kGranuleBytes;
+    if (size_class >= kClasses || kept_bytes_ + class_bytes > kKeptBytesLimit) {
+      std::free(block);
+      return;
+    }
+    free_[size_class] = new (block) FreeBlock{free_[size_class]};
+    kept_bytes_ += class_bytes;
+  }
 
  private:
   static constexpr std::size_t kGranuleBytes = 16;  // keeps malloc's alignment
@@ -28,7 +46,17 @@ class LuaBlockPool {
   static constexpr std::size_t kKeptBytesLimit = 1u << 20;
 
   static std::size_t class_of(std::size_t bytes) { return (bytes + kGranuleBytes - 1) / kGranuleBytes - 1; }
-  void* take(std::size_t size_class);
+  // Inline: every allocation of the state comes through here.
+  void* take(std::size_t size_class) {
+    if (FreeBlock* block = free_[size_class]) {
+      free_[size_class] = block->next;
+      kept_bytes_ -= (size_class + 1) * kGranuleBytes;
+      return block;
+    }
+    return std::malloc((size_class + 1) * kGranuleBytes);
+  }
+  // A block to another class: a new one, the first bytes copied, the old one released.
+  void* move(void* block, std::size_t old_bytes, std::size_t new_bytes);
 
   struct FreeBlock {
     FreeBlock* next;
