@@ -2,6 +2,7 @@
 #include <array>
 
 #include "redis/server/commands.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 namespace {
@@ -248,10 +249,20 @@ static_assert(lower_case_names(), "command names start with a lower-case letter"
 constexpr std::size_t kNameSlots = 1024;  // a power of two, over four times the commands: short probe runs
 static_assert(kCommands.size() * 4 <= kNameSlots);
 
+// FNV-1a of the name lowered, so a name in any case finds its slot.
 constexpr std::uint32_t command_name_hash(std::string_view name) {
-  std::uint32_t hash = 2166136261u;  // FNV-1a
-  for (const char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+  std::uint32_t hash = 2166136261u;
+  for (const char c : name) hash = (hash ^ static_cast<unsigned char>(ascii_lower(c))) * 16777619u;
   return hash;
+}
+
+// `name` in any case against a lower-case command name.
+constexpr bool same_name(std::string_view lower, std::string_view name) {
+  if (lower.size() != name.size()) return false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (ascii_lower(name[i]) != lower[i]) return false;
+  }
+  return true;
 }
 
 // Slot -> index + 1 into kCommands, 0 for an empty slot; a name's run of slots starts at its hash.
@@ -269,14 +280,14 @@ constexpr std::array<std::uint16_t, kNameSlots> kNameSlotTable = name_slots();
 
 }  // namespace
 
-const CommandSpec* find_command(std::string_view lower_name) {
-  std::size_t slot = command_name_hash(lower_name) & (kNameSlots - 1);
+const CommandSpec* find_command(std::string_view name) {
+  std::size_t slot = command_name_hash(name) & (kNameSlots - 1);
   // Bounded by the table's size; an empty slot ends the run well before that.
   for (std::size_t probes = 0; probes < kNameSlots; ++probes, slot = (slot + 1) & (kNameSlots - 1)) {
     const std::uint16_t entry = kNameSlotTable[slot];
     if (entry == 0) return nullptr;
     const CommandSpec& spec = kCommands[entry - 1u];
-    if (spec.name == lower_name) return &spec;
+    if (same_name(spec.name, name)) return &spec;
   }
   return nullptr;
 }

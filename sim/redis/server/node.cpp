@@ -112,9 +112,7 @@ void Node::count_error(const Reply& error, const Outcome& outcome, bool already_
 Reply Node::execute_command(const Command& command, Session& session, Outcome& outcome) {
   if (command.empty()) return Reply::error("ERR empty command");
   ++stats_.commands_processed;
-  char name_buffer[32];
-  std::string_view name = lower_into(command[0], name_buffer);
-  const CommandSpec* spec = find_command(name);
+  const CommandSpec* spec = find_command(command[0]);
   outcome.spec = spec;
   // The order of redis-server's processCommand: QUIT always; unknown command and arity before NOAUTH. A
   // command refused while a transaction is open makes its EXEC fail (EXECABORT).
@@ -254,8 +252,7 @@ std::int64_t Node::busy_reply_threshold_ms() const {
 }
 
 Reply Node::run_queued(const Command& command, Session& session) {
-  char name_buffer[32];
-  const CommandSpec* spec = find_command(lower_into(command[0], name_buffer));
+  const CommandSpec* spec = find_command(command[0]);
   assert(spec != nullptr && "only known commands are queued");
   // Same clock reading as EXEC itself: the transaction runs at one instant, as a script does.
   keyspace_.set_actor(Actor{session.client_id, spec->name, {}});
@@ -325,8 +322,7 @@ Reply Node::call_from_script(const Command& command, bool read_only, bool allow_
 
 Reply Node::script_command(const Command& command, bool read_only, bool allow_oom, Outcome& outcome) {
   assert(script_session_ != nullptr && depth_ > 0);
-  char name_buffer[32];
-  const CommandSpec* spec = find_command(lower_into(command[0], name_buffer));
+  const CommandSpec* spec = find_command(command[0]);
   outcome.spec = spec;
   if (spec == nullptr) return Reply::error("ERR Unknown Redis command called from script");
   if (!arity_ok(*spec, command.size())) return Reply::error("ERR Wrong number of args calling Redis command from script");

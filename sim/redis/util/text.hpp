@@ -7,7 +7,7 @@
 
 namespace lockcheck::mock {
 
-inline char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+constexpr char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 // ascii_lower on each of eight bytes at once: a byte in 'A'..'Z' gains 0x20, every other byte stays. Each
 // byte's sums stay under 0x100, so no carry crosses into its neighbour.
