@@ -69,8 +69,8 @@ bool is_container(std::string_view name) {
 std::span<const Subcommand> all_subcommands() { return kSubcommands; }
 
 bool is_container_command(const CommandSpec& spec) {
-  static const std::vector<bool> containers = [] {
-    std::vector<bool> flags;
+  static const std::vector<unsigned char> containers = [] {  // bytes, not vector<bool>'s bits: read per command
+    std::vector<unsigned char> flags;
     for (const CommandSpec& command : all_commands()) flags.push_back(is_container(command.name));
     return flags;
   }();
