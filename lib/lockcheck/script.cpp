@@ -36,6 +36,7 @@ Task<std::vector<CallResult>> eval_on(Port& port, const std::vector<std::size_t>
                                       const std::vector<std::string>& keys, const std::vector<std::string>& args,
                                       DecidedPredicate decided) {
   std::vector<NodeCommand> commands;
+  commands.reserve(nodes.size());
   for (std::size_t node : nodes) commands.push_back({node, script_command("EVALSHA", script.sha(), keys, args)});
   std::vector<CallResult> results;
   if (decided) {

@@ -21,7 +21,7 @@ void Scheduler::at(TrueTime when, Action action) {
     return;
   }
   queue_.push_back(key);
-  std::push_heap(queue_.begin(), queue_.end(), later);
+  std::push_heap(queue_.begin(), queue_.end(), Later{});
 }
 
 const Scheduler::Key* Scheduler::earliest() const {
@@ -35,7 +35,7 @@ std::uint64_t Scheduler::run_until(TrueTime end, std::uint64_t max_events) {
   for (const Key* next = earliest(); next != nullptr && ran < max_events && next->when <= end; next = earliest()) {
     const Key key = *next;
     if (next == queue_.data()) {  // lane_ never holds a key inside queue_
-      std::pop_heap(queue_.begin(), queue_.end(), later);
+      std::pop_heap(queue_.begin(), queue_.end(), Later{});
       queue_.pop_back();
     } else {
       lane_.pop_front();

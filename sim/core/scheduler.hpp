@@ -35,6 +35,11 @@ class Scheduler {
   static bool later(const Key& a, const Key& b) {
     return a.when != b.when ? a.when > b.when : a.sequence > b.sequence;
   }
+  // later() as a function object: the heap algorithms then inline it (through a function pointer they called
+  // it, a few times per event).
+  struct Later {
+    bool operator()(const Key& a, const Key& b) const { return later(a, b); }
+  };
 
   TrueTime now_ = 0;
   std::uint64_t next_sequence_ = 0;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string_view>
 
 namespace lockcheck::sim {
 
@@ -122,8 +123,9 @@ void SimNode::flush_events() {
 }
 
 Reply SimNode::execute(int process, const Command& command, bool& changed) {
-  const bool subscribing = !command.empty() && (command[0] == "SUBSCRIBE" || command[0] == "subscribe" ||
-                                                command[0] == "SSUBSCRIBE" || command[0] == "ssubscribe");
+  using namespace std::string_view_literals;  // sized literals: most commands fail on the length
+  const std::string_view name = command.empty() ? std::string_view() : std::string_view(command[0]);
+  const bool subscribing = name == "SUBSCRIBE"sv || name == "subscribe"sv || name == "SSUBSCRIBE"sv || name == "ssubscribe"sv;
   const int session_id = subscribing ? process + kSubscriberSession : process;
   std::unique_ptr<mock::Session>& slot = sessions_[session_id];
   if (!slot) slot = std::make_unique<mock::Session>();

@@ -98,7 +98,8 @@ std::int64_t World::link_delay(int process, int node) {
 void World::send(ClientProcess& process, std::size_t service, Command command, std::shared_ptr<PendingCall> pending) {
   const int node = service < routing_.size() ? routing_[service] : -1;
   process.schedule(scheduler_.now() + config_.command_timeout_us, [pending] {
-    pending->settle(CallResult::failed(CallStatus::unknown, "command timed out"));
+    // Nearly every call has its reply by then: the failure (its text allocates) is made only when it settles.
+    if (!pending->settled) pending->settle(CallResult::failed(CallStatus::unknown, "command timed out"));
   });
   if (node < 0) {
     process.schedule(scheduler_.now(), [pending] { pending->settle(CallResult::failed(CallStatus::not_sent, "no such node")); });
@@ -107,8 +108,11 @@ void World::send(ClientProcess& process, std::size_t service, Command command, s
   const int id = process.id();
   const std::uint32_t loss_ppm = std::max(request_loss_ppm_, link(id, node).request_loss_ppm);
   if (partitioned(id, node) || network_prng_.chance_ppm(loss_ppm)) return;  // the timeout settles it
+  // The last use of `pending` here: moved, not copied (each copy of a shared_ptr is an atomic increment).
   scheduler_.after(link_delay(id, node) + slow_node_us_[static_cast<std::size_t>(node)],
-                   [this, id, node, command = std::move(command), pending]() { deliver(id, node, command, pending); });
+                   [this, id, node, command = std::move(command), pending = std::move(pending)]() mutable {
+                     deliver(id, node, command, std::move(pending));
+                   });
 }
 
 void World::deliver(int process, int node_id, const Command& command, std::shared_ptr<PendingCall> pending) {
@@ -145,9 +149,10 @@ void World::reply_to(int process, int node_id, Reply reply, std::shared_ptr<Pend
   ClientProcess& client = *clients_[static_cast<std::size_t>(process)];
   const std::uint32_t loss_ppm = std::max(reply_loss_ppm_, link(process, node_id).reply_loss_ppm);
   if (partitioned(process, node_id) || network_prng_.chance_ppm(loss_ppm)) return;
-  client.schedule(scheduler_.now() + link_delay(process, node_id), [pending, reply = std::move(reply)]() mutable {
-    pending->settle(CallResult::of(std::move(reply)));
-  });
+  client.schedule(scheduler_.now() + link_delay(process, node_id),
+                  [pending = std::move(pending), reply = std::move(reply)]() mutable {
+                    pending->settle(CallResult::of(std::move(reply)));
+                  });
 }
 
 void World::route_message(int node_id, std::int64_t client_id, const Reply& push) {

@@ -31,7 +31,17 @@ Task<AcquireResult> Redlock::acquire(std::string key, Micros wait) {
   while (result.attempts < options_.retry.max_attempts) {
     ++result.attempts;
     std::vector<NodeCommand> commands;
-    for (std::size_t node : nodes_) commands.push_back({node, Command{"SET", key, token, "NX", "PX", ttl_ms}});
+    commands.reserve(nodes_.size());
+    for (std::size_t node : nodes_) {
+      // Built in place: an initializer list would copy each argument twice (the token allocates each time).
+      Command set;
+      set.reserve(6);
+      for (std::string_view argument : {std::string_view("SET"), std::string_view(key), std::string_view(token),
+                                        std::string_view("NX"), std::string_view("PX"), std::string_view(ttl_ms)}) {
+        set.emplace_back(argument);
+      }
+      commands.push_back({node, std::move(set)});
+    }
     const MonoTime started = clock_.monotonic_now();  // before the first request leaves
     // Stop waiting once a quorum granted or can no longer grant: a slow node then costs nothing. A late
     // grant on a node not awaited is undone by the release below, or ends with its TTL. "Can no longer

@@ -19,20 +19,19 @@ Reply eval_generic(CommandContext& ctx, bool by_sha, bool read_only) {
   }
   if (*numkeys < 0) return Reply::error("ERR Number of keys can't be negative");
   LuaEngine& lua = ctx.node.lua();
-  std::string sha;
-  if (by_sha) {
-    sha = to_lower(args[1]);  // EVALSHA is case-insensitive
-    if (sha.size() != 40 || !lua.has(sha)) return err::reply(err::kNoScript);
-  } else {
-    sha = sha1_hex(args[1]);
-    if (!lua.has(sha)) {
-      if (auto failure = lua.load(sha, args[1])) return std::move(*failure);
-    }
-  }
   auto first_key = args.begin() + 3;
   auto first_arg = first_key + *numkeys;
   std::span<const std::string> keys(first_key, first_arg);
   std::span<const std::string> argv(first_arg, args.end());
+  if (by_sha) {
+    if (args[1].size() != 40) return err::reply(err::kNoScript);
+    char lower[40];  // EVALSHA is case-insensitive; lowered in place, as every EVALSHA of a run pays for it
+    return lua.run(lower_into(args[1], lower), keys, argv, read_only, args);
+  }
+  const std::string sha = sha1_hex(args[1]);
+  if (!lua.has(sha)) {
+    if (auto failure = lua.load(sha, args[1])) return std::move(*failure);
+  }
   return lua.run(sha, keys, argv, read_only, args);
 }
 

@@ -6,6 +6,7 @@
 #include <lua.hpp>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "redis/scripting/embedded_chunk.hpp"
@@ -25,6 +26,11 @@ namespace {
 
 // The instruction hook fires every kHookEvery VM instructions; the limit is checked there.
 constexpr int kHookEvery = 10'000;
+
+// The sandbox's setup needs well under 1 MiB (scripting_test runs a node limited to that), so from this limit
+// on it cannot fail and the state is made lazily; under it, at construction, where a setup that does not fit
+// has always failed.
+constexpr std::size_t kLazyFromLimitBytes = 16u << 20;
 
 constexpr std::string_view kCompileError = "ERR Error compiling script (new function): ";
 
@@ -78,13 +84,17 @@ void push_string_array(lua_State* L, std::span<const std::string> values) {
   }
 }
 
-// Sets (or, with `remove`, clears) a global array such as KEYS.
-void set_array_global(lua_State* L, const char* name, std::span<const std::string> values, bool remove = false) {
+// Sets (or, with `remove`, clears) the global arrays KEYS and ARGV, in that order, fetching the globals table
+// once for both.
+void set_key_and_argument_globals(lua_State* L, std::span<const std::string> keys, std::span<const std::string> argv,
+                                  bool remove) {
   lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
-  lua_pushstring(L, name);
-  if (remove) lua_pushnil(L);
-  else push_string_array(L, values);
-  lua_rawset(L, -3);  // raw: the globals table refuses ordinary writes
+  for (const auto& [name, values] : {std::pair{"KEYS", keys}, std::pair{"ARGV", argv}}) {
+    lua_pushstring(L, name);
+    if (remove) lua_pushnil(L);
+    else push_string_array(L, values);
+    lua_rawset(L, -3);  // raw: the globals table refuses ordinary writes
+  }
   lua_pop(L, 1);
 }
 
@@ -97,13 +107,13 @@ void* LuaEngine::allocate(void* ud, void* ptr, std::size_t old_size, std::size_t
   std::size_t previous = ptr == nullptr ? 0 : old_size;  // with ptr == NULL, old_size is a type tag
   if (new_size == 0) {
     engine->memory_used_bytes_ -= previous;
-    std::free(ptr);
+    if (ptr != nullptr) engine->blocks_.release(ptr, previous);
     return nullptr;
   }
   if (new_size > previous && engine->memory_used_bytes_ + (new_size - previous) > engine->memory_limit_bytes_) {
     return nullptr;  // Lua raises "not enough memory"
   }
-  void* block = std::realloc(ptr, new_size);
+  void* block = engine->blocks_.resize(ptr, previous, new_size);
   if (block == nullptr) return nullptr;
   engine->memory_used_bytes_ = engine->memory_used_bytes_ - previous + new_size;
   return block;
@@ -187,6 +197,11 @@ int LuaEngine::protected_setup(lua_State* L) {
 
 LuaEngine::LuaEngine(Node& node, std::uint64_t instruction_limit, std::size_t memory_limit_bytes)
     : node_(node), instruction_limit_(instruction_limit), memory_limit_bytes_(memory_limit_bytes) {
+  if (memory_limit_bytes_ < kLazyFromLimitBytes) start();
+}
+
+void LuaEngine::start() {
+  if (L_ != nullptr) return;
   L_ = lua_newstate(&LuaEngine::allocate, this);
   assert(L_ != nullptr);
   *static_cast<LuaEngine**>(lua_getextraspace(L_)) = this;
@@ -198,6 +213,26 @@ LuaEngine::LuaEngine(Node& node, std::uint64_t instruction_limit, std::size_t me
     throw std::runtime_error("lockcheck mock: Lua sandbox setup failed: " + message);
   }
   lua_sethook(L_, count_hook, LUA_MASKCOUNT, kHookEvery);
+  if (collect_at_start_) lua_gc(L_, LUA_GCCOLLECT);  // what flush() did to the state it had then
+}
+
+std::size_t LuaEngine::memory_used_bytes() const {
+  if (L_ != nullptr) return memory_used_bytes_;
+  // Every fresh state allocates the same blocks (the setup reads nothing of its node), so one probe per
+  // process gives both figures (lazy_lua_state_test compares them with a state made at construction).
+  struct Fresh {
+    std::size_t bytes = 0;
+    std::size_t collected_bytes = 0;
+  };
+  static const Fresh fresh = [this] {
+    LuaEngine probe(node_, instruction_limit_, memory_limit_bytes_);
+    probe.start();
+    Fresh figures{.bytes = probe.memory_used_bytes_};
+    probe.flush();
+    figures.collected_bytes = probe.memory_used_bytes_;
+    return figures;
+  }();
+  return collect_at_start_ ? fresh.collected_bytes : fresh.bytes;
 }
 
 LuaEngine::~LuaEngine() {
@@ -212,21 +247,30 @@ std::optional<Reply> LuaEngine::load(const std::string& sha, std::string_view bo
     return Reply::error(std::string(kCompileError) + "user_script:" + std::to_string(issue->line) + ": " + issue->message);
   }
   source = rewrite_for_lua51_numbers(source);
-  lua_settop(L_, 0);
-  if (luaL_loadbufferx(L_, source.data(), source.size(), "@user_script", "t") != LUA_OK) {
-    std::string message = lua51_error_wording(lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "?");
-    lua_settop(L_, 0);
+  lua_State* L = state();
+  lua_settop(L, 0);
+  if (luaL_loadbufferx(L, source.data(), source.size(), "@user_script", "t") != LUA_OK) {
+    std::string message = lua51_error_wording(lua_tostring(L, -1) ? lua_tostring(L, -1) : "?");
+    lua_settop(L, 0);
     return Reply::error(std::string(kCompileError) + message);
   }
   // The chunk's first upvalue is _ENV: point it at the read-only proxy.
-  lua_rawgeti(L_, LUA_REGISTRYINDEX, env_ref_);
-  lua_setupvalue(L_, -2, 1);
-  script.function_ref = luaL_ref(L_, LUA_REGISTRYINDEX);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, env_ref_);
+  lua_setupvalue(L, -2, 1);
+  script.function_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   scripts_[sha] = script;
   return std::nullopt;
 }
 
 void LuaEngine::flush() {
+  // Nothing is loaded before the state exists (a load starts it): the first flush is a collection owed to
+  // the state made later. A second one starts it: collecting twice leaves a state that differs from
+  // collecting once (the next allocations read other figures), and one owed collection is all that is kept.
+  if (L_ == nullptr && !collect_at_start_) {
+    collect_at_start_ = true;
+    return;
+  }
+  state();
   for (auto& [sha, script] : scripts_) luaL_unref(L_, LUA_REGISTRYINDEX, script.function_ref);
   scripts_.clear();
   lua_gc(L_, LUA_GCCOLLECT);
@@ -239,47 +283,48 @@ std::optional<std::string> LuaEngine::load_library(std::string_view code, std::v
     return std::string(kFunctionCompileError) + "user_function:" + std::to_string(issue->line) + ": " + issue->message;
   }
   source = rewrite_for_lua51_numbers(source);
-  lua_settop(L_, 0);
-  if (luaL_loadbufferx(L_, source.data(), source.size(), "@user_function", "t") != LUA_OK) {
-    std::string message = lua51_error_wording(lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "?");
-    lua_settop(L_, 0);
+  lua_State* L = state();
+  lua_settop(L, 0);
+  if (luaL_loadbufferx(L, source.data(), source.size(), "@user_function", "t") != LUA_OK) {
+    std::string message = lua51_error_wording(lua_tostring(L, -1) ? lua_tostring(L, -1) : "?");
+    lua_settop(L, 0);
     return std::string(kFunctionCompileError) + message;
   }
   // The chunk and every callback it defines share this _ENV; its scope is switched around the load.
-  lua_rawgeti(L_, LUA_REGISTRYINDEX, function_env_ref_);
-  lua_setupvalue(L_, -2, 1);
-  auto set_scope = [this](bool loading) {
-    lua_rawgeti(L_, LUA_REGISTRYINDEX, function_scope_ref_);
-    lua_pushboolean(L_, loading ? 1 : 0);
-    lua_call(L_, 1, 0);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, function_env_ref_);
+  lua_setupvalue(L, -2, 1);
+  auto set_scope = [this, L](bool loading) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, function_scope_ref_);
+    lua_pushboolean(L, loading ? 1 : 0);
+    lua_call(L, 1, 0);
   };
   set_scope(true);
   loading_ = &registered;
   load_start_ms_ = node_.serves_while_busy() ? node_.now_ms() : 0;
   instructions_ = 0;
-  const int status = lua_pcall(L_, 0, 0, 0);
+  const int status = lua_pcall(L, 0, 0, 0);
   loading_ = nullptr;
   set_scope(false);
   if (status == LUA_OK) {
-    lua_settop(L_, 0);
+    lua_settop(L, 0);
     return std::nullopt;
   }
   // Redis reports the error's text with an error code: a raised error table's err, "ERR " + anything else.
   std::string message;
-  if (lua_istable(L_, -1)) {
-    lua_getfield(L_, -1, "err");
-    message = lua_isstring(L_, -1) ? lua_tostring(L_, -1) : "ERR unknown error";
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, "err");
+    message = lua_isstring(L, -1) ? lua_tostring(L, -1) : "ERR unknown error";
   } else {
-    reword_error_at(L_, -1);
-    message = std::string("ERR ") + (lua_isstring(L_, -1) ? lua_tostring(L_, -1) : "unknown error");
+    reword_error_at(L, -1);
+    message = std::string("ERR ") + (lua_isstring(L, -1) ? lua_tostring(L, -1) : "unknown error");
   }
-  lua_settop(L_, 0);
+  lua_settop(L, 0);
   for (const RegisteredFunction& function : registered) release_function(function.callback_ref);
   registered.clear();
   return "Error registering functions: " + message;
 }
 
-void LuaEngine::release_function(int callback_ref) { luaL_unref(L_, LUA_REGISTRYINDEX, callback_ref); }
+void LuaEngine::release_function(int callback_ref) { luaL_unref(state(), LUA_REGISTRYINDEX, callback_ref); }
 
 Reply LuaEngine::call_function(const RegisteredFunction& function, std::span<const std::string> keys,
                                std::span<const std::string> argv, bool read_only, const Command& caller) {
@@ -296,8 +341,8 @@ int LuaEngine::protected_run(lua_State* L) {
 
 void LuaEngine::run_inside(lua_State* L) {
   // Scripts read KEYS and ARGV; a function gets them as arguments and has no such globals.
-  set_array_global(L, "KEYS", running_function_ ? std::span<const std::string>{} : running_keys_, running_function_);
-  set_array_global(L, "ARGV", running_function_ ? std::span<const std::string>{} : running_argv_, running_function_);
+  if (running_function_) set_key_and_argument_globals(L, {}, {}, true);
+  else set_key_and_argument_globals(L, running_keys_, running_argv_, false);
   lua_pushcfunction(L, lua_error_handler);
   int handler = lua_gettop(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, running_->function_ref);
@@ -323,10 +368,9 @@ void LuaEngine::run_inside(lua_State* L) {
   }
 }
 
-Reply LuaEngine::run(const std::string& sha, std::span<const std::string> keys, std::span<const std::string> argv,
+Reply LuaEngine::run(std::string_view sha, std::span<const std::string> keys, std::span<const std::string> argv,
                      bool read_only, const Command& caller) {
   auto it = scripts_.find(sha);
-  assert(it != scripts_.end());
   if (it == scripts_.end()) return Reply::error("NOSCRIPT No matching script. Please use EVAL.");
   return run_script(it->second, it->first, keys, argv, read_only, true, caller);
 }
@@ -353,14 +397,15 @@ Reply LuaEngine::run_script(const Script& script, std::string_view name, std::sp
     busy_threshold_ms_ = node_.busy_reply_threshold_ms();
   }
   node_.set_script_context(name);
-  lua_settop(L_, 0);
-  lua_pushcfunction(L_, protected_run);
+  lua_State* L = state();
+  lua_settop(L, 0);
+  lua_pushcfunction(L, protected_run);
   // Conversions allocate inside Lua too, so they run protected as well: nothing can reach the panic handler.
-  if (lua_pcall(L_, 0, 0, 0) != LUA_OK) {
-    const char* message = lua_tostring(L_, -1);
+  if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+    const char* message = lua_tostring(L, -1);
     result_ = Reply::error("ERR Error running script " + std::string(name) + ", " + (message ? message : "unknown error"));
   }
-  lua_settop(L_, 0);
+  lua_settop(L, 0);
   running_ = nullptr;
   running_state_.reset();
   read_only_ = false;

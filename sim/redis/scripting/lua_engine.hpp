@@ -1,6 +1,7 @@
 #pragma once
-// Lua 5.4 under Redis 7.0's rules: one lua_State per node, created once; scripts compiled once and cached
-// by sha1; KEYS/ARGV; the redis.* library; a read-only sandbox; Redis's reply conversions; a bound on
+// Lua 5.4 under Redis 7.0's rules: one lua_State per node, created on the first command that needs it (most
+// simulated nodes never run a script, and the sandbox's setup was a third of a short run); scripts compiled
+// once and cached by sha1; KEYS/ARGV; the redis.* library; a read-only sandbox; Redis's reply conversions; a bound on
 // instructions and memory so a runaway script becomes an error reply, never a hang or a crash.
 #include <utility>
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "lockcheck/reply.hpp"
+#include "redis/scripting/lua_block_pool.hpp"
 #include "redis/scripting/lua_function_lib.hpp"
 
 struct lua_State;
@@ -35,9 +37,9 @@ class LuaEngine {
   std::size_t script_count() const { return scripts_.size(); }
   void flush();
 
-  // Runs a cached script for `caller` (the EVAL command). `read_only` (EVAL_RO, or a `#!lua flags=no-writes`
-  // script) refuses writes.
-  Reply run(const std::string& sha, std::span<const std::string> keys, std::span<const std::string> argv,
+  // Runs a cached script for `caller` (the EVAL command), or answers NOSCRIPT. `read_only` (EVAL_RO, or a
+  // `#!lua flags=no-writes` script) refuses writes.
+  Reply run(std::string_view sha, std::span<const std::string> keys, std::span<const std::string> argv,
             bool read_only, const Command& caller);
 
   // FUNCTION LOAD: runs a library's code (the payload after its shebang line, starting at that line's
@@ -66,7 +68,13 @@ class LuaEngine {
   }
   void request_kill() { running_state_->killed = true; }
 
-  std::size_t memory_used_bytes() const { return memory_used_bytes_; }
+  // Until the state exists this is what a fresh state would hold (after a flush: a fresh state collected),
+  // so INFO's used_memory_lua and the maxmemory accounting read the same whether or not a script ran yet.
+  std::size_t memory_used_bytes() const;
+  // Creates the Lua state now (a node with a small script memory limit does so at construction, where a
+  // setup that does not fit fails as it always did). Idempotent.
+  void start();
+  bool started() const { return L_ != nullptr; }
 
   // Internals reached from the Lua C functions (lua_redis_lib.cpp).
   static LuaEngine& of(lua_State* L);
@@ -94,6 +102,10 @@ class LuaEngine {
   static void* allocate(void* ud, void* ptr, std::size_t old_size, std::size_t new_size);
   static void count_hook(lua_State* L, ::lua_Debug* ar);
   static int protected_setup(lua_State* L);
+  lua_State* state() {
+    if (L_ == nullptr) start();
+    return L_;
+  }
   static int protected_run(lua_State* L);
   void run_inside(lua_State* L);
   Reply run_script(const Script& script, std::string_view name, std::span<const std::string> keys,
@@ -101,7 +113,9 @@ class LuaEngine {
   void check_busy(lua_State* L);
 
   Node& node_;
-  lua_State* L_ = nullptr;
+  LuaBlockPool blocks_;  // the state's blocks; ~LuaEngine closes the state before members are destroyed
+  lua_State* L_ = nullptr;  // made by start(); every use goes through state()
+  bool collect_at_start_ = false;  // flush() ran once before the state existed: the new state collects once
   std::map<std::string, Script, std::less<>> scripts_;
   int env_ref_ = 0;  // the read-only proxy every script sees as _ENV
   int function_env_ref_ = 0;     // the proxy function libraries see as _ENV (lua_function_lib.hpp)

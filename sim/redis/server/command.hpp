@@ -40,8 +40,8 @@ struct CommandSpec {
   Handler handler;
 };
 
-// Looks a command up by lower-case name; nullptr when unknown.
-const CommandSpec* find_command(std::string_view lower_name);
+// Looks a command up by name, in any case (Redis's names are case-insensitive ASCII); nullptr when unknown.
+const CommandSpec* find_command(std::string_view name);
 // The whole table, sorted by name (COMMAND COUNT/INFO/DOCS/LIST are generated from it).
 std::span<const CommandSpec> all_commands();
 

@@ -2,6 +2,7 @@
 #include <array>
 
 #include "redis/server/commands.hpp"
+#include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
 namespace {
@@ -9,7 +10,7 @@ namespace {
 constexpr std::uint32_t kW = kWrite;
 constexpr std::uint32_t kWO = kWrite | kDenyOom;
 
-// Sorted by name for binary search; arities as in Redis 7.0's command table.
+// Sorted by name (COMMAND's listings); arities as in Redis 7.0's command table.
 constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"acl", -2, kNoScript, cmd::acl},
     {"append", 3, kWO, cmd::append},
@@ -235,22 +236,6 @@ constexpr bool sorted() {
 }
 static_assert(sorted(), "keep kCommands sorted by name");
 
-// Where each first letter's commands start and end in kCommands: a lookup binary-searches only those (a
-// handful), so a growing table does not slow the per-command lookup down.
-struct LetterRange {
-  std::uint16_t begin = 0, end = 0;
-};
-
-constexpr std::array<LetterRange, 26> letter_ranges() {
-  std::array<LetterRange, 26> ranges{};
-  for (std::size_t i = 0; i < kCommands.size(); ++i) {
-    auto& range = ranges[static_cast<std::size_t>(kCommands[i].name[0] - 'a')];
-    if (range.begin == range.end) range.begin = static_cast<std::uint16_t>(i);
-    range.end = static_cast<std::uint16_t>(i + 1);
-  }
-  return ranges;
-}
-
 constexpr bool lower_case_names() {
   for (const CommandSpec& spec : kCommands) {
     if (spec.name.empty() || spec.name[0] < 'a' || spec.name[0] > 'z') return false;
@@ -259,19 +244,52 @@ constexpr bool lower_case_names() {
 }
 static_assert(lower_case_names(), "command names start with a lower-case letter");
 
-constexpr std::array<LetterRange, 26> kLetterRanges = letter_ranges();
+// find_command runs for every command and every redis.call: an open-addressing table built at compile time
+// answers with one hash of the name and, nearly always, one comparison (a binary search made about eight).
+constexpr std::size_t kNameSlots = 1024;  // a power of two, over four times the commands: short probe runs
+static_assert(kCommands.size() * 4 <= kNameSlots);
+
+// FNV-1a of the name lowered, so a name in any case finds its slot.
+constexpr std::uint32_t command_name_hash(std::string_view name) {
+  std::uint32_t hash = 2166136261u;
+  for (const char c : name) hash = (hash ^ static_cast<unsigned char>(ascii_lower(c))) * 16777619u;
+  return hash;
+}
+
+// `name` in any case against a lower-case command name.
+constexpr bool same_name(std::string_view lower, std::string_view name) {
+  if (lower.size() != name.size()) return false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (ascii_lower(name[i]) != lower[i]) return false;
+  }
+  return true;
+}
+
+// Slot -> index + 1 into kCommands, 0 for an empty slot; a name's run of slots starts at its hash.
+constexpr std::array<std::uint16_t, kNameSlots> name_slots() {
+  std::array<std::uint16_t, kNameSlots> slots{};
+  for (std::size_t i = 0; i < kCommands.size(); ++i) {
+    std::size_t slot = command_name_hash(kCommands[i].name) & (kNameSlots - 1);
+    while (slots[slot] != 0) slot = (slot + 1) & (kNameSlots - 1);  // the table is never full
+    slots[slot] = static_cast<std::uint16_t>(i + 1);
+  }
+  return slots;
+}
+
+constexpr std::array<std::uint16_t, kNameSlots> kNameSlotTable = name_slots();
 
 }  // namespace
 
-const CommandSpec* find_command(std::string_view lower_name) {
-  if (lower_name.empty() || lower_name[0] < 'a' || lower_name[0] > 'z') return nullptr;
-  const LetterRange range = kLetterRanges[static_cast<std::size_t>(lower_name[0] - 'a')];
-  const auto first = kCommands.begin() + range.begin;
-  const auto last = kCommands.begin() + range.end;
-  auto it = std::lower_bound(first, last, lower_name,
-                             [](const CommandSpec& spec, std::string_view name) { return spec.name < name; });
-  if (it == last || it->name != lower_name) return nullptr;
-  return &*it;
+const CommandSpec* find_command(std::string_view name) {
+  std::size_t slot = command_name_hash(name) & (kNameSlots - 1);
+  // Bounded by the table's size; an empty slot ends the run well before that.
+  for (std::size_t probes = 0; probes < kNameSlots; ++probes, slot = (slot + 1) & (kNameSlots - 1)) {
+    const std::uint16_t entry = kNameSlotTable[slot];
+    if (entry == 0) return nullptr;
+    const CommandSpec& spec = kCommands[entry - 1u];
+    if (same_name(spec.name, name)) return &spec;
+  }
+  return nullptr;
 }
 
 std::span<const CommandSpec> all_commands() { return kCommands; }

@@ -112,9 +112,7 @@ void Node::count_error(const Reply& error, const Outcome& outcome, bool already_
 Reply Node::execute_command(const Command& command, Session& session, Outcome& outcome) {
   if (command.empty()) return Reply::error("ERR empty command");
   ++stats_.commands_processed;
-  char name_buffer[32];
-  std::string_view name = lower_into(command[0], name_buffer);
-  const CommandSpec* spec = find_command(name);
+  const CommandSpec* spec = find_command(command[0]);
   outcome.spec = spec;
   // The order of redis-server's processCommand: QUIT always; unknown command and arity before NOAUTH. A
   // command refused while a transaction is open makes its EXEC fail (EXECABORT).
@@ -131,7 +129,7 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
     session.transaction.aborted |= queueing;
     return err::arity(spec->name);
   }
-  if (auto refused = subcommand_error(command)) {
+  if (auto refused = is_container_command(*spec) ? subcommand_error(command) : std::nullopt) {
     session.transaction.aborted |= queueing;
     if (refused->text.starts_with("ERR unknown subcommand")) outcome.spec = nullptr;  // no command, as in Redis
     return std::move(*refused);
@@ -214,8 +212,11 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
   script_session_ = &session;
   ++depth_;
   CommandContext context{*this, keyspace_, session, command, false, session.resp};
-  const bool shown = !hidden_from_monitors(command);
-  if (!shown && fed_before_running(command)) feed_monitors(session, session.db, command, false);
+  // Without a monitor (every simulated node) MONITOR's rules are not looked up: only MONITOR adds one, and
+  // it is hidden itself.
+  const bool monitored = !monitors_.empty();
+  const bool shown = monitored && !hidden_from_monitors(command);
+  if (monitored && !shown && fed_before_running(command)) feed_monitors(session, session.db, command, false);
   Reply reply = spec->handler(context);
   if (shown) feed_monitors(session, session.db, command, false);  // after it ran, as call() does
   --depth_;
@@ -251,8 +252,7 @@ std::int64_t Node::busy_reply_threshold_ms() const {
 }
 
 Reply Node::run_queued(const Command& command, Session& session) {
-  char name_buffer[32];
-  const CommandSpec* spec = find_command(lower_into(command[0], name_buffer));
+  const CommandSpec* spec = find_command(command[0]);
   assert(spec != nullptr && "only known commands are queued");
   // Same clock reading as EXEC itself: the transaction runs at one instant, as a script does.
   keyspace_.set_actor(Actor{session.client_id, spec->name, {}});
@@ -274,8 +274,9 @@ Reply Node::run_queued(const Command& command, Session& session) {
   CommandContext context{*this, keyspace_, session, command, false, session.resp};
   ++stats_.commands.calls[static_cast<std::size_t>(spec - all_commands().data())];
   notifier_.set_arguments(&command);  // LMOVE's sides, ZADD's INCR: the queued command's, not EXEC's
-  const bool shown = !hidden_from_monitors(command);
-  if (!shown && fed_before_running(command)) feed_monitors(session, session.db, command, false);
+  const bool monitored = !monitors_.empty();  // MONITOR is refused inside EXEC, so none appears meanwhile
+  const bool shown = monitored && !hidden_from_monitors(command);
+  if (monitored && !shown && fed_before_running(command)) feed_monitors(session, session.db, command, false);
   Reply reply = spec->handler(context);
   if (shown) feed_monitors(session, session.db, command, false);
   notifier_.set_arguments(nullptr);
@@ -321,8 +322,7 @@ Reply Node::call_from_script(const Command& command, bool read_only, bool allow_
 
 Reply Node::script_command(const Command& command, bool read_only, bool allow_oom, Outcome& outcome) {
   assert(script_session_ != nullptr && depth_ > 0);
-  char name_buffer[32];
-  const CommandSpec* spec = find_command(lower_into(command[0], name_buffer));
+  const CommandSpec* spec = find_command(command[0]);
   outcome.spec = spec;
   if (spec == nullptr) return Reply::error("ERR Unknown Redis command called from script");
   if (!arity_ok(*spec, command.size())) return Reply::error("ERR Wrong number of args calling Redis command from script");
@@ -357,7 +357,9 @@ Reply Node::script_command(const Command& command, bool read_only, bool allow_oo
     outcome.ran = true;
     CommandContext context{*this, keyspace_, *script_session_, command, true, resp};
     reply = spec->handler(context);
-    if (!hidden_from_monitors(command)) feed_monitors(*script_session_, keyspace_.selected(), command, true);
+    if (!monitors_.empty() && !hidden_from_monitors(command)) {
+      feed_monitors(*script_session_, keyspace_.selected(), command, true);
+    }
     keyspace_.settle_encodings(encoding_limits_);
     notifier_.set_arguments(nullptr);
     if (resp != 3) to_resp2(reply);

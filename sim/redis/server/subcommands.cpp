@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "redis/server/command.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/util/text.hpp"
 
@@ -66,6 +67,15 @@ bool is_container(std::string_view name) {
 }  // namespace
 
 std::span<const Subcommand> all_subcommands() { return kSubcommands; }
+
+bool is_container_command(const CommandSpec& spec) {
+  static const std::vector<unsigned char> containers = [] {  // bytes, not vector<bool>'s bits: read per command
+    std::vector<unsigned char> flags;
+    for (const CommandSpec& command : all_commands()) flags.push_back(is_container(command.name));
+    return flags;
+  }();
+  return containers[static_cast<std::size_t>(&spec - all_commands().data())];
+}
 
 std::optional<Reply> subcommand_error(const Command& args) {
   if (args.size() < 2) return std::nullopt;  // the container's own arity answers

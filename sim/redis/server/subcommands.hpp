@@ -12,6 +12,8 @@
 
 namespace lockcheck::mock {
 
+struct CommandSpec;
+
 struct Subcommand {
   std::string_view container;
   std::string_view name;
@@ -23,6 +25,9 @@ std::span<const Subcommand> all_subcommands();
 
 // The error Redis answers for `args` before running it (unknown subcommand, subcommand arity), if any.
 std::optional<Reply> subcommand_error(const Command& args);
+// Whether `spec` (an entry of all_commands()) is a container: only for those may subcommand_error answer, so
+// a node asks it only then (the name check, for every command, was a hundred instructions).
+bool is_container_command(const CommandSpec& spec);
 
 // A container's subcommand that 7.0.15 flags noscript while the container itself is not (CLUSTER RESET).
 bool subcommand_denied_in_scripts(const Command& args);
