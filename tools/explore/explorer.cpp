@@ -296,36 +296,43 @@ bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
     if (verdict.outcome != properties::Outcome::violated || found_.count(verdict.property) > 0) continue;
     if (!options_.only_property.empty() && verdict.property != options_.only_property) continue;
     Find find{verdict.property, result_.runs, plan, plan, verdict, -1, 0};
-    const ShrinkResult shrunk = shrink_faults(plan.config, plan.seed, verdict.property, options_.shrink_simulations);
-    find.shrink_simulations = shrunk.simulations;
-    if (shrunk.reproduced) {
-      find.minimal.config.faults = shrunk.faults;
-      find.violation_us = shrunk.violation_us;
-      // A simpler workload may need fewer faults (or none): shrink the faults once more after it.
-      if (shrink_workload(find.minimal.config, base_, plan.seed, verdict.property)) {
-        const ShrinkResult again = shrink_faults(find.minimal.config, plan.seed, verdict.property, options_.shrink_simulations);
-        find.shrink_simulations += again.simulations;
-        if (again.reproduced) {
-          find.minimal.config.faults = again.faults;
-          find.violation_us = again.violation_us;
-        }
-      }
-      // A shorter run that still shows it is a faster regression test: end one second after the violation.
-      sim::SimConfig shorter = find.minimal.config;
-      shorter.duration_us = std::min(shorter.duration_us, (find.violation_us / 1000 + 1000) * 1000);
-      if (shorter.duration_us < find.minimal.config.duration_us) {
-        std::erase_if(shorter.faults, [&](const sim::FaultSpec& fault) { return fault.at_us > shorter.duration_us; });
-        if (judge_run(shorter, plan.seed, verdict.property).violated()) find.minimal.config = shorter;
-      }
-      const Judged final_verdict = judge_run(find.minimal.config, plan.seed, verdict.property);
-      find.verdict = final_verdict.verdict;
-      find.violation_us = final_verdict.violation_us;
-    }
     found_.insert(verdict.property);
+    // No shrinking asked for (the benchmark times the find alone): the find is the run as found, with no
+    // rerun at all; shrink_faults' first rerun, the workload shrink and the final judgement are the shrink's.
+    if (options_.shrink_simulations > 0) shrink_find(find);
     result_.finds.push_back(std::move(find));
     if (!options_.all_properties || !options_.only_property.empty()) return true;
   }
   return false;
+}
+
+void Explorer::shrink_find(Find& find) const {
+  const RunPlan& plan = find.plan;
+  const std::string property = find.property;
+  const ShrinkResult shrunk = shrink_faults(plan.config, plan.seed, property, options_.shrink_simulations);
+  find.shrink_simulations = shrunk.simulations;
+  if (!shrunk.reproduced) return;
+  find.minimal.config.faults = shrunk.faults;
+  find.violation_us = shrunk.violation_us;
+  // A simpler workload may need fewer faults (or none): shrink the faults once more after it.
+  if (shrink_workload(find.minimal.config, base_, plan.seed, property)) {
+    const ShrinkResult again = shrink_faults(find.minimal.config, plan.seed, property, options_.shrink_simulations);
+    find.shrink_simulations += again.simulations;
+    if (again.reproduced) {
+      find.minimal.config.faults = again.faults;
+      find.violation_us = again.violation_us;
+    }
+  }
+  // A shorter run that still shows it is a faster regression test: end one second after the violation.
+  sim::SimConfig shorter = find.minimal.config;
+  shorter.duration_us = std::min(shorter.duration_us, (find.violation_us / 1000 + 1000) * 1000);
+  if (shorter.duration_us < find.minimal.config.duration_us) {
+    std::erase_if(shorter.faults, [&](const sim::FaultSpec& fault) { return fault.at_us > shorter.duration_us; });
+    if (judge_run(shorter, plan.seed, property).violated()) find.minimal.config = shorter;
+  }
+  const Judged final_verdict = judge_run(find.minimal.config, plan.seed, property);
+  find.verdict = final_verdict.verdict;
+  find.violation_us = final_verdict.violation_us;
 }
 
 sim::SimConfig explore_base_for_variant(const std::string& variant) {

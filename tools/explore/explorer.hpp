@@ -38,7 +38,7 @@ struct ExploreOptions {
   bool all_properties = false;    // go on after the first find, one find per property
   std::string only_property;      // when set, only a violation of this property is a find (the benchmark)
   int max_faults = 6;             // faults drawn per fresh run (a fault and the one that ends it count once)
-  int shrink_simulations = 64;
+  int shrink_simulations = 64;   // 0: a find is not shrunk nor rerun (its minimal plan is the plan as found)
 };
 
 struct Find {
@@ -82,6 +82,8 @@ class Explorer {
   // Takes one run's outcome; true when the search is over.
   bool take(const RunPlan& plan, const properties::Exercise& exercise, const std::vector<properties::Verdict>& verdicts,
             std::uint64_t events);
+  // Shrinks a find's plan into its minimal one (fewer faults, a simpler workload, a shorter run) and judges it.
+  void shrink_find(Find& find) const;
   bool done() const;
   // Whether a run with these verdicts could end the search when taken (a find, unless --all-properties):
   // no later run of its batch need run. Read by the runs' threads; take() changes nothing it reads meanwhile.

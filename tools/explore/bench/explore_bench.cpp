@@ -100,7 +100,7 @@ Search search(const Bug& bug, explore::Strategy strategy, std::uint64_t root, do
   options.strategy = strategy;
   options.seed = root;
   options.only_property = bug.property;
-  options.shrink_simulations = 0;  // the time to find, not to shrink
+  options.shrink_simulations = 0;  // no rerun after a find: the clock stops at the find, not after a shrink
   explore::Explorer explorer(bug.base, bug.can_renew, options);
   const double start = thread_cpu_seconds();
   Search out;
