@@ -173,11 +173,22 @@ RunPlan Explorer::fresh_plan(bool every_kind, std::int64_t duration_us) {
     std::erase_if(plan.config.faults, [&](const sim::FaultSpec& fault) { return fault.at_us > duration_us; });
   }
   plan.config.nemesis = sim::NemesisConfig{};
-  const std::int64_t count = prng_.between(1, options_.max_faults);
+  const std::int64_t count = prng_.between(1, fault_cap(duration_us));
   for (std::int64_t i = 0; i < count; ++i) draw_fault_in(plan.enabled[prng_.below(plan.enabled.size())], plan.config);
   fit_processes(plan.config);
   normalize(plan.config.faults);
   return plan;
+}
+
+std::int64_t Explorer::fault_cap(std::int64_t duration_us) {
+  if (options_.strategy != Strategy::guided) return options_.max_faults;
+  // Guided's fresh runs are short, and a short run holds few lock operations for a fault to meet: what finds
+  // a bug there is the faults' density, not their count. The cap per shortest run is drawn per run from
+  // max_faults times 1, 2 or 4 (a swarm over densities: dense runs break what a fault or two cannot reach,
+  // sparse ones what a crowd of faults would suppress), and scales with the run's length, so that a longer
+  // run of the Luby schedule keeps its density.
+  const std::int64_t per_shortest_run = static_cast<std::int64_t>(options_.max_faults) << prng_.below(3);
+  return std::max<std::int64_t>(1, per_shortest_run * duration_us / std::max<std::int64_t>(1, shortest_run_us_));
 }
 
 RunPlan Explorer::mutated_plan() {
@@ -238,7 +249,9 @@ RunPlan Explorer::next_plan() {
     case Strategy::swarm: return fresh_plan(false, base_.duration_us);
     case Strategy::guided: break;
   }
-  if (corpus_.empty() || prng_.below(3) == 0) return fresh_plan(false, fresh_duration_us(base_, ++fresh_runs_, shortest_run_us_));
+  // Two runs in three are fresh, with every fault kind on (short, dense runs: each a cheap draw from the
+  // whole model); the third mutates a kept run.
+  if (corpus_.empty() || prng_.below(3) != 0) return fresh_plan(true, fresh_duration_us(base_, ++fresh_runs_, shortest_run_us_));
   return mutated_plan();
 }
 

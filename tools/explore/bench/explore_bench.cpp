@@ -1,7 +1,7 @@
 // explore_bench: CPU-seconds and runs to the first counterexample, per known bug, for three strategies in the
 // same process run: (a) all-on (every fault kind in every run: a random nemesis with everything enabled),
-// (b) swarm (a random subset of kinds per run), (c) guided (swarm plus mutation of runs that reached a new
-// mark or pair of marks). Each (bug, strategy) is searched from `--roots` root seeds, each capped at
+// (b) swarm (a random subset of kinds per run), (c) guided (short runs with every kind on at a drawn fault
+// density, and mutation of runs that reached a new mark or pair of marks). Each (bug, strategy) is searched from `--roots` root seeds, each capped at
 // `--cap-s` CPU-seconds; the figures are medians over the root seeds (a search that hit the cap counts as
 // the cap, and as not found).
 //
