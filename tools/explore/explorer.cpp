@@ -184,10 +184,11 @@ std::int64_t Explorer::fault_cap(std::int64_t duration_us) {
   if (options_.strategy != Strategy::guided) return options_.max_faults;
   // Guided's fresh runs are short, and a short run holds few lock operations for a fault to meet: what finds
   // a bug there is the faults' density, not their count. The cap per shortest run is drawn per run from
-  // max_faults times 1, 2 or 4 (a swarm over densities: dense runs break what a fault or two cannot reach,
-  // sparse ones what a crowd of faults would suppress), and scales with the run's length, so that a longer
-  // run of the Luby schedule keeps its density.
-  const std::int64_t per_shortest_run = static_cast<std::int64_t>(options_.max_faults) << prng_.below(3);
+  // max_faults times 2, 4 or 8 (a swarm over densities: dense runs break what a fault or two cannot reach,
+  // sparser ones what a crowd of faults would suppress; explore_bench's corpus needed the fewest runs with
+  // these, against times 1, 2, 4 or 4, 8, 16), and scales with the run's length, so that a longer run of the
+  // Luby schedule keeps its density.
+  const std::int64_t per_shortest_run = static_cast<std::int64_t>(options_.max_faults) << (1 + prng_.below(3));
   return std::max<std::int64_t>(1, per_shortest_run * duration_us / std::max<std::int64_t>(1, shortest_run_us_));
 }
 

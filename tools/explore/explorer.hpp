@@ -39,7 +39,7 @@ struct ExploreOptions {
   bool all_properties = false;    // go on after the first find, one find per property
   std::string only_property;      // when set, only a violation of this property is a find (the benchmark)
   int max_faults = 6;             // faults drawn per fresh run (a fault and the one that ends it count once);
-                                  // guided: per shortest run, times 1, 2 or 4 (Explorer::fault_cap)
+                                  // guided: per shortest run, times 2, 4 or 8 (Explorer::fault_cap)
   int shrink_simulations = 64;   // 0: a find is not shrunk nor rerun (its minimal plan is the plan as found)
 };
 
