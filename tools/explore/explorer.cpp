@@ -173,11 +173,23 @@ RunPlan Explorer::fresh_plan(bool every_kind, std::int64_t duration_us) {
     std::erase_if(plan.config.faults, [&](const sim::FaultSpec& fault) { return fault.at_us > duration_us; });
   }
   plan.config.nemesis = sim::NemesisConfig{};
-  const std::int64_t count = prng_.between(1, options_.max_faults);
+  const std::int64_t count = prng_.between(1, fault_cap(duration_us));
   for (std::int64_t i = 0; i < count; ++i) draw_fault_in(plan.enabled[prng_.below(plan.enabled.size())], plan.config);
   fit_processes(plan.config);
   normalize(plan.config.faults);
   return plan;
+}
+
+std::int64_t Explorer::fault_cap(std::int64_t duration_us) {
+  if (options_.strategy != Strategy::guided) return options_.max_faults;
+  // Guided's fresh runs are short, and a short run holds few lock operations for a fault to meet: what finds
+  // a bug there is the faults' density, not their count. The cap per shortest run is drawn per run from
+  // max_faults times 2, 4 or 8 (a swarm over densities: dense runs break what a fault or two cannot reach,
+  // sparser ones what a crowd of faults would suppress; explore_bench's corpus needed the fewest runs with
+  // these, against times 1, 2, 4 or 4, 8, 16), and scales with the run's length, so that a longer run of the
+  // Luby schedule keeps its density.
+  const std::int64_t per_shortest_run = static_cast<std::int64_t>(options_.max_faults) << (1 + prng_.below(3));
+  return std::max<std::int64_t>(1, per_shortest_run * duration_us / std::max<std::int64_t>(1, shortest_run_us_));
 }
 
 RunPlan Explorer::mutated_plan() {
@@ -238,7 +250,9 @@ RunPlan Explorer::next_plan() {
     case Strategy::swarm: return fresh_plan(false, base_.duration_us);
     case Strategy::guided: break;
   }
-  if (corpus_.empty() || prng_.below(3) == 0) return fresh_plan(false, fresh_duration_us(base_, ++fresh_runs_, shortest_run_us_));
+  // Two runs in three are fresh, with every fault kind on (short, dense runs: each a cheap draw from the
+  // whole model); the third mutates a kept run.
+  if (corpus_.empty() || prng_.below(3) != 0) return fresh_plan(true, fresh_duration_us(base_, ++fresh_runs_, shortest_run_us_));
   return mutated_plan();
 }
 
@@ -296,36 +310,43 @@ bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
     if (verdict.outcome != properties::Outcome::violated || found_.count(verdict.property) > 0) continue;
     if (!options_.only_property.empty() && verdict.property != options_.only_property) continue;
     Find find{verdict.property, result_.runs, plan, plan, verdict, -1, 0};
-    const ShrinkResult shrunk = shrink_faults(plan.config, plan.seed, verdict.property, options_.shrink_simulations);
-    find.shrink_simulations = shrunk.simulations;
-    if (shrunk.reproduced) {
-      find.minimal.config.faults = shrunk.faults;
-      find.violation_us = shrunk.violation_us;
-      // A simpler workload may need fewer faults (or none): shrink the faults once more after it.
-      if (shrink_workload(find.minimal.config, base_, plan.seed, verdict.property)) {
-        const ShrinkResult again = shrink_faults(find.minimal.config, plan.seed, verdict.property, options_.shrink_simulations);
-        find.shrink_simulations += again.simulations;
-        if (again.reproduced) {
-          find.minimal.config.faults = again.faults;
-          find.violation_us = again.violation_us;
-        }
-      }
-      // A shorter run that still shows it is a faster regression test: end one second after the violation.
-      sim::SimConfig shorter = find.minimal.config;
-      shorter.duration_us = std::min(shorter.duration_us, (find.violation_us / 1000 + 1000) * 1000);
-      if (shorter.duration_us < find.minimal.config.duration_us) {
-        std::erase_if(shorter.faults, [&](const sim::FaultSpec& fault) { return fault.at_us > shorter.duration_us; });
-        if (judge_run(shorter, plan.seed, verdict.property).violated()) find.minimal.config = shorter;
-      }
-      const Judged final_verdict = judge_run(find.minimal.config, plan.seed, verdict.property);
-      find.verdict = final_verdict.verdict;
-      find.violation_us = final_verdict.violation_us;
-    }
     found_.insert(verdict.property);
+    // No shrinking asked for (the benchmark times the find alone): the find is the run as found, with no
+    // rerun at all; shrink_faults' first rerun, the workload shrink and the final judgement are the shrink's.
+    if (options_.shrink_simulations > 0) shrink_find(find);
     result_.finds.push_back(std::move(find));
     if (!options_.all_properties || !options_.only_property.empty()) return true;
   }
   return false;
+}
+
+void Explorer::shrink_find(Find& find) const {
+  const RunPlan& plan = find.plan;
+  const std::string property = find.property;
+  const ShrinkResult shrunk = shrink_faults(plan.config, plan.seed, property, options_.shrink_simulations);
+  find.shrink_simulations = shrunk.simulations;
+  if (!shrunk.reproduced) return;
+  find.minimal.config.faults = shrunk.faults;
+  find.violation_us = shrunk.violation_us;
+  // A simpler workload may need fewer faults (or none): shrink the faults once more after it.
+  if (shrink_workload(find.minimal.config, base_, plan.seed, property)) {
+    const ShrinkResult again = shrink_faults(find.minimal.config, plan.seed, property, options_.shrink_simulations);
+    find.shrink_simulations += again.simulations;
+    if (again.reproduced) {
+      find.minimal.config.faults = again.faults;
+      find.violation_us = again.violation_us;
+    }
+  }
+  // A shorter run that still shows it is a faster regression test: end one second after the violation.
+  sim::SimConfig shorter = find.minimal.config;
+  shorter.duration_us = std::min(shorter.duration_us, (find.violation_us / 1000 + 1000) * 1000);
+  if (shorter.duration_us < find.minimal.config.duration_us) {
+    std::erase_if(shorter.faults, [&](const sim::FaultSpec& fault) { return fault.at_us > shorter.duration_us; });
+    if (judge_run(shorter, plan.seed, property).violated()) find.minimal.config = shorter;
+  }
+  const Judged final_verdict = judge_run(find.minimal.config, plan.seed, property);
+  find.verdict = final_verdict.verdict;
+  find.violation_us = final_verdict.violation_us;
 }
 
 sim::SimConfig explore_base_for_variant(const std::string& variant) {

@@ -1,6 +1,7 @@
 #pragma once
 // `lockcheck explore`'s search: draws runs from the whole fault model and the workload shapes, and keeps
-// those that reach a mark (or a pair of marks) no earlier run reached, mutating their schedules (guided);
+// those that reach a mark (or a pair of marks) no earlier run reached, mutating their schedules, its fresh
+// runs short and dense (every kind on, the fault count kept per simulated second: guided);
 // or each run with a random subset of fault kinds (swarm, Groce et al. 2012); or every kind always on (the
 // baseline the benchmark measures the other two against). A violation is shrunk to a minimal schedule.
 //
@@ -37,8 +38,9 @@ struct ExploreOptions {
   unsigned jobs = 1;
   bool all_properties = false;    // go on after the first find, one find per property
   std::string only_property;      // when set, only a violation of this property is a find (the benchmark)
-  int max_faults = 6;             // faults drawn per fresh run (a fault and the one that ends it count once)
-  int shrink_simulations = 64;
+  int max_faults = 6;             // faults drawn per fresh run (a fault and the one that ends it count once);
+                                  // guided: per shortest run, times 2, 4 or 8 (Explorer::fault_cap)
+  int shrink_simulations = 64;   // 0: a find is not shrunk nor rerun (its minimal plan is the plan as found)
 };
 
 struct Find {
@@ -75,6 +77,8 @@ class Explorer {
   std::uint64_t run_seed();
   // A fresh draw simulating `duration_us` (the base's, but for guided's short runs first: run_length.hpp).
   RunPlan fresh_plan(bool every_kind, std::int64_t duration_us);
+  // The most faults a fresh run of `duration_us` draws (at least one is drawn).
+  std::int64_t fault_cap(std::int64_t duration_us);
   RunPlan mutated_plan();
   // Appends a fault of `kind` to `config`'s schedule (draw_fault_to_play_out when the run is short).
   void draw_fault_in(sim::FaultKind kind, sim::SimConfig& config);
@@ -82,6 +86,8 @@ class Explorer {
   // Takes one run's outcome; true when the search is over.
   bool take(const RunPlan& plan, const properties::Exercise& exercise, const std::vector<properties::Verdict>& verdicts,
             std::uint64_t events);
+  // Shrinks a find's plan into its minimal one (fewer faults, a simpler workload, a shorter run) and judges it.
+  void shrink_find(Find& find) const;
   bool done() const;
   // Whether a run with these verdicts could end the search when taken (a find, unless --all-properties):
   // no later run of its batch need run. Read by the runs' threads; take() changes nothing it reads meanwhile.

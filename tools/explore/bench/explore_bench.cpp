@@ -1,9 +1,10 @@
 // explore_bench: CPU-seconds and runs to the first counterexample, per known bug, for three strategies in the
 // same process run: (a) all-on (every fault kind in every run: a random nemesis with everything enabled),
-// (b) swarm (a random subset of kinds per run), (c) guided (swarm plus mutation of runs that reached a new
-// mark or pair of marks). Each (bug, strategy) is searched from `--roots` root seeds, each capped at
-// `--cap-s` CPU-seconds; the figures are medians over the root seeds (a search that hit the cap counts as
-// the cap, and as not found).
+// (b) swarm (a random subset of kinds per run), (c) guided (short runs with every kind on at a drawn fault
+// density, and mutation of runs that reached a new mark or pair of marks). Each (bug, strategy) is searched
+// from `--roots` root seeds, each capped at `--cap-s` CPU-seconds; the figures are medians over the root
+// seeds (a search that hit the cap counts as the cap, and as not found). The clock stops at the find: no
+// shrink and no rerun follow it (shrink_simulations = 0).
 //
 //   explore_bench [--roots 20] [--cap-s 60] [--jobs 2] [--only NAME] [--corpus DIR] [--strategies all-on,swarm,guided]
 //
@@ -100,7 +101,7 @@ Search search(const Bug& bug, explore::Strategy strategy, std::uint64_t root, do
   options.strategy = strategy;
   options.seed = root;
   options.only_property = bug.property;
-  options.shrink_simulations = 0;  // the time to find, not to shrink
+  options.shrink_simulations = 0;  // no rerun after a find: the clock stops at the find, not after a shrink
   explore::Explorer explorer(bug.base, bug.can_renew, options);
   const double start = thread_cpu_seconds();
   Search out;

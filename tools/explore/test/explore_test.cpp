@@ -101,6 +101,37 @@ TEST(Explore, GuidedStartsWithShortRuns) {
   EXPECT_LT(guided.events * 3, all_on.events * 2) << "guided " << guided.events << " events, all-on " << all_on.events;
 }
 
+TEST(Explore, GuidedShortRunsKeepTheirFaultDensity) {
+  // A short run holds few lock operations for a fault to meet: guided's short runs are denser in faults per
+  // simulated event than all-on's whole-base runs, not merely as many faults in fewer events.
+  const ExploreResult all_on = explore_runs("token", 3, 8, 1, Strategy::all_on, true);
+  const ExploreResult guided = explore_runs("token", 3, 8, 1, Strategy::guided, true);
+  const double guided_density = static_cast<double>(guided.exercise.faults) / static_cast<double>(guided.events);
+  const double all_on_density = static_cast<double>(all_on.exercise.faults) / static_cast<double>(all_on.events);
+  EXPECT_GT(guided_density, 3 * all_on_density) << "fault lines per event: guided " << guided_density << ", all-on "
+                                                << all_on_density;
+}
+
+TEST(Explore, WithoutShrinkingAFindIsTheRunAsFoundAndNothingIsRerun) {
+  // The benchmark times the find alone (shrink_simulations = 0): no shrink, no workload shrink, no shorter
+  // run, no final judgement may run after it, and the find is the plan as it was found.
+  ExploreOptions options;
+  options.seed = 1;
+  options.budget_runs = 200;
+  options.only_property = "owner_only_release";
+  options.shrink_simulations = 0;
+  Explorer explorer(explore_base_for_variant("set-nx-ex-del"), false, options);
+  for (int step = 0; step < 1000 && explorer.step(); ++step) {
+  }
+  ASSERT_EQ(explorer.result().finds.size(), 1u);
+  const Find& find = explorer.result().finds.front();
+  EXPECT_EQ(find.shrink_simulations, 0);
+  EXPECT_EQ(find.minimal.config.faults, find.plan.config.faults);
+  EXPECT_EQ(find.minimal.config.duration_us, find.plan.config.duration_us);
+  EXPECT_EQ(find.minimal.config.clients.size(), find.plan.config.clients.size());
+  EXPECT_EQ(find.verdict.outcome, properties::Outcome::violated);
+}
+
 TEST(Explore, RunLengthsFollowLubyWithinTheBase) {
   const std::uint64_t expected[] = {1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1};
   for (std::uint64_t i = 1; i <= 16; ++i) EXPECT_EQ(luby(i), expected[i - 1]) << i;
