@@ -86,9 +86,15 @@ std::vector<Finding> keys_without_expiry(const History& history, std::int64_t bo
   return findings;
 }
 
-// (b): for each crash of a process inside a critical section, did anyone get the lock within the bound?
+// (b): for each crash of a process inside a critical section, did anyone get the lock within the bound? Taken
+// again: an acquire ok, or another process writing the key at a node (the dead holder's key was gone there, even
+// if that acquire then failed for a reason of its own, e.g. WAIT without a replica; not for a quorum lock, whose
+// other nodes may still hold it). Evidence that it was not:
+// a failed acquire past the bound that got a reply; one that reached no node ("result":"unreachable") or that
+// the server refused (an error) says nothing of the dead holder's key.
 std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_after_us) {
   std::vector<const Op*> acquires;  // acquire completions (ok/fail), in order
+  std::vector<const ServerEvent*> writes;  // the key created or overwritten at a node by a client, in order
   std::map<std::pair<std::int64_t, std::string>, std::pair<std::int64_t, std::int64_t>> inside;  // -> count, ok i
   struct Crash {
     const FaultEvent* fault;
@@ -97,7 +103,10 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
   };
   std::vector<Crash> crashes;
   for (const Event& event : history.events) {
-    if (const auto* op = std::get_if<Op>(&event)) {
+    if (const auto* server = std::get_if<ServerEvent>(&event)) {
+      const bool written = server->event == ServerEventKind::created || server->event == ServerEventKind::overwritten;
+      if (written && server->by >= 0 && !server->replicated) writes.push_back(server);
+    } else if (const auto* op = std::get_if<Op>(&event)) {
       std::pair<std::int64_t, std::string> id{op->process, op->key};
       if (op->fn == OpFn::acquire && (op->type == OpType::ok || op->type == OpType::fail)) acquires.push_back(op);
       if (op->fn == OpFn::acquire && op->type == OpType::ok) {
@@ -129,9 +138,16 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
         first_ok = op;
         break;
       }
-      if (op->t > deadline_us && late_fail == nullptr) late_fail = op;
+      const bool replied = op->result != "unreachable" && !op->error;
+      if (op->t > deadline_us && late_fail == nullptr && replied) late_fail = op;
     }
-    if (first_ok != nullptr && first_ok->t <= deadline_us) {  // taken again in time
+    const auto written_again = std::find_if(writes.begin(), writes.end(), [&](const ServerEvent* write) {
+      return write->t > crash.fault->t && write->key == crash.key && write->by != crash.fault->process;
+    });
+    // A quorum lock's key written at one node may still be held at the majority: only an acquire ok says so.
+    const bool retaken_at_node =
+        history.meta.quorum <= 1 && written_again != writes.end() && (*written_again)->t <= deadline_us;
+    if ((first_ok != nullptr && first_ok->t <= deadline_us) || retaken_at_node) {  // taken again in time
       findings.push_back({Outcome::holds, {crash.fault->i}, "crash"});
       continue;
     }

@@ -41,6 +41,7 @@ Task<void> run_nested(const WorkloadConfig& workload, WorkloadClient& client, Lo
   if (acquired.status != AcquireStatus::acquired) {
     HistoryLine fields = nested_op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
     fields.add("detail", acquired.detail);
+    if (acquired.status == AcquireStatus::unreachable) fields.add("result", "unreachable");
     log.record(std::move(fields));
     co_return;
   }
@@ -95,6 +96,8 @@ Task<void> run_thread(const WorkloadConfig& workload, std::int64_t end_us, Workl
     if (acquired.status != AcquireStatus::acquired) {
       HistoryLine fields = op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
       fields.add("detail", acquired.detail);
+      // No attempt got a reply: it says nothing of who holds the lock (bounded_unavailability needs to know).
+      if (acquired.status == AcquireStatus::unreachable) fields.add("result", "unreachable");
       log.record(std::move(fields));
     } else {
       Lease lease = std::move(*acquired.lease);
