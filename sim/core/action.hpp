@@ -18,15 +18,7 @@ class Action {
   template <typename F>
     requires(!std::is_same_v<std::remove_cvref_t<F>, Action> && std::is_invocable_v<std::remove_cvref_t<F>&>)
   Action(F&& callable) {  // NOLINT(google-explicit-constructor): lambdas convert, as to std::function
-    using Stored = std::remove_cvref_t<F>;
-    if constexpr (sizeof(Stored) <= kInlineBytes && alignof(Stored) <= alignof(std::max_align_t) &&
-                  std::is_nothrow_move_constructible_v<Stored>) {
-      ::new (static_cast<void*>(storage_)) Stored(std::forward<F>(callable));
-      ops_ = &inline_ops<Stored>;
-    } else {
-      ::new (static_cast<void*>(storage_)) Stored*(new Stored(std::forward<F>(callable)));
-      ops_ = &heap_ops<Stored>;
-    }
+    construct(std::forward<F>(callable));
   }
   Action(Action&& other) noexcept : ops_(other.ops_) {
     if (ops_ != nullptr) ops_->relocate(other.storage_, storage_);
@@ -46,6 +38,19 @@ class Action {
 
   explicit operator bool() const { return ops_ != nullptr; }
   void operator()() { ops_->invoke(storage_); }
+
+  // Replaces what this holds with `callable`, built in place: the scheduler builds each event's action in
+  // its slot, one move fewer than building an Action and moving it there (a move of an inline callable is
+  // an indirect call, a move and a destructor).
+  template <typename F>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, Action> && std::is_invocable_v<std::remove_cvref_t<F>&>)
+  void emplace(F&& callable) {
+    reset();
+    construct(std::forward<F>(callable));
+  }
+  void reset() {
+    if (ops_ != nullptr) std::exchange(ops_, nullptr)->destroy(storage_);
+  }
 
  private:
   struct Ops {
@@ -70,8 +75,17 @@ class Action {
       [](void* storage) { delete *static_cast<F**>(storage); },
   };
 
-  void reset() {
-    if (ops_ != nullptr) std::exchange(ops_, nullptr)->destroy(storage_);
+  template <typename F>
+  void construct(F&& callable) {
+    using Stored = std::remove_cvref_t<F>;
+    if constexpr (sizeof(Stored) <= kInlineBytes && alignof(Stored) <= alignof(std::max_align_t) &&
+                  std::is_nothrow_move_constructible_v<Stored>) {
+      ::new (static_cast<void*>(storage_)) Stored(std::forward<F>(callable));
+      ops_ = &inline_ops<Stored>;
+    } else {
+      ::new (static_cast<void*>(storage_)) Stored*(new Stored(std::forward<F>(callable)));
+      ops_ = &heap_ops<Stored>;
+    }
   }
 
   alignas(std::max_align_t) unsigned char storage_[kInlineBytes];

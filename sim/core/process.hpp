@@ -71,6 +71,14 @@ struct PendingCall {
     result = std::move(outcome);
     if (waiter) waiter.resume();
   }
+  // settle(CallResult::of(reply)) with the reply moved once, straight into `result` (what every reply does).
+  void settle_reply(Reply& reply) {
+    if (settled) return;
+    settled = true;
+    result.status = CallStatus::replied;
+    result.reply = std::move(reply);
+    if (waiter) waiter.resume();
+  }
 };
 
 // The Spawner seam of one process: spawned tasks (a watchdog's renewal loop) are further coroutines of the

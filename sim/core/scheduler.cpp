@@ -4,16 +4,17 @@
 
 namespace lockcheck::sim {
 
-void Scheduler::at(TrueTime when, Action action) {
-  std::uint32_t slot = 0;
-  if (free_slots_.empty()) {
-    slot = static_cast<std::uint32_t>(slots_.size());
-    slots_.push_back(std::move(action));
-  } else {
-    slot = free_slots_.back();
+std::uint32_t Scheduler::take_slot() {
+  if (!free_slots_.empty()) {
+    const std::uint32_t slot = free_slots_.back();
     free_slots_.pop_back();
-    slots_[slot] = std::move(action);
+    return slot;
   }
+  if (slot_count_ % kSlotsPerChunk == 0) slot_chunks_.push_back(std::make_unique<Action[]>(kSlotsPerChunk));
+  return slot_count_++;
+}
+
+void Scheduler::enqueue(TrueTime when, std::uint32_t slot) {
   // An event in the past runs now: time never goes backwards.
   const Key key{when < now_ ? now_ : when, next_sequence_++, slot};
   if (lane_.empty() || !later(lane_.back(), key)) {
@@ -40,11 +41,19 @@ std::uint64_t Scheduler::run_until(TrueTime end, std::uint64_t max_events) {
     } else {
       lane_.pop_front();
     }
-    // Out of its slot before it runs: the action may schedule more, which may grow slots_.
-    Action action = std::move(slots_[key.slot]);
-    free_slots_.push_back(key.slot);
     now_ = key.when;
-    action();
+    {
+      // Run in its slot, which is freed after the action ran (or threw): what it schedules takes other slots.
+      struct FreeSlot {
+        Scheduler& scheduler;
+        std::uint32_t slot;
+        ~FreeSlot() {
+          scheduler.slot_action(slot).reset();
+          scheduler.free_slots_.push_back(slot);
+        }
+      } free_slot{*this, key.slot};
+      slot_action(key.slot)();
+    }
     ++ran;
     ++events_run_;
   }

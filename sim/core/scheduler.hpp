@@ -3,6 +3,9 @@
 // straight to the next event. Nothing else in the simulator decides what happens when.
 #include <cstdint>
 #include <deque>
+#include <memory>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/action.hpp"
@@ -18,8 +21,23 @@ class Scheduler {
   std::uint64_t events_run() const { return events_run_; }
   bool empty() const { return queue_.empty() && lane_.empty(); }
 
-  void at(TrueTime when, Action action);
-  void after(std::int64_t delay_us, Action action) { at(now_ + delay_us, std::move(action)); }
+  void at(TrueTime when, Action action) {
+    const std::uint32_t slot = take_slot();
+    slot_action(slot) = std::move(action);
+    enqueue(when, slot);
+  }
+  // A callable (a lambda) is built in its slot, not moved there.
+  template <typename F>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, Action> && std::is_invocable_v<std::remove_cvref_t<F>&>)
+  void at(TrueTime when, F&& callable) {
+    const std::uint32_t slot = take_slot();
+    slot_action(slot).emplace(std::forward<F>(callable));
+    enqueue(when, slot);
+  }
+  template <typename F>
+  void after(std::int64_t delay_us, F&& action) {
+    at(now_ + delay_us, std::forward<F>(action));
+  }
 
   // Runs events up to and including time `end`, at most `max_events` of them; returns how many ran.
   std::uint64_t run_until(TrueTime end, std::uint64_t max_events);
@@ -52,7 +70,16 @@ class Scheduler {
   // (every command's timeout, one constant delay ahead) arrive so, and a FIFO costs less than the heap.
   // The next event is the earlier of the two fronts, so the run order is (time, sequence) all the same.
   std::deque<Key> lane_;
-  std::vector<Action> slots_;
+
+  // Each event's action, built in a slot and run there. Slots come in chunks that never move, so an action
+  // runs in place while it schedules more (which may add a chunk).
+  static constexpr std::uint32_t kSlotsPerChunk = 64;
+  std::uint32_t take_slot();
+  Action& slot_action(std::uint32_t slot) { return slot_chunks_[slot / kSlotsPerChunk][slot % kSlotsPerChunk]; }
+  // Queues the event whose action is in `slot`.
+  void enqueue(TrueTime when, std::uint32_t slot);
+  std::vector<std::unique_ptr<Action[]>> slot_chunks_;
+  std::uint32_t slot_count_ = 0;
   std::vector<std::uint32_t> free_slots_;
 };
 

@@ -145,13 +145,13 @@ void World::deliver(int process, int node_id, const Command& command, std::share
   reply_to(process, node_id, std::move(reply), std::move(pending));
 }
 
-void World::reply_to(int process, int node_id, Reply reply, std::shared_ptr<PendingCall> pending) {
+void World::reply_to(int process, int node_id, Reply&& reply, std::shared_ptr<PendingCall> pending) {
   ClientProcess& client = *clients_[static_cast<std::size_t>(process)];
   const std::uint32_t loss_ppm = std::max(reply_loss_ppm_, link(process, node_id).reply_loss_ppm);
   if (partitioned(process, node_id) || network_prng_.chance_ppm(loss_ppm)) return;
   client.schedule(scheduler_.now() + link_delay(process, node_id),
                   [pending = std::move(pending), reply = std::move(reply)]() mutable {
-                    pending->settle(CallResult::of(std::move(reply)));
+                    pending->settle_reply(reply);
                   });
 }
 

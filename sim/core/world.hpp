@@ -94,7 +94,7 @@ class World final : public Nemesis {
   void record_renewal(ClientProcess& process, const RenewalEvent& event);
   void deliver(int process, int node, const Command& command, std::shared_ptr<PendingCall> pending);
   // Sends `reply` back over the link (unless the link drops it; the client's timeout then settles it).
-  void reply_to(int process, int node, Reply reply, std::shared_ptr<PendingCall> pending);
+  void reply_to(int process, int node, Reply&& reply, std::shared_ptr<PendingCall> pending);
   void replicate(SimNode& master);
   // A PUBLISH on `node_id` reaching a subscriber session: delivered to its process over the network.
   void route_message(int node_id, std::int64_t client_id, const Reply& push);
