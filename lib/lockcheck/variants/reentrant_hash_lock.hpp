@@ -78,6 +78,9 @@ class ReentrantHashLock : public detail::SingleKeyLock {
   Task<Attempt> attempt_with_ttl(const std::string& key, const std::string& token, bool after_lost_reply,
                                  Millis ttl, const Request& request) override;
   Task<CallResult> release_call(const std::string& key, const std::string& token, const Request& request) override;
+  // reentrant_hash_release.lua keeps a release's result at least the TTL (longer while the key lives then; a
+  // later renewal does not extend it).
+  std::optional<Micros> request_record_life() const override { return Micros(options().ttl); }
   Task<CallResult> renew_call(const std::string& key, const std::string& token) override;
   // The release script (lib/scripts/reentrant_hash_release.lua) for `request`; when it removes the last hold
   // it also PUBLISHes on `announce_on`, unless that is empty (SPUBLISHes, when `shard_channel`).

@@ -184,9 +184,16 @@ Task<CallResult> SingleKeyLock::renew_call(const std::string& key, const std::st
 Task<ReleaseStatus> SingleKeyLock::release_token(const std::string& key, const std::string& token,
                                                  std::string undoes) {
   const Request request{new_request_id(), std::move(undoes)};
+  const MonoTime first_sent = clock_.monotonic_now();
+  // The record a retry relies on was written no earlier than the first send; the drift margin covers a clock
+  // that runs a little slow, as validity does.
+  const std::optional<Micros> record_life = request_record_life();
   bool earlier_reply_lost = false;
   for (std::uint32_t i = 0; i < options_.retry.idempotent_attempts; ++i) {
     if (i > 0) co_await clock_.sleep(options_.retry.delay_min);
+    if (i > 0 && record_life && clock_.monotonic_now() - first_sent >= *record_life - drift_margin(options_)) {
+      co_return ReleaseStatus::unknown;
+    }
     CallResult result = co_await release_call(key, token, request);
     if (!result.replied()) {
       earlier_reply_lost = earlier_reply_lost || result.status == CallStatus::unknown;

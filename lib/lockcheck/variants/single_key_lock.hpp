@@ -19,6 +19,7 @@
 // Not a user-facing lock on its own: construct a concrete variant (or go through make_lock()).
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,11 @@ class SingleKeyLock : public LockAlgorithm {
   // One renew command: resets the TTL if the key holds `token`, replying 1 when it did. Default: the
   // compare-and-pexpire script.
   virtual Task<CallResult> renew_call(const std::string& key, const std::string& token);
+  // How long the server keeps, at least, a request's recorded result (counted from when it runs), for variants
+  // whose release is made safe to repeat by such a record (a reentrant hold counts down once per release): a
+  // retry later than that could take away a second hold, so release_token() stops retrying then and the
+  // release is unknown. Default: none (compare-and-delete is safe to repeat at any time).
+  virtual std::optional<Micros> request_record_life() const { return std::nullopt; }
   // Waits before the next attempt of a busy lock. `pause` is the backoff delay (already within the budget),
   // `left` what remains of the wait budget. Default: sleep `pause`. Pub/sub variants wait for a release.
   virtual Task<void> wait_to_retry(const std::string& key, Micros pause, Micros left);
