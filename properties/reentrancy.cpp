@@ -20,7 +20,7 @@ Verdict check_reentrancy(const History& history) {
   // (process, key) -> its pending invokes: a watchdog's renew may be in flight beside a nested acquire, and
   // must not hide what the nested acquire did to the deadline.
   std::map<std::pair<std::int64_t, std::string>, std::vector<const Op*>> in_flight;
-  std::map<std::pair<std::int64_t, std::string>, std::int64_t> deadline_ms;  // (node, key) -> expire_at_ms
+  std::map<std::pair<std::int64_t, std::string>, std::int64_t> deadline_ms;  // (node, key) -> deadline in true time
   std::int64_t nested = 0;
   std::int64_t violations = 0;
   auto flag = [&](std::vector<std::int64_t> witnesses, std::string cause) {
@@ -54,8 +54,11 @@ Verdict check_reentrancy(const History& history) {
     const auto* server = std::get_if<ServerEvent>(&event);
     if (server == nullptr) continue;
     std::pair<std::int64_t, std::string> node_key{server->node, server->key};
+    // Deadlines compare in true time (when the event ran plus what the node then had left): a node clock jump
+    // between two settings moves the node's raw deadlines, not what the owner is given.
     std::int64_t previous_deadline_ms = deadline_ms.count(node_key) ? deadline_ms[node_key] : -1;
-    if (server->event == ServerEventKind::expire_set) deadline_ms[node_key] = server->expire_at_ms;
+    const std::int64_t true_deadline_ms = server->t / 1'000 + (server->expire_at_ms - server->node_time_ms);
+    if (server->event == ServerEventKind::expire_set) deadline_ms[node_key] = true_deadline_ms;
     if (server->event == ServerEventKind::deleted || server->event == ServerEventKind::expired ||
         server->event == ServerEventKind::evicted || server->event == ServerEventKind::lost) {
       deadline_ms.erase(node_key);
@@ -75,12 +78,12 @@ Verdict check_reentrancy(const History& history) {
                        server->by, server->key, format_time_us(op.t), server->node, depth[id]));
     }
     if (server->event == ServerEventKind::expire_set && op.fn != OpFn::renew && previous_deadline_ms >= 0 &&
-        server->expire_at_ms < previous_deadline_ms) {
+        true_deadline_ms < previous_deadline_ms) {
       flag({op.i, server->i},
            fmt::format("process {}'s {} of '{}' while already holding it lowered the deadline on node {} by {} "
                        "(to {} from now)",
                        server->by, op.fn == OpFn::acquire ? "reentrant acquire" : "inner release", server->key,
-                       server->node, format_duration_us((previous_deadline_ms - server->expire_at_ms) * 1'000),
+                       server->node, format_duration_us((previous_deadline_ms - true_deadline_ms) * 1'000),
                        format_duration_us((server->expire_at_ms - server->node_time_ms) * 1'000)));
     }
   }

@@ -695,6 +695,22 @@ TEST(Checkers, F17ReentryThatShortensTheTtl) {
       << verdict.cause;
 }
 
+// A backward node clock jump moves every deadline on that node later in true time. A reentry that then sets the
+// TTL afresh gives the owner at least what it had (1.5 s from now in true time against 1 s from the first set):
+// nothing was lowered, though the node's raw deadline is smaller (a false find explore made on reentrant-hash).
+TEST(Checkers, ReentryAfterABackwardNodeClockJumpLowersNothing) {
+  HistoryBuilder b(1'000);
+  b.invoke(900, 1, "acquire");
+  b.server(1'000, 0, "created", 1, "tokA", 10'001, 11'001, "HINCRBY");
+  b.server(1'000, 0, "expire_set", 1, "tokA", 10'001, 11'001, "PEXPIRE");
+  b.acquire_ok(1'100, 1, "tokA", 990'000);
+  b.fault(300'000, {{"fault", "node_clock_jump"}, {"node", 0}, {"delta_us", -2'366'000}});
+  b.invoke(500'000, 1, "acquire");
+  b.server(500'050, 0, "expire_set", 1, "tokA", 8'134, 9'134, "PEXPIRE");
+  b.acquire_ok(500'100, 1, "tokA", 1'490'000);
+  EXPECT_NE(outcome_of(b, "reentrancy"), Outcome::violated);
+}
+
 TEST(Checkers, S9CorrectReentryHolds) {
   HistoryBuilder b;
   b.invoke(1'000, 1, "acquire");
