@@ -66,6 +66,13 @@ class LeaseRenewal {
   bool retired_ = false;  // set by stop_renewal()
 };
 
+// A reentrant variant's mark on the leases it granted: released once release() ran on one of the lease's copies.
+// While a lease with an unreleased mark lives, a nested acquire by the same lock object re-enters that hold
+// and never starts a fresh one (see ReentrantHashLock).
+struct HoldMark {
+  std::atomic<bool> released{false};
+};
+
 struct Lease {
   std::string key;
   std::string token;
@@ -83,6 +90,8 @@ struct Lease {
   bool shared = false;
   // Set while a background renewal (watchdog) keeps this lease alive: its validity and lost signal count.
   std::shared_ptr<LeaseRenewal> renewal{};
+  // Set by reentrant variants (HoldMark); empty for the others.
+  std::shared_ptr<HoldMark> hold_mark{};
 
   Micros remaining() const {
     if (known_lost || clock == nullptr) return Micros::zero();

@@ -1,11 +1,13 @@
 -- reentrant-hash acquire (Redisson's lock script, safe to retry). KEYS[1] the lock hash; KEYS[2] this acquire's
--- request record; ARGV[1] owner id; ARGV[2] ttl ms.
+-- request record; ARGV[1] owner id; ARGV[2] ttl ms; ARGV[3]
+-- "reenter" for a nested acquire: it may only count one more hold of ours, so without our field it returns 0
+-- (the owner's outer hold is gone; Redisson's script would create the key afresh with a count of 1).
 -- Free, or already ours: count one more hold, set the TTL to ARGV[2] and record the grant in KEYS[2], which
 -- expires with the key; returns 1. A retry after a lost reply finds the record and our field, and counts
 -- nothing again: it only sets the TTLs once more and returns 1. (A record whose hold is gone, with the key,
 -- counts for nothing.) Someone else's: 0, nothing recorded, so a later attempt may still be granted.
 local ours = redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1
-if not ours and redis.call('EXISTS', KEYS[1]) == 1 then
+if not ours and (ARGV[3] == 'reenter' or redis.call('EXISTS', KEYS[1]) == 1) then
   return 0
 end
 if not (ours and redis.call('EXISTS', KEYS[2]) == 1) then

@@ -122,6 +122,46 @@ TEST_F(Reentrant, MaxTtlKeepsTheLongerTtl) {
   EXPECT_EQ(hold_count(admin, "lock:max", lock.owner_id()), 3);
 }
 
+// A nested acquire while this object still holds an unreleased lease re-enters that hold; it never starts a
+// fresh one. explore found the fresh one (loss alone: the outer key expired while a nested acquire's requests
+// were lost; a late one created the key again with a count of 1, the inner release deleted it, and the owner
+// went on in its outer section while another client held the lock).
+template <class Lock>
+void reentry_after_the_outer_hold_is_gone_is_refused(testing::RedisServer& server) {
+  Client client(options_for(server));
+  Admin admin(server);
+  Lock lock(client.port(), client.clock(), client.entropy(), quick());
+  AcquireResult outer = run_sync(lock.acquire("lock:gone", Micros::zero()));
+  ASSERT_EQ(outer.status, AcquireStatus::acquired) << outer.detail;
+  admin.command({"DEL", "lock:gone"});  // what the key's expiry does
+  AcquireResult inner = run_sync(lock.acquire("lock:gone", Micros(50ms)));
+  EXPECT_EQ(inner.status, AcquireStatus::busy) << "a reentry must not create the key again";
+  EXPECT_NE(inner.detail.find("reentry"), std::string::npos) << inner.detail;
+  EXPECT_EQ(inner.attempts, 1u) << "a hold that is gone does not come back by waiting";
+  EXPECT_FALSE(admin.exists("lock:gone"));
+  // Once the outer lease is released (not owned: it was lost), the object acquires afresh.
+  EXPECT_EQ(run_sync(lock.release(*outer.lease)), ReleaseStatus::not_owned);
+  AcquireResult fresh = run_sync(lock.acquire("lock:gone", Micros::zero()));
+  ASSERT_EQ(fresh.status, AcquireStatus::acquired) << fresh.detail;
+  EXPECT_EQ(hold_count(admin, "lock:gone", lock.owner_id()), 1);
+  EXPECT_EQ(run_sync(lock.release(*fresh.lease)), ReleaseStatus::released);
+  // A lease dropped without a release holds nothing back either.
+  {
+    AcquireResult dropped = run_sync(lock.acquire("lock:gone", Micros::zero()));
+    ASSERT_EQ(dropped.status, AcquireStatus::acquired) << dropped.detail;
+  }
+  admin.command({"DEL", "lock:gone"});
+  AcquireResult after_drop = run_sync(lock.acquire("lock:gone", Micros::zero()));
+  EXPECT_EQ(after_drop.status, AcquireStatus::acquired) << after_drop.detail;
+}
+
+TEST_F(Reentrant, HashReentryAfterTheOuterHoldIsGoneIsRefused) {
+  reentry_after_the_outer_hold_is_gone_is_refused<ReentrantHashLock>(server);
+}
+TEST_F(Reentrant, MaxTtlReentryAfterTheOuterHoldIsGoneIsRefused) {
+  reentry_after_the_outer_hold_is_gone_is_refused<ReentrantMaxTtlLock>(server);
+}
+
 // --- retries after a lost reply count a hold once -------------------------------------------------------
 
 // Forwards to a real port, and on request loses the replies of the next scripts that ran (a NOSCRIPT reply,

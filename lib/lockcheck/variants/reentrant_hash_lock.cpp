@@ -1,5 +1,7 @@
 #include "lockcheck/variants/reentrant_hash_lock.hpp"
 
+#include <fmt/format.h>
+
 #include "lockcheck/scripts.hpp"
 
 namespace lockcheck {
@@ -42,8 +44,34 @@ const Script& ReentrantMaxTtlLock::renew_script() const {
   return script;
 }
 
+Task<AcquireResult> ReentrantHashLock::acquire(std::string key, Micros wait) {
+  co_return co_await acquire_with_ttl(std::move(key), wait, options_.ttl);
+}
+
 Task<AcquireResult> ReentrantHashLock::acquire_with_ttl(std::string key, Micros wait, Millis ttl) {
-  co_return co_await acquire_loop(std::move(key), wait, ttl);
+  AcquireResult result = co_await acquire_loop(std::move(key), wait, ttl);
+  if (result.lease) remember_hold(*result.lease);
+  co_return result;
+}
+
+bool ReentrantHashLock::reenters(const std::string& key) {
+  std::lock_guard lock(holds_mutex_);
+  const auto found = holds_.find(key);
+  if (found == holds_.end()) return false;
+  std::vector<std::weak_ptr<HoldMark>>& marks = found->second;
+  std::erase_if(marks, [](const std::weak_ptr<HoldMark>& weak) {
+    const std::shared_ptr<HoldMark> mark = weak.lock();
+    return mark == nullptr || mark->released.load();
+  });
+  if (!marks.empty()) return true;
+  holds_.erase(found);
+  return false;
+}
+
+void ReentrantHashLock::remember_hold(Lease& lease) {
+  lease.hold_mark = std::make_shared<HoldMark>();
+  std::lock_guard lock(holds_mutex_);
+  holds_[lease.key].push_back(lease.hold_mark);
 }
 
 Task<detail::SingleKeyLock::Attempt> ReentrantHashLock::attempt(const std::string& key, const std::string& token,
@@ -60,7 +88,15 @@ Task<detail::SingleKeyLock::Attempt> ReentrantHashLock::attempt_with_ttl(const s
   (void)after_lost_reply;
   std::vector<std::string> keys{key, request_key(key, request.id)};
   std::vector<std::string> args{token, std::to_string(ttl.count())};
-  co_return co_await script_attempt(acquire_script(), std::move(keys), std::move(args));
+  if (request.reenter_only) args.emplace_back("reenter");
+  Attempt tried = co_await script_attempt(acquire_script(), std::move(keys), std::move(args));
+  if (request.reenter_only && tried.call.replied() && !tried.granted) {
+    tried.final_refusal = true;
+    tried.refused_because = fmt::format(
+        "reentry refused: this lock object's hold on '{}' is gone (the key expired or another owner has it); "
+        "release its lease and acquire afresh", key);
+  }
+  co_return tried;
 }
 
 Task<CallResult> ReentrantHashLock::release_call(const std::string& key, const std::string& token,
@@ -89,6 +125,8 @@ Task<CallResult> ReentrantHashLock::renew_call(const std::string& key, const std
 }
 
 Task<ReleaseStatus> ReentrantHashLock::release(Lease& lease) {
+  // The caller gives this hold up whatever the release's outcome: later acquires no longer re-enter it.
+  if (lease.hold_mark) lease.hold_mark->released.store(true);
   // A second release of the same lease would take away another hold (an outer one): refuse it.
   if (lease.known_lost) co_return ReleaseStatus::not_owned;
   co_return co_await SingleKeyLock::release(lease);

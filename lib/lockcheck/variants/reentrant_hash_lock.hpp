@@ -21,6 +21,15 @@
 // expires. Its lifetime covers the retries as long as they come within one TTL of each other, which they do
 // whenever the TTL exceeds a command timeout plus the backoff (a lock whose TTL does not cannot be held anyway).
 //
+// A nested acquire re-enters a hold; it never starts a fresh one. While this object has granted a lease on a
+// key that is still alive and not released (Lease::hold_mark), an acquire of that key sends "reenter": the
+// script then counts one more hold only if our field is still there, and refuses at once otherwise (status
+// busy, "reentry refused ..."; the caller's outer hold is gone: it expired or was taken). Redisson's script
+// would create the key afresh with a count of 1, so the inner release deletes it and the owner goes on in its
+// outer section, believing it holds a lock another client may now take (explore found it under reply loss).
+// Release the outer lease (NOT_OWNED) and acquire again to start afresh; a lease dropped without a release
+// holds nothing back.
+//
 // Nested acquires may ask for their own lease with acquire_with_ttl(key, wait, ttl) (acquire() asks for the
 // options' TTL). The two variants differ only there:
 //   * `reentrant-hash` (ReentrantHashLock): every acquire PEXPIREs with the TTL it asks for, as Redisson's
@@ -44,7 +53,11 @@
 // a shorter inner TTL: the outer section may outlive the key (F17).
 #include <atomic>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "lockcheck/variants/single_key_lock.hpp"
 
@@ -56,6 +69,7 @@ class ReentrantHashLock : public detail::SingleKeyLock {
   ReentrantHashLock(Port& port, Clock& clock, Entropy& entropy, LockOptions options, std::size_t node = 0)
       : SingleKeyLock(port, clock, entropy, options, node) {}
 
+  Task<AcquireResult> acquire(std::string key, Micros wait) override;
   // A nested acquire by this object re-enters; `ttl` is the lease asked for (see the header comment).
   Task<AcquireResult> acquire_with_ttl(std::string key, Micros wait, Millis ttl) override;
   // Releases one hold of `lease`; the key goes when the last hold does. Calling it again for the same lease
@@ -74,6 +88,7 @@ class ReentrantHashLock : public detail::SingleKeyLock {
  protected:
   std::string make_token() override { return owner_id(); }
   std::string new_request_id() override;
+  bool reenters(const std::string& key) override;
   Task<Attempt> attempt(const std::string& key, const std::string& token, bool after_lost_reply) override;
   Task<Attempt> attempt_with_ttl(const std::string& key, const std::string& token, bool after_lost_reply,
                                  Millis ttl, const Request& request) override;
@@ -91,8 +106,14 @@ class ReentrantHashLock : public detail::SingleKeyLock {
   virtual const Script& renew_script() const;
 
  private:
+  // Marks `lease` as a hold of this object's (for reenters()).
+  void remember_hold(Lease& lease);
+
   std::string owner_id_;
   std::atomic<std::uint64_t> requests_{0};
+  // The marks of the leases this object granted, by key; a dead or released one is pruned when met.
+  std::mutex holds_mutex_;
+  std::map<std::string, std::vector<std::weak_ptr<HoldMark>>> holds_;
 };
 
 class ReentrantMaxTtlLock final : public ReentrantHashLock {

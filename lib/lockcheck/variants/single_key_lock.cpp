@@ -89,7 +89,7 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
   if (ttl <= Millis::zero()) throw InvalidArgument(fmt::format("lock '{}': the TTL must be positive", key));
   const MonoTime give_up_at = clock_.monotonic_now() + std::max(wait, Micros::zero());
   const std::string token = make_token();
-  Request request{new_request_id(), {}};
+  Request request{new_request_id(), {}, reenters(key)};
   const Micros ttl_us = std::chrono::duration_cast<Micros>(ttl);
   const Micros margin = drift_margin(options_);
 
@@ -137,6 +137,7 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
       } else {
         ++busy_attempts;
         result.detail = tried.refused_because.empty() ? "held by another owner" : tried.refused_because;
+        if (tried.final_refusal) break;
       }
     } else {
       if (call_result.status == CallStatus::unknown) maybe_ours = true;

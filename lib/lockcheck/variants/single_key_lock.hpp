@@ -52,6 +52,8 @@ class SingleKeyLock : public LockAlgorithm {
     bool granted = false;
     std::int64_t fencing_token = 0;
     std::string refused_because;  // why a replied attempt was not granted; empty: "held by another owner"
+    // A refusal no later attempt can change (a reentry whose hold is gone): the acquire stops at once.
+    bool final_refusal = false;
   };
 
   // One acquire's or release's identity, the same on each of its retries. A variant whose commands are not
@@ -59,15 +61,23 @@ class SingleKeyLock : public LockAlgorithm {
   // retry after a lost reply returns that result instead of counting again. `undoes`: the acquire request whose
   // grant a cleanup release gives back, only if that acquire took effect (empty for a lease's release). Both
   // are empty for every other variant, whose commands ignore them.
+  // `reenter_only`: a nested acquire, made while this lock object still holds an unreleased lease on the key
+  // (reenters()): it may only count one more hold of this owner's, never create the key.
   struct Request {
     std::string id;
     std::string undoes;
+    bool reenter_only = false;
   };
 
   // The owner token of one acquire. Default: 128 random bits from the Entropy seam.
   virtual std::string make_token();
   // A new request id (see Request). Default: empty, for variants whose commands are safe to repeat.
   virtual std::string new_request_id();
+  // Whether an acquire of `key` now is a reentry (Request::reenter_only). Default: false (not reentrant).
+  virtual bool reenters(const std::string& key) {
+    (void)key;
+    return false;
+  }
   // One acquire attempt. `after_lost_reply`: an earlier attempt's reply was lost, so the key may already
   // hold `token`; the attempt must then count that as granted. Error replies are returned, not thrown.
   // Default: the token lock's SET key token NX PX ttl, or its reclaim script after a lost reply.
