@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "checkers.hpp"
 #include "describe.hpp"
@@ -86,39 +89,96 @@ std::vector<Finding> keys_without_expiry(const History& history, std::int64_t bo
   return findings;
 }
 
+// Whether a node held `token` as `key`'s owner at true time `t_us` (its string value, or one of its hash's
+// holders), by `key_events`, the server's events for the key in history order. A creation or overwrite sets a
+// node's owner, a deletion, expiry, eviction or loss clears it, and any other event keeps it (a hash's count
+// changed, a TTL set) unless it lists the holders.
+bool node_held_token_at(const std::vector<const ServerEvent*>& key_events, const std::string& token,
+                        std::int64_t t_us) {
+  struct Owner {
+    std::string value;
+    std::vector<Holder> holders;
+  };
+  std::map<std::int64_t, Owner> owners;  // node -> its owner now
+  for (const ServerEvent* event : key_events) {
+    if (event->t > t_us) break;
+    Owner& owner = owners[event->node];
+    switch (event->event) {
+      case ServerEventKind::created:
+      case ServerEventKind::overwritten:
+        owner = Owner{event->value, event->holders.value_or(std::vector<Holder>{})};
+        break;
+      case ServerEventKind::deleted:
+      case ServerEventKind::expired:
+      case ServerEventKind::evicted:
+      case ServerEventKind::lost:
+        owner = Owner{};
+        break;
+      case ServerEventKind::modified:
+      case ServerEventKind::expire_set:
+      case ServerEventKind::expire_removed:
+        if (!event->value.empty()) owner.value = event->value;
+        if (event->holders) owner.holders = *event->holders;
+        break;
+    }
+  }
+  return std::any_of(owners.begin(), owners.end(), [&](const auto& entry) {
+    const Owner& owner = entry.second;
+    return owner.value == token || std::any_of(owner.holders.begin(), owner.holders.end(),
+                                               [&](const Holder& holder) { return holder.token == token; });
+  });
+}
+
 // (b): for each crash of a process inside a critical section, did anyone get the lock within the bound? Taken
 // again: an acquire ok, or another process writing the key at a node (the dead holder's key was gone there, even
 // if that acquire then failed for a reason of its own, e.g. WAIT without a replica; not for a quorum lock, whose
 // other nodes may still hold it). Evidence that it was not:
-// a failed acquire past the bound that got a reply; one that reached no node ("result":"unreachable") or that
-// the server refused (an error) says nothing of the dead holder's key.
+// a failed acquire that found the lock held past the bound: its "refused_at" (when its last attempt was refused;
+// the fail's own time in histories without it). One that reached no node ("result":"unreachable"), that no
+// attempt found held ("not_refused": a late grant, WAIT, a quorum short of replies) or that the server refused
+// (an error) says nothing of the dead holder's key; nor does a refusal from before the bound, however late the
+// fail line that reports it, nor one when no node held the dead holder's token any more (a live holder's lock,
+// or one a restarted incarnation of the dead process took: contention, not the dead holder's lock). Histories
+// with no server events for the key are judged by the refusal alone.
 std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_after_us) {
   std::vector<const Op*> acquires;  // acquire completions (ok/fail), in order
   std::vector<const ServerEvent*> writes;  // the key created or overwritten at a node by a client, in order
-  std::map<std::pair<std::int64_t, std::string>, std::pair<std::int64_t, std::int64_t>> inside;  // -> count, ok i
+  struct Inside {
+    std::int64_t count = 0;
+    std::int64_t ok_i = 0;  // the outermost hold's acquire ok
+    std::string token;      // and its token
+  };
+  std::map<std::pair<std::int64_t, std::string>, Inside> inside;  // (process, key) -> its holds
+  std::map<std::string, std::vector<const ServerEvent*>> key_events;  // lock key -> its server events, in order
+  const std::set<std::string> keys = lock_keys(history);
   struct Crash {
     const FaultEvent* fault;
     std::string key;
     std::int64_t ok_i;
+    std::string token;
   };
   std::vector<Crash> crashes;
   for (const Event& event : history.events) {
     if (const auto* server = std::get_if<ServerEvent>(&event)) {
+      if (keys.count(server->key) > 0) key_events[server->key].push_back(server);
       const bool written = server->event == ServerEventKind::created || server->event == ServerEventKind::overwritten;
       if (written && server->by >= 0 && !server->replicated) writes.push_back(server);
     } else if (const auto* op = std::get_if<Op>(&event)) {
       std::pair<std::int64_t, std::string> id{op->process, op->key};
       if (op->fn == OpFn::acquire && (op->type == OpType::ok || op->type == OpType::fail)) acquires.push_back(op);
       if (op->fn == OpFn::acquire && op->type == OpType::ok) {
-        auto& [count, ok_i] = inside[id];
-        if (count++ == 0) ok_i = op->i;
+        Inside& held = inside[id];
+        if (held.count++ == 0) {
+          held.ok_i = op->i;
+          held.token = op->token;
+        }
       }
-      if (op->fn == OpFn::release && op->type == OpType::invoke && inside[id].first > 0) --inside[id].first;
+      if (op->fn == OpFn::release && op->type == OpType::invoke && inside[id].count > 0) --inside[id].count;
     } else if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->fault == "crash") {
       for (auto& [id, held] : inside) {
-        if (id.first != fault->process || held.first == 0) continue;
-        crashes.push_back({fault, id.second, held.second});
-        held.first = 0;
+        if (id.first != fault->process || held.count == 0) continue;
+        crashes.push_back({fault, id.second, held.ok_i, held.token});
+        held.count = 0;
       }
     }
   }
@@ -138,8 +198,11 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
         first_ok = op;
         break;
       }
-      const bool replied = op->result != "unreachable" && !op->error;
-      if (op->t > deadline_us && late_fail == nullptr && replied) late_fail = op;
+      const bool found_held = op->result != "unreachable" && op->result != "not_refused" && !op->error;
+      const std::int64_t refused_at_us = op->refused_at_us.value_or(op->t);
+      if (!found_held || refused_at_us <= deadline_us || late_fail != nullptr) continue;
+      const auto events = key_events.find(crash.key);
+      if (events == key_events.end() || node_held_token_at(events->second, crash.token, refused_at_us)) late_fail = op;
     }
     const auto written_again = std::find_if(writes.begin(), writes.end(), [&](const ServerEvent* write) {
       return write->t > crash.fault->t && write->key == crash.key && write->by != crash.fault->process;
@@ -155,10 +218,11 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
       findings.push_back(
           {Outcome::violated,
            {crash.ok_i, crash.fault->i, late_fail->i},
-           fmt::format("process {} crashed at t={} holding '{}'; process {} still failed to acquire it at t={}, "
+           fmt::format("process {} crashed at t={} holding '{}'; process {} still found it held at t={}, "
                        "{} after the crash (TTL + bound = {})",
                        crash.fault->process, format_time_us(crash.fault->t), crash.key, late_fail->process,
-                       format_time_us(late_fail->t), format_duration_us(late_fail->t - crash.fault->t),
+                       format_time_us(late_fail->refused_at_us.value_or(late_fail->t)),
+                       format_duration_us(late_fail->refused_at_us.value_or(late_fail->t) - crash.fault->t),
                        format_duration_us(deadline_after_us))});
     } else if (first_ok == nullptr && end_us < deadline_us) {
       findings.push_back({Outcome::unknown, {crash.fault->i}, ""});  // the run ended too soon to tell

@@ -75,7 +75,10 @@ struct Op {
   std::optional<std::int64_t> valid_until_local_us;
   std::optional<std::int64_t> fencing;
   std::string detail;
-  std::string result;  // release: released | not_owned | unknown; renew: renewed | lost | unknown
+  std::string result;  // release: released | not_owned | unknown; renew: renewed | lost | unknown; acquire
+                       // fail: unreachable | not_refused (it says nothing of who held the lock)
+  // An acquire fail's "refused_at": the true time its last attempt found the lock held (absent: the fail's t).
+  std::optional<std::int64_t> refused_at_us;
   bool shared = false;  // "mode":"read": a shared (read) acquisition of a read-write lock; absent = write
   bool error = false;   // "error":true: the server refused the command (CROSSSLOT, ...), `detail` says how
 };

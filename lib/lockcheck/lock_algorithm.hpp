@@ -16,6 +16,10 @@ struct AcquireResult {
   std::optional<Lease> lease;  // set when status == acquired
   std::uint32_t attempts = 0;
   std::string detail;  // why not acquired, for messages
+  // When an attempt last found the lock held by another owner (its reply's arrival, on the monotonic clock).
+  // Empty when none did: a busy acquire without it failed for other reasons only (a grant that came too late,
+  // WAIT without a replica, a refused reentry, a quorum that lost requests rather than met holders).
+  std::optional<MonoTime> refused_at;
 };
 
 class LockAlgorithm {

@@ -57,6 +57,7 @@ TEST_F(RedlockTest, SecondClientCannotGetAMajority) {
   ASSERT_EQ(held.status, AcquireStatus::acquired);
   AcquireResult denied = run_sync(b.acquire("lock:contended", 50ms));
   EXPECT_EQ(denied.status, AcquireStatus::busy) << denied.detail;
+  EXPECT_TRUE(denied.refused_at.has_value()) << "every node answered that the key was held";
   run_sync(a.release(*held.lease));
   EXPECT_EQ(run_sync(b.acquire("lock:contended", 0ms)).status, AcquireStatus::acquired);
 }
@@ -79,6 +80,7 @@ TEST_F(RedlockTest, FailsWithoutAMajorityAndLeavesNoKeysBehind) {
   Redlock lock(client.port(), client.clock(), client.entropy(), options());
   AcquireResult denied = run_sync(lock.acquire("lock:majority-down", 0ms));
   EXPECT_EQ(denied.status, AcquireStatus::busy) << denied.detail;
+  EXPECT_FALSE(denied.refused_at.has_value()) << "no node found the lock held: it failed for want of replies";
   // The two live nodes granted, and the failed attempt released them again.
   servers[2]->restart();
   servers[3]->restart();

@@ -81,6 +81,7 @@ TEST_P(VariantBasics, AcquireBusyReleaseRenew) {
   AcquireResult busy = run_sync(b->acquire("lock:basic", Micros(20ms)));
   EXPECT_EQ(busy.status, AcquireStatus::busy) << busy.detail;
   EXPECT_GT(busy.attempts, 1u);
+  EXPECT_TRUE(busy.refused_at.has_value()) << "its attempts found the lock held";
 
   admin.command({"PEXPIRE", "lock:basic", "1000"});
   EXPECT_EQ(run_sync(a->renew(lease)), RenewStatus::renewed);

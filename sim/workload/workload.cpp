@@ -21,6 +21,22 @@
 namespace lockcheck::sim {
 namespace {
 
+// What a failed acquire says of who held the lock (bounded_unavailability needs to know): "result":"unreachable"
+// when no attempt got a reply, "not_refused" when none found the lock held (a late grant, WAIT, a quorum short
+// of replies); else "refused_at", the true time of the last attempt that did (the fail line itself may come
+// much later, after attempts that reached no node).
+void add_refusal(OpLog& log, HistoryLine& fields, const AcquireResult& acquired) {
+  if (acquired.status == AcquireStatus::unreachable) {
+    fields.add("result", "unreachable");
+  } else if (acquired.status == AcquireStatus::busy) {
+    if (acquired.refused_at) {
+      fields.add("refused_at", log.true_time_of(*acquired.refused_at));
+    } else {
+      fields.add("result", "not_refused");
+    }
+  }
+}
+
 // A nested acquire of the key the process already holds (on the variant itself), its inner hold and its
 // inner release, each op line marked "nested":true. Called only when nesting is on.
 Task<void> run_nested(const WorkloadConfig& workload, WorkloadClient& client, LockAlgorithm& lock, Prng& prng) {
@@ -41,7 +57,7 @@ Task<void> run_nested(const WorkloadConfig& workload, WorkloadClient& client, Lo
   if (acquired.status != AcquireStatus::acquired) {
     HistoryLine fields = nested_op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
     fields.add("detail", acquired.detail);
-    if (acquired.status == AcquireStatus::unreachable) fields.add("result", "unreachable");
+    add_refusal(log, fields, acquired);
     log.record(std::move(fields));
     co_return;
   }
@@ -96,8 +112,7 @@ Task<void> run_thread(const WorkloadConfig& workload, std::int64_t end_us, Workl
     if (acquired.status != AcquireStatus::acquired) {
       HistoryLine fields = op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
       fields.add("detail", acquired.detail);
-      // No attempt got a reply: it says nothing of who holds the lock (bounded_unavailability needs to know).
-      if (acquired.status == AcquireStatus::unreachable) fields.add("result", "unreachable");
+      add_refusal(log, fields, acquired);
       log.record(std::move(fields));
     } else {
       Lease lease = std::move(*acquired.lease);

@@ -116,6 +116,8 @@ Task<AcquireResult> ExternalLock::acquire(std::string key, Micros wait) {
   if (reply.type == Reply::Type::fail) {
     // "unreachable: ..." (PROTOCOL.md): no attempt got a reply, which a library may tell from a held lock.
     result.status = reply.error.starts_with("unreachable") ? AcquireStatus::unreachable : AcquireStatus::busy;
+    // A client reports only its verdict: its last refusal is taken to be when it gave up.
+    if (result.status == AcquireStatus::busy) result.refused_at = clock_.monotonic_now();
   } else if (reply.type == Reply::Type::info) {
     result.status = AcquireStatus::unknown;
   } else {

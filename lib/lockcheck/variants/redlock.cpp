@@ -60,7 +60,7 @@ Task<AcquireResult> Redlock::acquire(std::string key, Micros wait) {
     };
     std::vector<CallResult> replies = co_await port_.fan_out_until(std::move(commands), std::move(decided));
 
-    std::size_t granted = 0;
+    std::size_t granted = 0, held = 0;
     for (const CallResult& reply : replies) {
       any_reply = any_reply || reply.replied();
       if (reply.replied() && reply.reply.is_error()) {
@@ -68,7 +68,10 @@ Task<AcquireResult> Redlock::acquire(std::string key, Micros wait) {
         throw RedisError(fmt::format("acquire of lock '{}' failed: {}", key, reply.reply.text));
       }
       if (reply.replied() && reply.reply == Reply::ok()) ++granted;
+      if (reply.replied() && reply.reply.is_nil()) ++held;  // SET NX: the key was there
     }
+    // Nodes holding someone's key left too few for a quorum: the lock was held (lost requests alone are not).
+    if (held > nodes_.size() - quorum()) result.refused_at = clock_.monotonic_now();
     Lease lease{key, token, started, started + ttl_us - margin, 0, false, &clock_};
     if (granted >= quorum() && clock_.monotonic_now() < lease.valid_until) {
       result.status = AcquireStatus::acquired;

@@ -137,6 +137,7 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
       } else {
         ++busy_attempts;
         result.detail = tried.refused_because.empty() ? "held by another owner" : tried.refused_because;
+        if (tried.refused_because.empty()) result.refused_at = clock_.monotonic_now();
         if (tried.final_refusal) break;
       }
     } else {

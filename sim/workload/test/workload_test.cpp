@@ -39,6 +39,12 @@ class GrantingLock final : public LockAlgorithm {
   explicit GrantingLock(Clock& clock) : clock_(clock) {}
   Task<AcquireResult> acquire(std::string key, Micros) override {
     if (refuse) throw RedisError("CROSSSLOT Keys in request don't hash to the same slot");
+    if (fail_as) {
+      AcquireResult failed;
+      failed.status = *fail_as;
+      failed.refused_at = refused_at;
+      co_return failed;
+    }
     Lease lease{.key = std::move(key), .token = "t" + std::to_string(++acquires)};
     lease.valid_until = clock_.monotonic_now() + Micros(1'000'000);
     lease.clock = &clock_;
@@ -52,6 +58,8 @@ class GrantingLock final : public LockAlgorithm {
   Task<RenewStatus> renew(Lease&) override { co_return RenewStatus::renewed; }
   int acquires = 0;
   bool refuse = false;
+  std::optional<AcquireStatus> fail_as;  // set: every acquire fails so, with `refused_at`
+  std::optional<MonoTime> refused_at;
 
  private:
   Clock& clock_;
@@ -167,6 +175,31 @@ TEST(Workload, ARedisErrorIsTheOutcomeAndTheClientStops) {
   ASSERT_EQ(client.log_.lines.size(), 2u);
   EXPECT_EQ(client.log_.lines[1]["type"], "fail");
   EXPECT_EQ(client.log_.lines[1]["error"], true);
+}
+
+// A failed acquire says what it saw of the lock: when it last found it held ("refused_at", in true time), that
+// no attempt did ("not_refused"), or that no attempt got a reply ("unreachable"). bounded_unavailability takes a
+// fail as evidence of a held lock only with the first, and at that time, not the fail's.
+TEST(Workload, AFailedAcquireSaysWhenItLastFoundTheLockHeld) {
+  struct Case {
+    AcquireStatus status;
+    std::optional<MonoTime> refused_at;
+    const char* field;
+    Json value;
+  };
+  for (const Case& expected : {Case{AcquireStatus::busy, MonoTime(1234), "refused_at", 1234},
+                               Case{AcquireStatus::busy, std::nullopt, "result", "not_refused"},
+                               Case{AcquireStatus::unreachable, std::nullopt, "result", "unreachable"}}) {
+    TestClient client;
+    client.lock_.fail_as = expected.status;
+    client.lock_.refused_at = expected.refused_at;
+    run_sync(run_workload(rounds(1), "token", 1'000'000'000, client));
+    ASSERT_EQ(client.log_.lines.size(), 2u);
+    const Json& failed = client.log_.lines[1];
+    EXPECT_EQ(failed["type"], "fail");
+    EXPECT_EQ(failed[expected.field], expected.value) << failed.dump();
+    EXPECT_EQ(failed.contains("refused_at"), expected.refused_at.has_value()) << failed.dump();
+  }
 }
 
 TEST(Workload, ThreadsShareOneLockObjectEachWithItsOwnSeams) {
