@@ -45,7 +45,8 @@ std::optional<SortRequest> parse_sort(const Command& args, bool read_only, Reply
       request.store = args[++j];
     } else if (iequals(args[j], "by") && left >= 1) {
       request.by = args[++j];
-      request.dont_sort = request.by->find('*') == std::string::npos;
+      // Latched, as in sort.c: a later BY with a pattern does not sort again what an earlier one left unsorted.
+      if (request.by->find('*') == std::string::npos) request.dont_sort = true;
     } else if (iequals(args[j], "get") && left >= 1) {
       request.gets.push_back(args[++j]);
     } else {

@@ -161,7 +161,8 @@ rc::Gen<Command> dryrun_command() {
 }
 
 TEST(AclDifferential, DryrunAgreesWithRedisForRandomRuleSets) {
-  setenv("RC_PARAMS", "max_success=1000 max_size=12", /*overwrite=*/0);
+  // One seed: CI replays it (sim/redis/README.md says how to try others).
+  setenv("RC_PARAMS", "max_success=1000 max_size=12 seed=1", /*overwrite=*/0);
   Pair pair;
   std::string last_failure;
   const bool ok = rc::check("ACL DRYRUN answers as redis-server 7.0.15", [&] {

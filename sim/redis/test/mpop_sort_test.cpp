@@ -138,6 +138,12 @@ TEST_F(MpopAndSort, SortStoreAndScripts) {
   run({"sadd", "s", "c", "a", "b"});
   run({"zadd", "z", "3", "x", "1", "y", "2", "w"});
   EXPECT_REPLY(run({"sort", "z", "by", "nosort", "desc"}), bulks({"x", "w", "y"}));
+  // A BY without '*' leaves the value unsorted for good: a later BY with one only names the pattern (sort.c
+  // sets dontsort and never clears it; the differential test found SORT_RO z BY nosort BY k* sorted).
+  run({"mset", "k_x", "1", "k_y", "3", "k_w", "2"});
+  EXPECT_REPLY(run({"sort", "z", "by", "nosort", "by", "k_*"}), bulks({"y", "w", "x"}));
+  EXPECT_REPLY(run({"sort_ro", "z", "by", "k_*", "by", "nosort"}), bulks({"y", "w", "x"}));
+  EXPECT_REPLY(run({"sort", "z", "by", "k_*"}), bulks({"x", "w", "y"}));
   EXPECT_REPLY(run({"sort", "l", "store", "d"}), I(4));
   EXPECT_REPLY(run({"lrange", "d", "0", "-1"}), bulks({"1", "2", "3", "10"}));
   EXPECT_REPLY(run({"sort", "l", "by", "nosort", "get", "w_*", "store", "d2"}), I(4));
