@@ -6,6 +6,9 @@
 #    regression input stays tested in the gcc and sanitizer builds too.
 set(LOCKCHECK_FUZZ_RUNS 20000 CACHE STRING "Executions per fuzzer in the CTest smoke run")
 set(LOCKCHECK_FUZZ_SECONDS 30 CACHE STRING "Time bound per fuzzer in the CTest smoke run")
+# The smoke run's mutations follow one seed, so that CI replays them (0: libFuzzer draws one, as a long run
+# looking for new inputs should).
+set(LOCKCHECK_FUZZ_SEED 1 CACHE STRING "libFuzzer -seed of the CTest smoke run (0: random)")
 if(LOCKCHECK_FUZZ)
   add_custom_target(lockcheck_fuzzers)
 endif()
@@ -23,7 +26,7 @@ function(lockcheck_fuzzer name)
     set(work_corpus ${CMAKE_CURRENT_BINARY_DIR}/${name}-corpus)
     file(MAKE_DIRECTORY ${work_corpus})
     add_test(NAME fuzz/${name}
-      COMMAND ${name} -runs=${LOCKCHECK_FUZZ_RUNS} -max_total_time=${LOCKCHECK_FUZZ_SECONDS} -timeout=10
+      COMMAND ${name} -seed=${LOCKCHECK_FUZZ_SEED} -runs=${LOCKCHECK_FUZZ_RUNS} -max_total_time=${LOCKCHECK_FUZZ_SECONDS} -timeout=10
               -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=${CMAKE_CURRENT_BINARY_DIR}/${name}-
               ${work_corpus} ${ARG_CORPUS})
     set_tests_properties(fuzz/${name} PROPERTIES LABELS fuzz TIMEOUT 300)
