@@ -140,7 +140,7 @@ Explorer::Explorer(sim::SimConfig base, bool can_renew, ExploreOptions options)
     : base_(std::move(base)),
       can_renew_(can_renew),
       options_(std::move(options)),
-      kinds_(applicable_kinds(base_)),
+      kinds_(searched_kinds(base_, options_.without)),
       shortest_run_us_(shortest_run_us(base_, options_.only_property)),
       prng_(sim::derive_seed(options_.seed, "explore")) {}
 
@@ -173,7 +173,8 @@ RunPlan Explorer::fresh_plan(bool every_kind, std::int64_t duration_us) {
     std::erase_if(plan.config.faults, [&](const sim::FaultSpec& fault) { return fault.at_us > duration_us; });
   }
   plan.config.nemesis = sim::NemesisConfig{};
-  const std::int64_t count = prng_.between(1, fault_cap(duration_us));
+  leave_out(options_.without, plan.config.faults);
+  const std::int64_t count = plan.enabled.empty() ? 0 : prng_.between(1, fault_cap(duration_us));
   for (std::int64_t i = 0; i < count; ++i) draw_fault_in(plan.enabled[prng_.below(plan.enabled.size())], plan.config);
   fit_processes(plan.config);
   normalize(plan.config.faults);
@@ -224,6 +225,7 @@ RunPlan Explorer::mutated_plan() {
         // Mostly the run's own kinds; sometimes any kind, so a kept run can grow what its swarm left out.
         const bool any = prng_.below(4) == 0 || plan.enabled.empty();
         const std::vector<sim::FaultKind>& from = any ? kinds_ : plan.enabled;
+        if (from.empty()) break;
         const sim::FaultKind kind = from[prng_.below(from.size())];
         if (any && std::find(plan.enabled.begin(), plan.enabled.end(), kind) == plan.enabled.end()) plan.enabled.push_back(kind);
         draw_fault_in(kind, plan.config);

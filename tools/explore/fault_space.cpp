@@ -62,6 +62,25 @@ std::vector<FaultKind> applicable_kinds(const sim::SimConfig& config) {
   return out;
 }
 
+std::vector<FaultKind> searched_kinds(const sim::SimConfig& config, const std::vector<FaultKind>& without) {
+  std::vector<FaultKind> kinds = applicable_kinds(config);
+  std::erase_if(kinds, [&](FaultKind kind) { return std::find(without.begin(), without.end(), kind) != without.end(); });
+  return kinds;
+}
+
+bool excludable(FaultKind kind) {
+  return kind != FaultKind::restart && kind != FaultKind::node_restart && kind != FaultKind::heal;
+}
+
+void leave_out(const std::vector<FaultKind>& without, std::vector<FaultSpec>& faults) {
+  const auto left_out = [&](FaultKind kind) { return std::find(without.begin(), without.end(), kind) != without.end(); };
+  // A crash's restart and a node crash's node restart go with it; a heal stays (it heals what is left, if any).
+  std::erase_if(faults, [&](const FaultSpec& fault) {
+    return left_out(fault.kind) || (fault.kind == FaultKind::restart && left_out(FaultKind::crash)) ||
+           (fault.kind == FaultKind::node_restart && left_out(FaultKind::node_crash));
+  });
+}
+
 std::vector<FaultKind> swarm_subset(const std::vector<FaultKind>& kinds, sim::Prng& prng) {
   std::vector<FaultKind> out;
   for (const FaultKind kind : kinds) {

@@ -14,6 +14,7 @@
 #include "compare_plan.hpp"
 #include "core/meta_line.hpp"
 #include "find_file.hpp"
+#include "known_limit.hpp"
 #include "lockcheck/variants/registry.hpp"
 #include "scenario/scenario.hpp"
 
@@ -105,6 +106,12 @@ TargetOutcome explore_target(const Target& target, const ExploreCommandOptions& 
   return outcome;
 }
 
+// Whether `find` rests on a fault that breaks its property for every lock of its kind (known_limit.hpp).
+std::optional<explore::KnownLimit> limit_of(const explore::Find& find, const TargetOutcome& outcome) {
+  const bool fenced = outcome.target.base.workload.fencing != sim::Fencing::off;
+  return explore::known_limit(find.property, find.minimal.config.faults, fenced);
+}
+
 // Why a mark cannot be reached by this lock at all (then it is no blind spot), or "".
 std::string not_applicable(properties::Mark mark, const TargetOutcome& outcome) {
   using properties::Mark;
@@ -139,6 +146,10 @@ void print_outcome(const TargetOutcome& outcome, const ExploreCommandOptions& op
     std::printf("    minimal schedule (%zu fault(s), %d simulations to shrink):\n", find.minimal.config.faults.size(),
                 find.shrink_simulations);
     for (const sim::FaultSpec& fault : find.minimal.config.faults) std::printf("      %s\n", sim::describe(fault).c_str());
+    if (const auto limit = limit_of(find, outcome)) {
+      std::printf("    known limit: %s; every lock of this kind can fail so (--without %s looks past it)\n",
+                  limit->because.c_str(), limit->fault.c_str());
+    }
     if (file.reproduced) {
       std::printf("    wrote %s\n    replay: lockcheck run %s\n", file.path.c_str(), file.path.c_str());
     } else {
@@ -172,8 +183,9 @@ std::string profile_markdown(const std::vector<TargetOutcome>& outcomes, const E
   std::string text = fmt::format(
       "# Fault profile of the catalogue (generated)\n\n`lockcheck explore --variant all --all-properties --seed {} "
       "--budget-runs {}` ({} search). Each cell: the minimal fault schedule explore found that violates the property, "
-      "or `held (N)`: N runs judged it and none violated it; `-`: no run could judge it. explore writes every find "
-      "as a scenario file into its --out directory.\n\n| variant |",
+      "or `held (N)`: N runs judged it and none violated it; `-`: no run could judge it. A \"known limit\" rests on a "
+      "fault that breaks the property for every lock of its kind (tools/explore/known_limit.hpp). explore writes "
+      "every find as a scenario file into its --out directory.\n\n| variant |",
       options.search.seed, options.budget_runs.value_or(0), explore::to_string(options.search.strategy));
   for (const std::string_view property : sim::kExpectableProperties) text += fmt::format(" {} |", property);
   text += "\n|---|";
@@ -190,6 +202,7 @@ std::string profile_markdown(const std::vector<TargetOutcome>& outcomes, const E
         std::vector<std::string> faults;
         for (const sim::FaultSpec& fault : find.minimal.config.faults) faults.push_back(sim::describe(fault));
         cell = fmt::format("**violated**: {}", faults.empty() ? "no fault" : fmt::format("{}", fmt::join(faults, "; ")));
+        if (const auto limit = limit_of(find, outcome)) cell += fmt::format(" (known limit, {})", limit->cases);
       }
       text += fmt::format(" {} |", cell);
     }

@@ -21,6 +21,8 @@
 #include "core/meta_line.hpp"
 #include "core/simulate.hpp"
 #include "explore_command.hpp"
+#include "fault_space.hpp"
+#include "nemesis/fault.hpp"
 #include "junit.hpp"
 #include "../redis_backend/backend.hpp"
 #include "split_command.hpp"
@@ -364,6 +366,11 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(sim::kExpectableProperties), std::end(sim::kExpectableProperties))));
   explore->add_option("--strategy", strategy, "guided (default), swarm (a random subset of fault kinds per run) or all-on")
       ->check(CLI::IsMember({"guided", "swarm", "all-on"}));
+  std::vector<std::string> explore_without;
+  explore->add_option("--without", explore_without,
+                      "Leave these fault kinds out of the search (e.g. failover,node_clock_jump: a known limit of your "
+                      "deployment), the starting scenario's own too")
+      ->delimiter(',');
 
   auto* serve = app.add_subcommand("serve", "Serve the embedded Redis mock over RESP2, or RESP3 after HELLO 3 (real clock)");
   lockcheck::mock::ServeOptions serve_options{.port = 6380};
@@ -431,6 +438,20 @@ int main(int argc, char** argv) {
                                         : strategy == "all-on" ? explore::Strategy::all_on
                                                                : explore::Strategy::guided;
       explore_options.progress = true;
+      for (const std::string& name : explore_without) {
+        const std::optional<sim::FaultKind> kind = sim::fault_kind_named(name);
+        if (!kind || !explore::excludable(*kind)) {
+          std::vector<std::string_view> kinds;
+          for (const sim::FaultKind known : sim::kFaultKinds) {
+            if (explore::excludable(known)) kinds.push_back(sim::to_string(known));
+          }
+          std::fprintf(stderr, "%s", fmt::format("lockcheck: --without: '{}' is not a fault kind explore draws{}; "
+                                                 "known: {}\n", name, kind ? " on its own (it comes with the fault it ends)"
+                                                 : sim::scenario_detail::did_you_mean(name, kinds), fmt::join(kinds, ", ")).c_str());
+          return kExitUsage;
+        }
+        explore_options.search.without.push_back(*kind);
+      }
       return cli::command_explore(explore_options);
     }
     if (*replay) return command_replay(replay_file, replay_seed, out_path);

@@ -8,6 +8,7 @@
 #include "explorer.hpp"
 #include "fault_space.hpp"
 #include "find_file.hpp"
+#include "known_limit.hpp"
 #include "run_length.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/write_scenario.hpp"
@@ -16,8 +17,10 @@ namespace lockcheck::explore {
 namespace {
 
 ExploreResult explore_runs(const std::string& variant, std::uint64_t seed, std::uint64_t runs, unsigned jobs,
-                           Strategy strategy = Strategy::guided, bool all_properties = false) {
+                           Strategy strategy = Strategy::guided, bool all_properties = false,
+                           std::vector<sim::FaultKind> without = {}) {
   ExploreOptions options;
+  options.without = std::move(without);
   options.seed = seed;
   options.budget_runs = runs;
   options.jobs = jobs;
@@ -190,6 +193,50 @@ TEST(Explore, SwarmRunsEnableASubsetOfKinds) {
     smaller += subset.size() < all.size() ? 1 : 0;
   }
   EXPECT_GT(smaller, 40);
+}
+
+// A find that rests on a fault breaking the property for every lock of its kind is named so; others are not.
+TEST(Explore, AKnownLimitIsNamedByTheFaultItRestsOn) {
+  using sim::FaultKind;
+  const sim::FaultSpec failover{.at_us = 1, .kind = FaultKind::failover, .node = 1};
+  const sim::FaultSpec ahead{.at_us = 1, .kind = FaultKind::node_clock_jump, .node = 0, .delta_us = 2'000'000};
+  const sim::FaultSpec back{.at_us = 1, .kind = FaultKind::node_clock_jump, .node = 0, .delta_us = -2'000'000};
+  const sim::FaultSpec pause{.at_us = 1, .kind = FaultKind::pause, .process = 0, .duration_us = 2'000'000};
+  const sim::FaultSpec loss{.at_us = 1, .kind = FaultKind::loss, .request_loss_ppm = 100'000};
+  EXPECT_EQ(known_limit("mutual_exclusion_server", {loss, failover}, false)->fault, "failover");
+  EXPECT_EQ(known_limit("mutual_exclusion_server", {ahead}, false)->fault, "node_clock_jump");
+  EXPECT_FALSE(known_limit("mutual_exclusion_server", {back}, false)) << "a step back never breaks exclusion (S7)";
+  EXPECT_FALSE(known_limit("mutual_exclusion_server", {pause, loss}, false)) << "the server does not see a pause";
+  EXPECT_EQ(known_limit("mutual_exclusion_client", {pause}, false)->fault, "pause");
+  EXPECT_FALSE(known_limit("mutual_exclusion_resource", {pause}, true)) << "fencing saves the resource from a pause";
+  EXPECT_EQ(known_limit("mutual_exclusion_resource", {failover}, true)->fault, "failover") << "F25";
+  EXPECT_EQ(known_limit("bounded_unavailability", {back}, false)->fault, "node_clock_jump");
+  EXPECT_FALSE(known_limit("bounded_unavailability", {ahead}, false));
+  EXPECT_FALSE(known_limit("owner_only_release", {failover, pause, ahead}, false)) << "no lock must lose this";
+}
+
+// --without leaves kinds out of the search and out of the starting scenario: with every fault that breaks the
+// token lock's server-level exclusion by the theory left out, explore finds nothing against it.
+TEST(Explore, WithoutTheKnownLimitsTheTokenLocksServerExclusionHolds) {
+  using sim::FaultKind;
+  std::vector<sim::FaultSpec> faults{{.at_us = 1, .kind = FaultKind::crash, .process = 0},
+                                     {.at_us = 2, .kind = FaultKind::restart, .process = 0},
+                                     {.at_us = 3, .kind = FaultKind::failover, .node = 1},
+                                     {.at_us = 4, .kind = FaultKind::pause, .process = 1, .duration_us = 5}};
+  leave_out({FaultKind::crash, FaultKind::failover}, faults);
+  ASSERT_EQ(faults.size(), 1u);
+  EXPECT_EQ(faults[0].kind, FaultKind::pause);
+
+  const std::vector<FaultKind> limits{FaultKind::failover, FaultKind::split_brain, FaultKind::node_crash,
+                                      FaultKind::node_clock_jump, FaultKind::node_clock_drift};
+  const ExploreResult result = explore_runs("token", 3, 200, 2, Strategy::guided, true, limits);
+  for (const Find& find : result.finds) {
+    EXPECT_NE(find.property, "mutual_exclusion_server") << find.verdict.cause;
+    for (const sim::FaultSpec& fault : find.plan.config.faults) {
+      EXPECT_EQ(std::count(limits.begin(), limits.end(), fault.kind), 0) << sim::describe(fault);
+    }
+  }
+  EXPECT_GT(result.held.at("mutual_exclusion_server"), 100);
 }
 
 }  // namespace

@@ -108,5 +108,13 @@ expect "explore is deterministic in its seed, whatever --jobs" \
 "$lockcheck" explore --variant no-such-lock > "$work/explore-bad.out" 2>&1
 code=$?
 expect "explore of an unknown variant is a usage error (got $code)" test "$code" -eq 2
+"$lockcheck" explore --variant token --without failovr > "$work/explore-without.out" 2>&1
+code=$?
+expect "--without an unknown fault kind is a usage error (got $code)" test "$code" -eq 2
+expect "it names the closest kind" grep -q "did you mean 'failover'" "$work/explore-without.out"
+# token under a failover: named a known limit (F5), with the kind to leave out to look past it
+"$lockcheck" explore --variant token --property mutual_exclusion_server --budget-runs 100 --seed 1 --out "$work/finds3" \
+  > "$work/explore-limit.out" 2> /dev/null
+expect "a find that rests on a known limit says so" grep -q "known limit: .*--without" "$work/explore-limit.out"
 
 expect_summary

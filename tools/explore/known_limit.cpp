@@ -1,0 +1,81 @@
+#include "known_limit.hpp"
+
+#include <algorithm>
+
+namespace lockcheck::explore {
+namespace {
+
+using sim::FaultKind;
+using sim::FaultSpec;
+
+std::optional<KnownLimit> replication_loss(const FaultSpec& fault) {
+  if (fault.kind == FaultKind::failover) {
+    return KnownLimit{"a failover promoted a replica the grant had not reached (asynchronous replication, F5)",
+                      "failover", "F5"};
+  }
+  if (fault.kind == FaultKind::split_brain) {
+    return KnownLimit{"a split brain let a cut-off master and a promoted replica both grant (F6)", "split_brain", "F6"};
+  }
+  if (fault.kind == FaultKind::node_restart && fault.mode != sim::RestartMode::kept) {
+    return KnownLimit{"a node restarted without the grant (no fsync of it, F10)", "node_crash", "F10"};
+  }
+  return std::nullopt;
+}
+
+std::optional<KnownLimit> early_expiry(const FaultSpec& fault) {
+  if (fault.kind == FaultKind::node_clock_jump && fault.delta_us > 0) {
+    return KnownLimit{"a node's clock jumped ahead and expired the key early (F7, F9)", "node_clock_jump", "F7, F9"};
+  }
+  if (fault.kind == FaultKind::node_clock_drift && fault.drift_ppm > 0) {
+    return KnownLimit{"a node's clock ran fast and expired the key early (F12)", "node_clock_drift", "F12"};
+  }
+  return std::nullopt;
+}
+
+std::optional<KnownLimit> late_expiry(const FaultSpec& fault) {
+  if (fault.kind == FaultKind::node_clock_jump && fault.delta_us < 0) {
+    return KnownLimit{"a node's clock stepped back and the key outlived its TTL (S7)", "node_clock_jump", "S7"};
+  }
+  if (fault.kind == FaultKind::node_clock_drift && fault.drift_ppm < 0) {
+    return KnownLimit{"a node's clock ran slow and the key outlived its TTL (S7)", "node_clock_drift", "S7"};
+  }
+  return std::nullopt;
+}
+
+std::optional<KnownLimit> late_holder(const FaultSpec& fault) {
+  if (fault.kind == FaultKind::pause) {
+    return KnownLimit{"a holder was paused past its validity and went on (Kleppmann's case, F4; only fencing at the "
+                      "resource helps)",
+                      "pause", "F4"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<KnownLimit> known_limit(std::string_view property, const std::vector<FaultSpec>& faults,
+                                      bool fenced_resource) {
+  const bool server = property == "mutual_exclusion_server";
+  const bool client = property == "mutual_exclusion_client";
+  const bool resource = property == "mutual_exclusion_resource";
+  for (const FaultSpec& fault : faults) {
+    std::optional<KnownLimit> limit;
+    if (server || client || (resource && !fenced_resource)) {
+      limit = replication_loss(fault);
+      if (!limit) limit = early_expiry(fault);
+    }
+    if (!limit && (client || (resource && !fenced_resource))) limit = late_holder(fault);
+    if (!limit && (property == "fencing" || (resource && fenced_resource))) {
+      limit = replication_loss(fault);
+      if (limit) {
+        limit->because += "; a fencing counter on one asynchronously replicated master can repeat (F25)";
+        limit->cases = "F25";
+      }
+    }
+    if (!limit && property == "bounded_unavailability") limit = late_expiry(fault);
+    if (limit) return limit;
+  }
+  return std::nullopt;
+}
+
+}  // namespace lockcheck::explore

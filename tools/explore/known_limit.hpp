@@ -1,0 +1,28 @@
+#pragma once
+// Whether a find rests on a fault that, by the theory the checkers follow (properties/README.md; the F and S
+// cases of the research notes), breaks the property for every lock of its kind: an asynchronous failover or a
+// split brain loses an unreplicated grant (F5, F6, F25), a node restart without the grant on disk loses it
+// (F10), a node clock that runs ahead expires a key early (F7, F9, F12), a holder paused past its validity
+// writes late unless the resource fences it (F4), a node clock that steps back or runs slow keeps a dead
+// holder's key past its TTL (S7). Such a find says more of the deployment than of the lock: explore names it,
+// and `--without KIND` looks past it for the lock's own bugs.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nemesis/fault.hpp"
+
+namespace lockcheck::explore {
+
+struct KnownLimit {
+  std::string because;   // what the fault does, with its theory case
+  std::string fault;     // the kind to leave out to look past it (`--without`)
+  std::string cases;     // the theory cases alone ("F5"), for a table
+};
+
+// `fenced_resource`: the resource rejects stale fencing tokens (a pause cannot break it then).
+std::optional<KnownLimit> known_limit(std::string_view property, const std::vector<sim::FaultSpec>& faults,
+                                      bool fenced_resource);
+
+}  // namespace lockcheck::explore
