@@ -79,6 +79,7 @@ Verdict check_mutual_exclusion_client(const History& history) {
         verdict.witnesses = {other->start_i, belief.start_i};
         if (other->acted_i >= 0) verdict.witnesses.push_back(other->acted_i);
         verdict.cause = describe_overlap(history, *other, belief);
+        if (other->end_reason == "acted") verdict.tags.push_back(kPastOwnValidity);
       }
       break;  // one violation per new stretch keeps the count meaningful
     }

@@ -30,7 +30,12 @@ struct Verdict {
   std::vector<std::int64_t> witnesses;   // history line indices ("i"), the first violation's evidence
   std::string cause;                     // what the history shows happened, in words
   std::vector<Diagnostic> diagnostics;   // non-gating findings beside the verdict
+  // Facts of the first violation a program may act on (not written to reports): kPastOwnValidity.
+  std::vector<std::string> tags;
 };
+
+// mutual_exclusion_client: the overlapping holder used the resource after its own validity had ended.
+inline constexpr const char* kPastOwnValidity = "holder_past_own_validity";
 
 void to_json(nlohmann::json& out, const Verdict& verdict);
 std::string to_string(const Verdict& verdict);  // "property: outcome — summary [witnesses i=..] cause: .."

@@ -164,6 +164,7 @@ TEST(Checkers, S1LateCompareAndDeleteReturningZeroIsNotAReleaseViolation) {
   // "both inside their validity", which its own next clause contradicted).
   EXPECT_FALSE(contains(client.cause, "both inside their validity")) << client.cause;
   EXPECT_TRUE(contains(client.cause, ": both believed they held it for ")) << client.cause;
+  EXPECT_EQ(client.tags, std::vector<std::string>{kPastOwnValidity}) << "explore names it a known limit (F4)";
   Verdict resource = verdict_of(history, "mutual_exclusion_resource");
   EXPECT_EQ(resource.outcome, Outcome::violated);
   EXPECT_EQ(resource.witnesses, (std::vector<std::int64_t>{5, 13, 15}));
@@ -258,7 +259,9 @@ TEST(Checkers, AcquireExactlyAtReleaseTimeIsNotAnOverlap) {
   overlapping.acquire_ok(100, 1, "tokA", 900'000);
   overlapping.acquire_ok(499'999, 2, "tokB", 1'400'000);
   overlapping.invoke(500'000, 1, "release", "tokA");
-  EXPECT_EQ(outcome_of(overlapping, "mutual_exclusion_client"), Outcome::violated);
+  const Verdict overlap = verdict_of(overlapping.parse(), "mutual_exclusion_client");
+  EXPECT_EQ(overlap.outcome, Outcome::violated);
+  EXPECT_TRUE(overlap.tags.empty()) << "both inside their validity: no holder was late";
 }
 
 TEST(Checkers, OverlappingReadersAreCompatible) {

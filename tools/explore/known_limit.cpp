@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "properties/verdict.hpp"
+
 namespace lockcheck::explore {
 namespace {
 
@@ -54,7 +56,7 @@ std::optional<KnownLimit> late_holder(const FaultSpec& fault) {
 }  // namespace
 
 std::optional<KnownLimit> known_limit(std::string_view property, const std::vector<FaultSpec>& faults,
-                                      bool fenced_resource) {
+                                      bool fenced_resource, const std::vector<std::string>& tags) {
   const bool server = property == "mutual_exclusion_server";
   const bool client = property == "mutual_exclusion_client";
   const bool resource = property == "mutual_exclusion_resource";
@@ -74,6 +76,13 @@ std::optional<KnownLimit> known_limit(std::string_view property, const std::vect
     }
     if (!limit && property == "bounded_unavailability") limit = late_expiry(fault);
     if (limit) return limit;
+  }
+  if (property == "mutual_exclusion_client" &&
+      std::find(tags.begin(), tags.end(), properties::kPastOwnValidity) != tags.end()) {
+    return KnownLimit{"the holder used the resource after its own validity had ended (its lease lapsed: lost "
+                      "renewals, a slow acquire, a pause; it did not check): no lock prevents that without fencing "
+                      "(F4, F21)",
+                      "", "F4, F21"};
   }
   return std::nullopt;
 }

@@ -21,8 +21,11 @@ struct KnownLimit {
   std::string cases;     // the theory cases alone ("F5"), for a table
 };
 
-// `fenced_resource`: the resource rejects stale fencing tokens (a pause cannot break it then).
+// `fenced_resource`: the resource rejects stale fencing tokens (a pause cannot break it then). `tags`: the
+// verdict's (properties::Verdict::tags): a client-level overlap by a holder past its own validity is a limit of
+// every lock whose holder does not check its lease (F4, F21), whatever let the lease lapse; `fault` is empty
+// then (no kind to leave out).
 std::optional<KnownLimit> known_limit(std::string_view property, const std::vector<sim::FaultSpec>& faults,
-                                      bool fenced_resource);
+                                      bool fenced_resource, const std::vector<std::string>& tags = {});
 
 }  // namespace lockcheck::explore

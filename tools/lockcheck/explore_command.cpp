@@ -109,7 +109,7 @@ TargetOutcome explore_target(const Target& target, const ExploreCommandOptions& 
 // Whether `find` rests on a fault that breaks its property for every lock of its kind (known_limit.hpp).
 std::optional<explore::KnownLimit> limit_of(const explore::Find& find, const TargetOutcome& outcome) {
   const bool fenced = outcome.target.base.workload.fencing != sim::Fencing::off;
-  return explore::known_limit(find.property, find.minimal.config.faults, fenced);
+  return explore::known_limit(find.property, find.minimal.config.faults, fenced, find.verdict.tags);
 }
 
 // Why a mark cannot be reached by this lock at all (then it is no blind spot), or "".
@@ -147,8 +147,9 @@ void print_outcome(const TargetOutcome& outcome, const ExploreCommandOptions& op
                 find.shrink_simulations);
     for (const sim::FaultSpec& fault : find.minimal.config.faults) std::printf("      %s\n", sim::describe(fault).c_str());
     if (const auto limit = limit_of(find, outcome)) {
-      std::printf("    known limit: %s; every lock of this kind can fail so (--without %s looks past it)\n",
-                  limit->because.c_str(), limit->fault.c_str());
+      const std::string past = limit->fault.empty() ? "check the lease before writing, or fence the resource"
+                                                     : "--without " + limit->fault + " looks past it";
+      std::printf("    known limit: %s; every lock of this kind can fail so (%s)\n", limit->because.c_str(), past.c_str());
     }
     if (file.reproduced) {
       std::printf("    wrote %s\n    replay: lockcheck run %s\n", file.path.c_str(), file.path.c_str());

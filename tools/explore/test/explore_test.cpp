@@ -213,6 +213,12 @@ TEST(Explore, AKnownLimitIsNamedByTheFaultItRestsOn) {
   EXPECT_EQ(known_limit("bounded_unavailability", {back}, false)->fault, "node_clock_jump");
   EXPECT_FALSE(known_limit("bounded_unavailability", {ahead}, false));
   EXPECT_FALSE(known_limit("owner_only_release", {failover, pause, ahead}, false)) << "no lock must lose this";
+  // A holder past its own validity (the checker's tag), whatever let its lease lapse: nothing to leave out.
+  const auto late = known_limit("mutual_exclusion_client", {loss}, false, {properties::kPastOwnValidity});
+  ASSERT_TRUE(late);
+  EXPECT_EQ(late->cases, "F4, F21");
+  EXPECT_TRUE(late->fault.empty());
+  EXPECT_FALSE(known_limit("mutual_exclusion_client", {loss}, false)) << "both inside their validity under loss";
 }
 
 // --without leaves kinds out of the search and out of the starting scenario: with every fault that breaks the
