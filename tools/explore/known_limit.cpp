@@ -56,10 +56,11 @@ std::optional<KnownLimit> late_holder(const FaultSpec& fault) {
 }  // namespace
 
 std::optional<KnownLimit> known_limit(std::string_view property, const std::vector<FaultSpec>& faults,
-                                      bool fenced_resource, const std::vector<std::string>& tags) {
+                                      sim::Fencing fencing, const std::vector<std::string>& tags) {
   const bool server = property == "mutual_exclusion_server";
   const bool client = property == "mutual_exclusion_client";
   const bool resource = property == "mutual_exclusion_resource";
+  const bool fenced_resource = fencing != sim::Fencing::off;
   for (const FaultSpec& fault : faults) {
     std::optional<KnownLimit> limit;
     if (server || client || (resource && !fenced_resource)) {
@@ -72,6 +73,16 @@ std::optional<KnownLimit> known_limit(std::string_view property, const std::vect
       if (limit) {
         limit->because += "; a fencing counter on one asynchronously replicated master can repeat (F25)";
         limit->cases = "F25";
+      }
+    }
+    if (!limit && resource && fencing == sim::Fencing::writes) {
+      // Two holders overlapping (as every lock's do under these faults) lose an update through write-only
+      // fencing when the stale write lands between the newer holder's read and its write (README, "Fencing").
+      limit = early_expiry(fault);
+      if (!limit) limit = late_holder(fault);
+      if (limit) {
+        limit->because += "; fencing writes only, the stale write landed between the newer holder's read and its "
+                          "write (fence reads too: fencing = \"reads-and-writes\")";
       }
     }
     if (!limit && property == "bounded_unavailability") limit = late_expiry(fault);

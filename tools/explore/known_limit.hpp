@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "nemesis/fault.hpp"
+#include "workload/workload_config.hpp"
 
 namespace lockcheck::explore {
 
@@ -21,11 +22,12 @@ struct KnownLimit {
   std::string cases;     // the theory cases alone ("F5"), for a table
 };
 
-// `fenced_resource`: the resource rejects stale fencing tokens (a pause cannot break it then). `tags`: the
+// `fencing`: what the resource fences (a pause cannot break a resource that fences reads and writes, nor a
+// write-only one unless a stale write lands between a newer holder's read and its write). `tags`: the
 // verdict's (properties::Verdict::tags): a client-level overlap by a holder past its own validity is a limit of
 // every lock whose holder does not check its lease (F4, F21), whatever let the lease lapse; `fault` is empty
 // then (no kind to leave out).
 std::optional<KnownLimit> known_limit(std::string_view property, const std::vector<sim::FaultSpec>& faults,
-                                      bool fenced_resource, const std::vector<std::string>& tags = {});
+                                      sim::Fencing fencing, const std::vector<std::string>& tags = {});
 
 }  // namespace lockcheck::explore

@@ -108,8 +108,8 @@ TargetOutcome explore_target(const Target& target, const ExploreCommandOptions& 
 
 // Whether `find` rests on a fault that breaks its property for every lock of its kind (known_limit.hpp).
 std::optional<explore::KnownLimit> limit_of(const explore::Find& find, const TargetOutcome& outcome) {
-  const bool fenced = outcome.target.base.workload.fencing != sim::Fencing::off;
-  return explore::known_limit(find.property, find.minimal.config.faults, fenced, find.verdict.tags);
+  return explore::known_limit(find.property, find.minimal.config.faults, outcome.target.base.workload.fencing,
+                              find.verdict.tags);
 }
 
 // Why a mark cannot be reached by this lock at all (then it is no blind spot), or "".
