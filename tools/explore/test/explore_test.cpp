@@ -231,7 +231,8 @@ TEST(Explore, AKnownLimitIsNamedByTheFaultItRestsOn) {
 // budgets larger than this: a reentry that re-created a lost hold, a late refusal counted against a dead holder).
 TEST(Explore, OnCorrectVariantsEveryFindIsAKnownLimit) {
   std::size_t finds = 0;
-  for (const char* variant : {"token", "watchdog", "reentrant-hash", "fenced", "redlock"}) {
+  for (const char* variant : {"token", "watchdog", "reentrant-hash", "reentrant-maxttl", "client-reentrant", "fenced",
+                              "token-wait", "redlock", "redisson-like", "rw-owned", "watch-cas"}) {
     const sim::SimConfig base = explore_base_for_variant(variant);
     const ExploreResult result = explore_runs(variant, 1, 80, 2, Strategy::guided, true);
     finds += result.finds.size();
