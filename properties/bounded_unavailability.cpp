@@ -129,6 +129,16 @@ bool node_held_token_at(const std::vector<const ServerEvent*>& key_events, const
   });
 }
 
+// Whether any node ever held `token` for the key: a judged client that does not report its token gets one of
+// lockcheck's making, which no server event shows; its refusals are judged by themselves.
+bool node_ever_held_token(const std::vector<const ServerEvent*>& key_events, const std::string& token) {
+  return std::any_of(key_events.begin(), key_events.end(), [&](const ServerEvent* event) {
+    if (event->value == token) return true;
+    return event->holders && std::any_of(event->holders->begin(), event->holders->end(),
+                                         [&](const Holder& holder) { return holder.token == token; });
+  });
+}
+
 // (b): for each crash of a process inside a critical section, did anyone get the lock within the bound? Taken
 // again: an acquire ok, or another process writing the key at a node (the dead holder's key was gone there, even
 // if that acquire then failed for a reason of its own, e.g. WAIT without a replica; not for a quorum lock, whose
@@ -139,7 +149,8 @@ bool node_held_token_at(const std::vector<const ServerEvent*>& key_events, const
 // (an error) says nothing of the dead holder's key; nor does a refusal from before the bound, however late the
 // fail line that reports it, nor one when no node held the dead holder's token any more (a live holder's lock,
 // or one a restarted incarnation of the dead process took: contention, not the dead holder's lock). Histories
-// with no server events for the key are judged by the refusal alone.
+// whose server events never show the dead holder's token (none for the key; a judged client that does not
+// report its token) are judged by the refusal alone.
 std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_after_us) {
   std::vector<const Op*> acquires;  // acquire completions (ok/fail), in order
   std::vector<const ServerEvent*> writes;  // the key created or overwritten at a node by a client, in order
@@ -202,7 +213,8 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
       const std::int64_t refused_at_us = op->refused_at_us.value_or(op->t);
       if (!found_held || refused_at_us <= deadline_us || late_fail != nullptr) continue;
       const auto events = key_events.find(crash.key);
-      if (events == key_events.end() || node_held_token_at(events->second, crash.token, refused_at_us)) late_fail = op;
+      const bool server_knows_token = events != key_events.end() && node_ever_held_token(events->second, crash.token);
+      if (!server_knows_token || node_held_token_at(events->second, crash.token, refused_at_us)) late_fail = op;
     }
     const auto written_again = std::find_if(writes.begin(), writes.end(), [&](const ServerEvent* write) {
       return write->t > crash.fault->t && write->key == crash.key && write->by != crash.fault->process;

@@ -739,6 +739,18 @@ TEST(Checkers, DeadHolderOnlyALateRefusalByItsOwnKeyCounts) {
     b.server(150'000, 0, "expire_set", 1, "tokA", 3000, 9000, "PEXPIRE");  // a backward clock step, say
   });
   EXPECT_EQ(outcome_of(own, "bounded_unavailability"), Outcome::violated);
+
+  // A judged client that reports no token holds one of lockcheck's making, which no server event shows: its
+  // late refusal is judged by itself, as before.
+  HistoryBuilder unreported(1000, false, 10'000'000);
+  unreported.invoke(1'000, 1, "acquire");
+  unreported.set_nx_px(1'050, 1, "the-clients-own-token", 1000);
+  unreported.acquire_ok(1'100, 1, "judge-1", 901'000);
+  unreported.fault(100'000, {{"fault", "crash"}, {"process", 1}});
+  unreported.invoke(200'000, 2, "acquire");
+  unreported.op(5'000'100, {{"type", "fail"}, {"process", 2}, {"f", "acquire"}, {"key", "lock"}, {"local", 5'000'100},
+                            {"refused_at", 5'000'000}});
+  EXPECT_EQ(outcome_of(unreported, "bounded_unavailability"), Outcome::violated);
 }
 
 // --- reentrancy, renewal, fencing -------------------------------------------------------------------------
