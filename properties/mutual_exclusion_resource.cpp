@@ -6,9 +6,11 @@
 // register's version when it lands (the version of the last accepted write, or what the reads showed).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
+#include "beliefs.hpp"
 #include "checkers.hpp"
 #include "describe.hpp"
 
@@ -67,6 +69,16 @@ Verdict check_mutual_exclusion_resource(const History& history) {
   } else {
     verdict.outcome = Outcome::violated;
     verdict.summary = fmt::format("{} stale write(s) accepted of {} writes (lost updates)", lost, writes);
+    // One of the two writes was made by a holder after its own validity had ended (mutual_exclusion_client's
+    // "acted" stretches): a late holder, whatever let its lease lapse.
+    for (const Belief& belief : belief_intervals(history)) {
+      if (belief.end_reason != "acted") continue;
+      if (std::find(verdict.witnesses.begin(), verdict.witnesses.end(), belief.acted_i) == verdict.witnesses.end()) {
+        continue;
+      }
+      verdict.tags.push_back(kPastOwnValidity);
+      break;
+    }
   }
   return verdict;
 }

@@ -34,7 +34,8 @@ struct Verdict {
   std::vector<std::string> tags;
 };
 
-// mutual_exclusion_client: the overlapping holder used the resource after its own validity had ended.
+// mutual_exclusion_client: the overlapping holder used the resource after its own validity had ended;
+// mutual_exclusion_resource: one of the two writes of the lost update was such a holder's.
 inline constexpr const char* kPastOwnValidity = "holder_past_own_validity";
 
 void to_json(nlohmann::json& out, const Verdict& verdict);

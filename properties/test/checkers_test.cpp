@@ -169,6 +169,7 @@ TEST(Checkers, S1LateCompareAndDeleteReturningZeroIsNotAReleaseViolation) {
   EXPECT_EQ(resource.outcome, Outcome::violated);
   EXPECT_EQ(resource.witnesses, (std::vector<std::int64_t>{5, 13, 15}));
   EXPECT_TRUE(contains(resource.cause, "process 2's write at t=1.3s (version 1) was lost")) << resource.cause;
+  EXPECT_EQ(resource.tags, std::vector<std::string>{kPastOwnValidity}) << "the lost update's late writer is p1";
 }
 
 TEST(Checkers, S11FencingRejectsTheStaleWriteSoTheResourceHolds) {

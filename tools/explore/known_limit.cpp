@@ -86,10 +86,14 @@ std::optional<KnownLimit> known_limit(std::string_view property, const std::vect
       }
     }
     if (!limit && property == "bounded_unavailability") limit = late_expiry(fault);
+    if (!limit && property == "reentrancy") {
+      limit = replication_loss(fault);
+      if (limit) limit->because += "; the promoted node lacked the latest hold count";
+    }
     if (limit) return limit;
   }
-  if (property == "mutual_exclusion_client" &&
-      std::find(tags.begin(), tags.end(), properties::kPastOwnValidity) != tags.end()) {
+  const bool late_holder_tag = std::find(tags.begin(), tags.end(), properties::kPastOwnValidity) != tags.end();
+  if (late_holder_tag && (client || (resource && fencing != sim::Fencing::reads_and_writes))) {
     return KnownLimit{"the holder used the resource after its own validity had ended (its lease lapsed: lost "
                       "renewals, a slow acquire, a pause; it did not check): no lock prevents that without fencing "
                       "(F4, F21)",
