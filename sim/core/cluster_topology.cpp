@@ -108,6 +108,8 @@ void ClusterTopology::failover(int old_master, int promoted, bool old_master_iso
   share_view();
 }
 
+bool ClusterTopology::migrating(int slot) const { return view_->migrating.count(slot) > 0; }
+
 void ClusterTopology::begin_migration(int slot, int target) {
   auto view = std::make_shared<mock::ClusterView>(*view_);
   view->migrating[slot] = target;

@@ -45,6 +45,8 @@ class ClusterTopology {
   // target with -ASK); CLUSTER SETSLOT NODE on every node (then -MOVED). Each step returns the node(s) whose
   // data changed, or false when the slot is not (or no longer) migrating.
   int owner_of(int slot) const;
+  // Whether `slot` is between begin_migration() and finish_migration().
+  bool migrating(int slot) const;
   void begin_migration(int slot, int target);
   bool move_keys(int slot, int& from, int& to);
   bool finish_migration(int slot);

@@ -73,6 +73,24 @@ TEST(ClusterSim, SlotMigrationWhileHeldIsFollowedWithAskThenMoved) {
   EXPECT_EQ(count_lines(run, R"("stale":true)"), 0u);
 }
 
+// A second migration of a slot that is still migrating does not start: redis-cli --cluster refuses to reshard
+// an open slot. Started, it re-pointed the slot at node 0 after the keys had gone to node 2, which kept them in
+// a slot it never owned: the lock key vanished (explore found it as a lost renewal and a second holder).
+TEST(ClusterSim, ASlotAlreadyMigratingIsNotMigratedAgain) {
+  SimConfig config = cluster_config(3, 0);  // "lock" (slot 8718) on node 1
+  config.workload.hold_min_us = 200000;
+  config.workload.hold_max_us = 400000;
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::slot_migration, .node = 2, .duration_us = 600000});
+  config.faults.push_back(FaultSpec{.at_us = 1200000, .kind = FaultKind::slot_migration, .node = 0, .duration_us = 200000});
+  const RunResult run = simulate(config, 5);
+  EXPECT_EQ(count_lines(run, R"("fault":"slot_migration","node":2,"from":1,"slot":8718)"), 1u);
+  EXPECT_EQ(count_lines(run, R"("fault":"slot_migration","node":0,"from":)"), 0u) << "the second one is skipped";
+  EXPECT_EQ(count_lines(run, R"("fault":"slot_migrated","node":2,"slot":8718)"), 1u);
+  EXPECT_EQ(count_lines(run, R"("fault":"slot_migrated","node":0)"), 0u);
+  EXPECT_GT(count_lines_between(run, R"("kind":"server","node":2,"event":"created","key":"lock")", 1600000 + 1), 1u);
+  EXPECT_EQ(count_lines(run, R"("stale":true)"), 0u);
+}
+
 TEST(ClusterSim, TwoKeyLockKeepsWorkingAfterItsSlotMigrates) {
   // The fenced lock's script touches "{lock}" and "{lock}:fence": while the slot moves and the lock is free,
   // the importing node answers -TRYAGAIN (one key there, one missing). Nothing ran: clients wait and retry,
