@@ -89,6 +89,12 @@ std::vector<Finding> keys_without_expiry(const History& history, std::int64_t bo
   return findings;
 }
 
+// Whether `token` is an owner: the string value, or one of a hash's holders.
+bool names_token(const std::string& value, const std::vector<Holder>& holders, const std::string& token) {
+  return value == token ||
+         std::any_of(holders.begin(), holders.end(), [&](const Holder& holder) { return holder.token == token; });
+}
+
 // Whether a node held `token` as `key`'s owner at true time `t_us` (its string value, or one of its hash's
 // holders), by `key_events`, the server's events for the key in history order. A creation or overwrite sets a
 // node's owner, a deletion, expiry, eviction or loss clears it, and any other event keeps it (a hash's count
@@ -122,20 +128,15 @@ bool node_held_token_at(const std::vector<const ServerEvent*>& key_events, const
         break;
     }
   }
-  return std::any_of(owners.begin(), owners.end(), [&](const auto& entry) {
-    const Owner& owner = entry.second;
-    return owner.value == token || std::any_of(owner.holders.begin(), owner.holders.end(),
-                                               [&](const Holder& holder) { return holder.token == token; });
-  });
+  return std::any_of(owners.begin(), owners.end(),
+                     [&](const auto& entry) { return names_token(entry.second.value, entry.second.holders, token); });
 }
 
 // Whether any node ever held `token` for the key: a judged client that does not report its token gets one of
 // lockcheck's making, which no server event shows; its refusals are judged by themselves.
 bool node_ever_held_token(const std::vector<const ServerEvent*>& key_events, const std::string& token) {
   return std::any_of(key_events.begin(), key_events.end(), [&](const ServerEvent* event) {
-    if (event->value == token) return true;
-    return event->holders && std::any_of(event->holders->begin(), event->holders->end(),
-                                         [&](const Holder& holder) { return holder.token == token; });
+    return names_token(event->value, event->holders.value_or(std::vector<Holder>{}), token);
   });
 }
 
@@ -199,6 +200,8 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
     std::int64_t deadline_us = crash.fault->t + deadline_after_us;
     const Op* first_ok = nullptr;
     const Op* late_fail = nullptr;
+    const auto events = key_events.find(crash.key);
+    const bool server_knows_token = events != key_events.end() && node_ever_held_token(events->second, crash.token);
     // Completions are in time order: start right after the crash.
     auto after = std::upper_bound(acquires.begin(), acquires.end(), crash.fault->t,
                                   [](std::int64_t t, const Op* op) { return t < op->t; });
@@ -212,8 +215,6 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
       const bool found_held = op->result != "unreachable" && op->result != "not_refused" && !op->error;
       const std::int64_t refused_at_us = op->refused_at_us.value_or(op->t);
       if (!found_held || refused_at_us <= deadline_us || late_fail != nullptr) continue;
-      const auto events = key_events.find(crash.key);
-      const bool server_knows_token = events != key_events.end() && node_ever_held_token(events->second, crash.token);
       if (!server_knows_token || node_held_token_at(events->second, crash.token, refused_at_us)) late_fail = op;
     }
     const auto written_again = std::find_if(writes.begin(), writes.end(), [&](const ServerEvent* write) {

@@ -27,16 +27,18 @@ int pick(const std::vector<int>& from, sim::Prng& prng) { return from[prng.below
 
 }  // namespace
 
+bool drawn_on_its_own(FaultKind kind) {
+  return kind != FaultKind::restart && kind != FaultKind::node_restart && kind != FaultKind::heal;
+}
+
 std::vector<FaultKind> applicable_kinds(const sim::SimConfig& config) {
   const bool replicas = !replicas_of(config).empty();
   const bool cluster = config.cluster.shards > 0;
   const bool sentinel = config.sentinel.sentinels > 0;
   std::vector<FaultKind> out;
   for (const FaultKind kind : sim::kFaultKinds) {
+    if (!drawn_on_its_own(kind)) continue;
     switch (kind) {
-      case FaultKind::restart:
-      case FaultKind::node_restart:
-      case FaultKind::heal: continue;  // drawn with the fault they end
       case FaultKind::failover:
       case FaultKind::replica_partition:
         if (!replicas) continue;
@@ -66,10 +68,6 @@ std::vector<FaultKind> searched_kinds(const sim::SimConfig& config, const std::v
   std::vector<FaultKind> kinds = applicable_kinds(config);
   std::erase_if(kinds, [&](FaultKind kind) { return std::find(without.begin(), without.end(), kind) != without.end(); });
   return kinds;
-}
-
-bool excludable(FaultKind kind) {
-  return kind != FaultKind::restart && kind != FaultKind::node_restart && kind != FaultKind::heal;
 }
 
 void leave_out(const std::vector<FaultKind>& without, std::vector<FaultSpec>& faults) {

@@ -14,14 +14,14 @@ namespace lockcheck::explore {
 // replica partitions only with a replica, slot migration and split-brain only with their topology (follow-ups such as restart, node_restart and heal are drawn
 // with the fault they end, not on their own).
 std::vector<sim::FaultKind> applicable_kinds(const sim::SimConfig& config);
+// False for the kinds drawn with the fault they end (restart, node_restart, heal): never drawn, nor named in
+// `--without`, on their own.
+bool drawn_on_its_own(sim::FaultKind kind);
 // applicable_kinds() but those in `without`.
 std::vector<sim::FaultKind> searched_kinds(const sim::SimConfig& config, const std::vector<sim::FaultKind>& without);
 // Removes the faults of a kind in `without` from `faults`, and with a crash (a node crash) its restart (node
 // restart).
 void leave_out(const std::vector<sim::FaultKind>& without, std::vector<sim::FaultSpec>& faults);
-// The kinds `--without` may name: those drawn on their own (restart, node_restart and heal come with the fault
-// they end).
-bool excludable(sim::FaultKind kind);
 
 // A random non-empty subset of `kinds` (swarm testing: each kind on with probability 1/2).
 std::vector<sim::FaultKind> swarm_subset(const std::vector<sim::FaultKind>& kinds, sim::Prng& prng);

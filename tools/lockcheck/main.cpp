@@ -440,10 +440,10 @@ int main(int argc, char** argv) {
       explore_options.progress = true;
       for (const std::string& name : explore_without) {
         const std::optional<sim::FaultKind> kind = sim::fault_kind_named(name);
-        if (!kind || !explore::excludable(*kind)) {
+        if (!kind || !explore::drawn_on_its_own(*kind)) {
           std::vector<std::string_view> kinds;
           for (const sim::FaultKind known : sim::kFaultKinds) {
-            if (explore::excludable(known)) kinds.push_back(sim::to_string(known));
+            if (explore::drawn_on_its_own(known)) kinds.push_back(sim::to_string(known));
           }
           std::fprintf(stderr, "%s", fmt::format("lockcheck: --without: '{}' is not a fault kind explore draws{}; "
                                                  "known: {}\n", name, kind ? " on its own (it comes with the fault it ends)"
