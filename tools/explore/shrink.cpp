@@ -31,7 +31,7 @@ Judged judge_history(const properties::History& history, const std::string& prop
 namespace {
 
 // A fault after the violation cannot have caused it; without them the run up to the violation is the same.
-// One simulation, so it goes first (every ddmin step is cheaper then) and again last.
+// Run after ddmin only: run first, it sent setnx-then-expire's 2-fault find to a 14-fault local minimum.
 void drop_faults_after_violation(const sim::SimConfig& fixed, std::uint64_t seed, const std::string& property,
                                  ShrinkResult& result) {
   sim::SimConfig before = fixed;
