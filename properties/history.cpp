@@ -298,6 +298,7 @@ ServerEvent parse_server(const Fields& in) {
   event.script = in.string_or("script", "");
   event.node_time_ms = in.integer("node_time_ms");
   event.expire_at_ms = in.integer_or("expire_at_ms", -1);
+  event.since_us = in.integer_or("since_us", -1);
   event.replicated = in.boolean_or("replicated", false);
   event.holders = in.holders();
   return event;

@@ -152,6 +152,10 @@ struct ServerEvent {
   std::string script;
   std::int64_t node_time_ms = 0;
   std::int64_t expire_at_ms = -1;  // the deadline on the node clock; -1: no expiry
+  // Extension (real Redis): the event ran at or after this true time and at or before `t` (when its
+  // notification was read); -1 when the line does not say (it ran at `t`). ran_from_us() reads it.
+  std::int64_t since_us = -1;
+  std::int64_t ran_from_us() const { return since_us >= 0 && since_us < t ? since_us : t; }
   // Extension: true when a replica applied this from the replication stream. Such events follow the
   // master's decisions (and lag behind them), so judgements of "who took the lock when" skip them.
   bool replicated = false;

@@ -12,6 +12,27 @@
 #include "describe.hpp"
 
 namespace lockcheck::properties {
+namespace {
+
+// Where a key's deadline lies in true time, from one server line: when the event ran (between since_us and t:
+// a real node's notification is read a little after the command ran) plus what the node then had left. The
+// node's clock and the deadline are whole milliseconds (PEXPIRETIME, the MONITOR stamp, TIME's reading), so
+// what was left is known to a millisecond either way. A correct reentry with the same TTL moves the deadline
+// on by the time between the two settings, which may be under a millisecond: judged only past this window.
+struct DeadlineWindow {
+  std::int64_t earliest_ms = 0;
+  std::int64_t latest_ms = 0;
+  std::int64_t at_ms = 0;  // as read at t: what a witness reports
+};
+
+DeadlineWindow deadline_window(const ServerEvent& server) {
+  const std::int64_t left_ms = server.expire_at_ms - server.node_time_ms;
+  constexpr std::int64_t kResolutionMs = 1;
+  return DeadlineWindow{server.ran_from_us() / 1'000 + left_ms - kResolutionMs,
+                        (server.t + 999) / 1'000 + left_ms + kResolutionMs, server.t / 1'000 + left_ms};
+}
+
+}  // namespace
 
 Verdict check_reentrancy(const History& history) {
   Verdict verdict;
@@ -20,7 +41,8 @@ Verdict check_reentrancy(const History& history) {
   // (process, key) -> its pending invokes: a watchdog's renew may be in flight beside a nested acquire, and
   // must not hide what the nested acquire did to the deadline.
   std::map<std::pair<std::int64_t, std::string>, std::vector<const Op*>> in_flight;
-  std::map<std::pair<std::int64_t, std::string>, std::int64_t> deadline_ms;  // (node, key) -> deadline in true time
+  // (node, key) -> where its deadline lies in true time, as the history tells it
+  std::map<std::pair<std::int64_t, std::string>, DeadlineWindow> deadlines;
   std::int64_t nested = 0;
   std::int64_t violations = 0;
   auto flag = [&](std::vector<std::int64_t> witnesses, std::string cause) {
@@ -56,12 +78,14 @@ Verdict check_reentrancy(const History& history) {
     std::pair<std::int64_t, std::string> node_key{server->node, server->key};
     // Deadlines compare in true time (when the event ran plus what the node then had left): a node clock jump
     // between two settings moves the node's raw deadlines, not what the owner is given.
-    std::int64_t previous_deadline_ms = deadline_ms.count(node_key) ? deadline_ms[node_key] : -1;
-    const std::int64_t true_deadline_ms = server->t / 1'000 + (server->expire_at_ms - server->node_time_ms);
-    if (server->event == ServerEventKind::expire_set) deadline_ms[node_key] = true_deadline_ms;
+    const auto known = deadlines.find(node_key);
+    const bool had_deadline = known != deadlines.end();
+    const DeadlineWindow previous = had_deadline ? known->second : DeadlineWindow{};
+    const DeadlineWindow window = deadline_window(*server);
+    if (server->event == ServerEventKind::expire_set) deadlines[node_key] = window;
     if (server->event == ServerEventKind::deleted || server->event == ServerEventKind::expired ||
         server->event == ServerEventKind::evicted || server->event == ServerEventKind::lost) {
-      deadline_ms.erase(node_key);
+      deadlines.erase(node_key);
     }
     if (server->by < 0 || server->replicated) continue;
     std::pair<std::int64_t, std::string> id{server->by, server->key};
@@ -77,13 +101,14 @@ Verdict check_reentrancy(const History& history) {
                        "{} outer hold(s)",
                        server->by, server->key, format_time_us(op.t), server->node, depth[id]));
     }
-    if (server->event == ServerEventKind::expire_set && op.fn != OpFn::renew && previous_deadline_ms >= 0 &&
-        true_deadline_ms < previous_deadline_ms) {
+    // Lowered only if the new deadline's latest possible time is before the old one's earliest.
+    if (server->event == ServerEventKind::expire_set && op.fn != OpFn::renew && had_deadline &&
+        window.latest_ms < previous.earliest_ms) {
       flag({op.i, server->i},
            fmt::format("process {}'s {} of '{}' while already holding it lowered the deadline on node {} by {} "
                        "(to {} from now)",
                        server->by, op.fn == OpFn::acquire ? "reentrant acquire" : "inner release", server->key,
-                       server->node, format_duration_us((previous_deadline_ms - true_deadline_ms) * 1'000),
+                       server->node, format_duration_us((previous.at_ms - window.at_ms) * 1'000),
                        format_duration_us((server->expire_at_ms - server->node_time_ms) * 1'000)));
     }
   }

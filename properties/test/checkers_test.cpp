@@ -2,6 +2,7 @@
 // (research/harness-anchors.md section 7, S1-S11). Times are true microseconds; TTL 1000 ms unless stated.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -776,6 +777,38 @@ TEST(Checkers, F17ReentryThatShortensTheTtl) {
   EXPECT_EQ(verdict.outcome, Outcome::violated);
   EXPECT_TRUE(contains(verdict.cause, "lowered the deadline on node 0 by 58991 ms (to 1000 ms from now)"))
       << verdict.cause;
+}
+
+// A real deadline is read in whole milliseconds (PEXPIRETIME, the node's clock from its MONITOR stamp, rounded
+// up), and the observer reads a notification after the command ran: a reentry with the same TTL a fraction of
+// a millisecond after the outer acquire reads as up to a millisecond lower. Lowered only past that resolution.
+TEST(Checkers, AReentryWithinTheServersMillisecondResolutionLowersNothing) {
+  HistoryBuilder b(5'000);
+  acquire(b, 1'000, 1, "tokA", 2'000);  // set at t=1.05 ms with 2000 ms: the deadline 2001 ms
+  b.invoke(1'300, 1, "acquire");
+  b.server(1'400, 0, "expire_set", 1, "tokA", 2, 2'001, "PEXPIRE");  // read as 1999 ms left, 0.35 ms later
+  b.acquire_ok(1'500, 1, "tokA", 2'000'000);
+  EXPECT_EQ(outcome_of(b, "reentrancy"), Outcome::holds);
+}
+
+TEST(Checkers, AReentryThatLowersTheDeadlineByMoreThanTheResolutionIsCaught) {
+  HistoryBuilder b(5'000);
+  acquire(b, 1'000, 1, "tokA", 2'000);
+  b.invoke(1'300, 1, "acquire");
+  b.server(1'400, 0, "expire_set", 1, "tokA", 2, 1'996, "PEXPIRE");  // 5 ms less than before
+  b.acquire_ok(1'500, 1, "tokA", 2'000'000);
+  EXPECT_EQ(outcome_of(b, "reentrancy"), Outcome::violated);
+}
+
+// The run that issue 33 reports, kept: reentrant-hash-nesting.toml on a real redis-server, no fault, a
+// correct lock, judged "lowered the deadline on node 0 by 1 ms (to 1998 ms from now)" by the old checker
+// (line 146: the nested acquire's PEXPIRE 0.4 ms after the outer one's, read 1 ms lower).
+TEST(Checkers, TheRealRedisReentryThatReadAMillisecondLowerHolds) {
+  std::ifstream in(std::string(LOCKCHECK_PROPERTIES_FIXTURES) + "/reentrant-hash-nesting-redis.jsonl");
+  ASSERT_TRUE(in) << "fixture missing";
+  const History history = parse_history(in);
+  const Verdict verdict = verdict_of(history, "reentrancy");
+  EXPECT_EQ(verdict.outcome, Outcome::holds) << verdict.cause;
 }
 
 // A backward node clock jump moves every deadline on that node later in true time. A reentry that then sets the

@@ -60,6 +60,14 @@ std::int64_t ClientClockState::wall_offset_at(std::int64_t true_ns) const {
 
 std::int64_t ClientClockState::drift_ppm() const { return read().drift_ppm; }
 
+void ClientClockState::start_at(std::int64_t start_ns) {
+  Layout& state = layout();
+  write_sequenced(state.sequence, [&] {
+    state.anchor_true_ns = start_ns;
+    state.anchor_local_ns = start_ns;
+  });
+}
+
 void ClientClockState::jump_wall(std::int64_t delta_us) {
   Layout& state = layout();
   const Reading r = read();

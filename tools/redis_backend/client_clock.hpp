@@ -20,6 +20,9 @@ class ClientClockState {
   const std::string& path() const { return file_.path(); }
 
   // The run.
+  // Anchors the clock at the run's time 0 (the clients' readiness, start_gate.hpp), keeping its skew and drift:
+  // drift accrues from time 0, as in the simulator. Before any worker reads the clock for its workload.
+  void start_at(std::int64_t start_ns);
   void jump_wall(std::int64_t delta_us);
   void set_drift(std::int64_t drift_ppm);
 

@@ -1,6 +1,7 @@
 #include "redis_run.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -142,7 +143,7 @@ class Run {
   Run& operator=(const Run&) = delete;
 
   RedisRunResult execute() {
-    time_ = TimeBase();  // t = 0: the servers are up; observers and clients start now
+    time_ = TimeBase();  // the servers are up; observers start now (their lines before time 0 are placed at 0)
     topology_.observe();
     launch_.start_ns = time_.start_ns();
     for (std::size_t i = 0; i < config_.clients.size(); ++i) {
@@ -152,23 +153,54 @@ class Run {
     }
     workers_ = std::make_unique<Workers>(launch_, static_cast<int>(config_.clients.size()));
     nemesis_.attach(*workers_, client_clocks_);
-    for (const sim::FaultSpec& fault : fault_schedule(config_, seed_)) {
+    const std::vector<sim::FaultSpec> faults = fault_schedule(config_, seed_);
+    // Faults at t=0 (a partition from the start) are in place before any client starts.
+    for (const sim::FaultSpec& fault : faults) {
+      if (fault.at_us <= 0 && !on_a_process(fault)) apply(fault);
+    }
+    start();
+    await_clients_ready();
+    for (const sim::FaultSpec& fault : faults) {
+      if (fault.at_us <= 0 && !on_a_process(fault)) continue;
       // A pause, crash or restart of a client at t=0 needs the client started: right after, not before (it
       // found no process and did nothing).
-      const bool on_a_process = fault.kind == sim::FaultKind::pause || fault.kind == sim::FaultKind::crash ||
-                                fault.kind == sim::FaultKind::restart;
-      schedule(on_a_process ? std::max<std::int64_t>(fault.at_us, 1) : fault.at_us, [this, fault] { apply(fault); });
+      const std::int64_t at_us = on_a_process(fault) ? std::max<std::int64_t>(fault.at_us, 1) : fault.at_us;
+      schedule(zero_us_ + at_us, [this, fault] { apply(fault); });
     }
-    // Faults at t=0 (a partition from the start) are in place before any client sends a command.
-    while (!actions_.empty() && actions_.begin()->first.first <= 0) run_next_action();
-    start();
     drive();
     return finish();
   }
 
  private:
+  static bool on_a_process(const sim::FaultSpec& fault) {
+    return fault.kind == sim::FaultKind::pause || fault.kind == sim::FaultKind::crash || fault.kind == sim::FaultKind::restart;
+  }
+
   void start() {
-    for (int process = 0; process < workers_->count(); ++process) workers_->start(process);
+    for (int process = 0; process < workers_->count(); ++process) workers_->start(process, true);
+  }
+
+  // Time 0 is when every client is ready (start_gate.hpp; judge/PROTOCOL.md "Time 0"): a client's runtime may
+  // take seconds to start on a loaded machine, and the scenario's faults are placed against its workload.
+  // Bounded: a worker gives its external client 30 s for its hello, then exits with why.
+  void await_clients_ready() {
+    constexpr std::int64_t kReadyBoundUs = 60'000'000;
+    const std::int64_t began_us = time_.now_us();
+    for (;;) {
+      InterruptGuard::check();
+      if (const std::string failure = workers_->reap(); !failure.empty()) throw std::runtime_error(failure);
+      const std::vector<int> waiting = workers_->not_ready();
+      if (waiting.empty()) break;
+      if (time_.now_us() - began_us > kReadyBoundUs) {
+        throw std::runtime_error(fmt::format("client {} did not get ready within {} s (no hello line, PROTOCOL.md)",
+                                             fmt::join(waiting, ", "), kReadyBoundUs / 1'000'000));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    const std::int64_t start_ns = monotonic_ns();
+    for (auto& clock : client_clocks_) clock->start_at(start_ns);
+    zero_us_ = (start_ns - time_.start_ns()) / 1000;
+    workers_->go(start_ns);
   }
 
   void run_next_action() {
@@ -185,7 +217,7 @@ class Run {
       InterruptGuard::check();
       if (const std::string failure = workers_->reap(); !failure.empty()) throw std::runtime_error(failure);
       const std::int64_t now = time_.now_us();
-      if (now >= config_.duration_us) return;
+      if (now >= zero_us_ + config_.duration_us) return;
       // The sentinels act by themselves: their promotions and re-pointings are recorded within 10 ms.
       // So does a cluster's majority after a split-brain or a master's crash, and the old master after the
       // heal or its restart.
@@ -198,7 +230,8 @@ class Run {
         run_next_action();
         continue;
       }
-      const std::int64_t next = actions_.empty() ? config_.duration_us : std::min(config_.duration_us, actions_.begin()->first.first);
+      const std::int64_t end = zero_us_ + config_.duration_us;
+      const std::int64_t next = actions_.empty() ? end : std::min(end, actions_.begin()->first.first);
       std::this_thread::sleep_for(std::chrono::microseconds(std::clamp<std::int64_t>(next - now, 0, 20'000)));
     }
   }
@@ -238,6 +271,14 @@ class Run {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     topology_.stop_observing();
     std::vector<Record> records = sink_.take();
+    // The run's own lines were timed from the servers' start: from time 0 now (a fault in place from the start,
+    // the servers' initial state, at 0). The workers' lines are timed from time 0 already.
+    for (Record& record : records) {
+      record.t_us = std::max<std::int64_t>(0, record.t_us - zero_us_);
+      if (const auto since = record.fields.find("since_us"); since != record.fields.end() && since->is_number_integer()) {
+        *since = std::max<std::int64_t>(0, since->get<std::int64_t>() - zero_us_);
+      }
+    }
     for (int process = 0; process < workers_->count(); ++process) {
       for (Record& record : read_worker_records(workers_->output_path(process))) records.push_back(std::move(record));
     }
@@ -257,6 +298,7 @@ class Run {
     sim::History history;
     sim::Json meta = sim::history_meta(config_, seed_);
     meta["backend"] = "redis";
+    meta["clients_ready_ms"] = zero_us_ / 1000;  // from the servers' start to time 0 (every client ready)
     if (topology_.cluster()) {
       // Which node serves which slots at the start, as the simulator's meta line says.
       Json shards = Json::array();
@@ -309,6 +351,7 @@ class Run {
   std::uint64_t next_action_ = 0;
   RealNemesis nemesis_;
   std::int64_t next_role_look_us_ = 0;
+  std::int64_t zero_us_ = 0;  // time 0 (every client ready) on time_'s scale, which starts with the servers
 };
 
 }  // namespace

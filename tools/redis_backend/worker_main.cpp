@@ -24,6 +24,7 @@
 #include "lockcheck/variants/registry.hpp"
 #include "routed_fronts.hpp"
 #include "routing_port.hpp"
+#include "start_gate.hpp"
 #include "worker_client.hpp"
 #include "worker_config.hpp"
 #include "worker_recorder.hpp"
@@ -67,6 +68,7 @@ int main(int argc, char** argv) {
   int process = 0, services = 1, resource_port = 0;
   std::int64_t start_ns = 0, end_us = 0;
   std::uint64_t seed = 1, incarnation = 0;
+  int gate_fd = -1;
   app.add_option("--config", config_path, "The run's worker configuration (worker_config.hpp)")->required();
   app.add_option("--process", process)->required();
   app.add_option("--services", services)->required();
@@ -78,8 +80,11 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed)->required();
   app.add_option("--incarnation", incarnation, "How many times this process restarted: varies its draws");
   app.add_option("--out", out_path)->required();
+  app.add_option("--gate-fd", gate_fd, "The run's start gate (start_gate.hpp): say ready, then start at its time 0");
   CLI11_PARSE(app, argc, argv);
   try {
+    std::optional<WorkerGate> gate;
+    if (gate_fd >= 0) gate.emplace(gate_fd);
     const sim::SimConfig config = read_worker_config(config_path);
     redis_backend::RoutingTable table(routing_path, false);
     const Millis timeout(std::max<std::int64_t>(1, config.command_timeout_us / 1000));
@@ -153,6 +158,8 @@ int main(int argc, char** argv) {
     WorkerClient client(WorkerSeams{process, &the_lock, &clock, &spawner, &out, resource_port, config.workload.fencing, seed,
                                     "client/" + std::to_string(process) + "/" + std::to_string(incarnation),
                                     external ? &*external : nullptr});
+    // Ready (the lock built, an external client's hello read): the workload starts at the run's time 0.
+    if (gate) out.start_at(gate->ready_then_await_start_ns());
     run_sync(sim::run_workload(config.workload, config.variant, end_us, client));
     if (external_process) external_process->stop(std::chrono::milliseconds(2000));
   } catch (const std::exception& error) {

@@ -20,6 +20,8 @@ class WorkerRecorder final : public sim::OpLog {
   WorkerRecorder(const WorkerRecorder&) = delete;
   WorkerRecorder& operator=(const WorkerRecorder&) = delete;
 
+  // The run's time 0, when it is told after the recorder was made (start_gate.hpp); nothing recorded before.
+  void start_at(std::int64_t start_ns) { time_ = TimeBase(start_ns); }
   // The run's true time: every process reads the same CLOCK_MONOTONIC.
   std::int64_t now_us() override { return time_.now_us(); }
   // Both relative to the run's start: `local` on this process's own (maybe skewed) monotonic clock.

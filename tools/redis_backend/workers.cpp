@@ -1,11 +1,16 @@
 #include "workers.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "start_gate.hpp"
 
 namespace lockcheck::redis_backend {
 namespace {
@@ -18,16 +23,27 @@ void signal_group(pid_t pid, int signal) {
 }  // namespace
 
 Workers::Workers(WorkerLaunch launch, int count)
-    : launch_(std::move(launch)), pids_(static_cast<std::size_t>(count), -1), incarnations_(static_cast<std::size_t>(count), 0) {}
+    : launch_(std::move(launch)),
+      pids_(static_cast<std::size_t>(count), -1),
+      incarnations_(static_cast<std::size_t>(count), 0),
+      gates_(static_cast<std::size_t>(count), -1),
+      ready_(static_cast<std::size_t>(count), false) {}
 
-Workers::~Workers() { kill_all(); }
+Workers::~Workers() {
+  kill_all();
+  for (int& gate : gates_) {
+    if (gate >= 0) ::close(gate);
+    gate = -1;
+  }
+}
 
 std::string Workers::output_path(int process) const {
   return launch_.directory + "/worker-" + std::to_string(process) + ".jsonl";
 }
 
-void Workers::start(int process) {
+void Workers::start(int process, bool gated) {
   const auto index = static_cast<std::size_t>(process);
+  const GatePair gate = gated ? make_gate_pair() : GatePair{};
   std::vector<std::string> args = {launch_.executable,
                                    "--config", launch_.config_path,
                                    "--process", std::to_string(process),
@@ -40,6 +56,10 @@ void Workers::start(int process) {
                                    "--seed", std::to_string(launch_.seed),
                                    "--incarnation", std::to_string(incarnations_[index]++),
                                    "--out", output_path(process)};
+  if (gated) {
+    args.push_back("--gate-fd");
+    args.push_back(std::to_string(gate.worker_fd));
+  }
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
@@ -49,12 +69,41 @@ void Workers::start(int process) {
     // Its own process group: a Ctrl-C reaches only the run, which then stops everything in order.
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (gated) ::fcntl(gate.worker_fd, F_SETFD, 0);  // the worker's end survives the exec; the run's does not
     execv(argv[0], argv.data());
     _exit(127);
   }
   // The parent too: a signal to the group right after the fork (a pause at 1 ms) must not find it missing.
   setpgid(child, child);
   pids_[index] = child;
+  if (gated) {
+    ::close(gate.worker_fd);
+    gates_[index] = gate.run_fd;
+  }
+}
+
+std::vector<int> Workers::not_ready() {
+  std::vector<int> waiting;
+  for (std::size_t i = 0; i < gates_.size(); ++i) {
+    if (gates_[i] < 0 || ready_[i]) continue;
+    try {
+      ready_[i] = gate_says_ready(gates_[i]);
+    } catch (const std::runtime_error& error) {
+      throw std::runtime_error(fmt::format("client {} did not get ready: {} (its message is on standard error)", i, error.what()));
+    }
+    if (!ready_[i]) waiting.push_back(static_cast<int>(i));
+  }
+  return waiting;
+}
+
+void Workers::go(std::int64_t start_ns) {
+  launch_.start_ns = start_ns;  // a restart starts on the same time 0
+  for (int& gate : gates_) {
+    if (gate < 0) continue;
+    gate_send_start(gate, start_ns);
+    ::close(gate);
+    gate = -1;
+  }
 }
 
 // Signals go to the worker's process group (a worker leads its own): an external lock client the worker runs

@@ -29,7 +29,12 @@ class Workers {
   Workers(const Workers&) = delete;
   Workers& operator=(const Workers&) = delete;
 
-  void start(int process);
+  // `gated`: the worker says when it is ready and waits for go() (start_gate.hpp); a restart is not gated.
+  void start(int process, bool gated = false);
+  // The gated workers that have not said ready yet. Throws std::runtime_error naming one that exited first.
+  std::vector<int> not_ready();
+  // Time 0: every gated worker starts its workload from `start_ns` (CLOCK_MONOTONIC).
+  void go(std::int64_t start_ns);
   bool alive(int process) const { return pids_.at(static_cast<std::size_t>(process)) > 0; }
   void pause(int process);
   void resume(int process);
@@ -44,6 +49,8 @@ class Workers {
   WorkerLaunch launch_;
   std::vector<pid_t> pids_;
   std::vector<std::uint64_t> incarnations_;
+  std::vector<int> gates_;  // the run's end of each gated worker's start gate; -1 once ready or never gated
+  std::vector<bool> ready_;
 };
 
 }  // namespace lockcheck::redis_backend

@@ -3,6 +3,20 @@
 // An adapter gives its ops and, if its library's errors need it, how an error maps to fail or info.
 const fs = require("fs"), path = require("path"), readline = require("readline");
 
+// require(name), or exit at once saying what is missing: an adapter run without the pinned packages on
+// NODE_PATH must not look like a client that never answers.
+function requireInstalled(name) {
+  try {
+    return require(name);
+  } catch (e) {
+    if (e.code !== "MODULE_NOT_FOUND") throw e;
+    process.stderr.write(`${path.basename(process.argv[1])}: ${process.execPath} cannot load '${name}' ` +
+      `(NODE_PATH=${process.env.NODE_PATH || ""}): install the pinned clients with ` +
+      "sh tools/judge/adapters/install.sh DIR and set NODE_PATH=DIR/node_modules (adapters/README.md)\n");
+    process.exit(2);
+  }
+}
+
 // One ioredis client per address of LOCKCHECK_REDIS (ioredis resolved through NODE_PATH: 4.x or 5.x); on a
 // cluster one ioredis Cluster seeded with every address, which follows MOVED and CLUSTER SLOTS itself; on a
 // sentinel one ioredis client that asks the sentinels for the master on each (re)connection (SENTINEL
@@ -12,7 +26,7 @@ const fs = require("fs"), path = require("path"), readline = require("readline")
 // commandTimeout (cluster and sentinel only, so the single and redlock runs of the track record stay as
 // recorded): without one ioredis waits forever on a partitioned node, and the judge reports a hang.
 function redisClients() {
-  const Redis = require("ioredis"), env = process.env, options = { connectionName: env.LOCKCHECK_CLIENT_NAME };
+  const Redis = requireInstalled("ioredis"), env = process.env, options = { connectionName: env.LOCKCHECK_CLIENT_NAME };
   const nodes = env.LOCKCHECK_REDIS.split(",").map((a) => {
     const colon = a.lastIndexOf(":");
     return { host: a.slice(0, colon), port: Number(a.slice(colon + 1)) };
@@ -57,4 +71,4 @@ function serve(client, pkg, ops, outcome = byDefiniteFlag) {
     });
   }).on("close", () => chain.then(() => process.exit(0)));
 }
-module.exports = { redisClients, serve };
+module.exports = { redisClients, requireInstalled, serve };

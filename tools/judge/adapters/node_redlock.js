@@ -2,8 +2,8 @@
 // One ioredis client per address of LOCKCHECK_REDIS: Redlock over N masters (single: N = 1; cluster: one
 // ioredis Cluster, which routes the lock key to its master; sentinel: one client on the sentinels' master).
 // Run: NODE_PATH=DIR/node_modules node tools/judge/adapters/node_redlock.js (DIR from install.sh)
-const { redisClients, serve } = require("./judge_protocol");
-const { default: Redlock, ResourceLockedError } = require("redlock");
+const { redisClients, requireInstalled, serve } = require("./judge_protocol");
+const { default: Redlock, ResourceLockedError } = requireInstalled("redlock");
 const env = process.env, ttl = Number(env.LOCKCHECK_TTL_MS), key = env.LOCKCHECK_KEY;
 const clients = redisClients();
 const RETRY_DELAY = 100; // ms between attempts (plus up to 50 ms jitter: the library's anti-herd)

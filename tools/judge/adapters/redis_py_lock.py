@@ -3,10 +3,9 @@ Single Redis, a cluster (RedisCluster) or Sentinel (master_for); no Redlock in r
 import json, os, sys
 try:
     import redis
-except ImportError:  # a pyenv/venv python3 first on PATH may lack redis: use Debian's, once
-    if sys.executable != "/usr/bin/python3" and os.path.exists("/usr/bin/python3"):
-        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-    raise
+except ImportError:  # say so at once: re-executing another interpreter would only make the client late
+    sys.exit(f"redis_py_lock: {sys.executable} cannot import redis (redis-py): run this adapter with a python3 "
+             "that has it, e.g. Debian's after apt-get install python3-redis (adapters/README.md)")
 from redis.exceptions import LockError, RedisError
 env = os.environ; topology = env.get("LOCKCHECK_TOPOLOGY", "single")
 if topology not in ("single", "cluster", "sentinel"):

@@ -9,7 +9,7 @@ trap 'rm -rf "$work"' EXIT
 started=$(date +%s)
 # 120 s: the 3 s run, the 11 s bound (wait 0.5 s + command timeout 0.5 s + 10 s) and wide slack; the old
 # code's hung run would be cut here, not by ctest.
-timeout 120 "$lockcheck" judge "$here/client-hangs.toml" --client "python3 $here/hang_client.py" \
+timeout 120 "$lockcheck" judge "$here/client-hangs.toml" --client "${LOCKCHECK_PYTHON:-python3} $here/hang_client.py" \
   --junit "$work/junit.xml" > "$work/out" 2>&1
 status=$? took=$(( $(date +%s) - started ))
 cat "$work/out"

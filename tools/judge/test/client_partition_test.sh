@@ -13,7 +13,7 @@ for client in "$@"; do
   "$lockcheck" judge "$scenario" --client "$client" --history-dir "$dir" > "$dir/out.txt" || true
   if grep -q HUNG "$dir/out.txt"; then cat "$dir/out.txt"; exit 1; fi
   history=$(ls "$dir"/*.jsonl | head -1)
-  python3 - "$history" "$client" <<'PY'
+  "${LOCKCHECK_PYTHON:-python3}" - "$history" "$client" <<'PY'
 import json, sys
 tries, acquired = [0, 0], [0, 0]
 for line in open(sys.argv[1]):

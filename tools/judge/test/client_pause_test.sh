@@ -6,7 +6,7 @@ set -uo pipefail
 lockcheck=$1 here=$(cd "$(dirname "$0")" && pwd)
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-timeout 150 "$lockcheck" judge "$here/client-paused-past-bound.toml" --client "python3 $here/slow_client.py" > "$out" 2>&1
+timeout 150 "$lockcheck" judge "$here/client-paused-past-bound.toml" --client "${LOCKCHECK_PYTHON:-python3} $here/slow_client.py" > "$out" 2>&1
 status=$?
 cat "$out"
 fail() { echo "client_pause: $*"; exit 1; }

@@ -5,7 +5,7 @@ set -euo pipefail
 lockcheck=$1 here=$(cd "$(dirname "$0")" && pwd)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-JUDGE_CLOCK_LOG=$log "$lockcheck" judge "$here/client-clock-jump.toml" --client "python3 $here/wall_clock_client.py" > /dev/null
+JUDGE_CLOCK_LOG=$log "$lockcheck" judge "$here/client-clock-jump.toml" --client "${LOCKCHECK_PYTHON:-python3} $here/wall_clock_client.py" > /dev/null
 now=$(date +%s)
 awk -v now="$now" '
   $1 < now + 60 { before++ } $1 > now + 3500 && $1 < now + 3700 { after++ }

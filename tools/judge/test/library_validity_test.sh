@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 status=$?
 cat "$work/out"
 [ "$status" -eq 0 ] || { echo "library_validity: judge exited $status, expected 0 (the file's verdicts)"; exit 1; }
-python3 - "$work" <<'EOF'
+"${LOCKCHECK_PYTHON:-python3}" - "$work" <<'EOF'
 import glob, json, re, sys
 
 work = sys.argv[1]

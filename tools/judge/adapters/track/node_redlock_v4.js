@@ -1,8 +1,8 @@
 // Track-record adapter: node-redlock 4.x (npm `redlock@4.2.0`, the last 4.x) over ioredis, speaking
 // PROTOCOL.md, to compare with the 5.x line (../node_redlock.js) on the bugs in ../../TRACK_RECORD.md.
 // Run: NODE_PATH=DIR/node_modules node .../track/node_redlock_v4.js (DIR: install.sh DIR redlock@4.2.0)
-const { redisClients, serve } = require("../judge_protocol");
-const Redlock = require("redlock");
+const { redisClients, requireInstalled, serve } = require("../judge_protocol");
+const Redlock = requireInstalled("redlock");
 const env = process.env, ttl = Number(env.LOCKCHECK_TTL_MS), key = env.LOCKCHECK_KEY;
 const clients = redisClients();
 const RETRY_DELAY = 100; // as ../node_redlock.js

@@ -2,8 +2,8 @@
 // ioredis 4, their peer), speaking PROTOCOL.md, for issue #24 in ../../TRACK_RECORD.md. Single Redis only.
 // Run: NODE_PATH=DIR/node_modules node .../track/redis_semaphore_v3.js
 //   (DIR: install.sh DIR redis-semaphore@3.2.1 ioredis@4.30.1)
-const { redisClients, serve } = require("../judge_protocol");
-const { Mutex } = require("redis-semaphore");
+const { redisClients, requireInstalled, serve } = require("../judge_protocol");
+const { Mutex } = requireInstalled("redis-semaphore");
 const env = process.env, ttl = Number(env.LOCKCHECK_TTL_MS), key = env.LOCKCHECK_KEY;
 const [client] = redisClients();
 // Up to 4.0.x a refresh that finds the key gone throws LostLockError from the refresh timer, an unhandled
