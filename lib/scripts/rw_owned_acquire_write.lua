@@ -1,8 +1,10 @@
 -- rw-owned write acquire. KEYS[1] the lock hash; ARGV[1] token; ARGV[2] ttl ms.
 -- The hash: "mode" = read | write, one field "r:<token>" per reader hold, "w:<token>" for the writer.
 -- Free: take it for writing with TTL ARGV[2]; returns 1. Already ours (a retried attempt whose reply was
--- lost): 1, nothing changes. Held by any reader or another writer: 0.
+-- lost): the TTL set again to ARGV[2], since the lease counts a full TTL from this attempt; returns 1. Held by
+-- any reader or another writer: 0.
 if redis.call('HEXISTS', KEYS[1], 'w:' .. tostring(ARGV[1])) == 1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return 1
 end
 if redis.call('EXISTS', KEYS[1]) == 1 then

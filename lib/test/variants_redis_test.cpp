@@ -16,6 +16,7 @@
 #include "lockcheck/variants/fenced_lock.hpp"
 #include "lockcheck/broken/get_then_del.hpp"
 #include "lockcheck/variants/registry.hpp"
+#include "lockcheck/variants/rw_owned_lock.hpp"
 #include "lockcheck/broken/set_nx_ex_del.hpp"
 #include "lockcheck/broken/setnx_then_expire.hpp"
 #include "lockcheck/broken/thread_id_lock.hpp"
@@ -401,6 +402,36 @@ TEST_F(VariantRedisTest, FencedReclaimAfterLostReplyWhenScriptRan) {
   const std::string fence = FencedLock::fence_key("lock:fenced4");
   EXPECT_EQ(got.lease->fencing_token, 1) << "the reclaim returned the token the lost grant received";
   EXPECT_EQ(admin.command({"HGET", fence, "counter"}).text, "1") << "no second token was handed out";
+  EXPECT_EQ(run_sync(lock.release(*got.lease)), ReleaseStatus::released);
+}
+
+// A write acquire whose reply was lost is retried; the retry finds our writer field already there and is
+// granted. Its lease counts a full TTL from the retry, so the retry must give the key a full TTL too: found by
+// lockcheck explore (rw-owned, loss, a writer believed it held the lock 1 s after its key had expired, while a
+// reader took it). Here the key is shortened between the two attempts, as time passing would.
+TEST_F(VariantRedisTest, RwOwnedWriteRetryAfterALostReplyGivesTheKeyTheTtlItsLeaseCountsOn) {
+  Client client(options_for(server));
+  Admin admin(server);
+  {  // Cache the scripts first, so that the lost call below is the acquire script itself, which ran.
+    RwOwnedLock warm(client.port(), client.clock(), client.entropy(), quick());
+    AcquireResult got = run_sync(warm.acquire("lock:warm", Micros::zero()));
+    ASSERT_EQ(got.status, AcquireStatus::acquired) << got.detail;
+    run_sync(warm.release(*got.lease));
+  }
+  int evals = 0;
+  HookPort port(client.port(), [&](const Command& command) {
+    if (command[0] != "EVALSHA") return HookPort::Action::send;
+    if (++evals == 1) return HookPort::Action::lose_reply;
+    if (evals == 2) admin.command({"PEXPIRE", "lock:rw-retry", "1000"});  // 4 s of the 5 s TTL have gone by
+    return HookPort::Action::send;
+  });
+  RwOwnedLock lock(port, client.clock(), client.entropy(), quick(5000ms));
+  AcquireResult got = run_sync(lock.acquire("lock:rw-retry", Micros::zero()));
+  ASSERT_EQ(got.status, AcquireStatus::acquired) << got.detail;
+  EXPECT_EQ(got.attempts, 2u);
+  const auto lease_left_ms = std::chrono::duration_cast<Millis>(got.lease->remaining()).count();
+  EXPECT_GE(admin.pttl("lock:rw-retry"), lease_left_ms - 100)
+      << "the lease believes " << lease_left_ms << " ms are left: the key must not expire before";
   EXPECT_EQ(run_sync(lock.release(*got.lease)), ReleaseStatus::released);
 }
 
