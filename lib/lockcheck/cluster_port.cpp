@@ -76,6 +76,17 @@ std::optional<std::size_t> ClusterPort::node_for_slot(int slot) {
   return static_cast<std::size_t>(slot_node_[static_cast<std::size_t>(slot)]);
 }
 
+std::uint64_t ClusterPort::connection_epoch(std::size_t node) const {
+  if (node != 0) return 0;
+  std::size_t last = 0;
+  {
+    std::lock_guard lock(mutex_);
+    last = last_node_;
+  }
+  // A command routed to another node runs on another connection: the node is part of the epoch.
+  return (static_cast<std::uint64_t>(last) << 48) ^ nodes_.connection_epoch(last);
+}
+
 std::size_t ClusterPort::route(std::optional<int> slot) {
   std::lock_guard lock(mutex_);
   if (slot && *slot >= 0 && slot_node_[static_cast<std::size_t>(*slot)] >= 0) {

@@ -43,6 +43,8 @@ class ClusterPort final : public Port {
 
   std::size_t node_count() const override { return 1; }
   Task<CallResult> call(std::size_t node, Command command) override;
+  // The node the last command went to (where a keyless MULTI goes) and its connection's epoch there.
+  std::uint64_t connection_epoch(std::size_t node) const override;
   // Pub/sub on shard channels (Redis 7.0): subscribe() SSUBSCRIBEs at the node serving the channel name's
   // slot, where an SPUBLISH in that slot (a lock's release script, its channel hash-tagged with the lock key)
   // delivers; messages are awaited there. A failover or slot move ends the subscription (Redis sends
@@ -74,7 +76,7 @@ class ClusterPort final : public Port {
   Clock& clock_;
   std::vector<std::string> addresses_;
   ClusterPortOptions options_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::vector<std::int16_t> slot_node_;  // slot -> index into addresses_, -1 unknown
   bool stale_ = true;
   std::size_t last_node_ = 0;

@@ -74,6 +74,7 @@ struct HiredisPort::Node {
   // reply to any later command (Redis answers in order), so collect_replies reads and discards them first,
   // under that command's timeout; if they do not come, the node times out and its connection is dropped.
   std::size_t owed = 0;
+  std::uint64_t connections = 0;  // opened so far: connection_epoch()
 
   void drop() {
     if (context != nullptr) redisFree(context);
@@ -163,7 +164,14 @@ std::string open_connection(const ConnectionOptions& options, const std::string&
 
 std::string HiredisPort::ensure_connected(Node& node) {
   if (node.context != nullptr) return {};
-  return open_connection(node.options, node.name(), node.context);
+  std::string error = open_connection(node.options, node.name(), node.context);
+  if (error.empty()) ++node.connections;
+  return error;
+}
+
+std::uint64_t HiredisPort::connection_epoch(std::size_t node) const {
+  std::lock_guard lock(mutex_);
+  return node < nodes_.size() ? nodes_[node]->connections : 0;
 }
 
 void HiredisPort::connect(std::size_t node) {

@@ -44,6 +44,8 @@ class HiredisPort final : public Port {
 
   std::size_t node_count() const override { return nodes_.size(); }
   Task<CallResult> call(std::size_t node, Command command) override;
+  // How many connections to `node` this port has opened: a new one after a dropped one.
+  std::uint64_t connection_epoch(std::size_t node) const override;
   // Writes every command first, then reads the replies: one round trip for N nodes, not N.
   Task<std::vector<CallResult>> fan_out(std::vector<NodeCommand> commands) override;
   // The same, but stops reading once `decided` holds; the connections of nodes not awaited keep owing their
@@ -76,7 +78,7 @@ class HiredisPort final : public Port {
   Task<CallResult> subscribe_with(std::size_t index, std::string channel, std::string_view command,
                                   std::string_view confirmation);
 
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::mutex pubsub_mutex_;  // guards each Node's subscriber connection, channels and queued messages
   std::vector<std::unique_ptr<Node>> nodes_;
 };

@@ -1,6 +1,7 @@
 #pragma once
 // The Port seam: send a Redis command to node i and await its reply.
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -46,6 +47,14 @@ class Port {
   virtual ~Port() = default;
   virtual std::size_t node_count() const = 0;
   virtual Task<CallResult> call(std::size_t node, Command command) = 0;
+  // Changes whenever a later call to `node` may run on another connection than an earlier one: a reconnect,
+  // or the node now reached at another server (a failover behind a fixed address, a cluster redirect).
+  // Connection state (WATCH, MULTI, CLIENT SETNAME) lasts only while it stays the same. 0 from a port that
+  // keeps one connection per node for good.
+  virtual std::uint64_t connection_epoch(std::size_t node) const {
+    (void)node;
+    return 0;
+  }
   // Sends every command before awaiting any reply, so N nodes cost about one round trip.
   // Results keep the input order. The default awaits the calls concurrently with when_all.
   virtual Task<std::vector<CallResult>> fan_out(std::vector<NodeCommand> commands);

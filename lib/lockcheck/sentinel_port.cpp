@@ -26,6 +26,17 @@ SentinelPort::SentinelPort(Port& nodes, std::vector<std::string> addresses, std:
       master_name_(std::move(master_name)),
       options_(options) {}
 
+std::uint64_t SentinelPort::connection_epoch(std::size_t node) const {
+  if (node != 0) return 0;
+  std::optional<std::size_t> master;
+  {
+    std::lock_guard lock(mutex_);
+    master = master_;
+  }
+  if (!master) return 0;
+  return (static_cast<std::uint64_t>(*master + 1) << 48) ^ nodes_.connection_epoch(*master);
+}
+
 std::optional<std::size_t> SentinelPort::known_master() {
   std::lock_guard lock(mutex_);
   return master_;

@@ -34,6 +34,8 @@ class SentinelPort final : public Port {
 
   std::size_t node_count() const override { return 1; }
   Task<CallResult> call(std::size_t node, Command command) override;
+  // The node taken for the master and its connection's epoch there; a new master is a new epoch.
+  std::uint64_t connection_epoch(std::size_t node) const override;
   // Pub/sub runs at the master; a channel's messages are awaited where it was subscribed.
   Task<CallResult> subscribe(std::size_t node, std::string channel) override;
   Task<CallResult> await_message(std::size_t node, std::string channel, Micros timeout) override;
@@ -53,7 +55,7 @@ class SentinelPort final : public Port {
   std::vector<std::size_t> sentinels_;
   std::string master_name_;
   SentinelPortOptions options_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::optional<std::size_t> master_;
   std::size_t ask_first_ = 0;  // index into sentinels_
   std::optional<std::size_t> subscribed_at_;

@@ -36,14 +36,21 @@ using Admin = testing::HiredisClient;
 // run something else first, or let it run and then lose its reply.
 class HookPort final : public Port {
  public:
-  enum class Action { send, drop_request, lose_reply };
+  // reconnect_first: as if the connection had been replaced before this command (its WATCH gone, a new epoch).
+  enum class Action { send, drop_request, lose_reply, reconnect_first };
   using Hook = std::function<Action(const Command&)>;
 
   HookPort(Port& inner, Hook hook) : inner_(inner), hook_(std::move(hook)) {}
   std::size_t node_count() const override { return inner_.node_count(); }
+  std::uint64_t connection_epoch(std::size_t node) const override { return inner_.connection_epoch(node) + reconnects_; }
   Task<CallResult> call(std::size_t node, Command command) override {
     const Action action = hook_(command);
     if (action == Action::drop_request) co_return CallResult::failed(CallStatus::unknown, "dropped by the test");
+    if (action == Action::reconnect_first) {
+      Command unwatch{"UNWATCH"};
+      (void)co_await inner_.call(node, std::move(unwatch));
+      ++reconnects_;
+    }
     CallResult result = co_await inner_.call(node, std::move(command));
     if (action == Action::lose_reply) co_return CallResult::failed(CallStatus::unknown, "reply lost by the test");
     co_return result;
@@ -52,6 +59,7 @@ class HookPort final : public Port {
  private:
   Port& inner_;
   Hook hook_;
+  std::uint64_t reconnects_ = 0;
 };
 
 LockOptions quick(Millis ttl = 5000ms) { return testing::quick_lock_options(ttl); }
@@ -433,6 +441,30 @@ TEST_F(VariantRedisTest, RwOwnedWriteRetryAfterALostReplyGivesTheKeyTheTtlItsLea
   EXPECT_GE(admin.pttl("lock:rw-retry"), lease_left_ms - 100)
       << "the lease believes " << lease_left_ms << " ms are left: the key must not expire before";
   EXPECT_EQ(run_sync(lock.release(*got.lease)), ReleaseStatus::released);
+}
+
+// watch-cas releases with WATCH, GET, MULTI, DEL, EXEC. If the connection is replaced between the GET and the
+// MULTI (a reconnect, a failover behind the node's address), the transaction opens where nothing is watched
+// and the DEL runs whatever the key now holds: found by lockcheck explore (watch-cas, a node restart while a
+// releasing holder was paused: its release deleted the next owner's lock). Here another owner takes the key
+// while the connection is replaced.
+TEST_F(VariantRedisTest, WatchCasNeverDeletesThroughATransactionOpenedOnAnotherConnection) {
+  Client client(options_for(server));
+  Admin admin(server);
+  bool replaced = false;
+  HookPort port(client.port(), [&](const Command& command) {
+    if (command[0] == "MULTI" && !replaced) {
+      replaced = true;
+      admin.command({"SET", "lock:wc-reconnect", "another-owner", "PX", "30000"});
+      return HookPort::Action::reconnect_first;
+    }
+    return HookPort::Action::send;
+  });
+  WatchCasLock lock(port, client.clock(), client.entropy(), quick());
+  AcquireResult got = run_sync(lock.acquire("lock:wc-reconnect", Micros::zero()));
+  ASSERT_EQ(got.status, AcquireStatus::acquired) << got.detail;
+  EXPECT_EQ(run_sync(lock.release(*got.lease)), ReleaseStatus::not_owned);
+  EXPECT_EQ(admin.get("lock:wc-reconnect"), "another-owner") << "the other owner's lock was deleted";
 }
 
 }  // namespace

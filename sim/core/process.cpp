@@ -108,6 +108,8 @@ Task<void> SimClock::sleep_unless_stopped(Micros duration, StopSignal& stop) {
 
 std::size_t SimPort::node_count() const { return world_.service_count(); }
 
+std::uint64_t SimPort::connection_epoch(std::size_t service) const { return world_.connection_epoch(process_.id(), service); }
+
 Task<CallResult> SimPort::call(std::size_t service, Command command) {
   auto pending = std::make_shared<PendingCall>();
   world_.send(process_, service, std::move(command), pending);

@@ -44,6 +44,7 @@ class SimPort final : public Port {
   SimPort(World& world, ClientProcess& process) : world_(world), process_(process) {}
   std::size_t node_count() const override;
   Task<CallResult> call(std::size_t service, Command command) override;
+  std::uint64_t connection_epoch(std::size_t service) const override;
   // SUBSCRIBE travels like any command (to the process's subscriber session on the node); messages come
   // back over the network into the process's inbox (ClientProcess::receive_message).
   Task<CallResult> subscribe(std::size_t service, std::string channel) override;

@@ -128,7 +128,10 @@ Reply SimNode::execute(int process, const Command& command, bool& changed) {
   const bool subscribing = name == "SUBSCRIBE"sv || name == "subscribe"sv || name == "SSUBSCRIBE"sv || name == "ssubscribe"sv;
   const int session_id = subscribing ? process + kSubscriberSession : process;
   std::unique_ptr<mock::Session>& slot = sessions_[session_id];
-  if (!slot) slot = std::make_unique<mock::Session>();
+  if (!slot) {
+    slot = std::make_unique<mock::Session>();
+    if (!subscribing) ++sessions_opened_[process];
+  }
   mock::Session& session = *slot;
   session.client_id = session_id;
   const std::uint64_t functions_before = node_->functions().version();
@@ -141,6 +144,11 @@ Reply SimNode::execute(int process, const Command& command, bool& changed) {
 }
 
 SimNode::~SimNode() = default;
+
+std::uint64_t SimNode::sessions_opened(int process) const {
+  const auto it = sessions_opened_.find(process);
+  return it == sessions_opened_.end() ? 0 : it->second;
+}
 
 std::optional<std::int64_t> SimNode::next_block_deadline_ms() const { return node_->next_block_deadline_ms(); }
 

@@ -49,6 +49,8 @@ class SimNode final : public mock::Observer {
   // Runs a client's command now; records the key events it caused. Returns whether data changed.
   // SUBSCRIBE runs on the process's subscriber session, as a real client subscribes on its own connection.
   Reply execute(int process, const Command& command, bool& changed);
+  // How many sessions (connections) `process` has had here: a new one after a crash of the node or the process.
+  std::uint64_t sessions_opened(int process) const;
   // A client process crashed: its connections close, and with them its subscriptions, open transaction and
   // watched keys (a restarted process connects afresh).
   void close_connections(int process);
@@ -111,6 +113,7 @@ class SimNode final : public mock::Observer {
   // Behind pointers so that the simulator's headers need none of the mock's (only sim_node.cpp and the few
   // files that drive a node's data directly include redis/server/node.hpp).
   std::map<int, std::unique_ptr<mock::Session>> sessions_;
+  std::map<int, std::uint64_t> sessions_opened_;  // process -> sessions made for it
   std::vector<PendingEvent> pending_;
   bool up_ = true;
   int replica_of_;

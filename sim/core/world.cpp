@@ -95,6 +95,12 @@ std::int64_t World::link_delay(int process, int node) {
   return network_prng_.between(path.delay_min_us, path.delay_max_us);
 }
 
+std::uint64_t World::connection_epoch(int process, std::size_t service) const {
+  const int node = service < routing_.size() ? routing_[service] : -1;
+  if (node < 0 || (sentinel_ && sentinel_->is_sentinel(node))) return 0;
+  return (static_cast<std::uint64_t>(node + 1) << 48) ^ nodes_[static_cast<std::size_t>(node)]->sessions_opened(process);
+}
+
 void World::send(ClientProcess& process, std::size_t service, Command command, std::shared_ptr<PendingCall> pending) {
   const int node = service < routing_.size() ? routing_[service] : -1;
   process.schedule(scheduler_.now() + config_.command_timeout_us, [pending] {

@@ -31,6 +31,8 @@ class World final : public Nemesis {
   Register& resource() { return resource_; }
   const SimConfig& config() const { return config_; }
   std::size_t service_count() const { return routing_.size(); }
+  // The node `service` now reaches and the process's session count there (Port::connection_epoch).
+  std::uint64_t connection_epoch(int process, std::size_t service) const;
   ClientProcess& client(int id) { return *clients_.at(static_cast<std::size_t>(id)); }
   SimNode& node(int id) { return *nodes_.at(static_cast<std::size_t>(id)); }
 

@@ -26,6 +26,17 @@ std::shared_ptr<HiredisPort> RoutingPort::current() {
   return port_;
 }
 
+std::uint64_t RoutingPort::connection_epoch(std::size_t node) const {
+  std::shared_ptr<HiredisPort> port;
+  std::uint64_t generation = 0;
+  {
+    std::lock_guard lock(mutex_);
+    port = port_;
+    generation = generation_;
+  }
+  return (generation << 32) ^ (port ? port->connection_epoch(node) : 0);
+}
+
 Task<CallResult> RoutingPort::call(std::size_t node, Command command) {
   const std::shared_ptr<HiredisPort> port = current();
   co_return co_await port->call(node, std::move(command));

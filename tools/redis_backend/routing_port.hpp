@@ -20,6 +20,8 @@ class RoutingPort final : public Port {
 
   std::size_t node_count() const override { return static_cast<std::size_t>(services_); }
   Task<CallResult> call(std::size_t node, Command command) override;
+  // A new routing generation (a failover, a restart on another port) is a new set of connections.
+  std::uint64_t connection_epoch(std::size_t node) const override;
   Task<std::vector<CallResult>> fan_out(std::vector<NodeCommand> commands) override;
   Task<std::vector<CallResult>> fan_out_until(std::vector<NodeCommand> commands, DecidedPredicate decided) override;
   Task<CallResult> subscribe(std::size_t node, std::string channel) override;
@@ -35,7 +37,7 @@ class RoutingPort final : public Port {
   Millis command_timeout_;
   std::string client_name_;
   std::uint64_t generation_ = 0;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::shared_ptr<HiredisPort> port_;
 };
 

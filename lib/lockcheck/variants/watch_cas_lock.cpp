@@ -50,6 +50,9 @@ Task<CallResult> WatchCasLock::abandoned(CallResult result) {
 Task<std::optional<CallResult>> WatchCasLock::if_holds_round(const std::string& key, const std::string& token,
                                                              const Command& write) {
   CallResult watched = co_await call(command("WATCH", key));
+  // WATCH lasts only on its connection: a MULTI that opens on another (a reconnect, a failover behind the
+  // node's address) would run the write unconditionally.
+  const std::uint64_t epoch = port_.connection_epoch(node_);
   if (!watched.replied()) co_return watched;
   if (watched.reply.is_error()) {
     // A MULTI left open by a round whose reply was lost: close it and start again.
@@ -65,6 +68,11 @@ Task<std::optional<CallResult>> WatchCasLock::if_holds_round(const std::string& 
   CallResult opened = co_await call(command("MULTI"));
   if (!opened.replied()) co_return co_await abandoned(opened);
   if (opened.reply.is_error()) {  // "MULTI calls can not be nested": a stale transaction; close it, start again
+    (void)co_await call(command("DISCARD"));
+    co_return std::nullopt;
+  }
+  if (port_.connection_epoch(node_) != epoch) {
+    // The transaction opened on another connection than the WATCH: close it unrun and check again.
     (void)co_await call(command("DISCARD"));
     co_return std::nullopt;
   }
