@@ -60,6 +60,15 @@ void read_run(const Section& top, Scenario& out, const std::string& default_name
     top.fail_at("variant", fmt::format("unknown lock variant '{}'{}; known: {}", config.variant,
                                        did_you_mean(config.variant, known), fmt::join(ids, ", ")));
   }
+  out.reference = top.string("reference").value_or("");
+  if (!out.reference.empty()) {
+    const VariantRow* row = find_variant(out.reference);
+    if (row == nullptr || row->user_scripts) {
+      const std::vector<std::string_view> known(ids.begin(), ids.end());
+      top.fail_at("reference", fmt::format("reference '{}' is not a catalogue lock{}; known: {}", out.reference,
+                                           did_you_mean(out.reference, known), fmt::join(ids, ", ")));
+    }
+  }
   top.read_millis("duration_ms", config.duration_us, 1, kMaxMillis);
   top.read_millis("command_timeout_ms", config.command_timeout_us, 1, kMaxMillis);
   top.read_millis("active_expiry_interval_ms", config.active_expiry_interval_us, 1, kMaxMillis);

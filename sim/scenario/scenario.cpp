@@ -23,7 +23,7 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files,
     scenario_detail::fail(path, error.source(), std::string(error.description()));
   }
   const Section top(table, path);
-  top.allow_only({"name", "description", "backend", "server", "variant", "duration_ms", "seeds", "seed", "seed_list",
+  top.allow_only({"name", "description", "backend", "server", "variant", "reference", "duration_ms", "seeds", "seed", "seed_list",
                   "command_timeout_ms", "active_expiry_interval_ms", "max_events", "[lock]", "[clients]",
                   "[[nodes]]", "[cluster]", "[sentinel]", "[network]", "[workload]", "[[faults]]", "[nemesis]", "[scripts]", "[token_wait]", "[client]", "[expect]"});
   Scenario out;

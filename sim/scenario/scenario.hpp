@@ -36,6 +36,9 @@ struct Scenario {
   std::string path;         // as given to load_scenario / parse_scenario
   std::string description;
   std::string backend = "mock";  // "mock" | "redis"
+  // `lockcheck explore`'s reference lock for this scenario's lock (a catalogue id; "": the variant's own kind):
+  // a find is a known limit only if it breaks too (tools/explore/reference.hpp).
+  std::string reference;
   // What the redis backend runs each node on: "redis-server", or "serve" (`lockcheck serve`: single nodes).
   std::string server = "redis-server";
   SimConfig config;

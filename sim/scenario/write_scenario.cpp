@@ -73,6 +73,7 @@ std::string top_level(const Scenario& scenario) {
   top.put_text("description", scenario.description, "");
   top.put_text("backend", scenario.backend, "mock");
   top.always(fmt::format("variant = {}", Table::quoted(config.variant)));
+  top.put_text("reference", scenario.reference, "");
   top.always(fmt::format("duration_ms = {}", config.duration_us / 1000));
   if (config.duration_us % 1000 != 0) throw std::invalid_argument("duration is no whole number of milliseconds");
   if (scenario.seeds.size() == 1) {

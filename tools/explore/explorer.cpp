@@ -1,5 +1,7 @@
 #include "explorer.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -10,7 +12,9 @@
 #include "core/simulate.hpp"
 #include "fault_families.hpp"
 #include "fault_space.hpp"
+#include "known_limit.hpp"
 #include "properties/checkers.hpp"
+#include "reference.hpp"
 #include "run_length.hpp"
 #include "scenario/scenario.hpp"
 #include "shrink.hpp"
@@ -84,7 +88,8 @@ void fit_processes(sim::SimConfig& config) {
 // no watchdog, no nesting, fewer clients (down to two, and never below a client a fault names).
 // Without the watchdog, holds stay within the TTL unless the base's own holds pass it: a shrunk find must be
 // a run the search could have drawn, not a holder outstaying a lease nothing renews. True when it changed.
-bool shrink_workload(sim::SimConfig& config, const sim::SimConfig& base, std::uint64_t seed, const std::string& property) {
+bool shrink_workload(sim::SimConfig& config, const sim::SimConfig& base, std::uint64_t seed, const std::string& property,
+                     const WorkloadPins& pins) {
   bool changed = false;
   const auto keep_if_violated = [&](const sim::SimConfig& candidate) {
     if (!judge_run(candidate, seed, property).violated()) return false;
@@ -92,11 +97,11 @@ bool shrink_workload(sim::SimConfig& config, const sim::SimConfig& base, std::ui
     changed = true;
     return true;
   };
-  if (config.renewal.watchdog) {
+  if (config.renewal.watchdog && !pins.watchdog) {
     sim::SimConfig candidate = config;
     candidate.renewal.watchdog = false;
     const std::int64_t ttl_us = config.lock.ttl.count() * 1000;
-    if (candidate.workload.hold_max_us > ttl_us && base.workload.hold_max_us <= ttl_us) {
+    if (candidate.workload.hold_max_us > ttl_us && base.workload.hold_max_us <= ttl_us && !pins.hold_us) {
       candidate.workload.hold_max_us = ttl_us * 8 / 10 / 1000 * 1000;
       candidate.workload.hold_min_us = candidate.workload.hold_max_us / 2 / 1000 * 1000;
     }
@@ -117,7 +122,22 @@ bool shrink_workload(sim::SimConfig& config, const sim::SimConfig& base, std::ui
   return changed;
 }
 
+// ", the faults moved" when the reference broke under a neighbour of the schedule, not the schedule itself.
+std::string moved(const std::vector<sim::FaultSpec>& reference_faults, const std::vector<sim::FaultSpec>& faults) {
+  return reference_faults == faults ? std::string() : std::string(", the faults moved");
+}
+
 }  // namespace
+
+void WorkloadPins::apply(sim::SimConfig& config) const {
+  if (check_lease) config.workload.check_lease_before_write = *check_lease;
+  if (fencing) config.workload.fencing = *fencing;
+  if (watchdog) config.renewal.watchdog = *watchdog;
+  if (hold_us) {
+    config.workload.hold_min_us = hold_us->first;
+    config.workload.hold_max_us = hold_us->second;
+  }
+}
 
 std::int64_t rarest_mark_runs(const MarkCounts& marks, const MarkCounts& runs_reaching) {
   std::int64_t fewest = std::numeric_limits<std::int64_t>::max();
@@ -140,6 +160,7 @@ Explorer::Explorer(sim::SimConfig base, bool can_renew, ExploreOptions options)
     : base_(std::move(base)),
       can_renew_(can_renew),
       options_(std::move(options)),
+      reference_(reference_variant(base_, options_.reference)),
       kinds_(searched_kinds(base_, options_.without)),
       shortest_run_us_(shortest_run_us(base_, options_.only_property)),
       prng_(sim::derive_seed(options_.seed, "explore")) {}
@@ -163,6 +184,7 @@ RunPlan Explorer::fresh_plan(bool every_kind, std::int64_t duration_us) {
   plan.config.duration_us = duration_us;
   plan.seed = run_seed();
   draw_workload(base_, can_renew_, prng_, plan.config);
+  options_.pins.apply(plan.config);
   plan.enabled = every_kind ? kinds_ : swarm_subset(kinds_, prng_);
   // The starting scenario's own faults and nemesis are a starting point: drawn into the fixed schedule,
   // the nemesis within the run's own duration; a starting fault past a short run's end is left out.
@@ -238,7 +260,10 @@ RunPlan Explorer::mutated_plan() {
         // A kept short run grows towards the base duration: what it reached may lead somewhere later.
         plan.config.duration_us = std::min(base_.duration_us, plan.config.duration_us * 2);
         break;
-      default: draw_workload(base_, can_renew_, prng_, plan.config); break;
+      default:
+        draw_workload(base_, can_renew_, prng_, plan.config);
+        options_.pins.apply(plan.config);
+        break;
     }
   }
   fit_processes(plan.config);
@@ -311,15 +336,106 @@ bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
     if (verdict.outcome == properties::Outcome::holds) ++result_.held[verdict.property];
     if (verdict.outcome != properties::Outcome::violated || found_.count(verdict.property) > 0) continue;
     if (!options_.only_property.empty() && verdict.property != options_.only_property) continue;
-    Find find{verdict.property, result_.runs, plan, plan, verdict, -1, 0};
+    Find find;
+    find.property = verdict.property;
+    find.run = result_.runs;
+    find.plan = plan;
+    find.minimal = plan;
+    find.verdict = verdict;
+    if (!decide(find)) {
+      // A known limit neither ends the search nor takes the property's slot: the lock's own bug may be next.
+      note_limit(std::move(find));
+      continue;
+    }
     found_.insert(verdict.property);
-    // No shrinking asked for (the benchmark times the find alone): the find is the run as found, with no
-    // rerun at all; shrink_faults' first rerun, the workload shrink and the final judgement are the shrink's.
-    if (options_.shrink_simulations > 0) shrink_find(find);
     result_.finds.push_back(std::move(find));
     if (!options_.all_properties || !options_.only_property.empty()) return true;
   }
   return false;
+}
+
+bool Explorer::decide(Find& find) {
+  const std::string& property = find.property;
+  const sim::Fencing fencing = base_.workload.fencing;
+  // A reference lock is its own reference: the theory decides (known_limit.hpp), on the run as found first
+  // (cheap), then on the shrunk schedule.
+  const bool own_reference = reference_ == base_.variant;
+  // A holder that used the resource after the validity its lock gave it had ended: the lock kept its promise,
+  // the workload's careless holder did not (it writes without checking its lease, so that F4 shows). Every
+  // lock without fencing fails so (F4, F21); --check-lease runs careful holders.
+  const bool fenced_reads = fencing == sim::Fencing::reads_and_writes;
+  const bool past_own_validity =
+      std::find(find.verdict.tags.begin(), find.verdict.tags.end(), properties::kPastOwnValidity) != find.verdict.tags.end();
+  if (past_own_validity && (property == "mutual_exclusion_client" || (property == "mutual_exclusion_resource" && !fenced_reads))) {
+    find.own_bug = false;
+    find.decided_by = "the holder used the resource after the validity its lock gave it had ended: the lock kept its "
+                      "promise, the holder did not check its lease (F4, F21; --check-lease runs careful holders)";
+    return false;
+  }
+  if (own_reference) {
+    find.reference.clear();
+    if (known_limit(property, find.plan.config.faults, fencing, find.verdict.tags)) {
+      find.own_bug = false;
+      find.decided_by = fmt::format("the theory: '{}' is the reference lock of its kind, and the schedule holds a fault that "
+                                    "breaks every lock of the kind",
+                                    base_.variant);
+      return false;
+    }
+  } else {
+    find.reference = reference_;
+    // The run as found: if the reference breaks too, the schedule holds a limit of the model (one simulation or
+    // a few, and no shrink: known limits are common under every fault of the model).
+    const ReferenceJudgement whole = judge_reference(find.plan.config, find.plan.seed, property, reference_, 1);
+    if (whole.ran && whole.violated) {
+      find.own_bug = false;
+      find.reference_seed = whole.seed;
+      find.decided_by = fmt::format("the reference lock '{}' breaks it too under the same schedule (seed {}): {}",
+                                    reference_, whole.seed, whole.cause);
+      return false;
+    }
+  }
+  if (options_.shrink_simulations > 0) shrink_find(find);
+  if (own_reference) {
+    const auto limit = known_limit(property, find.minimal.config.faults, fencing, find.verdict.tags);
+    find.own_bug = !limit;
+    find.decided_by = limit ? fmt::format("the theory: {} ('{}' is the reference lock of its kind)", limit->because, base_.variant)
+                            : fmt::format("no case of the theory explains it, and '{}' is the reference lock of its kind",
+                                          base_.variant);
+    return find.own_bug;
+  }
+  const ReferenceJudgement minimal =
+      judge_reference(find.minimal.config, find.minimal.seed, property, reference_, options_.reference_seeds);
+  if (!minimal.ran) {
+    // The reference cannot run this workload: the theory decides, as for a reference lock.
+    const auto limit = known_limit(property, find.minimal.config.faults, fencing, find.verdict.tags);
+    find.own_bug = !limit;
+    find.decided_by = fmt::format("the theory ({} cannot run this workload){}", reference_, limit ? ": " + limit->because : "");
+    return find.own_bug;
+  }
+  if (minimal.violated) {
+    find.own_bug = false;
+    find.reference_seed = minimal.seed;
+    find.decided_by = fmt::format("the reference lock '{}' breaks it too under the minimal schedule (seed {}{}): {}",
+                                  reference_, minimal.seed, moved(minimal.faults, find.minimal.config.faults), minimal.cause);
+    return false;
+  }
+  find.own_bug = true;
+  find.decided_by = fmt::format("the reference lock '{}' keeps it under the same faults and workload ({} runs: seeds {}..{}, "
+                                "the faults moved up to a TTL and scaled)",
+                                reference_, minimal.simulations, find.minimal.seed,
+                                find.minimal.seed + static_cast<std::uint64_t>(minimal.simulations) - 1);
+  return true;
+}
+
+void Explorer::note_limit(Find find) {
+  for (ExploreResult::LimitMet& met : result_.limits) {
+    if (met.example.property != find.property) continue;
+    ++met.runs;
+    return;
+  }
+  // The first of its property is shown shrunk, as an example (the reference decided on the run as found).
+  if (options_.shrink_simulations > 0 && find.shrink_simulations == 0) shrink_find(find);
+  result_.limits.push_back(ExploreResult::LimitMet{std::move(find), 1});
 }
 
 void Explorer::shrink_find(Find& find) const {
@@ -331,7 +447,7 @@ void Explorer::shrink_find(Find& find) const {
   find.minimal.config.faults = shrunk.faults;
   find.violation_us = shrunk.violation_us;
   // A simpler workload may need fewer faults (or none): shrink the faults once more after it.
-  if (shrink_workload(find.minimal.config, base_, plan.seed, property)) {
+  if (shrink_workload(find.minimal.config, base_, plan.seed, property, options_.pins)) {
     const ShrinkResult again = shrink_faults(find.minimal.config, plan.seed, property, options_.shrink_simulations);
     find.shrink_simulations += again.simulations;
     if (again.reproduced) {

@@ -12,6 +12,8 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <utility>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -31,6 +33,16 @@ using MarkCounts = std::array<std::int64_t, properties::kMarkCount>;
 std::int64_t rarest_mark_runs(const MarkCounts& marks, const MarkCounts& runs_reaching);
 std::string_view to_string(Strategy strategy);
 
+// Workload knobs a user fixes (`--check-lease`, `--fencing`, `--watchdog`, `--hold-ms`): explore draws the
+// others where the lock allows them.
+struct WorkloadPins {
+  std::optional<bool> check_lease;
+  std::optional<sim::Fencing> fencing;
+  std::optional<bool> watchdog;
+  std::optional<std::pair<std::int64_t, std::int64_t>> hold_us;  // min, max
+  void apply(sim::SimConfig& config) const;
+};
+
 struct ExploreOptions {
   Strategy strategy = Strategy::guided;
   std::uint64_t seed = 1;
@@ -45,6 +57,10 @@ struct ExploreOptions {
   // Fault kinds left out of the search, the starting scenario's own faults of these kinds too: a user who knows
   // their deployment has a known limit (a failover, a node clock jump) looks past it for the lock's own bugs.
   std::vector<sim::FaultKind> without;
+  // The reference lock that decides own bug or known limit (reference.hpp); empty: the variant's registry row.
+  std::string reference;
+  int reference_seeds = 32;  // seeds the reference runs on before a find is called the lock's own bug
+  WorkloadPins pins;        // workload knobs fixed on the command line (never redrawn, never shrunk away)
 };
 
 struct Find {
@@ -55,6 +71,12 @@ struct Find {
   properties::Verdict verdict;    // on the minimal plan
   std::int64_t violation_us = -1;
   int shrink_simulations = 0;
+  // Own bug or known limit (reference.hpp): `reference` is the lock that decided it ("" when the theory did, for
+  // a reference lock itself); `reference_seed` the seed it broke on (a known limit).
+  bool own_bug = true;
+  std::string reference;
+  std::uint64_t reference_seed = 0;
+  std::string decided_by;  // one sentence: what made it the lock's own bug or a limit of the fault model
 };
 
 struct ExploreResult {
@@ -64,7 +86,13 @@ struct ExploreResult {
   MarkCounts runs_reaching{};  // runs that reached each mark
   std::set<std::pair<int, int>> pairs;  // mark pairs reached in one run
   std::map<std::string, std::int64_t> held;  // property -> runs that judged it holds
-  std::vector<Find> finds;
+  std::vector<Find> finds;   // the lock's own bugs: one per property at most
+  // Known limits met (the reference broke too), one per property: the first, shrunk, and how many runs met one.
+  struct LimitMet {
+    Find example;
+    std::int64_t runs = 0;
+  };
+  std::vector<LimitMet> limits;
   std::size_t corpus = 0;  // runs kept for mutation
 };
 
@@ -92,6 +120,10 @@ class Explorer {
             std::uint64_t events);
   // Shrinks a find's plan into its minimal one (fewer faults, a simpler workload, a shorter run) and judges it.
   void shrink_find(Find& find) const;
+  // Own bug or known limit (reference.hpp): decides `find` (shrinking it when it may be the lock's own); true
+  // when it is the lock's own bug.
+  bool decide(Find& find);
+  void note_limit(Find find);
   bool done() const;
   // Whether a run with these verdicts could end the search when taken (a find, unless --all-properties):
   // no later run of its batch need run. Read by the runs' threads; take() changes nothing it reads meanwhile.
@@ -100,6 +132,7 @@ class Explorer {
   sim::SimConfig base_;
   bool can_renew_;
   ExploreOptions options_;
+  std::string reference_;  // the lock that decides own bug or known limit
   std::vector<sim::FaultKind> kinds_;
   std::int64_t shortest_run_us_;  // guided's shortest fresh run: one that can still show the property sought
   sim::Prng prng_;

@@ -20,7 +20,9 @@ std::string relative_to(const std::string& path, const std::string& directory) {
 
 }  // namespace
 
-std::string find_name(const Find& find) { return fmt::format("{}-{}", sim::variant_label(find.minimal.config), find.property); }
+std::string find_name(const Find& find) {
+  return fmt::format("{}-{}{}", sim::variant_label(find.minimal.config), find.property, find.own_bug ? "" : "-known-limit");
+}
 
 WrittenFind write_find(const Find& find, const sim::Scenario::Scripts& scripts, const std::string& directory) {
   sim::Scenario scenario;
@@ -30,8 +32,9 @@ WrittenFind write_find(const Find& find, const sim::Scenario::Scripts& scripts, 
   std::string schedule;
   for (const sim::FaultSpec& fault : scenario.config.faults) schedule += fmt::format("\n  {}", sim::describe(fault));
   scenario.description = fmt::format(
-      "Found by lockcheck explore (run {}), shrunk to {} fault(s):{}\n{}: {}", find.run, scenario.config.faults.size(),
-      schedule.empty() ? " none" : schedule, find.property, find.verdict.cause);
+      "Found by lockcheck explore (run {}), shrunk to {} fault(s):{}\n{}: {}\n{}: {}", find.run, scenario.config.faults.size(),
+      schedule.empty() ? " none" : schedule, find.property, find.verdict.cause,
+      find.own_bug ? "The lock's own bug" : "A known limit of the fault model", find.decided_by);
   scenario.seeds = {find.minimal.seed};
   scenario.expectations = {sim::Expectation{find.property, sim::Expectation::Expected::violated, 0}};
   scenario.scripts = {relative_to(scripts.acquire, directory), relative_to(scripts.release, directory),

@@ -18,7 +18,8 @@ struct WrittenFind {
 // `scripts`: the script variant's files (absolute), written relative to `directory`.
 WrittenFind write_find(const Find& find, const sim::Scenario::Scripts& scripts, const std::string& directory);
 
-// "<lock>-<property>", the lock named as reports name it (token, script+watchdog).
+// "<lock>-<property>", the lock named as reports name it (token, script+watchdog); "-known-limit" after a
+// find the reference lock breaks too.
 std::string find_name(const Find& find);
 
 }  // namespace lockcheck::explore

@@ -27,6 +27,7 @@ struct Target {
   sim::SimConfig base;
   bool can_renew = false;
   sim::Scenario::Scripts scripts;  // absolute paths, for the script variant
+  std::string reference;           // the scenario's `reference`, if any
 };
 
 std::vector<Target> targets_of(const ExploreCommandOptions& options) {
@@ -38,11 +39,12 @@ std::vector<Target> targets_of(const ExploreCommandOptions& options) {
     const sim::Scenario scenario = sim::load_scenario(options.scenario_path);
     if (scenario.backend != "mock") throw std::invalid_argument("explore runs on the simulator: the scenario's backend must be mock");
     const bool has_renew = !scenario.scripts.renew.empty();
-    targets.push_back({scenario.name, scenario.config, watchdog_refusal(scenario.config.variant, has_renew).empty(), scenario.scripts});
+    targets.push_back({scenario.name, scenario.config, watchdog_refusal(scenario.config.variant, has_renew).empty(), scenario.scripts,
+                       scenario.reference});
     return targets;
   }
   if (!options.script_paths.empty()) {
-    Target target{"script", explore::explore_base_for_variant("script"), false, {}};
+    Target target{"script", explore::explore_base_for_variant("script"), false, {}, {}};
     target.base.scripts = compare::read_scripts(options.script_paths);  // checks each against the contract
     const auto absolute = [](const std::string& path) { return std::filesystem::absolute(path).generic_string(); };
     target.scripts = {absolute(options.script_paths[0]), absolute(options.script_paths[1]),
@@ -65,7 +67,7 @@ std::vector<Target> targets_of(const ExploreCommandOptions& options) {
     variants.push_back(options.variant);
   }
   for (const std::string& id : variants) {
-    targets.push_back({id, explore::explore_base_for_variant(id), watchdog_refusal(id, false).empty(), {}});
+    targets.push_back({id, explore::explore_base_for_variant(id), watchdog_refusal(id, false).empty(), {}, {}});
   }
   return targets;
 }
@@ -75,12 +77,14 @@ std::string milliseconds(std::int64_t us) { return fmt::format("{}.{:03}s", us /
 struct TargetOutcome {
   Target target;
   explore::ExploreResult result;
-  std::vector<explore::WrittenFind> files;
+  std::vector<explore::WrittenFind> files;        // one per own bug
+  std::vector<explore::WrittenFind> limit_files;  // one per known limit met
   double seconds = 0;
 };
 
 TargetOutcome explore_target(const Target& target, const ExploreCommandOptions& options) {
   explore::ExploreOptions search = options.search;
+  if (search.reference.empty()) search.reference = target.reference;
   search.budget_runs = options.budget_runs.value_or(options.budget_seconds ? 0 : 300);
   explore::Explorer explorer(target.base, target.can_renew, search);
   const auto start = std::chrono::steady_clock::now();
@@ -99,14 +103,17 @@ TargetOutcome explore_target(const Target& target, const ExploreCommandOptions& 
                    properties::kMarkCount, so_far.pairs.size(), so_far.finds.size());
     }
   }
-  TargetOutcome outcome{target, explorer.result(), {}, elapsed()};
+  TargetOutcome outcome{target, explorer.result(), {}, {}, elapsed()};
   for (const explore::Find& find : outcome.result.finds) {
     outcome.files.push_back(explore::write_find(find, target.scripts, options.out_dir));
+  }
+  for (const auto& met : outcome.result.limits) {
+    outcome.limit_files.push_back(explore::write_find(met.example, target.scripts, options.out_dir));
   }
   return outcome;
 }
 
-// Whether `find` rests on a fault that breaks its property for every lock of its kind (known_limit.hpp).
+// The theory case that words a known limit (known_limit.hpp): never what decides it (reference.hpp does).
 std::optional<explore::KnownLimit> limit_of(const explore::Find& find, const TargetOutcome& outcome) {
   return explore::known_limit(find.property, find.minimal.config.faults, outcome.target.base.workload.fencing,
                               find.verdict.tags);
@@ -136,26 +143,41 @@ void print_outcome(const TargetOutcome& outcome, const ExploreCommandOptions& op
               static_cast<unsigned long long>(options.search.seed), static_cast<unsigned long long>(result.runs),
               outcome.seconds, outcome.seconds > 0 ? static_cast<double>(result.runs) / outcome.seconds : 0.0,
               static_cast<unsigned long long>(result.events));
-  if (result.finds.empty()) std::printf("  nothing found within the budget\n");
+  if (result.finds.empty()) std::printf("  no bug of the lock's own found within the budget\n");
   for (std::size_t i = 0; i < result.finds.size(); ++i) {
     const explore::Find& find = result.finds[i];
     const explore::WrittenFind& file = outcome.files[i];
-    std::printf("  FOUND %s violated (run %llu, seed %llu, at t=%s)\n    %s\n", find.property.c_str(),
+    std::printf("  FOUND %s violated: the lock's own bug (run %llu, seed %llu, at t=%s)\n    %s\n", find.property.c_str(),
                 static_cast<unsigned long long>(find.run), static_cast<unsigned long long>(find.minimal.seed),
                 milliseconds(find.violation_us).c_str(), find.verdict.cause.c_str());
+    std::printf("    own bug: %s\n", find.decided_by.c_str());
     std::printf("    minimal schedule (%zu fault(s), %d simulations to shrink):\n", find.minimal.config.faults.size(),
                 find.shrink_simulations);
     for (const sim::FaultSpec& fault : find.minimal.config.faults) std::printf("      %s\n", sim::describe(fault).c_str());
-    if (const auto limit = limit_of(find, outcome)) {
-      const std::string past = limit->fault.empty() ? "check the lease before writing, or fence the resource"
-                                                     : "--without " + limit->fault + " looks past it";
-      std::printf("    known limit: %s; every lock of this kind can fail so (%s)\n", limit->because.c_str(), past.c_str());
-    }
     if (file.reproduced) {
       std::printf("    wrote %s\n    replay: lockcheck run %s\n", file.path.c_str(), file.path.c_str());
     } else {
       std::printf("    wrote %s, but it does NOT reproduce: %s\n", file.path.c_str(), file.problem.c_str());
     }
+  }
+  if (!result.limits.empty()) {
+    std::printf("  known limits met (the fault model breaks every lock of this kind so; not the lock's bug):\n");
+  }
+  for (std::size_t i = 0; i < result.limits.size(); ++i) {
+    const explore::Find& example = result.limits[i].example;
+    std::vector<std::string> kinds;
+    for (const sim::FaultSpec& fault : example.minimal.config.faults) {
+      const std::string kind(sim::to_string(fault.kind));
+      if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+    }
+    const auto theory = limit_of(example, outcome);
+    std::printf("    %s in %lld run(s): %s; theory: %s\n", example.property.c_str(),
+                static_cast<long long>(result.limits[i].runs), kinds.empty() ? "no fault" : fmt::format("{}", fmt::join(kinds, ", ")).c_str(),
+                theory ? fmt::format("{} ({})", theory->cases, theory->because).c_str() : "no case names it");
+    std::printf("      %s\n", example.decided_by.c_str());
+    std::printf("      e.g. %s (%s)\n", outcome.limit_files[i].path.c_str(),
+                theory && !theory->fault.empty() ? ("--without " + theory->fault + " leaves it out").c_str()
+                                                  : "check the lease before writing (--check-lease), or fence the resource");
   }
   std::printf("  held (runs that judged it and saw no violation):");
   for (const auto& [property, runs] : result.held) std::printf(" %s %lld;", property.c_str(), static_cast<long long>(runs));
@@ -184,9 +206,10 @@ std::string profile_markdown(const std::vector<TargetOutcome>& outcomes, const E
   std::string text = fmt::format(
       "# Fault profile of the catalogue (generated)\n\n`lockcheck explore --variant all --all-properties --seed {} "
       "--budget-runs {}` ({} search). Each cell: the minimal fault schedule explore found that violates the property, "
-      "or `held (N)`: N runs judged it and none violated it; `-`: no run could judge it. A \"known limit\" rests on a "
-      "fault that breaks the property for every lock of its kind (tools/explore/known_limit.hpp). explore writes "
-      "every find as a scenario file into its --out directory.\n\n| variant |",
+      "or `held (N)`: N runs judged it and none violated it; `-`: no run could judge it. An own bug is one the "
+      "reference lock of the variant's kind keeps under the same schedule; a \"known limit\" one it breaks too "
+      "(tools/explore/reference.hpp), with its theory case where one names it. explore writes every find as a "
+      "scenario file into its --out directory.\n\n| variant |",
       options.search.seed, options.budget_runs.value_or(0), explore::to_string(options.search.strategy));
   for (const std::string_view property : sim::kExpectableProperties) text += fmt::format(" {} |", property);
   text += "\n|---|";
@@ -198,12 +221,19 @@ std::string profile_markdown(const std::vector<TargetOutcome>& outcomes, const E
       std::string cell = "-";
       const auto held = outcome.result.held.find(std::string(property));
       if (held != outcome.result.held.end()) cell = fmt::format("held ({})", held->second);
-      for (const explore::Find& find : outcome.result.finds) {
-        if (find.property != property) continue;
+      const auto schedule = [](const explore::Find& find) {
         std::vector<std::string> faults;
         for (const sim::FaultSpec& fault : find.minimal.config.faults) faults.push_back(sim::describe(fault));
-        cell = fmt::format("**violated**: {}", faults.empty() ? "no fault" : fmt::format("{}", fmt::join(faults, "; ")));
-        if (const auto limit = limit_of(find, outcome)) cell += fmt::format(" (known limit, {})", limit->cases);
+        return faults.empty() ? std::string("no fault") : fmt::format("{}", fmt::join(faults, "; "));
+      };
+      for (const auto& met : outcome.result.limits) {
+        if (met.example.property != property) continue;
+        const auto limit = limit_of(met.example, outcome);
+        cell = fmt::format("known limit ({}, {} runs): {}{}", limit ? limit->cases : "reference breaks too", met.runs,
+                           schedule(met.example), held != outcome.result.held.end() ? fmt::format("; held ({})", held->second) : "");
+      }
+      for (const explore::Find& find : outcome.result.finds) {
+        if (find.property == property) cell = fmt::format("**violated (own bug)**: {}", schedule(find));
       }
       text += fmt::format(" {} |", cell);
     }

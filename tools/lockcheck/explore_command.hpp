@@ -21,7 +21,8 @@ struct ExploreCommandOptions {
   bool progress = true;
 };
 
-// Exit code: 0 nothing found within the budget, 1 found; throws std::invalid_argument for bad input.
+// Exit code: 0 no bug of the lock's own found within the budget (known limits met are listed, and do not count),
+// 1 an own bug found; throws std::invalid_argument for bad input.
 int command_explore(const ExploreCommandOptions& options);
 
 }  // namespace lockcheck::cli

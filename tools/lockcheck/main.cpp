@@ -371,6 +371,16 @@ int main(int argc, char** argv) {
                       "Leave these fault kinds out of the search (e.g. failover,node_clock_jump: a known limit of your "
                       "deployment), the starting scenario's own too")
       ->delimiter(',');
+  explore->add_option("--reference", explore_options.search.reference,
+                      "The correct lock whose breaking under the same schedule makes a find a known limit, not the "
+                      "lock's own bug (default: the variant's kind: token, watchdog, reentrant-hash, redlock, fenced, rw-owned)");
+  bool pin_check_lease = false;
+  std::string pin_fencing, pin_watchdog, pin_hold;
+  explore->add_flag("--check-lease", pin_check_lease, "Holders check their lease before writing (not drawn)");
+  explore->add_option("--fencing", pin_fencing, "What the resource checks of fencing tokens (not drawn)")
+      ->check(CLI::IsMember({"off", "writes", "reads-and-writes"}));
+  explore->add_option("--watchdog", pin_watchdog, "Renewal by the watchdog on or off (not drawn)")->check(CLI::IsMember({"on", "off"}));
+  explore->add_option("--hold-ms", pin_hold, "Hold times MIN,MAX in ms (not drawn; past the TTL only where the lock renews)");
 
   auto* serve = app.add_subcommand("serve", "Serve the embedded Redis mock over RESP2, or RESP3 after HELLO 3 (real clock)");
   lockcheck::mock::ServeOptions serve_options{.port = 6380};
@@ -438,6 +448,24 @@ int main(int argc, char** argv) {
                                         : strategy == "all-on" ? explore::Strategy::all_on
                                                                : explore::Strategy::guided;
       explore_options.progress = true;
+      explore::WorkloadPins& pins = explore_options.search.pins;
+      if (pin_check_lease) pins.check_lease = true;
+      if (!pin_fencing.empty()) {
+        pins.fencing = pin_fencing == "writes" ? sim::Fencing::writes
+                       : pin_fencing == "off"  ? sim::Fencing::off
+                                               : sim::Fencing::reads_and_writes;
+      }
+      if (!pin_watchdog.empty()) pins.watchdog = pin_watchdog == "on";
+      if (!pin_hold.empty()) {
+        long long low = 0, high = 0;
+        char extra = 0;
+        if (std::sscanf(pin_hold.c_str(), "%lld,%lld%c", &low, &high, &extra) != 2 || low < 0 || high < low) {
+          std::fprintf(stderr, "lockcheck: --hold-ms wants MIN,MAX in milliseconds with 0 <= MIN <= MAX, got '%s'\n",
+                       pin_hold.c_str());
+          return kExitUsage;
+        }
+        pins.hold_us = std::make_pair(static_cast<std::int64_t>(low) * 1000, static_cast<std::int64_t>(high) * 1000);
+      }
       for (const std::string& name : explore_without) {
         const std::optional<sim::FaultKind> kind = sim::fault_kind_named(name);
         if (!kind || !explore::drawn_on_its_own(*kind)) {

@@ -75,6 +75,11 @@ struct VariantRow {
   // Keys and quorum beyond the plain "one key, one owner per node" (nullptr); `masters`: the nodes it is given.
   LockShape (*shape)(const std::string& key, std::size_t masters) = nullptr;
   std::string_view public_type{};  // the C++ type users link ("Mutex"), or "" for the broken variants kept for study
+  // The catalogue's correct lock of the same kind (a single-instance lease, a quorum, a reentrant hash, a fenced
+  // lock, a read-write lock): what `lockcheck explore` runs under a find's schedule to tell the lock's own bug
+  // from a limit of the fault model (shared/DESIGN.md, "Own bug or known limit"). Its own id for the reference
+  // locks themselves.
+  std::string_view reference{};
   OwnedLockOptions owned{};      // what the public type asks of the OwnedLock core its threads share
   ComparisonWorkload comparison{};
 };

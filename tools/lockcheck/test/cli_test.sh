@@ -94,7 +94,8 @@ expect "the pasted minimal schedule reproduces the violation (got $code; $work/p
 "$lockcheck" explore --variant set-nx-ex-del --property owner_only_release --budget-runs 200 --seed 1 --out "$work/finds" > "$work/explore.out" 2> /dev/null
 code=$?
 expect "explore exits 1 on a find (got $code)" test "$code" -eq 1
-expect "it names the property and the file" grep -q "FOUND owner_only_release violated" "$work/explore.out"
+expect "it names the property and the file" grep -q "FOUND owner_only_release violated: the lock's own bug" "$work/explore.out"
+expect "it says what made it the lock's own" grep -q "own bug: the reference lock 'token' keeps it" "$work/explore.out"
 expect "it lists every mark, reached or a blind spot" grep -q "release_while_other_holds" "$work/explore.out"
 # The file is named by the lock as run: set-nx-ex-del, or set-nx-ex-del+watchdog when the find drew renewal on.
 find_file=$(ls "$work"/finds/set-nx-ex-del*-owner_only_release.toml 2> /dev/null | head -1)
@@ -112,9 +113,15 @@ expect "explore of an unknown variant is a usage error (got $code)" test "$code"
 code=$?
 expect "--without an unknown fault kind is a usage error (got $code)" test "$code" -eq 2
 expect "it names the closest kind" grep -q "did you mean 'failover'" "$work/explore-without.out"
-# token under a failover: named a known limit (F5), with the kind to leave out to look past it
+# token under a failover: a known limit (F5), listed with the kind to leave out to look past it; it neither ends
+# the search nor counts as a find (exit 0)
 "$lockcheck" explore --variant token --property mutual_exclusion_server --budget-runs 100 --seed 1 --out "$work/finds3" \
   > "$work/explore-limit.out" 2> /dev/null
-expect "a find that rests on a known limit says so" grep -q "known limit: .*--without" "$work/explore-limit.out"
+code=$?
+expect "known limits alone exit 0 (got $code)" test "$code" -eq 0
+expect "the known limits met are listed" grep -q "known limits met" "$work/explore-limit.out"
+expect "with how often it was met" grep -q "mutual_exclusion_server in [0-9]* run(s)" "$work/explore-limit.out"
+expect "and the kind that leaves it out" grep -q -- "--without [a-z_]* leaves it out" "$work/explore-limit.out"
+expect "the search went on to its budget" grep -q "(guided, seed 1, 100 runs" "$work/explore-limit.out"
 
 expect_summary

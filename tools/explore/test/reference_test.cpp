@@ -1,0 +1,86 @@
+// Own bug or known limit is decided by the reference lock of the variant's kind, never by which faults a
+// schedule holds: a broken lock's own bug that needs a pause stays its own; a correct lock's break under a
+// fault that breaks every lock of its kind is a limit.
+#include <gtest/gtest.h>
+
+#include "reference.hpp"
+#include "scenario/scenario.hpp"
+#include "shrink.hpp"
+
+namespace lockcheck::explore {
+namespace {
+
+struct Violating {
+  sim::SimConfig config;
+  std::uint64_t seed = 0;
+};
+
+// The scenario's first seed on which its own lock violates `property`.
+Violating first_violating_seed(const std::string& file, const std::string& property) {
+  const sim::Scenario scenario = sim::load_scenario(std::string(LOCKCHECK_SOURCE_DIR) + "/scenarios/" + file);
+  for (const std::uint64_t seed : scenario.seeds) {
+    if (judge_run(scenario.config, seed, property).violated()) return {scenario.config, seed};
+  }
+  ADD_FAILURE() << file << " violates " << property << " on none of its seeds";
+  return {scenario.config, 0};
+}
+
+TEST(Reference, EachVariantHasACorrectReferenceOfItsKind) {
+  sim::SimConfig config;
+  for (const auto& [variant, reference] : std::vector<std::pair<std::string, std::string>>{
+           {"set-nx-ex-del", "token"}, {"client-reentrant", "reentrant-hash"}, {"watchdog-unchecked", "watchdog"},
+           {"rw-two-keys", "rw-owned"}, {"redlock", "redlock"}, {"fenced", "fenced"}, {"script", "token"}}) {
+    config.variant = variant;
+    EXPECT_EQ(reference_variant(config), reference) << variant;
+  }
+  config.variant = "token";
+  EXPECT_EQ(reference_variant(config, "watchdog"), "watchdog") << "a scenario may name its own";
+  EXPECT_THROW(reference_variant(config, "nonsense"), std::invalid_argument);
+  EXPECT_THROW(reference_variant(config, "script"), std::invalid_argument) << "the user's scripts are no reference";
+}
+
+TEST(Reference, ALockThatRenewsIsComparedWithOneThatRenews) {
+  sim::SimConfig config;
+  config.variant = "client-reentrant";  // renews by itself, with a cap of its own
+  config.renewal.max_renewals = 3;
+  const sim::SimConfig reference = with_reference_lock(config, "reentrant-hash");
+  EXPECT_EQ(reference.variant, "reentrant-hash");
+  EXPECT_TRUE(reference.renewal.watchdog);
+  EXPECT_EQ(reference.renewal.max_renewals, 0u) << "the cap is the lock's own choice, not the reference's";
+  config.variant = "watchdog-unchecked";
+  EXPECT_FALSE(with_reference_lock(config, "watchdog").renewal.watchdog) << "the watchdog renews by itself";
+  config.variant = "token";
+  EXPECT_FALSE(with_reference_lock(config, "token").renewal.watchdog);
+}
+
+// The old rule called any client-level find with a pause in its schedule a known limit. set-nx-ex-del's plain
+// DEL frees another owner's lock only after a pause (F2); the token lock keeps owner-only release under the
+// same pauses: the lock's own bug.
+TEST(Reference, ABrokenLocksBugThatNeedsAPauseIsItsOwn) {
+  const Violating found = first_violating_seed("set-nx-ex-del-pause.toml", "owner_only_release");
+  const ReferenceJudgement judged = judge_reference(found.config, found.seed, "owner_only_release", "token", 4);
+  EXPECT_TRUE(judged.ran);
+  EXPECT_FALSE(judged.violated) << judged.cause;
+  EXPECT_EQ(judged.simulations, 4);
+}
+
+// client-reentrant's renewal stops after three renewals, silently: a long holder goes on past its lease. The
+// reference (reentrant-hash under a watchdog) renews for as long as it holds.
+TEST(Reference, ARenewalCapIsTheLocksOwnBug) {
+  const Violating found = first_violating_seed("client-reentrant-renewal-cap.toml", "mutual_exclusion_client");
+  const ReferenceJudgement judged = judge_reference(found.config, found.seed, "mutual_exclusion_client", "reentrant-hash", 4);
+  EXPECT_TRUE(judged.ran);
+  EXPECT_FALSE(judged.violated) << judged.cause;
+}
+
+// token-wait loses a grant its replicas had not acknowledged in a failover; so does the token lock: a limit of
+// asynchronous replication, not token-wait's bug.
+TEST(Reference, AFailoverThatBreaksTheReferenceTooIsAKnownLimit) {
+  const Violating found = first_violating_seed("token-wait-failover.toml", "mutual_exclusion_server");
+  const ReferenceJudgement judged = judge_reference(found.config, found.seed, "mutual_exclusion_server", "token", 16);
+  EXPECT_TRUE(judged.ran);
+  EXPECT_TRUE(judged.violated) << "the token lock should lose the grant in the failover too";
+}
+
+}  // namespace
+}  // namespace lockcheck::explore
