@@ -1,4 +1,4 @@
-// The README's FencedMutex example, compiled and run by the test suite (lib/test/examples_test.cpp).
+// lib/README.md's FencedMutex example, compiled and run by the test suite (lib/test/examples_test.cpp).
 #include <lockcheck/fenced_mutex.hpp>
 
 #include <chrono>

@@ -1,4 +1,4 @@
-// The README's RedissonMutex example, compiled and run by the test suite (lib/test/examples_test.cpp).
+// lib/README.md's RedissonMutex example, compiled and run by the test suite (lib/test/examples_test.cpp).
 #include <lockcheck/redisson_mutex.hpp>
 
 #include <chrono>

@@ -1,4 +1,4 @@
-// The README's RedlockMutex example, compiled and run by the test suite (lib/test/examples_test.cpp).
+// lib/README.md's RedlockMutex example, compiled and run by the test suite (lib/test/examples_test.cpp).
 #include <lockcheck/redlock_mutex.hpp>
 
 #include <chrono>

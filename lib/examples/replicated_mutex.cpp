@@ -1,4 +1,4 @@
-// The README's ReplicatedMutex example, compiled and run by the test suite (lib/test/examples_test.cpp).
+// lib/README.md's ReplicatedMutex example, compiled and run by the test suite (lib/test/examples_test.cpp).
 #include <lockcheck/replicated_mutex.hpp>
 
 #include <chrono>

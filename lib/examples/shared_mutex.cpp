@@ -1,4 +1,4 @@
-// The README's SharedMutex example, compiled and run by the test suite (lib/test/examples_test.cpp).
+// lib/README.md's SharedMutex example, compiled and run by the test suite (lib/test/examples_test.cpp).
 #include <lockcheck/shared_mutex.hpp>
 
 #include <chrono>

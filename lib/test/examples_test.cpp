@@ -1,4 +1,4 @@
-// Runs the README's example of each lock type (lib/examples/) against private redis-servers, and checks what
+// Runs lib/README.md's example of each lock type (lib/examples/) against private redis-servers, and checks what
 // each prints: an example that ran without throwing but skipped its section (a lost lock) or printed the wrong
 // token would otherwise pass.
 #include <gtest/gtest.h>

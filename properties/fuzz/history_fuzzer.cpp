@@ -1,6 +1,6 @@
 // Fuzzes what `lockcheck check` does with a file: parse a JSONL history, then run every checker on it.
 // Any input must either be judged or throw ParseError (with the line); any other exception, a crash, a leak
-// or a hang is a bug. Running it: README.md, "Hardening".
+// or a hang is a bug. Running it: tools/README.md, "Hardening".
 #include <cstddef>
 #include <cstdint>
 #include <sstream>

@@ -2,7 +2,7 @@
 // command dispatch, reply encoding) on a fresh mock node. Three connections see the same bytes:
 //  1. all at once, 2. in 7-byte pieces (the parser must be incremental: output identical to 1),
 //  3. in one piece on a server that requires a password (nothing may run before AUTH).
-// Must never crash, leak, hang or exceed its limits. Running it: README.md, "Hardening".
+// Must never crash, leak, hang or exceed its limits. Running it: tools/README.md, "Hardening".
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

@@ -1,7 +1,8 @@
 // Fuzzes the mock's script runner: the input is a Lua script, then NUL-separated arguments (the first half
 // become KEYS, the rest ARGV). The script runs with EVAL, again from the cache with EVALSHA, and read-only
 // with EVAL_RO. Any script (syntax errors, runaway loops, huge allocations, odd replies) must end in a
-// reply, never a crash, leak or hang: the node bounds instructions and memory. Running it: README.md, "Hardening".
+// reply, never a crash, leak or hang: the node bounds instructions and memory.
+// Running it: tools/README.md, "Hardening".
 #include <cstddef>
 #include <cstdint>
 #include <string>

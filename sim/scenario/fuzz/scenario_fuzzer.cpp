@@ -1,5 +1,5 @@
 // Fuzzes the scenario parser: any text must either parse or throw ScenarioError (with file:line:col).
-// Any other exception, a crash, a leak or a hang is a bug. Running it: README.md, "Hardening".
+// Any other exception, a crash, a leak or a hang is a bug. Running it: tools/README.md, "Hardening".
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
