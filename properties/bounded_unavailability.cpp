@@ -95,19 +95,30 @@ bool names_token(const std::string& value, const std::vector<Holder>& holders, c
          std::any_of(holders.begin(), holders.end(), [&](const Holder& holder) { return holder.token == token; });
 }
 
-// Whether a node held `token` as `key`'s owner at true time `t_us` (its string value, or one of its hash's
-// holders), by `key_events`, the server's events for the key in history order. A creation or overwrite sets a
-// node's owner, a deletion, expiry, eviction or loss clears it, and any other event keeps it (a hash's count
-// changed, a TTL set) unless it lists the holders.
-bool node_held_token_at(const std::vector<const ServerEvent*>& key_events, const std::string& token,
-                        std::int64_t t_us) {
+// Whether a node that clients reach held `token` as `key`'s owner at true time `t_us` (its string value, or
+// one of its hash's holders), by `key_events`, the server's events for the key in history order. A creation or
+// overwrite sets a node's owner, a deletion, expiry, eviction or loss clears it, and any other event keeps it (a
+// hash's count changed, a TTL set) unless it lists the holders. A master failed over (and not still serving a
+// cut-off side) is out of reach until it is promoted again: as a replica it expires nothing itself, so its copy
+// of a dead holder's key shows no expiry, yet no client's acquire is refused by it.
+bool node_held_token_at(const std::vector<const ServerEvent*>& key_events, const std::vector<const FaultEvent*>& failovers,
+                        const std::string& token, std::int64_t t_us) {
   struct Owner {
     std::string value;
     std::vector<Holder> holders;
   };
   std::map<std::int64_t, Owner> owners;  // node -> its owner now
+  std::set<std::int64_t> fenced;         // nodes failed over and out of reach
+  auto failover = failovers.begin();
+  const auto fence_until = [&](std::int64_t until_us) {
+    for (; failover != failovers.end() && (*failover)->t <= until_us; ++failover) {
+      fenced.erase((*failover)->node);
+      if (!(*failover)->from_serving) fenced.insert((*failover)->from);
+    }
+  };
   for (const ServerEvent* event : key_events) {
     if (event->t > t_us) break;
+    fence_until(event->t);
     Owner& owner = owners[event->node];
     switch (event->event) {
       case ServerEventKind::created:
@@ -128,8 +139,10 @@ bool node_held_token_at(const std::vector<const ServerEvent*>& key_events, const
         break;
     }
   }
-  return std::any_of(owners.begin(), owners.end(),
-                     [&](const auto& entry) { return names_token(entry.second.value, entry.second.holders, token); });
+  fence_until(t_us);
+  return std::any_of(owners.begin(), owners.end(), [&](const auto& entry) {
+    return fenced.count(entry.first) == 0 && names_token(entry.second.value, entry.second.holders, token);
+  });
 }
 
 // Whether any node ever held `token` for the key: a judged client that does not report its token gets one of
@@ -162,6 +175,7 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
   };
   std::map<std::pair<std::int64_t, std::string>, Inside> inside;  // (process, key) -> its holds
   std::map<std::string, std::vector<const ServerEvent*>> key_events;  // lock key -> its server events, in order
+  std::vector<const FaultEvent*> failovers;  // in order
   const std::set<std::string> keys = lock_keys(history);
   struct Crash {
     const FaultEvent* fault;
@@ -186,6 +200,8 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
         }
       }
       if (op->fn == OpFn::release && op->type == OpType::invoke && inside[id].count > 0) --inside[id].count;
+    } else if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->fault == "failover") {
+      failovers.push_back(fault);
     } else if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->fault == "crash") {
       for (auto& [id, held] : inside) {
         if (id.first != fault->process || held.count == 0) continue;
@@ -215,7 +231,7 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
       const bool found_held = op->result != "unreachable" && op->result != "not_refused" && !op->error;
       const std::int64_t refused_at_us = op->refused_at_us.value_or(op->t);
       if (!found_held || refused_at_us <= deadline_us || late_fail != nullptr) continue;
-      if (!server_knows_token || node_held_token_at(events->second, crash.token, refused_at_us)) late_fail = op;
+      if (!server_knows_token || node_held_token_at(events->second, failovers, crash.token, refused_at_us)) late_fail = op;
     }
     const auto written_again = std::find_if(writes.begin(), writes.end(), [&](const ServerEvent* write) {
       return write->t > crash.fault->t && write->key == crash.key && write->by != crash.fault->process;

@@ -755,6 +755,22 @@ TEST(Checkers, DeadHolderOnlyALateRefusalByItsOwnKeyCounts) {
   EXPECT_EQ(outcome_of(unreported, "bounded_unavailability"), Outcome::violated);
 }
 
+// A failed-over master is out of reach: as a replica it expires nothing itself, so its copy of the dead
+// holder's key shows no expiry. A refusal after the failover comes from the promoted node, whose key is a
+// restarted incarnation's (explore found this on token-wait: 'still found it held 5285 ms after the crash').
+TEST(Checkers, DeadHolderKeyLeftOnAFailedOverMasterIsNotWhatRefuses) {
+  HistoryBuilder b(1000, false, 10'000'000);
+  acquire(b, 1'000, 1, "tokA");  // on node 0, no expiry recorded there afterwards
+  b.fault(900'000, {{"fault", "crash"}, {"process", 1}});
+  b.fault(1'000'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
+  b.fault(1'100'000, {{"fault", "restart"}, {"process", 1}});
+  b.server(1'200'000, 1, "created", 1, "tokB", 1200, 9000);  // the restarted process 1's own lock, on node 1
+  b.invoke(5'000'000, 2, "acquire");
+  b.op(5'000'100, {{"type", "fail"}, {"process", 2}, {"f", "acquire"}, {"key", "lock"}, {"local", 5'000'100},
+                   {"refused_at", 5'000'000}});
+  EXPECT_EQ(outcome_of(b, "bounded_unavailability"), Outcome::holds) << verdict_of(b.parse(), "bounded_unavailability").cause;
+}
+
 // --- reentrancy, renewal, fencing -------------------------------------------------------------------------
 
 TEST(Checkers, ReentrancyInnerReleaseMustKeepTheLock) {
