@@ -1,8 +1,12 @@
 #include "properties/exercise.hpp"
 
+#include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace lockcheck::properties {
 namespace {
@@ -51,6 +55,12 @@ class Walk {
   }
 
   void on(const Op& op) {
+    // A fault whose effect lasts (a loss period, a partition, a slow node, a drifting clock, a paused or dead
+    // process) lands when a lock operation meets it, not only if one was under way when it began.
+    if (!lasting_.empty()) {
+      out_.faults_during_ops += static_cast<std::int64_t>(lasting_.size());
+      lasting_.clear();
+    }
     HolderState& state = holders_[{op.process, op.thread}];
     if (op.type == OpType::invoke) return invoked(op, state);
     if (op.fn == OpFn::acquire || op.fn == OpFn::release || op.fn == OpFn::renew) {
@@ -89,9 +99,15 @@ class Walk {
   void on(const FaultEvent& fault) {
     ++out_.faults;
     const bool held = anyone_holds();
-    if (held) ++out_.faults_during_hold;
-    if (!held && anything_in_flight()) ++out_.faults_during_ops;
     const std::string& kind = fault.fault;
+    ends_lasting(fault);
+    if (held) {
+      ++out_.faults_during_hold;
+    } else if (anything_in_flight()) {
+      ++out_.faults_during_ops;
+    } else if (lasts(fault)) {
+      lasting_.push_back(kind);
+    }
     if (kind == "pause") {
       if (holds(fault.process)) mark(Mark::pause_during_hold);
       if (renew_pending_.count(fault.process) > 0) mark(Mark::renewal_across_pause);
@@ -198,7 +214,34 @@ class Walk {
 
   void mark(Mark mark) { ++out_.marks[static_cast<std::size_t>(mark)]; }
 
+  // Faults whose effect outlasts their line, until the fault that ends them.
+  static bool lasts(const FaultEvent& fault) {
+    const std::string& kind = fault.fault;
+    if (kind == "loss") return fault.request_ppm > 0 || fault.reply_ppm > 0;
+    if (kind == "slow_node") return fault.duration_us > 0;
+    return kind == "partition" || kind == "replica_partition" || kind == "split_brain" || kind == "pause" ||
+           kind == "crash" || kind == "node_crash" || kind == "node_clock_drift" || kind == "client_clock_drift" ||
+           kind == "node_clock_jump" || kind == "client_clock_jump" || kind == "evict";
+  }
+
+  // A fault that ends lasting ones: what it ended never met an operation.
+  void ends_lasting(const FaultEvent& fault) {
+    const std::string& kind = fault.fault;
+    const auto drop = [&](std::initializer_list<std::string_view> ended) {
+      std::erase_if(lasting_, [&](const std::string& open) {
+        return std::find(ended.begin(), ended.end(), open) != ended.end();
+      });
+    };
+    if (kind == "heal") drop({"partition", "replica_partition", "split_brain"});
+    if (kind == "loss" && fault.request_ppm == 0 && fault.reply_ppm == 0) drop({"loss"});
+    if (kind == "slow_node" && fault.duration_us == 0) drop({"slow_node"});
+    if (kind == "resume") drop({"pause"});
+    if (kind == "restart") drop({"crash"});
+    if (kind == "node_restart") drop({"node_crash"});
+  }
+
   Exercise out_;
+  std::vector<std::string> lasting_;  // kinds of faults that began with nothing under way, not yet met
   std::map<Holder, HolderState> holders_;
   std::set<std::int64_t> renew_pending_;
   std::set<std::string> lock_keys_;

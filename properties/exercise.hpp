@@ -48,7 +48,8 @@ struct Exercise {
   std::int64_t unknown_outcomes = 0;  // info completions of acquire, release or renew
   std::int64_t faults = 0;      // fault lines (follow-up events like resume included)
   std::int64_t faults_during_hold = 0;  // fault lines while some client held the lock
-  std::int64_t faults_during_ops = 0;   // fault lines while no one held it but an acquire, release or renew was in flight
+  std::int64_t faults_during_ops = 0;   // fault lines while no one held it but an acquire, release or renew was in flight,
+                                        // or whose lasting effect (a loss period, a partition, a clock) a later operation met
 
   std::int64_t count(Mark mark) const { return marks[static_cast<std::size_t>(mark)]; }
   void add(const Exercise& other);

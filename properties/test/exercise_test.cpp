@@ -50,6 +50,27 @@ TEST(Exercise, AFaultWithNoHolderDoesNotCountAsDuringAHold) {
   EXPECT_EQ(exercise.count(Mark::clock_jump_while_held), 0);
 }
 
+// A fault whose effect lasts lands when an operation meets it: a loss period begun before the first acquire
+// is what that acquire runs through (explore's finds under loss alone were called HOLLOW: "never landed").
+TEST(Exercise, ALossPeriodBegunBeforeAnyOperationLandsWhenOneMeetsIt) {
+  HistoryBuilder h;
+  h.fault(100, {{"fault", "loss"}, {"request_ppm", 50'000}, {"reply_ppm", 100'000}});
+  h.invoke(200, 0, "acquire");
+  const Exercise exercise = exercise_of(h.parse());
+  EXPECT_EQ(exercise.faults, 1);
+  EXPECT_EQ(exercise.faults_during_hold + exercise.faults_during_ops, 1);
+}
+
+TEST(Exercise, APartitionHealedBeforeAnyOperationNeverLanded) {
+  HistoryBuilder h;
+  h.fault(100, {{"fault", "partition"}, {"process", 0}, {"node", 0}});
+  h.fault(150, {{"fault", "heal"}});
+  h.invoke(200, 0, "acquire");
+  const Exercise exercise = exercise_of(h.parse());
+  EXPECT_EQ(exercise.faults, 2);
+  EXPECT_EQ(exercise.faults_during_hold + exercise.faults_during_ops, 0);
+}
+
 TEST(Exercise, AReleaseSentWhileAnotherClientHoldsIsMarked) {
   HistoryBuilder h;
   h.invoke(100, 0, "acquire");

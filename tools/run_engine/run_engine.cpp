@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -32,9 +33,15 @@ struct SeedRun {
   std::string error;
 };
 
-// What makes a green verdict rest on nothing: a script that never ran, faults that never met a hold.
+// What makes a green verdict rest on nothing: a script that never ran, faults that never met a hold. A file
+// that claims only violations (an explore find) claims nothing green: each violation rests on its witness.
 std::vector<std::string> hollow_reasons(const sim::Scenario& scenario, const properties::Exercise& exercise) {
   std::vector<std::string> reasons;
+  const bool claims_green = scenario.expectations.empty() ||
+                            std::any_of(scenario.expectations.begin(), scenario.expectations.end(), [](const sim::Expectation& e) {
+                              return e.expected == sim::Expectation::Expected::holds;
+                            });
+  if (!claims_green) return reasons;
   const sim::SimConfig& config = scenario.config;
   if (config.variant == "script" && exercise.acquires == 0) reasons.push_back("acquire.lua never ran (no acquire in any seed)");
   if (exercise.acquired > 0 && exercise.releases == 0) reasons.push_back("no release ran in any seed");
