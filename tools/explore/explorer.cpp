@@ -13,6 +13,7 @@
 #include "fault_families.hpp"
 #include "fault_space.hpp"
 #include "known_limit.hpp"
+#include "lockcheck/variants/registry.hpp"
 #include "properties/checkers.hpp"
 #include "reference.hpp"
 #include "run_length.hpp"
@@ -342,12 +343,16 @@ bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
     find.plan = plan;
     find.minimal = plan;
     find.verdict = verdict;
-    if (!decide(find)) {
+    if (!options_.decide) {
+      find.decided_by = "not decided (every violation counts)";
+      if (options_.shrink_simulations > 0) shrink_find(find);
+    } else if (!decide(find)) {
       // A known limit neither ends the search nor takes the property's slot: the lock's own bug may be next.
       note_limit(std::move(find));
       continue;
     }
     found_.insert(verdict.property);
+    count_unreached_marks(find);
     result_.finds.push_back(std::move(find));
     if (!options_.all_properties || !options_.only_property.empty()) return true;
   }
@@ -419,12 +424,71 @@ bool Explorer::decide(Find& find) {
                                   reference_, minimal.seed, moved(minimal.faults, find.minimal.config.faults), minimal.cause);
     return false;
   }
+  if (const std::optional<Find> met = reference_search(find)) {
+    find.own_bug = false;
+    find.reference_seed = met->plan.seed;
+    std::vector<std::string> schedule;
+    for (const sim::FaultSpec& fault : met->plan.config.faults) schedule.push_back(sim::describe(fault));
+    find.decided_by = fmt::format("the reference lock '{}' breaks it too under the same kinds of fault (its run {} of a "
+                                  "search of {}, seed {}: {}): {}",
+                                  reference_, met->run, options_.reference_search_runs, met->plan.seed,
+                                  fmt::join(schedule, "; "), met->verdict.cause);
+    return false;
+  }
   find.own_bug = true;
   find.decided_by = fmt::format("the reference lock '{}' keeps it under the same faults and workload ({} runs: seeds {}..{}, "
-                                "the faults moved up to a TTL and scaled)",
+                                "the faults moved up to a TTL and scaled) and in {} runs of its own under the same kinds of fault",
                                 reference_, minimal.simulations, find.minimal.seed,
-                                find.minimal.seed + static_cast<std::uint64_t>(minimal.simulations) - 1);
+                                find.minimal.seed + static_cast<std::uint64_t>(minimal.simulations) - 1,
+                                options_.reference_search_runs);
   return true;
+}
+
+std::optional<Find> Explorer::reference_search(const Find& find) const {
+  if (options_.reference_search_runs == 0) return std::nullopt;
+  // The kinds the minimal schedule holds (a follow-up, a restart or a heal, comes with its fault).
+  std::vector<sim::FaultKind> kinds;
+  for (const sim::FaultSpec& fault : find.minimal.config.faults) {
+    if (drawn_on_its_own(fault.kind) && std::find(kinds.begin(), kinds.end(), fault.kind) == kinds.end()) kinds.push_back(fault.kind);
+  }
+  ExploreOptions search;
+  search.seed = sim::derive_seed(find.minimal.seed, "reference search");
+  search.budget_runs = options_.reference_search_runs;
+  search.only_property = find.property;
+  search.shrink_simulations = 0;
+  search.decide = false;
+  search.pins = options_.pins;
+  for (const sim::FaultKind kind : applicable_kinds(base_)) {
+    if (drawn_on_its_own(kind) && std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) search.without.push_back(kind);
+  }
+  sim::SimConfig reference_base = with_reference_lock(base_, reference_);
+  reference_base.faults.clear();
+  reference_base.nemesis = sim::NemesisConfig{};
+  const bool can_renew = variant_row(reference_).renewal == Renewal::by_watchdog;
+  // A lock that renewed is compared with a reference that renews (with_reference_lock turned its watchdog on).
+  if (can_renew && (find.minimal.config.renewal.watchdog || variant_row(base_.variant).renewal == Renewal::in_background)) {
+    search.pins.watchdog = true;
+  }
+  try {
+    Explorer reference(reference_base, can_renew, search);
+    // Bounded by the run budget: each step runs a batch.
+    for (std::uint64_t step = 0; step <= search.budget_runs && reference.step(); ++step) {
+    }
+    if (!reference.result().finds.empty()) return reference.result().finds.front();
+  } catch (const std::invalid_argument&) {
+    // The reference cannot run this base (a capability it lacks): it finds nothing.
+  }
+  return std::nullopt;
+}
+
+void Explorer::count_unreached_marks(const Find& find) {
+  // The minimal run is a run of the search too: a mark it reaches is reached (a find under a clock jump while
+  // the lock was held must not leave that mark "never").
+  if (find.minimal.config.faults == find.plan.config.faults && find.minimal.config.duration_us == find.plan.config.duration_us) return;
+  const properties::Exercise exercise = run_plan(find.minimal).exercise;
+  for (std::size_t m = 0; m < properties::kMarkCount; ++m) {
+    if (exercise.marks[m] > 0 && result_.runs_reaching[m] == 0) result_.runs_reaching[m] = 1;
+  }
 }
 
 void Explorer::note_limit(Find find) {
@@ -435,6 +499,7 @@ void Explorer::note_limit(Find find) {
   }
   // The first of its property is shown shrunk, as an example (the reference decided on the run as found).
   if (options_.shrink_simulations > 0 && find.shrink_simulations == 0) shrink_find(find);
+  count_unreached_marks(find);
   result_.limits.push_back(ExploreResult::LimitMet{std::move(find), 1});
 }
 
@@ -465,6 +530,8 @@ void Explorer::shrink_find(Find& find) const {
   const Judged final_verdict = judge_run(find.minimal.config, plan.seed, property);
   find.verdict = final_verdict.verdict;
   find.violation_us = final_verdict.violation_us;
+  find.one_minimal = is_one_minimal(find.minimal.config, plan.seed, property);
+  find.shrink_simulations += 1 + static_cast<int>(find.minimal.config.faults.size());
 }
 
 sim::SimConfig explore_base_for_variant(const std::string& variant) {

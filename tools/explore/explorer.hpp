@@ -52,14 +52,21 @@ struct ExploreOptions {
   std::string only_property;      // when set, only a violation of this property is a find (the benchmark)
   int max_faults = 6;             // faults drawn per fresh run (a fault and the one that ends it count once);
                                   // guided: per shortest run, times 2, 4 or 8 (Explorer::fault_cap)
-  // With 64, a timing-sensitive find (rw-hash-timestamps' renewal racing its release) kept 41 faults; 256: 19.
-  int shrink_simulations = 256;  // 0: a find is not shrunk nor rerun (its minimal plan is the plan as found)
+  // With 64, a timing-sensitive find (rw-hash-timestamps' renewal racing its release) kept 41 faults; 256: 19;
+  // with 256 watch-cas's release across a reconnect kept 44. 1024 leaves room for single removals and halving.
+  int shrink_simulations = 1024;  // 0: a find is not shrunk nor rerun (its minimal plan is the plan as found)
   // Fault kinds left out of the search, the starting scenario's own faults of these kinds too: a user who knows
   // their deployment has a known limit (a failover, a node clock jump) looks past it for the lock's own bugs.
   std::vector<sim::FaultKind> without;
   // The reference lock that decides own bug or known limit (reference.hpp); empty: the variant's registry row.
   std::string reference;
-  int reference_seeds = 32;  // seeds the reference runs on before a find is called the lock's own bug
+  int reference_seeds = 48;  // runs of the reference under the find's schedule and its neighbours
+  // Then a search of the reference under the same kinds of fault and the same base (this many runs): a
+  // coincidence of faults the lock met once the reference meets too, if it can.
+  std::uint64_t reference_search_runs = 64;
+  // false: every violation (of only_property, when set) is a find as it is, neither shrunk by kind nor
+  // decided (the reference's own search; the benchmark's limit cells).
+  bool decide = true;
   WorkloadPins pins;        // workload knobs fixed on the command line (never redrawn, never shrunk away)
 };
 
@@ -71,6 +78,7 @@ struct Find {
   properties::Verdict verdict;    // on the minimal plan
   std::int64_t violation_us = -1;
   int shrink_simulations = 0;
+  bool one_minimal = false;  // checked on the minimal plan: without any one of its faults, no violation
   // Own bug or known limit (reference.hpp): `reference` is the lock that decided it ("" when the theory did, for
   // a reference lock itself); `reference_seed` the seed it broke on (a known limit).
   bool own_bug = true;
@@ -123,7 +131,12 @@ class Explorer {
   // Own bug or known limit (reference.hpp): decides `find` (shrinking it when it may be the lock's own); true
   // when it is the lock's own bug.
   bool decide(Find& find);
+  // Step 3 of decide(): explores the reference lock under the minimal schedule's fault kinds only; the first
+  // violation of the find's property it meets, or nullopt.
+  std::optional<Find> reference_search(const Find& find) const;
   void note_limit(Find find);
+  // Counts a mark the find's minimal run reached that no run of the search had.
+  void count_unreached_marks(const Find& find);
   bool done() const;
   // Whether a run with these verdicts could end the search when taken (a find, unless --all-properties):
   // no later run of its batch need run. Read by the runs' threads; take() changes nothing it reads meanwhile.

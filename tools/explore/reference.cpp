@@ -133,7 +133,7 @@ ReferenceJudgement judge_reference(const sim::SimConfig& config, std::uint64_t s
       const std::int64_t first_us = fixed.faults.front().at_us;
       const std::int64_t phase_us = phase_after_grant(try_run(fixed, seed, property).grants_us, first_us);
       if (phase_us >= 0) {
-        constexpr std::size_t kAligned = 12;
+        constexpr std::size_t kAligned = 24;
         const std::size_t every = std::max<std::size_t>(1, run.grants_us.size() / kAligned);
         for (std::size_t g = 0; g < run.grants_us.size() && tries.size() <= kAligned; g += every) {
           const std::int64_t shift_us = run.grants_us[g] + phase_us - first_us;

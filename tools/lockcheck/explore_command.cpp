@@ -13,6 +13,7 @@
 
 #include "compare_plan.hpp"
 #include "core/meta_line.hpp"
+#include "fault_space.hpp"
 #include "find_file.hpp"
 #include "known_limit.hpp"
 #include "lockcheck/variants/registry.hpp"
@@ -119,9 +120,39 @@ std::optional<explore::KnownLimit> limit_of(const explore::Find& find, const Tar
                               find.verdict.tags);
 }
 
-// Why a mark cannot be reached by this lock at all (then it is no blind spot), or "".
-std::string not_applicable(properties::Mark mark, const TargetOutcome& outcome) {
+// The fault kinds without which a mark cannot be reached (empty: it needs none in particular).
+std::vector<sim::FaultKind> kinds_feeding(properties::Mark mark) {
   using properties::Mark;
+  using sim::FaultKind;
+  switch (mark) {
+    case Mark::resumed_after_validity:
+    case Mark::renewal_across_pause:
+    case Mark::pause_during_hold: return {FaultKind::pause};
+    case Mark::failover_lost_lock_key: return {FaultKind::failover, FaultKind::node_crash, FaultKind::split_brain};
+    case Mark::clock_jump_while_held: return {FaultKind::client_clock_jump, FaultKind::node_clock_jump};
+    case Mark::waiter_when_holder_died: return {FaultKind::crash};
+    case Mark::partition_during_hold: return {FaultKind::partition};
+    case Mark::node_fault_during_hold: return {FaultKind::node_crash, FaultKind::failover, FaultKind::split_brain};
+    case Mark::lock_key_evicted: return {FaultKind::evict};
+    default: return {};
+  }
+}
+
+// Why a mark cannot be reached by this lock at all (then it is no blind spot), or "".
+std::string not_applicable(properties::Mark mark, const TargetOutcome& outcome, const ExploreCommandOptions& options) {
+  using properties::Mark;
+  const std::vector<sim::FaultKind> feeding = kinds_feeding(mark);
+  if (!feeding.empty()) {
+    const std::vector<sim::FaultKind> searched = explore::searched_kinds(outcome.target.base, options.search.without);
+    const bool any_searched = std::any_of(feeding.begin(), feeding.end(), [&](sim::FaultKind kind) {
+      return std::find(searched.begin(), searched.end(), kind) != searched.end();
+    });
+    if (!any_searched) {
+      std::vector<std::string_view> names;
+      for (const sim::FaultKind kind : feeding) names.push_back(sim::to_string(kind));
+      return fmt::format("its faults are not searched: {}", fmt::join(names, ", "));
+    }
+  }
   const properties::Exercise& exercise = outcome.result.exercise;
   if ((mark == Mark::renewal_across_pause || mark == Mark::renewal_lost) && exercise.renews == 0) {
     return "the lock never renews";
@@ -151,8 +182,8 @@ void print_outcome(const TargetOutcome& outcome, const ExploreCommandOptions& op
                 static_cast<unsigned long long>(find.run), static_cast<unsigned long long>(find.minimal.seed),
                 milliseconds(find.violation_us).c_str(), find.verdict.cause.c_str());
     std::printf("    own bug: %s\n", find.decided_by.c_str());
-    std::printf("    minimal schedule (%zu fault(s), %d simulations to shrink):\n", find.minimal.config.faults.size(),
-                find.shrink_simulations);
+    std::printf("    minimal schedule (%zu fault(s), %s, %d simulations to shrink):\n", find.minimal.config.faults.size(),
+                find.one_minimal ? "each needed" : "NOT 1-minimal: the shrink budget ran out", find.shrink_simulations);
     for (const sim::FaultSpec& fault : find.minimal.config.faults) std::printf("      %s\n", sim::describe(fault).c_str());
     if (file.reproduced) {
       std::printf("    wrote %s\n    replay: lockcheck run %s\n", file.path.c_str(), file.path.c_str());
@@ -191,7 +222,7 @@ void print_outcome(const TargetOutcome& outcome, const ExploreCommandOptions& op
   for (std::size_t m = 0; m < properties::kMarkCount; ++m) {
     const auto mark = static_cast<properties::Mark>(m);
     const std::int64_t runs = result.runs_reaching[m];
-    const std::string why_not = not_applicable(mark, outcome);
+    const std::string why_not = not_applicable(mark, outcome, options);
     const char* label = runs > 0 ? "" : why_not.empty() ? "BLIND SPOT: " : "";
     std::printf("    %-26s %8s  %s%s%s\n", std::string(properties::to_string(mark)).c_str(),
                 runs > 0 ? std::to_string(runs).c_str() : why_not.empty() ? "never" : "n/a", label,

@@ -277,7 +277,7 @@ TEST(Explore, EveryBrokenVariantsBugIsFoundAsItsOwn) {
            {"watchdog-unchecked", "owner_only_release"},
            {"rw-two-keys", "mutual_exclusion_client"},
            {"rw-hash-timestamps", "mutual_exclusion_server"},
-           {"client-reentrant", "mutual_exclusion_client"}}) {
+           {"client-reentrant", "renewal"}}) {
     ExploreOptions options;
     options.seed = 1;
     options.budget_runs = runs;
