@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "core/simulate.hpp"
+#include "explain.hpp"
 #include "fault_families.hpp"
 #include "fault_space.hpp"
 #include "known_limit.hpp"
@@ -164,6 +165,7 @@ Explorer::Explorer(sim::SimConfig base, bool can_renew, ExploreOptions options)
       reference_(reference_variant(base_, options_.reference)),
       kinds_(searched_kinds(base_, options_.without)),
       shortest_run_us_(shortest_run_us(base_, options_.only_property)),
+      shortest_unavailability_us_(shortest_run_us(base_, "bounded_unavailability")),
       prng_(sim::derive_seed(options_.seed, "explore")) {}
 
 // A run's seed below 2^32: short to type in a replay, and within TOML's signed 64-bit integers.
@@ -280,7 +282,17 @@ RunPlan Explorer::next_plan() {
   }
   // Two runs in three are fresh, with every fault kind on (short, dense runs: each a cheap draw from the
   // whole model); the third mutates a kept run.
-  if (corpus_.empty() || prng_.below(3) != 0) return fresh_plan(true, fresh_duration_us(base_, ++fresh_runs_, shortest_run_us_));
+  if (corpus_.empty() || prng_.below(3) != 0) {
+    // Searching every property, one fresh run in three is long enough for a dead holder's lock to be judged
+    // (a crash, then TTL and the bound): a swarm over properties, so that the short runs of the others do not
+    // starve bounded_unavailability (a renew that piles up TTL showed only after 2,287 runs before).
+    const bool for_unavailability = options_.only_property.empty() && prng_.below(3) == 0;
+    const std::int64_t shortest_us = for_unavailability ? std::max(shortest_run_us_, shortest_unavailability_us_) : shortest_run_us_;
+    // Half of them with a random subset of fault kinds (swarm testing): a storm of every kind hides what one
+    // crash after a renewal shows (faults suppress each other).
+    const bool every_kind = prng_.below(2) == 0;
+    return fresh_plan(every_kind, fresh_duration_us(base_, ++fresh_runs_, shortest_us));
+  }
   return mutated_plan();
 }
 
@@ -353,6 +365,7 @@ bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
     }
     found_.insert(verdict.property);
     count_unreached_marks(find);
+    if (options_.decide) tell_story(find);
     result_.finds.push_back(std::move(find));
     if (!options_.all_properties || !options_.only_property.empty()) return true;
   }
@@ -481,6 +494,13 @@ std::optional<Find> Explorer::reference_search(const Find& find) const {
   return std::nullopt;
 }
 
+void Explorer::tell_story(Find& find) const {
+  const properties::History history =
+      properties::parse_history_lines(sim::simulate(find.minimal.config, find.minimal.seed).history.lines());
+  const Judged judged = judge_history(history, find.property);
+  if (judged.violated()) find.story = explain_find(history, judged.verdict);
+}
+
 void Explorer::count_unreached_marks(const Find& find) {
   // The minimal run is a run of the search too: a mark it reaches is reached (a find under a clock jump while
   // the lock was held must not leave that mark "never").
@@ -500,6 +520,7 @@ void Explorer::note_limit(Find find) {
   // The first of its property is shown shrunk, as an example (the reference decided on the run as found).
   if (options_.shrink_simulations > 0 && find.shrink_simulations == 0) shrink_find(find);
   count_unreached_marks(find);
+  tell_story(find);
   result_.limits.push_back(ExploreResult::LimitMet{std::move(find), 1});
 }
 

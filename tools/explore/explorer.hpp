@@ -63,7 +63,7 @@ struct ExploreOptions {
   int reference_seeds = 48;  // runs of the reference under the find's schedule and its neighbours
   // Then a search of the reference under the same kinds of fault and the same base (this many runs): a
   // coincidence of faults the lock met once the reference meets too, if it can.
-  std::uint64_t reference_search_runs = 64;
+  std::uint64_t reference_search_runs = 256;
   // false: every violation (of only_property, when set) is a find as it is, neither shrunk by kind nor
   // decided (the reference's own search; the benchmark's limit cells).
   bool decide = true;
@@ -79,6 +79,7 @@ struct Find {
   std::int64_t violation_us = -1;
   int shrink_simulations = 0;
   bool one_minimal = false;  // checked on the minimal plan: without any one of its faults, no violation
+  std::vector<std::string> story;  // what the lock did, from the minimal run's history (explain.hpp)
   // Own bug or known limit (reference.hpp): `reference` is the lock that decided it ("" when the theory did, for
   // a reference lock itself); `reference_seed` the seed it broke on (a known limit).
   bool own_bug = true;
@@ -135,6 +136,8 @@ class Explorer {
   // violation of the find's property it meets, or nullopt.
   std::optional<Find> reference_search(const Find& find) const;
   void note_limit(Find find);
+  // What the lock did in the find's minimal run (explain.hpp).
+  void tell_story(Find& find) const;
   // Counts a mark the find's minimal run reached that no run of the search had.
   void count_unreached_marks(const Find& find);
   bool done() const;
@@ -148,6 +151,7 @@ class Explorer {
   std::string reference_;  // the lock that decides own bug or known limit
   std::vector<sim::FaultKind> kinds_;
   std::int64_t shortest_run_us_;  // guided's shortest fresh run: one that can still show the property sought
+  std::int64_t shortest_unavailability_us_;  // and one that can show bounded_unavailability
   sim::Prng prng_;
   std::vector<RunPlan> corpus_;
   std::vector<MarkCounts> corpus_marks_;  // the marks each kept run reached

@@ -35,6 +35,7 @@ WrittenFind write_find(const Find& find, const sim::Scenario::Scripts& scripts, 
       "Found by lockcheck explore (run {}), shrunk to {} fault(s):{}\n{}: {}\n{}: {}", find.run, scenario.config.faults.size(),
       schedule.empty() ? " none" : schedule, find.property, find.verdict.cause,
       find.own_bug ? "The lock's own bug" : "A known limit of the fault model", find.decided_by);
+  for (const std::string& sentence : find.story) scenario.description += "\n- " + sentence;
   scenario.seeds = {find.minimal.seed};
   scenario.expectations = {sim::Expectation{find.property, sim::Expectation::Expected::violated, 0}};
   scenario.scripts = {relative_to(scripts.acquire, directory), relative_to(scripts.release, directory),

@@ -129,14 +129,20 @@ ReferenceJudgement judge_reference(const sim::SimConfig& config, std::uint64_t s
       judgement.cause = run.judged.verdict.cause;
     }
     if (judgement.simulations == 1 && !fixed.faults.empty()) {
-      // The reference's grants on the find's own schedule and seed, to align the schedule with.
-      const std::int64_t first_us = fixed.faults.front().at_us;
-      const std::int64_t phase_us = phase_after_grant(try_run(fixed, seed, property).grants_us, first_us);
-      if (phase_us >= 0) {
-        constexpr std::size_t kAligned = 24;
-        const std::size_t every = std::max<std::size_t>(1, run.grants_us.size() / kAligned);
-        for (std::size_t g = 0; g < run.grants_us.size() && tries.size() <= kAligned; g += every) {
-          const std::int64_t shift_us = run.grants_us[g] + phase_us - first_us;
+      // The lock's grants on the find's own schedule and seed: each fault is aligned in turn (a loss period
+      // from t=0 has no grant before it; the failover after it does), the reference's grants spread over.
+      const std::vector<std::int64_t> lock_grants = try_run(fixed, seed, property).grants_us;
+      constexpr std::size_t kAligned = 24;
+      std::vector<std::pair<std::int64_t, std::int64_t>> anchors;  // (fault time, its phase after a grant)
+      for (const sim::FaultSpec& fault : fixed.faults) {
+        const std::int64_t phase_us = phase_after_grant(lock_grants, fault.at_us);
+        if (phase_us >= 0) anchors.emplace_back(fault.at_us, phase_us);
+      }
+      const std::size_t per_anchor = anchors.empty() ? 0 : std::max<std::size_t>(1, kAligned / anchors.size());
+      for (const auto& [anchor_us, phase_us] : anchors) {
+        const std::size_t every = std::max<std::size_t>(1, run.grants_us.size() / per_anchor);
+        for (std::size_t g = 0, made = 0; g < run.grants_us.size() && made < per_anchor; g += every, ++made) {
+          const std::int64_t shift_us = run.grants_us[g] + phase_us - anchor_us;
           std::vector<sim::FaultSpec> aligned = fixed.faults;
           for (sim::FaultSpec& fault : aligned) fault.at_us = std::clamp<std::int64_t>(fault.at_us + shift_us, 0, config.duration_us);
           tries.emplace_back(std::move(aligned), seed);

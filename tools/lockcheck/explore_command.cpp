@@ -73,6 +73,10 @@ std::vector<Target> targets_of(const ExploreCommandOptions& options) {
   return targets;
 }
 
+// One lock (your scripts, a scenario, a variant): 2,000 runs, enough for a bug that needs a crash after a renewal
+// (explore_bench: the user-script corpus by defaults). The whole catalogue: 300 runs per lock.
+std::uint64_t default_budget_runs(const ExploreCommandOptions& options) { return options.variant == "all" ? 300 : 2000; }
+
 std::string milliseconds(std::int64_t us) { return fmt::format("{}.{:03}s", us / 1000000, us / 1000 % 1000); }
 
 struct TargetOutcome {
@@ -86,7 +90,7 @@ struct TargetOutcome {
 TargetOutcome explore_target(const Target& target, const ExploreCommandOptions& options) {
   explore::ExploreOptions search = options.search;
   if (search.reference.empty()) search.reference = target.reference;
-  search.budget_runs = options.budget_runs.value_or(options.budget_seconds ? 0 : 300);
+  search.budget_runs = options.budget_runs.value_or(options.budget_seconds ? 0 : default_budget_runs(options));
   explore::Explorer explorer(target.base, target.can_renew, search);
   const auto start = std::chrono::steady_clock::now();
   auto last_progress = start;
@@ -182,6 +186,8 @@ void print_outcome(const TargetOutcome& outcome, const ExploreCommandOptions& op
                 static_cast<unsigned long long>(find.run), static_cast<unsigned long long>(find.minimal.seed),
                 milliseconds(find.violation_us).c_str(), find.verdict.cause.c_str());
     std::printf("    own bug: %s\n", find.decided_by.c_str());
+    if (!find.story.empty()) std::printf("    what happened:\n");
+    for (const std::string& sentence : find.story) std::printf("      - %s\n", sentence.c_str());
     std::printf("    minimal schedule (%zu fault(s), %s, %d simulations to shrink):\n", find.minimal.config.faults.size(),
                 find.one_minimal ? "each needed" : "NOT 1-minimal: the shrink budget ran out", find.shrink_simulations);
     for (const sim::FaultSpec& fault : find.minimal.config.faults) std::printf("      %s\n", sim::describe(fault).c_str());

@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "core/simulate.hpp"
 #include "explorer.hpp"
@@ -317,6 +319,32 @@ TEST(Explore, WithoutTheKnownLimitsTheTokenLocksServerExclusionHolds) {
     }
   }
   EXPECT_GT(result.held.at("mutual_exclusion_server"), 100);
+}
+
+// A find explains itself: what the user's script did to the key, before and after, in the user's file names.
+// The GETSET lock of older tutorials overwrites the holder's token even when it refuses.
+TEST(Explore, AFindSaysWhatTheScriptDidToTheKey) {
+  const auto read = [](const std::string& path) {
+    std::ifstream in(std::string(LOCKCHECK_SOURCE_DIR) + "/" + path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  sim::SimConfig base = explore_base_for_variant("script");
+  base.scripts = UserScripts{read("tools/explore/bench/mutants/getset_acquire.lua"), read("scenarios/scripts/token_release.lua"), ""};
+  base.scripts.acquire_name = "getset_acquire.lua";
+  ExploreOptions options;
+  options.budget_runs = 50;
+  options.shrink_simulations = 64;
+  Explorer explorer(base, false, options);
+  for (int step = 0; step < 1000 && explorer.step(); ++step) {
+  }
+  ASSERT_FALSE(explorer.result().finds.empty());
+  const Find& find = explorer.result().finds.front();
+  std::string story;
+  for (const std::string& sentence : find.story) story += sentence + "\n";
+  EXPECT_NE(story.find("getset_acquire.lua (GETSET)"), std::string::npos) << story;
+  EXPECT_NE(story.find("before, a token"), std::string::npos) << "the refused acquire's token is left in the key: " << story;
 }
 
 }  // namespace

@@ -1,0 +1,167 @@
+#include "explain.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <variant>
+
+#include "properties/describe.hpp"
+
+namespace lockcheck::explore {
+namespace {
+
+using properties::Event;
+using properties::FaultEvent;
+using properties::Op;
+using properties::OpType;
+using properties::ServerEvent;
+
+constexpr std::size_t kMostSentences = 8;
+
+// What a node's copy of a key holds at one moment, as the history's server lines tell it.
+struct KeyState {
+  std::string owner;  // a token ("" none)
+  std::int64_t left_ms = -1;  // what the node then had left of its TTL; -1: no expiry
+};
+
+class Story {
+ public:
+  explicit Story(const properties::History& history) : history_(history) {
+    for (const Event& event : history.events) {
+      if (const auto* op = std::get_if<Op>(&event); op && !op->token.empty()) token_process_.emplace(op->token, op->process);
+    }
+  }
+
+  std::vector<std::string> tell(const properties::Verdict& verdict) {
+    const std::set<std::int64_t> witnesses(verdict.witnesses.begin(), verdict.witnesses.end());
+    std::int64_t last_us = 0;
+    for (const Event& event : history_.events) {
+      if (witnesses.count(properties::event_index(event)) > 0) last_us = std::max(last_us, properties::event_time(event));
+    }
+    std::map<std::pair<std::int64_t, std::string>, KeyState> keys;  // (node, key) -> state
+    std::map<std::pair<std::int64_t, int>, const Op*> invoked;      // (process, fn) -> its pending invoke
+    std::map<std::pair<std::int64_t, int>, const Op*> unknown;      // (process, fn) -> its last info reply
+    for (const Event& event : history_.events) {
+      const std::int64_t index = properties::event_index(event);
+      const bool witness = witnesses.count(index) > 0;
+      if (const auto* server = std::get_if<ServerEvent>(&event)) {
+        KeyState& state = keys[{server->node, server->key}];
+        const KeyState before = state;
+        after(*server, state);
+        if (witness && server->by >= 0 && !server->replicated) said(describe_change(*server, before, state));
+        continue;
+      }
+      if (const auto* fault = std::get_if<FaultEvent>(&event)) {
+        if (fault->t <= last_us) clock_fault(*fault);
+        continue;
+      }
+      const auto* op = std::get_if<Op>(&event);
+      if (op == nullptr) continue;
+      const std::pair<std::int64_t, int> id{op->process, static_cast<int>(op->fn)};
+      if (op->type == OpType::invoke) {
+        if (const auto lost = unknown.find(id); lost != unknown.end() && op->t <= last_us) {
+          lost_replies_.push_back(fmt::format("process {}'s {} got no reply at t={} ({}), and ran again at t={}", op->process,
+                                              op->f, properties::format_time_us(lost->second->t),
+                                              lost->second->detail.empty() ? "unknown outcome" : lost->second->detail,
+                                              properties::format_time_us(op->t)));
+          unknown.erase(lost);
+        }
+        invoked[id] = op;
+        continue;
+      }
+      if (op->type == OpType::info) unknown[id] = op;
+      if (witness && op->type == OpType::ok) said(describe_answer(*op, invoked[id], keys));
+    }
+    std::vector<std::string> out = std::move(sentences_);
+    for (auto* more : {&lost_replies_, &clocks_}) {
+      for (std::string& sentence : *more) {
+        if (out.size() < kMostSentences) out.push_back(std::move(sentence));
+      }
+    }
+    return out;
+  }
+
+ private:
+  void said(std::string sentence) {
+    if (!sentence.empty() && sentences_.size() < kMostSentences &&
+        std::find(sentences_.begin(), sentences_.end(), sentence) == sentences_.end()) {
+      sentences_.push_back(std::move(sentence));
+    }
+  }
+
+  static void after(const ServerEvent& server, KeyState& state) {
+    using properties::ServerEventKind;
+    switch (server.event) {
+      case ServerEventKind::deleted:
+      case ServerEventKind::expired:
+      case ServerEventKind::evicted:
+      case ServerEventKind::lost: state = KeyState{}; return;
+      default: break;
+    }
+    if (!server.value.empty()) state.owner = server.value;
+    if (server.holders && !server.holders->empty()) state.owner = server.holders->front().token;
+    state.left_ms = server.expire_at_ms < 0 ? -1 : server.expire_at_ms - server.node_time_ms;
+  }
+
+  std::string holder(const KeyState& state) const {
+    if (state.owner.empty()) return "nothing";
+    const auto process = token_process_.find(state.owner);
+    const std::string whose = process == token_process_.end() ? "a token" : fmt::format("process {}'s token", process->second);
+    return fmt::format("{} ({}, {})", whose, properties::short_token(state.owner),
+                       state.left_ms < 0 ? std::string("no expiry") : fmt::format("{} ms left", state.left_ms));
+  }
+
+  // The parser names the user's scripts by their file (the meta line's script_files); a catalogue script is
+  // left as its SHA-1.
+  static std::string what_ran(const ServerEvent& server) {
+    if (server.script.empty()) return server.command;
+    const bool sha = server.script.size() == 40 && server.script.find_first_not_of("0123456789abcdef") == std::string::npos;
+    return fmt::format("{} ({})", sha ? std::string("a script") : server.script, server.command);
+  }
+
+  std::string describe_change(const ServerEvent& server, const KeyState& before, const KeyState& now) const {
+    return fmt::format("{} by process {} at t={} on node {}: the key held {} before, {} after", what_ran(server), server.by,
+                       properties::format_time_us(server.t), server.node, holder(before), holder(now));
+  }
+
+  std::string describe_answer(const Op& op, const Op* invoke,
+                              const std::map<std::pair<std::int64_t, std::string>, KeyState>& keys) const {
+    // What the key held on each node when the operation answered: a grant while another token held it, say.
+    std::vector<std::string> held;
+    for (const auto& [where, state] : keys) {
+      if (where.second == op.key) held.push_back(fmt::format("{} on node {}", holder(state), where.first));
+    }
+    return fmt::format("process {}'s {} (sent at t={}) answered ok at t={}{} while the key held {}", op.process, op.f,
+                       invoke != nullptr ? properties::format_time_us(invoke->t) : std::string("?"),
+                       properties::format_time_us(op.t), op.result.empty() ? "" : " (" + op.result + ")",
+                       held.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(held, "; ")));
+  }
+
+  void clock_fault(const FaultEvent& fault) {
+    const std::string& kind = fault.fault;
+    if (kind == "client_clock_drift" || kind == "node_clock_drift") {
+      clocks_.push_back(fmt::format("{} {}'s clock ran {:.1f}% {} from t={}", kind == "client_clock_drift" ? "process" : "node",
+                                    kind == "client_clock_drift" ? fault.process : fault.node,
+                                    static_cast<double>(std::abs(fault.drift_ppm)) / 10'000.0, fault.drift_ppm < 0 ? "slow" : "fast",
+                                    properties::format_time_us(fault.t)));
+    } else if (kind == "client_clock_jump" || kind == "node_clock_jump") {
+      clocks_.push_back(fmt::format("{} {}'s clock jumped {}{} at t={}", kind == "client_clock_jump" ? "process" : "node",
+                                    kind == "client_clock_jump" ? fault.process : fault.node, fault.delta_us < 0 ? "-" : "+",
+                                    properties::format_duration_us(std::abs(fault.delta_us)), properties::format_time_us(fault.t)));
+    }
+  }
+
+  const properties::History& history_;
+  std::map<std::string, std::int64_t> token_process_;
+  std::vector<std::string> sentences_, lost_replies_, clocks_;
+};
+
+}  // namespace
+
+std::vector<std::string> explain_find(const properties::History& history, const properties::Verdict& verdict) {
+  return Story(history).tell(verdict);
+}
+
+}  // namespace lockcheck::explore
