@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <string>
@@ -197,6 +198,18 @@ DefaultsSearch defaults_search(const Bug& bug, std::uint64_t root, double cap_se
   return out;
 }
 
+// Runs `search_root(r)` for r in 0..roots-1 on `jobs` threads, each taking the next root.
+void for_each_root(int roots, unsigned jobs, const std::function<void(int)>& search_root) {
+  std::atomic<int> next{0};
+  const auto work = [&] {
+    for (int r = next++; r < roots; r = next++) search_root(r);
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work);
+  work();
+  for (auto& thread : threads) thread.join();
+}
+
 template <typename T>
 T median(std::vector<T> values) {
   std::sort(values.begin(), values.end());
@@ -247,14 +260,7 @@ int main(int argc, char** argv) {
     for (int s = 0; s < 3; ++s) {
       if (strategy_names.find(std::string(explore::to_string(strategies[s]))) == std::string::npos) continue;
       std::vector<Search> searches(static_cast<std::size_t>(roots));
-      std::atomic<int> next{0};
-      const auto work = [&] {
-        for (int r = next++; r < roots; r = next++) searches[static_cast<std::size_t>(r)] = search(bug, strategies[s], static_cast<std::uint64_t>(r + 1), cap);
-      };
-      std::vector<std::thread> threads;
-      for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work);
-      work();
-      for (auto& thread : threads) thread.join();
+      for_each_root(roots, jobs, [&](int r) { searches[static_cast<std::size_t>(r)] = search(bug, strategies[s], static_cast<std::uint64_t>(r + 1), cap); });
       std::vector<double> seconds;
       std::vector<std::uint64_t> runs;
       int found = 0;
@@ -297,17 +303,10 @@ int main(int argc, char** argv) {
     if (bug.accepted.empty() && !bug.correct) continue;  // a catalogue cell: not a user's scripts
     if (quick && !bug.in_quick) continue;
     std::vector<DefaultsSearch> searches(static_cast<std::size_t>(roots));
-    std::atomic<int> next{0};
-    const auto work = [&] {
-      for (int r = next++; r < roots; r = next++) {
-        searches[static_cast<std::size_t>(r)] =
-            defaults_search(bug, static_cast<std::uint64_t>(r + 1), cap, bug.correct ? correct_budget_runs : 2000);
-      }
-    };
-    std::vector<std::thread> threads;
-    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work);
-    work();
-    for (auto& thread : threads) thread.join();
+    for_each_root(roots, jobs, [&](int r) {
+      searches[static_cast<std::size_t>(r)] =
+          defaults_search(bug, static_cast<std::uint64_t>(r + 1), cap, bug.correct ? correct_budget_runs : 2000);
+    });
     std::vector<double> seconds;
     std::vector<std::uint64_t> runs;
     std::map<std::string, int> first_bugs;
