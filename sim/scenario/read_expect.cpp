@@ -36,17 +36,14 @@ void read_scripts(const Section& top, const std::string& variant, const std::fil
     }
     field = resolved.string();
   };
-  // With the files at hand: read them and check them now, so a bad script fails before any run.
-  const auto load = [&](std::string_view key, const std::string& path, std::string& source, const std::string& name) {
+  // With the files at hand: read them and probe them now, so a bad script fails before any run.
+  const auto load = [&](std::string_view key, const std::string& path, std::string& source) {
     if (!check_files || path.empty()) return;
     std::ifstream in(path, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
     if (!in && !in.eof()) scripts->fail_at(key, fmt::format("[scripts] {}: cannot read {}", key, path));
     source = text.str();
-    if (const std::string problem = check_user_script(std::string(key), source, name); !problem.empty()) {
-      scripts->fail_at(key, fmt::format("[scripts] {} ({}): {}", key, path, problem));
-    }
   };
   for (std::string_view required : {"acquire", "release"}) {
     if (!scripts->has(required)) scripts->fail_here(fmt::format("[scripts] needs {}", required));
@@ -54,9 +51,14 @@ void read_scripts(const Section& top, const std::string& variant, const std::fil
   resolve("acquire", out.acquire, sources.acquire_name);
   resolve("release", out.release, sources.release_name);
   resolve("renew", out.renew, sources.renew_name);
-  load("acquire", out.acquire, sources.acquire, sources.acquire_name);
-  load("release", out.release, sources.release, sources.release_name);
-  load("renew", out.renew, sources.renew, sources.renew_name);
+  load("acquire", out.acquire, sources.acquire);
+  load("release", out.release, sources.release);
+  load("renew", out.renew, sources.renew);
+  if (!check_files) return;
+  if (const std::optional<ScriptRefusal> refused = check_user_scripts(sources)) {
+    const std::string& path = refused->which == "acquire" ? out.acquire : refused->which == "release" ? out.release : out.renew;
+    scripts->fail_at(refused->which, fmt::format("[scripts] {} ({}): {}", refused->which, path, refused->problem));
+  }
 }
 
 // [expect] progress = "starved", starved_because = "CROSSSLOT": the scenario's claim is that the lock cannot
