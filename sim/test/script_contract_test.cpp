@@ -10,6 +10,7 @@
 #include "count_lines.hpp"
 #include "lockcheck/sha1.hpp"
 #include "properties/history.hpp"
+#include "properties/script_contract.hpp"
 
 namespace lockcheck::sim {
 namespace {
@@ -179,6 +180,35 @@ return 0)";
   EXPECT_EQ(count_lines(run, "broke the lock script contract"), 0u);
   EXPECT_EQ(count_lines(run, R"("result":"unknown")"), 0u) << "no fault here: every renewal has a known outcome";
   EXPECT_GT(count_lines(run, R"("type":"ok","process":0,"f":"renew")"), 1u) << "SET's OK counts as renewed";
+}
+
+// Answers 2 once less than a second of the TTL is left: never on the probe (its key keeps exactly 1000 ms),
+// always in these runs (TTL 500 ms). `what` is the script's real work.
+std::string answers_two_near_expiry(const std::string& what) {
+  return "if redis.call('get', KEYS[1]) == ARGV[1] then\n  local late = redis.call('pttl', KEYS[1]) < 1000\n  " + what +
+         "\n  if late then return 2 end\n  return 1\nend\nreturn 0";
+}
+
+// A breach the probe cannot reach is in the history in the words the checkers look for
+// (properties/script_contract.hpp), for a release (a server error) as for a renewal (an unknown outcome).
+TEST(ScriptContract, ABreachInARunIsFoundInItsHistory) {
+  SimConfig release_breaks = shipped_scripts();
+  release_breaks.scripts.release = answers_two_near_expiry("redis.call('del', KEYS[1])");
+  ASSERT_EQ(check_user_scripts(release_breaks.scripts), std::nullopt) << "the probe cannot see this one";
+  const auto released = properties::first_script_contract_breach(
+      properties::parse_history(simulate(release_breaks, 1).history.jsonl()));
+  ASSERT_TRUE(released.has_value());
+  EXPECT_TRUE(contains(released->detail, "ERR lua/release.lua broke the lock script contract: it returned (integer) 2"))
+      << released->detail;
+
+  SimConfig renew_breaks = shipped_scripts();
+  renew_breaks.scripts.renew = answers_two_near_expiry("redis.call('pexpire', KEYS[1], ARGV[2])");
+  ASSERT_EQ(check_user_scripts(renew_breaks.scripts), std::nullopt);
+  const auto renewed =
+      properties::first_script_contract_breach(properties::parse_history(simulate(renew_breaks, 1).history.jsonl()));
+  ASSERT_TRUE(renewed.has_value());
+  EXPECT_TRUE(contains(renewed->detail, "renew of lock 'lock' failed: ERR renew.lua broke the lock script contract: it "
+                                        "returned (integer) 2")) << renewed->detail;
 }
 
 TEST(ScriptContract, WitnessesNameTheScriptFile) {
