@@ -59,6 +59,13 @@ expect "explore stops on a release answering 2 with exit 2 (got $code)" test "$c
 expect "naming the script and the reply" \
   grep -q "a lock script broke its contract in a run (seed [0-9]*, t=.*release_answers_2_near_expiry.lua broke the lock script contract: it returned (integer) 2" "$work/contract-explore.out"
 
+"$lockcheck" compare --scripts "late=$here/../../../scenarios/scripts/token_acquire.lua,$here/release_answers_2_near_expiry.lua" \
+  --faults baseline --runs 2 --out "$work/contract-compare" > "$work/contract-compare.out" 2>&1
+code=$?
+expect "compare exits 2 on a release answering 2 (got $code)" test "$code" -eq 2
+expect "its matrix notes say which script broke it, and how" \
+  grep -q "a lock script broke its contract, seed 1, t=.*release_answers_2_near_expiry.lua broke the lock script contract: it returned (integer) 2" "$work/contract-compare/matrix.md"
+
 "$lockcheck" replay "$here/mismatch.toml" --seed 2 --out "$work/a.jsonl" 2> /dev/null
 "$lockcheck" replay "$here/mismatch.toml" --seed 2 --out "$work/b.jsonl" 2> /dev/null
 expect "replay is byte for byte" cmp -s "$work/a.jsonl" "$work/b.jsonl"
