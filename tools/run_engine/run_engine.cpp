@@ -35,10 +35,14 @@ struct SeedRun {
   std::string error;
 };
 
-// What makes a green verdict rest on nothing: a script that never ran, faults that never met a hold. A file
-// that claims only violations (an explore find) claims nothing green: each violation rests on its witness.
+// What makes a green verdict rest on nothing: no verdict expected, a script that never ran, faults that never
+// met a hold. A file that claims only violations (an explore find) claims nothing green: each violation rests
+// on its witness.
 std::vector<std::string> hollow_reasons(const sim::Scenario& scenario, const properties::Exercise& exercise) {
   std::vector<std::string> reasons;
+  if (!scenario.expects_none_because.empty()) {
+    reasons.push_back(fmt::format("the file expects no verdict ([expect] none = \"{}\")", scenario.expects_none_because));
+  }
   const bool claims_green = scenario.expectations.empty() ||
                             std::any_of(scenario.expectations.begin(), scenario.expectations.end(), [](const sim::Expectation& e) {
                               return e.expected == sim::Expectation::Expected::holds;

@@ -40,6 +40,17 @@ code=$?
 expect "a Lua 5.4-only user script is rejected before the run (got $code)" test "$code" -eq 2
 expect "the rejection names the construct and the line" grep -q "lua54-script.toml:5:.*integer division operator '//' is not Lua 5.1 syntax" "$work/lua54.out"
 
+# Gates that can fail: a file that expects nothing is refused, or says so and fails --strict.
+"$lockcheck" run "$here/expects-none.toml" --strict > "$work/none-strict.out" 2>&1
+code=$?
+expect "with --strict a file that expects no verdict fails (got $code)" test "$code" -eq 1
+expect "naming its reason" grep -q 'HOLLOW: the file expects no verdict (\[expect\] none = "a test of --strict' "$work/none-strict.out"
+printf 'variant = "token"\nseeds = 2\n' > "$work/no-expect.toml"
+"$lockcheck" run "$work/no-expect.toml" > "$work/no-expect.out" 2>&1
+code=$?
+expect "a scenario file without [expect] is refused (got $code)" test "$code" -eq 2
+expect "at its first line, with the fix" grep -q "no-expect.toml:1:1: no \[expect\] table: .* or, when it is run for something else, \[expect\] none" "$work/no-expect.out"
+
 # The lock script contract (scenarios/README.md, [scripts]): a breach is bad input, exit 2, never a passing run.
 "$lockcheck" run "$here/contract-release-answers-2.toml" > "$work/contract-probe.out" 2>&1
 code=$?
