@@ -40,7 +40,15 @@ code=$?
 expect "a Lua 5.4-only user script is rejected before the run (got $code)" test "$code" -eq 2
 expect "the rejection names the construct and the line" grep -q "lua54-script.toml:5:.*integer division operator '//' is not Lua 5.1 syntax" "$work/lua54.out"
 
-# Gates that can fail: a file that expects nothing is refused, or says so and fails --strict.
+# Gates that can fail: --strict fails a scenario whose verdicts rest on nothing, and only --strict does.
+"$lockcheck" run "$here/hollow.toml" > "$work/hollow.out" 2>&1
+code=$?
+expect "a hollow scenario passes without --strict (got $code)" test "$code" -eq 0
+expect "but says what its verdicts rest on" grep -q "HOLLOW: none of the [0-9]* fault(s) landed while a client held the lock" "$work/hollow.out"
+"$lockcheck" run "$here/hollow.toml" --strict > "$work/hollow-strict.out" 2>&1
+code=$?
+expect "with --strict a hollow scenario fails (got $code)" test "$code" -eq 1
+expect "and says why" grep -q "STRICT: hollow rests on nothing (HOLLOW above)" "$work/hollow-strict.out"
 "$lockcheck" run "$here/expects-none.toml" --strict > "$work/none-strict.out" 2>&1
 code=$?
 expect "with --strict a file that expects no verdict fails (got $code)" test "$code" -eq 1
