@@ -36,17 +36,14 @@ void read_scripts(const Section& top, const std::string& variant, const std::fil
     }
     field = resolved.string();
   };
-  // With the files at hand: read them and check them now, so a bad script fails before any run.
-  const auto load = [&](std::string_view key, const std::string& path, std::string& source, const std::string& name) {
+  // With the files at hand: read them and probe them now, so a bad script fails before any run.
+  const auto load = [&](std::string_view key, const std::string& path, std::string& source) {
     if (!check_files || path.empty()) return;
     std::ifstream in(path, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
     if (!in && !in.eof()) scripts->fail_at(key, fmt::format("[scripts] {}: cannot read {}", key, path));
     source = text.str();
-    if (const std::string problem = check_user_script(std::string(key), source, name); !problem.empty()) {
-      scripts->fail_at(key, fmt::format("[scripts] {} ({}): {}", key, path, problem));
-    }
   };
   for (std::string_view required : {"acquire", "release"}) {
     if (!scripts->has(required)) scripts->fail_here(fmt::format("[scripts] needs {}", required));
@@ -54,9 +51,14 @@ void read_scripts(const Section& top, const std::string& variant, const std::fil
   resolve("acquire", out.acquire, sources.acquire_name);
   resolve("release", out.release, sources.release_name);
   resolve("renew", out.renew, sources.renew_name);
-  load("acquire", out.acquire, sources.acquire, sources.acquire_name);
-  load("release", out.release, sources.release, sources.release_name);
-  load("renew", out.renew, sources.renew, sources.renew_name);
+  load("acquire", out.acquire, sources.acquire);
+  load("release", out.release, sources.release);
+  load("renew", out.renew, sources.renew);
+  if (!check_files) return;
+  if (const std::optional<ScriptRefusal> refused = check_user_scripts(sources)) {
+    const std::string& path = refused->which == "acquire" ? out.acquire : refused->which == "release" ? out.release : out.renew;
+    scripts->fail_at(refused->which, fmt::format("[scripts] {} ({}): {}", refused->which, path, refused->problem));
+  }
 }
 
 // [expect] progress = "starved", starved_because = "CROSSSLOT": the scenario's claim is that the lock cannot
@@ -75,13 +77,33 @@ void read_starved(const Section& expect, std::vector<Expectation>& out) {
   out.push_back({"progress", Expectation::Expected::starved, line, because.value_or("")});
 }
 
-void read_expectations(const Section& top, std::vector<Expectation>& out) {
+// [expect] none = "why": the file is run for something else than verdicts, and says so. Alone in the table.
+bool read_none(const Section& expect, std::string& none_because) {
+  const auto none = expect.string("none");
+  if (!none) return false;
+  if (none->empty()) expect.fail_at("none", "[expect] none must say why the file expects no verdict");
+  if (expect.toml_table().size() > 1) {
+    expect.fail_at("none", "[expect] none says the file expects no verdict: remove it, or the verdicts beside it");
+  }
+  none_because = *none;
+  return true;
+}
+
+void read_expectations(const Section& top, bool required, std::vector<Expectation>& out, std::string& none_because) {
   out.clear();
+  none_because.clear();
   const auto expect = top.table("expect");
-  if (!expect) return;
+  if (!expect) {
+    if (!required) return;
+    // A gate that cannot fail: whatever the runs show, nothing differs from what the file expects.
+    top.fail_here("no [expect] table: a scenario file says which verdicts its runs must show (e.g. [expect] "
+                  "mutual_exclusion_server = \"holds\"), or, when it is run for something else, [expect] none = "
+                  "\"why\"; without one a run passes whatever it shows");
+  }
   std::vector<std::string_view> allowed(std::begin(kExpectableProperties), std::end(kExpectableProperties));
-  allowed.insert(allowed.end(), {"progress", "starved_because"});
+  allowed.insert(allowed.end(), {"progress", "starved_because", "none"});
   expect->allow_only(allowed);
+  if (read_none(*expect, none_because)) return;
   read_starved(*expect, out);
   for (std::string_view property : kExpectableProperties) {
     const auto verdict = expect->choice(property, {"holds", "violated"});
@@ -90,6 +112,7 @@ void read_expectations(const Section& top, std::vector<Expectation>& out) {
     out.push_back({std::string(property),
                    *verdict == "holds" ? Expectation::Expected::holds : Expectation::Expected::violated, line});
   }
+  if (required && out.empty()) expect->fail_here("[expect] names no verdict: name one, or say none = \"why\"");
   // Reports follow the file, not the catalogue.
   std::stable_sort(out.begin(), out.end(), [](const Expectation& a, const Expectation& b) { return a.line < b.line; });
 }

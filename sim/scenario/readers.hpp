@@ -39,7 +39,9 @@ void read_scripts(const Section& top, const std::string& variant, const std::fil
 void read_token_wait(const Section& top, const std::string& variant, const LockOptions& lock, TokenWaitOptions& out);
 // [client] (command, keys): an external lock client; needs the run, [lock] and [workload] read first.
 void read_client(const Section& top, Scenario& out);
-void read_expectations(const Section& top, std::vector<Expectation>& out);
+// [expect]: the verdicts, or none = "why" (then `none_because`). With `required` (a file, not text) a missing
+// table is refused: a file without expectations passes whatever its runs show.
+void read_expectations(const Section& top, bool required, std::vector<Expectation>& out, std::string& none_because);
 // server = "redis-server" | "serve" (`forced`, when not empty, is the command line's --server and wins): with
 // "serve", refuses at its line each part a served mock cannot run (replicas, [cluster], [sentinel], failovers,
 // restarts that keep data). Needs every table read first.

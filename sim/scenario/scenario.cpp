@@ -47,7 +47,7 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files,
   scenario_detail::check_watchdog(top, out.config.variant, out.scripts, out.config.renewal);
   scenario_detail::read_token_wait(top, out.config.variant, out.config.lock, out.config.token_wait);
   scenario_detail::read_client(top, out);
-  scenario_detail::read_expectations(top, out.expectations);
+  scenario_detail::read_expectations(top, check_files, out.expectations, out.expects_none_because);
   scenario_detail::check_settings_apply(top, out);
   scenario_detail::read_server(top, out, server);
   return out;

@@ -44,6 +44,8 @@ struct Scenario {
   SimConfig config;
   std::vector<std::uint64_t> seeds;          // never empty; no duplicates
   std::vector<Expectation> expectations;     // in file order
+  // [expect] none = "why": the file gates no verdict, on purpose (a judge test whose client is a test double).
+  std::string expects_none_because;
   // For variant "script" only: absolute paths, resolved relative to the scenario file's directory.
   // renew is empty when the file gives none.
   struct Scripts {
@@ -57,12 +59,13 @@ inline constexpr std::string_view kExpectableProperties[] = {
     "bounded_unavailability",  "reentrancy",              "renewal",                   "fencing",
 };
 
-// Reads and parses a file; also checks that the script files of variant "script" exist. `server`, when not
-// empty, replaces the file's `server` (the command line's --server) and is checked as if the file said it.
+// Reads and parses a file; also checks that the script files of variant "script" exist and keep their contract,
+// and that the file has an [expect] table. `server`, when not empty, replaces the file's `server` (the command
+// line's --server) and is checked as if the file said it.
 Scenario load_scenario(const std::string& path, std::string_view server = {});
 
 // Parses text; `path_for_messages` prefixes errors, gives the default name (its stem) and the directory that
-// script paths are relative to. Script files are not opened.
+// script paths are relative to. Script files are not opened, and [expect] may be left out.
 Scenario parse_scenario(std::string_view text, const std::string& path_for_messages);
 
 // Why `config`'s workload needs more of a lock than an external client's protocol drives (one lease at a time

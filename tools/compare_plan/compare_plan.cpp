@@ -124,7 +124,6 @@ UserScripts read_scripts(const std::vector<std::string>& paths) {
   if (paths.size() < 2 || paths.size() > 3) {
     throw std::invalid_argument("--scripts wants acquire.lua,release.lua and optionally renew.lua");
   }
-  static constexpr const char* kRoles[] = {"acquire", "release", "renew"};
   std::string sources[3];
   for (std::size_t i = 0; i < paths.size(); ++i) {
     std::ifstream in(paths[i]);
@@ -132,11 +131,15 @@ UserScripts read_scripts(const std::vector<std::string>& paths) {
     std::ostringstream text;
     text << in.rdbuf();
     sources[i] = text.str();
-    const std::string problem = sim::check_user_script(kRoles[i], sources[i], paths[i]);
-    if (!problem.empty()) throw std::invalid_argument(fmt::format("--scripts {} ({}): {}", kRoles[i], paths[i], problem));
+  }
+  // The probe names each file by its path as given; errors and witnesses of a run by its name ("renew.lua:3"),
+  // as a scenario file's [scripts] do.
+  UserScripts probed{sources[0], sources[1], sources[2], paths[0], paths[1], paths.size() > 2 ? paths[2] : ""};
+  if (const std::optional<sim::ScriptRefusal> refused = sim::check_user_scripts(probed)) {
+    const std::size_t i = refused->which == "acquire" ? 0 : refused->which == "release" ? 1 : 2;
+    throw std::invalid_argument(fmt::format("--scripts {} ({}): {}", refused->which, paths[i], refused->problem));
   }
   UserScripts scripts{sources[0], sources[1], sources[2]};
-  // Errors and witnesses name each file ("renew.lua:3") by its name, as a scenario file's [scripts] do.
   const auto name = [](const std::string& path) { return std::filesystem::path(path).filename().string(); };
   scripts.acquire_name = name(paths[0]);
   scripts.release_name = name(paths[1]);

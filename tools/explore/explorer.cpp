@@ -7,6 +7,7 @@
 #include <exception>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 #include <thread>
 
 #include "core/simulate.hpp"
@@ -16,6 +17,7 @@
 #include "known_limit.hpp"
 #include "lockcheck/variants/registry.hpp"
 #include "properties/checkers.hpp"
+#include "properties/script_contract.hpp"
 #include "reference.hpp"
 #include "run_length.hpp"
 #include "scenario/scenario.hpp"
@@ -36,6 +38,11 @@ struct Outcome {
 Outcome run_plan(const RunPlan& plan) {
   const sim::RunResult run = sim::simulate(plan.config, plan.seed);
   const properties::History history = properties::parse_history_lines(run.history.lines());
+  // A user script outside its contract is bad input, not a find: the search stops on it (exit 2).
+  if (const auto breach = properties::first_script_contract_breach(history)) {
+    throw std::invalid_argument(fmt::format("a lock script broke its contract in a run (seed {}, {}); scenarios/README.md, "
+                                            "[scripts], says what each may answer", plan.seed, properties::describe(*breach)));
+  }
   Outcome outcome;
   outcome.exercise = properties::exercise_of(history);
   for (auto& verdict : properties::check_all(history)) {

@@ -19,7 +19,7 @@
 namespace lockcheck::cli {
 namespace {
 
-constexpr int kExitOk = 0, kExitHung = 2, kExitInternal = 3;
+constexpr int kExitOk = 0, kExitHung = 2, kExitBadInput = 2, kExitInternal = 3;
 
 reports::Cell to_cell(const compare::PlannedCell& planned, const ScenarioReport& report) {
   reports::Cell cell{planned.variant, planned.family, {}, report.progress, planned.scenario.config.duration_us};
@@ -161,6 +161,15 @@ int command_compare(const CompareOptions& options) {
       for (const std::string& hang : report.client_hangs) {
         outcome.notes.push_back(fmt::format("`{}` under `{}`: a client hung, {}", planned.variant, planned.family, hang));
         exit_code = std::max(exit_code, kExitHung);
+      }
+      // A user script that broke its contract: its cell rests on answers the lock could only guess at; exit 2,
+      // as `lockcheck run` does.
+      if (!report.script_contract_breach.empty()) {
+        outcome.notes.push_back(fmt::format("`{}` under `{}`: a lock script broke its contract, {}", planned.variant,
+                                            planned.family, report.script_contract_breach));
+        std::fprintf(stderr, "lockcheck: %s: a lock script broke its contract, %s\n", planned.scenario.name.c_str(),
+                     report.script_contract_breach.c_str());
+        exit_code = std::max(exit_code, kExitBadInput);
       }
       outcome.cell = to_cell(planned, report);
       if (!real_redis) add_counterexamples(options.selection, planned, *outcome.cell, outcome.counterexamples);

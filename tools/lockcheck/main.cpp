@@ -3,7 +3,8 @@
 // embedded mock over RESP.
 //
 // Exit codes: 0 every verdict as expected; 1 a verdict differs from what a file expects (or `check`
-// found a violation); 2 bad usage, an invalid scenario, or (judge) an external client that hung; 3 internal
+// found a violation); 2 bad usage, an invalid scenario, a user lock script that broke its contract (before
+// or during a run), or (judge) an external client that hung; 3 internal
 // error or nondeterminism detected. The worst wins.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -129,7 +130,7 @@ int command_run_scenarios(std::vector<sim::Scenario> scenarios, cli::RunOptions 
   options.progress_bar = isatty(STDERR_FILENO) != 0;
   std::vector<cli::ScenarioReport> reports;
   int exit_code = kExitOk;
-  std::size_t hollow = 0, hung = 0;
+  std::size_t hollow = 0, hung = 0, broken_scripts = 0;
   for (auto& scenario : scenarios) {
     if (!backend.empty()) scenario.backend = backend;
     const cli::RunOptions scenario_options =
@@ -147,6 +148,15 @@ int command_run_scenarios(std::vector<sim::Scenario> scenarios, cli::RunOptions 
       hung += reports.back().client_hangs.size();
       exit_code = std::max(exit_code, kExitUsage);
     }
+    // A user script outside the contract is bad input, as a hung client is: its verdicts rest on answers the
+    // lock could only guess at, so none of them counts (exit 2), whether or not they matched.
+    if (!reports.back().script_contract_breach.empty()) {
+      std::printf("  CONTRACT: %s\n  FAILED: a lock script broke its contract (CONTRACT above): fix the script; "
+                  "scenarios/README.md, [scripts], says what each may answer\n",
+                  reports.back().script_contract_breach.c_str());
+      ++broken_scripts;
+      exit_code = std::max(exit_code, kExitUsage);
+    }
     if (options.strict && !reports.back().hollow.empty()) {
       std::printf("  STRICT: %s rests on nothing (HOLLOW above): a gate that exercised nothing fails\n",
                   reports.back().scenario.name.c_str());
@@ -160,10 +170,11 @@ int command_run_scenarios(std::vector<sim::Scenario> scenarios, cli::RunOptions 
     mismatches += report.mismatches.size();
     expectations += report.scenario.expectations.size();
   }
-  std::printf("\n%zu scenario%s, %zu expectation%s, %zu unexpected%s%s\n", reports.size(), reports.size() == 1 ? "" : "s",
+  std::printf("\n%zu scenario%s, %zu expectation%s, %zu unexpected%s%s%s\n", reports.size(), reports.size() == 1 ? "" : "s",
               expectations, expectations == 1 ? "" : "s", mismatches,
               hollow > 0 ? fmt::format(", {} resting on nothing (--strict)", hollow).c_str() : "",
-              hung > 0 ? fmt::format(", {} hung client{} (exit 2)", hung, hung == 1 ? "" : "s").c_str() : "");
+              hung > 0 ? fmt::format(", {} hung client{} (exit 2)", hung, hung == 1 ? "" : "s").c_str() : "",
+              broken_scripts > 0 ? fmt::format(", {} with a script outside its contract (exit 2)", broken_scripts).c_str() : "");
   return exit_code;
 }
 

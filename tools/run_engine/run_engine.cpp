@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "core/simulate.hpp"
+#include "properties/script_contract.hpp"
 #include "properties/starved.hpp"
 #include "progress_bar.hpp"
 #include "shrink.hpp"  // tools/explore
@@ -30,13 +31,18 @@ struct SeedRun {
   std::vector<std::string> client_hangs;
   properties::Progress progress;
   properties::Exercise exercise;
+  std::optional<properties::ContractBreach> contract_breach;
   std::string error;
 };
 
-// What makes a green verdict rest on nothing: a script that never ran, faults that never met a hold. A file
-// that claims only violations (an explore find) claims nothing green: each violation rests on its witness.
+// What makes a green verdict rest on nothing: no verdict expected, a script that never ran, faults that never
+// met a hold. A file that claims only violations (an explore find) claims nothing green: each violation rests
+// on its witness.
 std::vector<std::string> hollow_reasons(const sim::Scenario& scenario, const properties::Exercise& exercise) {
   std::vector<std::string> reasons;
+  if (!scenario.expects_none_because.empty()) {
+    reasons.push_back(fmt::format("the file expects no verdict ([expect] none = \"{}\")", scenario.expects_none_because));
+  }
   const bool claims_green = scenario.expectations.empty() ||
                             std::any_of(scenario.expectations.begin(), scenario.expectations.end(), [](const sim::Expectation& e) {
                               return e.expected == sim::Expectation::Expected::holds;
@@ -99,6 +105,7 @@ SeedRun run_one(const sim::Scenario& scenario, std::uint64_t seed, const RunOpti
     }
     out.progress = properties::measure_progress(history);
     out.exercise = properties::exercise_of(history);
+    out.contract_breach = properties::first_script_contract_breach(history);
     if (hit_event_limit) out.error = fmt::format("seed {} hit the event limit of {} events", seed, scenario.config.max_events);
   } catch (const std::exception& error) {
     out.error = fmt::format("seed {}: {}", seed, error.what());
@@ -174,6 +181,9 @@ ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& opt
   for (const SeedRun& run : runs) {
     report.exercise.add(run.exercise);
     for (const std::string& hang : run.client_hangs) report.client_hangs.push_back(fmt::format("seed {}: {}", run.seed, hang));
+    if (run.contract_breach && report.script_contract_breach.empty()) {
+      report.script_contract_breach = fmt::format("seed {}, {}", run.seed, properties::describe(*run.contract_breach));
+    }
   }
   report.hollow = hollow_reasons(scenario, report.exercise);
 

@@ -75,6 +75,9 @@ struct ScenarioReport {
   // "seed N: <which client, which request, how long, its stderr>": a client hung. The run fails (exit 2)
   // whatever the verdicts: a hung client is a broken input, as an invalid scenario is.
   std::vector<std::string> client_hangs;
+  // "seed N, t=..., process P: <detail>": the first seed (in seed order) in which a user script broke the lock
+  // script contract, or "". The run fails (exit 2) whatever the verdicts: the script is bad input.
+  std::string script_contract_breach;
   double wall_seconds = 0;
 };
 

@@ -12,29 +12,29 @@ const std::string& require(const std::string& source, const char* name) {
   return source;
 }
 
-// A reply outside the contract is an error, not a guess about what the script meant.
-CallResult contract_error(CallResult call, const std::string& script, const char* wanted) {
-  call.reply = Reply::error(fmt::format("ERR {} broke the lock script contract: it returned {}; {}", script,
-                                        to_string(call.reply), wanted));
-  return call;
-}
-
-// Error replies name the user's file; a release or renew's "not owned" in any shape becomes 0, so the loop
-// around it (single_key_lock.cpp) reads one shape.
-CallResult owner_check_reply(CallResult call, const std::string& script) {
+// One shape for the loop around the scripts (single_key_lock.cpp): yes becomes 1, no 0; a reply outside the
+// contract becomes an error reply that says so, never a guess about what the script meant. Other errors (the
+// server's refusals) keep their text, with the user's file named in place of Redis's "user_script".
+CallResult contract_reply(CallResult call, const std::string& script) {
   if (!call.replied()) return call;
+  if (const std::string breach = script_contract_breach(call.reply, script); !breach.empty()) {
+    call.reply = Reply::error("ERR " + breach);
+    return call;
+  }
   if (call.reply.is_error()) {
     call.reply.text = name_script_in_error(call.reply.text, script);
     return call;
   }
-  switch (owner_check_answer(call.reply)) {
-    case ScriptAnswer::yes: call.reply = Reply::integer_reply(1); break;
-    case ScriptAnswer::no: call.reply = Reply::integer_reply(0); break;
-    case ScriptAnswer::outside_contract:
-      call = contract_error(std::move(call), script, "the contract wants 1 or true, 0, false or nil");
-      break;
-  }
+  call.reply = Reply::integer_reply(script_answer(call.reply) == ScriptAnswer::yes ? 1 : 0);
   return call;
+}
+
+// The line Redis names a script error at ("user_script:3"), or "" when it names none.
+std::string_view script_error_line(std::string_view error_text) {
+  const std::size_t at = error_text.find("user_script:");
+  if (at == std::string_view::npos) return {};
+  const std::string_view rest = error_text.substr(at + 12);
+  return rest.substr(0, rest.find_first_not_of("0123456789"));
 }
 
 bool is_sha1_hex(std::string_view text) {
@@ -43,16 +43,26 @@ bool is_sha1_hex(std::string_view text) {
 
 }  // namespace
 
-ScriptAnswer acquire_answer(const Reply& reply) {
+ScriptAnswer script_answer(const Reply& reply) {
   if (reply.is_integer(1) || (reply.kind == Reply::Kind::status && reply.text == "OK")) return ScriptAnswer::yes;
   if (reply.is_integer(0) || reply.is_nil()) return ScriptAnswer::no;
+  if (reply.kind == Reply::Kind::boolean) return reply.integer != 0 ? ScriptAnswer::yes : ScriptAnswer::no;  // RESP3
   return ScriptAnswer::outside_contract;
 }
 
-ScriptAnswer owner_check_answer(const Reply& reply) {
-  if (reply.is_integer(1)) return ScriptAnswer::yes;
-  if (reply.is_integer(0) || reply.is_nil()) return ScriptAnswer::no;
-  return ScriptAnswer::outside_contract;
+std::string script_contract_breach(const Reply& reply, std::string_view file) {
+  if (reply.is_error()) {
+    const std::string_view line = script_error_line(reply.text);
+    const std::string_view code = reply.error_code();
+    // Only the script's own failure: a Lua error or a bad redis.call, which Redis places in the script. A
+    // refusal of the server's (READONLY after a failover, OOM, CROSSSLOT, ...) is the deployment's.
+    if (line.empty() || (code != "ERR" && code != "WRONGTYPE")) return "";
+    return fmt::format("{}:{} {}: it failed with \"{}\"; the contract wants {}", file, line, kScriptContractBroken,
+                       name_script_in_error(reply.text, file), kScriptContractShapes);
+  }
+  if (script_answer(reply) != ScriptAnswer::outside_contract) return "";
+  return fmt::format("{} {}: it returned {}; the contract wants {}", file, kScriptContractBroken, to_string(reply),
+                     kScriptContractShapes);
 }
 
 std::string name_script_in_error(std::string_view error_text, std::string_view file) {
@@ -102,20 +112,8 @@ Task<detail::SingleKeyLock::Attempt> ScriptLock::attempt(const std::string& key,
   Attempt result;
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, ttl_ms(), std::to_string(clock_.wall_now().count())};
-  result.call = co_await run_script(acquire_, std::move(keys), std::move(args));
-  if (!result.call.replied()) co_return result;
-  if (result.call.reply.is_error()) {
-    result.call.reply.text = name_script_in_error(result.call.reply.text, acquire_name_);
-    co_return result;
-  }
-  switch (acquire_answer(result.call.reply)) {
-    case ScriptAnswer::yes: result.granted = true; break;
-    case ScriptAnswer::no: break;
-    case ScriptAnswer::outside_contract:
-      result.call = contract_error(std::move(result.call), acquire_name_,
-                                   "the contract wants 1, true or OK, or 0, false or nil");
-      break;
-  }
+  result.call = contract_reply(co_await run_script(acquire_, std::move(keys), std::move(args)), acquire_name_);
+  result.granted = result.call.replied() && result.call.reply.is_integer(1);
   co_return result;
 }
 
@@ -124,7 +122,7 @@ Task<CallResult> ScriptLock::release_call(const std::string& key, const std::str
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token};
   CallResult call = co_await run_script(release_, std::move(keys), std::move(args));
-  co_return owner_check_reply(std::move(call), release_name_);
+  co_return contract_reply(std::move(call), release_name_);
 }
 
 Task<CallResult> ScriptLock::renew_call(const std::string& key, const std::string& token) {
@@ -132,7 +130,7 @@ Task<CallResult> ScriptLock::renew_call(const std::string& key, const std::strin
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, ttl_ms()};
   CallResult call = co_await run_script(*renew_, std::move(keys), std::move(args));
-  co_return owner_check_reply(std::move(call), renew_name_);
+  co_return contract_reply(std::move(call), renew_name_);
 }
 
 }  // namespace lockcheck

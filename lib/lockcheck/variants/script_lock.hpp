@@ -3,10 +3,10 @@
 // users can test their lock scripts under faults and compare them with the catalogue.
 //
 //   acquire.lua  KEYS[1] lock key, ARGV[1] owner token, ARGV[2] TTL in ms, ARGV[3] the client's wall clock
-//                in ms; returns 1, true or SET's OK when acquired, 0, false or nil when not.
-//   release.lua  KEYS[1], ARGV[1] token; returns 1 or true when released, 0, false or nil when not owned.
-//   renew.lua    (optional) KEYS[1], ARGV[1] token, ARGV[2] TTL in ms; 1 or true when extended, 0, false or
-//                nil when not.
+//                in ms; answers whether it acquired.
+//   release.lua  KEYS[1], ARGV[1] token; answers whether it released.
+//   renew.lua    (optional) KEYS[1], ARGV[1] token, ARGV[2] TTL in ms; answers whether it extended.
+// All three answer in the same shapes (script_answer): 1, true or SET's OK for yes; 0, false or nil for no.
 // (Users read this contract in scenarios/README.md, "[scripts]"; keep the two in step.)
 //
 // Everything around the scripts is the token lock's careful loop (single_key_lock.hpp): jittered backoff,
@@ -32,12 +32,20 @@ struct UserScripts {
   std::string renew_name = "renew.lua";
 };
 
-// What a script's reply means under the contract. Lua's true reaches the client as 1, false as nil.
+// What a script's reply means under the contract. Lua's true reaches the client as 1, false as nil; a script
+// that returns SET's own reply answers OK or nil. Every other reply is outside the contract.
 enum class ScriptAnswer { yes, no, outside_contract };
-// acquire.lua: 1 or the status OK (a script that returns SET's own reply) is yes; 0 or nil is no.
-ScriptAnswer acquire_answer(const Reply& reply);
-// release.lua and renew.lua: 1 is yes; 0 or nil is no.
-ScriptAnswer owner_check_answer(const Reply& reply);
+ScriptAnswer script_answer(const Reply& reply);
+// The accepted shapes as messages name them.
+inline constexpr const char* kScriptContractShapes = "1, true or OK (yes), or 0, false or nil (no)";
+// Every breach's message says this: a history's op detail that contains it is a breach (how `lockcheck run` and
+// `explore` tell a broken script from a broken lock; properties/script_contract.hpp looks for the same words).
+inline constexpr const char* kScriptContractBroken = "broke the lock script contract";
+
+// Why `reply`, from the user's script `file`, breaks the contract: "release.lua broke the lock script contract:
+// it returned (integer) 2; ...", or "release.lua:3 broke ...: it failed with ..." for an error the script raised
+// (a Lua error, a bad redis.call). "" for an answer, and for a refusal of the server's own (READONLY, OOM, ...).
+std::string script_contract_breach(const Reply& reply, std::string_view file);
 
 // Redis names a failing script "user_script" and adds its SHA1 ("ERR user_script:3: boom script: <sha>, on
 // @user_script:3."); the user knows it as `file`: "ERR renew.lua:3: boom (at renew.lua:3)".

@@ -62,7 +62,8 @@ class ScenarioScripts : public ::testing::Test {
 
 TEST_F(ScenarioScripts, ResolvedRelativeToTheFile) {
   const Scenario s = load_scenario(
-      write("variant = \"script\"\n[scripts]\nacquire = \"lua/acq.lua\"\nrelease = \"./lua/../lua/rel.lua\"\n"));
+      write("variant = \"script\"\n[scripts]\nacquire = \"lua/acq.lua\"\nrelease = \"./lua/../lua/rel.lua\"\n"
+            "[expect]\nmutual_exclusion_server = \"holds\"\n"));
   EXPECT_EQ(s.name, "mine");
   EXPECT_EQ(s.config.variant, "script");
   EXPECT_EQ(s.scripts.acquire, (dir_ / "lua/acq.lua").string());

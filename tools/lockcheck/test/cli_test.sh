@@ -40,6 +40,51 @@ code=$?
 expect "a Lua 5.4-only user script is rejected before the run (got $code)" test "$code" -eq 2
 expect "the rejection names the construct and the line" grep -q "lua54-script.toml:5:.*integer division operator '//' is not Lua 5.1 syntax" "$work/lua54.out"
 
+# Gates that can fail: --strict fails a scenario whose verdicts rest on nothing, and only --strict does.
+"$lockcheck" run "$here/hollow.toml" > "$work/hollow.out" 2>&1
+code=$?
+expect "a hollow scenario passes without --strict (got $code)" test "$code" -eq 0
+expect "but says what its verdicts rest on" grep -q "HOLLOW: none of the [0-9]* fault(s) landed while a client held the lock" "$work/hollow.out"
+"$lockcheck" run "$here/hollow.toml" --strict > "$work/hollow-strict.out" 2>&1
+code=$?
+expect "with --strict a hollow scenario fails (got $code)" test "$code" -eq 1
+expect "and says why" grep -q "STRICT: hollow rests on nothing (HOLLOW above)" "$work/hollow-strict.out"
+"$lockcheck" run "$here/expects-none.toml" --strict > "$work/none-strict.out" 2>&1
+code=$?
+expect "with --strict a file that expects no verdict fails (got $code)" test "$code" -eq 1
+expect "naming its reason" grep -q 'HOLLOW: the file expects no verdict (\[expect\] none = "a test of --strict' "$work/none-strict.out"
+printf 'variant = "token"\nseeds = 2\n' > "$work/no-expect.toml"
+"$lockcheck" run "$work/no-expect.toml" > "$work/no-expect.out" 2>&1
+code=$?
+expect "a scenario file without [expect] is refused (got $code)" test "$code" -eq 2
+expect "at its first line, with the fix" grep -q "no-expect.toml:1:1: no \[expect\] table: .* or, when it is run for something else, \[expect\] none" "$work/no-expect.out"
+
+# The lock script contract (scenarios/README.md, [scripts]): a breach is bad input, exit 2, never a passing run.
+"$lockcheck" run "$here/contract-release-answers-2.toml" > "$work/contract-probe.out" 2>&1
+code=$?
+expect "a release answering 2 is refused before the run (got $code)" test "$code" -eq 2
+expect "the refusal names the file's line, the script and the reply" \
+  grep -q "contract-release-answers-2.toml:7:.*release_answers_2.lua broke the lock script contract: it returned (integer) 2" "$work/contract-probe.out"
+"$lockcheck" run "$here/contract-release-answers-2-in-run.toml" > "$work/contract-run.out" 2>&1
+code=$?
+expect "a release answering 2 in the run exits 2 (got $code)" test "$code" -eq 2
+expect "the run names the seed, the script and the reply" \
+  grep -q "CONTRACT: seed 1, t=.*release_answers_2_near_expiry.lua broke the lock script contract: it returned (integer) 2" "$work/contract-run.out"
+expect "and says the run failed for it" grep -q "1 with a script outside its contract (exit 2)" "$work/contract-run.out"
+"$lockcheck" explore --scripts "$here/../../../scenarios/scripts/token_acquire.lua,$here/release_answers_2_near_expiry.lua" \
+  --budget-runs 50 --seed 1 --out "$work/contract-finds" > "$work/contract-explore.out" 2>&1
+code=$?
+expect "explore stops on a release answering 2 with exit 2 (got $code)" test "$code" -eq 2
+expect "naming the script and the reply" \
+  grep -q "a lock script broke its contract in a run (seed [0-9]*, t=.*release_answers_2_near_expiry.lua broke the lock script contract: it returned (integer) 2" "$work/contract-explore.out"
+
+"$lockcheck" compare --scripts "late=$here/../../../scenarios/scripts/token_acquire.lua,$here/release_answers_2_near_expiry.lua" \
+  --faults baseline --runs 2 --out "$work/contract-compare" > "$work/contract-compare.out" 2>&1
+code=$?
+expect "compare exits 2 on a release answering 2 (got $code)" test "$code" -eq 2
+expect "its matrix notes say which script broke it, and how" \
+  grep -q "a lock script broke its contract, seed 1, t=.*release_answers_2_near_expiry.lua broke the lock script contract: it returned (integer) 2" "$work/contract-compare/matrix.md"
+
 "$lockcheck" replay "$here/mismatch.toml" --seed 2 --out "$work/a.jsonl" 2> /dev/null
 "$lockcheck" replay "$here/mismatch.toml" --seed 2 --out "$work/b.jsonl" 2> /dev/null
 expect "replay is byte for byte" cmp -s "$work/a.jsonl" "$work/b.jsonl"
