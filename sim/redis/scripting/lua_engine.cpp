@@ -1,6 +1,5 @@
 #include "redis/scripting/lua_engine.hpp"
 
-#include <cassert>
 #include <cstdlib>
 #include <cstring>
 #include <lua.hpp>
@@ -9,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "lockcheck/assert.hpp"
 #include "redis/scripting/embedded_chunk.hpp"
 #include "redis/scripting/lua51_lib.hpp"
 #include "redis/scripting/lua51_rewrite.hpp"
@@ -203,7 +203,7 @@ LuaEngine::LuaEngine(Node& node, std::uint64_t instruction_limit, std::size_t me
 void LuaEngine::start() {
   if (L_ != nullptr) return;
   L_ = lua_newstate(&LuaEngine::allocate, this);
-  assert(L_ != nullptr);
+  LOCKCHECK_ASSERT(L_ != nullptr);
   *static_cast<LuaEngine**>(lua_getextraspace(L_)) = this;
   lua_pushcfunction(L_, protected_setup);
   if (lua_pcall(L_, 0, 0, 0) != LUA_OK) {

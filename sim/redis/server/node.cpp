@@ -1,11 +1,11 @@
 #include "redis/server/node.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <type_traits>
 #include <utility>
 #include <variant>
 
+#include "lockcheck/assert.hpp"
 #include "redis/acl/acl_texts.hpp"
 #include "redis/server/command.hpp"
 #include "redis/server/commands.hpp"
@@ -61,7 +61,7 @@ Node::Node(NodeOptions options)
       notifier_([this](const std::string& channel, const std::string& message) { publish(channel, message); }),
       lua_(std::make_unique<LuaEngine>(*this, options_.script_instruction_limit, options_.script_memory_limit_bytes)),
       functions_(std::make_unique<FunctionLibraries>(*lua_)) {
-  assert(options_.clock && "a Node needs a clock");
+  LOCKCHECK_ASSERT(options_.clock && "a Node needs a clock");
   notifier_.set_downstream(options_.observer);
   keyspace_.set_observer(&notifier_);
   wait_hook_ = [](std::int64_t, std::int64_t, std::int64_t) -> std::int64_t { return 0; };
@@ -253,7 +253,7 @@ std::int64_t Node::busy_reply_threshold_ms() const {
 
 Reply Node::run_queued(const Command& command, Session& session) {
   const CommandSpec* spec = find_command(command[0]);
-  assert(spec != nullptr && "only known commands are queued");
+  LOCKCHECK_ASSERT(spec != nullptr && "only known commands are queued");
   // Same clock reading as EXEC itself: the transaction runs at one instant, as a script does.
   keyspace_.set_actor(Actor{session.client_id, spec->name, {}});
   keyspace_.select(session.db);  // a queued script's SELECT does not carry over to the next command
@@ -321,7 +321,7 @@ Reply Node::call_from_script(const Command& command, bool read_only, bool allow_
 }
 
 Reply Node::script_command(const Command& command, bool read_only, bool allow_oom, Outcome& outcome) {
-  assert(script_session_ != nullptr && depth_ > 0);
+  LOCKCHECK_ASSERT(script_session_ != nullptr && depth_ > 0);
   const CommandSpec* spec = find_command(command[0]);
   outcome.spec = spec;
   if (spec == nullptr) return Reply::error("ERR Unknown Redis command called from script");
