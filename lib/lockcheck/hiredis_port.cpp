@@ -200,6 +200,14 @@ Task<CallResult> HiredisPort::call(std::size_t node, Command command) {
   co_return call_locked(node, std::move(command));
 }
 
+Task<CallResult> HiredisPort::call_on_connection(std::size_t node, std::uint64_t epoch, Command command) {
+  std::lock_guard lock(mutex_);
+  if (node >= nodes_.size() || nodes_[node]->context == nullptr || nodes_[node]->connections != epoch) {
+    co_return CallResult::failed(CallStatus::not_sent, "the connection changed");
+  }
+  co_return call_locked(node, std::move(command));
+}
+
 Task<std::vector<CallResult>> HiredisPort::fan_out(std::vector<NodeCommand> commands) {
   std::lock_guard lock(mutex_);
   co_return exchange_locked(commands, nullptr);

@@ -46,6 +46,8 @@ class HiredisPort final : public Port {
   Task<CallResult> call(std::size_t node, Command command) override;
   // How many connections to `node` this port has opened: a new one after a dropped one.
   std::uint64_t connection_epoch(std::size_t node) const override;
+  // Never reconnects: a connection dropped since `epoch`, or replaced, sends nothing.
+  Task<CallResult> call_on_connection(std::size_t node, std::uint64_t epoch, Command command) override;
   // Writes every command first, then reads the replies: one round trip for N nodes, not N.
   Task<std::vector<CallResult>> fan_out(std::vector<NodeCommand> commands) override;
   // The same, but stops reading once `decided` holds; the connections of nodes not awaited keep owing their

@@ -2,6 +2,11 @@
 
 namespace lockcheck {
 
+Task<CallResult> Port::call_on_connection(std::size_t node, std::uint64_t epoch, Command command) {
+  if (connection_epoch(node) != epoch) co_return CallResult::failed(CallStatus::not_sent, "the connection changed");
+  co_return co_await call(node, std::move(command));
+}
+
 Task<std::vector<CallResult>> Port::fan_out(std::vector<NodeCommand> commands) {
   std::vector<Task<CallResult>> calls;
   calls.reserve(commands.size());

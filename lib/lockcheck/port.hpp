@@ -55,6 +55,10 @@ class Port {
     (void)node;
     return 0;
   }
+  // call(), but only on the connection of `epoch` (connection_epoch): if that connection is gone, nothing is
+  // sent and the result is not_sent, never a new connection. What a transaction's MULTI, its write and its
+  // EXEC need: a write sent on a new connection would run at once, outside the transaction and its WATCH.
+  virtual Task<CallResult> call_on_connection(std::size_t node, std::uint64_t epoch, Command command);
   // Sends every command before awaiting any reply, so N nodes cost about one round trip.
   // Results keep the input order. The default awaits the calls concurrently with when_all.
   virtual Task<std::vector<CallResult>> fan_out(std::vector<NodeCommand> commands);

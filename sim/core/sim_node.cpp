@@ -145,9 +145,9 @@ Reply SimNode::execute(int process, const Command& command, bool& changed) {
 
 SimNode::~SimNode() = default;
 
-std::uint64_t SimNode::sessions_opened(int process) const {
+std::uint64_t SimNode::session_epoch(int process) const {
   const auto it = sessions_opened_.find(process);
-  return it == sessions_opened_.end() ? 0 : it->second;
+  return (crashes_ << 32) ^ (it == sessions_opened_.end() ? 0 : it->second);
 }
 
 std::optional<std::int64_t> SimNode::next_block_deadline_ms() const { return node_->next_block_deadline_ms(); }
@@ -190,6 +190,7 @@ void SimNode::crash() {
   if (!up_) return;
   *at_crash_ = node_->snapshot();
   up_ = false;
+  ++crashes_;
   for (auto& [id, session] : sessions_) node_->disconnect(*session);  // connections close: subscriptions end
   sessions_.clear();
   late_replies_.clear();

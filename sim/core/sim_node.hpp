@@ -49,8 +49,9 @@ class SimNode final : public mock::Observer {
   // Runs a client's command now; records the key events it caused. Returns whether data changed.
   // SUBSCRIBE runs on the process's subscriber session, as a real client subscribes on its own connection.
   Reply execute(int process, const Command& command, bool& changed);
-  // How many sessions (connections) `process` has had here: a new one after a crash of the node or the process.
-  std::uint64_t sessions_opened(int process) const;
+  // Changes when `process`'s session (connection) here ends or a new one begins: a crash of the node, a new
+  // session after the process's crash.
+  std::uint64_t session_epoch(int process) const;
   // A client process crashed: its connections close, and with them its subscriptions, open transaction and
   // watched keys (a restarted process connects afresh).
   void close_connections(int process);
@@ -114,6 +115,7 @@ class SimNode final : public mock::Observer {
   // files that drive a node's data directly include redis/server/node.hpp).
   std::map<int, std::unique_ptr<mock::Session>> sessions_;
   std::map<int, std::uint64_t> sessions_opened_;  // process -> sessions made for it
+  std::uint64_t crashes_ = 0;  // every session ends at a crash, whether or not its process has sent since
   std::vector<PendingEvent> pending_;
   bool up_ = true;
   int replica_of_;

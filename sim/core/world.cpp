@@ -98,7 +98,7 @@ std::int64_t World::link_delay(int process, int node) {
 std::uint64_t World::connection_epoch(int process, std::size_t service) const {
   const int node = service < routing_.size() ? routing_[service] : -1;
   if (node < 0 || (sentinel_ && sentinel_->is_sentinel(node))) return 0;
-  return (static_cast<std::uint64_t>(node + 1) << 48) ^ nodes_[static_cast<std::size_t>(node)]->sessions_opened(process);
+  return (static_cast<std::uint64_t>(node + 1) << 48) ^ nodes_[static_cast<std::size_t>(node)]->session_epoch(process);
 }
 
 void World::send(ClientProcess& process, std::size_t service, Command command, std::shared_ptr<PendingCall> pending) {

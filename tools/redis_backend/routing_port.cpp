@@ -37,6 +37,20 @@ std::uint64_t RoutingPort::connection_epoch(std::size_t node) const {
   return (generation << 32) ^ (port ? port->connection_epoch(node) : 0);
 }
 
+Task<CallResult> RoutingPort::call_on_connection(std::size_t node, std::uint64_t epoch, Command command) {
+  std::shared_ptr<HiredisPort> port;
+  std::uint64_t generation = 0;
+  {
+    std::lock_guard lock(mutex_);
+    port = port_;
+    generation = generation_;
+  }
+  if (!port || table_.generation() != generation || (epoch >> 32) != generation) {
+    co_return CallResult::failed(CallStatus::not_sent, "the connection changed");
+  }
+  co_return co_await port->call_on_connection(node, epoch ^ (generation << 32), std::move(command));
+}
+
 Task<CallResult> RoutingPort::call(std::size_t node, Command command) {
   const std::shared_ptr<HiredisPort> port = current();
   co_return co_await port->call(node, std::move(command));

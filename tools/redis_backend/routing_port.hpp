@@ -22,6 +22,8 @@ class RoutingPort final : public Port {
   Task<CallResult> call(std::size_t node, Command command) override;
   // A new routing generation (a failover, a restart on another port) is a new set of connections.
   std::uint64_t connection_epoch(std::size_t node) const override;
+  // Sent by the current port's own call_on_connection (no reconnect), and only in the same generation.
+  Task<CallResult> call_on_connection(std::size_t node, std::uint64_t epoch, Command command) override;
   Task<std::vector<CallResult>> fan_out(std::vector<NodeCommand> commands) override;
   Task<std::vector<CallResult>> fan_out_until(std::vector<NodeCommand> commands, DecidedPredicate decided) override;
   Task<CallResult> subscribe(std::size_t node, std::string channel) override;

@@ -65,20 +65,16 @@ Task<std::optional<CallResult>> WatchCasLock::if_holds_round(const std::string& 
     (void)co_await call(command("UNWATCH"));
     co_return value.reply.is_error() ? value : CallResult::of(Reply::integer_reply(0));
   }
-  CallResult opened = co_await call(command("MULTI"));
+  // MULTI, the write and EXEC go only on the WATCH's connection: on a new one the write would run at once.
+  CallResult opened = co_await port_.call_on_connection(node_, epoch, command("MULTI"));
   if (!opened.replied()) co_return co_await abandoned(opened);
   if (opened.reply.is_error()) {  // "MULTI calls can not be nested": a stale transaction; close it, start again
     (void)co_await call(command("DISCARD"));
     co_return std::nullopt;
   }
-  if (port_.connection_epoch(node_) != epoch) {
-    // The transaction opened on another connection than the WATCH: close it unrun and check again.
-    (void)co_await call(command("DISCARD"));
-    co_return std::nullopt;
-  }
-  CallResult queued = co_await call(write);
+  CallResult queued = co_await port_.call_on_connection(node_, epoch, write);
   if (!queued.replied() || queued.reply.is_error()) co_return co_await abandoned(queued);
-  CallResult executed = co_await call(command("EXEC"));
+  CallResult executed = co_await port_.call_on_connection(node_, epoch, command("EXEC"));
   if (!executed.replied()) co_return co_await abandoned(executed);
   // nil: the key changed after WATCH; an error (EXECABORT, or EXEC without MULTI after a reconnect): the write
   // did not run. Either way, check again.
