@@ -18,12 +18,15 @@ namespace {
 namespace fs = std::filesystem;
 
 // The explore.json files a folder holds: its own, then those of its immediate sub-folders (a shard's
-// explore-shard-i-of-n/, a CI artifact's folder), sorted. One level only: a merge reads what it was pointed at.
-std::vector<fs::path> explore_files_in(const fs::path& folder) {
+// explore-<lock>-seed-<seed>-shard-i-of-n/, a CI artifact's folder), sorted. One level only: a merge reads what
+// it was pointed at. `skip`: the merge's own --out, left out of the scan so that merging again into the same
+// place (`merge /results --out /results/merged`) does not read the last merge as one more search.
+std::vector<fs::path> explore_files_in(const fs::path& folder, const std::string& skip = {}) {
   std::vector<fs::path> files;
   if (fs::is_regular_file(folder / explore::kExploreJsonName)) files.push_back(folder / explore::kExploreJsonName);
   std::vector<fs::path> below;
   for (const auto& entry : fs::directory_iterator(folder)) {
+    if (!skip.empty() && fs::exists(skip) && fs::equivalent(entry.path(), skip)) continue;
     if (entry.is_directory() && fs::is_regular_file(entry.path() / explore::kExploreJsonName)) {
       below.push_back(entry.path() / explore::kExploreJsonName);
     }
@@ -52,11 +55,11 @@ bool is_explore_input(const std::string& input) {
   return explore_outputs;
 }
 
-std::vector<explore::ExploreInput> read_inputs(const std::vector<std::string>& inputs) {
+std::vector<explore::ExploreInput> read_inputs(const std::vector<std::string>& inputs, const std::string& out_dir) {
   std::vector<explore::ExploreInput> read;
   for (const std::string& input : inputs) {
     const fs::path path(input);
-    const std::vector<fs::path> files = fs::is_directory(path) ? explore_files_in(path) : std::vector<fs::path>{path};
+    const std::vector<fs::path> files = fs::is_directory(path) ? explore_files_in(path, out_dir) : std::vector<fs::path>{path};
     for (const fs::path& file : files) {
       const std::string source = file.generic_string();
       read.push_back(explore::ExploreInput{explore::parse_explore_json(read_merge_input(file), source), source,
@@ -108,7 +111,7 @@ bool are_explore_outputs(const std::vector<std::string>& inputs) {
 
 int command_merge_explore(const MergeOptions& options) {
   if (!options.junit_path.empty()) throw std::invalid_argument("merge: --junit is for compare shards, not explore outputs");
-  const std::vector<explore::ExploreInput> inputs = read_inputs(options.inputs);
+  const std::vector<explore::ExploreInput> inputs = read_inputs(options.inputs, options.out_dir);
   const auto replay = [&](const explore::FindRecord& find, const explore::ExploreInput& input) {
     const explore::WrittenFind replayed =
         explore::replay_find(path_in(input.directory, find.file), find_of(find), options.out_dir);

@@ -52,6 +52,12 @@ done
 expect "the merge writes one explore.json" test -s "$work/merged/explore.json"
 "$lockcheck" merge "$work/merged" > "$work/remerge.out" 2> /dev/null
 expect "a merged result reads back as an explore output (exit $?)" grep -q "(merged: 8 search(es), 48 runs" "$work/remerge.out"
+"$lockcheck" merge "$work/shards" --out "$work/shards/merged" > /dev/null 2>&1
+"$lockcheck" merge "$work/shards" --out "$work/shards/merged" > "$work/again.out" 2>&1
+code=$?
+expect "merging again into a folder under the inputs does not read the last merge as a search (exit $code)" \
+  grep -q "(merged: 8 search(es), 48 runs" "$work/again.out"
+rm -rf "$work/shards/merged"
 
 # Deterministic: shard 2/4 again with one job writes the same explore.json and the same find files.
 "$lockcheck" explore --variant set-nx-ex-del "${search[@]}" --shard 2/4 --jobs 1 --out "$work/rerun" > /dev/null 2>&1
