@@ -279,6 +279,10 @@ std::string faults_tables(const SimConfig& config) {
 }
 
 std::string expect_table(const Scenario& scenario) {
+  // A file that gates no verdict on purpose says why (explore's corpus files): load_scenario wants [expect].
+  if (scenario.expectations.empty() && !scenario.expects_none_because.empty()) {
+    return fmt::format("\n[expect]\nnone = {}\n", Table::quoted(scenario.expects_none_because));
+  }
   if (scenario.expectations.empty()) return "";
   std::string text = "\n[expect]\n";
   for (const Expectation& expectation : scenario.expectations) {

@@ -304,13 +304,33 @@ RunPlan Explorer::next_plan() {
 }
 
 bool Explorer::done() const {
-  return over_ || (options_.budget_runs > 0 && result_.runs >= options_.budget_runs);
+  if (over_) return true;
+  if (resumed_next_ < resumed_.size()) return false;
+  return options_.budget_runs > 0 && own_runs() >= options_.budget_runs;
+}
+
+void Explorer::resume_from(std::vector<RunPlan> runs) {
+  for (RunPlan& plan : runs) {
+    // A kept run of an earlier search, fitted to this one: its pins and --without hold here too, and it runs
+    // no longer than this base (the corpus may come from an earlier, longer starting scenario).
+    options_.pins.apply(plan.config);
+    leave_out(options_.without, plan.config.faults);
+    plan.config.duration_us = std::min(plan.config.duration_us, base_.duration_us);
+    std::erase_if(plan.config.faults, [&](const sim::FaultSpec& fault) { return fault.at_us > plan.config.duration_us; });
+    fit_processes(plan.config);
+    normalize(plan.config.faults);
+    plan.enabled = kinds_;  // guided's own runs enable every kind searched
+    resumed_.push_back(std::move(plan));
+  }
 }
 
 bool Explorer::step() {
   if (done()) return false;
   std::vector<RunPlan> plans;
-  while (plans.size() < kBatch && (options_.budget_runs == 0 || result_.runs + plans.size() < options_.budget_runs)) {
+  // A batch is either resumed runs or runs of the search's own, so the budget counts only the latter.
+  const bool resuming = resumed_next_ < resumed_.size();
+  while (resuming && plans.size() < kBatch && resumed_next_ < resumed_.size()) plans.push_back(resumed_[resumed_next_++]);
+  while (!resuming && plans.size() < kBatch && (options_.budget_runs == 0 || own_runs() + plans.size() < options_.budget_runs)) {
     plans.push_back(next_plan());
   }
   std::vector<Outcome> outcomes(plans.size());
@@ -319,6 +339,7 @@ bool Explorer::step() {
     const std::size_t end = run_from(plans, next, options_.jobs, may_end, outcomes);
     for (; next < end && !over_; ++next) {
       over_ = take(plans[next], outcomes[next].exercise, outcomes[next].verdicts, outcomes[next].events);
+      if (resuming) ++result_.corpus_loaded;
     }
   }
   return !done();

@@ -13,7 +13,6 @@
 #include <map>
 #include <optional>
 #include <utility>
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -103,6 +102,8 @@ struct ExploreResult {
   };
   std::vector<LimitMet> limits;
   std::size_t corpus = 0;  // runs kept for mutation
+  // Of `runs`, those replayed from a corpus (resume_from) before the search's own: outside its run budget.
+  std::uint64_t corpus_loaded = 0;
 };
 
 class Explorer {
@@ -110,9 +111,15 @@ class Explorer {
   // `base` fixes the topology and the lock settings; `can_renew`: the variant can run under a watchdog.
   Explorer(sim::SimConfig base, bool can_renew, ExploreOptions options);
 
+  // Runs these before any run of its own (a corpus's kept runs, corpus.hpp), outside the run budget, each as a
+  // run of the search: its marks and verdicts count, and one that reaches a mark or a pair of marks no earlier
+  // run reached is kept for mutation, as libFuzzer resumes from its corpus. Call before the first step().
+  void resume_from(std::vector<RunPlan> runs);
   // Runs one batch; false once the search is over (run budget spent, or a find ends it).
   bool step();
   const ExploreResult& result() const { return result_; }
+  // The runs kept for mutation, in the order they were kept (what --corpus persists).
+  const std::vector<RunPlan>& kept_runs() const { return corpus_; }
 
  private:
   std::uint64_t run_seed();
@@ -141,6 +148,8 @@ class Explorer {
   // Counts a mark the find's minimal run reached that no run of the search had.
   void count_unreached_marks(const Find& find);
   bool done() const;
+  // Runs of the search's own, those the run budget counts (not the resumed ones).
+  std::uint64_t own_runs() const { return result_.runs - result_.corpus_loaded; }
   // Whether a run with these verdicts could end the search when taken (a find, unless --all-properties):
   // no later run of its batch need run. Read by the runs' threads; take() changes nothing it reads meanwhile.
   bool may_end_search(const std::vector<properties::Verdict>& verdicts) const;
@@ -155,6 +164,8 @@ class Explorer {
   sim::Prng prng_;
   std::vector<RunPlan> corpus_;
   std::vector<MarkCounts> corpus_marks_;  // the marks each kept run reached
+  std::vector<RunPlan> resumed_;          // resume_from()'s runs; the first `resumed_next_` have run
+  std::size_t resumed_next_ = 0;
   std::uint64_t fresh_runs_ = 0;  // guided's fresh draws so far: the index into the run-length schedule
   std::set<std::string> found_;
   bool over_ = false;

@@ -61,4 +61,23 @@ WrittenFind write_find(const Find& find, const sim::Scenario::Scripts& scripts, 
   return written;
 }
 
+WrittenFind replay_find(const std::string& path, Find find, const std::string& out_directory) {
+  sim::Scenario loaded;
+  try {
+    loaded = sim::load_scenario(path);
+  } catch (const std::exception& error) {
+    return WrittenFind{path, false, fmt::format("it cannot be loaded: {}", error.what())};
+  }
+  if (loaded.seeds.size() != 1) return WrittenFind{path, false, fmt::format("it states {} seeds, a find one", loaded.seeds.size())};
+  // Where it is first: a file that does not reproduce is named as it was given, and nothing is written for it.
+  if (!judge_run(loaded.config, loaded.seeds.front(), find.property).violated()) {
+    return WrittenFind{path, false, fmt::format("its run (seed {}) does not violate {}", loaded.seeds.front(), find.property)};
+  }
+  if (out_directory.empty()) return WrittenFind{path, true, ""};
+  find.minimal.config = loaded.config;
+  find.minimal.seed = loaded.seeds.front();
+  find.plan = find.minimal;
+  return write_find(find, loaded.scripts, out_directory);
+}
+
 }  // namespace lockcheck::explore

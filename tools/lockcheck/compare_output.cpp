@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "merge_explore_command.hpp"
 #include "reports/compare_junit.hpp"
 #include "reports/matrix_markdown.hpp"
 #include "reports/report_html.hpp"
@@ -21,19 +22,6 @@ void write_file(const std::filesystem::path& path, const std::string& content) {
   std::ofstream out(path, std::ios::binary);
   out << content;
   if (!out) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
-}
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument(fmt::format("merge: cannot read {}", path.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-bool is_shard_file(const std::filesystem::path& path) {
-  const std::string name = path.filename().string();
-  return name.starts_with(reports::kShardFilePrefix) && name.ends_with(".json");
 }
 
 // The shard files an input names: the file itself, or a directory's compare-shard-*.json files (sorted).
@@ -56,6 +44,19 @@ std::vector<std::filesystem::path> shard_files(const std::string& input) {
 }
 
 }  // namespace
+
+std::string read_merge_input(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument(fmt::format("merge: cannot read {}", path.string()));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool is_shard_file(const std::filesystem::path& path) {
+  const std::string name = path.filename().string();
+  return name.starts_with(reports::kShardFilePrefix) && name.ends_with(".json");
+}
 
 void write_comparison_files(const reports::Comparison& comparison, const std::string& out_dir,
                             const std::string& junit_path) {
@@ -85,12 +86,14 @@ std::string write_shard_file(const reports::ComparisonShard& shard, const std::s
 }
 
 int command_merge(const MergeOptions& options) {
+  // One `merge` for both kinds of sharded output, told apart by content.
+  if (are_explore_outputs(options.inputs)) return command_merge_explore(options);
   std::vector<reports::ComparisonShard> shards;
   std::vector<std::string> sources;
   for (const std::string& input : options.inputs) {
     for (const std::filesystem::path& file : shard_files(input)) {
       sources.push_back(file.string());
-      shards.push_back(reports::parse_shard_json(read_file(file), sources.back()));
+      shards.push_back(reports::parse_shard_json(read_merge_input(file), sources.back()));
     }
   }
   const reports::Comparison comparison = reports::merge_shards(shards, sources);

@@ -13,11 +13,15 @@
 
 #include "compare_plan.hpp"
 #include "core/meta_line.hpp"
+#include "corpus.hpp"
+#include "explore_json.hpp"
+#include "explore_report.hpp"
 #include "fault_space.hpp"
 #include "find_file.hpp"
 #include "known_limit.hpp"
 #include "lockcheck/variants/registry.hpp"
 #include "scenario/scenario.hpp"
+#include "shard.hpp"
 
 namespace lockcheck::cli {
 namespace {
@@ -77,21 +81,35 @@ std::vector<Target> targets_of(const ExploreCommandOptions& options) {
 // (explore_bench: the user-script corpus by defaults). The whole catalogue: 300 runs per lock.
 std::uint64_t default_budget_runs(const ExploreCommandOptions& options) { return options.variant == "all" ? 300 : 2000; }
 
-std::string milliseconds(std::int64_t us) { return fmt::format("{}.{:03}s", us / 1000000, us / 1000 % 1000); }
-
 struct TargetOutcome {
   Target target;
   explore::ExploreResult result;
   std::vector<explore::WrittenFind> files;        // one per own bug
   std::vector<explore::WrittenFind> limit_files;  // one per known limit met
   double seconds = 0;
+  std::vector<std::string> corpus_notes;  // what --corpus loaded and wrote
 };
 
-TargetOutcome explore_target(const Target& target, const ExploreCommandOptions& options) {
+// The search of one shard (the whole search when unsharded): its own seed and its share of the run budget.
+explore::ExploreOptions shard_search(const ExploreCommandOptions& options) {
   explore::ExploreOptions search = options.search;
+  search.seed = explore::shard_seed(options.search.seed, options.shard);
+  search.budget_runs =
+      explore::shard_runs(options.budget_runs.value_or(options.budget_seconds ? 0 : default_budget_runs(options)), options.shard);
+  return search;
+}
+
+TargetOutcome explore_target(const Target& target, const ExploreCommandOptions& options, const std::string& out_dir) {
+  explore::ExploreOptions search = shard_search(options);
   if (search.reference.empty()) search.reference = target.reference;
-  search.budget_runs = options.budget_runs.value_or(options.budget_seconds ? 0 : default_budget_runs(options));
   explore::Explorer explorer(target.base, target.can_renew, search);
+  std::size_t corpus_files = 0, corpus_left_out = 0;
+  if (!options.corpus_dir.empty()) {
+    explore::CorpusLoaded loaded = explore::load_corpus(options.corpus_dir, target.label, target.base);
+    corpus_files = loaded.runs.size();
+    corpus_left_out = loaded.left_out;
+    explorer.resume_from(std::move(loaded.runs));
+  }
   const auto start = std::chrono::steady_clock::now();
   auto last_progress = start;
   const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
@@ -108,12 +126,24 @@ TargetOutcome explore_target(const Target& target, const ExploreCommandOptions& 
                    properties::kMarkCount, so_far.pairs.size(), so_far.finds.size());
     }
   }
-  TargetOutcome outcome{target, explorer.result(), {}, {}, elapsed()};
+  TargetOutcome outcome{target, explorer.result(), {}, {}, elapsed(), {}};
+  if (!options.corpus_dir.empty()) {
+    const explore::CorpusWritten written = explore::write_corpus(explorer.kept_runs(), target.label, options.corpus_dir);
+    const std::uint64_t ran = outcome.result.corpus_loaded;
+    outcome.corpus_notes.push_back(fmt::format(
+        "corpus {}: loaded {} corpus run(s) of {}{}{}{}; wrote {} new kept run(s), {} already there", options.corpus_dir,
+        corpus_files, target.label, corpus_files > 0 ? ", run first and resumed from" : " (nothing to resume from yet)",
+        ran < corpus_files ? fmt::format(" ({} ran before a find ended the search)", ran) : std::string(),
+        corpus_left_out > 0 ? fmt::format(" ({} more left out: at most {} are loaded)", corpus_left_out, explore::kMaxCorpusRuns)
+                            : std::string(),
+        written.written, written.present));
+    for (const std::string& problem : written.problems) outcome.corpus_notes.push_back("corpus: " + problem);
+  }
   for (const explore::Find& find : outcome.result.finds) {
-    outcome.files.push_back(explore::write_find(find, target.scripts, options.out_dir));
+    outcome.files.push_back(explore::write_find(find, target.scripts, out_dir));
   }
   for (const auto& met : outcome.result.limits) {
-    outcome.limit_files.push_back(explore::write_find(met.example, target.scripts, options.out_dir));
+    outcome.limit_files.push_back(explore::write_find(met.example, target.scripts, out_dir));
   }
   return outcome;
 }
@@ -171,132 +201,154 @@ std::string not_applicable(properties::Mark mark, const TargetOutcome& outcome, 
   return "";
 }
 
-void print_outcome(const TargetOutcome& outcome, const ExploreCommandOptions& options) {
+explore::FindRecord find_record(const explore::Find& find, const explore::WrittenFind& file, const TargetOutcome& outcome) {
+  explore::FindRecord record;
+  record.property = find.property;
+  record.own_bug = find.own_bug;
+  record.cause = find.verdict.cause;
+  record.decided_by = find.decided_by;
+  record.reference = find.reference;
+  record.reference_seed = find.reference_seed;
+  record.run = find.run;
+  record.seed = find.minimal.seed;
+  record.violation_us = find.violation_us;
+  record.duration_us = find.minimal.config.duration_us;
+  for (const sim::FaultSpec& fault : find.minimal.config.faults) {
+    record.schedule.push_back(sim::describe(fault));
+    const std::string kind(sim::to_string(fault.kind));
+    if (std::find(record.fault_kinds.begin(), record.fault_kinds.end(), kind) == record.fault_kinds.end()) {
+      record.fault_kinds.push_back(kind);
+    }
+  }
+  record.story = find.story;
+  record.one_minimal = find.one_minimal;
+  record.shrink_simulations = find.shrink_simulations;
+  // Relative to the explore.json beside it: the folder may move (a CI artifact, another machine).
+  // write_find writes into out_dir itself.
+  record.file = std::filesystem::path(file.path).filename().generic_string();
+  record.reproduced = file.reproduced;
+  record.problem = file.problem;
+  if (!find.own_bug) {
+    if (const auto theory = limit_of(find, outcome)) record.theory = explore::TheoryCase{theory->cases, theory->because, theory->fault};
+  }
+  return record;
+}
+
+explore::LockRecord lock_record(const TargetOutcome& outcome, const ExploreCommandOptions& options) {
   const explore::ExploreResult& result = outcome.result;
-  std::printf("\nexplore %s  (%s, seed %llu, %llu runs in %.1fs, %.1f runs/s, %llu events)\n", outcome.target.label.c_str(),
-              std::string(explore::to_string(options.search.strategy)).c_str(),
-              static_cast<unsigned long long>(options.search.seed), static_cast<unsigned long long>(result.runs),
-              outcome.seconds, outcome.seconds > 0 ? static_cast<double>(result.runs) / outcome.seconds : 0.0,
-              static_cast<unsigned long long>(result.events));
-  if (result.finds.empty()) std::printf("  no bug of the lock's own found within the budget\n");
-  for (std::size_t i = 0; i < result.finds.size(); ++i) {
-    const explore::Find& find = result.finds[i];
-    const explore::WrittenFind& file = outcome.files[i];
-    std::printf("  FOUND %s violated: the lock's own bug (run %llu, seed %llu, at t=%s)\n    %s\n", find.property.c_str(),
-                static_cast<unsigned long long>(find.run), static_cast<unsigned long long>(find.minimal.seed),
-                milliseconds(find.violation_us).c_str(), find.verdict.cause.c_str());
-    std::printf("    own bug: %s\n", find.decided_by.c_str());
-    if (!find.story.empty()) std::printf("    what happened:\n");
-    for (const std::string& sentence : find.story) std::printf("      - %s\n", sentence.c_str());
-    std::printf("    minimal schedule (%zu fault(s), %s, %d simulations to shrink):\n", find.minimal.config.faults.size(),
-                find.one_minimal ? "each needed" : "NOT 1-minimal: the shrink budget ran out", find.shrink_simulations);
-    for (const sim::FaultSpec& fault : find.minimal.config.faults) std::printf("      %s\n", sim::describe(fault).c_str());
-    if (file.reproduced) {
-      std::printf("    wrote %s\n    replay: lockcheck run %s\n", file.path.c_str(), file.path.c_str());
-    } else {
-      std::printf("    wrote %s, but it does NOT reproduce: %s\n", file.path.c_str(), file.problem.c_str());
-    }
-  }
-  if (!result.limits.empty()) {
-    std::printf("  known limits met (the fault model breaks every lock of this kind so; not the lock's bug):\n");
-  }
-  for (std::size_t i = 0; i < result.limits.size(); ++i) {
-    const explore::Find& example = result.limits[i].example;
-    std::vector<std::string> kinds;
-    for (const sim::FaultSpec& fault : example.minimal.config.faults) {
-      const std::string kind(sim::to_string(fault.kind));
-      if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
-    }
-    const auto theory = limit_of(example, outcome);
-    std::printf("    %s in %lld run(s): %s; theory: %s\n", example.property.c_str(),
-                static_cast<long long>(result.limits[i].runs), kinds.empty() ? "no fault" : fmt::format("{}", fmt::join(kinds, ", ")).c_str(),
-                theory ? fmt::format("{} ({})", theory->cases, theory->because).c_str() : "no case names it");
-    std::printf("      %s\n", example.decided_by.c_str());
-    std::printf("      e.g. %s (%s)\n", outcome.limit_files[i].path.c_str(),
-                theory && !theory->fault.empty() ? ("--without " + theory->fault + " leaves it out").c_str()
-                                                  : "check the lease before writing (--check-lease), or fence the resource");
-  }
-  std::printf("  held (runs that judged it and saw no violation):");
-  for (const auto& [property, runs] : result.held) std::printf(" %s %lld;", property.c_str(), static_cast<long long>(runs));
-  std::printf("\n  exercised: %lld acquires (%lld granted), %lld releases, %lld renewals, %lld unknown outcomes, "
-              "%lld faults (%lld while the lock was held)\n",
-              static_cast<long long>(result.exercise.acquires), static_cast<long long>(result.exercise.acquired),
-              static_cast<long long>(result.exercise.releases), static_cast<long long>(result.exercise.renews),
-              static_cast<long long>(result.exercise.unknown_outcomes), static_cast<long long>(result.exercise.faults),
-              static_cast<long long>(result.exercise.faults_during_hold));
-  std::printf("  marks (runs that reached each; %zu pairs; %zu runs kept for mutation):\n", result.pairs.size(), result.corpus);
+  explore::LockRecord record;
+  record.lock = outcome.target.label;
+  record.runs = result.runs;
+  record.corpus_loaded = result.corpus_loaded;
+  record.events = result.events;
+  record.kept = result.corpus;
+  const properties::Exercise& exercise = result.exercise;
+  record.exercise = explore::ExerciseRecord{exercise.acquires, exercise.acquired,         exercise.releases,
+                                            exercise.renews,   exercise.unknown_outcomes, exercise.faults,
+                                            exercise.faults_during_hold};
   for (std::size_t m = 0; m < properties::kMarkCount; ++m) {
     const auto mark = static_cast<properties::Mark>(m);
     const std::int64_t runs = result.runs_reaching[m];
-    const std::string why_not = not_applicable(mark, outcome, options);
-    const char* label = runs > 0 ? "" : why_not.empty() ? "BLIND SPOT: " : "";
-    std::printf("    %-26s %8s  %s%s%s\n", std::string(properties::to_string(mark)).c_str(),
-                runs > 0 ? std::to_string(runs).c_str() : why_not.empty() ? "never" : "n/a", label,
-                std::string(properties::describe(mark)).c_str(),
-                runs == 0 && !why_not.empty() ? fmt::format(" ({})", why_not).c_str() : "");
+    record.marks.push_back(explore::MarkRecord{std::string(properties::to_string(mark)), runs,
+                                               runs > 0 ? std::string() : not_applicable(mark, outcome, options)});
   }
+  for (const auto& [first, second] : result.pairs) {
+    record.pairs.emplace_back(properties::to_string(static_cast<properties::Mark>(first)),
+                              properties::to_string(static_cast<properties::Mark>(second)));
+  }
+  record.held = result.held;
+  for (std::size_t i = 0; i < result.finds.size(); ++i) {
+    record.finds.push_back(find_record(result.finds[i], outcome.files[i], outcome));
+  }
+  for (std::size_t i = 0; i < result.limits.size(); ++i) {
+    explore::FindRecord limit = find_record(result.limits[i].example, outcome.limit_files[i], outcome);
+    limit.runs = result.limits[i].runs;
+    record.limits.push_back(std::move(limit));
+  }
+  return record;
 }
 
-// The catalogue's fault profile: for each (variant, property) the minimal fault that breaks it, or how many
-// runs it held in. Written by `explore --variant all --all-properties`.
-std::string profile_markdown(const std::vector<TargetOutcome>& outcomes, const ExploreCommandOptions& options) {
-  std::string text = fmt::format(
-      "# Fault profile of the catalogue (generated)\n\n`lockcheck explore --variant all --all-properties --seed {} "
-      "--budget-runs {}` ({} search). Each cell: the minimal fault schedule explore found that violates the property, "
-      "or `held (N)`: N runs judged it and none violated it; `-`: no run could judge it. An own bug is one the "
-      "reference lock of the variant's kind keeps under the same schedule; a \"known limit\" one it breaks too "
-      "(tools/explore/reference.hpp), with its theory case where one names it. explore writes every find as a "
-      "scenario file into its --out directory.\n\n| variant |",
-      options.search.seed, options.budget_runs.value_or(0), explore::to_string(options.search.strategy));
-  for (const std::string_view property : sim::kExpectableProperties) text += fmt::format(" {} |", property);
-  text += "\n|---|";
-  for (std::size_t i = 0; i < std::size(sim::kExpectableProperties); ++i) text += "---|";
-  text += "\n";
+explore::SearchSettings search_settings(const ExploreCommandOptions& options, const std::vector<TargetOutcome>& outcomes) {
+  const explore::ExploreOptions search = shard_search(options);
+  explore::SearchSettings settings;
+  settings.seed = options.search.seed;
+  settings.shard_index = options.shard.index;
+  settings.shard_count = options.shard.count;
+  settings.budget_runs = search.budget_runs;
+  settings.budget_seconds = options.budget_seconds.value_or(0);
+  settings.strategy = std::string(explore::to_string(options.search.strategy));
+  for (const sim::FaultKind kind : options.search.without) settings.without.emplace_back(sim::to_string(kind));
+  settings.reference = options.search.reference;
+  settings.property = options.search.only_property;
+  settings.all_properties = options.search.all_properties;
   for (const TargetOutcome& outcome : outcomes) {
-    text += fmt::format("| {} |", outcome.target.label);
-    for (const std::string_view property : sim::kExpectableProperties) {
-      std::string cell = "-";
-      const auto held = outcome.result.held.find(std::string(property));
-      if (held != outcome.result.held.end()) cell = fmt::format("held ({})", held->second);
-      const auto schedule = [](const explore::Find& find) {
-        std::vector<std::string> faults;
-        for (const sim::FaultSpec& fault : find.minimal.config.faults) faults.push_back(sim::describe(fault));
-        return faults.empty() ? std::string("no fault") : fmt::format("{}", fmt::join(faults, "; "));
-      };
-      for (const auto& met : outcome.result.limits) {
-        if (met.example.property != property) continue;
-        const auto limit = limit_of(met.example, outcome);
-        cell = fmt::format("known limit ({}, {} runs): {}{}", limit ? limit->cases : "reference breaks too", met.runs,
-                           schedule(met.example), held != outcome.result.held.end() ? fmt::format("; held ({})", held->second) : "");
-      }
-      for (const explore::Find& find : outcome.result.finds) {
-        if (find.property == property) cell = fmt::format("**violated (own bug)**: {}", schedule(find));
-      }
-      text += fmt::format(" {} |", cell);
-    }
-    text += "\n";
+    settings.locks.push_back(outcome.target.label);
+    settings.corpus_loaded += outcome.result.corpus_loaded;
   }
-  return text;
+  return settings;
+}
+
+// What the report's first line says of the search: its settings, then what it did (the wall clock only here:
+// explore.json holds nothing that differs between two machines).
+std::string report_header(const TargetOutcome& outcome, const ExploreCommandOptions& options) {
+  const explore::ExploreResult& result = outcome.result;
+  return fmt::format("{}, seed {}{}, {} runs{} in {:.1f}s, {:.1f} runs/s, {} events", explore::to_string(options.search.strategy),
+                     options.search.seed,
+                     options.shard.sharded() ? fmt::format(", shard {}/{}", options.shard.index, options.shard.count) : "",
+                     result.runs,
+                     result.corpus_loaded > 0 ? fmt::format(" ({} of them resumed from the corpus)", result.corpus_loaded) : "",
+                     outcome.seconds, outcome.seconds > 0 ? static_cast<double>(result.runs) / outcome.seconds : 0.0,
+                     result.events);
+}
+
+void check_usage(const ExploreCommandOptions& options) {
+  if (options.shard.count == 0 || options.shard.index >= options.shard.count) {
+    throw std::invalid_argument(fmt::format("--shard wants i/n with 0 <= i < n, got {}/{}", options.shard.index, options.shard.count));
+  }
+  if (!options.corpus_dir.empty() && options.search.strategy != explore::Strategy::guided) {
+    throw std::invalid_argument("--corpus needs the guided strategy: only guided keeps runs to resume from");
+  }
+  shard_search(options);  // a run budget too small for the shards: said before any run
 }
 
 }  // namespace
 
 int command_explore(const ExploreCommandOptions& options) {
+  check_usage(options);
   const std::vector<Target> targets = targets_of(options);
+  // A shard's files go into a folder of its own, so that the shards of a search may share an --out.
+  const std::string explored = targets.size() == 1 ? targets.front().label : options.variant;
+  const std::string out_dir =
+      options.shard.sharded() ? path_in(options.out_dir, explore::shard_folder_name(options.shard, explored, options.search.seed))
+                              : options.out_dir;
   std::vector<TargetOutcome> outcomes;
+  std::vector<explore::LockRecord> records;
   bool found = false;
   for (const Target& target : targets) {
-    outcomes.push_back(explore_target(target, options));
-    print_outcome(outcomes.back(), options);
+    outcomes.push_back(explore_target(target, options, out_dir));
+    records.push_back(lock_record(outcomes.back(), options));
+    print_lock_report(records.back(), report_header(outcomes.back(), options), outcomes.back().corpus_notes, ReportFiles{out_dir, "wrote", {}});
     std::fflush(stdout);
     found = found || !outcomes.back().result.finds.empty();
   }
+  std::filesystem::create_directories(out_dir);
   if (targets.size() > 1) {
-    std::filesystem::create_directories(options.out_dir);
-    const std::string path = (std::filesystem::path(options.out_dir) / "profile.md").generic_string();
-    std::ofstream(path) << profile_markdown(outcomes, options);
+    const std::string path = path_in(out_dir, "profile.md");
+    const std::string how = fmt::format(
+        "`lockcheck explore --variant all --all-properties --seed {} --budget-runs {}{}` ({} search)", options.search.seed,
+        options.budget_runs.value_or(0),
+        options.shard.sharded() ? fmt::format(" --shard {}/{}", options.shard.index, options.shard.count) : "",
+        explore::to_string(options.search.strategy));
+    std::ofstream(path) << profile_markdown(records, how);
     std::printf("\nwrote %s\n", path.c_str());
   }
+  const explore::ExploreDocument document{{search_settings(options, outcomes)}, records};
+  const std::string json_path = path_in(out_dir, std::string(explore::kExploreJsonName));
+  std::ofstream(json_path) << explore_json(document);
+  std::printf("%swrote %s%s\n", targets.size() > 1 ? "" : "\n", json_path.c_str(),
+              options.shard.sharded() ? fmt::format(" (shard {}/{}; `lockcheck merge` unites the shards)", options.shard.index,
+                                                    options.shard.count).c_str()
+                                      : "");
   return found ? 1 : 0;
 }
 

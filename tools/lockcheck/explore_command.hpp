@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "explorer.hpp"
+#include "shard.hpp"
 
 namespace lockcheck::cli {
 
@@ -19,9 +20,15 @@ struct ExploreCommandOptions {
   explore::ExploreOptions search;
   std::string out_dir = "lockcheck-explore";
   bool progress = true;
+  // --shard i/n: this shard's part of the search (shard.hpp); its files go to a folder of its own under out_dir
+  // (explore-<lock>-seed-<seed>-shard-<i>-of-<n>/).
+  explore::ShardSpec shard;
+  // --corpus DIR: resume from the kept runs there (corpus.hpp), and add this search's kept runs to it.
+  std::string corpus_dir;
 };
 
-// Exit code: 0 no bug of the lock's own found within the budget (known limits met are listed, and do not count),
+// Writes each find as a scenario file and explore.json (explore_json.hpp) into out_dir (a shard: its folder
+// under out_dir). Exit code: 0 no bug of the lock's own found within the budget (known limits met are listed, and do not count),
 // 1 an own bug found; throws std::invalid_argument for bad input.
 int command_explore(const ExploreCommandOptions& options);
 

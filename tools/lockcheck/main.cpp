@@ -342,13 +342,16 @@ int main(int argc, char** argv) {
 
   auto* merge = app.add_subcommand(
       "merge", "Combine the shard files of `compare --shard i/n` into matrix.md, report.html, results.json (and "
-               "JUnit), byte for byte those of one unsharded compare");
+               "JUnit), byte for byte those of one unsharded compare; or unite explore outputs (shards, nights): finds "
+               "deduplicated and replayed, marks summed, one explore.json");
   cli::MergeOptions merge_options;
   merge->add_option("inputs", merge_options.inputs,
-                    "Shard files, or directories holding compare-shard-*.json (every shard 0..n-1 exactly once)")
+                    "compare: shard files, or directories holding compare-shard-*.json (every shard 0..n-1 exactly "
+                    "once). explore: explore.json files, or directories holding one or shards' folders with one")
       ->required();
-  merge->add_option("--out", merge_options.out_dir, "Write matrix.md, report.html, results.json here (default: print matrix.md)");
-  merge->add_option("--junit", merge_options.junit_path, "Write JUnit XML here");
+  merge->add_option("--out", merge_options.out_dir, "Write matrix.md, report.html, results.json here (default: print matrix.md); "
+                                                    "explore: the merged explore.json and the kept finds' files");
+  merge->add_option("--junit", merge_options.junit_path, "Write JUnit XML here (compare)");
 
   auto* explore = app.add_subcommand(
       "explore", "Search the fault model for a counterexample (swarm, guided by marks), shrink it, write it as a scenario");
@@ -364,7 +367,8 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::ExistingFile);
   explore->add_option("--budget-s", budget_s, "Stop after this many seconds (per lock)")->check(CLI::PositiveNumber);
-  explore->add_option("--budget-runs", budget_runs, "Stop after this many runs (per lock; without --budget-s the default is 2000, 300 with --variant all): "
+  explore->add_option("--budget-runs", budget_runs, "Stop after this many runs (per lock; without --budget-s the default is 2000, 300 with --variant all; with "
+                                                    "--shard, the shards' total): "
                                                     "with --seed, the same result on every machine")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
   explore->add_option("--seed", explore_seed, "The search's seed (default 1)");
@@ -392,6 +396,13 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"off", "writes", "reads-and-writes"}));
   explore->add_option("--watchdog", pin_watchdog, "Renewal by the watchdog on or off (not drawn)")->check(CLI::IsMember({"on", "off"}));
   explore->add_option("--hold-ms", pin_hold, "Hold times MIN,MAX in ms (not drawn; past the TTL only where the lock renews)");
+  std::string explore_shard;
+  explore->add_option("--shard", explore_shard,
+                      "i/n (0 <= i < n): search shard i's part (its own seed from --seed and i, 1/n of --budget-runs) "
+                      "into DIR/explore-<lock>-seed-<seed>-shard-i-of-n/; `lockcheck merge` unites the shards");
+  explore->add_option("--corpus", explore_options.corpus_dir,
+                      "Resume from the kept runs in this folder (run first, outside the budget), and add this search's "
+                      "kept runs to it: one file per run, named by its content, so shards and nights share the folder");
 
   auto* serve = app.add_subcommand("serve", "Serve the embedded Redis mock over RESP2, or RESP3 after HELLO 3 (real clock)");
   lockcheck::mock::ServeOptions serve_options{.port = 6380};
@@ -455,6 +466,14 @@ int main(int argc, char** argv) {
       if (explore->count("--budget-s") > 0) explore_options.budget_seconds = budget_s;
       if (explore->count("--budget-runs") > 0) explore_options.budget_runs = budget_runs;
       explore_options.search.seed = explore_seed;
+      if (!explore_shard.empty()) {
+        unsigned index = 0, count = 0;
+        if (!parse_shard(explore_shard, index, count)) {
+          std::fprintf(stderr, "lockcheck: --shard wants i/n with 0 <= i < n, got '%s'\n", explore_shard.c_str());
+          return kExitUsage;
+        }
+        explore_options.shard = explore::ShardSpec{index, count};
+      }
       explore_options.search.strategy = strategy == "swarm"    ? explore::Strategy::swarm
                                         : strategy == "all-on" ? explore::Strategy::all_on
                                                                : explore::Strategy::guided;
