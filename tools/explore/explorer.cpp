@@ -392,8 +392,7 @@ bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
       continue;
     }
     found_.insert(verdict.property);
-    count_unreached_marks(find);
-    if (options_.decide) tell_story(find);
+    learn_from_minimal_run(find, options_.decide);
     result_.finds.push_back(std::move(find));
     if (!options_.all_properties || !options_.only_property.empty()) return true;
   }
@@ -522,21 +521,24 @@ std::optional<Find> Explorer::reference_search(const Find& find) const {
   return std::nullopt;
 }
 
-void Explorer::tell_story(Find& find) const {
+void Explorer::learn_from_minimal_run(Find& find, bool tell_story) {
+  const bool minimal_is_plan = find.minimal.config.faults == find.plan.config.faults &&
+                               find.minimal.config.duration_us == find.plan.config.duration_us;
+  if (minimal_is_plan && !tell_story) return;
+  // One simulation serves both: the marks and the story.
   const properties::History history =
       properties::parse_history_lines(sim::simulate(find.minimal.config, find.minimal.seed).history.lines());
+  if (!minimal_is_plan) {
+    // The minimal run is a run of the search too: a mark it reaches is reached (a find under a clock jump while
+    // the lock was held must not leave that mark "never").
+    const properties::Exercise exercise = properties::exercise_of(history);
+    for (std::size_t m = 0; m < properties::kMarkCount; ++m) {
+      if (exercise.marks[m] > 0 && result_.runs_reaching[m] == 0) result_.runs_reaching[m] = 1;
+    }
+  }
+  if (!tell_story) return;
   const Judged judged = judge_history(history, find.property);
   if (judged.violated()) find.story = explain_find(history, judged.verdict);
-}
-
-void Explorer::count_unreached_marks(const Find& find) {
-  // The minimal run is a run of the search too: a mark it reaches is reached (a find under a clock jump while
-  // the lock was held must not leave that mark "never").
-  if (find.minimal.config.faults == find.plan.config.faults && find.minimal.config.duration_us == find.plan.config.duration_us) return;
-  const properties::Exercise exercise = run_plan(find.minimal).exercise;
-  for (std::size_t m = 0; m < properties::kMarkCount; ++m) {
-    if (exercise.marks[m] > 0 && result_.runs_reaching[m] == 0) result_.runs_reaching[m] = 1;
-  }
 }
 
 void Explorer::note_limit(Find find) {
@@ -547,8 +549,7 @@ void Explorer::note_limit(Find find) {
   }
   // The first of its property is shown shrunk, as an example (the reference decided on the run as found).
   if (options_.shrink_simulations > 0 && find.shrink_simulations == 0) shrink_find(find);
-  count_unreached_marks(find);
-  tell_story(find);
+  learn_from_minimal_run(find, true);
   result_.limits.push_back(ExploreResult::LimitMet{std::move(find), 1});
 }
 

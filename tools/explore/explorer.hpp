@@ -143,10 +143,9 @@ class Explorer {
   // violation of the find's property it meets, or nullopt.
   std::optional<Find> reference_search(const Find& find) const;
   void note_limit(Find find);
-  // What the lock did in the find's minimal run (explain.hpp).
-  void tell_story(Find& find) const;
-  // Counts a mark the find's minimal run reached that no run of the search had.
-  void count_unreached_marks(const Find& find);
+  // From the find's minimal run (one simulation): counts a mark it reached that no run of the search had, and
+  // with `tell_story` what the lock did in it (explain.hpp).
+  void learn_from_minimal_run(Find& find, bool tell_story);
   bool done() const;
   // Runs of the search's own, those the run budget counts (not the resumed ones).
   std::uint64_t own_runs() const { return result_.runs - result_.corpus_loaded; }
