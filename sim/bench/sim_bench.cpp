@@ -10,10 +10,10 @@
 
 namespace {
 
-using lockcheck::sim::SimConfig;
+using lockcheck::sim::RunConfig;
 
-SimConfig ten_clients_one_node() {
-  SimConfig config;
+RunConfig ten_clients_one_node() {
+  RunConfig config;
   config.scenario = "bench-10-clients";
   config.clients = std::vector<lockcheck::sim::ClientConfig>(10);
   config.lock.ttl = lockcheck::Millis(1000);
@@ -28,7 +28,7 @@ struct Tally {
   std::chrono::steady_clock::duration wall{};
   std::clock_t cpu_ticks = 0;
 
-  void run(const SimConfig& config, std::uint64_t seed) {
+  void run(const RunConfig& config, std::uint64_t seed) {
     const auto start = std::chrono::steady_clock::now();
     const std::clock_t cpu_start = std::clock();
     const auto result = lockcheck::sim::simulate(config, seed);
@@ -45,7 +45,7 @@ struct Tally {
   }
 };
 
-void run_and_report(benchmark::State& state, const SimConfig& config) {
+void run_and_report(benchmark::State& state, const RunConfig& config) {
   Tally tally;
   std::uint64_t seed = 1;
   for (auto _ : state) tally.run(config, seed++);
@@ -60,8 +60,8 @@ void run_and_report(benchmark::State& state, const SimConfig& config) {
 // `config` and the one-node baseline alternately, seed by seed, so their ratio is measured in the same run under
 // the same load: events_per_s (this topology), one_node_events_per_s, over_one_node (their ratio), and the same
 // by CPU time (events_per_cpu_s, over_one_node_cpu).
-void versus_one_node(benchmark::State& state, const SimConfig& config) {
-  const SimConfig baseline = ten_clients_one_node();
+void versus_one_node(benchmark::State& state, const RunConfig& config) {
+  const RunConfig baseline = ten_clients_one_node();
   Tally topology, one_node;
   std::uint64_t seed = 1;
   for (auto _ : state) {
@@ -81,7 +81,7 @@ BENCHMARK(BM_TenClientsOneNode)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Heavy contention: short holds and think times keep the event rate, not the sleeping, in front.
 void BM_TenClientsHotLoop(benchmark::State& state) {
-  SimConfig config = ten_clients_one_node();
+  RunConfig config = ten_clients_one_node();
   config.workload.hold_min_us = 100;
   config.workload.hold_max_us = 500;
   config.workload.think_min_us = 100;
@@ -94,7 +94,7 @@ BENCHMARK(BM_TenClientsHotLoop)->Unit(benchmark::kMillisecond)->UseRealTime();
 // The same ten clients on a three-shard cluster: each command's slot is computed and routed by the client's
 // ClusterPort and checked by the serving node; interleaved with the one-node run (over_one_node).
 void BM_TenClientsThreeShardCluster(benchmark::State& state) {
-  SimConfig config = ten_clients_one_node();
+  RunConfig config = ten_clients_one_node();
   config.scenario = "bench-10-clients-3-shards";
   config.cluster.shards = 3;
   config.nodes = lockcheck::sim::cluster_nodes(config.cluster);
@@ -105,7 +105,7 @@ BENCHMARK(BM_TenClientsThreeShardCluster)->Unit(benchmark::kMillisecond)->UseRea
 // The same clients finding the master through three sentinels (SentinelPort), the master with two replicas;
 // interleaved with the one-node run (over_one_node).
 void BM_TenClientsSentinel(benchmark::State& state) {
-  SimConfig config = ten_clients_one_node();
+  RunConfig config = ten_clients_one_node();
   config.scenario = "bench-10-clients-sentinel";
   config.sentinel.sentinels = 3;
   config.sentinel.replicas = 2;
@@ -116,7 +116,7 @@ BENCHMARK(BM_TenClientsSentinel)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Redlock: 10 clients fanning out to five independent masters.
 void BM_RedlockFiveNodes(benchmark::State& state) {
-  SimConfig config = ten_clients_one_node();
+  RunConfig config = ten_clients_one_node();
   config.scenario = "bench-redlock-5-nodes";
   config.variant = "redlock";
   config.nodes = std::vector<lockcheck::sim::NodeConfig>(5);

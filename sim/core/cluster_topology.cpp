@@ -14,27 +14,6 @@ constexpr int kFirstPort = 30001;  // as Redis's utils/create-cluster numbers it
 
 }  // namespace
 
-std::vector<NodeConfig> cluster_nodes(const ClusterConfig& cluster) {
-  std::vector<NodeConfig> nodes(static_cast<std::size_t>(cluster.shards));
-  for (int shard = 0; shard < cluster.shards; ++shard) {
-    for (int replica = 0; replica < cluster.replicas_per_shard; ++replica) {
-      NodeConfig node;
-      node.replica_of = shard;
-      node.replication_lag_min_us = cluster.replication_lag_min_us;
-      node.replication_lag_max_us = cluster.replication_lag_max_us;
-      nodes.push_back(node);
-    }
-  }
-  return nodes;
-}
-
-int cluster_shard_of_slot(const ClusterConfig& cluster, int slot) {
-  const int base = kClusterSlots / cluster.shards, extra = kClusterSlots % cluster.shards;
-  // The first `extra` shards serve base + 1 slots each.
-  if (slot < extra * (base + 1)) return slot / (base + 1);
-  return extra + (slot - extra * (base + 1)) / base;
-}
-
 int ClusterTopology::master_of(int node) const { return view_->nodes[static_cast<std::size_t>(node)].master; }
 
 int ClusterTopology::owner_of(int slot) const { return view_->slot_owner[static_cast<std::size_t>(slot)]; }

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
-#include "core/history.hpp"
+#include "model/run_config.hpp"
+#include "model/history.hpp"
 #include "lockcheck/cluster_port.hpp"
 
 namespace lockcheck::mock {

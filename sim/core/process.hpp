@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/clock_model.hpp"
-#include "core/prng.hpp"
+#include "model/prng.hpp"
 #include "core/scheduler.hpp"
 #include "lockcheck/clock.hpp"
 #include "lockcheck/lock_algorithm.hpp"

@@ -9,25 +9,13 @@
 //     holder has read, the stale holder can neither read nor write (Kleppmann's fencing storage).
 #include <cstdint>
 
-#include "core/config.hpp"
-#include "core/history.hpp"
+#include "model/run_config.hpp"
+#include "model/history.hpp"
 #include "core/scheduler.hpp"
+#include "model/resource_lines.hpp"
 #include "workload/resource_seam.hpp"
 
 namespace lockcheck::sim {
-
-// The register's decisions, shared by the simulator's Register and the redis backend's resource script
-// (tools/redis_backend/resource_client.cpp keeps the same rule in Lua).
-bool fencing_accepts_read(Fencing fencing, std::int64_t token, std::int64_t highest);
-bool fencing_accepts_write(Fencing fencing, std::int64_t token, std::int64_t highest);
-
-// The history lines of a read and of a write (sim/README.md), shared with the redis backend's workers. A read
-// line carries `fencing` and `accepted` only with Fencing::reads_and_writes, so other histories keep their shape.
-// `thread` > 0: which of the process's threads sharing one lock object accessed it (the line's "thread", last).
-Json resource_read_fields(int process, const RegisterRead& read, Fencing fencing, std::int64_t fencing_token,
-                          int thread = 0);
-Json resource_write_fields(int process, std::int64_t value, std::int64_t read_version, std::int64_t version,
-                           std::int64_t fencing_token, bool accepted, bool stale, int thread = 0);
 
 class Register {
  public:

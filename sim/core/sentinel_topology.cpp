@@ -21,18 +21,6 @@ mock::SentinelAddress address_of(int port, const std::string& seed) {
 
 }  // namespace
 
-std::vector<NodeConfig> sentinel_nodes(const SentinelConfig& sentinel) {
-  std::vector<NodeConfig> nodes(1);
-  for (int replica = 0; replica < sentinel.replicas; ++replica) {
-    NodeConfig node;
-    node.replica_of = 0;
-    node.replication_lag_min_us = sentinel.replication_lag_min_us;
-    node.replication_lag_max_us = sentinel.replication_lag_max_us;
-    nodes.push_back(node);
-  }
-  return nodes;
-}
-
 SentinelTopology::SentinelTopology(const SentinelConfig& config, std::vector<std::unique_ptr<SimNode>>& nodes)
     : config_(config), nodes_(nodes) {
   for (const auto& node : nodes_) addresses_.push_back(fmt::format("{}:{}", kHost, kFirstNodePort + node->id()));

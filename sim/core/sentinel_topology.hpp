@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
+#include "model/run_config.hpp"
 #include "core/sim_node.hpp"
 #include "lockcheck/sentinel_port.hpp"
 #include "redis/topology/sentinel.hpp"

@@ -1,6 +1,6 @@
 #include "core/sim_node.hpp"
 
-#include "core/hash_holders.hpp"
+#include "model/hash_holders.hpp"
 #include "redis/server/node.hpp"
 
 #include <algorithm>
@@ -8,6 +8,21 @@
 #include <string_view>
 
 namespace lockcheck::sim {
+namespace {
+
+// The run's policy names the same five as the mock's: the model stands below the mock and does not include it.
+mock::EvictionPolicy mock_eviction(EvictionPolicy policy) {
+  switch (policy) {
+    case EvictionPolicy::noeviction: return mock::EvictionPolicy::noeviction;
+    case EvictionPolicy::allkeys_random: return mock::EvictionPolicy::allkeys_random;
+    case EvictionPolicy::allkeys_lru: return mock::EvictionPolicy::allkeys_lru;
+    case EvictionPolicy::allkeys_lfu: return mock::EvictionPolicy::allkeys_lfu;
+    case EvictionPolicy::volatile_lfu: return mock::EvictionPolicy::volatile_lfu;
+  }
+  return mock::EvictionPolicy::noeviction;
+}
+
+}  // namespace
 
 SimNode::SimNode(int id, const NodeConfig& config, History& history, const Scheduler& scheduler)
     : id_(id),
@@ -21,7 +36,7 @@ SimNode::SimNode(int id, const NodeConfig& config, History& history, const Sched
   options.clock = [this] { return clock_.wall_at(scheduler_.now()) / 1000; };
   options.observer = this;
   options.maxmemory_keys = config.maxmemory_keys;
-  options.eviction = config.eviction;
+  options.eviction = mock_eviction(config.eviction);
   options.eviction_seed = 0x5eed + static_cast<std::uint64_t>(id);
   node_ = std::make_unique<mock::Node>(std::move(options));
   // The mock answers WAIT synchronously; the world defers the reply until replicas acknowledge.

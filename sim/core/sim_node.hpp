@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/clock_model.hpp"
-#include "core/config.hpp"
-#include "core/history.hpp"
+#include "model/run_config.hpp"
+#include "model/history.hpp"
 #include "lockcheck/reply.hpp"
 #include "redis/keyspace/observer.hpp"
 

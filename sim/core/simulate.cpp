@@ -4,7 +4,7 @@
 
 namespace lockcheck::sim {
 
-RunResult simulate(const SimConfig& config, std::uint64_t seed) {
+RunResult simulate(const RunConfig& config, std::uint64_t seed) {
   RunResult result;
   {
     World world(config, seed);

@@ -58,7 +58,7 @@ class SimWorkloadClient final : public WorkloadClient {
 Task<void> run_workload(World& world, ClientProcess& process) {
   // World::start_client refused threads_per_process > 1 with a variant without a public type.
   SimWorkloadClient client(world, process);
-  const SimConfig& config = world.config();
+  const RunConfig& config = world.config();
   co_await run_workload(config.workload, config.variant, config.duration_us, client);
 }
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/meta_line.hpp"
-#include "core/renew_op.hpp"
+#include "model/meta_line.hpp"
+#include "model/renew_op.hpp"
 #include "lockcheck/variants/registry.hpp"
 #include "lockcheck/errors.hpp"
 #include "lockcheck/public_types.hpp"
@@ -14,15 +14,7 @@
 
 namespace lockcheck::sim {
 
-std::vector<int> master_nodes(const SimConfig& config) {
-  std::vector<int> masters;
-  for (std::size_t i = 0; i < config.nodes.size(); ++i) {
-    if (config.nodes[i].replica_of < 0) masters.push_back(static_cast<int>(i));
-  }
-  return masters;
-}
-
-World::World(const SimConfig& config, std::uint64_t seed)
+World::World(const RunConfig& config, std::uint64_t seed)
     : config_(config),
       seed_(seed),
       resource_(history_, scheduler_, config.workload.fencing),

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/cluster_topology.hpp"
-#include "core/config.hpp"
-#include "core/history.hpp"
+#include "model/run_config.hpp"
+#include "model/history.hpp"
 #include "core/process.hpp"
 #include "core/resource.hpp"
 #include "core/scheduler.hpp"
@@ -23,13 +23,13 @@ namespace lockcheck::sim {
 
 class World final : public Nemesis {
  public:
-  World(const SimConfig& config, std::uint64_t seed);
+  World(const RunConfig& config, std::uint64_t seed);
   ~World();
 
   Scheduler& scheduler() { return scheduler_; }
   History& history() { return history_; }
   Register& resource() { return resource_; }
-  const SimConfig& config() const { return config_; }
+  const RunConfig& config() const { return config_; }
   std::size_t service_count() const { return routing_.size(); }
   // The node `service` now reaches and the process's session count there (Port::connection_epoch).
   std::uint64_t connection_epoch(int process, std::size_t service) const;
@@ -133,7 +133,7 @@ class World final : public Nemesis {
   void finish_wait(std::uint64_t id);
   void drop_waits(int node);
 
-  SimConfig config_;
+  RunConfig config_;
   std::uint64_t seed_;
   Scheduler scheduler_;
   History history_;

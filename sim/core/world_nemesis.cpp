@@ -6,7 +6,7 @@
 
 #include "core/world.hpp"
 #include "lockcheck/assert.hpp"
-#include "nemesis/fault_lines.hpp"
+#include "model/fault_lines.hpp"
 #include "redis/server/node.hpp"
 
 namespace lockcheck::sim {

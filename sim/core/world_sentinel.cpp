@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "core/world.hpp"
-#include "nemesis/fault_lines.hpp"
+#include "model/fault_lines.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/server/node.hpp"
 

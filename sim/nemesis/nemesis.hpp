@@ -7,8 +7,8 @@
 // faults that happened.
 #include <cstdint>
 
-#include "core/history.hpp"
-#include "nemesis/fault.hpp"
+#include "model/history.hpp"
+#include "model/fault.hpp"
 
 namespace lockcheck::sim {
 

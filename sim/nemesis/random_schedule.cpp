@@ -2,8 +2,8 @@
 // turning one family on or off leaves the others' times unchanged, and a failing schedule can be shrunk.
 #include <algorithm>
 
-#include "core/config.hpp"
-#include "core/prng.hpp"
+#include "model/run_config.hpp"
+#include "model/prng.hpp"
 
 namespace lockcheck::sim {
 namespace {
@@ -24,7 +24,7 @@ void draw_family(std::uint64_t seed, const char* name, std::int64_t every_us,
 
 }  // namespace
 
-std::vector<FaultSpec> draw_nemesis_schedule(const SimConfig& config, std::uint64_t seed) {
+std::vector<FaultSpec> draw_nemesis_schedule(const RunConfig& config, std::uint64_t seed) {
   const NemesisConfig& nemesis = config.nemesis;
   std::vector<FaultSpec> out;
   const auto clients = static_cast<std::int64_t>(config.clients.size());

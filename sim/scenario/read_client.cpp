@@ -24,21 +24,6 @@ std::vector<std::string> strings(const Section& table, std::string_view key) {
 
 }  // namespace
 
-std::string external_client_refusal(const SimConfig& config) {
-  const auto refusal = [](std::string_view setting) {
-    return fmt::format("an external client holds one lease at a time on one thread and renews by its own library; {} "
-                       "needs more of the lock than the protocol drives", setting);
-  };
-  const WorkloadConfig& workload = config.workload;
-  if (workload.threads_per_process > 1) return refusal("[workload] threads_per_process > 1");
-  if (workload.nest_every > 0) return refusal("[workload] nest_every (reentrant acquires)");
-  if (workload.readers_ppm > 0) return refusal("[workload] readers (shared holds)");
-  if (config.renewal.watchdog) return refusal("[lock] watchdog");
-  // A careful holder asks its library's lease; an external client's library answers `use` itself.
-  if (workload.check_lease_before_write) return refusal("[workload] check_lease_before_write (the client's `use` decides)");
-  return {};
-}
-
 namespace scenario_detail {
 
 void read_client(const Section& top, Scenario& out) {

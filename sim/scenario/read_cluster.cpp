@@ -6,7 +6,7 @@
 
 namespace lockcheck::sim::scenario_detail {
 
-void read_cluster(const Section& top, SimConfig& out) {
+void read_cluster(const Section& top, RunConfig& out) {
   const auto table = top.table("cluster");
   if (!table) return;
   if (top.has("nodes")) {

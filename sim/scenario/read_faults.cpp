@@ -36,7 +36,7 @@ RestartMode restart_mode(const std::string& text) {
   return RestartMode::kept;
 }
 
-FaultSpec read_fault(const Section& fault, const SimConfig& config) {
+FaultSpec read_fault(const Section& fault, const RunConfig& config) {
   fault.allow_only({"at_ms", "kind", "process", "node", "duration_ms", "delta_ms", "drift_ppm", "mode",
                     "request_loss_ppm", "reply_loss_ppm", "target"});
   if (!fault.has("kind")) fault.fail_here("[[faults]] needs kind");
@@ -101,7 +101,7 @@ FaultSpec read_fault(const Section& fault, const SimConfig& config) {
 
 }  // namespace
 
-void read_faults(const Section& top, SimConfig& config) {
+void read_faults(const Section& top, RunConfig& config) {
   config.faults.clear();
   // File order is kept: faults at the same time apply in the order written.
   for (const Section& fault : top.array_of_tables("faults")) config.faults.push_back(read_fault(fault, config));

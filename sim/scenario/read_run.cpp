@@ -46,7 +46,7 @@ void read_fencing(const Section& workload, Fencing& out) {
 }  // namespace
 
 void read_run(const Section& top, Scenario& out, const std::string& default_name) {
-  SimConfig& config = out.config;
+  RunConfig& config = out.config;
   out.name = top.string("name").value_or(default_name);
   if (out.name.empty()) top.fail_at("name", "name must not be empty");
   config.scenario = out.name;

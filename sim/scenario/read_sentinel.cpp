@@ -6,7 +6,7 @@
 
 namespace lockcheck::sim::scenario_detail {
 
-void read_sentinel(const Section& top, SimConfig& out) {
+void read_sentinel(const Section& top, RunConfig& out) {
   const auto table = top.table("sentinel");
   if (!table) return;
   if (top.has("nodes")) {

@@ -38,7 +38,7 @@ void read_clients(const Section& top, std::vector<ClientConfig>& out) {
 
 void read_nodes(const Section& top, std::vector<NodeConfig>& out) {
   const auto nodes = top.array_of_tables("nodes");
-  if (nodes.empty()) return;  // absent: SimConfig's single master
+  if (nodes.empty()) return;  // absent: RunConfig's single master
   if (static_cast<std::int64_t>(nodes.size()) > kMaxNodes) {
     nodes[kMaxNodes].fail_here(fmt::format("at most {} [[nodes]] are allowed", kMaxNodes));
   }
@@ -61,11 +61,11 @@ void read_nodes(const Section& top, std::vector<NodeConfig>& out) {
     node.read_integer("maxmemory_keys", config.maxmemory_keys, 0, kNoLimit);
     if (auto eviction =
             node.choice("eviction", {"noeviction", "allkeys-random", "allkeys-lru", "allkeys-lfu", "volatile-lfu"})) {
-      config.eviction = *eviction == "noeviction"       ? mock::EvictionPolicy::noeviction
-                        : *eviction == "allkeys-random" ? mock::EvictionPolicy::allkeys_random
-                        : *eviction == "allkeys-lru"    ? mock::EvictionPolicy::allkeys_lru
-                        : *eviction == "allkeys-lfu"    ? mock::EvictionPolicy::allkeys_lfu
-                                                        : mock::EvictionPolicy::volatile_lfu;
+      config.eviction = *eviction == "noeviction"       ? sim::EvictionPolicy::noeviction
+                        : *eviction == "allkeys-random" ? sim::EvictionPolicy::allkeys_random
+                        : *eviction == "allkeys-lru"    ? sim::EvictionPolicy::allkeys_lru
+                        : *eviction == "allkeys-lfu"    ? sim::EvictionPolicy::allkeys_lfu
+                                                        : sim::EvictionPolicy::volatile_lfu;
     }
   }
   // Replicas of replicas are not modelled (failover re-points replicas of the old master only), so a
@@ -92,7 +92,7 @@ void read_link(const Section& section, LinkConfig& out) {
 
 }  // namespace
 
-void read_network(const Section& top, SimConfig& out) {
+void read_network(const Section& top, RunConfig& out) {
   const auto network = top.table("network");
   if (!network) return;
   network->allow_only({"delay_min_us", "delay_max_us", "request_loss_ppm", "reply_loss_ppm", "[[links]]"});

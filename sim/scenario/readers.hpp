@@ -21,13 +21,13 @@ void check_threads(const Section& top, const Scenario& scenario);
 void read_clients(const Section& top, std::vector<ClientConfig>& out);
 void read_nodes(const Section& top, std::vector<NodeConfig>& out);
 // [cluster]: refused next to [[nodes]]; sets out.cluster and builds out.nodes from it.
-void read_cluster(const Section& top, SimConfig& out);
+void read_cluster(const Section& top, RunConfig& out);
 // [sentinel]: refused next to [[nodes]] or [cluster]; sets out.sentinel and builds out.nodes from it.
-void read_sentinel(const Section& top, SimConfig& out);
+void read_sentinel(const Section& top, RunConfig& out);
 // Needs the clients and nodes read first: link overrides name them.
-void read_network(const Section& top, SimConfig& out);
+void read_network(const Section& top, RunConfig& out);
 
-void read_faults(const Section& top, SimConfig& config);
+void read_faults(const Section& top, RunConfig& config);
 void read_nemesis(const Section& top, NemesisConfig& out);
 
 // [scripts]: required for variant "script", refused otherwise. Paths resolve against `base_dir`; with

@@ -55,15 +55,6 @@ Scenario parse(std::string_view text, const std::string& path, bool check_files,
 
 }  // namespace
 
-std::string_view to_string(Expectation::Expected expected) {
-  switch (expected) {
-    case Expectation::Expected::holds: return "holds";
-    case Expectation::Expected::violated: return "violated";
-    case Expectation::Expected::starved: return "starved";
-  }
-  return "?";
-}
-
 Scenario parse_scenario(std::string_view text, const std::string& path_for_messages) {
   return parse(text, path_for_messages, false);
 }

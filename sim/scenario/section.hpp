@@ -52,7 +52,7 @@ class Section {
   std::vector<Section> array_of_tables(std::string_view key) const;
   const toml::array* array(std::string_view key) const;
 
-  // Assign only when present, so SimConfig's defaults stay the defaults.
+  // Assign only when present, so RunConfig's defaults stay the defaults.
   template <typename T>
   void read_integer(std::string_view key, T& field, std::int64_t min, std::int64_t max) const {
     if (auto value = integer(key, min, max)) field = static_cast<T>(*value);

@@ -54,20 +54,20 @@ class Table {
   std::string lines_;
 };
 
-const char* eviction_name(mock::EvictionPolicy policy) {
+const char* eviction_name(sim::EvictionPolicy policy) {
   switch (policy) {
-    case mock::EvictionPolicy::noeviction: return "noeviction";
-    case mock::EvictionPolicy::allkeys_random: return "allkeys-random";
-    case mock::EvictionPolicy::allkeys_lru: return "allkeys-lru";
-    case mock::EvictionPolicy::allkeys_lfu: return "allkeys-lfu";
-    case mock::EvictionPolicy::volatile_lfu: return "volatile-lfu";
+    case sim::EvictionPolicy::noeviction: return "noeviction";
+    case sim::EvictionPolicy::allkeys_random: return "allkeys-random";
+    case sim::EvictionPolicy::allkeys_lru: return "allkeys-lru";
+    case sim::EvictionPolicy::allkeys_lfu: return "allkeys-lfu";
+    case sim::EvictionPolicy::volatile_lfu: return "volatile-lfu";
   }
   return "noeviction";
 }
 
 std::string top_level(const Scenario& scenario) {
-  const SimConfig& config = scenario.config;
-  const SimConfig defaults;
+  const RunConfig& config = scenario.config;
+  const RunConfig defaults;
   Table top("");
   top.put_text("name", scenario.name, "");
   top.put_text("description", scenario.description, "");
@@ -87,8 +87,8 @@ std::string top_level(const Scenario& scenario) {
   return top.lines();
 }
 
-std::string lock_table(const SimConfig& config) {
-  const SimConfig defaults;
+std::string lock_table(const RunConfig& config) {
+  const RunConfig defaults;
   Table lock("[lock]");
   lock.put("ttl_ms", config.lock.ttl.count(), defaults.lock.ttl.count());
   lock.put("drift_ppm", config.lock.clock_drift_ppm, defaults.lock.clock_drift_ppm);
@@ -108,7 +108,7 @@ std::string lock_table(const SimConfig& config) {
   return lock.text();
 }
 
-std::string clients_table(const SimConfig& config) {
+std::string clients_table(const RunConfig& config) {
   std::string text = fmt::format("\n[clients]\ncount = {}\n", config.clients.size());
   for (std::size_t i = 0; i < config.clients.size(); ++i) {
     const ClockConfig& clock = config.clients[i].clock;
@@ -120,9 +120,9 @@ std::string clients_table(const SimConfig& config) {
   return text;
 }
 
-std::string nodes_tables(const SimConfig& config) {
+std::string nodes_tables(const RunConfig& config) {
   if (config.cluster.shards > 0 || config.sentinel.sentinels > 0) return "";  // the topology builds them
-  const SimConfig defaults;
+  const RunConfig defaults;
   if (config.nodes.size() == 1) {
     const NodeConfig& only = config.nodes.front();
     const NodeConfig fallback = defaults.nodes.front();
@@ -148,7 +148,7 @@ std::string nodes_tables(const SimConfig& config) {
   return text;
 }
 
-std::string cluster_and_sentinel(const SimConfig& config) {
+std::string cluster_and_sentinel(const RunConfig& config) {
   std::string text;
   if (config.cluster.shards > 0) {
     const ClusterConfig fallback;
@@ -181,7 +181,7 @@ std::string cluster_and_sentinel(const SimConfig& config) {
   return text;
 }
 
-std::string network_table(const SimConfig& config) {
+std::string network_table(const RunConfig& config) {
   const LinkConfig fallback;
   Table network("[network]");
   network.put("delay_min_us", config.link.delay_min_us, fallback.delay_min_us);
@@ -199,7 +199,7 @@ std::string network_table(const SimConfig& config) {
   return text;
 }
 
-std::string workload_table(const SimConfig& config) {
+std::string workload_table(const RunConfig& config) {
   const WorkloadConfig fallback;
   const WorkloadConfig& given = config.workload;
   Table workload("[workload]");
@@ -245,7 +245,7 @@ std::string variant_tables(const Scenario& scenario) {
   return text;
 }
 
-std::string nemesis_table(const SimConfig& config) {
+std::string nemesis_table(const RunConfig& config) {
   const NemesisConfig fallback;
   const NemesisConfig& given = config.nemesis;
   Table nemesis("[nemesis]");
@@ -267,7 +267,7 @@ std::string nemesis_table(const SimConfig& config) {
   return nemesis.text();
 }
 
-std::string faults_tables(const SimConfig& config) {
+std::string faults_tables(const RunConfig& config) {
   std::string text;
   for (const FaultSpec& fault : config.faults) {
     for (const std::int64_t value : {fault.at_us, fault.duration_us, fault.delta_us}) {
@@ -295,7 +295,7 @@ std::string expect_table(const Scenario& scenario) {
 }  // namespace
 
 std::string write_scenario(const Scenario& scenario) {
-  const SimConfig& config = scenario.config;
+  const RunConfig& config = scenario.config;
   return top_level(scenario) + lock_table(config) + clients_table(config) + nodes_tables(config) +
          cluster_and_sentinel(config) + network_table(config) + workload_table(config) + variant_tables(scenario) +
          nemesis_table(config) + faults_tables(config) + expect_table(scenario);

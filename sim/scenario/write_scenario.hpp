@@ -1,6 +1,6 @@
 #pragma once
 // A scenario as a file: what `lockcheck explore` hands back, so that `lockcheck run` reproduces a find and
-// keeps it as a regression test. Writes every setting that differs from SimConfig's defaults, in the
+// keeps it as a regression test. Writes every setting that differs from RunConfig's defaults, in the
 // units the reader takes; explore re-reads each file it writes and re-runs it before trusting it.
 #include <string>
 

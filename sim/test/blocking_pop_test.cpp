@@ -10,8 +10,8 @@
 namespace lockcheck::sim {
 namespace {
 
-SimConfig two_clients_one_node(std::int64_t node_drift_ppm = 0) {
-  SimConfig config;
+RunConfig two_clients_one_node(std::int64_t node_drift_ppm = 0) {
+  RunConfig config;
   config.clients = std::vector<ClientConfig>(2);
   config.nodes = std::vector<NodeConfig>(1);
   config.nodes[0].clock.drift_ppm = node_drift_ppm;

@@ -13,8 +13,8 @@ namespace lockcheck::sim {
 namespace {
 
 // Pauses past the TTL (F4) on a token lock, with a careful holder.
-SimConfig paused_careful_holder(std::int64_t write_latency_us) {
-  SimConfig config;
+RunConfig paused_careful_holder(std::int64_t write_latency_us) {
+  RunConfig config;
   config.scenario = "careful-holder-test";
   config.lock.ttl = Millis(1000);
   config.duration_us = 8000000;
@@ -30,7 +30,7 @@ SimConfig paused_careful_holder(std::int64_t write_latency_us) {
 }
 
 TEST(CarefulHolder, SameSeedSameHistoryByteForByte) {
-  const SimConfig config = paused_careful_holder(150000);
+  const RunConfig config = paused_careful_holder(150000);
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     const RunResult first = simulate(config, seed);
     const RunResult second = simulate(config, seed);
@@ -61,7 +61,7 @@ TEST(CarefulHolder, APauseBetweenTheCheckAndTheWriteStillLosesAnUpdate) {
 
 TEST(CarefulHolder, TooLittleLeaseLeftForTheWriteSkipsIt) {
   // A write that may take longer than the TTL is never started.
-  SimConfig config = paused_careful_holder(0);
+  RunConfig config = paused_careful_holder(0);
   config.nemesis = NemesisConfig{};
   config.workload.write_latency_max_us = 2000000;
   const RunResult run = simulate(config, 1);

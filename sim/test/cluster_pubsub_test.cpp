@@ -17,8 +17,8 @@
 namespace lockcheck::sim {
 namespace {
 
-SimConfig redisson_on_a_cluster() {
-  SimConfig config;
+RunConfig redisson_on_a_cluster() {
+  RunConfig config;
   config.scenario = "cluster-pubsub-test";
   config.variant = "redisson-like";
   config.lock.ttl = Millis(1000);

@@ -11,8 +11,8 @@
 namespace lockcheck::sim {
 namespace {
 
-SimConfig cluster_config(int shards, int replicas) {
-  SimConfig config;
+RunConfig cluster_config(int shards, int replicas) {
+  RunConfig config;
   config.scenario = "cluster-test";
   config.lock.ttl = Millis(1000);
   config.duration_us = 3000000;
@@ -35,7 +35,7 @@ TEST(ClusterSim, TokenLockRunsOnTheShardOfItsSlot) {
 }
 
 TEST(ClusterSim, HashTaggedKeysFollowTheirTag) {
-  SimConfig config = cluster_config(3, 0);
+  RunConfig config = cluster_config(3, 0);
   config.workload.key = "{orders}lock";  // slot of "orders"
   const int shard = key_hash_slot("orders") <= 5461 ? 0 : key_hash_slot("orders") <= 10922 ? 1 : 2;
   const RunResult run = simulate(config, 2);
@@ -43,7 +43,7 @@ TEST(ClusterSim, HashTaggedKeysFollowTheirTag) {
 }
 
 TEST(ClusterSim, TwoKeyReadWriteLockGetsCrossSlot) {
-  SimConfig config = cluster_config(3, 0);
+  RunConfig config = cluster_config(3, 0);
   config.variant = "rw-two-keys";  // "lock:read" (12178) and "lock:write" (12357): two slots
   ASSERT_NE(key_hash_slot("lock:read"), key_hash_slot("lock:write"));
   config.workload.readers_ppm = 500000;
@@ -54,7 +54,7 @@ TEST(ClusterSim, TwoKeyReadWriteLockGetsCrossSlot) {
 }
 
 TEST(ClusterSim, ShardFailoverIsFollowed) {
-  SimConfig config = cluster_config(3, 1);  // node 4 replicates node 1, which serves "lock"
+  RunConfig config = cluster_config(3, 1);  // node 4 replicates node 1, which serves "lock"
   config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::failover, .node = 4});
   const RunResult run = simulate(config, 4);
   EXPECT_EQ(count_lines(run, R"("fault":"failover","node":4,"from":1)"), 1u);
@@ -62,7 +62,7 @@ TEST(ClusterSim, ShardFailoverIsFollowed) {
 }
 
 TEST(ClusterSim, SlotMigrationWhileHeldIsFollowedWithAskThenMoved) {
-  SimConfig config = cluster_config(3, 0);  // "lock" (slot 8718) moves from node 1 to node 2
+  RunConfig config = cluster_config(3, 0);  // "lock" (slot 8718) moves from node 1 to node 2
   config.workload.hold_min_us = 200000;
   config.workload.hold_max_us = 400000;
   config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::slot_migration, .node = 2, .duration_us = 600000});
@@ -77,7 +77,7 @@ TEST(ClusterSim, SlotMigrationWhileHeldIsFollowedWithAskThenMoved) {
 // an open slot. Started, it re-pointed the slot at node 0 after the keys had gone to node 2, which kept them in
 // a slot it never owned: the lock key vanished (explore found it as a lost renewal and a second holder).
 TEST(ClusterSim, ASlotAlreadyMigratingIsNotMigratedAgain) {
-  SimConfig config = cluster_config(3, 0);  // "lock" (slot 8718) on node 1
+  RunConfig config = cluster_config(3, 0);  // "lock" (slot 8718) on node 1
   config.workload.hold_min_us = 200000;
   config.workload.hold_max_us = 400000;
   config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::slot_migration, .node = 2, .duration_us = 600000});
@@ -95,7 +95,7 @@ TEST(ClusterSim, TwoKeyLockKeepsWorkingAfterItsSlotMigrates) {
   // The fenced lock's script touches "{lock}" and "{lock}:fence": while the slot moves and the lock is free,
   // the importing node answers -TRYAGAIN (one key there, one missing). Nothing ran: clients wait and retry,
   // and none stops on a server error.
-  SimConfig config = cluster_config(3, 0);
+  RunConfig config = cluster_config(3, 0);
   config.variant = "fenced";
   config.workload.key = "{lock}";
   config.workload.hold_min_us = 100000;
@@ -110,8 +110,8 @@ TEST(ClusterSim, TwoKeyLockKeepsWorkingAfterItsSlotMigrates) {
 }
 
 // Node 1 (shard 1's master) cut off with process 0 at 1 s, node timeout 1.5 s, healed at 4 s.
-SimConfig split_brain_of_node_1(Millis ttl) {
-  SimConfig config = cluster_config(3, 1);
+RunConfig split_brain_of_node_1(Millis ttl) {
+  RunConfig config = cluster_config(3, 1);
   config.duration_us = 6000000;
   config.lock.ttl = ttl;
   config.cluster.node_timeout_us = 1500000;
@@ -123,7 +123,7 @@ SimConfig split_brain_of_node_1(Millis ttl) {
 }
 
 TEST(ClusterSim, SplitBrainMasterServesItsSideThenRefusesThenRejoinsAsReplica) {
-  const SimConfig config = split_brain_of_node_1(Millis(500));
+  const RunConfig config = split_brain_of_node_1(Millis(500));
   const RunResult run = simulate(config, 6);
   EXPECT_EQ(count_lines(run, R"("fault":"split_brain","node":1,"process":0)"), 1u);
   EXPECT_EQ(count_lines(run, R"("fault":"failover","node":4,"from":1)"), 1u);
@@ -142,7 +142,7 @@ TEST(ClusterSim, SplitBrainMasterServesItsSideThenRefusesThenRejoinsAsReplica) {
 // judges its grants against the promoted node's), and at the heal a `rejoin` line, with what it alone
 // accepted `lost`.
 TEST(ClusterSim, SplitBrainFailoverLineSaysTheOldMasterStillServesAndTheHealSaysRejoin) {
-  const SimConfig config = split_brain_of_node_1(Millis(5000));
+  const RunConfig config = split_brain_of_node_1(Millis(5000));
   const RunResult run = simulate(config, 6);
   EXPECT_EQ(count_lines(run, R"("fault":"failover","node":4,"from":1,"by":"cluster","from_serving":true)"), 1u);
   EXPECT_EQ(count_lines(run, R"("fault":"rejoin","node":1,"master":4)"), 1u);
@@ -150,7 +150,7 @@ TEST(ClusterSim, SplitBrainFailoverLineSaysTheOldMasterStillServesAndTheHealSays
 }
 
 TEST(ClusterSim, SplitBrainMasterCrashedBeforeTheFailoverIsNotServing) {
-  SimConfig config = cluster_config(3, 1);
+  RunConfig config = cluster_config(3, 1);
   config.duration_us = 4000000;
   config.cluster.node_timeout_us = 1500000;
   config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::split_brain, .process = 0, .node = 1});
@@ -163,8 +163,8 @@ TEST(ClusterSim, SplitBrainMasterCrashedBeforeTheFailoverIsNotServing) {
 // A crashed master's shard fails over by itself after the node timeout, as a real cluster does (no `failover`
 // fault); the old master restarted later rejoins as the new master's replica, as the real backend records it
 // (redis_backend/topology_cluster_crash.cpp).
-SimConfig crashed_master_config() {
-  SimConfig config = cluster_config(3, 1);
+RunConfig crashed_master_config() {
+  RunConfig config = cluster_config(3, 1);
   config.duration_us = 6000000;
   config.cluster.node_timeout_us = 1000000;
   config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::node_crash, .node = 1});
@@ -183,7 +183,7 @@ TEST(ClusterSim, CrashedMasterIsFailedOverAfterTheNodeTimeoutAndRejoinsAsReplica
 }
 
 TEST(ClusterSim, MasterRestartedWithinTheNodeTimeoutStaysMaster) {
-  SimConfig config = crashed_master_config();
+  RunConfig config = crashed_master_config();
   config.faults.back().at_us = 1500000;
   const RunResult run = simulate(config, 6);
   EXPECT_EQ(count_lines(run, R"("fault":"failover")"), 0u);
@@ -192,7 +192,7 @@ TEST(ClusterSim, MasterRestartedWithinTheNodeTimeoutStaysMaster) {
 }
 
 TEST(ClusterSim, SameSeedSameHistory) {
-  SimConfig config = cluster_config(3, 1);
+  RunConfig config = cluster_config(3, 1);
   config.faults.push_back(FaultSpec{.at_us = 800000, .kind = FaultKind::failover, .node = 4});
   EXPECT_EQ(simulate(config, 9).history.jsonl(), simulate(config, 9).history.jsonl());
 }

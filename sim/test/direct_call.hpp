@@ -10,8 +10,8 @@
 
 namespace lockcheck::sim {
 
-inline SimConfig one_client_config(std::size_t nodes) {
-  SimConfig config;
+inline RunConfig one_client_config(std::size_t nodes) {
+  RunConfig config;
   config.clients = std::vector<ClientConfig>(1);
   config.nodes = std::vector<NodeConfig>(nodes);
   config.link.delay_min_us = 100;

@@ -12,8 +12,8 @@
 namespace lockcheck::sim {
 namespace {
 
-SimConfig master_and_replica() {
-  SimConfig config = one_client_config(2);
+RunConfig master_and_replica() {
+  RunConfig config = one_client_config(2);
   config.nodes[1].replica_of = 0;
   config.nodes[1].replication_lag_min_us = 1000;
   config.nodes[1].replication_lag_max_us = 1000;

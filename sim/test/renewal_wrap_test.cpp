@@ -20,8 +20,8 @@ constexpr const char* kRenew = R"(if redis.call('get', KEYS[1]) == ARGV[1] then 
 return 0)";
 
 // Holds of 2-3 TTLs: without renewal every hold would outlive its key.
-SimConfig long_holds(const std::string& variant) {
-  SimConfig config;
+RunConfig long_holds(const std::string& variant) {
+  RunConfig config;
   config.scenario = "renewal-wrap-test";
   config.variant = variant;
   config.renewal.watchdog = true;
@@ -34,7 +34,7 @@ SimConfig long_holds(const std::string& variant) {
 }
 
 TEST(WatchdogWrap, RunsTheUsersRenewScript) {
-  SimConfig config = long_holds("script");
+  RunConfig config = long_holds("script");
   config.scripts = UserScripts{kAcquire, kRelease, kRenew};
   const RunResult run = simulate(config, 1);
   EXPECT_EQ(count_lines(run, R"("variant":"script","watchdog":true,"ttl_ms":500)"), 1u) << "the meta says what ran";
@@ -47,7 +47,7 @@ TEST(WatchdogWrap, RunsTheUsersRenewScript) {
 }
 
 TEST(WatchdogWrap, WithoutTheWatchdogTheSameHoldsOutliveTheirKeys) {
-  SimConfig config = long_holds("script");
+  RunConfig config = long_holds("script");
   config.renewal.watchdog = false;
   config.scripts = UserScripts{kAcquire, kRelease, kRenew};
   const RunResult run = simulate(config, 1);
@@ -57,7 +57,7 @@ TEST(WatchdogWrap, WithoutTheWatchdogTheSameHoldsOutliveTheirKeys) {
 }
 
 TEST(WatchdogWrap, ReadWriteVariantsKeepTheirSharedMode) {
-  SimConfig config = long_holds("rw-owned");
+  RunConfig config = long_holds("rw-owned");
   config.workload.readers_ppm = 500000;
   const RunResult run = simulate(config, 2);
   EXPECT_GT(count_lines(run, R"("type":"ok","process":1,"f":"acquire","key":"lock","local")"), 0u);
@@ -67,14 +67,14 @@ TEST(WatchdogWrap, ReadWriteVariantsKeepTheirSharedMode) {
 }
 
 TEST(WatchdogWrap, AVariantThatCannotRenewFailsTheRun) {
-  SimConfig config = long_holds("script");
+  RunConfig config = long_holds("script");
   config.scripts = UserScripts{kAcquire, kRelease, ""};
   EXPECT_THROW(simulate(config, 1), InvalidArgument);
 }
 
 // Pauses past the TTL of the fenced lock, overlapping often (the nemesis pauses about every 0.6 s).
-SimConfig fenced_under_pauses(Fencing fencing) {
-  SimConfig config;
+RunConfig fenced_under_pauses(Fencing fencing) {
+  RunConfig config;
   config.scenario = "fencing-modes-test";
   config.variant = "fenced";
   config.lock.ttl = Millis(1000);

@@ -16,8 +16,8 @@ namespace {
 
 constexpr std::int64_t kTtlMs = 500;
 
-SimConfig property_config(std::vector<FaultSpec> faults) {
-  SimConfig config;
+RunConfig property_config(std::vector<FaultSpec> faults) {
+  RunConfig config;
   config.scenario = "property";
   config.lock.ttl = Millis(kTtlMs);
   config.duration_us = 4000000;
@@ -30,7 +30,7 @@ SimConfig property_config(std::vector<FaultSpec> faults) {
   return config;
 }
 
-properties::Outcome outcome_of(const SimConfig& config, std::uint64_t seed, const std::string& property) {
+properties::Outcome outcome_of(const RunConfig& config, std::uint64_t seed, const std::string& property) {
   const RunResult run = simulate(config, seed);
   for (const auto& verdict : properties::check_all(properties::parse_history(run.history.jsonl()))) {
     if (verdict.property == property) return verdict.outcome;
@@ -75,7 +75,7 @@ TEST(ScheduleProperty, ServerLevelSafetyHoldsForEverySurvivableSchedule) {
         const auto faults = *rc::gen::container<std::vector<FaultSpec>>(survivable_fault());
         const std::uint64_t seed = *rc::gen::inRange<std::uint64_t>(1, 1000);
         RC_TAG(faults.size() > 3);
-        const SimConfig config = property_config(faults);
+        const RunConfig config = property_config(faults);
         RC_ASSERT(outcome_of(config, seed, "mutual_exclusion_server") == properties::Outcome::holds);
         RC_ASSERT(outcome_of(config, seed, "owner_only_release") == properties::Outcome::holds);
       },
@@ -90,7 +90,7 @@ TEST(ScheduleProperty, ClientLevelExclusionFailsUnderPauseAndShrinksToOnePause) 
   const auto result = rc::detail::checkTestable(
       [] {
         const auto faults = *rc::gen::container<std::vector<FaultSpec>>(survivable_fault());
-        const SimConfig config = property_config(faults);
+        const RunConfig config = property_config(faults);
         const bool violated = outcome_of(config, 7, "mutual_exclusion_client") == properties::Outcome::violated;
         if (violated && (smallest.empty() || faults.size() < smallest.size())) smallest = faults;
         RC_ASSERT(!violated);

@@ -145,8 +145,8 @@ TEST(ScriptContract, NameScriptInErrorKeepsOtherText) {
   EXPECT_EQ(name_script_in_error("ERR my script: not a sha", "a.lua"), "ERR my script: not a sha");
 }
 
-SimConfig shipped_scripts() {
-  SimConfig config;
+RunConfig shipped_scripts() {
+  RunConfig config;
   config.scenario = "script-contract-test";
   config.variant = "script";
   config.renewal.watchdog = true;
@@ -171,7 +171,7 @@ TEST(ScriptContract, ShippedShapesLockReleaseAndRenew) {
 // SET ... XX PX renews and answers OK, as SET NX PX acquires and answers OK: the three scripts share one
 // contract, so a renew.lua returning SET's own reply renews instead of becoming an unknown outcome.
 TEST(ScriptContract, RenewAnsweringSetsOkRenews) {
-  SimConfig config = shipped_scripts();
+  RunConfig config = shipped_scripts();
   config.scripts.renew = R"(if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('set', KEYS[1], ARGV[1], 'XX', 'PX', ARGV[2])
 end
@@ -192,7 +192,7 @@ std::string answers_two_near_expiry(const std::string& what) {
 // A breach the probe cannot reach is in the history in the words the checkers look for
 // (properties/script_contract.hpp), for a release (a server error) as for a renewal (an unknown outcome).
 TEST(ScriptContract, ABreachInARunIsFoundInItsHistory) {
-  SimConfig release_breaks = shipped_scripts();
+  RunConfig release_breaks = shipped_scripts();
   release_breaks.scripts.release = answers_two_near_expiry("redis.call('del', KEYS[1])");
   ASSERT_EQ(check_user_scripts(release_breaks.scripts), std::nullopt) << "the probe cannot see this one";
   const auto released = properties::first_script_contract_breach(
@@ -201,7 +201,7 @@ TEST(ScriptContract, ABreachInARunIsFoundInItsHistory) {
   EXPECT_TRUE(contains(released->detail, "ERR lua/release.lua broke the lock script contract: it returned (integer) 2"))
       << released->detail;
 
-  SimConfig renew_breaks = shipped_scripts();
+  RunConfig renew_breaks = shipped_scripts();
   renew_breaks.scripts.renew = answers_two_near_expiry("redis.call('pexpire', KEYS[1], ARGV[2])");
   ASSERT_EQ(check_user_scripts(renew_breaks.scripts), std::nullopt);
   const auto renewed =
@@ -232,7 +232,7 @@ TEST(ScriptContract, AFinishedRunEndsWithTheClosingLine) {
   EXPECT_EQ(run.history.lines().back(), R"({"i":)" + std::to_string(run.history.lines().size() - 1) +
                                            R"(,"t":4000000,"kind":"end"})");
   EXPECT_TRUE(properties::parse_history(run.history.jsonl()).closed);
-  SimConfig limited = shipped_scripts();
+  RunConfig limited = shipped_scripts();
   limited.max_events = 200;
   const RunResult cut = simulate(limited, 1);
   EXPECT_TRUE(cut.hit_event_limit);

@@ -12,8 +12,8 @@
 namespace lockcheck::sim {
 namespace {
 
-SimConfig sentinel_config(int replicas) {
-  SimConfig config;
+RunConfig sentinel_config(int replicas) {
+  RunConfig config;
   config.scenario = "sentinel-test";
   config.lock.ttl = Millis(500);
   config.duration_us = 3000000;
@@ -40,7 +40,7 @@ TEST(SentinelSim, ClientsFindTheMasterThroughTheSentinels) {
 }
 
 TEST(SentinelSim, CrashedMasterIsFailedOverAfterDownAfter) {
-  SimConfig config = sentinel_config(2);
+  RunConfig config = sentinel_config(2);
   config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::node_crash, .node = 0});
   const RunResult run = simulate(config, 2);
   EXPECT_EQ(count_lines(run, R"("fault":"failover")"), 1u);
@@ -52,7 +52,7 @@ TEST(SentinelSim, CrashedMasterIsFailedOverAfterDownAfter) {
 }
 
 TEST(SentinelSim, RestartedOldMasterRejoinsAsReplica) {
-  SimConfig config = sentinel_config(1);
+  RunConfig config = sentinel_config(1);
   config.faults.push_back(FaultSpec{.at_us = 500000, .kind = FaultKind::node_crash, .node = 0});
   config.faults.push_back(FaultSpec{.at_us = 2000000, .kind = FaultKind::node_restart, .node = 0});
   const RunResult run = simulate(config, 3);
@@ -61,8 +61,8 @@ TEST(SentinelSim, RestartedOldMasterRejoinsAsReplica) {
   EXPECT_EQ(events_between(run, 0, "created", 2000000, 3000000), 0u) << "a replica takes no writes";
 }
 
-SimConfig split_brain_config(int min_replicas_to_write) {
-  SimConfig config = sentinel_config(2);
+RunConfig split_brain_config(int min_replicas_to_write) {
+  RunConfig config = sentinel_config(2);
   config.duration_us = 5000000;
   config.sentinel.min_replicas_to_write = min_replicas_to_write;
   config.sentinel.min_replicas_max_lag_us = 500000;
@@ -96,7 +96,7 @@ TEST(SentinelSim, MinReplicasToWriteClosesTheOldMasterAfterTheMaxLag) {
 }
 
 TEST(SentinelSim, SplitBrainWithTooFewSentinelsOnTheMajoritySideFailsNothingOver) {
-  SimConfig config = split_brain_config(0);
+  RunConfig config = split_brain_config(0);
   config.sentinel.sentinels_on_master_side = 2;  // one sentinel left to vote: below quorum 2 and majority 2
   const RunResult run = simulate(config, 4);
   EXPECT_EQ(count_lines(run, R"("fault":"failover")"), 0u);
@@ -106,7 +106,7 @@ TEST(SentinelSim, SplitBrainWithTooFewSentinelsOnTheMajoritySideFailsNothingOver
 }
 
 TEST(SentinelSim, SplitBrainWithAMajorityOfSentinelsLeftFailsOver) {
-  SimConfig config = split_brain_config(0);
+  RunConfig config = split_brain_config(0);
   config.sentinel.sentinels_on_master_side = 1;  // two vote: quorum 2 and a majority of 3
   const RunResult run = simulate(config, 4);
   EXPECT_EQ(count_lines(run, R"("fault":"failover")"), 1u);
@@ -114,7 +114,7 @@ TEST(SentinelSim, SplitBrainWithAMajorityOfSentinelsLeftFailsOver) {
 }
 
 TEST(SentinelSim, SameSeedSameHistory) {
-  const SimConfig config = split_brain_config(0);
+  const RunConfig config = split_brain_config(0);
   EXPECT_EQ(simulate(config, 9).history.jsonl(), simulate(config, 9).history.jsonl());
 }
 

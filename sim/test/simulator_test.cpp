@@ -10,8 +10,8 @@
 namespace lockcheck::sim {
 namespace {
 
-SimConfig base_config() {
-  SimConfig config;
+RunConfig base_config() {
+  RunConfig config;
   config.scenario = "test";
   config.lock.ttl = Millis(1000);
   config.duration_us = 5000000;
@@ -32,7 +32,7 @@ TEST(Simulator, FaultFreeTokenLockExcludesAndProgresses) {
 }
 
 TEST(Simulator, SameSeedSameHistoryByteForByte) {
-  SimConfig config = base_config();
+  RunConfig config = base_config();
   config.nemesis.pause_every_us = 700000;
   config.nemesis.pause_min_us = 100000;
   config.nemesis.pause_max_us = 2000000;
@@ -52,7 +52,7 @@ TEST(Simulator, SameSeedSameHistoryByteForByte) {
 
 TEST(Simulator, PausePastTheTtlLetsAStaleWriteThrough) {
   // Kleppmann's case (F4): the server state stays consistent, the resource does not.
-  SimConfig config = base_config();
+  RunConfig config = base_config();
   config.workload.hold_min_us = 200000;
   config.workload.hold_max_us = 400000;
   config.nemesis.pause_every_us = 600000;
@@ -69,7 +69,7 @@ TEST(Simulator, PausePastTheTtlLetsAStaleWriteThrough) {
 }
 
 TEST(Simulator, FencingRejectsTheStaleWriteWhenTokensIncrease) {
-  SimConfig config = base_config();
+  RunConfig config = base_config();
   config.workload.fencing = Fencing::writes;
   config.workload.hold_min_us = 200000;
   config.workload.hold_max_us = 400000;
@@ -83,7 +83,7 @@ TEST(Simulator, FencingRejectsTheStaleWriteWhenTokensIncrease) {
 }
 
 TEST(Simulator, CrashedHolderFreesTheLockAfterTheTtl) {
-  SimConfig config = base_config();
+  RunConfig config = base_config();
   config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::crash, .process = 0});
   config.faults.push_back(FaultSpec{.at_us = 3000000, .kind = FaultKind::restart, .process = 0});
   const RunResult run = simulate(config, 2);
@@ -97,7 +97,7 @@ TEST(Simulator, CrashedHolderFreesTheLockAfterTheTtl) {
 // returned. Crashing processes while they are in flight must neither leak nor touch freed frames (ASan runs
 // this), and the run must stay deterministic.
 TEST(Simulator, RedlockCallsNotAwaitedDieCleanlyWithACrashedProcess) {
-  SimConfig config = base_config();
+  RunConfig config = base_config();
   config.variant = "redlock";
   config.nodes = std::vector<NodeConfig>(3);
   for (int process = 0; process < 3; ++process) {
@@ -116,7 +116,7 @@ TEST(Simulator, RedlockCallsNotAwaitedDieCleanlyWithACrashedProcess) {
 }
 
 TEST(Simulator, NodeCrashAndRestartWithoutDataLosesTheKey) {
-  SimConfig config = base_config();
+  RunConfig config = base_config();
   config.workload.hold_min_us = 300000;
   config.workload.hold_max_us = 300000;
   config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::node_crash, .node = 0});
@@ -128,7 +128,7 @@ TEST(Simulator, NodeCrashAndRestartWithoutDataLosesTheKey) {
 }
 
 TEST(Simulator, FailoverPromotesTheReplicaAndLosesUnreplicatedWrites) {
-  SimConfig config = base_config();
+  RunConfig config = base_config();
   config.nodes = std::vector<NodeConfig>(2);
   config.nodes[1].replica_of = 0;
   config.nodes[1].replication_lag_min_us = 200000;  // a slow replica: the latest lock is not there yet
@@ -147,7 +147,7 @@ TEST(Simulator, FailoverPromotesTheReplicaAndLosesUnreplicatedWrites) {
 // A hash lock's `lost` names its owner's field, as its `created` did: the checker matches the two to know
 // the promoted node lacks that instance (found in reentrant-hash's failover cell, where it named nobody).
 TEST(Simulator, FailoverLossOfAHashLockNamesItsOwner) {
-  SimConfig config = base_config();
+  RunConfig config = base_config();
   config.variant = "reentrant-hash";
   config.nodes = std::vector<NodeConfig>(2);
   config.nodes[1].replica_of = 0;
@@ -164,7 +164,7 @@ TEST(Simulator, FailoverLossOfAHashLockNamesItsOwner) {
 }
 
 TEST(Simulator, NodeClockJumpExpiresTheKeyEarly) {
-  SimConfig config = base_config();
+  RunConfig config = base_config();
   config.workload.hold_min_us = 400000;
   config.workload.hold_max_us = 500000;
   config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::node_clock_jump, .node = 0, .delta_us = 5000000});
@@ -174,7 +174,7 @@ TEST(Simulator, NodeClockJumpExpiresTheKeyEarly) {
 }
 
 TEST(Simulator, PartitionAndLossGiveUnknownOutcomesNotHangs) {
-  SimConfig config = base_config();
+  RunConfig config = base_config();
   config.link.request_loss_ppm = 50000;
   config.link.reply_loss_ppm = 50000;
   config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::partition, .process = 0, .node = 0});
@@ -186,7 +186,7 @@ TEST(Simulator, PartitionAndLossGiveUnknownOutcomesNotHangs) {
 }
 
 TEST(Simulator, ClientClockDriftAndSkewAreRecordedInLocalTime) {
-  SimConfig config = base_config();
+  RunConfig config = base_config();
   config.clients[1].clock.drift_ppm = 50000;  // 5% fast
   config.clients[1].clock.wall_offset_us = 3000000;
   const RunResult run = simulate(config, 7);
@@ -194,7 +194,7 @@ TEST(Simulator, ClientClockDriftAndSkewAreRecordedInLocalTime) {
 }
 
 TEST(Simulator, PerLinkDelaysSlowOnlyThatPath) {
-  SimConfig config = base_config();
+  RunConfig config = base_config();
   config.link_overrides.push_back(LinkOverride{.process = 0, .node = 0, .link = {.delay_min_us = 40000, .delay_max_us = 60000}});
   const RunResult run = simulate(config, 9);
   const auto slow = count_lines(run, R"("type":"ok","process":0,"f":"acquire")");
@@ -204,7 +204,7 @@ TEST(Simulator, PerLinkDelaysSlowOnlyThatPath) {
 }
 
 TEST(Simulator, EvictionRemovesTheLockKey) {
-  SimConfig config = base_config();
+  RunConfig config = base_config();
   config.workload.hold_min_us = 300000;
   config.workload.hold_max_us = 300000;
   for (int i = 0; i < 10; ++i) {
@@ -217,7 +217,7 @@ TEST(Simulator, EvictionRemovesTheLockKey) {
 // A variant's bookkeeping keys (reentrant-hash's request records) outnumber its lock key: a random victim
 // would rarely be the lock. `target = "lock"` evicts the lock's own key whenever the node has it.
 TEST(Simulator, EvictionTargetingTheLockEvictsOnlyTheLockKey) {
-  SimConfig config = base_config();
+  RunConfig config = base_config();
   config.variant = "reentrant-hash";
   config.workload.hold_min_us = 300000;
   config.workload.hold_max_us = 300000;

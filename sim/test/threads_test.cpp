@@ -84,7 +84,7 @@ struct Findings {
 
 template <typename MakeLock>
 Findings run_threads(MakeLock make_lock) {
-  SimConfig config;
+  RunConfig config;
   config.clients = std::vector<ClientConfig>(1);
   config.nodes = std::vector<NodeConfig>(1);
   World world(config, 7);

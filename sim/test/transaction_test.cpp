@@ -12,7 +12,7 @@
 namespace lockcheck::sim {
 namespace {
 
-SimConfig one_client_one_node() { return one_client_config(1); }
+RunConfig one_client_one_node() { return one_client_config(1); }
 
 std::string call(World& world, Command command) { return call_master(world, std::move(command)); }
 

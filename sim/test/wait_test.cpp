@@ -14,8 +14,8 @@ namespace {
 constexpr std::int64_t kOneWayUs = 100;
 
 // One client; node 0 the master, `replica_lags_us.size()` replicas of it with fixed lags.
-SimConfig wait_config(std::vector<std::int64_t> replica_lags_us) {
-  SimConfig config;
+RunConfig wait_config(std::vector<std::int64_t> replica_lags_us) {
+  RunConfig config;
   config.clients = std::vector<ClientConfig>(1);
   config.nodes = std::vector<NodeConfig>(1 + replica_lags_us.size());
   for (std::size_t i = 0; i < replica_lags_us.size(); ++i) {
@@ -81,7 +81,7 @@ TEST(SimWait, TimesOutWithTheReplicasThatAcknowledged) {
 }
 
 TEST(SimWait, TimeoutRunsOnTheMastersClock) {
-  SimConfig config = wait_config({400000});
+  RunConfig config = wait_config({400000});
   config.nodes[0].clock.drift_ppm = 1000000;  // the master's clock runs twice as fast: 100 ms pass in 50
   World world(config, 1);
   const auto wait = set_then_wait(world, "1", "100");
@@ -157,7 +157,7 @@ std::size_t acquisitions(const RunResult& run) {
 }
 
 TEST(SimWait, TokenWaitLocksOnlyWithAReplicaThatKeepsUp) {
-  SimConfig config;
+  RunConfig config;
   config.variant = "token-wait";
   config.lock.ttl = Millis(1000);
   config.duration_us = 3000000;
@@ -167,7 +167,7 @@ TEST(SimWait, TokenWaitLocksOnlyWithAReplicaThatKeepsUp) {
   EXPECT_GT(acquisitions(replicated), 3u);
   EXPECT_EQ(replicated.history.jsonl(), simulate(config, 1).history.jsonl());
 
-  SimConfig slow = config;
+  RunConfig slow = config;
   slow.nodes[1].replication_lag_min_us = 300000;  // beyond the 200 ms WAIT timeout
   slow.nodes[1].replication_lag_max_us = 400000;
   EXPECT_EQ(acquisitions(simulate(slow, 1)), 0u);

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <string>
 
-#include "core/prng.hpp"
+#include "model/prng.hpp"
 #include "lockcheck/lease.hpp"
-#include "workload/workload_config.hpp"
+#include "model/workload_config.hpp"
 
 namespace lockcheck::sim {
 

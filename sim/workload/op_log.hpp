@@ -4,7 +4,7 @@
 // run's start. The checkers read both the same way, so a line's fields must not depend on which.
 #include <cstdint>
 
-#include "core/history.hpp"
+#include "model/history.hpp"
 #include "lockcheck/time.hpp"
 
 namespace lockcheck::sim {

@@ -5,13 +5,9 @@
 // workload sees of either.
 #include <cstdint>
 
-namespace lockcheck::sim {
+#include "model/resource_lines.hpp"
 
-struct RegisterRead {
-  std::int64_t value = 0;
-  std::int64_t version = 0;
-  bool accepted = true;  // false: a read with a stale fencing token (Fencing::reads_and_writes); no value
-};
+namespace lockcheck::sim {
 
 class Resource {
  public:

@@ -11,7 +11,7 @@
 
 #include "lockcheck/task.hpp"
 #include "workload/workload_client.hpp"
-#include "workload/workload_config.hpp"
+#include "model/workload_config.hpp"
 
 namespace lockcheck::sim {
 

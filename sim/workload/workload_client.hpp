@@ -5,7 +5,7 @@
 // an external client process would be a third implementation, not a third workload.
 #include <string>
 
-#include "core/prng.hpp"
+#include "model/prng.hpp"
 #include "lockcheck/clock.hpp"
 #include "lockcheck/lock_algorithm.hpp"
 #include "lockcheck/owned_lock.hpp"

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "core/meta_line.hpp"
+#include "model/meta_line.hpp"
 #include "core/user_scripts.hpp"
 #include "fault_families.hpp"
 #include "script_sets.hpp"
@@ -175,7 +175,7 @@ ComparePlan plan_comparison(const CompareSelection& selection) {
   const auto base_config = [&](const std::string& row) {
     for (const ClientRow& client : clients) {
       if (client.row != row) continue;
-      sim::SimConfig config = variant_base_config("token");
+      sim::RunConfig config = variant_base_config("token");
       config.external = client.external;
       return config;
     }
@@ -225,7 +225,7 @@ ComparePlan plan_comparison(const CompareSelection& selection) {
   return plan;
 }
 
-reports::Workload workload_of(const sim::SimConfig& config) {
+reports::Workload workload_of(const sim::RunConfig& config) {
   reports::Workload workload;
   workload.variant = sim::variant_label(config);  // the row's name: "script+watchdog" for a wrapped one
   workload.clients = static_cast<std::int64_t>(config.clients.size());

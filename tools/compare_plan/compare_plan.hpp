@@ -50,7 +50,7 @@ ComparePlan plan_comparison(const CompareSelection& selection);
 UserScripts read_scripts(const std::vector<std::string>& paths);
 
 // What the reports disclose of a variant's base configuration (clients, TTL, holds, nesting, reads, nodes).
-reports::Workload workload_of(const sim::SimConfig& config);
+reports::Workload workload_of(const sim::RunConfig& config);
 
 // The command that reruns one cell's seed and writes its history (then `lockcheck check` judges it).
 std::string replay_command(const CompareSelection& selection, const std::string& variant, const std::string& family,

@@ -13,7 +13,7 @@ namespace {
 using sim::EvictTarget;
 using sim::FaultKind;
 using sim::FaultSpec;
-using sim::SimConfig;
+using sim::RunConfig;
 
 constexpr std::int64_t kMs = 1000;
 // One TTL for every variant, so the columns mean the same thing in every row: "past the TTL" is 1.5-3 s.
@@ -35,7 +35,7 @@ FaultSpec fault_at(std::int64_t at_ms, sim::FaultKind kind) {
   return fault;
 }
 
-void add_failovers(SimConfig& config) {
+void add_failovers(RunConfig& config) {
   // Two asynchronous replicas of master 0, promoted one after the other: each failover may lose a lock
   // that had not reached the replica yet (lag 100-200 ms against holds of 50-200 ms).
   const int first_replica = static_cast<int>(config.nodes.size());
@@ -54,7 +54,7 @@ void add_failovers(SimConfig& config) {
   config.faults.push_back(second);
 }
 
-void add_clock_jumps(SimConfig& config) {
+void add_clock_jumps(RunConfig& config) {
   for (const std::int64_t at_ms : {1500, 3500, 5500}) {
     FaultSpec jump = fault_at(at_ms, FaultKind::node_clock_jump);
     jump.node = 0;
@@ -63,13 +63,13 @@ void add_clock_jumps(SimConfig& config) {
   }
 }
 
-void add_client_clock_skew(SimConfig& config) {
+void add_client_clock_skew(RunConfig& config) {
   // Client 1: wall clock 5 s ahead and running 5% slow; client 2 running 5% fast.
   config.clients.at(1).clock = sim::ClockConfig{5000 * kMs, -50000};
   config.clients.at(2).clock = sim::ClockConfig{0, 50000};
 }
 
-void add_evictions(SimConfig& config) {
+void add_evictions(RunConfig& config) {
   for (std::int64_t at_ms = 500; at_ms < kDurationMs; at_ms += 700) {
     FaultSpec evict = fault_at(at_ms, FaultKind::evict);
     evict.node = 0;
@@ -83,7 +83,7 @@ void add_evictions(SimConfig& config) {
 // timeout 1.5 s. The lock is named "{lock}" so that a variant's derived keys ("{lock}:fence", ...) share its
 // slot, as anyone running a lock on a cluster must name it; the lock is then served by one shard. Redlock's
 // masters collapse into that one cluster: its ClusterPort is one node to it.
-int make_cluster(SimConfig& config) {
+int make_cluster(RunConfig& config) {
   config.cluster.shards = 3;
   config.cluster.replicas_per_shard = 1;
   config.cluster.replication_lag_min_us = 100 * kMs;
@@ -94,14 +94,14 @@ int make_cluster(SimConfig& config) {
   return sim::cluster_shard_of_slot(config.cluster, key_hash_slot(config.workload.key));
 }
 
-void add_cluster_failover(SimConfig& config) {
+void add_cluster_failover(RunConfig& config) {
   const int shard = make_cluster(config);
   FaultSpec failover = fault_at(2500, FaultKind::failover);
   failover.node = sim::cluster_replica_of_shard(config.cluster, shard);
   config.faults.push_back(failover);
 }
 
-void add_slot_migrations(SimConfig& config) {
+void add_slot_migrations(RunConfig& config) {
   const int shard = make_cluster(config);
   FaultSpec first = fault_at(2000, FaultKind::slot_migration);
   first.node = (shard + 1) % config.cluster.shards;
@@ -113,7 +113,7 @@ void add_slot_migrations(SimConfig& config) {
   config.faults.push_back(second);
 }
 
-void add_split_brain(SimConfig& config) {
+void add_split_brain(RunConfig& config) {
   const int shard = make_cluster(config);
   FaultSpec split = fault_at(2000, FaultKind::split_brain);
   split.node = shard;
@@ -125,7 +125,7 @@ void add_split_brain(SimConfig& config) {
 // The Sentinel split-brain: master 0 with two asynchronous replicas (lag 100-200 ms) and three sentinels
 // (quorum 2, down-after 1.5 s); at 2 s the master is cut off with client 0 only. Redlock's masters collapse
 // into that one deployment: its SentinelPort is one node to it.
-void add_sentinel_split_brain(SimConfig& config) {
+void add_sentinel_split_brain(RunConfig& config) {
   config.sentinel.sentinels = 3;
   config.sentinel.quorum = 2;
   config.sentinel.replicas = 2;
@@ -142,29 +142,29 @@ void add_sentinel_split_brain(SimConfig& config) {
 
 std::vector<FaultFamily> make_families() {
   std::vector<FaultFamily> families;
-  families.push_back({"baseline", "no faults", "fault-free run: the lock must simply work", [](SimConfig&) {}});
+  families.push_back({"baseline", "no faults", "fault-free run: the lock must simply work", [](RunConfig&) {}});
   families.push_back({"pause", "client pause > TTL",
                       "a random client stops the world for 1.5-3 s (1.5-3x the TTL) about every 2 s",
-                      [](SimConfig& config) {
+                      [](RunConfig& config) {
                         config.nemesis.pause_every_us = 2000 * kMs;
                         config.nemesis.pause_min_us = 1500 * kMs;
                         config.nemesis.pause_max_us = 3000 * kMs;
                       }});
   families.push_back({"crash", "client crash",
                       "a random client crashes (no release) about every 1.5 s and restarts 0.5 s later",
-                      [](SimConfig& config) {
+                      [](RunConfig& config) {
                         config.nemesis.crash_every_us = 1500 * kMs;
                         config.nemesis.restart_after_us = 500 * kMs;
                       }});
   families.push_back({"lossy", "lossy network", "2% of requests and 2% of replies dropped; 200 ms command timeout",
-                      [](SimConfig& config) {
+                      [](RunConfig& config) {
                         config.link.request_loss_ppm = 20000;
                         config.link.reply_loss_ppm = 20000;
                         config.command_timeout_us = 200 * kMs;
                       }});
   families.push_back({"partition", "partition",
                       "a random client is cut from a random master for 0.1-1.5 s about every 2 s",
-                      [](SimConfig& config) {
+                      [](RunConfig& config) {
                         config.nemesis.partition_every_us = 2000 * kMs;
                         config.nemesis.partition_min_us = 100 * kMs;
                         config.nemesis.partition_max_us = 1500 * kMs;
@@ -176,7 +176,7 @@ std::vector<FaultFamily> make_families() {
                       "node 0's clock jumps forward by 3 s (3x the TTL) at 1.5 s, 3.5 s and 5.5 s", add_clock_jumps});
   families.push_back({"restart", "restart, no persistence",
                       "a random master crashes about every 1.5 s and restarts 50 ms later with its data lost",
-                      [](SimConfig& config) {
+                      [](RunConfig& config) {
                         config.nemesis.node_crash_every_us = 1500 * kMs;
                         config.nemesis.node_restart_after_us = 50 * kMs;
                         config.nemesis.restart_mode = sim::RestartMode::lost;
@@ -228,7 +228,7 @@ RowVariant split_watchdog(const std::string& row) {
   return {row, false};
 }
 
-sim::SimConfig variant_base_config(const std::string& row) {
+sim::RunConfig variant_base_config(const std::string& row) {
   const auto [variant, watchdog] = split_watchdog(row);
   ComparisonWorkload wanted = workload_of(variant);
   if (watchdog) {
@@ -238,7 +238,7 @@ sim::SimConfig variant_base_config(const std::string& row) {
     wanted.hold_max_ms = renewing.hold_max_ms;
     wanted.wait_ms = renewing.wait_ms;
   }
-  SimConfig config;
+  RunConfig config;
   config.variant = variant;
   config.renewal.watchdog = watchdog;
   config.lock.ttl = Millis(kTtlMs);

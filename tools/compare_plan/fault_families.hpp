@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
+#include "model/run_config.hpp"
 
 namespace lockcheck::compare {
 
@@ -15,7 +15,7 @@ struct FaultFamily {
   std::string id;           // column id, e.g. "pause"; used in --faults, anchors and results.json
   std::string title;        // column header, e.g. "pause past TTL"
   std::string description;  // one sentence: what is injected, with its numbers
-  std::function<void(sim::SimConfig&)> apply;  // adds the faults to a variant's base configuration
+  std::function<void(sim::RunConfig&)> apply;  // adds the faults to a variant's base configuration
 };
 
 // Every family, baseline first, in column order.
@@ -35,7 +35,7 @@ RowVariant split_watchdog(const std::string& row);
 // The fault-free configuration of one variant (or "<id>+watchdog" row): the same workload for all, plus what a
 // variant needs to be exercised at all (Redlock five masters, reentrant variants nested acquires, read-write
 // variants readers, renewing ones holds past the TTL).
-sim::SimConfig variant_base_config(const std::string& variant);
+sim::RunConfig variant_base_config(const std::string& variant);
 
 // Variants compare skips unless the user supplies something (the `script` variant, also as
 // "script+watchdog", needs the user's scripts).

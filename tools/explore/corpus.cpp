@@ -9,7 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "core/prng.hpp"
+#include "model/prng.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/write_scenario.hpp"
 #include "shard.hpp"
@@ -91,7 +91,7 @@ CorpusWritten write_corpus(const std::vector<RunPlan>& runs, const std::string& 
   return outcome;
 }
 
-CorpusLoaded load_corpus(const std::string& directory, const std::string& lock, const sim::SimConfig& base) {
+CorpusLoaded load_corpus(const std::string& directory, const std::string& lock, const sim::RunConfig& base) {
   CorpusLoaded loaded;
   if (!std::filesystem::is_directory(directory)) return loaded;
   const std::string safe_lock = file_safe(lock);

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
+#include "model/run_config.hpp"
 #include "run_plan.hpp"
 
 namespace lockcheck::explore {
@@ -39,7 +39,7 @@ struct CorpusLoaded {
 // and are left alone), rebased on `base`: the scripts are base's. An absent folder is an empty corpus. A file of
 // this lock that does not read as a scenario of base's variant is an error, not skipped: std::invalid_argument
 // naming the file and why (a corpus is written by explore, so a bad file is damage someone should see).
-CorpusLoaded load_corpus(const std::string& directory, const std::string& lock, const sim::SimConfig& base);
+CorpusLoaded load_corpus(const std::string& directory, const std::string& lock, const sim::RunConfig& base);
 
 // "<lock>-<hash>.toml" for a corpus file's text; the lock's name made file_safe (shard.hpp).
 std::string corpus_file_name(const std::string& lock, const std::string& text);

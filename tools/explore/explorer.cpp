@@ -86,7 +86,7 @@ std::size_t run_from(const std::vector<RunPlan>& plans, std::size_t first, unsig
 }
 
 // Fault indices stay valid when a workload draw changes the client count.
-void fit_processes(sim::SimConfig& config) {
+void fit_processes(sim::RunConfig& config) {
   const auto clients = static_cast<int>(config.clients.size());
   for (sim::FaultSpec& fault : config.faults) {
     if (fault.process >= 0) fault.process %= clients;
@@ -97,17 +97,17 @@ void fit_processes(sim::SimConfig& config) {
 // no watchdog, no nesting, fewer clients (down to two, and never below a client a fault names).
 // Without the watchdog, holds stay within the TTL unless the base's own holds pass it: a shrunk find must be
 // a run the search could have drawn, not a holder outstaying a lease nothing renews. True when it changed.
-bool shrink_workload(sim::SimConfig& config, const sim::SimConfig& base, std::uint64_t seed, const std::string& property,
+bool shrink_workload(sim::RunConfig& config, const sim::RunConfig& base, std::uint64_t seed, const std::string& property,
                      const WorkloadPins& pins) {
   bool changed = false;
-  const auto keep_if_violated = [&](const sim::SimConfig& candidate) {
+  const auto keep_if_violated = [&](const sim::RunConfig& candidate) {
     if (!judge_run(candidate, seed, property).violated()) return false;
     config = candidate;
     changed = true;
     return true;
   };
   if (config.renewal.watchdog && !pins.watchdog) {
-    sim::SimConfig candidate = config;
+    sim::RunConfig candidate = config;
     candidate.renewal.watchdog = false;
     const std::int64_t ttl_us = config.lock.ttl.count() * 1000;
     if (candidate.workload.hold_max_us > ttl_us && base.workload.hold_max_us <= ttl_us && !pins.hold_us) {
@@ -117,14 +117,14 @@ bool shrink_workload(sim::SimConfig& config, const sim::SimConfig& base, std::ui
     keep_if_violated(candidate);
   }
   if (config.workload.nest_every > 0) {
-    sim::SimConfig candidate = config;
+    sim::RunConfig candidate = config;
     candidate.workload.nest_every = 0;
     keep_if_violated(candidate);
   }
   int named = -1;
   for (const sim::FaultSpec& fault : config.faults) named = std::max(named, fault.process);
   while (config.clients.size() > std::max<std::size_t>(2, static_cast<std::size_t>(named + 1))) {
-    sim::SimConfig candidate = config;
+    sim::RunConfig candidate = config;
     candidate.clients.pop_back();
     if (!keep_if_violated(candidate)) break;
   }
@@ -138,7 +138,7 @@ std::string moved(const std::vector<sim::FaultSpec>& reference_faults, const std
 
 }  // namespace
 
-void WorkloadPins::apply(sim::SimConfig& config) const {
+void WorkloadPins::apply(sim::RunConfig& config) const {
   if (check_lease) config.workload.check_lease_before_write = *check_lease;
   if (fencing) config.workload.fencing = *fencing;
   if (watchdog) config.renewal.watchdog = *watchdog;
@@ -165,7 +165,7 @@ std::string_view to_string(Strategy strategy) {
   return "guided";
 }
 
-Explorer::Explorer(sim::SimConfig base, bool can_renew, ExploreOptions options)
+Explorer::Explorer(sim::RunConfig base, bool can_renew, ExploreOptions options)
     : base_(std::move(base)),
       can_renew_(can_renew),
       options_(std::move(options)),
@@ -178,7 +178,7 @@ Explorer::Explorer(sim::SimConfig base, bool can_renew, ExploreOptions options)
 // A run's seed below 2^32: short to type in a replay, and within TOML's signed 64-bit integers.
 std::uint64_t Explorer::run_seed() { return prng_.below(std::uint64_t{1} << 32) + 1; }
 
-void Explorer::draw_fault_in(sim::FaultKind kind, sim::SimConfig& config) {
+void Explorer::draw_fault_in(sim::FaultKind kind, sim::RunConfig& config) {
   // A run of the base's length draws as it always has (all-on and swarm are the benchmark's baselines);
   // a shorter one keeps a TTL after each fault, for the fault's effect to show before the run ends.
   if (config.duration_us < base_.duration_us) {
@@ -198,7 +198,7 @@ RunPlan Explorer::fresh_plan(bool every_kind, std::int64_t duration_us) {
   plan.enabled = every_kind ? kinds_ : swarm_subset(kinds_, prng_);
   // The starting scenario's own faults and nemesis are a starting point: drawn into the fixed schedule,
   // the nemesis within the run's own duration; a starting fault past a short run's end is left out.
-  sim::SimConfig nemesis_base = base_;
+  sim::RunConfig nemesis_base = base_;
   nemesis_base.duration_us = duration_us;
   for (const sim::FaultSpec& drawn : sim::draw_nemesis_schedule(nemesis_base, plan.seed)) plan.config.faults.push_back(drawn);
   if (duration_us < base_.duration_us) {
@@ -501,7 +501,7 @@ std::optional<Find> Explorer::reference_search(const Find& find) const {
   for (const sim::FaultKind kind : applicable_kinds(base_)) {
     if (drawn_on_its_own(kind) && std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) search.without.push_back(kind);
   }
-  sim::SimConfig reference_base = with_reference_lock(base_, reference_);
+  sim::RunConfig reference_base = with_reference_lock(base_, reference_);
   reference_base.faults.clear();
   reference_base.nemesis = sim::NemesisConfig{};
   const bool can_renew = variant_row(reference_).renewal == Renewal::by_watchdog;
@@ -571,7 +571,7 @@ void Explorer::shrink_find(Find& find) const {
     }
   }
   // A shorter run that still shows it is a faster regression test: end one second after the violation.
-  sim::SimConfig shorter = find.minimal.config;
+  sim::RunConfig shorter = find.minimal.config;
   shorter.duration_us = std::min(shorter.duration_us, (find.violation_us / 1000 + 1000) * 1000);
   if (shorter.duration_us < find.minimal.config.duration_us) {
     std::erase_if(shorter.faults, [&](const sim::FaultSpec& fault) { return fault.at_us > shorter.duration_us; });
@@ -584,8 +584,8 @@ void Explorer::shrink_find(Find& find) const {
   find.shrink_simulations += 1 + static_cast<int>(find.minimal.config.faults.size());
 }
 
-sim::SimConfig explore_base_for_variant(const std::string& variant) {
-  sim::SimConfig config = compare::variant_base_config(variant);
+sim::RunConfig explore_base_for_variant(const std::string& variant) {
+  sim::RunConfig config = compare::variant_base_config(variant);
   config.duration_us = 10'000'000;
   // A single master gets a replica, so that failover is in the model. A quorum lock's independent masters
   // stay unreplicated: Redlock's model has none (replication is its documented way to lose a lock).

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "core/prng.hpp"
+#include "model/prng.hpp"
 #include "properties/exercise.hpp"
 #include "properties/verdict.hpp"
 #include "run_plan.hpp"
@@ -39,7 +39,7 @@ struct WorkloadPins {
   std::optional<sim::Fencing> fencing;
   std::optional<bool> watchdog;
   std::optional<std::pair<std::int64_t, std::int64_t>> hold_us;  // min, max
-  void apply(sim::SimConfig& config) const;
+  void apply(sim::RunConfig& config) const;
 };
 
 struct ExploreOptions {
@@ -109,7 +109,7 @@ struct ExploreResult {
 class Explorer {
  public:
   // `base` fixes the topology and the lock settings; `can_renew`: the variant can run under a watchdog.
-  Explorer(sim::SimConfig base, bool can_renew, ExploreOptions options);
+  Explorer(sim::RunConfig base, bool can_renew, ExploreOptions options);
 
   // Runs these before any run of its own (a corpus's kept runs, corpus.hpp), outside the run budget, each as a
   // run of the search: its marks and verdicts count, and one that reaches a mark or a pair of marks no earlier
@@ -129,7 +129,7 @@ class Explorer {
   std::int64_t fault_cap(std::int64_t duration_us);
   RunPlan mutated_plan();
   // Appends a fault of `kind` to `config`'s schedule (draw_fault_to_play_out when the run is short).
-  void draw_fault_in(sim::FaultKind kind, sim::SimConfig& config);
+  void draw_fault_in(sim::FaultKind kind, sim::RunConfig& config);
   RunPlan next_plan();
   // Takes one run's outcome; true when the search is over.
   bool take(const RunPlan& plan, const properties::Exercise& exercise, const std::vector<properties::Verdict>& verdicts,
@@ -153,7 +153,7 @@ class Explorer {
   // no later run of its batch need run. Read by the runs' threads; take() changes nothing it reads meanwhile.
   bool may_end_search(const std::vector<properties::Verdict>& verdicts) const;
 
-  sim::SimConfig base_;
+  sim::RunConfig base_;
   bool can_renew_;
   ExploreOptions options_;
   std::string reference_;  // the lock that decides own bug or known limit
@@ -173,6 +173,6 @@ class Explorer {
 
 // The starting configuration of `--variant ID`: the comparison's base workload for it, a replica added to a
 // lone master (so that failover and replica faults are in the model), a 10 s run.
-sim::SimConfig explore_base_for_variant(const std::string& variant);
+sim::RunConfig explore_base_for_variant(const std::string& variant);
 
 }  // namespace lockcheck::explore

@@ -10,14 +10,14 @@ namespace {
 using sim::FaultKind;
 using sim::FaultSpec;
 
-std::int64_t ttl_us(const sim::SimConfig& config) { return config.lock.ttl.count() * 1000; }
+std::int64_t ttl_us(const sim::RunConfig& config) { return config.lock.ttl.count() * 1000; }
 
 // A duration in [low_permille, high_permille] thousandths of the TTL, at least 1 ms.
-std::int64_t of_ttl(const sim::SimConfig& config, sim::Prng& prng, std::int64_t low_permille, std::int64_t high_permille) {
+std::int64_t of_ttl(const sim::RunConfig& config, sim::Prng& prng, std::int64_t low_permille, std::int64_t high_permille) {
   return std::max<std::int64_t>(1000, ttl_us(config) * prng.between(low_permille, high_permille) / 1000);
 }
 
-std::vector<int> replicas_of(const sim::SimConfig& config) {
+std::vector<int> replicas_of(const sim::RunConfig& config) {
   std::vector<int> out;
   for (std::size_t i = 0; i < config.nodes.size(); ++i) {
     if (config.nodes[i].replica_of >= 0) out.push_back(static_cast<int>(i));
@@ -33,7 +33,7 @@ bool drawn_on_its_own(FaultKind kind) {
   return kind != FaultKind::restart && kind != FaultKind::node_restart && kind != FaultKind::heal;
 }
 
-std::vector<FaultKind> applicable_kinds(const sim::SimConfig& config) {
+std::vector<FaultKind> applicable_kinds(const sim::RunConfig& config) {
   const bool replicas = !replicas_of(config).empty();
   const bool cluster = config.cluster.shards > 0;
   const bool sentinel = config.sentinel.sentinels > 0;
@@ -55,7 +55,7 @@ std::vector<FaultKind> applicable_kinds(const sim::SimConfig& config) {
         // Redis evicts only under maxmemory with an eviction policy; with Redis's default (noeviction) a
         // lock key is never evicted, and a deployment that configured none must not be judged under it.
         if (std::none_of(config.nodes.begin(), config.nodes.end(),
-                         [](const sim::NodeConfig& node) { return node.eviction != mock::EvictionPolicy::noeviction; })) {
+                         [](const sim::NodeConfig& node) { return node.eviction != sim::EvictionPolicy::noeviction; })) {
           continue;
         }
         break;
@@ -66,7 +66,7 @@ std::vector<FaultKind> applicable_kinds(const sim::SimConfig& config) {
   return out;
 }
 
-std::vector<FaultKind> searched_kinds(const sim::SimConfig& config, const std::vector<FaultKind>& without) {
+std::vector<FaultKind> searched_kinds(const sim::RunConfig& config, const std::vector<FaultKind>& without) {
   std::vector<FaultKind> kinds = applicable_kinds(config);
   std::erase_if(kinds, [&](FaultKind kind) { return std::find(without.begin(), without.end(), kind) != without.end(); });
   return kinds;
@@ -90,7 +90,7 @@ std::vector<FaultKind> swarm_subset(const std::vector<FaultKind>& kinds, sim::Pr
   return out;
 }
 
-void draw_fault(FaultKind kind, const sim::SimConfig& config, sim::Prng& prng, std::vector<FaultSpec>& out) {
+void draw_fault(FaultKind kind, const sim::RunConfig& config, sim::Prng& prng, std::vector<FaultSpec>& out) {
   const std::int64_t end = config.duration_us;
   const auto clients = static_cast<std::uint64_t>(config.clients.size());
   const std::vector<int> masters = sim::master_nodes(config);
@@ -170,7 +170,7 @@ void draw_fault(FaultKind kind, const sim::SimConfig& config, sim::Prng& prng, s
   out.push_back(fault);
 }
 
-void draw_fault_to_play_out(FaultKind kind, const sim::SimConfig& config, std::int64_t aftermath_us, sim::Prng& prng,
+void draw_fault_to_play_out(FaultKind kind, const sim::RunConfig& config, std::int64_t aftermath_us, sim::Prng& prng,
                             std::vector<FaultSpec>& out) {
   const std::size_t first = out.size();
   draw_fault(kind, config, prng, out);
@@ -182,7 +182,7 @@ void draw_fault_to_play_out(FaultKind kind, const sim::SimConfig& config, std::i
   for (std::size_t i = first; i < out.size(); ++i) out[i].at_us -= shift_us;
 }
 
-void draw_workload(const sim::SimConfig& base, bool can_renew, sim::Prng& prng, sim::SimConfig& out) {
+void draw_workload(const sim::RunConfig& base, bool can_renew, sim::Prng& prng, sim::RunConfig& out) {
   const std::int64_t ttl = ttl_us(base);
   out.clients = std::vector<sim::ClientConfig>(static_cast<std::size_t>(prng.between(2, 5)));
   if (base.workload.nest_every > 0) {

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/meta_line.hpp"
+#include "model/meta_line.hpp"
 #include "core/simulate.hpp"
 #include "scenario/write_scenario.hpp"
 #include "shrink.hpp"
@@ -49,7 +49,7 @@ WrittenFind write_find(const Find& find, const sim::Scenario::Scripts& scripts, 
   // Read back and run: the same history as the minimal plan's, and the violation.
   const sim::Scenario loaded = sim::load_scenario(written.path);
   const sim::RunResult from_file = sim::simulate(loaded.config, loaded.seeds.front());
-  sim::SimConfig as_found = find.minimal.config;
+  sim::RunConfig as_found = find.minimal.config;
   as_found.scenario = scenario.name;
   const sim::RunResult from_plan = sim::simulate(as_found, find.minimal.seed);
   if (from_file.history.hash() != from_plan.history.hash()) {

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "nemesis/fault.hpp"
-#include "workload/workload_config.hpp"
+#include "model/fault.hpp"
+#include "model/workload_config.hpp"
 
 namespace lockcheck::explore {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <variant>
 
-#include "core/prng.hpp"
+#include "model/prng.hpp"
 #include "core/simulate.hpp"
 #include "properties/history.hpp"
 #include "lockcheck/variants/registry.hpp"
@@ -16,7 +16,7 @@
 
 namespace lockcheck::explore {
 
-std::string reference_variant(const sim::SimConfig& config, const std::string& named) {
+std::string reference_variant(const sim::RunConfig& config, const std::string& named) {
   if (!named.empty()) {
     const VariantRow* row = find_variant(named);
     if (row == nullptr || row->user_scripts) {
@@ -27,10 +27,10 @@ std::string reference_variant(const sim::SimConfig& config, const std::string& n
   return std::string(variant_row(config.variant).reference);
 }
 
-sim::SimConfig with_reference_lock(const sim::SimConfig& config, const std::string& reference) {
+sim::RunConfig with_reference_lock(const sim::RunConfig& config, const std::string& reference) {
   const VariantRow& lock = variant_row(config.variant);
   const VariantRow& row = variant_row(reference);
-  sim::SimConfig out = config;
+  sim::RunConfig out = config;
   out.variant = reference;
   out.scripts = {};
   const bool renews = config.renewal.watchdog || lock.renewal == Renewal::in_background;
@@ -76,7 +76,7 @@ struct Tried {
   std::vector<std::int64_t> grants_us;
 };
 
-Tried try_run(const sim::SimConfig& config, std::uint64_t seed, const std::string& property) {
+Tried try_run(const sim::RunConfig& config, std::uint64_t seed, const std::string& property) {
   const properties::History history = properties::parse_history_lines(sim::simulate(config, seed).history.lines());
   Tried tried{judge_history(history, property), {}};
   for (const properties::Event& event : history.events) {
@@ -98,16 +98,16 @@ std::int64_t phase_after_grant(const std::vector<std::int64_t>& grants_us, std::
   return latest < 0 ? -1 : fault_us - latest;
 }
 
-ReferenceJudgement judge_reference(const sim::SimConfig& config, std::uint64_t seed, const std::string& property,
+ReferenceJudgement judge_reference(const sim::RunConfig& config, std::uint64_t seed, const std::string& property,
                                    const std::string& reference, int seeds) {
   ReferenceJudgement judgement;
   // The same schedule on every seed tried: a random nemesis is drawn (on the find's seed) into fixed faults.
-  sim::SimConfig fixed = config;
+  sim::RunConfig fixed = config;
   for (const sim::FaultSpec& drawn : sim::draw_nemesis_schedule(config, seed)) fixed.faults.push_back(drawn);
   std::stable_sort(fixed.faults.begin(), fixed.faults.end(),
                    [](const sim::FaultSpec& a, const sim::FaultSpec& b) { return a.at_us < b.at_us; });
   fixed.nemesis = sim::NemesisConfig{};
-  sim::SimConfig reference_config = with_reference_lock(fixed, reference);
+  sim::RunConfig reference_config = with_reference_lock(fixed, reference);
   // Each try: a schedule and a seed. First the schedule itself; then the schedule moved so that its first fault
   // lands as long after one of the reference's own grants as it landed after the lock's (a failover within
   // the replication lag of a grant, a clock jump inside a hold); then other seeds and the neighbourhood.

@@ -16,17 +16,17 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
+#include "model/run_config.hpp"
 
 namespace lockcheck::explore {
 
 // The reference of `config`'s lock: `named` when given (a scenario's `reference`), else its registry row's.
 // Throws std::invalid_argument for a `named` that is not a catalogue variant with a reference of its own.
-std::string reference_variant(const sim::SimConfig& config, const std::string& named = "");
+std::string reference_variant(const sim::RunConfig& config, const std::string& named = "");
 
 // `config` with its lock replaced by `reference`: the same nodes, clients, workload and faults; a lock that
 // renews (under a watchdog or by itself) is compared with a renewing reference.
-sim::SimConfig with_reference_lock(const sim::SimConfig& config, const std::string& reference);
+sim::RunConfig with_reference_lock(const sim::RunConfig& config, const std::string& reference);
 
 struct ReferenceJudgement {
   bool ran = false;        // false: the reference cannot run this configuration (the theory decides)
@@ -39,7 +39,7 @@ struct ReferenceJudgement {
 
 // Runs the reference under `config`'s schedule on `seed`, then on seed+1 .. (the schedule moved) while it
 // holds: at most `seeds` runs in all.
-ReferenceJudgement judge_reference(const sim::SimConfig& config, std::uint64_t seed, const std::string& property,
+ReferenceJudgement judge_reference(const sim::RunConfig& config, std::uint64_t seed, const std::string& property,
                                    const std::string& reference, int seeds);
 
 }  // namespace lockcheck::explore

@@ -12,7 +12,7 @@ constexpr std::uint64_t kEighths = 8;
 // A lease must be able to expire and be taken again within a run.
 constexpr std::int64_t kMinTtls = 2;
 
-std::int64_t run_ttl_us(const sim::SimConfig& config) { return config.lock.ttl.count() * 1000; }
+std::int64_t run_ttl_us(const sim::RunConfig& config) { return config.lock.ttl.count() * 1000; }
 
 }  // namespace
 
@@ -28,12 +28,12 @@ std::uint64_t luby(std::uint64_t i) {
   return 1;
 }
 
-std::int64_t shortest_run_us(const sim::SimConfig& base, const std::string& property) {
+std::int64_t shortest_run_us(const sim::RunConfig& base, const std::string& property) {
   if (property == "bounded_unavailability") return 2 * run_ttl_us(base) + properties::unavailability_bound_us(run_ttl_us(base));
   return kMinTtls * run_ttl_us(base);
 }
 
-std::int64_t fresh_duration_us(const sim::SimConfig& base, std::uint64_t fresh_index, std::int64_t shortest_us) {
+std::int64_t fresh_duration_us(const sim::RunConfig& base, std::uint64_t fresh_index, std::int64_t shortest_us) {
   const std::uint64_t term = std::min(luby(std::max<std::uint64_t>(fresh_index, 1)), kEighths);
   const std::int64_t scaled_us = base.duration_us / static_cast<std::int64_t>(kEighths) * static_cast<std::int64_t>(term);
   const std::int64_t duration_us = std::min(base.duration_us, std::max(scaled_us, shortest_us));

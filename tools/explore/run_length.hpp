@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/config.hpp"
+#include "model/run_config.hpp"
 
 namespace lockcheck::explore {
 
@@ -18,11 +18,11 @@ std::uint64_t luby(std::uint64_t i);
 // The shortest run that can show a violation of `property` (any property when empty): two TTLs (a lease
 // must expire for a lock to break); for bounded_unavailability, one TTL for a holder to take the lock and
 // the fault to strike, then the TTL and the bound the checker allows before it calls the lock unavailable.
-std::int64_t shortest_run_us(const sim::SimConfig& base, const std::string& property);
+std::int64_t shortest_run_us(const sim::RunConfig& base, const std::string& property);
 
 // The simulated duration of guided's `fresh_index`-th fresh run (1-based): the base duration times
 // luby(fresh_index) / 8, never above the base, never below `shortest_us`, in whole milliseconds (the
 // scenario format's unit).
-std::int64_t fresh_duration_us(const sim::SimConfig& base, std::uint64_t fresh_index, std::int64_t shortest_us);
+std::int64_t fresh_duration_us(const sim::RunConfig& base, std::uint64_t fresh_index, std::int64_t shortest_us);
 
 }  // namespace lockcheck::explore

@@ -5,12 +5,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/config.hpp"
+#include "model/run_config.hpp"
 
 namespace lockcheck::explore {
 
 struct RunPlan {
-  sim::SimConfig config;
+  sim::RunConfig config;
   std::uint64_t seed = 1;
   std::vector<sim::FaultKind> enabled;  // the swarm's fault kinds for this run (what mutations may add)
 };

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "core/prng.hpp"
+#include "model/prng.hpp"
 
 namespace lockcheck::explore {
 

@@ -9,7 +9,7 @@
 
 namespace lockcheck::explore {
 
-Judged judge_run(const sim::SimConfig& config, std::uint64_t seed, const std::string& property) {
+Judged judge_run(const sim::RunConfig& config, std::uint64_t seed, const std::string& property) {
   return judge_history(properties::parse_history_lines(sim::simulate(config, seed).history.lines()), property);
 }
 
@@ -33,9 +33,9 @@ namespace {
 
 // A fault after the violation cannot have caused it; without them the run up to the violation is the same.
 // Run after ddmin only: run first, it sent setnx-then-expire's 2-fault find to a 14-fault local minimum.
-void drop_faults_after_violation(const sim::SimConfig& fixed, std::uint64_t seed, const std::string& property,
+void drop_faults_after_violation(const sim::RunConfig& fixed, std::uint64_t seed, const std::string& property,
                                  ShrinkResult& result) {
-  sim::SimConfig before = fixed;
+  sim::RunConfig before = fixed;
   before.faults.clear();
   for (const sim::FaultSpec& fault : result.faults) {
     if (fault.at_us <= result.violation_us) before.faults.push_back(fault);
@@ -54,7 +54,7 @@ namespace {
 
 // ddmin: try removing each of n chunks; on success keep the smaller schedule, else refine the chunks. Bounded
 // by `budget` simulations in all.
-void delta_debug(const sim::SimConfig& fixed, std::uint64_t seed, const std::string& property, int budget,
+void delta_debug(const sim::RunConfig& fixed, std::uint64_t seed, const std::string& property, int budget,
                  ShrinkResult& result) {
   std::size_t chunks = 2;
   while (!result.faults.empty() && result.simulations < budget) {
@@ -63,7 +63,7 @@ void delta_debug(const sim::SimConfig& fixed, std::uint64_t seed, const std::str
     bool removed = false;
     for (std::size_t chunk = 0; chunk < chunks && result.simulations < budget; ++chunk) {
       const std::size_t begin = size * chunk / chunks, end = size * (chunk + 1) / chunks;
-      sim::SimConfig candidate = fixed;
+      sim::RunConfig candidate = fixed;
       candidate.faults.clear();
       for (std::size_t i = 0; i < size; ++i) {
         if (i < begin || i >= end) candidate.faults.push_back(result.faults[i]);
@@ -86,7 +86,7 @@ void delta_debug(const sim::SimConfig& fixed, std::uint64_t seed, const std::str
 }
 
 // Removes single faults until none can be removed (then result.one_minimal), within the budget.
-void remove_single_faults(const sim::SimConfig& fixed, std::uint64_t seed, const std::string& property, int budget,
+void remove_single_faults(const sim::RunConfig& fixed, std::uint64_t seed, const std::string& property, int budget,
                           ShrinkResult& result) {
   result.one_minimal = false;
   // Each pass removes one fault or proves none can go: at most as many passes as faults.
@@ -94,7 +94,7 @@ void remove_single_faults(const sim::SimConfig& fixed, std::uint64_t seed, const
     bool removed = false;
     for (std::size_t i = 0; i < result.faults.size(); ++i) {
       if (result.simulations >= budget) return;
-      sim::SimConfig candidate = fixed;
+      sim::RunConfig candidate = fixed;
       candidate.faults = result.faults;
       candidate.faults.erase(candidate.faults.begin() + static_cast<std::ptrdiff_t>(i));
       ++result.simulations;
@@ -122,9 +122,9 @@ struct Size {
 constexpr Size kSizes[] = {{&sim::FaultSpec::duration_us, 1000}, {&sim::FaultSpec::delta_us, 1000}, {&sim::FaultSpec::drift_ppm, 1}};
 
 // Tries `change` on fault `index`, keeps it when the violation stays; false when it does not (or nothing changed).
-bool keep_if_still_violated(const sim::SimConfig& fixed, std::uint64_t seed, const std::string& property, std::size_t index,
+bool keep_if_still_violated(const sim::RunConfig& fixed, std::uint64_t seed, const std::string& property, std::size_t index,
                             const std::function<bool(sim::FaultSpec&)>& change, ShrinkResult& result) {
-  sim::SimConfig candidate = fixed;
+  sim::RunConfig candidate = fixed;
   candidate.faults = result.faults;
   if (!change(candidate.faults[index])) return false;
   ++result.simulations;
@@ -135,7 +135,7 @@ bool keep_if_still_violated(const sim::SimConfig& fixed, std::uint64_t seed, con
   return true;
 }
 
-void halve_sizes(const sim::SimConfig& fixed, std::uint64_t seed, const std::string& property, int budget,
+void halve_sizes(const sim::RunConfig& fixed, std::uint64_t seed, const std::string& property, int budget,
                  ShrinkResult& result) {
   constexpr int kHalvings = 6;  // down to 1/64 of a size
   for (std::size_t i = 0; i < result.faults.size(); ++i) {
@@ -166,9 +166,9 @@ void halve_sizes(const sim::SimConfig& fixed, std::uint64_t seed, const std::str
 
 }  // namespace
 
-ShrinkResult shrink_faults(const sim::SimConfig& config, std::uint64_t seed, const std::string& property,
+ShrinkResult shrink_faults(const sim::RunConfig& config, std::uint64_t seed, const std::string& property,
                            int max_simulations) {
-  sim::SimConfig fixed = config;
+  sim::RunConfig fixed = config;
   for (auto& drawn : sim::draw_nemesis_schedule(config, seed)) fixed.faults.push_back(drawn);
   std::stable_sort(fixed.faults.begin(), fixed.faults.end(),
                    [](const sim::FaultSpec& a, const sim::FaultSpec& b) { return a.at_us < b.at_us; });
@@ -199,10 +199,10 @@ ShrinkResult shrink_faults(const sim::SimConfig& config, std::uint64_t seed, con
   return result;
 }
 
-bool is_one_minimal(const sim::SimConfig& config, std::uint64_t seed, const std::string& property) {
+bool is_one_minimal(const sim::RunConfig& config, std::uint64_t seed, const std::string& property) {
   if (!judge_run(config, seed, property).violated()) return false;
   for (std::size_t i = 0; i < config.faults.size(); ++i) {
-    sim::SimConfig without = config;
+    sim::RunConfig without = config;
     without.faults.erase(without.faults.begin() + static_cast<std::ptrdiff_t>(i));
     if (judge_run(without, seed, property).violated()) return false;
   }

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
+#include "model/run_config.hpp"
 #include "properties/history.hpp"
 #include "properties/verdict.hpp"
 
@@ -25,7 +25,7 @@ struct Judged {
   std::int64_t violation_us = -1;
   bool violated() const { return verdict.outcome == properties::Outcome::violated; }
 };
-Judged judge_run(const sim::SimConfig& config, std::uint64_t seed, const std::string& property);
+Judged judge_run(const sim::RunConfig& config, std::uint64_t seed, const std::string& property);
 // The same judgement of a history already run.
 Judged judge_history(const properties::History& history, const std::string& property);
 
@@ -38,11 +38,11 @@ struct ShrinkResult {
 };
 
 // `config`'s nemesis is drawn into fixed faults first; the result's schedule replaces both.
-ShrinkResult shrink_faults(const sim::SimConfig& config, std::uint64_t seed, const std::string& property,
+ShrinkResult shrink_faults(const sim::RunConfig& config, std::uint64_t seed, const std::string& property,
                            int max_simulations = 64);
 
 // Whether `config`'s schedule is 1-minimal for `property` on `seed`: it violates, and without any one of its
 // faults it does not (one simulation per fault, and one for the whole).
-bool is_one_minimal(const sim::SimConfig& config, std::uint64_t seed, const std::string& property);
+bool is_one_minimal(const sim::RunConfig& config, std::uint64_t seed, const std::string& property);
 
 }  // namespace lockcheck::explore

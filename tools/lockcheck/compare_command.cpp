@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "../redis_backend/backend.hpp"
+#include "redis_backend_option.hpp"
 #include "compare_output.hpp"
 #include "core/simulate.hpp"
 #include "progress_bar.hpp"

@@ -12,7 +12,7 @@
 #include <stdexcept>
 
 #include "compare_plan.hpp"
-#include "core/meta_line.hpp"
+#include "model/meta_line.hpp"
 #include "corpus.hpp"
 #include "explore_json.hpp"
 #include "explore_report.hpp"
@@ -29,7 +29,7 @@ namespace {
 // One lock to explore: where it starts and how it is named.
 struct Target {
   std::string label;
-  sim::SimConfig base;
+  sim::RunConfig base;
   bool can_renew = false;
   sim::Scenario::Scripts scripts;  // absolute paths, for the script variant
   std::string reference;           // the scenario's `reference`, if any
@@ -194,7 +194,7 @@ std::string not_applicable(properties::Mark mark, const TargetOutcome& outcome, 
   if (mark == Mark::reentrant_expiry && outcome.target.base.workload.nest_every == 0) return "the lock is not nested";
   const auto& nodes = outcome.target.base.nodes;
   if (mark == Mark::lock_key_evicted && std::none_of(nodes.begin(), nodes.end(), [](const sim::NodeConfig& node) {
-        return node.eviction != mock::EvictionPolicy::noeviction;
+        return node.eviction != sim::EvictionPolicy::noeviction;
       })) {
     return "no node has an eviction policy";
   }

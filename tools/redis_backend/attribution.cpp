@@ -7,7 +7,7 @@
 #include <charconv>
 #include <limits>
 
-#include "core/hash_holders.hpp"
+#include "model/hash_holders.hpp"
 #include "lockcheck/sha1.hpp"
 
 namespace lockcheck::redis_backend {

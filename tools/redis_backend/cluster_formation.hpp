@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
+#include "model/run_config.hpp"
 
 namespace lockcheck::redis_backend {
 

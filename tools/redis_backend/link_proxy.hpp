@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/prng.hpp"
+#include "model/prng.hpp"
 #include "stream_filter.hpp"
 
 namespace lockcheck::redis_backend {

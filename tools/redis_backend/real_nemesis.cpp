@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "lockcheck/assert.hpp"
-#include "nemesis/fault_lines.hpp"
+#include "model/fault_lines.hpp"
 
 namespace lockcheck::redis_backend {
 

@@ -21,8 +21,8 @@
 #include "client_clock.hpp"
 #include "client_hang.hpp"
 #include "cluster_formation.hpp"
-#include "core/history.hpp"
-#include "core/meta_line.hpp"
+#include "model/history.hpp"
+#include "model/meta_line.hpp"
 #include "real_nemesis.hpp"
 #include "record_sink.hpp"
 #include "reply_bound.hpp"
@@ -102,7 +102,7 @@ void require_file(const std::string& path) {
   }
 }
 
-std::vector<sim::FaultSpec> fault_schedule(const sim::SimConfig& config, std::uint64_t seed) {
+std::vector<sim::FaultSpec> fault_schedule(const sim::RunConfig& config, std::uint64_t seed) {
   std::vector<sim::FaultSpec> faults = config.faults;
   for (const auto& fault : sim::draw_nemesis_schedule(config, seed)) faults.push_back(fault);
   std::stable_sort(faults.begin(), faults.end(), [](const auto& a, const auto& b) { return a.at_us < b.at_us; });
@@ -337,7 +337,7 @@ class Run {
     return result;
   }
 
-  const sim::SimConfig& config_;
+  const sim::RunConfig& config_;
   std::uint64_t seed_;
   TimeBase time_;
   RecordSink sink_;
@@ -356,7 +356,7 @@ class Run {
 
 }  // namespace
 
-void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
+void check_supported(const sim::RunConfig& config, std::uint64_t seed) {
   auto refuse = [](const std::string& what) {
     throw std::invalid_argument("the redis backend cannot make this real yet: " + what + " (use --backend mock)");
   };
@@ -387,7 +387,7 @@ void check_supported(const sim::SimConfig& config, std::uint64_t seed) {
   }
 }
 
-void check_servable(const sim::SimConfig& config, std::uint64_t seed) {
+void check_servable(const sim::RunConfig& config, std::uint64_t seed) {
   // The scenario reader refuses these at their lines (read_server.cpp); this guards configurations built
   // otherwise (compare's rows) and the nemesis's draws.
   auto refuse = [](const std::string& what) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "scenario/scenario.hpp"
+#include "model/scenario.hpp"
 
 namespace lockcheck::redis_backend {
 
@@ -25,8 +25,8 @@ struct RedisRunResult {
 RedisRunResult run_on_redis(const sim::Scenario& scenario, std::uint64_t seed);
 
 // Throws std::invalid_argument naming the first unsupported feature of `config`, if any.
-void check_supported(const sim::SimConfig& config, std::uint64_t seed);
+void check_supported(const sim::RunConfig& config, std::uint64_t seed);
 // The same for `server = "serve"`: single nodes only, restarts without data.
-void check_servable(const sim::SimConfig& config, std::uint64_t seed);
+void check_servable(const sim::RunConfig& config, std::uint64_t seed);
 
 }  // namespace lockcheck::redis_backend

@@ -5,7 +5,7 @@
 // writes) are decided atomically at the register, exactly as the simulator's Register decides them.
 #include <cstdint>
 
-#include "core/resource.hpp"
+#include "workload/resource_seam.hpp"
 #include "hiredis_client.hpp"
 
 namespace lockcheck::redis_backend {

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
+#include "model/run_config.hpp"
 #include "link_proxy.hpp"
 #include "redis_server.hpp"
 

@@ -10,14 +10,14 @@
 #include <stdexcept>
 #include <thread>
 
-#include "core/meta_line.hpp"
+#include "model/meta_line.hpp"
 #include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck::redis_backend {
 namespace {
 
 // How a node persists: enough for the strongest restart the scenario asks of it.
-Persistence persistence_for(const sim::SimConfig& config, int node) {
+Persistence persistence_for(const sim::RunConfig& config, int node) {
   bool kept = false, everysec = false;
   auto note = [&](sim::RestartMode mode) {
     kept = kept || mode == sim::RestartMode::kept;
@@ -31,7 +31,7 @@ Persistence persistence_for(const sim::SimConfig& config, int node) {
 }
 
 // Client links go through proxies only when the scenario has link faults; otherwise clients connect directly.
-bool needs_link_proxies(const sim::SimConfig& config) {
+bool needs_link_proxies(const sim::RunConfig& config) {
   if (config.nemesis.partition_every_us > 0 || !config.link_overrides.empty()) return true;
   if (config.link.request_loss_ppm > 0 || config.link.reply_loss_ppm > 0) return true;
   for (const auto& fault : config.faults) {
@@ -53,7 +53,7 @@ std::vector<std::string> sentinel_node_args(const sim::SentinelConfig& sentinel)
 
 }  // namespace
 
-Topology::Topology(const sim::SimConfig& config, std::uint64_t seed, const std::string& directory,
+Topology::Topology(const sim::RunConfig& config, std::uint64_t seed, const std::string& directory,
                    const std::string& clock_shim, const TimeBase& time, RecordSink& sink, std::vector<std::string> program)
     : config_(config), time_(time), sink_(sink), keys_{config.workload.key}, routing_(directory + "/routing", true) {
   const int nodes = static_cast<int>(config.nodes.size());

@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/config.hpp"
+#include "model/run_config.hpp"
 #include "link_proxy.hpp"
 #include "node_observer.hpp"
 #include "record_sink.hpp"
@@ -39,7 +39,7 @@ namespace lockcheck::redis_backend {
 class Topology {
  public:
   // `program`: what serves each node instead of redis-server (ServerSpec::program); empty: redis-server.
-  Topology(const sim::SimConfig& config, std::uint64_t seed, const std::string& directory, const std::string& clock_shim,
+  Topology(const sim::RunConfig& config, std::uint64_t seed, const std::string& directory, const std::string& clock_shim,
            const TimeBase& time, RecordSink& sink, std::vector<std::string> program = {});
   ~Topology();
 
@@ -138,7 +138,7 @@ class Topology {
   bool held_off_until_rejoin(int node) const;
   void cluster_failover(int replica, int old_master);
 
-  const sim::SimConfig& config_;
+  const sim::RunConfig& config_;
   const TimeBase& time_;
   RecordSink& sink_;
   std::set<std::string> keys_;

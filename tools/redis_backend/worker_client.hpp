@@ -8,7 +8,7 @@
 #include <string>
 
 #include "client_clock.hpp"
-#include "core/prng.hpp"
+#include "model/prng.hpp"
 #include "lockcheck/spawner.hpp"
 #include "resource_client.hpp"
 #include "worker_recorder.hpp"

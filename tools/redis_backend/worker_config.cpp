@@ -6,7 +6,7 @@
 
 namespace lockcheck::redis_backend {
 
-void write_worker_config(const sim::SimConfig& config, const std::string& path, const std::vector<std::string>& cluster_addresses,
+void write_worker_config(const sim::RunConfig& config, const std::string& path, const std::vector<std::string>& cluster_addresses,
                          const std::vector<int>& other_named_ports) {
   const LockOptions& lock = config.lock;
   const sim::WorkloadConfig& w = config.workload;
@@ -43,11 +43,11 @@ void write_worker_config(const sim::SimConfig& config, const std::string& path, 
   if (!file) throw std::runtime_error("cannot write " + path);
 }
 
-sim::SimConfig read_worker_config(const std::string& path) {
+sim::RunConfig read_worker_config(const std::string& path) {
   std::ifstream file(path);
   if (!file) throw std::runtime_error("cannot read " + path);
   const nlohmann::json in = nlohmann::json::parse(file);
-  sim::SimConfig config;
+  sim::RunConfig config;
   config.variant = in.at("variant").get<std::string>();
   const auto& scripts = in.at("scripts");
   config.scripts = UserScripts{scripts.at("acquire").get<std::string>(), scripts.at("release").get<std::string>(),

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
+#include "model/run_config.hpp"
 
 namespace lockcheck::redis_backend {
 
@@ -18,9 +18,9 @@ namespace lockcheck::redis_backend {
 // fronts rewrite too (routed_fronts.hpp): on a cluster each node's own port, which it announces once restarted
 // (its cluster-announce-port was set at run time); on a [sentinel] each data node's own port (INFO's
 // tcp_port), then each sentinel's announced front; empty otherwise.
-void write_worker_config(const sim::SimConfig& config, const std::string& path,
+void write_worker_config(const sim::RunConfig& config, const std::string& path,
                          const std::vector<std::string>& cluster_addresses = {}, const std::vector<int>& other_named_ports = {});
-sim::SimConfig read_worker_config(const std::string& path);
+sim::RunConfig read_worker_config(const std::string& path);
 std::vector<std::string> read_cluster_addresses(const std::string& path);
 std::vector<int> read_other_named_ports(const std::string& path);
 

@@ -39,7 +39,7 @@ namespace {
 // server-side history attributes its commands by.
 // On a cluster every node's front is a seed (the client needs one that answers); on a [sentinel] the client
 // is given the sentinels' fronts only (the last services), and finds the master by asking them.
-std::vector<std::string> external_client_env(const sim::SimConfig& config, const RoutedFronts& fronts, int services,
+std::vector<std::string> external_client_env(const sim::RunConfig& config, const RoutedFronts& fronts, int services,
                                              bool cluster, int process, const std::string& client_name) {
   const bool sentinel = config.sentinel.sentinels > 0;
   const std::vector<int> ports = fronts.ports();
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   try {
     std::optional<WorkerGate> gate;
     if (gate_fd >= 0) gate.emplace(gate_fd);
-    const sim::SimConfig config = read_worker_config(config_path);
+    const sim::RunConfig config = read_worker_config(config_path);
     redis_backend::RoutingTable table(routing_path, false);
     const Millis timeout(std::max<std::int64_t>(1, config.command_timeout_us / 1000));
     redis_backend::RoutingPort port(table, process, services, timeout, worker_client_name(process, incarnation));

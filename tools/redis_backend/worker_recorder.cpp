@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-#include "core/renew_op.hpp"
+#include "model/renew_op.hpp"
 
 namespace lockcheck::redis_backend {
 

@@ -48,7 +48,7 @@ std::vector<std::string> hollow_reasons(const sim::Scenario& scenario, const pro
                               return e.expected == sim::Expectation::Expected::holds;
                             });
   if (!claims_green) return reasons;
-  const sim::SimConfig& config = scenario.config;
+  const sim::RunConfig& config = scenario.config;
   if (config.variant == "script" && exercise.acquires == 0) reasons.push_back("acquire.lua never ran (no acquire in any seed)");
   if (exercise.acquired > 0 && exercise.releases == 0) reasons.push_back("no release ran in any seed");
   if (!scenario.scripts.renew.empty() && exercise.renews == 0) {

@@ -1,4 +1,4 @@
-// A complete scenario file parses into exactly the SimConfig it describes; absent keys keep the defaults.
+// A complete scenario file parses into exactly the RunConfig it describes; absent keys keep the defaults.
 #include <gtest/gtest.h>
 
 #include "scenario/scenario.hpp"
@@ -149,7 +149,7 @@ TEST(ScenarioValid, Lock) {
 }
 
 TEST(ScenarioValid, ClientsNodesNetwork) {
-  const SimConfig c = parse_scenario(kFull, "x.toml").config;
+  const RunConfig c = parse_scenario(kFull, "x.toml").config;
   ASSERT_EQ(c.clients.size(), 4u);
   EXPECT_EQ(c.clients[0].clock.wall_offset_us, 0);
   EXPECT_EQ(c.clients[1].clock.wall_offset_us, 3000000);
@@ -165,8 +165,8 @@ TEST(ScenarioValid, ClientsNodesNetwork) {
   EXPECT_EQ(c.nodes[1].replication_lag_min_us, 2000);
   EXPECT_EQ(c.nodes[1].replication_lag_max_us, 9000);
   EXPECT_EQ(c.nodes[1].maxmemory_keys, 100u);
-  EXPECT_EQ(c.nodes[1].eviction, mock::EvictionPolicy::allkeys_lru);
-  EXPECT_EQ(c.nodes[2].eviction, mock::EvictionPolicy::allkeys_random);
+  EXPECT_EQ(c.nodes[1].eviction, sim::EvictionPolicy::allkeys_lru);
+  EXPECT_EQ(c.nodes[2].eviction, sim::EvictionPolicy::allkeys_random);
   EXPECT_EQ(c.nodes[2].replication_lag_min_us, NodeConfig{}.replication_lag_min_us);
 
   EXPECT_EQ(c.link.delay_min_us, 150);
@@ -237,7 +237,7 @@ TEST(ScenarioValid, ExpectationsInFileOrderWithLines) {
 
 TEST(ScenarioValid, EmptyFileKeepsDefaults) {
   const Scenario s = parse_scenario("", "dir/quiet-run.toml");
-  const SimConfig defaults;
+  const RunConfig defaults;
   EXPECT_EQ(s.name, "quiet-run");
   EXPECT_EQ(s.config.scenario, "quiet-run");
   EXPECT_EQ(s.backend, "mock");
@@ -256,8 +256,8 @@ TEST(ScenarioValid, LfuEvictionPolicies) {
   const Scenario s = parse_scenario("[[nodes]]\neviction = \"allkeys-lfu\"\n[[nodes]]\neviction = \"volatile-lfu\"\n",
                                     "dir/lfu.toml");
   ASSERT_EQ(s.config.nodes.size(), 2u);
-  EXPECT_EQ(s.config.nodes[0].eviction, mock::EvictionPolicy::allkeys_lfu);
-  EXPECT_EQ(s.config.nodes[1].eviction, mock::EvictionPolicy::volatile_lfu);
+  EXPECT_EQ(s.config.nodes[0].eviction, sim::EvictionPolicy::allkeys_lfu);
+  EXPECT_EQ(s.config.nodes[1].eviction, sim::EvictionPolicy::volatile_lfu);
 }
 
 }  // namespace

@@ -70,7 +70,7 @@ TEST(ComparePlan, ReplayCommandNamesTheCell) {
 TEST(ComparePlan, WatchdogRowsWrapTheNamedVariant) {
   const ComparePlan plan = plan_comparison(CompareSelection{{"token+watchdog", "fenced"}, {"baseline"}, 1, {}, {}, {}, {}});
   ASSERT_EQ(plan.cells.size(), 2u);
-  const sim::SimConfig& wrapped = plan.cells[0].scenario.config;
+  const sim::RunConfig& wrapped = plan.cells[0].scenario.config;
   EXPECT_EQ(plan.cells[0].variant, "token+watchdog");
   EXPECT_EQ(plan.cells[0].scenario.name, "token+watchdog--baseline");
   EXPECT_EQ(wrapped.variant, "token");
@@ -101,7 +101,7 @@ TEST(ComparePlan, ARenewScriptAddsTheScriptWatchdogRow) {
   ASSERT_GE(with.variants.size(), 2u);
   EXPECT_EQ(with.variants[with.variants.size() - 2], "script");
   EXPECT_EQ(with.variants.back(), "script+watchdog");
-  const sim::SimConfig& config = with.cells.back().scenario.config;
+  const sim::RunConfig& config = with.cells.back().scenario.config;
   EXPECT_TRUE(config.renewal.watchdog);
   EXPECT_FALSE(config.scripts.renew.empty()) << "the user's renew.lua is what the watchdog runs";
 }
@@ -115,7 +115,7 @@ TEST(ComparePlan, NamedScriptSetsSideBySideWithoutTheCatalogue) {
   EXPECT_EQ(plan.variants, (std::vector<std::string>{"good+watchdog", "candidate"}));
   ASSERT_EQ(plan.cells.size(), 2u);
   EXPECT_EQ(plan.workloads[0].variant, "good+watchdog");
-  const sim::SimConfig& good = plan.cells[0].scenario.config;
+  const sim::RunConfig& good = plan.cells[0].scenario.config;
   EXPECT_EQ(good.variant, "script");
   EXPECT_TRUE(good.renewal.watchdog) << "a set with a renew.lua runs it under the watchdog";
   EXPECT_FALSE(good.scripts.renew.empty());

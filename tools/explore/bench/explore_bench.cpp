@@ -44,7 +44,7 @@ using namespace lockcheck;
 struct Bug {
   std::string name;
   std::string property;  // the violation that counts as finding it
-  sim::SimConfig base;
+  sim::RunConfig base;
   bool can_renew = false;
   // For the defaults: the properties whose own-bug find counts as finding this bug (the property first); empty
   // for a catalogue cell, which the defaults do not run. A correct set has `correct` and no property.

@@ -77,9 +77,9 @@ TEST(Explore, EveryDrawnPlanReadsBackAsTheSameRun) {
   // The writer states every setting explore varies: a drawn plan, written and parsed, runs byte for byte alike.
   sim::Prng prng(11);
   for (const char* variant : {"token", "redlock", "reentrant-hash", "rw-owned", "token-wait"}) {
-    const sim::SimConfig base = explore_base_for_variant(variant);
+    const sim::RunConfig base = explore_base_for_variant(variant);
     for (int i = 0; i < 4; ++i) {
-      sim::SimConfig config = base;
+      sim::RunConfig config = base;
       draw_workload(base, false, prng, config);
       for (const sim::FaultKind kind : applicable_kinds(base)) draw_fault(kind, config, prng, config.faults);
       for (sim::FaultSpec& fault : config.faults) {
@@ -143,7 +143,7 @@ TEST(Explore, WithoutShrinkingAFindIsTheRunAsFoundAndNothingIsRerun) {
 TEST(Explore, RunLengthsFollowLubyWithinTheBase) {
   const std::uint64_t expected[] = {1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1};
   for (std::uint64_t i = 1; i <= 16; ++i) EXPECT_EQ(luby(i), expected[i - 1]) << i;
-  sim::SimConfig base = explore_base_for_variant("token");  // 10 s, TTL 1 s
+  sim::RunConfig base = explore_base_for_variant("token");  // 10 s, TTL 1 s
   const std::int64_t shortest_us = shortest_run_us(base, "");
   EXPECT_EQ(shortest_us, 2'000'000);                                      // two TTLs
   EXPECT_EQ(shortest_run_us(base, "bounded_unavailability"), 5'000'000);  // a TTL, the TTL and 2 TTLs + 1 s
@@ -156,7 +156,7 @@ TEST(Explore, RunLengthsFollowLubyWithinTheBase) {
 }
 
 TEST(Explore, AShortRunsFaultsAreOverATtlBeforeItEnds) {
-  sim::SimConfig config = explore_base_for_variant("token");
+  sim::RunConfig config = explore_base_for_variant("token");
   config.duration_us = 2'000'000;
   const std::int64_t ttl_us = config.lock.ttl.count() * 1000;
   sim::Prng prng(5);
@@ -330,7 +330,7 @@ TEST(Explore, AFindSaysWhatTheScriptDidToTheKey) {
     text << in.rdbuf();
     return text.str();
   };
-  sim::SimConfig base = explore_base_for_variant("script");
+  sim::RunConfig base = explore_base_for_variant("script");
   base.scripts = UserScripts{read("tools/explore/bench/mutants/getset_acquire.lua"), read("scenarios/scripts/token_release.lua"), ""};
   base.scripts.acquire_name = "getset_acquire.lua";
   ExploreOptions options;

@@ -11,7 +11,7 @@ namespace lockcheck::explore {
 namespace {
 
 struct Violating {
-  sim::SimConfig config;
+  sim::RunConfig config;
   std::uint64_t seed = 0;
 };
 
@@ -26,7 +26,7 @@ Violating first_violating_seed(const std::string& file, const std::string& prope
 }
 
 TEST(Reference, EachVariantHasACorrectReferenceOfItsKind) {
-  sim::SimConfig config;
+  sim::RunConfig config;
   for (const auto& [variant, reference] : std::vector<std::pair<std::string, std::string>>{
            {"set-nx-ex-del", "token"}, {"client-reentrant", "reentrant-hash"}, {"watchdog-unchecked", "watchdog"},
            {"rw-two-keys", "rw-owned"}, {"redlock", "redlock"}, {"fenced", "fenced"}, {"script", "token"}}) {
@@ -40,10 +40,10 @@ TEST(Reference, EachVariantHasACorrectReferenceOfItsKind) {
 }
 
 TEST(Reference, ALockThatRenewsIsComparedWithOneThatRenews) {
-  sim::SimConfig config;
+  sim::RunConfig config;
   config.variant = "client-reentrant";  // renews by itself, with a cap of its own
   config.renewal.max_renewals = 3;
-  const sim::SimConfig reference = with_reference_lock(config, "reentrant-hash");
+  const sim::RunConfig reference = with_reference_lock(config, "reentrant-hash");
   EXPECT_EQ(reference.variant, "reentrant-hash");
   EXPECT_TRUE(reference.renewal.watchdog);
   EXPECT_EQ(reference.renewal.max_renewals, 0u) << "the cap is the lock's own choice, not the reference's";

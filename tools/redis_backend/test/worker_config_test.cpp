@@ -12,7 +12,7 @@ namespace lockcheck::redis_backend {
 namespace {
 
 TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
-  sim::SimConfig config;
+  sim::RunConfig config;
   config.variant = "script";
   config.scripts = UserScripts{"return 1", "return 2", "return 3"};
   config.scripts.renew_name = "lua/my_renew.lua";
@@ -29,7 +29,7 @@ TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
   config.workload.threads_per_process = 5;
   const std::string path = (std::filesystem::temp_directory_path() / ("worker-config-test-" + std::to_string(getpid()))).string();
   write_worker_config(config, path);
-  const sim::SimConfig back = read_worker_config(path);
+  const sim::RunConfig back = read_worker_config(path);
   // Writing what was read gives the same file: no field written is lost on the way back.
   write_worker_config(back, path + ".again");
   std::ifstream first(path), second(path + ".again");
@@ -52,10 +52,10 @@ TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
 // client's fronts the nodes' own ports too.
 TEST(WorkerConfig, ClusterAddressesSurviveTheFile) {
   const std::string path = (std::filesystem::temp_directory_path() / ("worker-config-cluster-" + std::to_string(getpid()))).string();
-  write_worker_config(sim::SimConfig{}, path, {"127.0.0.1:40001", "127.0.0.1:40002"}, {30001, 30002});
+  write_worker_config(sim::RunConfig{}, path, {"127.0.0.1:40001", "127.0.0.1:40002"}, {30001, 30002});
   const std::vector<std::string> addresses = read_cluster_addresses(path);
   const std::vector<int> server_ports = read_other_named_ports(path);
-  write_worker_config(sim::SimConfig{}, path);
+  write_worker_config(sim::RunConfig{}, path);
   const std::vector<std::string> none = read_cluster_addresses(path);
   std::filesystem::remove(path);
   EXPECT_EQ(addresses, (std::vector<std::string>{"127.0.0.1:40001", "127.0.0.1:40002"}));
@@ -65,12 +65,12 @@ TEST(WorkerConfig, ClusterAddressesSurviveTheFile) {
 
 // On a [sentinel] the worker's SentinelPort needs how many of the addresses are sentinels and the master's name.
 TEST(WorkerConfig, TheSentinelsSurviveTheFile) {
-  sim::SimConfig config;
+  sim::RunConfig config;
   config.sentinel.sentinels = 3;
   config.sentinel.master_name = "orders";
   const std::string path = (std::filesystem::temp_directory_path() / ("worker-config-sentinel-" + std::to_string(getpid()))).string();
   write_worker_config(config, path, {"127.0.0.1:40001", "127.0.0.1:40002", "127.0.0.1:40003", "127.0.0.1:40004"});
-  const sim::SimConfig back = read_worker_config(path);
+  const sim::RunConfig back = read_worker_config(path);
   const std::vector<std::string> addresses = read_cluster_addresses(path);
   std::filesystem::remove(path);
   EXPECT_EQ(back.sentinel.sentinels, 3);

@@ -1,4 +1,4 @@
-#include "core/hash_holders.hpp"
+#include "model/hash_holders.hpp"
 
 #include <array>
 #include <utility>

@@ -1,6 +1,6 @@
 #pragma once
 // What a client process tries (the Jepsen generator's parameters): how it acquires, holds, writes the
-// protected resource and releases. Apart from SimConfig so that the workload (workload/workload.hpp), which
+// protected resource and releases. Apart from RunConfig so that the workload (workload/workload.hpp), which
 // every kind of client runs, needs none of the simulator's configuration.
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-#include "nemesis/fault.hpp"
+#include "model/fault.hpp"
 
 #include <fmt/format.h>
 

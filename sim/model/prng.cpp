@@ -1,4 +1,4 @@
-#include "core/prng.hpp"
+#include "model/prng.hpp"
 
 namespace lockcheck::sim {
 namespace {

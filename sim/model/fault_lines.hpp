@@ -3,7 +3,7 @@
 // explore's marks read them (sim/README.md lists the schema).
 #include <cstdint>
 
-#include "core/history.hpp"
+#include "model/history.hpp"
 
 namespace lockcheck::sim::fault_lines {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/history.hpp"
+#include "model/history.hpp"
 
 namespace lockcheck::sim {
 

@@ -1,4 +1,4 @@
-#include "core/meta_line.hpp"
+#include "model/meta_line.hpp"
 
 #include <algorithm>
 
@@ -7,7 +7,7 @@
 
 namespace lockcheck::sim {
 
-LockShape lock_shape_of(const SimConfig& config) {
+LockShape lock_shape_of(const RunConfig& config) {
   // A cluster is one node to the lock (its ClusterPort routes by slot), however many masters it has.
   const auto masters = config.cluster.shards > 0 ? std::size_t{1} : static_cast<std::size_t>(std::count_if(
       config.nodes.begin(), config.nodes.end(), [](const NodeConfig& node) { return node.replica_of < 0; }));
@@ -23,7 +23,7 @@ LockShape lock_shape_of(const SimConfig& config) {
   return lock_shape(config.variant, config.workload.key, masters);
 }
 
-Json history_meta(const SimConfig& config, std::uint64_t seed) {
+Json history_meta(const RunConfig& config, std::uint64_t seed) {
   Json meta{{"schema", 1}, {"scenario", config.scenario}, {"seed", seed},
             {"variant", config.external.command.empty() ? config.variant : variant_label(config)}};
   if (config.renewal.watchdog) meta["watchdog"] = true;
@@ -60,7 +60,7 @@ Json history_meta(const SimConfig& config, std::uint64_t seed) {
   return meta;
 }
 
-std::string variant_label(const SimConfig& config) {
+std::string variant_label(const RunConfig& config) {
   if (!config.external.command.empty()) {
     // "client python3 redis_py_lock.py": the program and its arguments, paths by their file names.
     std::string label = "client";

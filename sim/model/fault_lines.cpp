@@ -1,4 +1,4 @@
-#include "nemesis/fault_lines.hpp"
+#include "model/fault_lines.hpp"
 
 namespace lockcheck::sim::fault_lines {
 

@@ -7,11 +7,14 @@
 #include "lockcheck/lock_options.hpp"
 #include "lockcheck/variants/script_lock.hpp"
 #include "lockcheck/variants/token_wait_lock.hpp"
-#include "nemesis/fault.hpp"
-#include "redis/keyspace/eviction_policy.hpp"
-#include "workload/workload_config.hpp"
+#include "model/fault.hpp"
+#include "model/workload_config.hpp"
 
 namespace lockcheck::sim {
+
+// Which key a full node evicts (its maxmemory-policy), as a scenario's [topology] names it. The simulator
+// hands it to the mock's own enum (sim/core/sim_node.cpp), the redis backend to redis-server's config.
+enum class EvictionPolicy : std::uint8_t { noeviction, allkeys_random, allkeys_lru, allkeys_lfu, volatile_lfu };
 
 struct ClockConfig {
   std::int64_t wall_offset_us = 0;  // constant skew of the wall clock
@@ -28,7 +31,7 @@ struct NodeConfig {
   std::int64_t replication_lag_min_us = 1000;
   std::int64_t replication_lag_max_us = 5000;
   std::size_t maxmemory_keys = 0;    // 0 = unlimited
-  mock::EvictionPolicy eviction = mock::EvictionPolicy::noeviction;
+  EvictionPolicy eviction = EvictionPolicy::noeviction;
 };
 
 // A Redis Cluster topology ([cluster] in scenario files, sim/core/cluster_topology.hpp), off when shards == 0.
@@ -132,7 +135,7 @@ struct ExternalClientConfig {
   std::vector<std::string> keys;
 };
 
-struct SimConfig {
+struct RunConfig {
   std::string scenario = "unnamed";
   std::string variant = "token";
   UserScripts scripts{};  // variant "script": the user's Lua sources
@@ -156,9 +159,9 @@ struct SimConfig {
 };
 
 // The services clients address: node indices that are masters at the start.
-std::vector<int> master_nodes(const SimConfig& config);
+std::vector<int> master_nodes(const RunConfig& config);
 
 // Turns the random nemesis into a fixed, sorted schedule (so a failing run can be shrunk fault by fault).
-std::vector<FaultSpec> draw_nemesis_schedule(const SimConfig& config, std::uint64_t seed);
+std::vector<FaultSpec> draw_nemesis_schedule(const RunConfig& config, std::uint64_t seed);
 
 }  // namespace lockcheck::sim

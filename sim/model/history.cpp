@@ -1,4 +1,4 @@
-#include "core/history.hpp"
+#include "model/history.hpp"
 
 #include <array>
 #include <charconv>

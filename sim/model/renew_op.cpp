@@ -1,4 +1,4 @@
-#include "core/renew_op.hpp"
+#include "model/renew_op.hpp"
 
 namespace lockcheck::sim {
 

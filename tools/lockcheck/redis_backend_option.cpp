@@ -1,4 +1,4 @@
-#include "backend.hpp"
+#include "redis_backend_option.hpp"
 
 #include "redis_run.hpp"
 

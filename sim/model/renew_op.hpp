@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "core/history.hpp"
+#include "model/history.hpp"
 #include "lockcheck/variants/watchdog_lock.hpp"
 
 namespace lockcheck::sim {
