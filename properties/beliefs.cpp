@@ -28,7 +28,7 @@ class Tracker {
     for (const Event& event : history.events) {
       if (const auto* op = std::get_if<Op>(&event)) on_op(*op);
       if (const auto* resource = std::get_if<ResourceEvent>(&event)) on_resource(*resource);
-      if (const auto* fault = std::get_if<FaultEvent>(&event); fault != nullptr && fault->fault == "crash") {
+      if (const auto* fault = std::get_if<FaultEvent>(&event); fault != nullptr && fault->is(sim::FaultKind::crash)) {
         for (auto& [id, hold] : holds_) {  // every thread of the process dies with it
           if (id.process == fault->process && hold.count > 0) close(id, hold, fault->t, "crash");
         }

@@ -200,9 +200,9 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
         }
       }
       if (op->fn == OpFn::release && op->type == OpType::invoke && inside[id].count > 0) --inside[id].count;
-    } else if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->fault == "failover") {
+    } else if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->is(sim::FaultKind::failover)) {
       failovers.push_back(fault);
-    } else if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->fault == "crash") {
+    } else if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->is(sim::FaultKind::crash)) {
       for (auto& [id, held] : inside) {
         if (id.first != fault->process || held.count == 0) continue;
         crashes.push_back({fault, id.second, held.ok_i, held.token});

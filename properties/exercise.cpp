@@ -99,26 +99,25 @@ class Walk {
   void on(const FaultEvent& fault) {
     ++out_.faults;
     const bool held = anyone_holds();
-    const std::string& kind = fault.fault;
     ends_lasting(fault);
     if (held) {
       ++out_.faults_during_hold;
     } else if (anything_in_flight()) {
       ++out_.faults_during_ops;
     } else if (lasts(fault)) {
-      lasting_.push_back(kind);
+      lasting_.push_back(*fault.kind);
     }
-    if (kind == "pause") {
+    if (fault.is(sim::FaultKind::pause)) {
       if (holds(fault.process)) mark(Mark::pause_during_hold);
       if (renew_pending_.count(fault.process) > 0) mark(Mark::renewal_across_pause);
-    } else if (kind == "resume") {
+    } else if (fault.is(sim::FaultFollowUp::resume)) {
       for (const auto& [holder, state] : holders_) {
         if (holder.first == fault.process && state.depth > 0 && state.valid_until_us < fault.t) {
           mark(Mark::resumed_after_validity);
           break;
         }
       }
-    } else if (kind == "crash") {
+    } else if (fault.is(sim::FaultKind::crash)) {
       bool waiter = false;
       for (const auto& [holder, state] : holders_) waiter = waiter || (holder.first != fault.process && state.acquire_pending);
       if (holds(fault.process) && waiter) mark(Mark::waiter_when_holder_died);
@@ -126,11 +125,11 @@ class Walk {
         if (holder.first == fault.process) state = HolderState{};
       }
       renew_pending_.erase(fault.process);
-    } else if (kind == "client_clock_jump" || kind == "node_clock_jump") {
+    } else if (fault.is(sim::FaultKind::client_clock_jump) || fault.is(sim::FaultKind::node_clock_jump)) {
       if (held) mark(Mark::clock_jump_while_held);
-    } else if (kind == "partition") {
+    } else if (fault.is(sim::FaultKind::partition)) {
       if (holds(fault.process)) mark(Mark::partition_during_hold);
-    } else if (kind == "node_crash" || kind == "node_restart" || kind == "failover" || kind == "split_brain") {
+    } else if (fault.is(sim::FaultKind::node_crash) || fault.is(sim::FaultKind::node_restart) || fault.is(sim::FaultKind::failover) || fault.is(sim::FaultKind::split_brain)) {
       if (held) mark(Mark::node_fault_during_hold);
     }
   }
@@ -214,34 +213,28 @@ class Walk {
 
   void mark(Mark mark) { ++out_.marks[static_cast<std::size_t>(mark)]; }
 
-  // Faults whose effect outlasts their line, until the fault that ends them.
+  // loss and slow_node end with a second fault of their kind that sets them back to nothing.
+  static bool ends_its_own_kind(const FaultEvent& fault) {
+    return fault.kind && sim::fault_row(*fault.kind).ended_by == fault.kind && fault.request_ppm == 0 &&
+           fault.reply_ppm == 0 && fault.duration_us == 0;
+  }
+
+  // Faults whose effect outlasts their line, until the fault that ends them (the kind's row says which).
   static bool lasts(const FaultEvent& fault) {
-    const std::string& kind = fault.fault;
-    if (kind == "loss") return fault.request_ppm > 0 || fault.reply_ppm > 0;
-    if (kind == "slow_node") return fault.duration_us > 0;
-    return kind == "partition" || kind == "replica_partition" || kind == "split_brain" || kind == "pause" ||
-           kind == "crash" || kind == "node_crash" || kind == "node_clock_drift" || kind == "client_clock_drift" ||
-           kind == "node_clock_jump" || kind == "client_clock_jump" || kind == "evict";
+    return fault.kind && sim::fault_row(*fault.kind).lasting && !ends_its_own_kind(fault);
   }
 
   // A fault that ends lasting ones: what it ended never met an operation.
   void ends_lasting(const FaultEvent& fault) {
-    const std::string& kind = fault.fault;
-    const auto drop = [&](std::initializer_list<std::string_view> ended) {
-      std::erase_if(lasting_, [&](const std::string& open) {
-        return std::find(ended.begin(), ended.end(), open) != ended.end();
-      });
-    };
-    if (kind == "heal") drop({"partition", "replica_partition", "split_brain"});
-    if (kind == "loss" && fault.request_ppm == 0 && fault.reply_ppm == 0) drop({"loss"});
-    if (kind == "slow_node" && fault.duration_us == 0) drop({"slow_node"});
-    if (kind == "resume") drop({"pause"});
-    if (kind == "restart") drop({"crash"});
-    if (kind == "node_restart") drop({"node_crash"});
+    std::erase_if(lasting_, [&](sim::FaultKind open) {
+      if (fault.is(sim::FaultFollowUp::resume)) return open == sim::FaultKind::pause;  // a pause ends by itself
+      const std::optional<sim::FaultKind> ended_by = sim::fault_row(open).ended_by;
+      return fault.kind && ended_by == fault.kind && (open != *fault.kind || ends_its_own_kind(fault));
+    });
   }
 
   Exercise out_;
-  std::vector<std::string> lasting_;  // kinds of faults that began with nothing under way, not yet met
+  std::vector<sim::FaultKind> lasting_;  // kinds of faults that began with nothing under way, not yet met
   std::map<Holder, HolderState> holders_;
   std::set<std::int64_t> renew_pending_;
   std::set<std::string> lock_keys_;

@@ -252,7 +252,13 @@ ResourceEvent parse_resource(const Fields& in) {
 
 FaultEvent parse_fault(const Fields& in) {
   FaultEvent event;
-  event.fault = in.string("fault");
+  const std::string name = in.string("fault");
+  event.kind = sim::fault_kind_named(name);
+  if (!event.kind) {
+    const std::optional<sim::FaultFollowUp> follow_up = sim::fault_follow_up_named(name);
+    if (!follow_up) in.fail(fmt::format("unknown fault '{}'", name));
+    event.follow_up = *follow_up;
+  }
   event.process = in.integer_or("process", -1);
   event.node = in.integer_or("node", -1);
   event.from = in.integer_or("from", -1);
@@ -264,11 +270,12 @@ FaultEvent parse_fault(const Fields& in) {
   event.reply_ppm = in.integer_or("reply_ppm", 0);
   event.mode = in.string_or("mode", "");
   event.from_serving = in.boolean_or("from_serving", false);
-  if ((event.fault == "crash" || event.fault == "pause" || event.fault == "resume" || event.fault == "restart") &&
+  if ((event.is(sim::FaultKind::crash) || event.is(sim::FaultKind::pause) || event.is(sim::FaultFollowUp::resume) ||
+       event.is(sim::FaultKind::restart)) &&
       event.process < 0) {
-    in.fail(fmt::format("fault '{}' needs 'process'", event.fault));
+    in.fail(fmt::format("fault '{}' needs 'process'", event.name()));
   }
-  if (event.fault == "failover" && (event.node < 0 || event.from < 0)) {
+  if (event.is(sim::FaultKind::failover) && (event.node < 0 || event.from < 0)) {
     in.fail("fault 'failover' needs 'node' (the promoted replica) and 'from' (the old master)");
   }
   return event;

@@ -12,6 +12,8 @@
 #include <variant>
 #include <vector>
 
+#include "model/fault.hpp"
+
 namespace lockcheck::properties {
 
 // A malformed history: the message names the 1-based line number and what is wrong with it.
@@ -104,7 +106,9 @@ struct ResourceEvent {
 struct FaultEvent {
   std::int64_t i = 0;
   std::int64_t t = 0;
-  std::string fault;
+  // The line's "fault": a kind (model/fault.hpp's row), or an event that follows one (a resume, a rejoin).
+  std::optional<sim::FaultKind> kind;
+  sim::FaultFollowUp follow_up = sim::FaultFollowUp::none;
   std::int64_t process = -1;
   std::int64_t node = -1;
   std::int64_t from = -1;  // failover: the old master
@@ -118,6 +122,11 @@ struct FaultEvent {
   // failover: the old master, alive and cut off, still believes it is the master and keeps what it granted
   // on its side (a Sentinel or cluster split-brain) instead of being fenced off at the failover.
   bool from_serving = false;
+
+  bool is(sim::FaultKind of) const { return kind == of; }
+  bool is(sim::FaultFollowUp of) const { return follow_up == of; }
+  // As the history spells it.
+  std::string_view name() const { return kind ? sim::to_string(*kind) : sim::to_string(follow_up); }
 };
 
 enum class ServerEventKind : std::uint8_t {

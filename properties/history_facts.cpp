@@ -88,10 +88,10 @@ std::string node_clock_faults(const History& history, std::int64_t node, std::in
   for (const Event& event : history.events) {
     const auto* fault = std::get_if<FaultEvent>(&event);
     if (fault == nullptr || fault->node != node || fault->t <= from_us || fault->t > to_us) continue;
-    if (fault->fault == "node_clock_jump") {
+    if (fault->is(sim::FaultKind::node_clock_jump)) {
       text = join_parts(text, fmt::format("node {}'s clock jumped {} at t={}", node, signed_duration(fault->delta_us),
                                           format_time_us(fault->t)));
-    } else if (fault->fault == "node_clock_drift") {
+    } else if (fault->is(sim::FaultKind::node_clock_drift)) {
       text = join_parts(text, fmt::format("node {}'s clock drifted {} ppm from t={}", node, fault->drift_ppm,
                                           format_time_us(fault->t)));
     }
@@ -104,13 +104,13 @@ std::string process_faults(const History& history, std::int64_t process, std::in
   for (const Event& event : history.events) {
     const auto* fault = std::get_if<FaultEvent>(&event);
     if (fault == nullptr || fault->process != process || fault->t < from_us || fault->t > to_us) continue;
-    if (fault->fault == "pause") {
+    if (fault->is(sim::FaultKind::pause)) {
       text = join_parts(text, fmt::format("process {} was paused at t={} for {}", process, format_time_us(fault->t),
                                           format_duration_us(fault->duration_us)));
-    } else if (fault->fault == "client_clock_jump") {
+    } else if (fault->is(sim::FaultKind::client_clock_jump)) {
       text = join_parts(text, fmt::format("process {}'s clock jumped {} at t={}", process,
                                           signed_duration(fault->delta_us), format_time_us(fault->t)));
-    } else if (fault->fault == "client_clock_drift") {
+    } else if (fault->is(sim::FaultKind::client_clock_drift)) {
       text = join_parts(text, fmt::format("process {}'s clock drifted {} ppm from t={}", process, fault->drift_ppm,
                                           format_time_us(fault->t)));
     }

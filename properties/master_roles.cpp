@@ -7,11 +7,11 @@
 namespace lockcheck::properties {
 
 void MasterRoles::on_fault(const FaultEvent& fault) {
-  if (fault.fault == "split_brain") cut_off_since_[fault.node] = fault.t;
-  if (fault.fault == "node_crash" || fault.fault == "rejoin") stop(fault.node);
-  if (fault.fault == "rejoin") successor_.erase(fault.node);
-  if (fault.fault == "node_restart") restarted(fault);
-  if (fault.fault != "failover") return;
+  if (fault.is(sim::FaultKind::split_brain)) cut_off_since_[fault.node] = fault.t;
+  if (fault.is(sim::FaultKind::node_crash) || fault.is(sim::FaultFollowUp::rejoin)) stop(fault.node);
+  if (fault.is(sim::FaultFollowUp::rejoin)) successor_.erase(fault.node);
+  if (fault.is(sim::FaultKind::node_restart)) restarted(fault);
+  if (!fault.is(sim::FaultKind::failover)) return;
   if (!fault.from_serving) stop(fault.from);
   promoted_[fault.node] = Promotion{fault.i, fault.t};
   successor_[fault.from] = Succession{fault.node, fault.t};

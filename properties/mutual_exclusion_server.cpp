@@ -169,9 +169,9 @@ class Checker {
 
   void on_fault(const FaultEvent& fault) {
     roles_.on_fault(fault);
-    if (fault.fault == "split_brain") cut_off_since_[fault.node] = fault.t;
-    if (fault.fault == "heal") cut_off_since_.clear();
-    if (fault.fault == "failover") {
+    if (fault.is(sim::FaultKind::split_brain)) cut_off_since_[fault.node] = fault.t;
+    if (fault.is(sim::FaultKind::heal)) cut_off_since_.clear();
+    if (fault.is(sim::FaultKind::failover)) {
       on_failover(fault);
       holder_keys_.on_failover(fault);
     }
@@ -484,8 +484,8 @@ class Checker {
         std::string how = "lost";
         if (it != last_node_fault_.end()) {
           const FaultEvent& fault = it->second;
-          if (fault.fault == "failover") how = "lost in failover";
-          if (fault.fault == "node_restart") how = fmt::format("lost when node {} restarted (mode {})", event.node,
+          if (fault.is(sim::FaultKind::failover)) how = "lost in failover";
+          if (fault.is(sim::FaultKind::node_restart)) how = fmt::format("lost when node {} restarted (mode {})", event.node,
                                                                fault.mode.empty() ? "lost" : fault.mode);
         }
         return fmt::format("{} was {} on node {} at t={}", who, how, event.node, format_time_us(event.t));

@@ -64,7 +64,7 @@ Verdict check_reentrancy(const History& history) {
       }
       continue;
     }
-    if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->fault == "crash") {
+    if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->is(sim::FaultKind::crash)) {
       for (auto& [id, holds] : depth) {
         if (id.first == fault->process) holds = 0;
       }

@@ -55,7 +55,7 @@ bool excused(const History& history, std::int64_t process, std::int64_t from_us,
     if (fault == nullptr || fault->t > to_us) continue;
     if (fault->process == process) return true;
     if (fault->process < 0 && fault->t >= from_us - 1'000'000) return true;  // network or node trouble
-    if (fault->fault == "loss" || fault->fault == "slow_node") return true;  // lasting until changed
+    if (fault->is(sim::FaultKind::loss) || fault->is(sim::FaultKind::slow_node)) return true;  // lasting until changed
   }
   return false;
 }
@@ -86,7 +86,7 @@ Verdict check_renewal(const History& history) {
     verdict.cause = std::move(cause);
   };
   for (const Event& event : history.events) {
-    if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->fault == "crash") {
+    if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->is(sim::FaultKind::crash)) {
       for (auto& [holder, holds] : depth) {
         if (std::get<0>(holder) == fault->process) holds = 0;
       }

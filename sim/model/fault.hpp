@@ -59,6 +59,59 @@ struct FaultFields {
 };
 FaultFields fields_of(FaultKind kind);
 
+// What a topology must have for a kind to apply: a scenario naming it elsewhere is refused at its line, and
+// explore and the random nemesis never draw it there.
+enum class FaultNeeds : std::uint8_t {
+  nothing,
+  replica,              // failover, replica_partition: a node with replica_of
+  two_shards,           // slot_migration: a [cluster] of two masters or more
+  cluster_or_sentinel,  // split_brain
+  eviction_policy,      // evict: a node with maxmemory and a policy other than noeviction
+};
+
+// Where a report's timeline draws a kind: on the client's lane, the node's, or across the whole run.
+enum class FaultLane : std::uint8_t { client, node, global };
+
+// The theory's family when a find rests on this kind (tools/explore/known_limit.cpp decides per property):
+//   replication_loss  the grant never reached the node that serves next (F5, F6, F10)
+//   early_expiry      the key expired before its TTL by the node's clock (F7, F9, F12)
+//   late_expiry       the key outlived its TTL (S7: a liveness finding, not safety)
+//   late_holder       a holder went on past its validity (F4: only fencing at the resource helps)
+enum class LimitFamily : std::uint8_t { none, replication_loss, early_expiry, late_expiry, late_holder };
+
+struct TheoryLimit {
+  LimitFamily family = LimitFamily::none;
+  std::string_view because;  // the sentence a find prints
+  std::string_view cases;    // the theory table's cases, "F7, F9"
+};
+
+// Every fact about a kind, in one row (fault.cpp): readers ask the row, never spell the kind.
+struct FaultKindRow {
+  FaultKind kind;
+  std::string_view name;  // the scenario files' and the history's spelling
+  FaultFields fields;
+  FaultNeeds needs;
+  // The kind that ends it (crash -> restart, partition -> heal), drawn with it; nullopt when it ends by itself
+  // (a pause) or lasts (a clock jump). loss and slow_node end with a second fault of their own kind.
+  std::optional<FaultKind> ended_by;
+  bool follow_up;  // restart, node_restart, heal: only ever drawn with the fault they end, never named alone
+  bool on_redis_server;  // the redis backend can make it real on redis-server
+  bool on_serve;         // ... and on `lockcheck serve` (single nodes, no persistence)
+  bool lasting;     // its effect lasts until something ends it: it lands when a lock operation meets it
+  FaultLane lane;
+  // The theory's limit when a find rests on it; clock kinds: `limit` when ahead or fast, `limit_back` when
+  // behind or slow. A node_restart that kept its data is no limit (theory_limit_of()).
+  TheoryLimit limit;
+  TheoryLimit limit_back;
+};
+
+const FaultKindRow& fault_row(FaultKind kind);
+
+// A history's "fault" line names a kind, or one of the events that follow one (sim/README.md).
+enum class FaultFollowUp : std::uint8_t { none, resume, slot_migrated, rejoin };
+std::string_view to_string(FaultFollowUp follow_up);
+std::optional<FaultFollowUp> fault_follow_up_named(std::string_view name);
+
 enum class RestartMode : std::uint8_t { kept, lost, aof_everysec };
 std::string_view to_string(RestartMode mode);
 
@@ -83,6 +136,9 @@ struct FaultSpec {
 
   bool operator==(const FaultSpec&) const = default;
 };
+
+// The theory's limit this fault stands for, if any (the row's, by the fault's sign and restart mode).
+std::optional<TheoryLimit> theory_limit_of(const FaultSpec& fault);
 
 // "t=1200ms pause process=1 duration_ms=1500": every field the kind reads, as its scenario key.
 std::string describe(const FaultSpec& fault);

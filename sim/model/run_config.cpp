@@ -1,5 +1,7 @@
 #include "model/run_config.hpp"
 
+#include <algorithm>
+
 namespace lockcheck::sim {
 namespace {
 
@@ -46,6 +48,21 @@ std::vector<int> master_nodes(const RunConfig& config) {
     if (config.nodes[i].replica_of < 0) masters.push_back(static_cast<int>(i));
   }
   return masters;
+}
+
+bool topology_has(FaultNeeds needs, const RunConfig& config) {
+  switch (needs) {
+    case FaultNeeds::nothing: return true;
+    case FaultNeeds::replica: return std::any_of(config.nodes.begin(), config.nodes.end(), [](const NodeConfig& node) { return node.replica_of >= 0; });
+    case FaultNeeds::two_shards: return config.cluster.shards >= 2;
+    case FaultNeeds::cluster_or_sentinel: return config.cluster.shards > 0 || config.sentinel.sentinels > 0;
+    case FaultNeeds::eviction_policy:
+      // Redis evicts only under maxmemory with an eviction policy; with Redis's default (noeviction) a
+      // lock key is never evicted, and a deployment that configured none must not be judged under it.
+      return std::any_of(config.nodes.begin(), config.nodes.end(),
+                         [](const NodeConfig& node) { return node.eviction != EvictionPolicy::noeviction; });
+  }
+  return false;
 }
 
 }  // namespace lockcheck::sim

@@ -161,6 +161,9 @@ struct RunConfig {
 // The services clients address: node indices that are masters at the start.
 std::vector<int> master_nodes(const RunConfig& config);
 
+// Whether `config`'s topology has what a fault kind needs (its row's `needs`, model/fault.hpp).
+bool topology_has(FaultNeeds needs, const RunConfig& config);
+
 // Turns the random nemesis into a fixed, sorted schedule (so a failing run can be shrunk fault by fault).
 std::vector<FaultSpec> draw_nemesis_schedule(const RunConfig& config, std::uint64_t seed);
 

@@ -140,15 +140,17 @@ class Story {
   }
 
   void clock_fault(const FaultEvent& fault) {
-    const std::string& kind = fault.fault;
-    if (kind == "client_clock_drift" || kind == "node_clock_drift") {
-      clocks_.push_back(fmt::format("{} {}'s clock ran {:.1f}% {} from t={}", kind == "client_clock_drift" ? "process" : "node",
-                                    kind == "client_clock_drift" ? fault.process : fault.node,
+    if (!fault.kind) return;
+    const sim::FaultKindRow& row = sim::fault_row(*fault.kind);
+    const bool of_client = row.lane == sim::FaultLane::client;
+    const char* whose = of_client ? "process" : "node";
+    const std::int64_t who = of_client ? fault.process : fault.node;
+    if (row.fields.drift) {
+      clocks_.push_back(fmt::format("{} {}'s clock ran {:.1f}% {} from t={}", whose, who,
                                     static_cast<double>(std::abs(fault.drift_ppm)) / 10'000.0, fault.drift_ppm < 0 ? "slow" : "fast",
                                     properties::format_time_us(fault.t)));
-    } else if (kind == "client_clock_jump" || kind == "node_clock_jump") {
-      clocks_.push_back(fmt::format("{} {}'s clock jumped {}{} at t={}", kind == "client_clock_jump" ? "process" : "node",
-                                    kind == "client_clock_jump" ? fault.process : fault.node, fault.delta_us < 0 ? "-" : "+",
+    } else if (row.fields.delta) {
+      clocks_.push_back(fmt::format("{} {}'s clock jumped {}{} at t={}", whose, who, fault.delta_us < 0 ? "-" : "+",
                                     properties::format_duration_us(std::abs(fault.delta_us)), properties::format_time_us(fault.t)));
     }
   }

@@ -29,39 +29,12 @@ int pick(const std::vector<int>& from, sim::Prng& prng) { return from[prng.below
 
 }  // namespace
 
-bool drawn_on_its_own(FaultKind kind) {
-  return kind != FaultKind::restart && kind != FaultKind::node_restart && kind != FaultKind::heal;
-}
+bool drawn_on_its_own(FaultKind kind) { return !sim::fault_row(kind).follow_up; }
 
 std::vector<FaultKind> applicable_kinds(const sim::RunConfig& config) {
-  const bool replicas = !replicas_of(config).empty();
-  const bool cluster = config.cluster.shards > 0;
-  const bool sentinel = config.sentinel.sentinels > 0;
   std::vector<FaultKind> out;
   for (const FaultKind kind : sim::kFaultKinds) {
-    if (!drawn_on_its_own(kind)) continue;
-    switch (kind) {
-      case FaultKind::failover:
-      case FaultKind::replica_partition:
-        if (!replicas) continue;
-        break;
-      case FaultKind::slot_migration:
-        if (!cluster || config.cluster.shards < 2) continue;
-        break;
-      case FaultKind::split_brain:
-        if (!cluster && !sentinel) continue;
-        break;
-      case FaultKind::evict:
-        // Redis evicts only under maxmemory with an eviction policy; with Redis's default (noeviction) a
-        // lock key is never evicted, and a deployment that configured none must not be judged under it.
-        if (std::none_of(config.nodes.begin(), config.nodes.end(),
-                         [](const sim::NodeConfig& node) { return node.eviction != sim::EvictionPolicy::noeviction; })) {
-          continue;
-        }
-        break;
-      default: break;
-    }
-    out.push_back(kind);
+    if (drawn_on_its_own(kind) && sim::topology_has(sim::fault_row(kind).needs, config)) out.push_back(kind);
   }
   return out;
 }
@@ -74,10 +47,19 @@ std::vector<FaultKind> searched_kinds(const sim::RunConfig& config, const std::v
 
 void leave_out(const std::vector<FaultKind>& without, std::vector<FaultSpec>& faults) {
   const auto left_out = [&](FaultKind kind) { return std::find(without.begin(), without.end(), kind) != without.end(); };
-  // A crash's restart and a node crash's node restart go with it; a heal stays (it heals what is left, if any).
+  // A follow-up goes with the faults it ends (a crash's restart, a node crash's node restart); a heal, which
+  // ends every cut at once, stays while any kind it ends is searched.
+  const auto ends_only_left_out = [&](FaultKind follow_up) {
+    bool ends_any = false;
+    for (const FaultKind kind : sim::kFaultKinds) {
+      if (kind == follow_up || sim::fault_row(kind).ended_by != follow_up) continue;
+      ends_any = true;
+      if (!left_out(kind)) return false;
+    }
+    return ends_any;
+  };
   std::erase_if(faults, [&](const FaultSpec& fault) {
-    return left_out(fault.kind) || (fault.kind == FaultKind::restart && left_out(FaultKind::crash)) ||
-           (fault.kind == FaultKind::node_restart && left_out(FaultKind::node_crash));
+    return left_out(fault.kind) || (sim::fault_row(fault.kind).follow_up && ends_only_left_out(fault.kind));
   });
 }
 

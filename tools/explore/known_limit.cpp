@@ -10,48 +10,19 @@ namespace {
 using sim::FaultKind;
 using sim::FaultSpec;
 
-std::optional<KnownLimit> replication_loss(const FaultSpec& fault) {
-  if (fault.kind == FaultKind::failover) {
-    return KnownLimit{"a failover promoted a replica the grant had not reached (asynchronous replication, F5)",
-                      "failover", "F5"};
-  }
-  if (fault.kind == FaultKind::split_brain) {
-    return KnownLimit{"a split brain let a cut-off master and a promoted replica both grant (F6)", "split_brain", "F6"};
-  }
-  if (fault.kind == FaultKind::node_restart && fault.mode != sim::RestartMode::kept) {
-    return KnownLimit{"a node restarted without the grant (no fsync of it, F10)", "node_crash", "F10"};
-  }
-  return std::nullopt;
+// The fault's theory limit when it is of `family` (the kind's row, sim/model/fault.cpp, says which), named by
+// the kind `--without` leaves out: a node restart's, its node crash.
+std::optional<KnownLimit> limit_of(const FaultSpec& fault, sim::LimitFamily family) {
+  const std::optional<sim::TheoryLimit> limit = sim::theory_limit_of(fault);
+  if (!limit || limit->family != family) return std::nullopt;
+  const FaultKind named = fault.kind == FaultKind::node_restart ? FaultKind::node_crash : fault.kind;
+  return KnownLimit{std::string(limit->because), std::string(sim::to_string(named)), std::string(limit->cases)};
 }
 
-std::optional<KnownLimit> early_expiry(const FaultSpec& fault) {
-  if (fault.kind == FaultKind::node_clock_jump && fault.delta_us > 0) {
-    return KnownLimit{"a node's clock jumped ahead and expired the key early (F7, F9)", "node_clock_jump", "F7, F9"};
-  }
-  if (fault.kind == FaultKind::node_clock_drift && fault.drift_ppm > 0) {
-    return KnownLimit{"a node's clock ran fast and expired the key early (F12)", "node_clock_drift", "F12"};
-  }
-  return std::nullopt;
-}
-
-std::optional<KnownLimit> late_expiry(const FaultSpec& fault) {
-  if (fault.kind == FaultKind::node_clock_jump && fault.delta_us < 0) {
-    return KnownLimit{"a node's clock stepped back and the key outlived its TTL (S7)", "node_clock_jump", "S7"};
-  }
-  if (fault.kind == FaultKind::node_clock_drift && fault.drift_ppm < 0) {
-    return KnownLimit{"a node's clock ran slow and the key outlived its TTL (S7)", "node_clock_drift", "S7"};
-  }
-  return std::nullopt;
-}
-
-std::optional<KnownLimit> late_holder(const FaultSpec& fault) {
-  if (fault.kind == FaultKind::pause) {
-    return KnownLimit{"a holder was paused past its validity and went on (Kleppmann's case, F4; only fencing at the "
-                      "resource helps)",
-                      "pause", "F4"};
-  }
-  return std::nullopt;
-}
+std::optional<KnownLimit> replication_loss(const FaultSpec& fault) { return limit_of(fault, sim::LimitFamily::replication_loss); }
+std::optional<KnownLimit> early_expiry(const FaultSpec& fault) { return limit_of(fault, sim::LimitFamily::early_expiry); }
+std::optional<KnownLimit> late_expiry(const FaultSpec& fault) { return limit_of(fault, sim::LimitFamily::late_expiry); }
+std::optional<KnownLimit> late_holder(const FaultSpec& fault) { return limit_of(fault, sim::LimitFamily::late_holder); }
 
 }  // namespace
 

@@ -135,9 +135,6 @@ void RealNemesis::split_brain(const sim::FaultSpec& fault, sim::FaultLine& line)
   if (cut) line.write();
 }
 
-bool real_backend_supports(sim::FaultKind kind) {
-  using sim::FaultKind;
-  return kind != FaultKind::evict && kind != FaultKind::replica_partition;
-}
+bool real_backend_supports(sim::FaultKind kind) { return sim::fault_row(kind).on_redis_server; }
 
 }  // namespace lockcheck::redis_backend

@@ -399,12 +399,8 @@ void check_servable(const sim::RunConfig& config, std::uint64_t seed) {
     if (node.replica_of >= 0) refuse("a replica");
   }
   for (const auto& fault : fault_schedule(config, seed)) {
-    using sim::FaultKind;
-    if (fault.kind == FaultKind::failover || fault.kind == FaultKind::replica_partition ||
-        fault.kind == FaultKind::slot_migration || fault.kind == FaultKind::split_brain) {
-      refuse(fmt::format("fault '{}'", sim::to_string(fault.kind)));
-    }
-    if (fault.kind == FaultKind::node_restart && fault.mode != sim::RestartMode::lost) refuse("a node_restart that keeps data");
+    if (!sim::fault_row(fault.kind).on_serve) refuse(fmt::format("fault '{}'", sim::to_string(fault.kind)));
+    if (sim::fault_row(fault.kind).fields.mode && fault.mode != sim::RestartMode::lost) refuse("a node_restart that keeps data");
   }
 }
 
