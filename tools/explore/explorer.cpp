@@ -13,7 +13,7 @@
 #include "core/simulate.hpp"
 #include "explain.hpp"
 #include "fault_families.hpp"
-#include "fault_space.hpp"
+#include "workload_space.hpp"
 #include "known_limit.hpp"
 #include "lockcheck/variants/registry.hpp"
 #include "properties/checkers.hpp"

@@ -16,7 +16,7 @@
 #include "corpus.hpp"
 #include "explore_json.hpp"
 #include "explore_report.hpp"
-#include "fault_space.hpp"
+#include "workload_space.hpp"
 #include "find_file.hpp"
 #include "known_limit.hpp"
 #include "lockcheck/variants/registry.hpp"
@@ -177,7 +177,7 @@ std::string not_applicable(properties::Mark mark, const TargetOutcome& outcome, 
   using properties::Mark;
   const std::vector<sim::FaultKind> feeding = kinds_feeding(mark);
   if (!feeding.empty()) {
-    const std::vector<sim::FaultKind> searched = explore::searched_kinds(outcome.target.base, options.search.without);
+    const std::vector<sim::FaultKind> searched = sim::searched_kinds(outcome.target.base, options.search.without);
     const bool any_searched = std::any_of(feeding.begin(), feeding.end(), [&](sim::FaultKind kind) {
       return std::find(searched.begin(), searched.end(), kind) != searched.end();
     });

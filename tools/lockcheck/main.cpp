@@ -22,7 +22,7 @@
 #include "model/meta_line.hpp"
 #include "core/simulate.hpp"
 #include "explore_command.hpp"
-#include "fault_space.hpp"
+#include "workload_space.hpp"
 #include "model/fault.hpp"
 #include "junit.hpp"
 #include "redis_backend_option.hpp"
@@ -498,10 +498,10 @@ int main(int argc, char** argv) {
       }
       for (const std::string& name : explore_without) {
         const std::optional<sim::FaultKind> kind = sim::fault_kind_named(name);
-        if (!kind || !explore::drawn_on_its_own(*kind)) {
+        if (!kind || !sim::drawn_on_its_own(*kind)) {
           std::vector<std::string_view> kinds;
           for (const sim::FaultKind known : sim::kFaultKinds) {
-            if (explore::drawn_on_its_own(known)) kinds.push_back(sim::to_string(known));
+            if (sim::drawn_on_its_own(known)) kinds.push_back(sim::to_string(known));
           }
           std::fprintf(stderr, "%s", fmt::format("lockcheck: --without: '{}' is not a fault kind explore draws{}; "
                                                  "known: {}\n", name, kind ? " on its own (it comes with the fault it ends)"

@@ -9,7 +9,7 @@
 
 #include "core/simulate.hpp"
 #include "explorer.hpp"
-#include "fault_space.hpp"
+#include "workload_space.hpp"
 #include "find_file.hpp"
 #include "known_limit.hpp"
 #include "run_length.hpp"
