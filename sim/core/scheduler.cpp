@@ -1,4 +1,5 @@
 #include "core/scheduler.hpp"
+#include "lockcheck/assert.hpp"
 
 #include <algorithm>
 
@@ -31,6 +32,11 @@ const Scheduler::Key* Scheduler::earliest() const {
   return &lane_.front();
 }
 
+void Scheduler::advance_to(TrueTime when) {
+  LOCKCHECK_ASSERT(when >= now_);  // true time never goes back
+  now_ = when;
+}
+
 std::uint64_t Scheduler::run_until(TrueTime end, std::uint64_t max_events) {
   std::uint64_t ran = 0;
   for (const Key* next = earliest(); next != nullptr && ran < max_events && next->when <= end; next = earliest()) {
@@ -41,7 +47,7 @@ std::uint64_t Scheduler::run_until(TrueTime end, std::uint64_t max_events) {
     } else {
       lane_.pop_front();
     }
-    now_ = key.when;
+    advance_to(key.when);
     {
       // Run in its slot, which is freed after the action ran (or threw): what it schedules takes other slots.
       struct FreeSlot {
@@ -57,7 +63,7 @@ std::uint64_t Scheduler::run_until(TrueTime end, std::uint64_t max_events) {
     ++ran;
     ++events_run_;
   }
-  if (const Key* next = earliest(); next == nullptr || next->when > end) now_ = end > now_ ? end : now_;
+  if (const Key* next = earliest(); next == nullptr || next->when > end) advance_to(end > now_ ? end : now_);
   return ran;
 }
 

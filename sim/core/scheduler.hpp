@@ -39,6 +39,8 @@ class Scheduler {
     at(now_ + delay_us, std::forward<F>(action));
   }
 
+  // Moves true time to `when`, never back (the run's one clock; an event due earlier runs now instead).
+  void advance_to(TrueTime when);
   // Runs events up to and including time `end`, at most `max_events` of them; returns how many ran.
   std::uint64_t run_until(TrueTime end, std::uint64_t max_events);
 

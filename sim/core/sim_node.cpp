@@ -2,6 +2,7 @@
 
 #include "model/hash_holders.hpp"
 #include "redis/server/node.hpp"
+#include "lockcheck/assert.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -11,6 +11,7 @@
 #include "lockcheck/errors.hpp"
 #include "lockcheck/public_types.hpp"
 #include "redis/server/node.hpp"
+#include "lockcheck/assert.hpp"
 
 namespace lockcheck::sim {
 
@@ -72,7 +73,9 @@ World::World(const RunConfig& config, std::uint64_t seed)
 
 World::~World() {
   // Destroy suspended workloads before the nodes and scheduler they point into.
-  for (auto& client : clients_) client->crash();
+  for (auto& client : clients_) {
+    if (client->alive()) client->crash();  // a crashed one has nothing left to destroy
+  }
 }
 
 const LinkConfig& World::link(int process, int node) const {
@@ -174,6 +177,7 @@ void World::route_message(int node_id, std::int64_t client_id, const Reply& push
 void World::replicate(SimNode& master) {
   const std::uint64_t sequence = ++replication_sequence_;
   const int from = master.id();
+  LOCKCHECK_ASSERT(master.up() && sequence > sent_sequence_[static_cast<std::size_t>(from)]);  // offsets only grow
   sent_sequence_[static_cast<std::size_t>(from)] = sequence;
   auto dataset = std::make_shared<mock::Dataset>(master.mock().snapshot());
   for (auto& replica : nodes_) {
@@ -261,7 +265,11 @@ std::uint64_t World::run() {
   }
   for (std::size_t i = 0; i < clients_.size(); ++i) {
     const int id = static_cast<int>(i);
-    scheduler_.at(0, [this, id] { start_client(id); });
+    // Faults at 0 ms come first: a client a crash at 0 ms killed stays down until its restart, and one that
+    // restart already started is not started twice.
+    scheduler_.at(0, [this, id] {
+      if (!client(id).started()) start_client(id);
+    });
   }
   const std::uint64_t events = scheduler_.run_until(config_.duration_us, config_.max_events);
   // The closing line says the run reached its end: without it `lockcheck check` refuses a history cut short.

@@ -1,4 +1,5 @@
 #include "model/history.hpp"
+#include "lockcheck/assert.hpp"
 
 #include <array>
 #include <charconv>
@@ -89,7 +90,7 @@ class Piece {
 
 }  // namespace
 
-HistoryLine::HistoryLine(std::int64_t t_us, std::string_view kind) {
+HistoryLine::HistoryLine(std::int64_t t_us, std::string_view kind) : t_us_(t_us) {
   text_.reserve(256);  // one allocation for a typical line, which History::record then keeps
   Piece piece;
   piece.put(",\"t\":");
@@ -165,6 +166,8 @@ void History::record(std::int64_t t_us, const char* kind, const Json& fields) {
   // A field named like the three leading ones would replace it in place; only the Json path does that.
   const bool simple = fields.is_object() && !fields.contains("i") && !fields.contains("t") && !fields.contains("kind");
   if (!simple) {
+    LOCKCHECK_ASSERT(t_us >= last_t_us_);  // lines are recorded in true-time order
+    last_t_us_ = t_us;
     Json line;
     line["i"] = static_cast<std::int64_t>(lines_.size());
     line["t"] = t_us;
@@ -185,6 +188,8 @@ std::string HistoryLine::unnumbered() && {
 }
 
 void History::record(HistoryLine&& line) {
+  LOCKCHECK_ASSERT(line.t_us_ >= last_t_us_);  // lines are recorded in true-time order
+  last_t_us_ = line.t_us_;
   char prefix[32] = "{\"i\":";
   const auto end = std::to_chars(prefix + 5, prefix + sizeof prefix, static_cast<std::int64_t>(lines_.size())).ptr;
   std::string& text = line.text_;

@@ -50,6 +50,7 @@ class HistoryLine {
   HistoryLine& add_integer(std::string_view name, Integer value);
   void name(std::string_view name);
 
+  std::int64_t t_us_;
   // `,"t":T,"kind":"K"` and the fields; History::record puts `{"i":N` in front and `}` behind.
   std::string text_;
 };
@@ -67,6 +68,7 @@ class History {
   std::uint64_t hash() const;
 
  private:
+  std::int64_t last_t_us_ = 0;
   std::vector<std::string> lines_;
 };
 

@@ -1,5 +1,6 @@
 #include "lockcheck/variants/fenced_lock.hpp"
 
+#include "lockcheck/assert.hpp"
 #include "lockcheck/scripts.hpp"
 
 namespace lockcheck {
@@ -27,6 +28,7 @@ Task<detail::SingleKeyLock::Attempt> FencedLock::attempt(const std::string& key,
     result.granted = true;
     result.fencing_token = result.call.reply.integer;
   }
+  LOCKCHECK_ASSERT(result.granted == (result.fencing_token > 0));  // a grant always carries its fencing token
   co_return result;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "lockcheck/assert.hpp"
 #include "lockcheck/errors.hpp"
 #include "lockcheck/script.hpp"
 #include "lockcheck/backoff.hpp"
@@ -73,6 +74,7 @@ Task<AcquireResult> Redlock::acquire(std::string key, Micros wait) {
     // Nodes holding someone's key left too few for a quorum: the lock was held (lost requests alone are not).
     if (held > nodes_.size() - quorum()) result.refused_at = clock_.monotonic_now();
     Lease lease{key, token, started, started + ttl_us - margin, 0, false, &clock_};
+    LOCKCHECK_ASSERT(granted + held <= nodes_.size() && 2 * quorum() > nodes_.size());  // a majority, never more votes than nodes
     if (granted >= quorum() && clock_.monotonic_now() < lease.valid_until) {
       result.status = AcquireStatus::acquired;
       result.lease = std::move(lease);
@@ -88,6 +90,7 @@ Task<AcquireResult> Redlock::acquire(std::string key, Micros wait) {
     co_await clock_.sleep(std::min(backoff_delay(options_.retry, entropy_, result.attempts), give_up_at - now));
   }
   result.status = any_reply ? AcquireStatus::busy : AcquireStatus::unreachable;
+  LOCKCHECK_ASSERT(!result.lease);  // a failed acquire hands out nothing to hold
   co_return result;
 }
 
@@ -110,6 +113,7 @@ Task<ReleaseStatus> Redlock::release_everywhere(const std::string& key, const st
     }
     pending = std::move(unanswered);
   }
+  LOCKCHECK_ASSERT(pending.size() <= nodes_.size());
   if (released_somewhere) co_return ReleaseStatus::released;
   // Nodes that never answered keep our token at most until its TTL runs out.
   if (!pending.empty()) co_return ReleaseStatus::unknown;
@@ -118,6 +122,7 @@ Task<ReleaseStatus> Redlock::release_everywhere(const std::string& key, const st
 
 Task<ReleaseStatus> Redlock::release(Lease& lease) {
   lease.known_lost = true;
+  LOCKCHECK_ASSERT(lease.lost());  // from here on the lease is never counted held, whatever the replies
   co_return co_await release_everywhere(lease.key, lease.token);
 }
 
@@ -147,6 +152,7 @@ Task<RenewStatus> Redlock::renew(Lease& lease) {
     else if (reply.reply.is_integer(1)) ++extended;
   }
   const MonoTime valid_until = started + ttl_us - drift_margin(options_);
+  LOCKCHECK_ASSERT(extended + unanswered <= nodes_.size());
   if (extended >= quorum() && clock_.monotonic_now() < valid_until) {
     lease.valid_until = std::max(lease.valid_until, valid_until);
     co_return RenewStatus::renewed;

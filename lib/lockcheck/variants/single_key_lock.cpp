@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "lockcheck/assert.hpp"
 #include "lockcheck/errors.hpp"
 #include "lockcheck/backoff.hpp"
 #include "lockcheck/token_scripts.hpp"
@@ -125,6 +126,8 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
         lease.fencing_token = tried.fencing_token;
         lease.clock = &clock_;
         lease.shared = shared;
+        // A grant's validity starts at the send and never exceeds the TTL it asked for.
+        LOCKCHECK_ASSERT(lease.valid_until <= sent_at + ttl_us && !lease.token.empty());
         if (clock_.monotonic_now() < lease.valid_until) {
           result.status = AcquireStatus::acquired;
           result.lease = std::move(lease);
@@ -166,6 +169,7 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
     result.detail += "; the key our lost attempt may have set was cleaned up";
   }
   result.status = any_reply ? AcquireStatus::busy : AcquireStatus::unreachable;
+  LOCKCHECK_ASSERT(!result.lease);  // a failed acquire hands out nothing to hold
   co_return result;
 }
 
@@ -202,6 +206,7 @@ Task<ReleaseStatus> SingleKeyLock::release_token(const std::string& key, const s
       continue;
     }
     if (result.reply.is_error()) throw_error_reply("release", key, result.reply);
+    LOCKCHECK_ASSERT(i < options_.retry.idempotent_attempts);  // every retry is bounded
     if (result.reply.is_integer(1)) co_return ReleaseStatus::released;
     co_return earlier_reply_lost ? ReleaseStatus::released : ReleaseStatus::not_owned;
   }
@@ -210,6 +215,7 @@ Task<ReleaseStatus> SingleKeyLock::release_token(const std::string& key, const s
 
 Task<ReleaseStatus> SingleKeyLock::release(Lease& lease) {
   lease.known_lost = true;
+  LOCKCHECK_ASSERT(lease.lost());  // from here on the lease is never counted held, whatever the reply
   co_return co_await release_token(lease.key, lease.token);
 }
 
@@ -229,6 +235,7 @@ Task<RenewStatus> SingleKeyLock::renew(Lease& lease) {
     lease.known_lost = true;
     co_return RenewStatus::lost;
   }
+  LOCKCHECK_ASSERT(!lease.known_lost);  // an unknown renewal changed nothing the holder believes
   co_return RenewStatus::unknown;
 }
 

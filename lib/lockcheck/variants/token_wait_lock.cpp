@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "lockcheck/assert.hpp"
 #include "lockcheck/errors.hpp"
 
 namespace lockcheck {
@@ -42,6 +43,7 @@ Task<detail::SingleKeyLock::Attempt> TokenWaitLock::attempt(const std::string& k
     result.granted = true;
     co_return result;
   }
+  LOCKCHECK_ASSERT(!result.granted);  // too few acknowledgements never count as a grant
   // Too few acknowledgements (or WAIT refused): the grant may vanish in a failover, so give it back.
   result.refused_because = reply.kind == Reply::Kind::integer
                                ? fmt::format("WAIT: {} of {} replicas acknowledged within {} ms", reply.integer,

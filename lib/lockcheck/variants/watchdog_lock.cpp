@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "lockcheck/assert.hpp"
 #include "lockcheck/errors.hpp"
 
 namespace lockcheck {
@@ -90,6 +91,7 @@ void WatchdogLock::watch(Lease& lease) {
     lease.renewal = existing->second.renewal;
     return;
   }
+  LOCKCHECK_ASSERT(!lease.token.empty());  // only an acquired lease is watched
   auto renewal = std::make_shared<LeaseRenewal>(lease.valid_until);
   lease.renewal = renewal;
   Lease loop_lease = lease;
@@ -107,6 +109,7 @@ Task<std::shared_ptr<LeaseRenewal>> WatchdogLock::stop_watching(Lease& lease) {
     std::lock_guard lock(watches_mutex_);
     auto it = watches_.find(lease.token);
     if (it == watches_.end()) co_return nullptr;
+    LOCKCHECK_ASSERT(it->second.holds > 0);  // a released hold is never counted again
     if (--it->second.holds > 0) co_return nullptr;  // an inner release of a reentrant hold: keep renewing
     renewal = it->second.renewal;
     const bool in_flight = renewal->stop_renewal();
@@ -171,12 +174,15 @@ Task<void> WatchdogLock::renewal_loop(Lease lease, std::shared_ptr<LeaseRenewal>
     notify(RenewalEvent::Kind::renewing, lease);
     RenewStatus status = RenewStatus::unknown;
     std::string detail;
+    const MonoTime valid_before = lease.valid_until;
     try {
       status = co_await inner_->renew(lease);
     } catch (const std::exception& error) {
       detail = error.what();
     }
     renewal->end_renewal();
+    // Only a renewal the server confirmed moves the validity; a lost or unknown one leaves it as it was.
+    LOCKCHECK_ASSERT(status == RenewStatus::renewed ? lease.valid_until >= valid_before : lease.valid_until == valid_before);
     if (status == RenewStatus::renewed) {
       ++renewals;
       renewal->extend_to(lease.valid_until);
