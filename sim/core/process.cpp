@@ -1,6 +1,6 @@
 #include "core/process.hpp"
 
-#include "core/world.hpp"
+#include "lockcheck/assert.hpp"
 
 namespace lockcheck::sim {
 namespace {
@@ -163,7 +163,7 @@ void ClientProcess::receive_message(std::size_t service, const std::string& chan
   while (box.queued.size() > kMaxQueuedMessages) box.queued.pop_front();
 }
 
-ClientProcess::ClientProcess(World& world, int id, ClockModel clock, std::uint64_t seed)
+ClientProcess::ClientProcess(ProcessHost& world, int id, ClockModel clock, std::uint64_t seed)
     : world_(world),
       scheduler_(world.scheduler()),
       id_(id),
@@ -175,6 +175,7 @@ ClientProcess::ClientProcess(World& world, int id, ClockModel clock, std::uint64
 std::int64_t ClientProcess::local_now() { return clock_model_.monotonic_at(world_.scheduler().now()); }
 
 void ClientProcess::start(std::unique_ptr<LockAlgorithm> lock, Task<void> workload) {
+  LOCKCHECK_ASSERT(epoch_ == 0 || crashed_);  // a process starts once, then only after a crash
   ++epoch_;
   crashed_ = false;
   paused_ = false;
@@ -192,7 +193,10 @@ std::shared_ptr<Spawned> ClientProcess::spawn(Task<void> task) {
   return handle;
 }
 
-void ClientProcess::pause() { paused_ = true; }
+void ClientProcess::pause() {
+  LOCKCHECK_ASSERT(!crashed_ && !paused_);  // only a running process stops the world
+  paused_ = true;
+}
 
 void ClientProcess::resume() {
   if (!paused_) return;
@@ -204,6 +208,7 @@ void ClientProcess::resume() {
 }
 
 void ClientProcess::crash() {
+  LOCKCHECK_ASSERT(!crashed_);  // a dead process does not die again
   crashed_ = true;
   ++epoch_;
   held_.clear();

@@ -21,8 +21,22 @@
 
 namespace lockcheck::sim {
 
-class World;
 class ClientProcess;
+struct PendingCall;
+
+// What a process sees of the world it lives in: the one clock of the run and the network to the nodes.
+// World implements it; a process knows nothing else of the world (process.cpp does not include world.hpp).
+class ProcessHost {
+ public:
+  virtual ~ProcessHost() = default;
+  virtual Scheduler& scheduler() = 0;
+  virtual std::size_t service_count() const = 0;
+  // The node `service` now reaches and the process's session count there (Port::connection_epoch).
+  virtual std::uint64_t connection_epoch(int process, std::size_t service) const = 0;
+  // Sends `command` from `process` to the node now serving `service`; settles `pending` with the reply,
+  // a refusal (node down) or, after the command timeout, an unknown outcome.
+  virtual void send(ClientProcess& process, std::size_t service, Command command, std::shared_ptr<PendingCall> pending) = 0;
+};
 
 // The Clock seam of one process: its monotonic and wall clocks, and sleeps in virtual time.
 class SimClock final : public Clock {
@@ -41,7 +55,7 @@ class SimClock final : public Clock {
 // The Port seam of one process: each command travels the simulated network to the node serving it.
 class SimPort final : public Port {
  public:
-  SimPort(World& world, ClientProcess& process) : world_(world), process_(process) {}
+  SimPort(ProcessHost& world, ClientProcess& process) : world_(world), process_(process) {}
   std::size_t node_count() const override;
   Task<CallResult> call(std::size_t service, Command command) override;
   std::uint64_t connection_epoch(std::size_t service) const override;
@@ -57,7 +71,7 @@ class SimPort final : public Port {
  private:
   Task<CallResult> subscribe_with(std::size_t service, Command command);  // SUBSCRIBE or SSUBSCRIBE
 
-  World& world_;
+  ProcessHost& world_;
   ClientProcess& process_;
 };
 
@@ -86,7 +100,7 @@ struct PendingCall {
 // process, so they pause with it and die with it, as threads of a real process do.
 class ClientProcess final : public Spawner {
  public:
-  ClientProcess(World& world, int id, ClockModel clock, std::uint64_t seed);
+  ClientProcess(ProcessHost& world, int id, ClockModel clock, std::uint64_t seed);
 
   int id() const { return id_; }
   ClockModel& clock_model() { return clock_model_; }
@@ -95,8 +109,10 @@ class ClientProcess final : public Spawner {
   Entropy& entropy() { return entropy_; }
   Prng& workload_prng() { return workload_prng_; }
   LockAlgorithm& lock() { return *lock_; }
-  World& world() { return world_; }
+  ProcessHost& world() { return world_; }
   bool alive() const { return !crashed_; }
+  // Started at least once (a crash before its first start counts: the process then waits for a restart).
+  bool started() const { return epoch_ > 0; }
   bool paused() const { return paused_; }
   std::int64_t local_now();
 
@@ -130,7 +146,7 @@ class ClientProcess final : public Spawner {
   void crash();
 
  private:
-  World& world_;
+  ProcessHost& world_;
   Scheduler& scheduler_;
   int id_;
   ClockModel clock_model_;

@@ -21,24 +21,21 @@
 
 namespace lockcheck::sim {
 
-class World final : public Nemesis {
+class World final : public Nemesis, public ProcessHost {
  public:
   World(const RunConfig& config, std::uint64_t seed);
   ~World();
 
-  Scheduler& scheduler() { return scheduler_; }
+  Scheduler& scheduler() override { return scheduler_; }
   History& history() { return history_; }
   Register& resource() { return resource_; }
   const RunConfig& config() const { return config_; }
-  std::size_t service_count() const { return routing_.size(); }
-  // The node `service` now reaches and the process's session count there (Port::connection_epoch).
-  std::uint64_t connection_epoch(int process, std::size_t service) const;
+  std::size_t service_count() const override { return routing_.size(); }
+  std::uint64_t connection_epoch(int process, std::size_t service) const override;
   ClientProcess& client(int id) { return *clients_.at(static_cast<std::size_t>(id)); }
   SimNode& node(int id) { return *nodes_.at(static_cast<std::size_t>(id)); }
 
-  // Sends `command` from `process` to the node now serving `service`; settles `pending` with the reply,
-  // a refusal (node down) or, after the command timeout, an unknown outcome.
-  void send(ClientProcess& process, std::size_t service, Command command, std::shared_ptr<PendingCall> pending);
+  void send(ClientProcess& process, std::size_t service, Command command, std::shared_ptr<PendingCall> pending) override;
 
   // Applies one fault now, through the one dispatcher (nemesis/nemesis.hpp).
   void apply(const FaultSpec& fault) { apply_fault(fault, *this); }
