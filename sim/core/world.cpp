@@ -19,12 +19,9 @@ World::World(const RunConfig& config, std::uint64_t seed)
     : config_(config),
       seed_(seed),
       resource_(history_, scheduler_, config.workload.fencing),
-      network_prng_(derive_seed(seed, "network")),
+      network_(config_, seed),
       replication_prng_(derive_seed(seed, "replication")),
       eviction_prng_(derive_seed(seed, "eviction")),
-      request_loss_ppm_(config.link.request_loss_ppm),
-      reply_loss_ppm_(config.link.reply_loss_ppm),
-      slow_node_us_(config.nodes.size(), 0),
       sent_sequence_(config.nodes.size(), 0) {
   for (std::size_t i = 0; i < config_.nodes.size(); ++i) {
     nodes_.push_back(std::make_unique<SimNode>(static_cast<int>(i), config_.nodes[i], history_, scheduler_));
@@ -61,7 +58,7 @@ World::World(const RunConfig& config, std::uint64_t seed)
     // Every node and every sentinel is a service of its own: the client's SentinelPort picks the master.
     routing_.clear();
     for (int endpoint = 0; endpoint < sentinel_->endpoint_count(); ++endpoint) routing_.push_back(endpoint);
-    slow_node_us_.resize(routing_.size(), 0);
+    network_.grow_to(routing_.size());
   }
   if (routing_.empty()) throw std::invalid_argument("a scenario needs at least one master node");
   for (std::size_t i = 0; i < config_.clients.size(); ++i) {
@@ -76,18 +73,6 @@ World::~World() {
   for (auto& client : clients_) {
     if (client->alive()) client->crash();  // a crashed one has nothing left to destroy
   }
-}
-
-const LinkConfig& World::link(int process, int node) const {
-  for (const LinkOverride& entry : config_.link_overrides) {
-    if (entry.process == process && entry.node == node) return entry.link;
-  }
-  return config_.link;
-}
-
-std::int64_t World::link_delay(int process, int node) {
-  const LinkConfig& path = link(process, node);
-  return network_prng_.between(path.delay_min_us, path.delay_max_us);
 }
 
 std::uint64_t World::connection_epoch(int process, std::size_t service) const {
@@ -107,10 +92,9 @@ void World::send(ClientProcess& process, std::size_t service, Command command, s
     return;
   }
   const int id = process.id();
-  const std::uint32_t loss_ppm = std::max(request_loss_ppm_, link(id, node).request_loss_ppm);
-  if (partitioned(id, node) || network_prng_.chance_ppm(loss_ppm)) return;  // the timeout settles it
+  if (network_.drops_request(id, node)) return;  // the timeout settles it
   // The last use of `pending` here: moved, not copied (each copy of a shared_ptr is an atomic increment).
-  scheduler_.after(link_delay(id, node) + slow_node_us_[static_cast<std::size_t>(node)],
+  scheduler_.after(network_.delay_us(id, node) + network_.slow_by_us(node),
                    [this, id, node, command = std::move(command), pending = std::move(pending)]() mutable {
                      deliver(id, node, command, std::move(pending));
                    });
@@ -125,7 +109,7 @@ void World::deliver(int process, int node_id, const Command& command, std::share
   ClientProcess& client = *clients_[static_cast<std::size_t>(process)];
   if (!node.up()) {
     // The host answers with a reset: the client learns at once that nothing ran.
-    client.schedule(scheduler_.now() + link_delay(process, node_id), [pending, node_id] {
+    client.schedule(scheduler_.now() + network_.delay_us(process, node_id), [pending, node_id] {
       pending->settle(CallResult::failed(CallStatus::not_sent, fmt::format("connection refused by node {}", node_id)));
     });
     return;
@@ -148,9 +132,8 @@ void World::deliver(int process, int node_id, const Command& command, std::share
 
 void World::reply_to(int process, int node_id, Reply&& reply, std::shared_ptr<PendingCall> pending) {
   ClientProcess& client = *clients_[static_cast<std::size_t>(process)];
-  const std::uint32_t loss_ppm = std::max(reply_loss_ppm_, link(process, node_id).reply_loss_ppm);
-  if (partitioned(process, node_id) || network_prng_.chance_ppm(loss_ppm)) return;
-  client.schedule(scheduler_.now() + link_delay(process, node_id),
+  if (network_.drops_reply(process, node_id)) return;
+  client.schedule(scheduler_.now() + network_.delay_us(process, node_id),
                   [pending = std::move(pending), reply = std::move(reply)]() mutable {
                     pending->settle_reply(reply);
                   });
@@ -165,10 +148,9 @@ void World::route_message(int node_id, std::int64_t client_id, const Reply& push
   for (std::size_t s = 0; s < routing_.size(); ++s) {
     if (routing_[s] == node_id) service = s;
   }
-  const std::uint32_t loss_ppm = std::max(reply_loss_ppm_, link(id, node_id).reply_loss_ppm);
-  if (service == routing_.size() || partitioned(id, node_id) || network_prng_.chance_ppm(loss_ppm)) return;
+  if (service == routing_.size() || network_.drops_reply(id, node_id)) return;
   ClientProcess& client = *clients_[static_cast<std::size_t>(id)];
-  client.schedule(scheduler_.now() + link_delay(id, node_id),
+  client.schedule(scheduler_.now() + network_.delay_us(id, node_id),
                   [&client, service, channel = push.elements[1].text, payload = push.elements[2].text]() mutable {
                     client.receive_message(service, channel, std::move(payload));
                   });

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/cluster_topology.hpp"
+#include "core/network.hpp"
 #include "model/run_config.hpp"
 #include "model/history.hpp"
 #include "core/process.hpp"
@@ -99,10 +100,6 @@ class World final : public Nemesis, public ProcessHost {
   void route_message(int node_id, std::int64_t client_id, const Reply& push);
   void schedule_maintenance(int node);
   void maintenance_tick(int node);
-  // The link between a process and a node: an override when the scenario has one, else the default.
-  const LinkConfig& link(int process, int node) const;
-  std::int64_t link_delay(int process, int node);
-  bool partitioned(int process, int node) const { return partitions_.count({process, node}) > 0; }
   // Evicts one of the lock's keys that `node` has (its key, the keys its variant derives, the state its
   // guarantee rests on), drawn at random.
   void evict_lock_key(SimNode& node);
@@ -135,7 +132,7 @@ class World final : public Nemesis, public ProcessHost {
   Scheduler scheduler_;
   History history_;
   Register resource_;
-  Prng network_prng_;
+  Network network_;
   Prng replication_prng_;
   Prng eviction_prng_;
   std::vector<std::unique_ptr<SimNode>> nodes_;
@@ -144,11 +141,7 @@ class World final : public Nemesis, public ProcessHost {
   std::unique_ptr<ClusterTopology> cluster_;  // set when config.cluster.shards > 0
   std::unique_ptr<SentinelTopology> sentinel_;  // set when config.sentinel.sentinels > 0
   std::map<int, std::int64_t> replica_cut_at_us_;  // sentinel: when a split-brain cut each replica's link
-  std::set<std::pair<int, int>> partitions_;  // (process, node) pairs that cannot talk
   std::set<int> cut_replicas_;  // replicas whose replication link is partitioned (replica_partition)
-  std::uint32_t request_loss_ppm_;
-  std::uint32_t reply_loss_ppm_;
-  std::vector<std::int64_t> slow_node_us_;
   std::uint64_t replication_sequence_ = 0;
   std::vector<std::uint64_t> sent_sequence_;  // per node: the last replication sequence it sent as a master
   std::map<std::uint64_t, ReplicaWait> waits_;  // blocked WAITs by id (creation order)

@@ -50,11 +50,11 @@ void World::apply_split_brain(const FaultSpec& fault, FaultLine& line) {
   if (replica < 0 || !node(master).up() || cluster_->isolated(master)) return;
   line.write();
   for (const auto& client : clients_) {
-    if (client->id() != fault.process) partitions_.insert({client->id(), master});
+    if (client->id() != fault.process) network_.cut_link(client->id(), master);
   }
   for (const auto& other : nodes_) {
     if (other->id() == master) continue;
-    partitions_.insert({fault.process, other->id()});
+    network_.cut_link(fault.process, other->id());
     if (other->replica_of() == master) cut_replicas_.insert(other->id());
   }
   scheduler_.after(config_.cluster.node_timeout_us, [this, master, replica] {

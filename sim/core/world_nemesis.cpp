@@ -111,7 +111,7 @@ void World::failover(const FaultSpec& fault, FaultLine& line) {
 
 void World::partition(const FaultSpec& fault, FaultLine& line) {
   line.write();
-  partitions_.insert({fault.process, fault.node});
+  network_.cut_link(fault.process, fault.node);
 }
 
 void World::replica_partition(const FaultSpec& fault, FaultLine& line) {
@@ -123,7 +123,7 @@ void World::replica_partition(const FaultSpec& fault, FaultLine& line) {
 
 void World::heal(const FaultSpec&, FaultLine& line) {
   line.write();
-  partitions_.clear();
+  network_.heal_links();
   if (cluster_) heal_split_brain();
   if (sentinel_) heal_sentinel();
   // A healed replica resynchronises with its master at once, as a partial resync would.
@@ -136,13 +136,12 @@ void World::heal(const FaultSpec&, FaultLine& line) {
 
 void World::loss(const FaultSpec& fault, FaultLine& line) {
   line.write();
-  request_loss_ppm_ = fault.request_loss_ppm;
-  reply_loss_ppm_ = fault.reply_loss_ppm;
+  network_.set_loss(fault.request_loss_ppm, fault.reply_loss_ppm);
 }
 
 void World::slow_node(const FaultSpec& fault, FaultLine& line) {
   line.write();
-  slow_node_us_[static_cast<std::size_t>(fault.node)] = fault.duration_us;
+  network_.set_slow(fault.node, fault.duration_us);
 }
 
 void World::evict(const FaultSpec& fault, FaultLine& line) {

@@ -69,11 +69,11 @@ void World::apply_sentinel_split_brain(const FaultSpec& fault, FaultLine& line) 
         endpoint == master || (sentinel_->is_sentinel(endpoint) &&
                                sentinel_->with_master(endpoint - sentinel_->endpoint_of_sentinel(0)));
     if (!on_master_side) {
-      partitions_.insert({fault.process, endpoint});
+      network_.cut_link(fault.process, endpoint);
       continue;
     }
     for (const auto& client : clients_) {
-      if (client->id() != fault.process) partitions_.insert({client->id(), endpoint});
+      if (client->id() != fault.process) network_.cut_link(client->id(), endpoint);
     }
   }
   for (const auto& other : nodes_) {

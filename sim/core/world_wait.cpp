@@ -68,7 +68,7 @@ void World::drop_waits(int node_id) {
     const int process = it->second.process;
     std::shared_ptr<PendingCall> pending = std::move(it->second.pending);
     it = waits_.erase(it);
-    client(process).schedule(scheduler_.now() + link_delay(process, node_id), [pending, node_id] {
+    client(process).schedule(scheduler_.now() + network_.delay_us(process, node_id), [pending, node_id] {
       pending->settle(CallResult::failed(CallStatus::unknown,
                                          fmt::format("connection to node {} lost while WAIT was blocked", node_id)));
     });
