@@ -183,7 +183,14 @@ int command_run_scenarios(std::vector<sim::Scenario> scenarios, cli::RunOptions 
 int command_run(const std::vector<std::string>& files, const cli::RunOptions& options, const std::string& junit_path,
                 const std::string& backend, const std::string& server, const std::string& json_path) {
   std::vector<sim::Scenario> scenarios;
-  for (const auto& file : files) scenarios.push_back(sim::load_scenario(file, server));  // ScenarioError -> exit 2
+  for (const auto& file : files) {
+    scenarios.push_back(sim::load_scenario(file, server));  // ScenarioError -> exit 2
+    const sim::ExternalClientConfig& client = scenarios.back().config.external;
+    if (client.command.empty() && !client.keys.empty()) {
+      throw std::invalid_argument(fmt::format("{}: its [client] names only the keys of an external client's library: "
+                                              "run it with lockcheck judge {} --client \"CMD ARGS\"", file, file));
+    }
+  }
   return command_run_scenarios(std::move(scenarios), options, junit_path, backend, json_path);
 }
 
@@ -301,6 +308,9 @@ int main(int argc, char** argv) {
   judge->add_option("--runs", runs, "Run seeds 1..N instead of the file's seeds");
   judge->add_option("--junit", junit_path, "Write JUnit XML here");
   judge->add_option("--json", json_path, kJsonHelp);
+  judge->add_option("--keep", options.keep_dir,
+                    "Keep each seed's run directory (the clients' standard error, client-<process>.stderr) in "
+                    "DIR/<scenario>-seed<N>/, and print where");
   judge->add_option("--history-dir", history_dir, "Write every run's history (JSONL) here; lockcheck check replays one");
   judge->add_flag("--strict", options.strict, "Fail a scenario whose verdicts rest on nothing");
 
