@@ -12,8 +12,11 @@ if [ "${1:-}" = "--only" ]; then only=1; shift; fi
 if [ $# -lt 1 ]; then echo "usage: $0 [--only] DIR [pkg@version ...]" >&2; exit 2; fi
 dir=$1; shift
 # The versions the shipped adapters are written against (adapters/README.md), by package name. redlock 4.2.0
-# sits beside 5.x under the alias redlock-v4 (node_redlock_v4.js loads either name).
-pins="ioredis@5.9.3 redlock@5.0.0-beta.2 redlock-v4@npm:redlock@4.2.0 redis-semaphore@5.8.0"
+# sits beside 5.x under the alias redlock-v4 (node_redlock_v4.js loads either name). redis-lock is the last
+# 0.x, whose API takes node_redis 3 (as warlock does: under the alias redis-v3, for redlock-universal's optional
+# peer is node-redis >= 4); redis-lock 1.0.0 takes node-redis 4 (install it with --only).
+pins="ioredis@5.9.3 redlock@5.0.0-beta.2 redlock-v4@npm:redlock@4.2.0 redis-semaphore@5.8.0 redis-v3@npm:redis@3.1.2
+redis-lock@0.1.4 node-redis-warlock@1.0.2 redlock-universal@0.8.5 @microfleet/ioredis-lock@6.0.1 node-redisson@1.0.4"
 name_of() { case $1 in @*) echo "@$(echo "${1#@}" | cut -d@ -f1)" ;; *) echo "$1" | cut -d@ -f1 ;; esac; }
 if [ $only = 1 ]; then
   [ $# -gt 0 ] || { echo "install.sh --only: name the packages" >&2; exit 2; }
