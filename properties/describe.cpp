@@ -27,10 +27,31 @@ std::string format_time_us(std::int64_t t_us) { return decimal(t_us, 1'000'000, 
 
 std::string format_duration_us(std::int64_t duration_us) { return decimal(duration_us, 1'000, 3) + " ms"; }
 
+namespace {
+
+constexpr std::size_t kShortTokenChars = 8;   // enough to tell random tokens apart
+constexpr std::size_t kWholeTokenChars = 16;  // a token this short (a timestamp, "p0-0-1") is shown whole
+
+std::string first_chars(std::string_view token, std::size_t chars) {
+  if (token.size() <= chars) return std::string(token);
+  return std::string(token.substr(0, chars)) + "..";
+}
+
+}  // namespace
+
 std::string short_token(std::string_view token) {
   if (token.empty()) return "\"\"";
-  if (token.size() <= 8) return std::string(token);
-  return std::string(token.substr(0, 8)) + "..";
+  if (token.size() <= kWholeTokenChars) return std::string(token);
+  return first_chars(token, kShortTokenChars);
+}
+
+std::pair<std::string, std::string> short_tokens(std::string_view a, std::string_view b) {
+  std::pair<std::string, std::string> shown{short_token(a), short_token(b)};
+  if (shown.first != shown.second || a == b) return shown;
+  // They read alike: show both up to and including their first differing character.
+  std::size_t differ = 0;
+  while (differ < a.size() && differ < b.size() && a[differ] == b[differ]) ++differ;
+  return {first_chars(a, differ + 1), first_chars(b, differ + 1)};
 }
 
 }  // namespace lockcheck::properties

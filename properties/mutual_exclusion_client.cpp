@@ -28,23 +28,42 @@ std::string ending(const std::string& reason) {
   return reason;
 }
 
+// Why a holder's stretch was believed rather than valid, or "" when it was inside its validity: its validity
+// ran out before its acquire returned (it was paused or delayed in the middle of it), or before its last use
+// of the resource.
+std::string outside_validity(const Belief& belief) {
+  if (belief.valid_until_us < belief.start_us) {
+    std::string text = fmt::format("{}'s validity had ended at t={}, before its acquire returned at t={}", holder_name(belief),
+                                   format_time_us(belief.valid_until_us), format_time_us(belief.start_us));
+    if (belief.end_reason == "acted") text += fmt::format(", and it used the resource at t={} believing it held the lock", format_time_us(belief.end_us));
+    return text;
+  }
+  if (belief.end_reason != "acted") return {};
+  return fmt::format("{}'s validity ended at t={}, but it still used the resource at t={} believing it held the lock",
+                     holder_name(belief), format_time_us(belief.valid_until_us), format_time_us(belief.end_us));
+}
+
 std::string describe_overlap(const History& history, const Belief& first, const Belief& second) {
   std::int64_t overlap_us = std::min(first.end_us, second.end_us) - second.start_us;
   auto mode = [](const Belief& belief) { return belief.shared ? " for reading" : ""; };
-  // A holder that used the resource after its validity overlapped the other in belief, not in validity: the
-  // clause after says when its validity ended.
-  const bool acted_after_validity = first.end_reason == "acted";
+  // A holder that used the resource after its validity, or whose validity ended before its acquire returned,
+  // overlapped the other in belief, not in validity: the clauses after say when its validity ended.
+  const std::string first_outside = outside_validity(first);
+  std::string second_outside = outside_validity(second);
+  const bool in_belief_only = !first_outside.empty() || !second_outside.empty();
+  // One clause explains the wording: the second holder's only when its validity ended before its acquire
+  // returned (news the first's clause cannot give) or when the first holder was inside its own.
+  if (!first_outside.empty() && second.valid_until_us >= second.start_us) second_outside.clear();
+  const auto [first_token, second_token] = short_tokens(first.token, second.token);
   std::string text = fmt::format(
       "{} believed it held '{}'{} (token {}) from t={} until t={} ({}), but {} acquired it{} "
       "(token {}) at t={}: both {} for {}",
-      holder_name(first), first.key, mode(first), short_token(first.token), format_time_us(first.start_us),
-      format_time_us(first.end_us), ending(first.end_reason), holder_name(second), mode(second), short_token(second.token),
-      format_time_us(second.start_us), acted_after_validity ? "believed they held it" : "inside their validity",
+      holder_name(first), first.key, mode(first), first_token, format_time_us(first.start_us),
+      format_time_us(first.end_us), ending(first.end_reason), holder_name(second), mode(second), second_token,
+      format_time_us(second.start_us), in_belief_only ? "believed they held it" : "inside their validity",
       format_duration_us(overlap_us));
-  if (acted_after_validity) {
-    text += fmt::format("; {}'s validity ended at t={}, but it still used the resource at t={} believing "
-                        "it held the lock",
-                        holder_name(first), format_time_us(first.valid_until_us), format_time_us(first.end_us));
+  for (const std::string& clause : {first_outside, second_outside}) {
+    if (!clause.empty()) text += "; " + clause;
   }
   std::string faults = process_faults(history, first.process, first.start_us, first.end_us);
   if (!faults.empty()) text += "; " + faults;

@@ -250,6 +250,52 @@ TEST(Checkers, CrashedHolderIntervalEndsAtTheCrash) {
   EXPECT_TRUE(contains(verdict.cause, "both inside their validity for 400 ms")) << verdict.cause;
 }
 
+// The later holder was paused in the middle of its acquire: its validity (from its request, 200 ms + 1 s) ended
+// at 1.2 s, before its acquire returned at 1.3 s. It overlapped the first holder in belief (it wrote at 1.4 s),
+// never inside its validity: the witness said "both inside their validity".
+TEST(Checkers, AHolderWhoseValidityEndedInsideItsAcquireIsNotSaidToBeInsideIt) {
+  HistoryBuilder b;
+  b.acquire_ok(100, 1, "tokA", 2'000'000);
+  b.invoke(200'000, 2, "acquire");
+  b.fault(250'000, {{"fault", "pause"}, {"process", 2}, {"duration_us", 1'000'000}});
+  b.fault(1'250'000, {{"fault", "resume"}, {"process", 2}});
+  b.acquire_ok(1'300'000, 2, "tokB", 1'200'000);
+  b.write(1'400'000, 2, 0, 1, true, false);
+  b.invoke(1'500'000, 1, "release", "tokA");
+  b.invoke(1'600'000, 2, "release", "tokB");
+  const Verdict verdict = verdict_of(b.parse(), "mutual_exclusion_client");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_FALSE(contains(verdict.cause, "both inside their validity")) << verdict.cause;
+  EXPECT_TRUE(contains(verdict.cause, ": both believed they held it for 100 ms")) << verdict.cause;
+  EXPECT_TRUE(contains(verdict.cause, "process 2's validity had ended at t=1.2s, before its acquire returned at t=1.3s"))
+      << verdict.cause;
+}
+
+// Tokens are shortened to their first 8 characters, which a library's tokens may share (a client id and a
+// counter, a timestamp): a short token is shown whole, and two that read alike are shown up to where they differ.
+TEST(Checkers, WitnessTokensThatShareAPrefixReadApart) {
+  HistoryBuilder shared_prefix;
+  shared_prefix.acquire_ok(100, 1, "lease:client-a:0001", 900'000);
+  shared_prefix.acquire_ok(500'000, 2, "lease:client-a:0002", 1'400'000);
+  const Verdict long_tokens = verdict_of(shared_prefix.parse(), "mutual_exclusion_client");
+  EXPECT_TRUE(contains(long_tokens.cause, "(token lease:client-a:0001)")) << long_tokens.cause;
+  EXPECT_TRUE(contains(long_tokens.cause, "(token lease:client-a:0002)")) << long_tokens.cause;
+
+  HistoryBuilder timestamps;  // redis-lock's values: the holder's deadline in epoch milliseconds
+  timestamps.acquire_ok(100, 1, "1795945788028", 900'000);
+  timestamps.acquire_ok(500'000, 2, "1795945788512", 1'400'000);
+  const Verdict short_tokens = verdict_of(timestamps.parse(), "mutual_exclusion_client");
+  EXPECT_TRUE(contains(short_tokens.cause, "(token 1795945788028)")) << short_tokens.cause;
+  EXPECT_TRUE(contains(short_tokens.cause, "(token 1795945788512)")) << short_tokens.cause;
+
+  HistoryBuilder random;  // the simulator's 32 hex digits read as before
+  random.acquire_ok(100, 1, "2711be76e5f71e56a039601e9b0e9233", 900'000);
+  random.acquire_ok(500'000, 2, "145087afe5f71e56a039601e9b0e9233", 1'400'000);
+  const Verdict random_tokens = verdict_of(random.parse(), "mutual_exclusion_client");
+  EXPECT_TRUE(contains(random_tokens.cause, "(token 2711be76..)")) << random_tokens.cause;
+  EXPECT_TRUE(contains(random_tokens.cause, "(token 145087af..)")) << random_tokens.cause;
+}
+
 TEST(Checkers, AcquireExactlyAtReleaseTimeIsNotAnOverlap) {
   HistoryBuilder touching;
   touching.acquire_ok(100, 1, "tokA", 900'000);

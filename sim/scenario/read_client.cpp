@@ -33,12 +33,20 @@ void read_client(const Section& top, Scenario& out) {
   ExternalClientConfig& client = out.config.external;
   client.command = strings(*table, "command");
   client.keys = strings(*table, "keys");
-  if (client.command.empty()) table->fail_at("command", "[client] command must name the client program, e.g. [\"python3\", \"adapter.py\"]");
+  // Keys alone are a file's say on the library's keys, for a client named on the command line
+  // (`lockcheck judge FILE --client CMD`): the same file serves every version of that library's adapter.
+  if (client.command.empty() && client.keys.empty()) {
+    table->fail_here("[client] names nothing: give command = [\"python3\", \"adapter.py\"], or keys alone (the keys its "
+                     "library writes) for a client given by lockcheck judge --client");
+  }
   if (top.has("backend") && out.backend != "redis") {
     top.fail_at("backend", "an external [client] runs against real redis-server: backend = \"redis\" (or leave it out)");
   }
   out.backend = "redis";
-  if (const std::string refusal = external_client_refusal(out.config); !refusal.empty()) table->fail_at("command", refusal);
+  if (const std::string refusal = external_client_refusal(out.config); !refusal.empty()) {
+    if (table->has("command")) table->fail_at("command", refusal);
+    table->fail_here(refusal);
+  }
 }
 
 }  // namespace scenario_detail

@@ -24,6 +24,7 @@
 #include "explore_command.hpp"
 #include "workload_space.hpp"
 #include "model/fault.hpp"
+#include "json_report.hpp"
 #include "junit.hpp"
 #include "redis_backend_option.hpp"
 #include "split_command.hpp"
@@ -126,7 +127,7 @@ void print_report(const cli::ScenarioReport& report) {
 }
 
 int command_run_scenarios(std::vector<sim::Scenario> scenarios, cli::RunOptions options, const std::string& junit_path,
-                          const std::string& backend) {
+                          const std::string& backend, const std::string& json_path) {
   options.progress_bar = isatty(STDERR_FILENO) != 0;
   std::vector<cli::ScenarioReport> reports;
   int exit_code = kExitOk;
@@ -165,6 +166,7 @@ int command_run_scenarios(std::vector<sim::Scenario> scenarios, cli::RunOptions 
     }
   }
   if (!junit_path.empty()) std::ofstream(junit_path) << cli::junit_xml(reports);
+  if (!json_path.empty()) std::ofstream(json_path) << cli::json_report(reports);
   std::size_t mismatches = 0, expectations = 0;
   for (const auto& report : reports) {
     mismatches += report.mismatches.size();
@@ -179,16 +181,24 @@ int command_run_scenarios(std::vector<sim::Scenario> scenarios, cli::RunOptions 
 }
 
 int command_run(const std::vector<std::string>& files, const cli::RunOptions& options, const std::string& junit_path,
-                const std::string& backend, const std::string& server) {
+                const std::string& backend, const std::string& server, const std::string& json_path) {
   std::vector<sim::Scenario> scenarios;
-  for (const auto& file : files) scenarios.push_back(sim::load_scenario(file, server));  // ScenarioError -> exit 2
-  return command_run_scenarios(std::move(scenarios), options, junit_path, backend);
+  for (const auto& file : files) {
+    scenarios.push_back(sim::load_scenario(file, server));  // ScenarioError -> exit 2
+    const sim::ExternalClientConfig& client = scenarios.back().config.external;
+    if (client.command.empty() && !client.keys.empty()) {
+      throw std::invalid_argument(fmt::format("{}: its [client] names only the keys of an external client's library: "
+                                              "run it with lockcheck judge {} --client \"CMD ARGS\"", file, file));
+    }
+  }
+  return command_run_scenarios(std::move(scenarios), options, junit_path, backend, json_path);
 }
 
 // `lockcheck judge`: the scenarios on real redis-servers with an external client as every client process
 // (tools/judge/PROTOCOL.md); `client` (words, as a shell splits them) replaces a file's [client] command.
 int command_judge(const std::vector<std::string>& files, const std::string& client, const std::vector<std::string>& keys,
-                  const cli::RunOptions& options, const std::string& junit_path, const std::string& server) {
+                  const cli::RunOptions& options, const std::string& junit_path, const std::string& server,
+                  const std::string& json_path) {
   std::vector<sim::Scenario> scenarios;
   for (const auto& file : files) {
     sim::Scenario scenario = sim::load_scenario(file, server);  // ScenarioError (file:line) -> exit 2
@@ -202,7 +212,7 @@ int command_judge(const std::vector<std::string>& files, const std::string& clie
     }
     scenarios.push_back(std::move(scenario));
   }
-  return command_run_scenarios(std::move(scenarios), options, junit_path, "redis");
+  return command_run_scenarios(std::move(scenarios), options, junit_path, "redis", json_path);
 }
 
 int command_replay(const std::string& file, std::uint64_t seed, const std::string& out_path) {
@@ -263,7 +273,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> files;
   cli::RunOptions options;
   std::uint64_t seed = 0, runs = 0;
-  std::string junit_path, history_dir, backend, shard, server;
+  std::string junit_path, json_path, history_dir, backend, shard, server;
+  constexpr const char* kJsonHelp = "Write every scenario's verdict counts as JSON here (per property: runs, holds, "
+                                    "violated, unknown), for scripts that gate on exact counts";
   constexpr const char* kServerHelp = "With the redis backend: what each node runs on, redis-server or serve "
                                       "(`lockcheck serve`, single nodes only; default: the file's `server`)";
   run->add_option("files", files, "Scenario files (TOML)")->required()->check(CLI::ExistingFile);
@@ -273,6 +285,7 @@ int main(int argc, char** argv) {
   run->add_option("--backend", backend, "mock or redis (default: the file's)")->check(CLI::IsMember({"mock", "redis"}));
   run->add_option("--server", server, kServerHelp)->check(CLI::IsMember({"redis-server", "serve"}));
   run->add_option("--junit", junit_path, "Write JUnit XML here");
+  run->add_option("--json", json_path, kJsonHelp);
   run->add_option("--history-dir", history_dir, "Write every run's history (JSONL) here");
   run->add_option("--shard", shard, "i/n: run only every n-th seed starting at i (0-based), to split a sweep");
   run->add_flag("!--no-shrink", options.shrink, "Do not shrink failing runs to a minimal fault schedule");
@@ -294,6 +307,10 @@ int main(int argc, char** argv) {
   judge->add_option("--seed", seed, "Run only this seed");
   judge->add_option("--runs", runs, "Run seeds 1..N instead of the file's seeds");
   judge->add_option("--junit", junit_path, "Write JUnit XML here");
+  judge->add_option("--json", json_path, kJsonHelp);
+  judge->add_option("--keep", options.keep_dir,
+                    "Keep each seed's run directory (the clients' standard error, client-<process>.stderr) in "
+                    "DIR/<scenario>-seed<N>/, and print where");
   judge->add_option("--history-dir", history_dir, "Write every run's history (JSONL) here; lockcheck check replays one");
   judge->add_flag("--strict", options.strict, "Fail a scenario whose verdicts rest on nothing");
 
@@ -444,13 +461,13 @@ int main(int argc, char** argv) {
         options.shard_index = index;
         options.shard_count = count;
       }
-      return command_run(files, options, junit_path, backend, server);
+      return command_run(files, options, junit_path, backend, server, json_path);
     }
     if (*judge) {
       if (judge->count("--seed") > 0) options.seed = seed;
       if (judge->count("--runs") > 0) options.runs = runs;
       options.history_dir = history_dir;
-      return command_judge(judge_files, judge_client, judge_keys, options, junit_path, server);
+      return command_judge(judge_files, judge_client, judge_keys, options, junit_path, server, json_path);
     }
     if (*compare) {
       if (compare->count("--seed") > 0) compare_options.selection.seed = seed;

@@ -9,8 +9,8 @@ cli::RunOptions with_redis_backend(const sim::Scenario& scenario, cli::RunOption
     check_supported(scenario.config, seed);
     if (scenario.server == "serve") check_servable(scenario.config, seed);
   }
-  options.real_backend = [](const sim::Scenario& run_scenario, std::uint64_t seed) {
-    RedisRunResult run = run_on_redis(run_scenario, seed);
+  options.real_backend = [keep_dir = options.keep_dir](const sim::Scenario& run_scenario, std::uint64_t seed) {
+    RedisRunResult run = run_on_redis(run_scenario, seed, keep_dir);
     return cli::BackendHistory{std::move(run.jsonl), std::move(run.unobservable), std::move(run.client_hangs)};
   };
   return options;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -60,21 +61,41 @@ class InterruptGuard {
   struct sigaction old_int_ {}, old_term_ {};
 };
 
+// The run's directory, deleted when the run ends; with a `keep` path its regular files are copied there
+// first (sockets and the like are not), so that the clients' standard error outlives the run.
 class TempDirectory {
  public:
-  TempDirectory() {
+  explicit TempDirectory(std::string keep) : keep_(std::move(keep)) {
     std::string pattern = (std::filesystem::temp_directory_path() / "lockcheck-redis-XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot make a temporary directory");
     path_ = pattern;
   }
   ~TempDirectory() {
     std::error_code ignored;
+    if (!keep_.empty()) copy_regular_files();
     std::filesystem::remove_all(path_, ignored);
   }
+  TempDirectory(const TempDirectory&) = delete;
+  TempDirectory& operator=(const TempDirectory&) = delete;
   const std::string& path() const { return path_; }
 
  private:
+  void copy_regular_files() const {
+    std::error_code error;
+    std::filesystem::remove_all(keep_, error);
+    for (auto it = std::filesystem::recursive_directory_iterator(path_, error);
+         !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+      if (!it->is_regular_file(error)) continue;
+      const std::filesystem::path to = keep_ / std::filesystem::relative(it->path(), path_, error);
+      std::filesystem::create_directories(to.parent_path(), error);
+      std::filesystem::copy_file(it->path(), to, std::filesystem::copy_options::overwrite_existing, error);
+    }
+    std::fprintf(stderr, "kept the run directory in %s (the clients' standard error: client-<process>.stderr)%s\n",
+                 keep_.c_str(), error ? fmt::format(" (incomplete: {})", error.message()).c_str() : "");
+  }
+
   std::string path_;
+  std::filesystem::path keep_;
 };
 
 // The worker and the clock shim are built next to the lockcheck binary.
@@ -404,7 +425,7 @@ void check_servable(const sim::RunConfig& config, std::uint64_t seed) {
   }
 }
 
-RedisRunResult run_on_redis(const sim::Scenario& scenario, std::uint64_t seed) {
+RedisRunResult run_on_redis(const sim::Scenario& scenario, std::uint64_t seed, const std::string& keep_dir) {
   check_supported(scenario.config, seed);
   const std::string tools = tools_directory();
   require_file(tools + "/lockcheck_redis_worker");
@@ -415,7 +436,8 @@ RedisRunResult run_on_redis(const sim::Scenario& scenario, std::uint64_t seed) {
   }
   InterruptGuard interrupts;
   g_interrupt_signal = 0;
-  TempDirectory directory;
+  TempDirectory directory(keep_dir.empty() ? std::string()
+                                           : (std::filesystem::path(keep_dir) / fmt::format("{}-seed{}", scenario.name, seed)).string());
   Run run(scenario, seed, directory.path(), tools);
   return run.execute();
 }

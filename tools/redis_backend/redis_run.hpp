@@ -21,8 +21,10 @@ struct RedisRunResult {
 };
 
 // Throws std::invalid_argument when the scenario asks for something this backend cannot make real
-// (named in the message), std::runtime_error on an internal failure or an interruption.
-RedisRunResult run_on_redis(const sim::Scenario& scenario, std::uint64_t seed);
+// (named in the message), std::runtime_error on an internal failure or an interruption. `keep_dir` set: the
+// run's directory (the clients' standard error, the workers' configuration, the servers' files) is copied to
+// keep_dir/<scenario>-seed<seed>/ when the run ends, however it ends, and the copy's path printed on stderr.
+RedisRunResult run_on_redis(const sim::Scenario& scenario, std::uint64_t seed, const std::string& keep_dir = "");
 
 // Throws std::invalid_argument naming the first unsupported feature of `config`, if any.
 void check_supported(const sim::RunConfig& config, std::uint64_t seed);

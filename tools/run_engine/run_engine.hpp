@@ -28,6 +28,9 @@ struct RunOptions {
   unsigned jobs = 1;
   unsigned shard_index = 0, shard_count = 1;  // --shard i/n: this process runs seeds at positions = i mod n
   std::string history_dir;             // write every history here when set
+  // Real backends: keep each seed's run directory (the clients' standard error, client-<process>.stderr) in
+  // keep_dir/<scenario>-seed<N>/ instead of deleting it with the run (`lockcheck judge --keep DIR`).
+  std::string keep_dir;
   bool shrink = true;
   bool progress_bar = false;
   bool strict = false;  // a scenario whose verdicts rest on nothing (ScenarioReport::hollow) is a mismatch

@@ -39,11 +39,14 @@ TEST(ScenarioErrors, AServedMockRefusesReplicationAndKeptDataAtTheirLines) {
             "scenarios/x.toml:1:10: server must be \"redis-server\" or \"serve\", not \"redis\"");
 }
 
-// [client] (lockcheck judge): a command is required, its words non-empty, only the real backend runs it, and
-// workload settings the protocol cannot drive are refused at the command.
+// [client] (lockcheck judge): a command or keys (the command then comes from `judge --client`), its words
+// non-empty, only the real backend runs it, and workload settings the protocol cannot drive are refused at the
+// table.
 TEST(ScenarioErrors, AnExternalClientIsCheckedAtItsLine) {
-  EXPECT_EQ(error_of("[client]\nkeys = [\"mutex:lock\"]\n"),
-            "scenarios/x.toml:1:1: [client] command must name the client program, e.g. [\"python3\", \"adapter.py\"]");
+  EXPECT_EQ(error_of("[client]\n"),
+            "scenarios/x.toml:1:1: [client] names nothing: give command = [\"python3\", \"adapter.py\"], or keys alone "
+            "(the keys its library writes) for a client given by lockcheck judge --client");
+  EXPECT_EQ(error_of("[client]\nkeys = [\"mutex:lock\"]\n"), "no error");
   EXPECT_EQ(error_of("[client]\ncommand = [\"node\", \"\"]\n"), "scenarios/x.toml:2:20: [client] command takes non-empty strings");
   EXPECT_EQ(error_of("backend = \"mock\"\n[client]\ncommand = [\"node\"]\n"),
             "scenarios/x.toml:1:11: an external [client] runs against real redis-server: backend = \"redis\" (or leave it out)");
@@ -51,6 +54,7 @@ TEST(ScenarioErrors, AnExternalClientIsCheckedAtItsLine) {
             "scenarios/x.toml:4:11: an external client holds one lease at a time on one thread and renews by its own "
             "library; [lock] watchdog needs more of the lock than the protocol drives");
   EXPECT_NE(error_of("[workload]\nnest_every = 2\n[client]\ncommand = [\"node\"]\n").find("[workload] nest_every"), std::string::npos);
+  EXPECT_NE(error_of("[workload]\nnest_every = 2\n[client]\nkeys = [\"mutex:lock\"]\n").find("[workload] nest_every"), std::string::npos);
 }
 
 TEST(ScenarioErrors, AnExternalClientRunsOnRealRedisWithItsKeys) {

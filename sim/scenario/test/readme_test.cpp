@@ -27,7 +27,7 @@ std::vector<std::string> toml_blocks() {
 
 TEST(ScenarioReadme, CompleteExampleParses) {
   const auto blocks = toml_blocks();
-  ASSERT_EQ(blocks.size(), 6u);
+  ASSERT_EQ(blocks.size(), 7u);
   const Scenario s = parse_scenario(blocks[0], "scenarios/example.toml");
   EXPECT_EQ(s.name, "pause-breaks-token");
   EXPECT_EQ(s.seeds.size(), 10u);
@@ -47,10 +47,17 @@ TEST(ScenarioReadme, ScriptsExampleParses) {
 }
 
 TEST(ScenarioReadme, StarvedExampleParses) {
-  const Scenario s = parse_scenario(toml_blocks().at(5), "scenarios/starved.toml");
+  const Scenario s = parse_scenario(toml_blocks().at(6), "scenarios/starved.toml");
   ASSERT_EQ(s.expectations.size(), 1u);
   EXPECT_EQ(s.expectations[0].expected, Expectation::Expected::starved);
   EXPECT_EQ(s.expectations[0].because, "CROSSSLOT");
+}
+
+TEST(ScenarioReadme, ClientExampleParses) {
+  const Scenario s = parse_scenario(toml_blocks().at(5), "scenarios/client.toml");
+  EXPECT_EQ(s.backend, "redis");
+  EXPECT_EQ(s.config.external.command, (std::vector<std::string>{"node", "tools/judge/adapters/redis_semaphore_mutex.js"}));
+  EXPECT_EQ(s.config.external.keys, (std::vector<std::string>{"mutex:lock"}));
 }
 
 TEST(ScenarioReadme, TokenWaitExampleParses) {

@@ -17,6 +17,17 @@ function requireInstalled(name) {
   }
 }
 
+// import(name) for an ES module package, resolved through NODE_PATH as require() is (import() alone ignores
+// NODE_PATH), or exit at once saying what is missing, as requireInstalled does.
+async function importInstalled(name) {
+  let file;
+  try { file = require.resolve(name); } catch (e) {
+    if (e.code !== "MODULE_NOT_FOUND") throw e;
+    requireInstalled(name); // exits with the message
+  }
+  return import(require("url").pathToFileURL(file).href);
+}
+
 // One ioredis client per address of LOCKCHECK_REDIS (ioredis resolved through NODE_PATH: 4.x or 5.x); on a
 // cluster one ioredis Cluster seeded with every address, which follows MOVED and CLUSTER SLOTS itself; on a
 // sentinel one ioredis client that asks the sentinels for the master on each (re)connection (SENTINEL
@@ -38,6 +49,22 @@ function redisClients() {
       sentinelCommandTimeout: commandTimeout, failoverDetector: true })];
   }
   return nodes.map((node) => new Redis({ ...node, ...options }));
+}
+
+// One node_redis 3.x client (npm `redis@3`, the callback API the older lock libraries take) on the first
+// address of LOCKCHECK_REDIS, resolved once it is ready and named. node_redis 3 has no name option: each
+// (re)connection queues CLIENT SETNAME when it connects, so it goes out before any command issued after (a
+// command issued while disconnected goes out before it, unattributed: the server-level verdicts say unknown).
+// The pinned install has it as redis-v3 (install.sh); a track-record folder as redis.
+function nodeRedisV3Client() {
+  let redis;
+  try { redis = require("redis-v3"); } catch { redis = requireInstalled("redis"); }
+  const env = process.env, first = env.LOCKCHECK_REDIS.split(",")[0];
+  const colon = first.lastIndexOf(":");
+  const client = redis.createClient({ host: first.slice(0, colon), port: Number(first.slice(colon + 1)) });
+  client.on("error", (e) => console.error("redis:", e.message)); // reconnects by itself
+  client.on("connect", () => client.send_command("CLIENT", ["SETNAME", env.LOCKCHECK_CLIENT_NAME]));
+  return new Promise((resolve) => client.once("ready", () => resolve(client)));
 }
 
 // The version of package `name` as installed (read from its package.json: some packages' "exports" hide it
@@ -71,4 +98,4 @@ function serve(client, pkg, ops, outcome = byDefiniteFlag) {
     });
   }).on("close", () => chain.then(() => process.exit(0)));
 }
-module.exports = { redisClients, requireInstalled, serve };
+module.exports = { importInstalled, nodeRedisV3Client, packageVersion, redisClients, requireInstalled, serve };
