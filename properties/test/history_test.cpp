@@ -73,6 +73,25 @@ TEST(History, ErrorsNameTheLineAndTheProblem) {
   EXPECT_EQ(parse_error(meta + R"({"i":1,"t":1,"kind":"server","node":0,"event":"vanished","key":"k",)"
                                R"("node_time_ms":1})"),
             "history line 2: unknown server event 'vanished'");
+  EXPECT_EQ(parse_error(meta + R"({"i":1,"t":1,"kind":"fault","fault":"meteor"})"),
+            "history line 2: unknown fault 'meteor'");
+}
+
+// A fault line names a kind (model/fault.hpp's rows) or an event that follows one, each parsed once into
+// the enum the checkers compare, never a string; the real backend's Sentinel-chosen failover among them.
+TEST(History, FaultLinesAreParsedIntoTheirKindOrFollowUp) {
+  std::string meta = std::string(kMeta) + "\n";
+  const History history = parse_history(meta + R"({"i":1,"t":1,"kind":"fault","fault":"pause","process":0,"duration_us":5})" "\n"
+                                                R"({"i":2,"t":2,"kind":"fault","fault":"resume","process":0})" "\n"
+                                                R"({"i":3,"t":3,"kind":"fault","fault":"sentinel_failover","node":1,"from":0})" "\n");
+  const auto& pause = std::get<FaultEvent>(history.events[1]);
+  EXPECT_TRUE(pause.is(sim::FaultKind::pause));
+  EXPECT_EQ(pause.name(), "pause");
+  const auto& resume = std::get<FaultEvent>(history.events[2]);
+  EXPECT_FALSE(resume.kind.has_value());
+  EXPECT_TRUE(resume.is(sim::FaultFollowUp::resume));
+  EXPECT_TRUE(std::get<FaultEvent>(history.events[3]).is(sim::FaultFollowUp::sentinel_failover));
+  EXPECT_FALSE(std::get<FaultEvent>(history.events[3]).is(sim::FaultKind::failover));  // as before: not the scheduled kind
 }
 
 // A line of the simple shape whose field has another type than wanted is read by the JSON parser, whose

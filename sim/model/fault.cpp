@@ -59,7 +59,10 @@ static_assert(rows_in_enum_order(), "kKinds must list every FaultKind once, in t
 const FaultKindRow& row(FaultKind kind) { return kKinds[static_cast<std::size_t>(kind)]; }
 
 constexpr std::pair<FaultFollowUp, std::string_view> kFollowUps[] = {
-    {FaultFollowUp::resume, "resume"}, {FaultFollowUp::slot_migrated, "slot_migrated"}, {FaultFollowUp::rejoin, "rejoin"}};
+    {FaultFollowUp::resume, "resume"},
+    {FaultFollowUp::slot_migrated, "slot_migrated"},
+    {FaultFollowUp::rejoin, "rejoin"},
+    {FaultFollowUp::sentinel_failover, "sentinel_failover"}};
 
 }  // namespace
 

@@ -107,8 +107,9 @@ struct FaultKindRow {
 
 const FaultKindRow& fault_row(FaultKind kind);
 
-// A history's "fault" line names a kind, or one of the events that follow one (sim/README.md).
-enum class FaultFollowUp : std::uint8_t { none, resume, slot_migrated, rejoin };
+// A history's "fault" line names a kind, or one of the events that follow one (sim/README.md); the redis
+// backend records a failover it asked Sentinel for (the sentinels chose the replica) as sentinel_failover.
+enum class FaultFollowUp : std::uint8_t { none, resume, slot_migrated, rejoin, sentinel_failover };
 std::string_view to_string(FaultFollowUp follow_up);
 std::optional<FaultFollowUp> fault_follow_up_named(std::string_view name);
 

@@ -18,6 +18,11 @@
 #include "split_command.hpp"
 
 namespace lockcheck::compare {
+
+using sim::RowVariant;
+using sim::split_watchdog;
+using sim::variant_base_config;
+using sim::variant_needs_user_scripts;
 namespace {
 
 // The external clients' rows, "client:NAME", with the configuration each adds to the token variant's.
@@ -33,7 +38,7 @@ std::vector<ClientRow> client_rows(const CompareSelection& selection) {
     if (equals == 0 || equals == std::string::npos || equals + 1 == entry.size()) {
       throw std::invalid_argument(fmt::format("--clients wants NAME=CMD ARGS, got '{}'", entry));
     }
-    ClientRow row{"client:" + entry.substr(0, equals), {judge::split_command(entry.substr(equals + 1)), {}}};
+    ClientRow row{"client:" + entry.substr(0, equals), {command_line::split_command(entry.substr(equals + 1)), {}}};
     for (const ClientRow& other : rows) {
       if (other.row == row.row) throw std::invalid_argument(fmt::format("--clients names '{}' twice", entry.substr(0, equals)));
     }

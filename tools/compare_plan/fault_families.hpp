@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/run_config.hpp"
+#include "model/variant_config.hpp"
 
 namespace lockcheck::compare {
 
@@ -23,22 +24,5 @@ const std::vector<FaultFamily>& fault_families();
 
 // Throws std::invalid_argument naming the known ids when `id` is unknown.
 const FaultFamily& fault_family(const std::string& id);
-
-// A comparison row "<id>+watchdog" is the variant `id` wrapped in a watchdog (a scenario file's
-// [lock] watchdog = true): split_watchdog("script+watchdog") is {"script", true}, of "token" {"token", false}.
-struct RowVariant {
-  std::string id;
-  bool watchdog = false;
-};
-RowVariant split_watchdog(const std::string& row);
-
-// The fault-free configuration of one variant (or "<id>+watchdog" row): the same workload for all, plus what a
-// variant needs to be exercised at all (Redlock five masters, reentrant variants nested acquires, read-write
-// variants readers, renewing ones holds past the TTL).
-sim::RunConfig variant_base_config(const std::string& variant);
-
-// Variants compare skips unless the user supplies something (the `script` variant, also as
-// "script+watchdog", needs the user's scripts).
-bool variant_needs_user_scripts(const std::string& variant);
 
 }  // namespace lockcheck::compare

@@ -12,7 +12,7 @@
 
 #include "core/simulate.hpp"
 #include "explain.hpp"
-#include "fault_families.hpp"
+#include "model/variant_config.hpp"
 #include "workload_space.hpp"
 #include "known_limit.hpp"
 #include "lockcheck/variants/registry.hpp"
@@ -21,7 +21,7 @@
 #include "reference.hpp"
 #include "run_length.hpp"
 #include "scenario/scenario.hpp"
-#include "shrink.hpp"
+#include "shrink.hpp"  // tools/shrink
 
 namespace lockcheck::explore {
 namespace {
@@ -101,7 +101,7 @@ bool shrink_workload(sim::RunConfig& config, const sim::RunConfig& base, std::ui
                      const WorkloadPins& pins) {
   bool changed = false;
   const auto keep_if_violated = [&](const sim::RunConfig& candidate) {
-    if (!judge_run(candidate, seed, property).violated()) return false;
+    if (!shrink::judge_run(candidate, seed, property).violated()) return false;
     config = candidate;
     changed = true;
     return true;
@@ -537,7 +537,7 @@ void Explorer::learn_from_minimal_run(Find& find, bool tell_story) {
     }
   }
   if (!tell_story) return;
-  const Judged judged = judge_history(history, find.property);
+  const shrink::Judged judged = shrink::judge_history(history, find.property);
   if (judged.violated()) find.story = explain_find(history, judged.verdict);
 }
 
@@ -556,14 +556,14 @@ void Explorer::note_limit(Find find) {
 void Explorer::shrink_find(Find& find) const {
   const RunPlan& plan = find.plan;
   const std::string property = find.property;
-  const ShrinkResult shrunk = shrink_faults(plan.config, plan.seed, property, options_.shrink_simulations);
+  const shrink::ShrinkResult shrunk = shrink::shrink_faults(plan.config, plan.seed, property, options_.shrink_simulations);
   find.shrink_simulations = shrunk.simulations;
   if (!shrunk.reproduced) return;
   find.minimal.config.faults = shrunk.faults;
   find.violation_us = shrunk.violation_us;
   // A simpler workload may need fewer faults (or none): shrink the faults once more after it.
   if (shrink_workload(find.minimal.config, base_, plan.seed, property, options_.pins)) {
-    const ShrinkResult again = shrink_faults(find.minimal.config, plan.seed, property, options_.shrink_simulations);
+    const shrink::ShrinkResult again = shrink::shrink_faults(find.minimal.config, plan.seed, property, options_.shrink_simulations);
     find.shrink_simulations += again.simulations;
     if (again.reproduced) {
       find.minimal.config.faults = again.faults;
@@ -575,17 +575,17 @@ void Explorer::shrink_find(Find& find) const {
   shorter.duration_us = std::min(shorter.duration_us, (find.violation_us / 1000 + 1000) * 1000);
   if (shorter.duration_us < find.minimal.config.duration_us) {
     std::erase_if(shorter.faults, [&](const sim::FaultSpec& fault) { return fault.at_us > shorter.duration_us; });
-    if (judge_run(shorter, plan.seed, property).violated()) find.minimal.config = shorter;
+    if (shrink::judge_run(shorter, plan.seed, property).violated()) find.minimal.config = shorter;
   }
-  const Judged final_verdict = judge_run(find.minimal.config, plan.seed, property);
+  const shrink::Judged final_verdict = shrink::judge_run(find.minimal.config, plan.seed, property);
   find.verdict = final_verdict.verdict;
   find.violation_us = final_verdict.violation_us;
-  find.one_minimal = is_one_minimal(find.minimal.config, plan.seed, property);
+  find.one_minimal = shrink::is_one_minimal(find.minimal.config, plan.seed, property);
   find.shrink_simulations += 1 + static_cast<int>(find.minimal.config.faults.size());
 }
 
 sim::RunConfig explore_base_for_variant(const std::string& variant) {
-  sim::RunConfig config = compare::variant_base_config(variant);
+  sim::RunConfig config = sim::variant_base_config(variant);
   config.duration_us = 10'000'000;
   // A single master gets a replica, so that failover is in the model. A quorum lock's independent masters
   // stay unreplicated: Redlock's model has none (replication is its documented way to lose a lock).

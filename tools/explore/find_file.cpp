@@ -8,7 +8,7 @@
 #include "model/meta_line.hpp"
 #include "core/simulate.hpp"
 #include "scenario/write_scenario.hpp"
-#include "shrink.hpp"
+#include "shrink.hpp"  // tools/shrink
 
 namespace lockcheck::explore {
 namespace {
@@ -56,7 +56,7 @@ WrittenFind write_find(const Find& find, const sim::Scenario::Scripts& scripts, 
     written.problem = "the file's history differs from the minimal run's (a setting the file format cannot state)";
     return written;
   }
-  written.reproduced = judge_history(properties::parse_history_lines(from_file.history.lines()), find.property).violated();
+  written.reproduced = shrink::judge_history(properties::parse_history_lines(from_file.history.lines()), find.property).violated();
   if (!written.reproduced) written.problem = "the file's run does not violate the property";
   return written;
 }
@@ -70,7 +70,7 @@ WrittenFind replay_find(const std::string& path, Find find, const std::string& o
   }
   if (loaded.seeds.size() != 1) return WrittenFind{path, false, fmt::format("it states {} seeds, a find one", loaded.seeds.size())};
   // Where it is first: a file that does not reproduce is named as it was given, and nothing is written for it.
-  if (!judge_run(loaded.config, loaded.seeds.front(), find.property).violated()) {
+  if (!shrink::judge_run(loaded.config, loaded.seeds.front(), find.property).violated()) {
     return WrittenFind{path, false, fmt::format("its run (seed {}) does not violate {}", loaded.seeds.front(), find.property)};
   }
   if (out_directory.empty()) return WrittenFind{path, true, ""};

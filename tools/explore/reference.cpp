@@ -12,7 +12,7 @@
 #include "core/simulate.hpp"
 #include "properties/history.hpp"
 #include "lockcheck/variants/registry.hpp"
-#include "shrink.hpp"
+#include "shrink.hpp"  // tools/shrink
 
 namespace lockcheck::explore {
 
@@ -72,13 +72,13 @@ std::vector<sim::FaultSpec> neighbour(const std::vector<sim::FaultSpec>& faults,
 
 // One run's verdict on `property`, and when a process was granted the lock on a master (a key created).
 struct Tried {
-  Judged judged;
+  shrink::Judged judged;
   std::vector<std::int64_t> grants_us;
 };
 
 Tried try_run(const sim::RunConfig& config, std::uint64_t seed, const std::string& property) {
   const properties::History history = properties::parse_history_lines(sim::simulate(config, seed).history.lines());
-  Tried tried{judge_history(history, property), {}};
+  Tried tried{shrink::judge_history(history, property), {}};
   for (const properties::Event& event : history.events) {
     const auto* server = std::get_if<properties::ServerEvent>(&event);
     if (server != nullptr && server->event == properties::ServerEventKind::created && server->by >= 0 && !server->replicated) {

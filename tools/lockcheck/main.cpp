@@ -202,7 +202,7 @@ int command_judge(const std::vector<std::string>& files, const std::string& clie
   std::vector<sim::Scenario> scenarios;
   for (const auto& file : files) {
     sim::Scenario scenario = sim::load_scenario(file, server);  // ScenarioError (file:line) -> exit 2
-    if (!client.empty()) scenario.config.external.command = judge::split_command(client);
+    if (!client.empty()) scenario.config.external.command = command_line::split_command(client);
     if (!keys.empty()) scenario.config.external.keys = keys;
     if (scenario.config.external.command.empty()) {
       throw std::invalid_argument(fmt::format("{}: no client to judge: give --client \"CMD ARGS\" or [client] command", file));

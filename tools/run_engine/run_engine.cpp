@@ -18,7 +18,7 @@
 #include "properties/script_contract.hpp"
 #include "properties/starved.hpp"
 #include "progress_bar.hpp"
-#include "shrink.hpp"  // tools/explore
+#include "shrink.hpp"  // tools/shrink
 
 namespace lockcheck::cli {
 namespace {
@@ -221,8 +221,8 @@ ScenarioReport run_scenario(const sim::Scenario& scenario, const RunOptions& opt
       Mismatch mismatch{expectation.property, expectation.expected, to_string(tally.first_violation),
                         replay_command(scenario, *tally.first_violating_seed), {}, ""};
       if (options.shrink && !options.real_backend && !starved_expected) {
-        const explore::ShrinkResult shrunk =
-            explore::shrink_faults(scenario.config, *tally.first_violating_seed, expectation.property);
+        const shrink::ShrinkResult shrunk =
+            shrink::shrink_faults(scenario.config, *tally.first_violating_seed, expectation.property);
         for (const auto& fault : shrunk.faults) {
           mismatch.minimal_faults.push_back(sim::describe(fault));
           mismatch.minimal_faults_toml += "\n" + sim::to_toml(fault);

@@ -5,7 +5,7 @@
 
 #include "reference.hpp"
 #include "scenario/scenario.hpp"
-#include "shrink.hpp"
+#include "shrink.hpp"  // tools/shrink
 
 namespace lockcheck::explore {
 namespace {
@@ -19,7 +19,7 @@ struct Violating {
 Violating first_violating_seed(const std::string& file, const std::string& property) {
   const sim::Scenario scenario = sim::load_scenario(std::string(LOCKCHECK_SOURCE_DIR) + "/scenarios/" + file);
   for (const std::uint64_t seed : scenario.seeds) {
-    if (judge_run(scenario.config, seed, property).violated()) return {scenario.config, seed};
+    if (shrink::judge_run(scenario.config, seed, property).violated()) return {scenario.config, seed};
   }
   ADD_FAILURE() << file << " violates " << property << " on none of its seeds";
   return {scenario.config, 0};

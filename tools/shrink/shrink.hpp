@@ -16,7 +16,7 @@
 #include "properties/history.hpp"
 #include "properties/verdict.hpp"
 
-namespace lockcheck::explore {
+namespace lockcheck::shrink {
 
 // The property's verdict on one simulated run, and the true time of its last witness line (when the
 // verdict is a violation): how the shrinkers test a candidate.
@@ -45,4 +45,4 @@ ShrinkResult shrink_faults(const sim::RunConfig& config, std::uint64_t seed, con
 // faults it does not (one simulation per fault, and one for the whole).
 bool is_one_minimal(const sim::RunConfig& config, std::uint64_t seed, const std::string& property);
 
-}  // namespace lockcheck::explore
+}  // namespace lockcheck::shrink

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace lockcheck::judge {
+namespace lockcheck::command_line {
 
 std::vector<std::string> split_command(std::string_view line) {
   std::vector<std::string> words;
@@ -42,4 +42,4 @@ std::vector<std::string> split_command(std::string_view line) {
   return words;
 }
 
-}  // namespace lockcheck::judge
+}  // namespace lockcheck::command_line

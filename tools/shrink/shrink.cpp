@@ -7,7 +7,7 @@
 #include "core/simulate.hpp"
 #include "properties/checkers.hpp"
 
-namespace lockcheck::explore {
+namespace lockcheck::shrink {
 
 Judged judge_run(const sim::RunConfig& config, std::uint64_t seed, const std::string& property) {
   return judge_history(properties::parse_history_lines(sim::simulate(config, seed).history.lines()), property);
@@ -209,4 +209,4 @@ bool is_one_minimal(const sim::RunConfig& config, std::uint64_t seed, const std:
   return true;
 }
 
-}  // namespace lockcheck::explore
+}  // namespace lockcheck::shrink

@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-namespace lockcheck::judge {
+namespace lockcheck::command_line {
 namespace {
 
 using Words = std::vector<std::string>;
@@ -24,4 +24,4 @@ TEST(SplitCommand, AnUnterminatedQuoteOrTrailingBackslashIsRefused) {
 }
 
 }  // namespace
-}  // namespace lockcheck::judge
+}  // namespace lockcheck::command_line

@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-namespace lockcheck::judge {
+namespace lockcheck::command_line {
 
 // Throws std::invalid_argument on an unterminated quote or a trailing backslash.
 std::vector<std::string> split_command(std::string_view line);
 
-}  // namespace lockcheck::judge
+}  // namespace lockcheck::command_line
