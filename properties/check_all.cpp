@@ -9,7 +9,7 @@ std::vector<Verdict> check_all(const History& history) {
       check_mutual_exclusion_server(history), check_mutual_exclusion_client(history),
       check_mutual_exclusion_resource(history), check_owner_only_release(history),
       check_bounded_unavailability(history), check_reentrancy(history),
-      check_renewal(history), check_fencing(history),
+      check_renewal(history), check_fencing(history), check_permit_safety(history),
   };
   mark_cut_short(history, verdicts);
   return verdicts;

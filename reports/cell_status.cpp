@@ -96,6 +96,7 @@ std::string property_label(std::string_view property) {
       {"reentrancy", "reentrancy"},
       {"renewal", "renewal"},
       {"fencing", "fencing"},
+      {"permit_safety", "permit safety"},
   };
   for (const auto& [id, label] : kLabels) {
     if (id == property) return std::string(label);
@@ -129,6 +130,7 @@ std::size_t checker_rank(std::string_view property) {
   static constexpr std::string_view kCheckerOrder[] = {
       "mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource", "owner_only_release",
       "bounded_unavailability",  "reentrancy",              "renewal",                   "fencing",
+      "permit_safety",
   };
   const auto* known = std::find(std::begin(kCheckerOrder), std::end(kCheckerOrder), property);
   return static_cast<std::size_t>(known - std::begin(kCheckerOrder));

@@ -57,6 +57,7 @@ struct Scenario {
 inline constexpr std::string_view kExpectableProperties[] = {
     "mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource", "owner_only_release",
     "bounded_unavailability",  "reentrancy",              "renewal",                   "fencing",
+    "permit_safety",
 };
 
 // Reads and parses a file; also checks that the script files of variant "script" exist and keep their contract,

@@ -255,6 +255,7 @@ sim::SimConfig variant_base_config(const std::string& row) {
   config.workload.wait_us = wanted.wait_ms * kMs;
   config.workload.nest_every = wanted.nest_every;
   config.workload.readers_ppm = wanted.readers_ppm;
+  config.workload.permits = wanted.permits;
   config.workload.fencing = wanted.fencing_on_writes ? sim::Fencing::writes : sim::Fencing::off;
   return config;
 }

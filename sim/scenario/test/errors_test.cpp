@@ -259,6 +259,16 @@ TEST(ScenarioErrors, ThreadsPerProcess) {
   EXPECT_EQ(error_of("variant = \"rw-owned\"\n[workload]\nthreads_per_process = 64\nreaders_ppm = 1\n"), "no error");
 }
 
+TEST(ScenarioErrors, PermitsSizeOnlyASemaphore) {
+  EXPECT_EQ(error_of("[workload]\npermits = 2\n"),
+            "scenarios/x.toml:2:11: [workload] permits sizes a semaphore, but variant 'token' is a lock (one holder "
+            "at a time); use a semaphore (redisson-semaphore) or remove `permits`");
+  EXPECT_EQ(error_of("variant = \"redisson-semaphore\"\n[workload]\npermits = 0\n"),
+            "scenarios/x.toml:3:11: [workload] permits must be in [1, 1000], not 0");
+  EXPECT_EQ(error_of("variant = \"redisson-semaphore\"\n[workload]\npermits = 3\n"), "no error");
+  EXPECT_EQ(error_of("[workload]\npermits = 1\n"), "no error");
+}
+
 TEST(ScenarioErrors, WorkloadCarefulHolder) {
   const Scenario s = parse_scenario(
       "[workload]\ncheck_lease_before_write = true\nwrite_latency_min_us = 300\nwrite_latency_max_us = 900\n",
