@@ -149,7 +149,9 @@ std::int64_t too_many_holders(const History& history, std::int64_t permits, std:
                                 "permit, and {} acquired one (token {}) at t={}",
                                 inside.size() + 1, belief.key, permits, others, holder_name(belief),
                                 short_token(belief.token), format_time_us(belief.start_us));
-    if (const std::string faults = process_faults(history, belief.process, belief.start_us, belief.end_us);
+    // What happened to the newcomer while the others held (a clock that jumped ahead, a pause).
+    const std::int64_t others_from_us = inside.front()->start_us;
+    if (const std::string faults = process_faults(history, belief.process, others_from_us, belief.end_us);
         !faults.empty()) {
       finding.cause += "; " + faults;
     }

@@ -15,6 +15,7 @@
 #include "lockcheck/broken/exists_then_set.hpp"
 #include "lockcheck/variants/fenced_lock.hpp"
 #include "lockcheck/broken/get_then_del.hpp"
+#include "lockcheck/broken/redisson_permit_expirable.hpp"
 #include "lockcheck/broken/redisson_semaphore.hpp"
 #include "lockcheck/variants/registry.hpp"
 #include "lockcheck/variants/rw_owned_lock.hpp"
@@ -26,6 +27,7 @@
 #include "hiredis_client.hpp"
 #include "lock_testing.hpp"
 #include "redis_server.hpp"
+#include "skewed_clock.hpp"
 
 namespace lockcheck {
 namespace {
@@ -572,6 +574,39 @@ TEST_F(VariantRedisTest, SemaphoreRetriedAcquireAfterALostReplyTakesOnePermit) {
   ASSERT_EQ(held.status, AcquireStatus::acquired) << held.detail;
   EXPECT_EQ(Admin(server).call({"ZCARD", "sem:acquire-retry"}).integer, 1) << "the retry took a second permit";
   EXPECT_EQ(run_sync(rival.acquire("sem:acquire-retry", Micros::zero())).status, AcquireStatus::acquired);
+}
+
+// --- redisson-permit-expirable: permit expiries on the acquiring client's clock -------------------------------
+
+TEST_F(VariantRedisTest, RedissonPermitExpirableClientClockAheadTakesBackALivePermit) {
+  Client on_time(options_for(server)), ahead(options_for(server));
+  testing::SkewedClock three_seconds_ahead(ahead.clock(), 3000ms);
+  broken::RedissonPermitExpirableSemaphore holder(on_time.port(), on_time.clock(), on_time.entropy(), quick(1000ms), 1);
+  broken::RedissonPermitExpirableSemaphore skewed(ahead.port(), three_seconds_ahead, ahead.entropy(), quick(1000ms), 1);
+  broken::RedissonPermitExpirableSemaphore in_step(ahead.port(), ahead.clock(), ahead.entropy(), quick(1000ms), 1);
+  AcquireResult held = run_sync(holder.acquire("sem:pe", Micros::zero()));
+  ASSERT_EQ(held.status, AcquireStatus::acquired) << held.detail;
+  EXPECT_EQ(run_sync(in_step.acquire("sem:pe", Micros::zero())).status, AcquireStatus::busy);
+  // The holder's permit expires 1 s from now by ITS clock, which the skewed client reads as 2 s ago.
+  AcquireResult second = run_sync(skewed.acquire("sem:pe", Micros::zero()));
+  EXPECT_EQ(second.status, AcquireStatus::acquired) << "a live permit taken back by a clock 3 s ahead";
+  EXPECT_FALSE(held.lease->lost()) << "the first holder still believes it holds: two holders of one permit";
+  EXPECT_EQ(run_sync(holder.release(*held.lease)), ReleaseStatus::not_owned);
+}
+
+TEST_F(VariantRedisTest, RedissonPermitExpirableReleaseIsSafeToRetry) {
+  Client client(options_for(server)), other(options_for(server));
+  bool lose_next_reply = false;
+  HookPort port(client.port(), lose_next_reply_when(lose_next_reply));
+  broken::RedissonPermitExpirableSemaphore holder(port, client.clock(), client.entropy(), quick(), 1);
+  broken::RedissonPermitExpirableSemaphore rival(other.port(), other.clock(), other.entropy(), quick(), 1);
+  AcquireResult held = acquired_after_one_round(holder, "sem:pe-retry");
+  ASSERT_EQ(held.status, AcquireStatus::acquired) << held.detail;
+  lose_next_reply = true;
+  EXPECT_EQ(run_sync(holder.release(*held.lease)), ReleaseStatus::released);
+  EXPECT_EQ(Admin(server).get("sem:pe-retry"), "1") << "the retried release found its id gone and counted nothing";
+  EXPECT_EQ(run_sync(holder.acquire("sem:pe-retry", Micros::zero())).status, AcquireStatus::acquired);
+  EXPECT_EQ(run_sync(rival.acquire("sem:pe-retry", Micros::zero())).status, AcquireStatus::busy);
 }
 
 }  // namespace

@@ -14,10 +14,6 @@ LockOptions without_lease(LockOptions options) {
   return options;
 }
 
-const Script& set_permits_script() {
-  static const Script script(scripts::redisson_semaphore_set_permits);
-  return script;
-}
 const Script& acquire_script() {
   static const Script script(scripts::redisson_semaphore_acquire);
   return script;
@@ -31,33 +27,11 @@ const Script& release_script() {
 
 RedissonSemaphore::RedissonSemaphore(Port& port, Clock& clock, Entropy& entropy, const LockOptions& options,
                                      std::uint32_t permits, std::size_t node)
-    : SingleKeyLock(port, clock, entropy, without_lease(options), node), permits_(permits) {
-  if (permits_ == 0) throw InvalidArgument("redisson-semaphore: a semaphore needs at least one permit");
-}
+    : RedissonPermits(port, clock, entropy, without_lease(options), permits, node, "redisson-semaphore") {}
 
-Task<bool> RedissonSemaphore::set_permits(const std::string& key) {
-  for (std::uint32_t i = 0; i < options_.retry.idempotent_attempts && !permits_set_; ++i) {
-    if (i > 0) co_await clock_.sleep(options_.retry.delay_min);
-    std::vector<std::string> keys{key};
-    std::vector<std::string> args{std::to_string(permits_), channel_of(key)};
-    const CallResult call = co_await run_script(set_permits_script(), std::move(keys), std::move(args));
-    if (!call.replied()) continue;
-    if (call.reply.is_error()) throw_error_reply("trySetPermits", key, call.reply);
-    permits_set_ = true;
-  }
-  co_return permits_set_;
-}
-
-Task<AcquireResult> RedissonSemaphore::acquire(std::string key, Micros wait) {
-  validate_lock_key(key);
-  // An application calls trySetPermits before it acquires; without a reply the acquire goes on and finds no
-  // permits (or the ones another client set).
-  if (!permits_set_) co_await set_permits(key);
-  co_return co_await acquire_loop(std::move(key), wait, options_.ttl);
-}
-
-Task<detail::SingleKeyLock::Attempt> RedissonSemaphore::attempt(const std::string& key, const std::string& /*token*/,
-                                                                bool /*after_lost_reply*/) {
+Task<detail::SingleKeyLock::Attempt> RedissonSemaphore::attempt(const std::string& key,
+                                                                           const std::string& /*token*/,
+                                                                           bool /*after_lost_reply*/) {
   // After a lost reply Redisson sends the same command again: a second permit if the first one was taken.
   std::vector<std::string> keys{key};
   co_return co_await script_attempt(acquire_script(), std::move(keys), {});

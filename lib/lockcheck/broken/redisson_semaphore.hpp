@@ -24,20 +24,15 @@
 #include <cstdint>
 #include <string>
 
-#include "lockcheck/variants/single_key_lock.hpp"
+#include "lockcheck/broken/redisson_permits.hpp"
 
 namespace lockcheck::broken {
 
-class RedissonSemaphore final : public detail::SingleKeyLock {
+class RedissonSemaphore final : public RedissonPermits {
  public:
   // Throws InvalidArgument when `permits` is 0.
   RedissonSemaphore(Port& port, Clock& clock, Entropy& entropy, const LockOptions& options, std::uint32_t permits,
                     std::size_t node = 0);
-
-  Task<AcquireResult> acquire(std::string key, Micros wait) override;
-
-  static std::string channel_of(const std::string& key) { return "redisson_sc:{" + key + "}"; }
-  std::uint32_t permits() const { return permits_; }
 
  protected:
   Task<Attempt> attempt(const std::string& key, const std::string& token, bool after_lost_reply) override;
@@ -47,11 +42,6 @@ class RedissonSemaphore final : public detail::SingleKeyLock {
   Task<void> wait_to_retry(const std::string& key, Micros pause, Micros left) override;
 
  private:
-  // trySetPermits, retried on a lost reply; true once the counter is known to exist.
-  Task<bool> set_permits(const std::string& key);
-
-  std::uint32_t permits_;
-  bool permits_set_ = false;
   bool subscribed_ = false;
   bool pubsub_unavailable_ = false;
 };

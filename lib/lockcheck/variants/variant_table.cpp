@@ -6,6 +6,7 @@
 #include "lockcheck/broken/client_reentrant_lock.hpp"
 #include "lockcheck/broken/exists_then_set.hpp"
 #include "lockcheck/broken/get_then_del.hpp"
+#include "lockcheck/broken/redisson_permit_expirable.hpp"
 #include "lockcheck/broken/redisson_semaphore.hpp"
 #include "lockcheck/broken/rw_hash_timestamps_lock.hpp"
 #include "lockcheck/broken/rw_two_keys_lock.hpp"
@@ -75,6 +76,12 @@ LockShape redlock_shape(const std::string&, std::size_t masters) {
 LockShape rw_two_keys_shape(const std::string& key, std::size_t) {
   LockShape shape;
   shape.derived_keys = {{broken::RwTwoKeysLock::read_key(key), true}, {broken::RwTwoKeysLock::write_key(key), false}};
+  return shape;
+}
+
+LockShape permit_expirable_shape(const std::string& key, std::size_t) {
+  LockShape shape;
+  shape.state_keys = {broken::RedissonPermitExpirableSemaphore::timeouts_key(key)};
   return shape;
 }
 
@@ -158,6 +165,12 @@ const std::array kRows = {
                .counts_permits = true,
                .renewal = Renewal::refused,
                .refusal = "variant \"redisson-semaphore\" hands out permits without a lease: there is nothing to renew",
+               .reference = "semaphore",
+               .comparison = kTwoPermits},
+    VariantRow{.id = "redisson-permit-expirable",
+               .make = semaphore<broken::RedissonPermitExpirableSemaphore>,
+               .counts_permits = true,
+               .shape = permit_expirable_shape,
                .reference = "semaphore",
                .comparison = kTwoPermits},
     VariantRow{.id = "semaphore",

@@ -251,7 +251,7 @@ TEST(ScenarioErrors, ThreadsPerProcess) {
             "scenarios/x.toml:3:23: [workload] threads_per_process = 2 shares one public lock object between a "
             "process's threads; variant 'set-nx-ex-del' has no public type (those that do: token (Mutex), redlock "
             "(RedlockMutex), redisson-like (RedissonMutex), fenced (FencedMutex), token-wait (ReplicatedMutex), "
-            "rw-owned (SharedMutex))");
+            "rw-owned (SharedMutex), semaphore (CountingSemaphore))");
   EXPECT_EQ(error_of("variant = \"redisson-like\"\n[workload]\nnest_every = 2\nthreads_per_process = 2\n"),
             "scenarios/x.toml:4:23: [workload] threads_per_process = 2 does not combine with nest_every (the threads' "
             "nesting is not simulated yet)");
@@ -262,7 +262,7 @@ TEST(ScenarioErrors, ThreadsPerProcess) {
 TEST(ScenarioErrors, PermitsSizeOnlyASemaphore) {
   EXPECT_EQ(error_of("[workload]\npermits = 2\n"),
             "scenarios/x.toml:2:11: [workload] permits sizes a semaphore, but variant 'token' is a lock (one holder "
-            "at a time); use a semaphore (redisson-semaphore) or remove `permits`");
+            "at a time); use a semaphore (redisson-semaphore, redisson-permit-expirable, semaphore) or remove `permits`");
   EXPECT_EQ(error_of("variant = \"redisson-semaphore\"\n[workload]\npermits = 0\n"),
             "scenarios/x.toml:3:11: [workload] permits must be in [1, 1000], not 0");
   EXPECT_EQ(error_of("variant = \"redisson-semaphore\"\n[workload]\npermits = 3\n"), "no error");

@@ -280,7 +280,8 @@ TEST(Explore, EveryBrokenVariantsBugIsFoundAsItsOwn) {
            {"rw-two-keys", "mutual_exclusion_client"},
            {"rw-hash-timestamps", "mutual_exclusion_server"},
            {"client-reentrant", "renewal"},
-           {"redisson-semaphore", "permit_safety"}}) {
+           {"redisson-semaphore", "permit_safety"},
+           {"redisson-permit-expirable", "permit_safety"}}) {
     ExploreOptions options;
     options.seed = 1;
     options.budget_runs = runs;
