@@ -12,12 +12,16 @@
 //      ("fail" means certainly not acquired): one that held a permit for a moment (a grant given back), like the
 //      moment between a grant and its ok, is covered by the bound, since it cannot keep the count short for a
 //      whole bound on its own. A waiter's acquire counts only from its ok, or every waiter would cover a leak.
-// Resource level: N holders share the register by design, so its lost updates say nothing here. Server level:
-// a semaphore's keys (a counter, a sorted set of permit ids) name no owner the history could follow.
+//  (c) at the server level, for semaphores that keep a counter of free permits (Redisson's): no node counts more
+//      than N free permits (a release that returned a permit twice shows there, at its INCRBY). A sorted set of
+//      permit ids (`semaphore`) has no value on its server lines and is judged by (a) and (b) only.
+// Resource level: N holders share the register by design, so its lost updates say nothing here.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -249,6 +253,46 @@ std::int64_t lost_permits(const History& history, std::int64_t permits, std::int
   return violations;
 }
 
+// A counter of free permits (a string holding an integer), as Redisson's semaphores keep one; nullopt for any
+// other value (a sorted set's lines carry none).
+std::optional<std::int64_t> counter_value(const std::string& value) {
+  if (value.empty() || value.size() > 18) return std::nullopt;
+  const std::size_t digits_from = value[0] == '-' ? 1 : 0;
+  if (digits_from == value.size() || value.find_first_not_of("0123456789", digits_from) != std::string::npos) {
+    return std::nullopt;
+  }
+  return std::stoll(value);
+}
+
+// (c), at the server level: a counter of free permits above N. Only a release that returned a permit twice (or
+// a reclaim of one still counted free) raises it past the semaphore's size.
+std::int64_t inflated_counters(const History& history, std::int64_t permits, std::int64_t& counted,
+                               std::vector<Finding>& first) {
+  const std::set<std::string> keys = lock_keys(history);
+  InFlight in_flight;
+  std::int64_t violations = 0;
+  for (const Event& event : history.events) {
+    if (const auto* op = std::get_if<Op>(&event)) in_flight.observe(*op);
+    const auto* server = std::get_if<ServerEvent>(&event);
+    if (server == nullptr || server->replicated || keys.count(server->key) == 0) continue;
+    const std::optional<std::int64_t> free = counter_value(server->value);
+    if (!free) continue;
+    ++counted;
+    if (*free <= permits || violations++ > 0) continue;
+    Finding finding;
+    finding.witnesses = {server->i};
+    finding.cause = fmt::format("node {} counted {} free permits of '{}' after {} at t={}, a semaphore of {}: a "
+                                "permit returned twice",
+                                server->node, *free, server->key,
+                                server->by >= 0 ? in_flight.describe(server->by, server->command, server->script,
+                                                                     "release")
+                                                : "a change by no client",
+                                format_time_us(server->t), permits);
+    first.push_back(std::move(finding));
+  }
+  return violations;
+}
+
 }  // namespace
 
 Verdict check_permit_safety(const History& history) {
@@ -260,12 +304,17 @@ Verdict check_permit_safety(const History& history) {
     verdict.summary = "not exercised (not a semaphore: the history's meta gives no permits)";
     return verdict;
   }
-  std::vector<Finding> crowded, lost;
-  std::int64_t beliefs = 0, refusals = 0;
+  std::vector<Finding> crowded, inflated, lost;
+  std::int64_t beliefs = 0, refusals = 0, counters = 0;
   const std::int64_t too_many = too_many_holders(history, permits, beliefs, crowded);
+  const std::int64_t over = inflated_counters(history, permits, counters, inflated);
   const std::int64_t leaked = lost_permits(history, permits, refusals, lost);
-  // Too many holders first: a lost permit only costs waiting, an extra holder costs safety.
-  const Finding* first = !crowded.empty() ? &crowded.front() : !lost.empty() ? &lost.front() : nullptr;
+  // Too many holders first (an extra holder costs safety), then the server's count that lets one in, then a lost
+  // permit (which only costs waiting).
+  const Finding* first = !crowded.empty()    ? &crowded.front()
+                         : !inflated.empty() ? &inflated.front()
+                         : !lost.empty()     ? &lost.front()
+                                             : nullptr;
   if (first != nullptr) {
     verdict.witnesses = first->witnesses;
     verdict.cause = first->cause;
@@ -273,10 +322,14 @@ Verdict check_permit_safety(const History& history) {
   }
   std::string violated;
   if (too_many > 0) violated = fmt::format("{} acquisition(s) made more than {} holders at once", too_many, permits);
+  if (over > 0) {
+    violated += fmt::format("{}{} server count(s) of more than {} free permits", violated.empty() ? "" : "; ", over,
+                            permits);
+  }
   if (leaked > 0) {
     violated += fmt::format("{}{} refusal(s) while a permit was lost", violated.empty() ? "" : "; ", leaked);
   }
-  conclude(verdict, too_many + leaked, beliefs + refusals, violated, "not exercised (no process ever held a permit)",
+  conclude(verdict, too_many + over + leaked, beliefs + refusals + counters, violated, "not exercised (no process ever held a permit)",
            fmt::format("{} holds, never more than {} at once; {} refusal(s), each with every permit held or in "
                        "doubt", beliefs, permits, refusals));
   return verdict;

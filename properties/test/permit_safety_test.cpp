@@ -119,6 +119,25 @@ TEST(PermitSafety, WaitersDoNotCoverALeakButAReleaseInFlightHolds) {
   EXPECT_EQ(in_flight.outcome, Outcome::holds) << to_string(in_flight);
 }
 
+// Redisson's counter of free permits, at the server level: above N is a permit returned twice (the retried
+// release's second INCRBY), flagged at that line before any extra holder shows.
+TEST(PermitSafety, ACounterOfMoreFreePermitsThanTheSemaphoreHasIsCaughtAtTheServer) {
+  HistoryBuilder b = semaphore(1);
+  b.server(100, 0, "created", 0, "1", 0, -1, "EVALSHA");
+  b.invoke(1000, 0, "acquire");
+  b.server(1050, 0, "modified", 0, "0", 1, -1, "EVALSHA");
+  b.acquire_ok(1100, 0, "a", kNoLease);
+  b.invoke(200'000, 0, "release", "a");
+  b.server(200'050, 0, "modified", 0, "1", 200, -1, "EVALSHA");
+  const std::int64_t twice = b.server(400'050, 0, "modified", 0, "2", 400, -1, "EVALSHA");  // the retry
+  b.complete(400'100, 0, "release", "ok", "released", "a");
+  const Verdict verdict = verdict_of(b.parse(), "permit_safety");
+  ASSERT_EQ(verdict.outcome, Outcome::violated) << to_string(verdict);
+  EXPECT_EQ(verdict.witnesses, std::vector<std::int64_t>{twice});
+  EXPECT_NE(verdict.cause.find("node 0 counted 2 free permits of 'lock'"), std::string::npos) << verdict.cause;
+  EXPECT_NE(verdict.summary.find("1 server count(s) of more than 1 free permits"), std::string::npos) << verdict.summary;
+}
+
 TEST(PermitSafety, ALockHistoryIsNotASemaphore) {
   HistoryBuilder b;
   hold_from(b, 1000, 0, "a");
