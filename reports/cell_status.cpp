@@ -65,7 +65,7 @@ std::string count_text(std::int64_t n, const char* one, const char* many) {
 
 std::vector<std::string> workload_headers() {
   return {"clients", "TTL (ms)", "hold (ms)", "between holds (ms)", "acquire waits up to (ms)", "nested acquire",
-          "reads", "nodes", "fencing", "run (s)"};
+          "reads", "nodes", "fencing", "permits", "run (s)"};
 }
 
 std::vector<std::string> workload_cells(const Workload& workload) {
@@ -83,6 +83,7 @@ std::vector<std::string> workload_cells(const Workload& workload) {
           workload.readers_ppm == 0 ? std::string("–") : percent_text(workload.readers_ppm) + " of acquisitions",
           nodes,
           workload.fencing ? "the resource checks tokens" : "–",
+          workload.permits > 1 ? fmt::format("{} (a semaphore)", workload.permits) : std::string("–"),
           run_tenths % 10 == 0 ? fmt::format("{}", run_tenths / 10) : fmt::format("{}.{}", run_tenths / 10, run_tenths % 10)};
 }
 
