@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "checkers.hpp"
+#include "semaphore_history.hpp"
 #include "describe.hpp"
 #include "history_facts.hpp"
 
@@ -265,6 +266,7 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
 std::int64_t unavailability_bound_us(std::int64_t ttl_us) { return 2 * ttl_us + 1'000'000; }
 
 Verdict check_bounded_unavailability(const History& history) {
+  if (history.meta.permits > 0) return judged_by_permit_safety("bounded_unavailability", history);
   Verdict verdict;
   verdict.property = "bounded_unavailability";
   std::int64_t ttl_us = history.meta.ttl_ms * 1'000;

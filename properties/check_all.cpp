@@ -1,6 +1,8 @@
 // The fixed set and order of verdicts that `lockcheck check` and scenario gates print.
 #include "checkers.hpp"
 #include "workload_cut_short.hpp"
+#include "lockcheck/assert.hpp"
+#include "model/properties.hpp"
 
 namespace lockcheck::properties {
 
@@ -9,8 +11,11 @@ std::vector<Verdict> check_all(const History& history) {
       check_mutual_exclusion_server(history), check_mutual_exclusion_client(history),
       check_mutual_exclusion_resource(history), check_owner_only_release(history),
       check_bounded_unavailability(history), check_reentrancy(history),
-      check_renewal(history), check_fencing(history),
+      check_renewal(history), check_fencing(history), check_permit_safety(history),
   };
+  // One order of the properties everywhere (sim/model/properties.hpp): the reports and [expect] read it there.
+  LOCKCHECK_ASSERT(verdicts.size() == std::size(sim::kProperties));
+  for (std::size_t i = 0; i < verdicts.size(); ++i) LOCKCHECK_ASSERT(verdicts[i].property == sim::kProperties[i].name);
   mark_cut_short(history, verdicts);
   return verdicts;
 }

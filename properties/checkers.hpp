@@ -34,8 +34,13 @@ Verdict check_renewal(const History& history);
 // With fencing, the resource accepts tokens in strictly increasing order across acquisitions.
 Verdict check_fencing(const History& history);
 
+// A semaphore (meta "permits" = N) never has more than N holders at once, and never loses a permit for longer
+// than the lease (+ the bound) after its holder died. Unknown for locks.
+Verdict check_permit_safety(const History& history);
+
 // All verdicts, always in this order: mutual_exclusion_server, mutual_exclusion_client,
-// mutual_exclusion_resource, owner_only_release, bounded_unavailability, reentrancy, renewal, fencing.
+// mutual_exclusion_resource, owner_only_release, bounded_unavailability, reentrancy, renewal, fencing,
+// permit_safety.
 std::vector<Verdict> check_all(const History& history);
 
 // Parse a JSONL history and run check_all. Throws ParseError (with the line number) on a bad history.

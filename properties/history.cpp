@@ -181,6 +181,8 @@ Meta parse_meta(const Fields& in) {
   meta.end_us = in.integer_or("end", -1);
   meta.quorum = in.integer_or("quorum", 0);
   if (meta.quorum < 0) in.fail("field 'quorum' must not be negative");
+  meta.permits = in.integer_or("permits", 0);
+  if (meta.permits < 0) in.fail("field 'permits' must not be negative");
   meta.lock_keys = in.derived_keys();
   meta.script_files = in.string_map("script_files");
   return meta;

@@ -42,6 +42,9 @@ struct Meta {
   // "quorum": how many nodes' instances make one hold of a quorum lock (Redlock: a majority of its
   // independent masters); 0 when absent: every node's instance is a hold of its own.
   std::int64_t quorum = 0;
+  // "permits": the lock is a semaphore of this many permits (holders at once); 0 when absent (a lock). Its
+  // history is judged by permit_safety, and the mutual exclusion checkers say they do not apply.
+  std::int64_t permits = 0;
   // "lock_keys": keys a variant keeps for a lock besides the lock's own key (rw-two-keys: "<key>:read" shared
   // by readers, "<key>:write" the writer's), as [{"key", "lock", "mode": "read" | "write"}].
   struct DerivedKey {

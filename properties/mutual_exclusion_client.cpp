@@ -10,6 +10,7 @@
 
 #include "beliefs.hpp"
 #include "checkers.hpp"
+#include "semaphore_history.hpp"
 #include "describe.hpp"
 #include "history_facts.hpp"
 
@@ -73,6 +74,7 @@ std::string describe_overlap(const History& history, const Belief& first, const 
 }  // namespace
 
 Verdict check_mutual_exclusion_client(const History& history) {
+  if (history.meta.permits > 0) return judged_by_permit_safety("mutual_exclusion_client", history);
   Verdict verdict;
   verdict.property = "mutual_exclusion_client";
   std::vector<Belief> beliefs = belief_intervals(history);

@@ -12,11 +12,13 @@
 
 #include "beliefs.hpp"
 #include "checkers.hpp"
+#include "semaphore_history.hpp"
 #include "describe.hpp"
 
 namespace lockcheck::properties {
 
 Verdict check_mutual_exclusion_resource(const History& history) {
+  if (history.meta.permits > 0) return judged_by_permit_safety("mutual_exclusion_resource", history);
   Verdict verdict;
   verdict.property = "mutual_exclusion_resource";
   std::map<std::int64_t, const ResourceEvent*> write_making_version;  // version -> accepted write that made it

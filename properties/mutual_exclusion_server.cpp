@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "checkers.hpp"
+#include "semaphore_history.hpp"
 #include "describe.hpp"
 #include "history_facts.hpp"
 #include "beliefs.hpp"
@@ -573,6 +574,9 @@ class Checker {
 
 }  // namespace
 
-Verdict check_mutual_exclusion_server(const History& history) { return Checker(history).run(); }
+Verdict check_mutual_exclusion_server(const History& history) {
+  if (history.meta.permits > 0) return judged_by_permit_safety("mutual_exclusion_server", history);
+  return Checker(history).run();
+}
 
 }  // namespace lockcheck::properties

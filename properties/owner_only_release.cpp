@@ -8,6 +8,7 @@
 #include <map>
 
 #include "checkers.hpp"
+#include "semaphore_history.hpp"
 #include "describe.hpp"
 #include "history_facts.hpp"
 #include "shared_key_readers.hpp"
@@ -15,6 +16,7 @@
 namespace lockcheck::properties {
 
 Verdict check_owner_only_release(const History& history) {
+  if (history.meta.permits > 0) return judged_by_permit_safety("owner_only_release", history);
   Verdict verdict;
   verdict.property = "owner_only_release";
   std::set<std::string> keys = lock_keys(history);

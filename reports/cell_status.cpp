@@ -1,4 +1,5 @@
 #include "cell_status.hpp"
+#include "model/properties.hpp"
 
 #include <fmt/format.h>
 
@@ -65,7 +66,7 @@ std::string count_text(std::int64_t n, const char* one, const char* many) {
 
 std::vector<std::string> workload_headers() {
   return {"clients", "TTL (ms)", "hold (ms)", "between holds (ms)", "acquire waits up to (ms)", "nested acquire",
-          "reads", "nodes", "fencing", "run (s)"};
+          "reads", "nodes", "fencing", "permits", "run (s)"};
 }
 
 std::vector<std::string> workload_cells(const Workload& workload) {
@@ -83,22 +84,13 @@ std::vector<std::string> workload_cells(const Workload& workload) {
           workload.readers_ppm == 0 ? std::string("–") : percent_text(workload.readers_ppm) + " of acquisitions",
           nodes,
           workload.fencing ? "the resource checks tokens" : "–",
+          workload.permits > 1 ? fmt::format("{} (a semaphore)", workload.permits) : std::string("–"),
           run_tenths % 10 == 0 ? fmt::format("{}", run_tenths / 10) : fmt::format("{}.{}", run_tenths / 10, run_tenths % 10)};
 }
 
 std::string property_label(std::string_view property) {
-  static constexpr std::pair<std::string_view, std::string_view> kLabels[] = {
-      {"mutual_exclusion_server", "server level"},
-      {"mutual_exclusion_client", "client level"},
-      {"mutual_exclusion_resource", "resource level"},
-      {"owner_only_release", "owner-only release"},
-      {"bounded_unavailability", "bounded unavailability"},
-      {"reentrancy", "reentrancy"},
-      {"renewal", "renewal"},
-      {"fencing", "fencing"},
-  };
-  for (const auto& [id, label] : kLabels) {
-    if (id == property) return std::string(label);
+  for (const sim::PropertyRow& row : sim::kProperties) {
+    if (row.name == property) return std::string(row.label);
   }
   return std::string(property);
 }
@@ -124,14 +116,9 @@ std::vector<std::string> other_properties(const Comparison& comparison) {
 }
 
 std::size_t checker_rank(std::string_view property) {
-  // properties::check_all's order, which is also the scenario files' (sim::kExpectableProperties; the
-  // compare_plan unit test checks the two agree, since reports never include the simulator).
-  static constexpr std::string_view kCheckerOrder[] = {
-      "mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource", "owner_only_release",
-      "bounded_unavailability",  "reentrancy",              "renewal",                   "fencing",
-  };
-  const auto* known = std::find(std::begin(kCheckerOrder), std::end(kCheckerOrder), property);
-  return static_cast<std::size_t>(known - std::begin(kCheckerOrder));
+  // The one order of the properties (sim/model/properties.hpp), which the checkers keep.
+  const auto& order = sim::kExpectableProperties;
+  return static_cast<std::size_t>(std::find(order.begin(), order.end(), property) - order.begin());
 }
 
 void sort_in_checker_order(std::vector<std::string>& properties) {

@@ -36,6 +36,7 @@ struct Workload {
   std::int64_t readers_ppm = 0;   // share of acquisitions that are reads (shared), in parts per million
   bool fencing = false;           // the resource rejects writes with stale fencing tokens
   std::int64_t duration_us = 0;   // simulated time per run
+  std::int64_t permits = 1;       // holders at once: above 1 only for a semaphore (last: positional inits keep)
 };
 
 // One property over the N runs of one cell.

@@ -241,6 +241,7 @@ Comparison frame_from(const Json& in) {
     workload.nest_every = item.at("nest_every").get<std::int64_t>();
     workload.readers_ppm = item.at("readers_ppm").get<std::int64_t>();
     workload.fencing = item.at("fencing").get<bool>();
+    workload.permits = item.value("permits", std::int64_t{1});  // absent in shards written before semaphores
     workload.duration_us = item.at("duration_us").get<std::int64_t>();
     frame.workloads.push_back(std::move(workload));
   }

@@ -58,6 +58,7 @@ void to_json(nlohmann::ordered_json& out, const Workload& workload) {
              {"nest_every", workload.nest_every},
              {"readers_ppm", workload.readers_ppm},
              {"fencing", workload.fencing},
+             {"permits", workload.permits},
              {"duration_us", workload.duration_us}};
 }
 

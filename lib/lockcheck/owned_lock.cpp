@@ -67,6 +67,7 @@ void OwnedLock::free_slot(OwnerId owner) noexcept {
 }
 
 Task<AcquireResult> OwnedLock::acquire(OwnerId owner, Micros wait, HoldMode mode) {
+  if (options_.counting) mode = HoldMode::shared;
   const MonoTime give_up_at = clock_.monotonic_now() + not_negative(wait);
   for (std::uint32_t wakes = 0;; ++wakes) {
     bool reentered = false;

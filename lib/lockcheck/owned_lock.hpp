@@ -34,6 +34,9 @@ struct OwnedLockOptions {
   // holds are counted here, and only the last release goes to Redis. Not reentrant: acquiring again throws
   // InvalidArgument (std::timed_mutex would deadlock).
   bool reentrant = false;
+  // A counting semaphore (CountingSemaphore): every owner holds a permit of its own, so every acquire is a shared
+  // hold (the algorithm's acquire_shared) and owners never wait for each other here; Redis counts the permits.
+  bool counting = false;
 };
 
 class OwnedLock {

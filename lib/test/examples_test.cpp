@@ -14,6 +14,7 @@
 #include "../examples/redlock_mutex.cpp"
 #include "../examples/replicated_mutex.cpp"
 #include "../examples/shared_mutex.cpp"
+#include "../examples/counting_semaphore.cpp"
 #include "hiredis_client.hpp"
 #include "redis_server.hpp"
 
@@ -50,6 +51,11 @@ TEST(Examples, RedissonMutex) {
 TEST(Examples, SharedMutex) {
   RedisServer server;
   EXPECT_EQ(printed_by([&] { read_then_write(server.host(), server.port()); }), "reading the catalog\nupdating the catalog\n");
+}
+
+TEST(Examples, CountingSemaphore) {
+  RedisServer server;
+  EXPECT_EQ(printed_by([&] { use_a_pool_slot(server.host(), server.port()); }), "running 2 reports\n");
 }
 
 TEST(Examples, RedlockMutex) {

@@ -17,7 +17,7 @@ TEST(VariantTable, IdsAreUniqueAndInCatalogueOrder) {
   std::set<std::string_view> seen;
   for (const VariantRow& row : variant_rows()) EXPECT_TRUE(seen.insert(row.id).second) << row.id;
   // The comparison matrix's rows come in this order: a reordered table would reorder every report.
-  ASSERT_EQ(variant_ids().size(), 21u);
+  ASSERT_EQ(variant_ids().size(), 24u);
   EXPECT_EQ(variant_ids().front(), "exists-then-set");
   EXPECT_EQ(variant_ids().at(3), "token");
   EXPECT_EQ(variant_ids().back(), "script");
@@ -53,11 +53,14 @@ TEST(VariantTable, ShapesAndUnknownIds) {
 }
 
 TEST(VariantTable, PublicTypesAreTheRowsThatNameOne) {
-  ASSERT_EQ(public_types().size(), 6u);
+  ASSERT_EQ(public_types().size(), 7u);
   EXPECT_EQ(public_type_of("token")->name, "Mutex");
   EXPECT_TRUE(public_type_of("redisson-like")->owned.reentrant);
   EXPECT_FALSE(public_type_of("rw-owned")->owned.reentrant);
   EXPECT_EQ(public_type_of("set-nx-ex-del"), nullptr);
+  EXPECT_EQ(public_type_of("semaphore")->name, "CountingSemaphore");
+  EXPECT_TRUE(public_type_of("semaphore")->owned.counting);
+  EXPECT_EQ(public_type_of("redisson-semaphore"), nullptr);
 }
 
 TEST(VariantTable, CapabilitiesAreTheRowsColumns) {
@@ -68,6 +71,7 @@ TEST(VariantTable, CapabilitiesAreTheRowsColumns) {
   EXPECT_EQ(variants_where(is_reentrant), (std::vector<std::string>{"appid-thread", "reentrant-hash", "reentrant-maxttl",
                                                                     "client-reentrant", "redisson-like"}));
   EXPECT_FALSE(is_reentrant("no-such-variant"));
+  EXPECT_EQ(variants_where(counts_permits), (std::vector<std::string>{"redisson-semaphore", "redisson-permit-expirable", "semaphore"}));
 }
 
 TEST(VariantTable, ComparisonWorkloadIsPerRow) {
@@ -76,6 +80,8 @@ TEST(VariantTable, ComparisonWorkloadIsPerRow) {
   EXPECT_EQ(variant_row("token-wait").comparison.replicas, 1);
   EXPECT_EQ(variant_row("watchdog").comparison.hold_max_ms, 2500);
   EXPECT_EQ(variant_row("token").comparison.hold_max_ms, 200);
+  EXPECT_EQ(variant_row("redisson-semaphore").comparison.permits, 2u);
+  EXPECT_EQ(variant_row("token").comparison.permits, 1u);
 }
 
 }  // namespace

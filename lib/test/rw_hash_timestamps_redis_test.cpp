@@ -11,6 +11,7 @@
 #include "hiredis_client.hpp"
 #include "lock_testing.hpp"
 #include "redis_server.hpp"
+#include "skewed_clock.hpp"
 
 namespace lockcheck {
 namespace {
@@ -21,18 +22,7 @@ using testing::options_for;
 
 LockOptions quick(Millis ttl = 30000ms) { return testing::quick_lock_options(ttl); }
 
-// The client's clock with its wall clock set `offset` ahead (an NTP step, a VM resumed with an old clock).
-class SkewedClock final : public Clock {
- public:
-  SkewedClock(Clock& inner, Millis offset) : inner_(inner), offset_(offset) {}
-  MonoTime monotonic_now() override { return inner_.monotonic_now(); }
-  Millis wall_now() override { return inner_.wall_now() + offset_; }
-  Task<void> sleep(Micros duration) override { co_await inner_.sleep(duration); }
-
- private:
-  Clock& inner_;
-  Millis offset_;
-};
+using testing::SkewedClock;
 
 class RwHashTimestamps : public ::testing::Test {
  protected:

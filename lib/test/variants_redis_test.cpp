@@ -15,8 +15,11 @@
 #include "lockcheck/broken/exists_then_set.hpp"
 #include "lockcheck/variants/fenced_lock.hpp"
 #include "lockcheck/broken/get_then_del.hpp"
+#include "lockcheck/broken/redisson_permit_expirable.hpp"
+#include "lockcheck/broken/redisson_semaphore.hpp"
 #include "lockcheck/variants/registry.hpp"
 #include "lockcheck/variants/rw_owned_lock.hpp"
+#include "lockcheck/variants/semaphore_lock.hpp"
 #include "lockcheck/broken/set_nx_ex_del.hpp"
 #include "lockcheck/broken/setnx_then_expire.hpp"
 #include "lockcheck/broken/thread_id_lock.hpp"
@@ -24,6 +27,7 @@
 #include "hiredis_client.hpp"
 #include "lock_testing.hpp"
 #include "redis_server.hpp"
+#include "skewed_clock.hpp"
 
 namespace lockcheck {
 namespace {
@@ -465,6 +469,144 @@ TEST_F(VariantRedisTest, WatchCasNeverDeletesThroughATransactionOpenedOnAnotherC
   ASSERT_EQ(got.status, AcquireStatus::acquired) << got.detail;
   EXPECT_EQ(run_sync(lock.release(*got.lease)), ReleaseStatus::not_owned);
   EXPECT_EQ(admin.get("lock:wc-reconnect"), "another-owner") << "the other owner's lock was deleted";
+}
+
+// --- redisson-semaphore: a counter without owners or leases ------------------------------------------------
+
+// A hook that loses the reply of the next command once `armed` is set, then disarms.
+HookPort::Hook lose_next_reply_when(bool& armed) {
+  return [&armed](const Command&) {
+    if (!armed) return HookPort::Action::send;
+    armed = false;
+    return HookPort::Action::lose_reply;
+  };
+}
+
+// Acquires `key`, releases it and acquires it again: after that round the server has the scripts, so EVALSHA
+// runs a release at once (a NOSCRIPT whose reply was lost would only be sent again, running nothing).
+AcquireResult acquired_after_one_round(LockAlgorithm& lock, const std::string& key) {
+  AcquireResult held = run_sync(lock.acquire(key, Micros::zero()));
+  if (held.status != AcquireStatus::acquired) return held;
+  EXPECT_EQ(run_sync(lock.release(*held.lease)), ReleaseStatus::released);
+  return run_sync(lock.acquire(key, Micros::zero()));
+}
+
+TEST_F(VariantRedisTest, RedissonSemaphoreLetsInAsManyAsItHasPermitsAndWakesAWaiterOnRelease) {
+  Client a(options_for(server)), b(options_for(server)), c(options_for(server));
+  broken::RedissonSemaphore first(a.port(), a.clock(), a.entropy(), quick(), 2);
+  broken::RedissonSemaphore second(b.port(), b.clock(), b.entropy(), quick(), 2);
+  broken::RedissonSemaphore third(c.port(), c.clock(), c.entropy(), quick(), 2);
+  AcquireResult one = run_sync(first.acquire("sem:basic", Micros::zero()));
+  AcquireResult two = run_sync(second.acquire("sem:basic", Micros::zero()));
+  ASSERT_EQ(one.status, AcquireStatus::acquired) << one.detail;
+  ASSERT_EQ(two.status, AcquireStatus::acquired) << two.detail;
+  EXPECT_EQ(run_sync(third.acquire("sem:basic", Micros::zero())).status, AcquireStatus::busy);
+  EXPECT_EQ(Admin(server).get("sem:basic"), "0");
+  // A waiter subscribed to the release channel is let in by the release's message (the wait budget is long).
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(50ms);
+    EXPECT_EQ(run_sync(first.release(*one.lease)), ReleaseStatus::released);
+  });
+  AcquireResult waited = run_sync(third.acquire("sem:basic", Micros(Millis(5000))));
+  releaser.join();
+  EXPECT_EQ(waited.status, AcquireStatus::acquired) << waited.detail;
+}
+
+TEST_F(VariantRedisTest, RedissonSemaphoreRetriedReleaseAfterALostReplyReturnsAPermitTwice) {
+  Client client(options_for(server)), other(options_for(server));
+  bool lose_next_reply = false;
+  HookPort port(client.port(), lose_next_reply_when(lose_next_reply));
+  broken::RedissonSemaphore holder(port, client.clock(), client.entropy(), quick(), 1);
+  broken::RedissonSemaphore rival(other.port(), other.clock(), other.entropy(), quick(), 1);
+  AcquireResult held = acquired_after_one_round(holder, "sem:retry");
+  ASSERT_EQ(held.status, AcquireStatus::acquired) << held.detail;
+  lose_next_reply = true;  // the release's INCRBY runs, its reply is lost, and the release is sent again
+  EXPECT_EQ(run_sync(holder.release(*held.lease)), ReleaseStatus::released);
+  EXPECT_EQ(Admin(server).get("sem:retry"), "2") << "a one-permit semaphore now has two permits";
+  EXPECT_EQ(run_sync(holder.acquire("sem:retry", Micros::zero())).status, AcquireStatus::acquired);
+  EXPECT_EQ(run_sync(rival.acquire("sem:retry", Micros::zero())).status, AcquireStatus::acquired)
+      << "two holders of one permit";
+}
+
+TEST_F(VariantRedisTest, RedissonSemaphoreKeepsADeadHoldersPermitForever) {
+  Client dead(options_for(server)), alive(options_for(server));
+  broken::RedissonSemaphore crashed(dead.port(), dead.clock(), dead.entropy(), quick(100ms), 1);
+  broken::RedissonSemaphore waiter(alive.port(), alive.clock(), alive.entropy(), quick(100ms), 1);
+  ASSERT_EQ(run_sync(crashed.acquire("sem:dead", Micros::zero())).status, AcquireStatus::acquired);
+  // The holder never releases (it died). The lock's TTL of 100 ms means nothing to the counter.
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(run_sync(waiter.acquire("sem:dead", Micros::zero())).status, AcquireStatus::busy);
+  EXPECT_EQ(Admin(server).call({"PTTL", "sem:dead"}).integer, -1) << "nothing ever expires the permit";
+  EXPECT_THROW(broken::RedissonSemaphore(alive.port(), alive.clock(), alive.entropy(), quick(), 0), InvalidArgument);
+}
+
+// --- semaphore: each permit a lease with an owner, safe to retry --------------------------------------------
+
+// The lost reply that makes redisson-semaphore return a permit twice: here the retry finds its id gone.
+TEST_F(VariantRedisTest, SemaphoreRetriedReleaseAfterALostReplyReturnsItsPermitOnce) {
+  Client client(options_for(server)), other(options_for(server));
+  bool lose_next_reply = false;
+  HookPort port(client.port(), lose_next_reply_when(lose_next_reply));
+  SemaphoreLock holder(port, client.clock(), client.entropy(), quick(), 1);
+  SemaphoreLock rival(other.port(), other.clock(), other.entropy(), quick(), 1);
+  AcquireResult held = acquired_after_one_round(holder, "sem:retry");
+  ASSERT_EQ(held.status, AcquireStatus::acquired) << held.detail;
+  lose_next_reply = true;
+  EXPECT_EQ(run_sync(holder.release(*held.lease)), ReleaseStatus::released);
+  EXPECT_EQ(run_sync(holder.acquire("sem:retry", Micros::zero())).status, AcquireStatus::acquired);
+  EXPECT_EQ(run_sync(rival.acquire("sem:retry", Micros::zero())).status, AcquireStatus::busy)
+      << "one permit, one holder";
+}
+
+// The lost reply that makes redisson-semaphore take a second permit: here the retry recognises its own id.
+TEST_F(VariantRedisTest, SemaphoreRetriedAcquireAfterALostReplyTakesOnePermit) {
+  Client client(options_for(server)), other(options_for(server));
+  bool lost_once = false;
+  HookPort port(client.port(), [&](const Command& command) {
+    if (lost_once || command[0] != "EVAL") return HookPort::Action::send;  // the first run sends the source
+    lost_once = true;
+    return HookPort::Action::lose_reply;
+  });
+  SemaphoreLock holder(port, client.clock(), client.entropy(), quick(), 2);
+  SemaphoreLock rival(other.port(), other.clock(), other.entropy(), quick(), 2);
+  AcquireResult held = run_sync(holder.acquire("sem:acquire-retry", Micros::zero()));
+  ASSERT_TRUE(lost_once) << "the hook never saw the acquire script";
+  ASSERT_EQ(held.status, AcquireStatus::acquired) << held.detail;
+  EXPECT_EQ(Admin(server).call({"ZCARD", "sem:acquire-retry"}).integer, 1) << "the retry took a second permit";
+  EXPECT_EQ(run_sync(rival.acquire("sem:acquire-retry", Micros::zero())).status, AcquireStatus::acquired);
+}
+
+// --- redisson-permit-expirable: permit expiries on the acquiring client's clock -------------------------------
+
+TEST_F(VariantRedisTest, RedissonPermitExpirableClientClockAheadTakesBackALivePermit) {
+  Client on_time(options_for(server)), ahead(options_for(server));
+  testing::SkewedClock three_seconds_ahead(ahead.clock(), 3000ms);
+  broken::RedissonPermitExpirableSemaphore holder(on_time.port(), on_time.clock(), on_time.entropy(), quick(1000ms), 1);
+  broken::RedissonPermitExpirableSemaphore skewed(ahead.port(), three_seconds_ahead, ahead.entropy(), quick(1000ms), 1);
+  broken::RedissonPermitExpirableSemaphore in_step(ahead.port(), ahead.clock(), ahead.entropy(), quick(1000ms), 1);
+  AcquireResult held = run_sync(holder.acquire("sem:pe", Micros::zero()));
+  ASSERT_EQ(held.status, AcquireStatus::acquired) << held.detail;
+  EXPECT_EQ(run_sync(in_step.acquire("sem:pe", Micros::zero())).status, AcquireStatus::busy);
+  // The holder's permit expires 1 s from now by ITS clock, which the skewed client reads as 2 s ago.
+  AcquireResult second = run_sync(skewed.acquire("sem:pe", Micros::zero()));
+  EXPECT_EQ(second.status, AcquireStatus::acquired) << "a live permit taken back by a clock 3 s ahead";
+  EXPECT_FALSE(held.lease->lost()) << "the first holder still believes it holds: two holders of one permit";
+  EXPECT_EQ(run_sync(holder.release(*held.lease)), ReleaseStatus::not_owned);
+}
+
+TEST_F(VariantRedisTest, RedissonPermitExpirableReleaseIsSafeToRetry) {
+  Client client(options_for(server)), other(options_for(server));
+  bool lose_next_reply = false;
+  HookPort port(client.port(), lose_next_reply_when(lose_next_reply));
+  broken::RedissonPermitExpirableSemaphore holder(port, client.clock(), client.entropy(), quick(), 1);
+  broken::RedissonPermitExpirableSemaphore rival(other.port(), other.clock(), other.entropy(), quick(), 1);
+  AcquireResult held = acquired_after_one_round(holder, "sem:pe-retry");
+  ASSERT_EQ(held.status, AcquireStatus::acquired) << held.detail;
+  lose_next_reply = true;
+  EXPECT_EQ(run_sync(holder.release(*held.lease)), ReleaseStatus::released);
+  EXPECT_EQ(Admin(server).get("sem:pe-retry"), "1") << "the retried release found its id gone and counted nothing";
+  EXPECT_EQ(run_sync(holder.acquire("sem:pe-retry", Micros::zero())).status, AcquireStatus::acquired);
+  EXPECT_EQ(run_sync(rival.acquire("sem:pe-retry", Micros::zero())).status, AcquireStatus::busy);
 }
 
 }  // namespace

@@ -61,11 +61,21 @@ TEST(MatrixMarkdown, AnOthersCellNamesThePartlyJudgedProperties) {
 TEST(MatrixMarkdown, DisclosesEachVariantsWorkload) {
   const std::string md = matrix_markdown(testing::sample_comparison());
   EXPECT_NE(md.find("## Workload per variant"), std::string::npos);
-  EXPECT_NE(md.find("| `token` | 3 | 1000 | 50–200 | 1–20 | 2000 | – | – | 1 master | – | 8 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `token` | 3 | 1000 | 50–200 | 1–20 | 2000 | – | – | 1 master | – | – | 8 |"), std::string::npos) << md;
   EXPECT_NE(md.find("| `fenced` | 3 | 1000 | 0.5–2500 | 1–20 | 2000 | every 2nd acquisition | 12.5% of acquisitions | "
-                    "1 master, 1 replica | the resource checks tokens | 8.5 |"),
+                    "1 master, 1 replica | the resource checks tokens | – | 8.5 |"),
             std::string::npos)
       << md;
+}
+
+TEST(MatrixMarkdown, ASemaphoresWorkloadSaysItsPermits) {
+  Comparison comparison = testing::sample_comparison();
+  comparison.workloads[0].permits = 3;
+  const std::string md = matrix_markdown(comparison);
+  EXPECT_NE(md.find("| `token` | 3 | 1000 | 50–200 | 1–20 | 2000 | – | – | 1 master | – | 3 (a semaphore) | 8 |"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(nlohmann::json::parse(results_json(comparison))["workloads"][0]["permits"], 3);
 }
 
 TEST(MatrixMarkdown, EscapesTableSeparators) {

@@ -209,6 +209,7 @@ void World::start_client(int id) {
   ClientProcess& process = client(id);
   VariantParams params{config_.scripts};
   params.token_wait = config_.token_wait;
+  params.permits = config_.workload.permits;
   params.spawner = &process;
   params.watchdog.renew_divisor = config_.renewal.renew_divisor;
   params.watchdog.max_renewals = config_.renewal.max_renewals;

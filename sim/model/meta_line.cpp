@@ -33,6 +33,12 @@ Json history_meta(const RunConfig& config, std::uint64_t seed) {
   meta["fencing"] = config.workload.fencing != Fencing::off;  // checkers read a boolean
   if (config.workload.fencing != Fencing::off) meta["fencing_mode"] = to_string(config.workload.fencing);
   meta["end"] = config.duration_us;
+  // A semaphore's size: its histories are judged by permit_safety, not by mutual exclusion.
+  if (config.external.command.empty()) {
+    if (const VariantRow* row = find_variant(config.variant); row != nullptr && row->counts_permits) {
+      meta["permits"] = config.workload.permits;
+    }
+  }
   const LockShape shape = lock_shape_of(config);
   // On a cluster Redlock has one node (the ClusterPort): a quorum of one is judged as a single-node lock, since
   // a slot migration moves its instance between nodes, which per-node quorum accounting would take for two holds.

@@ -22,6 +22,7 @@ std::string external_client_refusal(const RunConfig& config) {
   if (workload.threads_per_process > 1) return refusal("[workload] threads_per_process > 1");
   if (workload.nest_every > 0) return refusal("[workload] nest_every (reentrant acquires)");
   if (workload.readers_ppm > 0) return refusal("[workload] readers (shared holds)");
+  if (workload.permits > 1) return refusal("[workload] permits (a semaphore's holders)");
   if (config.renewal.watchdog) return refusal("[lock] watchdog");
   // A careful holder asks its library's lease; an external client's library answers `use` itself.
   if (workload.check_lease_before_write) return refusal("[workload] check_lease_before_write (the client's `use` decides)");

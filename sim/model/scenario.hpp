@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/properties.hpp"
 #include "model/run_config.hpp"
 
 namespace lockcheck::sim {
@@ -43,12 +44,6 @@ struct Scenario {
   struct Scripts {
     std::string acquire, release, renew;
   } scripts;
-};
-
-// The properties an [expect] table may name, in the order reports list them.
-inline constexpr std::string_view kExpectableProperties[] = {
-    "mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource", "owner_only_release",
-    "bounded_unavailability",  "reentrancy",              "renewal",                   "fencing",
 };
 
 // Why `config`'s workload needs more of a lock than an external client's protocol drives (one lease at a time

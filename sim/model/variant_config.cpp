@@ -53,6 +53,7 @@ RunConfig variant_base_config(const std::string& row) {
   config.workload.wait_us = wanted.wait_ms * kMs;
   config.workload.nest_every = wanted.nest_every;
   config.workload.readers_ppm = wanted.readers_ppm;
+  config.workload.permits = wanted.permits;
   config.workload.fencing = wanted.fencing_on_writes ? Fencing::writes : Fencing::off;
   return config;
 }

@@ -50,6 +50,10 @@ struct WorkloadConfig {
   // of its own lease, as a service's threads share one Mutex; each runs this workload, and its op and resource
   // lines carry "thread": 1 .. N. Needs a variant with a public type; no nesting.
   std::uint32_t threads_per_process = 1;
+  // The semaphore's size, for the variants that count permits (VariantRow::counts_permits): up to this many
+  // processes hold at once. The loop above is the same for them; the histories' meta says "permits", so the
+  // checkers judge permit_safety instead of mutual exclusion. 1 for every other variant.
+  std::uint32_t permits = 1;
 };
 
 }  // namespace lockcheck::sim

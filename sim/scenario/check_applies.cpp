@@ -54,6 +54,11 @@ void check_workload_keys(const Section& top, const Scenario& scenario) {
                                   "rejected); use variant {} or remove `fencing`", variant,
                                   ids(hands_out_fencing_tokens)));
   }
+  if (w.permits > 1 && !counts_permits(variant)) {
+    workload->fail_at("permits",
+                      fmt::format("[workload] permits sizes a semaphore, but variant '{}' is a lock (one holder at a "
+                                  "time); use a semaphore ({}) or remove `permits`", variant, ids(counts_permits)));
+  }
   if (w.nest_every > 0 && !is_reentrant(variant)) {
     workload->fail_at("nest_every",
                       fmt::format("[workload] nest_every nests acquires of the held lock, but variant '{}' is not "

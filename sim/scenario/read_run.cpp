@@ -21,6 +21,7 @@ constexpr std::int64_t kMaxSeedCount = 1000000;
 constexpr std::uint64_t kDefaultSeedCount = 20;
 // A process with more threads than this on one lock is a load test, not a scenario; it also bounds the spawns.
 constexpr std::int64_t kMaxThreadsPerProcess = 64;
+constexpr std::int64_t kMaxPermits = 1000;  // a semaphore's size: more than the clients any scenario runs
 
 // fencing = true | false | "writes" | "reads-and-writes": true is "writes" (what files said before the
 // modes existed), false is off.
@@ -145,7 +146,7 @@ void read_workload(const Section& top, WorkloadConfig& out) {
   workload->allow_only({"key", "wait_ms", "hold_min_ms", "hold_max_ms", "think_min_ms", "think_max_ms",
                         "max_acquires_per_client", "fencing", "nest_every", "nested_ttl_ms", "nested_hold_min_ms",
                         "nested_hold_max_ms", "readers_ppm", "check_lease_before_write", "write_latency_min_us",
-                        "write_latency_max_us", "threads_per_process"});
+                        "write_latency_max_us", "threads_per_process", "permits"});
   if (auto key = workload->string("key")) {
     if (key->empty() || key->size() > kMaxKeyBytes) {
       workload->fail_at("key", fmt::format("[workload] key must have 1 to {} bytes, not {}", kMaxKeyBytes,
@@ -180,6 +181,7 @@ void read_workload(const Section& top, WorkloadConfig& out) {
   workload->read_integer("write_latency_max_us", out.write_latency_max_us, 0, kMaxMicros);
   workload->require_order("write_latency_min_us", out.write_latency_min_us, "write_latency_max_us",
                           out.write_latency_max_us, 1);  workload->read_integer("threads_per_process", out.threads_per_process, 1, kMaxThreadsPerProcess);
+  workload->read_integer("permits", out.permits, 1, kMaxPermits);
 }
 
 void check_threads(const Section& top, const Scenario& scenario) {

@@ -245,6 +245,7 @@ reports::Workload workload_of(const sim::RunConfig& config) {
   workload.nest_every = config.workload.nest_every;
   workload.readers_ppm = config.workload.readers_ppm;
   workload.fencing = config.workload.fencing != sim::Fencing::off;
+  workload.permits = config.workload.permits;
   workload.duration_us = config.duration_us;
   return workload;
 }

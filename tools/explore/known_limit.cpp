@@ -31,14 +31,17 @@ std::optional<KnownLimit> known_limit(std::string_view property, const std::vect
   const bool server = property == "mutual_exclusion_server";
   const bool client = property == "mutual_exclusion_client";
   const bool resource = property == "mutual_exclusion_resource";
+  // A semaphore's permit_safety: too many holders at once is its client level, a permit back late its
+  // bounded unavailability (properties/permit_safety.cpp).
+  const bool permits = property == "permit_safety";
   const bool fenced_resource = fencing != sim::Fencing::off;
   for (const FaultSpec& fault : faults) {
     std::optional<KnownLimit> limit;
-    if (server || client || (resource && !fenced_resource)) {
+    if (server || client || permits || (resource && !fenced_resource)) {
       limit = replication_loss(fault);
       if (!limit) limit = early_expiry(fault);
     }
-    if (!limit && (client || (resource && !fenced_resource))) limit = late_holder(fault);
+    if (!limit && (client || permits || (resource && !fenced_resource))) limit = late_holder(fault);
     if (!limit && (property == "fencing" || (resource && fenced_resource))) {
       limit = replication_loss(fault);
       if (limit) {
@@ -56,7 +59,7 @@ std::optional<KnownLimit> known_limit(std::string_view property, const std::vect
                           "write (fence reads too: fencing = \"reads-and-writes\")";
       }
     }
-    if (!limit && property == "bounded_unavailability") limit = late_expiry(fault);
+    if (!limit && (property == "bounded_unavailability" || permits)) limit = late_expiry(fault);
     if (!limit && property == "reentrancy") {
       limit = replication_loss(fault);
       if (limit) limit->because += "; the promoted node lacked the latest hold count";
@@ -64,7 +67,7 @@ std::optional<KnownLimit> known_limit(std::string_view property, const std::vect
     if (limit) return limit;
   }
   const bool late_holder_tag = std::find(tags.begin(), tags.end(), properties::kPastOwnValidity) != tags.end();
-  if (late_holder_tag && (client || (resource && fencing != sim::Fencing::reads_and_writes))) {
+  if (late_holder_tag && (client || permits || (resource && fencing != sim::Fencing::reads_and_writes))) {
     return KnownLimit{"the holder used the resource after its own validity had ended (its lease lapsed: lost "
                       "renewals, a slow acquire, a pause; it did not check): no lock prevents that without fencing "
                       "(F4, F21)",

@@ -97,6 +97,7 @@ int main(int argc, char** argv) {
     std::mutex out_mutex;  // the renewal thread records beside the workload
     VariantParams params{config.scripts};
     params.token_wait = config.token_wait;
+    params.permits = config.workload.permits;
     params.spawner = &spawner;
     params.watchdog.renew_divisor = config.renewal.renew_divisor;
     params.watchdog.max_renewals = config.renewal.max_renewals;

@@ -22,6 +22,8 @@ bool has_shared_mode(const std::string& id) { return row_says(id, &VariantRow::s
 
 bool hands_out_fencing_tokens(const std::string& id) { return row_says(id, &VariantRow::fencing_tokens); }
 
+bool counts_permits(const std::string& id) { return row_says(id, &VariantRow::counts_permits); }
+
 bool is_reentrant(const std::string& id) { return row_says(id, &VariantRow::reentrant); }
 
 std::vector<std::string> variants_where(bool (*has)(const std::string&)) {

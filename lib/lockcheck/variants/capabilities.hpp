@@ -13,6 +13,8 @@ bool renews_in_background(const std::string& id);
 bool has_shared_mode(const std::string& id);
 // Hands out an increasing fencing token with each lease: fenced.
 bool hands_out_fencing_tokens(const std::string& id);
+// A semaphore: up to `permits` holders at once (redisson-semaphore).
+bool counts_permits(const std::string& id);
 // A holder may acquire its own lock again: reentrant-hash, reentrant-maxttl, appid-thread, client-reentrant,
 // redisson-like.
 bool is_reentrant(const std::string& id);

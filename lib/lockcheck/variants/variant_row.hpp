@@ -57,6 +57,7 @@ struct ComparisonWorkload {
   std::int64_t hold_min_ms = 50;
   std::int64_t hold_max_ms = 200;
   std::int64_t wait_ms = 2000;
+  std::uint32_t permits = 1;      // a semaphore's size (counts_permits): more holders than one at once
 };
 
 using VariantFactory = std::unique_ptr<LockAlgorithm> (*)(Port& port, Clock& clock, Entropy& entropy,
@@ -70,6 +71,9 @@ struct VariantRow {
   bool reentrant = false;       // a holder may acquire its own lock again
   bool shared_mode = false;     // has acquire_shared (readers)
   bool fencing_tokens = false;  // hands out an increasing fencing token with each lease
+  // A semaphore: up to VariantParams::permits holders at once, each with a lease of its own. Histories say so
+  // (meta "permits"), and permit_safety judges them instead of the mutual exclusion checkers.
+  bool counts_permits = false;
   Renewal renewal = Renewal::by_watchdog;
   std::string_view refusal{};  // Renewal::refused: why a watchdog cannot wrap it
   // Keys and quorum beyond the plain "one key, one owner per node" (nullptr); `masters`: the nodes it is given.

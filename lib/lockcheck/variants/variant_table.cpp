@@ -6,6 +6,8 @@
 #include "lockcheck/broken/client_reentrant_lock.hpp"
 #include "lockcheck/broken/exists_then_set.hpp"
 #include "lockcheck/broken/get_then_del.hpp"
+#include "lockcheck/broken/redisson_permit_expirable.hpp"
+#include "lockcheck/broken/redisson_semaphore.hpp"
 #include "lockcheck/broken/rw_hash_timestamps_lock.hpp"
 #include "lockcheck/broken/rw_two_keys_lock.hpp"
 #include "lockcheck/broken/set_nx_ex_del.hpp"
@@ -19,6 +21,7 @@
 #include "lockcheck/variants/registry.hpp"
 #include "lockcheck/variants/rw_owned_lock.hpp"
 #include "lockcheck/variants/script_lock.hpp"
+#include "lockcheck/variants/semaphore_lock.hpp"
 #include "lockcheck/variants/token_lock.hpp"
 #include "lockcheck/variants/token_wait_lock.hpp"
 #include "lockcheck/variants/watch_cas_lock.hpp"
@@ -57,6 +60,12 @@ std::unique_ptr<LockAlgorithm> make_script(Port& port, Clock& clock, Entropy& en
   return std::make_unique<ScriptLock>(port, clock, entropy, options, params.scripts);
 }
 
+template <typename Semaphore>
+std::unique_ptr<LockAlgorithm> semaphore(Port& port, Clock& clock, Entropy& entropy, const LockOptions& options,
+                                         const VariantParams& params) {
+  return std::make_unique<Semaphore>(port, clock, entropy, options, params.permits);
+}
+
 // The shapes beyond one key with one owner per node.
 LockShape redlock_shape(const std::string&, std::size_t masters) {
   LockShape shape;
@@ -70,6 +79,12 @@ LockShape rw_two_keys_shape(const std::string& key, std::size_t) {
   return shape;
 }
 
+LockShape permit_expirable_shape(const std::string& key, std::size_t) {
+  LockShape shape;
+  shape.state_keys = {broken::RedissonPermitExpirableSemaphore::timeouts_key(key)};
+  return shape;
+}
+
 LockShape fenced_shape(const std::string& key, std::size_t) {
   LockShape shape;
   shape.state_keys = {FencedLock::fence_key(key)};
@@ -80,6 +95,9 @@ LockShape fenced_shape(const std::string& key, std::size_t) {
 constexpr ComparisonWorkload kHoldsPastTtl{.hold_min_ms = 500, .hold_max_ms = 2500, .wait_ms = 5000};
 constexpr ComparisonWorkload kNested{.nest_every = 2};
 constexpr ComparisonWorkload kHalfReaders{.readers_ppm = 500000};
+// Semaphores: two permits among the three clients, and a short wait, so that refusals happen (a lost permit
+// shows only when the semaphore refuses someone while too few permits are held).
+constexpr ComparisonWorkload kTwoPermits{.wait_ms = 100, .permits = 2};
 
 const std::array kRows = {
     VariantRow{.id = "exists-then-set", .make = plain<broken::ExistsThenSetLock>, .reference = "token"},
@@ -141,6 +159,27 @@ const std::array kRows = {
                           "renewal would interleave with",
                .reference = "token"},
     VariantRow{.id = "get-then-del", .make = plain<broken::GetThenDelLock>, .reference = "token"},
+    // No lease to renew: a permit is held until released.
+    VariantRow{.id = "redisson-semaphore",
+               .make = semaphore<broken::RedissonSemaphore>,
+               .counts_permits = true,
+               .renewal = Renewal::refused,
+               .refusal = "variant \"redisson-semaphore\" hands out permits without a lease: there is nothing to renew",
+               .reference = "semaphore",
+               .comparison = kTwoPermits},
+    VariantRow{.id = "redisson-permit-expirable",
+               .make = semaphore<broken::RedissonPermitExpirableSemaphore>,
+               .counts_permits = true,
+               .shape = permit_expirable_shape,
+               .reference = "semaphore",
+               .comparison = kTwoPermits},
+    VariantRow{.id = "semaphore",
+               .make = semaphore<SemaphoreLock>,
+               .counts_permits = true,
+               .public_type = "CountingSemaphore",
+               .reference = "semaphore",
+               .owned = {.counting = true},
+               .comparison = kTwoPermits},
     VariantRow{.id = "script", .make = make_script, .user_scripts = true, .renewal = Renewal::with_renew_script,
                .reference = "token"},
 };

@@ -1,5 +1,6 @@
 // Built against an installed lockcheck (find_package and pkg-config) by cmake/check_package.cmake. It needs no
 // Redis: it shows that the headers compile, the library and hiredis link, and errors reach the caller typed.
+#include <lockcheck/counting_semaphore.hpp>
 #include <lockcheck/mutex.hpp>
 
 #include <cstdio>
@@ -17,6 +18,12 @@ int main() {
   // A multi-node client connects on first use: the lock attempt reaches hiredis and fails there.
   lockcheck::Client lazy(std::vector<lockcheck::ConnectionOptions>{nowhere});
   lockcheck::Mutex mutex(lazy, "consumer:lock");
+  // The semaphore type installs and links too (its algorithm's scripts are the generated header's).
+  const lockcheck::CountingSemaphore pool(lazy, "consumer:pool", 2);
+  if (pool.max() != 2) {
+    std::puts("consumer: a semaphore of 2 permits says otherwise");
+    return 1;
+  }
   try {
     if (mutex.try_lock()) {
       std::puts("consumer: locked on a port where nothing listens");

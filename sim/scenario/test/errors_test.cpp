@@ -255,12 +255,22 @@ TEST(ScenarioErrors, ThreadsPerProcess) {
             "scenarios/x.toml:3:23: [workload] threads_per_process = 2 shares one public lock object between a "
             "process's threads; variant 'set-nx-ex-del' has no public type (those that do: token (Mutex), redlock "
             "(RedlockMutex), redisson-like (RedissonMutex), fenced (FencedMutex), token-wait (ReplicatedMutex), "
-            "rw-owned (SharedMutex))");
+            "rw-owned (SharedMutex), semaphore (CountingSemaphore))");
   EXPECT_EQ(error_of("variant = \"redisson-like\"\n[workload]\nnest_every = 2\nthreads_per_process = 2\n"),
             "scenarios/x.toml:4:23: [workload] threads_per_process = 2 does not combine with nest_every (the threads' "
             "nesting is not simulated yet)");
   EXPECT_EQ(error_of("backend = \"redis\"\n[workload]\nthreads_per_process = 3\n"), "no error");
   EXPECT_EQ(error_of("variant = \"rw-owned\"\n[workload]\nthreads_per_process = 64\nreaders_ppm = 1\n"), "no error");
+}
+
+TEST(ScenarioErrors, PermitsSizeOnlyASemaphore) {
+  EXPECT_EQ(error_of("[workload]\npermits = 2\n"),
+            "scenarios/x.toml:2:11: [workload] permits sizes a semaphore, but variant 'token' is a lock (one holder "
+            "at a time); use a semaphore (redisson-semaphore, redisson-permit-expirable, semaphore) or remove `permits`");
+  EXPECT_EQ(error_of("variant = \"redisson-semaphore\"\n[workload]\npermits = 0\n"),
+            "scenarios/x.toml:3:11: [workload] permits must be in [1, 1000], not 0");
+  EXPECT_EQ(error_of("variant = \"redisson-semaphore\"\n[workload]\npermits = 3\n"), "no error");
+  EXPECT_EQ(error_of("[workload]\npermits = 1\n"), "no error");
 }
 
 TEST(ScenarioErrors, WorkloadCarefulHolder) {

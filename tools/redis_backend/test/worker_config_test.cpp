@@ -27,6 +27,7 @@ TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
   config.workload.write_latency_min_us = 21;
   config.workload.write_latency_max_us = 22;
   config.workload.threads_per_process = 5;
+  config.workload.permits = 3;
   const std::string path = (std::filesystem::temp_directory_path() / ("worker-config-test-" + std::to_string(getpid()))).string();
   write_worker_config(config, path);
   const sim::RunConfig back = read_worker_config(path);
@@ -44,6 +45,7 @@ TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
   EXPECT_TRUE(back.workload.check_lease_before_write);
   EXPECT_EQ(back.workload.write_latency_max_us, 22);
   EXPECT_EQ(back.workload.threads_per_process, 5u);
+  EXPECT_EQ(back.workload.permits, 3u);
   EXPECT_EQ(back.workload.fencing, sim::Fencing::reads_and_writes);
   EXPECT_TRUE(back.renewal.watchdog);
 }
