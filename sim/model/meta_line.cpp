@@ -52,7 +52,7 @@ Json history_meta(const RunConfig& config, std::uint64_t seed) {
   }
   // The user's scripts by SHA1, so witnesses name the file a server line's "script" ran. renew.lua runs only
   // under the watchdog; without it the run is the same as with no renew.lua given, and so is this line.
-  if (config.variant == "script") {
+  if (variant_has(config.variant, &VariantRow::user_scripts)) {
     Json files = Json::object();
     const UserScripts& scripts = config.scripts;
     const std::string no_renew;

@@ -5,6 +5,7 @@
 
 #include "lockcheck/variants/capabilities.hpp"
 #include "scenario/readers.hpp"
+#include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck::sim::scenario_detail {
 namespace {
@@ -15,7 +16,7 @@ std::string ids(bool (*has)(const std::string&)) { return fmt::format("{}", fmt:
 // scenario in which the user's renewal code never executes. (Running the watchdog by default instead would
 // change what a scenario without `watchdog` means for every other variant; the fix is one line.)
 void check_renew_script(const Section& top, const Scenario& scenario) {
-  if (scenario.config.variant != "script" || scenario.scripts.renew.empty() || scenario.config.renewal.watchdog) return;
+  if (!variant_has(scenario.config.variant, &VariantRow::user_scripts) || scenario.scripts.renew.empty() || scenario.config.renewal.watchdog) return;
   top.table("scripts")->fail_at(
       "renew", "[scripts] renew would never run: nothing renews a script lock unless the watchdog does; add "
                "`watchdog = true` to [lock] (the library's watchdog then renews every held lock through your "

@@ -9,13 +9,14 @@
 
 #include "core/user_scripts.hpp"
 #include "scenario/readers.hpp"
+#include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck::sim::scenario_detail {
 
 void read_scripts(const Section& top, const std::string& variant, const std::filesystem::path& base_dir,
                   bool check_files, Scenario::Scripts& out, UserScripts& sources) {
   const auto scripts = top.table("scripts");
-  if (variant != "script") {
+  if (!variant_has(variant, &VariantRow::user_scripts)) {
     // Scripts that would be ignored suggest the user meant variant "script".
     if (scripts) scripts->fail_here(fmt::format("[scripts] is only for variant = \"script\", not \"{}\"", variant));
     return;

@@ -3,13 +3,14 @@
 
 #include "lockcheck/errors.hpp"
 #include "scenario/readers.hpp"
+#include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck::sim::scenario_detail {
 
 void read_token_wait(const Section& top, const std::string& variant, const LockOptions& lock, TokenWaitOptions& out) {
   const auto table = top.table("token_wait");
   if (!table) {
-    if (variant != "token-wait") return;
+    if (!variant_has(variant, &VariantRow::waits_for_replicas)) return;
     // The defaults must still fit the file's TTL: say so here rather than when the first run starts.
     try {
       validate_token_wait_options(out, lock);
@@ -19,7 +20,7 @@ void read_token_wait(const Section& top, const std::string& variant, const LockO
     return;
   }
   // Options that would be ignored suggest a typo in the variant.
-  if (variant != "token-wait") {
+  if (!variant_has(variant, &VariantRow::waits_for_replicas)) {
     table->fail_here(fmt::format("[token_wait] is only for variant = \"token-wait\", not \"{}\"", variant));
   }
   table->allow_only({"replicas", "timeout_ms"});

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "lockcheck/variants/capabilities.hpp"
+#include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck::sim {
 namespace {
@@ -236,7 +237,7 @@ std::string variant_tables(const Scenario& scenario) {
     if (scenario.config.renewal.watchdog) scripts.put_text("renew", scenario.scripts.renew, "");
     text += scripts.text();
   }
-  if (scenario.config.variant == "token-wait") {
+  if (variant_has(scenario.config.variant, &VariantRow::waits_for_replicas)) {
     const TokenWaitOptions fallback;
     Table wait("[token_wait]");
     wait.put("replicas", scenario.config.token_wait.replicas, fallback.replicas);

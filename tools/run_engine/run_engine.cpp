@@ -19,6 +19,7 @@
 #include "properties/starved.hpp"
 #include "progress_bar.hpp"
 #include "shrink.hpp"  // tools/shrink
+#include "lockcheck/variants/registry.hpp"
 
 namespace lockcheck::cli {
 namespace {
@@ -49,7 +50,7 @@ std::vector<std::string> hollow_reasons(const sim::Scenario& scenario, const pro
                             });
   if (!claims_green) return reasons;
   const sim::RunConfig& config = scenario.config;
-  if (config.variant == "script" && exercise.acquires == 0) reasons.push_back("acquire.lua never ran (no acquire in any seed)");
+  if (variant_has(config.variant, &VariantRow::user_scripts) && exercise.acquires == 0) reasons.push_back("acquire.lua never ran (no acquire in any seed)");
   if (exercise.acquired > 0 && exercise.releases == 0) reasons.push_back("no release ran in any seed");
   if (!scenario.scripts.renew.empty() && exercise.renews == 0) {
     reasons.push_back("renew.lua never ran: no renewal in any seed (holds shorter than the renewal interval?)");

@@ -24,6 +24,12 @@ std::span<const VariantRow> variant_rows();
 const VariantRow* find_variant(std::string_view id);
 // Throws InvalidArgument naming the known ids when `id` is unknown.
 const VariantRow& variant_row(std::string_view id);
+// Whether catalogue id `id` is a row with `flag` set (false for an id the catalogue lacks): what a reader of
+// scenario files or a tool asks instead of spelling an id ("script", "token-wait").
+inline bool variant_has(std::string_view id, bool VariantRow::*flag) {
+  const VariantRow* row = find_variant(id);
+  return row != nullptr && row->*flag;
+}
 
 // The ids make_lock() accepts, in catalogue order.
 const std::vector<std::string>& variant_ids();

@@ -66,6 +66,7 @@ using VariantFactory = std::unique_ptr<LockAlgorithm> (*)(Port& port, Clock& clo
 struct VariantRow {
   std::string_view id;  // the catalogue id: scenario files' `variant`, compare's rows
   VariantFactory make;  // the variant itself, unwrapped; make_lock() adds the watchdog a caller asks for
+  bool waits_for_replicas = false;  // WAITs for replicas after its grant: reads [token_wait] (TokenWaitOptions)
   bool user_scripts = false;  // built from the user's Lua files (VariantParams::scripts): nothing to run without
   // What it can do beyond acquire and release (capabilities.hpp: scenario files are checked against these).
   bool reentrant = false;       // a holder may acquire its own lock again

@@ -144,7 +144,7 @@ const std::array kRows = {
     VariantRow{.id = "fenced", .make = plain<FencedLock>, .fencing_tokens = true, .shape = fenced_shape, .public_type = "FencedMutex",
                .reference = "fenced",
                .comparison = {.fencing_on_writes = true}},
-    VariantRow{.id = "token-wait", .make = make_token_wait, .public_type = "ReplicatedMutex",
+    VariantRow{.id = "token-wait", .make = make_token_wait, .waits_for_replicas = true, .public_type = "ReplicatedMutex",
                .reference = "token",
                .comparison = {.replicas = 1}},
     VariantRow{.id = "rw-owned", .make = plain<RwOwnedLock>, .shared_mode = true, .public_type = "SharedMutex",
