@@ -99,9 +99,16 @@ TEST_F(Watchdog, UncheckedRenewalExtendsAnotherOwnersLock) {
   broken::WatchdogUncheckedLock lock(client.port(), client.clock(), client.entropy(), testing::quick_lock_options(kTtl),
                                      spawner, WatchdogOptions{});
   Lease lease = acquire(lock, "lock:wd-unchecked");
-  admin.command({"SET", "lock:wd-unchecked", "someone-else", "PX", "300"});
-  std::this_thread::sleep_for(3 * kTtl);
-  EXPECT_EQ(admin.get("lock:wd-unchecked"), "someone-else") << "the foreign lock was kept alive by our renewal";
+  // Another owner's lock with a minute to live: the unchecked renewal PEXPIREs whatever the key holds, so its
+  // TTL comes down to ours. Waited for (bounded), not slept for: a loaded machine may run the renewal late.
+  admin.command({"SET", "lock:wd-unchecked", "someone-else", "PX", "60000"});
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  bool touched = false;
+  while (!touched && std::chrono::steady_clock::now() < deadline) {
+    touched = admin.pttl("lock:wd-unchecked") <= kTtl.count();
+    if (!touched) std::this_thread::sleep_for(5ms);
+  }
+  EXPECT_TRUE(touched) << "our renewal never touched the other owner's lock";
   EXPECT_EQ(run_sync(lock.release(lease)), ReleaseStatus::not_owned);
 }
 
