@@ -173,48 +173,68 @@ class Builder {
   }
 
   void on_fault(const FaultEvent& fault) {
+    if (!fault.kind) return on_follow_up(fault);
     Lane* client = client_lane(fault.process);
     Lane* node = node_lane(fault.node);
     // Clock faults and a slow node mark the lane their row names (a client's or a node's).
-    Lane* own_lane = fault.kind && sim::fault_row(*fault.kind).lane == sim::FaultLane::client ? client : node;
+    Lane* own_lane = sim::fault_row(*fault.kind).lane == sim::FaultLane::client ? client : node;
     const std::string name(fault.name());
-    if (fault.is(sim::FaultKind::pause)) {
-      open_span(client, "pause", "", fault.t, fault.process, fmt::format("paused for {} ms", fault.duration_us / 1000));
-    } else if (fault.is(sim::FaultFollowUp::resume)) {
-      close_spans(client, "pause", fault.t);
-    } else if (fault.is(sim::FaultKind::crash)) {
-      close_hold(fault.process, fault.t);
-      open_span(client, "crash", "", fault.t, fault.process, "crashed");
-    } else if (fault.is(sim::FaultKind::restart)) {
-      close_spans(client, "crash", fault.t);
-    } else if (fault.is(sim::FaultKind::partition)) {
-      open_span(client, "partition", std::to_string(fault.node), fault.t, fault.process,
-                fmt::format("cut from node {}", fault.node));
-    } else if (fault.is(sim::FaultKind::heal)) {
-      for (std::int64_t p = 0; p < history_.meta.clients; ++p) close_spans(client_lane(p), "partition", fault.t);
-      global_marks_.push_back(Mark{fault.t, "heal", "partitions healed", false});
-    } else if (fault.is(sim::FaultKind::node_crash)) {
-      open_span(node, "down", "", fault.t, -1, "node crashed");
-    } else if (fault.is(sim::FaultKind::node_restart)) {
-      close_spans(node, "down", fault.t);
-      if (node) node->marks.push_back(Mark{fault.t, "node_restart", fmt::format("restarted, data {}", fault.mode), false});
-    } else if (fault.is(sim::FaultKind::failover)) {
-      if (node) node->marks.push_back(Mark{fault.t, "failover", fmt::format("promoted (was replica of node {})", fault.from), false});
-      if (Lane* old = node_lane(fault.from)) {
-        old->marks.push_back(Mark{fault.t, "failover", fmt::format("failed over to node {}", fault.node), false});
-        open_span(old, "down", "", fault.t, -1, "fenced off after failover");
-      }
-    } else if (fault.is(sim::FaultKind::client_clock_jump) || fault.is(sim::FaultKind::node_clock_jump)) {
-      if (own_lane) own_lane->marks.push_back(Mark{fault.t, name, fmt::format("clock jumps {:+} ms", fault.delta_us / 1000), false});
-    } else if (fault.is(sim::FaultKind::client_clock_drift) || fault.is(sim::FaultKind::node_clock_drift)) {
-      if (own_lane) own_lane->marks.push_back(Mark{fault.t, name, fmt::format("clock drift {} ppm", fault.drift_ppm), false});
-    } else if (fault.is(sim::FaultKind::slow_node)) {
-      if (own_lane) own_lane->marks.push_back(Mark{fault.t, name, fmt::format("slow by {} ms", fault.delay_us / 1000), false});
-    } else if (fault.is(sim::FaultKind::loss)) {
-      global_marks_.push_back(Mark{fault.t, "loss", fmt::format("loss: requests {} ppm, replies {} ppm",
-                                                                 fault.request_ppm, fault.reply_ppm), false});
+    // Every kind is a case (no default): a new kind is named here by the compiler.
+    switch (*fault.kind) {
+      case sim::FaultKind::pause:
+        open_span(client, "pause", "", fault.t, fault.process, fmt::format("paused for {} ms", fault.duration_us / 1000));
+        break;
+      case sim::FaultKind::crash:
+        close_hold(fault.process, fault.t);
+        open_span(client, "crash", "", fault.t, fault.process, "crashed");
+        break;
+      case sim::FaultKind::restart: close_spans(client, "crash", fault.t); break;
+      case sim::FaultKind::partition:
+        open_span(client, "partition", std::to_string(fault.node), fault.t, fault.process,
+                  fmt::format("cut from node {}", fault.node));
+        break;
+      case sim::FaultKind::heal:
+        for (std::int64_t p = 0; p < history_.meta.clients; ++p) close_spans(client_lane(p), "partition", fault.t);
+        global_marks_.push_back(Mark{fault.t, "heal", "partitions healed", false});
+        break;
+      case sim::FaultKind::node_crash: open_span(node, "down", "", fault.t, -1, "node crashed"); break;
+      case sim::FaultKind::node_restart:
+        close_spans(node, "down", fault.t);
+        if (node) node->marks.push_back(Mark{fault.t, "node_restart", fmt::format("restarted, data {}", fault.mode), false});
+        break;
+      case sim::FaultKind::failover:
+        if (node) node->marks.push_back(Mark{fault.t, "failover", fmt::format("promoted (was replica of node {})", fault.from), false});
+        if (Lane* old = node_lane(fault.from)) {
+          old->marks.push_back(Mark{fault.t, "failover", fmt::format("failed over to node {}", fault.node), false});
+          open_span(old, "down", "", fault.t, -1, "fenced off after failover");
+        }
+        break;
+      case sim::FaultKind::client_clock_jump:
+      case sim::FaultKind::node_clock_jump:
+        if (own_lane) own_lane->marks.push_back(Mark{fault.t, name, fmt::format("clock jumps {:+} ms", fault.delta_us / 1000), false});
+        break;
+      case sim::FaultKind::client_clock_drift:
+      case sim::FaultKind::node_clock_drift:
+        if (own_lane) own_lane->marks.push_back(Mark{fault.t, name, fmt::format("clock drift {} ppm", fault.drift_ppm), false});
+        break;
+      case sim::FaultKind::slow_node:
+        if (own_lane) own_lane->marks.push_back(Mark{fault.t, name, fmt::format("slow by {} ms", fault.delay_us / 1000), false});
+        break;
+      case sim::FaultKind::loss:
+        global_marks_.push_back(Mark{fault.t, "loss", fmt::format("loss: requests {} ppm, replies {} ppm",
+                                                                   fault.request_ppm, fault.reply_ppm), false});
+        break;
+      // Drawn by what they do to the nodes' keys and roles: the node's "evicted" server event, a cluster's or
+      // the sentinels' failover and rejoin lines; a replica's cut link shows in the lag of what it applies.
+      case sim::FaultKind::evict:
+      case sim::FaultKind::replica_partition:
+      case sim::FaultKind::slot_migration:
+      case sim::FaultKind::split_brain: break;
     }
-    // "evict" shows as the node's "evicted" server event.
+  }
+
+  void on_follow_up(const FaultEvent& fault) {
+    if (fault.is(sim::FaultFollowUp::resume)) close_spans(client_lane(fault.process), "pause", fault.t);
   }
 
   void on_server(const ServerEvent& server) {
