@@ -31,18 +31,7 @@ Task<AcquireResult> Redlock::acquire(std::string key, Micros wait) {
   bool any_reply = false;
   while (result.attempts < options_.retry.max_attempts) {
     ++result.attempts;
-    std::vector<NodeCommand> commands;
-    commands.reserve(nodes_.size());
-    for (std::size_t node : nodes_) {
-      // Built in place: an initializer list would copy each argument twice (the token allocates each time).
-      Command set;
-      set.reserve(6);
-      for (std::string_view argument : {std::string_view("SET"), std::string_view(key), std::string_view(token),
-                                        std::string_view("NX"), std::string_view("PX"), std::string_view(ttl_ms)}) {
-        set.emplace_back(argument);
-      }
-      commands.push_back({node, std::move(set)});
-    }
+    std::vector<NodeCommand> commands = set_everywhere(key, token, ttl_ms);
     const MonoTime started = clock_.monotonic_now();  // before the first request leaves
     // Stop waiting once a quorum granted or can no longer grant: a slow node then costs nothing. A late
     // grant on a node not awaited is undone by the release below, or ends with its TTL. "Can no longer
@@ -92,6 +81,24 @@ Task<AcquireResult> Redlock::acquire(std::string key, Micros wait) {
   result.status = any_reply ? AcquireStatus::busy : AcquireStatus::unreachable;
   LOCKCHECK_ASSERT(!result.lease);  // a failed acquire hands out nothing to hold
   co_return result;
+}
+
+std::vector<NodeCommand> Redlock::set_everywhere(const std::string& key, const std::string& token,
+                                                const std::string& ttl_ms) const {
+  std::vector<NodeCommand> commands;
+  commands.reserve(nodes_.size());
+  for (std::size_t node : nodes_) {
+    // Built in place: an initializer list would copy each argument twice (the token allocates each time).
+    Command set;
+    set.reserve(6);
+    for (std::string_view argument : {std::string_view("SET"), std::string_view(key), std::string_view(token),
+                                      std::string_view("NX"), std::string_view("PX"), std::string_view(ttl_ms)}) {
+      set.emplace_back(argument);
+    }
+    commands.push_back({node, std::move(set)});
+  }
+  LOCKCHECK_ASSERT(commands.size() == nodes_.size());
+  return commands;
 }
 
 Task<ReleaseStatus> Redlock::release_everywhere(const std::string& key, const std::string& token) {

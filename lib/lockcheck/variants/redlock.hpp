@@ -37,6 +37,8 @@ class Redlock final : public LockAlgorithm {
   static std::size_t quorum_of(std::size_t masters) { return masters / 2 + 1; }
 
  private:
+  // SET key token NX PX ttl for every master, built once per attempt.
+  std::vector<NodeCommand> set_everywhere(const std::string& key, const std::string& token, const std::string& ttl_ms) const;
   Task<ReleaseStatus> release_everywhere(const std::string& key, const std::string& token);
 
   Port& port_;

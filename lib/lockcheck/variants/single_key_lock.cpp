@@ -118,14 +118,7 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
       }
       maybe_ours = false;
       if (tried.granted) {
-        Lease lease;
-        lease.key = key;
-        lease.token = token;
-        lease.sent_at = sent_at;
-        lease.valid_until = sent_at + ttl_us - margin;
-        lease.fencing_token = tried.fencing_token;
-        lease.clock = &clock_;
-        lease.shared = shared;
+        Lease lease = granted_lease(key, token, sent_at, ttl_us - margin, tried.fencing_token, shared);
         // A grant's validity starts at the send and never exceeds the TTL it asked for.
         LOCKCHECK_ASSERT(lease.valid_until <= sent_at + ttl_us && !lease.token.empty());
         if (clock_.monotonic_now() < lease.valid_until) {
@@ -159,8 +152,27 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
     co_await wait_to_retry(key, pause, give_up_at - now);
   }
 
+  co_return co_await end_failed_acquire(std::move(result), key, token, request.id, maybe_ours, any_reply);
+}
+
+Lease SingleKeyLock::granted_lease(const std::string& key, const std::string& token, MonoTime sent_at, Micros valid_for,
+                                   std::int64_t fencing_token, bool shared) {
+  Lease lease;
+  lease.key = key;
+  lease.token = token;
+  lease.sent_at = sent_at;
+  lease.valid_until = sent_at + valid_for;
+  lease.fencing_token = fencing_token;
+  lease.clock = &clock_;
+  lease.shared = shared;
+  return lease;
+}
+
+Task<AcquireResult> SingleKeyLock::end_failed_acquire(AcquireResult result, const std::string& key,
+                                                      const std::string& token, std::string request_id,
+                                                      bool maybe_ours, bool any_reply) {
   if (maybe_ours) {
-    const ReleaseStatus cleanup = co_await release_token(key, token, request.id);
+    const ReleaseStatus cleanup = co_await release_token(key, token, std::move(request_id));
     if (cleanup == ReleaseStatus::unknown) {
       result.status = AcquireStatus::unknown;
       result.detail = fmt::format("acquire outcome unknown and cleanup unreachable ({})", result.detail);

@@ -92,6 +92,13 @@ class SingleKeyLock : public LockAlgorithm {
   // `shared`: each attempt is attempt_shared() and the lease comes back with `shared` set (read-write
   // variants' acquire_shared()).
   Task<AcquireResult> acquire_loop(std::string key, Micros wait, Millis ttl, bool shared = false);
+  // The lease of a grant to the attempt sent at `sent_at`, valid for `valid_for` from then (TTL − drift margin).
+  Lease granted_lease(const std::string& key, const std::string& token, MonoTime sent_at, Micros valid_for,
+                      std::int64_t fencing_token, bool shared);
+  // An acquire that ran out of attempts or budget: the key a lost attempt may have set is cleaned up (under
+  // `request_id`), then busy, unreachable or, when that cleanup is unanswered, unknown.
+  Task<AcquireResult> end_failed_acquire(AcquireResult result, const std::string& key, const std::string& token,
+                                         std::string request_id, bool maybe_ours, bool any_reply);
   // One shared (read) attempt, for read-write variants. Default: throws InvalidArgument (no shared mode).
   virtual Task<Attempt> attempt_shared(const std::string& key, const std::string& token, bool after_lost_reply,
                                        Millis ttl);
