@@ -1,5 +1,7 @@
 #include "lockcheck/cluster_port.hpp"
 
+#include "lockcheck/assert.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -146,6 +148,13 @@ std::optional<ClusterPort::Redirect> ClusterPort::redirect_of(const Reply& reply
   return Redirect{code == "MOVED", static_cast<int>(*slot), *node};
 }
 
+void ClusterPort::suspect(std::size_t node) {
+  std::lock_guard lock(mutex_);
+  LOCKCHECK_ASSERT(!addresses_.empty());
+  stale_ = true;
+  refresh_from_ = (node + 1) % addresses_.size();
+}
+
 Task<CallResult> ClusterPort::call(std::size_t node, Command command) {
   if (node != 0) co_return not_a_node();
   std::optional<int> slot = command_slot(command);
@@ -171,11 +180,7 @@ Task<CallResult> ClusterPort::call(std::size_t node, Command command) {
     result = co_await nodes_.call(target, command);
     if (result.status == CallStatus::not_sent) {
       // Nothing ran: the node is gone (a failover?). Read the map again and retry where it now points.
-      {
-        std::lock_guard lock(mutex_);
-        stale_ = true;
-        refresh_from_ = (target + 1) % addresses_.size();
-      }
+      suspect(target);
       if (hops++ == options_.max_redirects || !co_await refresh()) co_return result;
       target = route(slot);
       asking = false;
@@ -184,9 +189,7 @@ Task<CallResult> ClusterPort::call(std::size_t node, Command command) {
     if (!result.replied()) {
       // It may have run: never retried here. But a node that stops answering may have failed over: the map
       // is read again before the next command.
-      std::lock_guard lock(mutex_);
-      stale_ = true;
-      refresh_from_ = (target + 1) % addresses_.size();
+      suspect(target);
       co_return result;
     }
     const std::string_view code = result.reply.error_code();

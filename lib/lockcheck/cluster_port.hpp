@@ -71,6 +71,9 @@ class ClusterPort final : public Port {
   std::size_t route(std::optional<int> slot);
   bool stale();
   void mark_stale();
+  // A node that did not answer (or refused the connection) may have failed over: read the map again before the
+  // next command, starting from the node after it.
+  void suspect(std::size_t node);
 
   Port& nodes_;
   Clock& clock_;
