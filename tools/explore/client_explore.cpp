@@ -126,7 +126,8 @@ bool probe_renews(const ClientRunner& runner, const ClientSpec& client, const si
 }
 
 ClientFindJudge::Tally ClientFindJudge::rerun(const RunPlan& plan, const ClientSpec& client, const std::string& property, int runs,
-                                              const std::function<bool(int, int)>& enough) const {
+                                              const std::function<bool(int, int)>& enough,
+                                              std::map<std::string, Tally>* every_property) const {
   Tally tally;
   std::mutex guard;
   std::atomic<int> next{0};
@@ -150,13 +151,21 @@ ClientFindJudge::Tally ClientFindJudge::rerun(const RunPlan& plan, const ClientS
                        static_cast<unsigned long long>(seed), error.what());
           continue;
         }
+        const auto add = [&](Tally& to, const Judged& judged) {
+          ++to.runs;
+          if (judged.violated() && to.violated++ == 0) {
+            to.first_seed = seed;
+            to.verdict = judged.verdict;
+            to.violation_us = judged.violation_us;
+          }
+        };
         const Judged judged = judge_history(run.history, property);
         std::lock_guard lock(guard);
-        ++tally.runs;
-        if (judged.violated() && tally.violated++ == 0) {
-          tally.first_seed = seed;
-          tally.verdict = judged.verdict;
-          tally.violation_us = judged.violation_us;
+        add(tally, judged);
+        if (every_property != nullptr) {
+          for (const std::string_view other : sim::kExpectableProperties) {
+            add((*every_property)[std::string(other)], judge_history(run.history, std::string(other)));
+          }
         }
         settled = settled || enough(tally.violated, tally.runs);
       } catch (...) {
@@ -173,16 +182,21 @@ ClientFindJudge::Tally ClientFindJudge::rerun(const RunPlan& plan, const ClientS
   return tally;
 }
 
-bool ClientFindJudge::reproduces(const RunPlan& plan, const std::string& property, int& spent) const {
+bool ClientFindJudge::reproduces(const RunPlan& plan, const std::string& property, int refuted_after, int& spent) const {
   const int need = settings_.min_reproductions, runs = settings_.confirm_runs;
   const Tally tally = rerun(plan, settings_.client, property, runs, [&](int violated, int finished) {
-    return violated >= need || violated + (runs - finished) < need;
+    return violated >= need || violated + (runs - finished) < need || finished - violated >= refuted_after;
   });
   spent += tally.runs;
   return tally.violated >= need;
 }
 
-void ClientFindJudge::shrink(Find& find, int& spent) const {
+bool ClientFindJudge::shrink(Find& find, int reproduced, int& spent) const {
+  // Misses in a row that a schedule reproducing at the confirmed rate shows with probability under 5%.
+  const double rate = static_cast<double>(std::max(1, reproduced)) / settings_.confirm_runs;
+  const int refuted_after =
+      rate >= 1.0 ? 1 : std::clamp(static_cast<int>(std::ceil(std::log(0.05) / std::log(1.0 - rate))), 1, settings_.confirm_runs);
+  bool one_minimal = false;
   // ddmin over fault units: drop chunks of halves, then quarters, ... then single units, each drop kept only
   // while the schedule still reproduces; bounded by shrink_runs judged runs.
   RunPlan& minimal = find.minimal;
@@ -196,7 +210,7 @@ void ClientFindJudge::shrink(Find& find, int& spent) const {
                             candidate_units.begin() + static_cast<std::ptrdiff_t>(std::min(units.size(), start + size)));
       RunPlan candidate = minimal;
       candidate.config.faults = joined(candidate_units);
-      if (reproduces(candidate, find.property, spent)) {
+      if (reproduces(candidate, find.property, refuted_after, spent)) {
         units = std::move(candidate_units);
         minimal = std::move(candidate);
         dropped = true;
@@ -204,18 +218,23 @@ void ClientFindJudge::shrink(Find& find, int& spent) const {
       }
     }
     if (dropped) continue;  // again at the same granularity
-    if (size == 1) break;   // 1-minimal within the budget
+    if (size == 1) {        // 1-minimal within the budget
+      one_minimal = spent < settings_.shrink_runs;
+      break;
+    }
     chunks *= 2;
   }
+  if (units.empty()) one_minimal = true;
   // Fewer clients, down to two and never below a client a fault names.
   int named = -1;
   for (const sim::FaultSpec& fault : minimal.config.faults) named = std::max(named, fault.process);
   while (spent < settings_.shrink_runs && minimal.config.clients.size() > std::max<std::size_t>(2, static_cast<std::size_t>(named + 1))) {
     RunPlan candidate = minimal;
     candidate.config.clients.pop_back();
-    if (!reproduces(candidate, find.property, spent)) break;
+    if (!reproduces(candidate, find.property, refuted_after, spent)) break;
     minimal = std::move(candidate);
   }
+  return one_minimal;
 }
 
 ClientSpec ClientFindJudge::reference_client() const {
@@ -240,10 +259,6 @@ int ClientFindJudge::reference_runs(int reproduced) const {
   return std::clamp(needed, runs, 20);
 }
 
-ClientFindJudge::Tally ClientFindJudge::reference(const RunPlan& plan, const std::string& property, int runs) const {
-  return rerun(plan, reference_client(), property, runs, [](int violated, int) { return violated > 0; });
-}
-
 FindDecision ClientFindJudge::judge(Find& find) {
   const std::string& property = find.property;
   ClientFindRecord record;
@@ -251,7 +266,12 @@ FindDecision ClientFindJudge::judge(Find& find) {
   record.run = find.run;
   // 1. Confirmed: the schedule as found, on its seed and the next ones.
   int spent = 0;
-  const Tally confirmed = rerun(find.plan, settings_.client, property, settings_.confirm_runs, [](int, int) { return false; });
+  Tally confirmed;
+  if (const auto earlier = confirmed_.find(find.run); earlier != confirmed_.end()) {
+    confirmed = earlier->second[property];
+  } else {
+    confirmed = rerun(find.plan, settings_.client, property, settings_.confirm_runs, [](int, int) { return false; }, &confirmed_[find.run]);
+  }
   if (confirmed.violated < settings_.min_reproductions) {
     std::fprintf(stderr, "explore %s: run %llu's %s violation reproduced %d of %d reruns: not a find\n", settings_.label.c_str(),
                  static_cast<unsigned long long>(find.run), property.c_str(), confirmed.violated, confirmed.runs);
@@ -266,7 +286,17 @@ FindDecision ClientFindJudge::judge(Find& find) {
       if (limit) return fmt::format("the theory: {} (the client is lockcheck's reference Mutex itself)", limit->because);
       return std::nullopt;
     }
-    const Tally ref = reference(plan, property, reference_runs(reproduced));
+    const int runs = reference_runs(reproduced);
+    Tally ref;
+    // On the schedule as found the reference's runs serve every property the run broke.
+    const bool as_found = plan.config.faults == find.plan.config.faults && plan.config.clients.size() == find.plan.config.clients.size();
+    auto& cached = referenced_[find.run];
+    if (as_found && cached.count(property) > 0 && (cached[property].violated > 0 || cached[property].runs >= runs)) {
+      ref = cached[property];
+    } else {
+      ref = rerun(plan, reference_client(), property, runs, [](int violated, int) { return violated > 0; },
+                  as_found ? &(cached = {}) : nullptr);
+    }
     record.reference_runs = ref.runs;
     record.reference_violations = ref.violated;
     if (ref.violated > 0) {
@@ -280,7 +310,7 @@ FindDecision ClientFindJudge::judge(Find& find) {
   std::optional<std::string> limit = decide(find.plan, confirmed.violated, "found");
   // 2. Shrunk while it reproduces (a limit is shown as found: shrinking real runs is dear).
   if (!limit) {
-    shrink(find, spent);
+    find.one_minimal = shrink(find, confirmed.violated, spent);
     record.shrink_runs = spent;
   }
   // 3. Written, and the file confirmed R times on its seeds, as `lockcheck judge FILE` runs them.
@@ -346,7 +376,10 @@ FindDecision ClientFindJudge::judge(Find& find) {
   }
   find.shrink_simulations = spent;
   // 4. Decided on the file's schedule (an own bug only if the reference keeps the property there too).
-  if (!limit) limit = decide(find.minimal, from_file.violated, "minimal");
+  // (Unless shrinking changed nothing: then the reference ran on this very schedule already.)
+  const bool shrunk = find.minimal.config.faults != find.plan.config.faults ||
+                      find.minimal.config.clients.size() != find.plan.config.clients.size();
+  if (!limit && shrunk) limit = decide(find.minimal, from_file.violated, "minimal");
   find.own_bug = !limit;
   if (limit) {
     find.decided_by = *limit;

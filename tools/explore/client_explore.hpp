@@ -78,13 +78,16 @@ class ClientFindJudge {
   };
   // Runs `client` on `plan` with seeds seed, seed+1, ..., at most `runs`, `parallel` at once, stopping once
   // `enough` says the outcome is settled (violations so far, runs finished).
+  // With `every_property`, each run's verdict on every property is tallied there too.
   Tally rerun(const RunPlan& plan, const ClientSpec& client, const std::string& property, int runs,
-              const std::function<bool(int violated, int finished)>& enough) const;
-  // Whether the plan still reproduces: at least min_reproductions of confirm_runs, stopping early either way.
-  bool reproduces(const RunPlan& plan, const std::string& property, int& spent) const;
-  void shrink(Find& find, int& spent) const;
-  // The reference lock on the plan: a violation of `property` in up to `runs` runs makes a known limit.
-  Tally reference(const RunPlan& plan, const std::string& property, int runs) const;
+              const std::function<bool(int violated, int finished)>& enough,
+              std::map<std::string, Tally>* every_property = nullptr) const;
+  // Whether the plan still reproduces: at least min_reproductions of confirm_runs, stopping early either way:
+  // refuted after `refuted_after` misses (as many as a schedule that reproduced at the confirmed rate misses in a
+  // row only one time in twenty).
+  bool reproduces(const RunPlan& plan, const std::string& property, int refuted_after, int& spent) const;
+  // Shrinks find.minimal; true when it ended 1-minimal (no single unit of faults could go), not out of budget.
+  bool shrink(Find& find, int reproduced, int& spent) const;
   // How many reference runs keep a client's rate honest: a lock that reproduced k of R breaks at least once in
   // that many runs with probability 95%, were it as likely to break (at least R, at most 20).
   int reference_runs(int reproduced) const;
@@ -94,6 +97,10 @@ class ClientFindJudge {
   ClientSearchSettings settings_;
   sim::Fencing fencing_;
   ClientRunner runner_;
+  // A run's confirmation, for every property: one run that broke several is rerun once, not once per property.
+  std::map<std::uint64_t, std::map<std::string, Tally>> confirmed_;
+  // The reference on a run's schedule as found, for every property (the same: a run that broke several).
+  std::map<std::uint64_t, std::map<std::string, Tally>> referenced_;
   mutable std::mutex mutex_;
   std::vector<ClientFindRecord> records_;
 };

@@ -364,7 +364,9 @@ int command_explore(const ExploreCommandOptions& given) {
   for (const Target& target : targets) {
     outcomes.push_back(explore_target(target, options, out_dir));
     records.push_back(lock_record(outcomes.back(), options));
-    print_lock_report(records.back(), report_header(outcomes.back(), options), outcomes.back().corpus_notes, ReportFiles{out_dir, "wrote", {}});
+    ReportFiles files{out_dir, "wrote", {}};
+    if (target.client) files = ReportFiles{out_dir, "wrote", {}, "lockcheck judge", "judged runs"};
+    print_lock_report(records.back(), report_header(outcomes.back(), options), outcomes.back().corpus_notes, files);
     std::fflush(stdout);
     found = found || !outcomes.back().result.finds.empty();
   }
