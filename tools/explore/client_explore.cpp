@@ -259,12 +259,87 @@ int ClientFindJudge::reference_runs(int reproduced) const {
   return std::clamp(needed, runs, 20);
 }
 
+void ClientFindJudge::add_to(Tally& to, const Tally& more) {
+  if (to.violated == 0 && more.violated > 0) {
+    to.first_seed = more.first_seed;
+    to.verdict = more.verdict;
+    to.violation_us = more.violation_us;
+  }
+  to.runs += more.runs;
+  to.violated += more.violated;
+}
+
+ClientFindJudge::Tally ClientFindJudge::reference_on(const Find& find, const RunPlan& plan, int runs) {
+  const std::string& property = find.property;
+  // On the schedule as found, the reference's runs serve every property the run broke, and later calls add runs
+  // (on the next seeds) to the earlier ones.
+  const bool as_found = plan.config.faults == find.plan.config.faults && plan.config.clients.size() == find.plan.config.clients.size();
+  if (!as_found) return rerun(plan, reference_client(), property, runs, [](int violated, int) { return violated > 0; });
+  std::map<std::string, Tally>& cached = referenced_[find.run];
+  Tally& mine = cached[property];
+  if (mine.violated > 0 || mine.runs >= runs) return mine;
+  RunPlan next = plan;
+  next.seed += static_cast<std::uint64_t>(mine.runs);
+  std::map<std::string, Tally> more;
+  rerun(next, reference_client(), property, runs - mine.runs, [](int violated, int) { return violated > 0; }, &more);
+  for (const auto& [name, tally] : more) add_to(cached[name], tally);
+  return cached[property];
+}
+
 FindDecision ClientFindJudge::judge(Find& find) {
   const std::string& property = find.property;
   ClientFindRecord record;
   record.property = property;
   record.run = find.run;
-  // 1. Confirmed: the schedule as found, on its seed and the next ones.
+  const bool theory = client_is_reference();
+  find.reference = theory ? "" : "lockcheck_judge_mutex";
+  // Own bug or known limit on `plan`: the reference's violation in `runs` runs (none, when the theory decides).
+  const auto limit_on = [&](const RunPlan& plan, int runs, const char* which) -> std::optional<std::string> {
+    if (theory) {
+      const auto limit = known_limit(property, plan.config.faults, fencing_, find.verdict.tags);
+      if (limit) return fmt::format("the theory: {} (the client is lockcheck's reference Mutex itself)", limit->because);
+      return std::nullopt;
+    }
+    const Tally ref = reference_on(find, plan, runs);
+    record.reference_runs = ref.runs;
+    record.reference_violations = ref.violated;
+    if (ref.violated == 0) return std::nullopt;
+    find.reference_seed = ref.first_seed;
+    return fmt::format("lockcheck's reference Mutex ({}) breaks it too under the {} schedule (seed {}, {} of {} run(s)): {}",
+                       fmt::join(reference_client().command, " "), which, ref.first_seed, ref.violated, ref.runs, ref.verdict.cause);
+  };
+  std::vector<std::uint64_t> seeds;
+  std::string path;
+  // Writes the find's file, an own bug (decided_by empty) or a known limit; `path` names it.
+  const auto write = [&](const std::string& decided_by, const std::string& reproduced) {
+    const std::string stem = find_stem(settings_.label, property, decided_by.empty());
+    path = (std::filesystem::path(settings_.out_dir) / (stem + ".toml")).string();
+    std::filesystem::create_directories(settings_.out_dir);
+    const std::string description = fmt::format(
+        "Found by lockcheck explore --client (run {}) on real redis-servers, {} fault(s): {}\n{}: {}\n{}\n{}: {}", find.run,
+        find.minimal.config.faults.size(), schedule_text(find.minimal.config.faults), property, find.verdict.cause, reproduced,
+        decided_by.empty() ? "The client's own bug" : "A known limit of the fault model", decided_by.empty() ? find.decided_by : decided_by);
+    std::ofstream(path) << client_scenario_text(find.minimal, settings_.client, stem, seeds, property, description);
+  };
+  const auto finish = [&](FindDecision decision) {
+    record.own_bug = decision == FindDecision::own_bug;
+    record.file.path = path;
+    std::lock_guard lock(mutex_);
+    records_.push_back(record);
+    return decision;
+  };
+  // 1. A limit of the model shows at once, mostly: the reference on the run as found, twice at most (known limits
+  // are common, and a real run is dear: a limit is shown as found, neither confirmed nor shrunk).
+  if (auto limit = limit_on(find.plan, std::min(2, reference_runs(settings_.confirm_runs)), "found")) {
+    find.own_bug = false;
+    find.decided_by = *limit;
+    seeds = {find.plan.seed};
+    write(*limit, "Seen once by the search; not rerun: the reference lock broke it too.");
+    record.file.problem = "not rerun (a known limit's example as the search found it: the reference lock broke it too)";
+    find.story.push_back("a known limit, shown as found (not confirmed nor shrunk: the reference broke it too)");
+    return finish(FindDecision::known_limit);
+  }
+  // 2. Confirmed: the schedule as found, on its seed and the next ones (for every property the run broke at once).
   int spent = 0;
   Tally confirmed;
   if (const auto earlier = confirmed_.find(find.run); earlier != confirmed_.end()) {
@@ -279,58 +354,14 @@ FindDecision ClientFindJudge::judge(Find& find) {
   }
   std::fprintf(stderr, "explore %s: run %llu's %s violation reproduced %d of %d reruns; deciding and shrinking it\n",
                settings_.label.c_str(), static_cast<unsigned long long>(find.run), property.c_str(), confirmed.violated, confirmed.runs);
-  const bool theory = client_is_reference();
-  const auto decide = [&](const RunPlan& plan, int reproduced, const char* which) -> std::optional<std::string> {
-    if (theory) {
-      const auto limit = known_limit(property, plan.config.faults, fencing_, find.verdict.tags);
-      if (limit) return fmt::format("the theory: {} (the client is lockcheck's reference Mutex itself)", limit->because);
-      return std::nullopt;
-    }
-    const int runs = reference_runs(reproduced);
-    Tally ref;
-    // On the schedule as found the reference's runs serve every property the run broke.
-    const bool as_found = plan.config.faults == find.plan.config.faults && plan.config.clients.size() == find.plan.config.clients.size();
-    auto& cached = referenced_[find.run];
-    if (as_found && cached.count(property) > 0 && (cached[property].violated > 0 || cached[property].runs >= runs)) {
-      ref = cached[property];
-    } else {
-      ref = rerun(plan, reference_client(), property, runs, [](int violated, int) { return violated > 0; },
-                  as_found ? &(cached = {}) : nullptr);
-    }
-    record.reference_runs = ref.runs;
-    record.reference_violations = ref.violated;
-    if (ref.violated > 0) {
-      find.reference_seed = ref.first_seed;
-      return fmt::format("lockcheck's reference Mutex ({}) breaks it too under the {} schedule (seed {}): {}",
-                         fmt::join(reference_client().command, " "), which, ref.first_seed, ref.verdict.cause);
-    }
-    return std::nullopt;
-  };
-  find.reference = theory ? "" : "lockcheck_judge_mutex";
-  std::optional<std::string> limit = decide(find.plan, confirmed.violated, "found");
-  // 2. Shrunk while it reproduces (a limit is shown as found: shrinking real runs is dear).
-  if (!limit) {
-    find.one_minimal = shrink(find, confirmed.violated, spent);
-    record.shrink_runs = spent;
-  }
-  // 3. Written, and the file confirmed R times on its seeds, as `lockcheck judge FILE` runs them.
-  std::vector<std::uint64_t> seeds;
+  // 3. The reference as often as the client's rate asks, on the run as found.
+  std::optional<std::string> limit = limit_on(find.plan, reference_runs(confirmed.violated), "found");
+  // 4. Shrunk while it reproduces.
+  if (!limit) find.one_minimal = shrink(find, confirmed.violated, spent);
+  record.shrink_runs = spent;
+  // 5. Written, and the file judged on each of its R seeds, as `lockcheck judge FILE` runs them.
   for (int i = 0; i < settings_.confirm_runs; ++i) seeds.push_back(find.minimal.seed + static_cast<std::uint64_t>(i));
-  std::string path;
-  // Writes the find's file as a limit (decided_by set) or an own bug; `path` names it.
-  const auto write = [&](const std::string& decided_by, int reproduced, int runs) {
-    const std::string stem = find_stem(settings_.label, property, decided_by.empty());
-    path = (std::filesystem::path(settings_.out_dir) / (stem + ".toml")).string();
-    std::filesystem::create_directories(settings_.out_dir);
-    const std::string description = fmt::format(
-        "Found by lockcheck explore --client (run {}), confirmed and shrunk on real redis-servers to {} fault(s): {}\n"
-        "{}: {}\nReproduced in {} of {} runs (seeds {}..{}; a real run does not replay byte for byte).\n{}: {}",
-        find.run, find.minimal.config.faults.size(), schedule_text(find.minimal.config.faults), property, find.verdict.cause,
-        reproduced, runs, seeds.front(), seeds.back(), decided_by.empty() ? "The client's own bug" : "A known limit of the fault model",
-        decided_by.empty() ? find.decided_by : decided_by);
-    std::ofstream(path) << client_scenario_text(find.minimal, settings_.client, stem, seeds, property, description);
-  };
-  write(limit.value_or(""), confirmed.violated, confirmed.runs);
+  write(limit.value_or(""), "");
   Tally from_file;
   {
     std::vector<std::exception_ptr> errors;
@@ -369,33 +400,29 @@ FindDecision ClientFindJudge::judge(Find& find) {
   }
   record.reproduced = from_file.violated;
   record.confirm_runs = from_file.runs;
-  record.shrink_runs = spent;
   if (from_file.violated > 0) {
     find.verdict = from_file.verdict;
     find.violation_us = from_file.violation_us;
   }
   find.shrink_simulations = spent;
-  // 4. Decided on the file's schedule (an own bug only if the reference keeps the property there too).
-  // (Unless shrinking changed nothing: then the reference ran on this very schedule already.)
+  // 6. Decided on the file's schedule too (an own bug only if the reference keeps the property there as well),
+  // unless shrinking changed nothing: then the reference ran on this very schedule already.
   const bool shrunk = find.minimal.config.faults != find.plan.config.faults ||
                       find.minimal.config.clients.size() != find.plan.config.clients.size();
-  if (!limit && shrunk) limit = decide(find.minimal, from_file.violated, "minimal");
+  if (!limit && shrunk) limit = limit_on(find.minimal, reference_runs(from_file.violated), "minimal");
   find.own_bug = !limit;
-  if (limit) {
-    find.decided_by = *limit;
-  } else {
-    find.decided_by = theory ? std::string("no case of the theory explains it, and the client is lockcheck's reference Mutex itself")
+  find.decided_by = limit ? *limit
+                    : theory ? std::string("no case of the theory explains it, and the client is lockcheck's reference Mutex itself")
                              : fmt::format("lockcheck's reference Mutex ({}) keeps it under the same schedule ({} runs with no violation, "
                                            "against {} of {} for the client)",
                                            fmt::join(reference_client().command, " "), record.reference_runs, from_file.violated,
                                            from_file.runs);
-  }
-  // The file says the final decision (and, for a limit decided only now, takes the limit's name).
+  // The file says the final decision (and takes a limit's name when it was decided only now).
   std::error_code ignored;
   std::filesystem::remove(path, ignored);
-  write(find.own_bug ? "" : find.decided_by, from_file.violated, from_file.runs);
-  record.own_bug = find.own_bug;
-  record.file.path = path;
+  write(find.own_bug ? "" : find.decided_by,
+        fmt::format("Reproduced in {} of {} runs (seeds {}..{}; a real run does not replay byte for byte); as found, {} of {}.",
+                    from_file.violated, from_file.runs, seeds.front(), seeds.back(), confirmed.violated, confirmed.runs));
   record.file.reproduced = from_file.violated >= settings_.min_reproductions;
   if (!record.file.reproduced) {
     record.file.problem = fmt::format("the file reproduced it in {} of {} runs, fewer than {}", from_file.violated, from_file.runs,
@@ -408,9 +435,7 @@ FindDecision ClientFindJudge::judge(Find& find) {
                                      record.reference_violations, record.reference_runs));
   }
   find.story.push_back(fmt::format("{} judged run(s) spent shrinking", spent));
-  std::lock_guard lock(mutex_);
-  records_.push_back(record);
-  return find.own_bug ? FindDecision::own_bug : FindDecision::known_limit;
+  return finish(find.own_bug ? FindDecision::own_bug : FindDecision::known_limit);
 }
 
 WrittenFind ClientFindJudge::file_of(const Find& find) const {

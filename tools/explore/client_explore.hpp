@@ -92,6 +92,9 @@ class ClientFindJudge {
   // that many runs with probability 95%, were it as likely to break (at least R, at most 20).
   int reference_runs(int reproduced) const;
   ClientSpec reference_client() const;
+  // The reference on `plan` (the find's, or its shrunk one) in `runs` runs at most, stopping at a violation.
+  Tally reference_on(const Find& find, const RunPlan& plan, int runs);
+  static void add_to(Tally& to, const Tally& more);
   bool client_is_reference() const;
 
   ClientSearchSettings settings_;
