@@ -24,10 +24,10 @@ struct ClientSearchSettings {
   std::string lockcheck;                // the lockcheck binary (runs `judge`)
   std::string reference_program;        // lockcheck_judge_mutex: lockcheck's Mutex over PROTOCOL.md
   bool renews = false;                  // the client renews its lease by itself (holds past the TTL are drawn)
-  unsigned parallel = 2;                // judged runs at once
+  unsigned parallel = 3;                // judged runs at once
   int confirm_runs = 5;                 // R: reruns of a find's schedule
   int min_reproductions = 2;            // of R, for a find (and each shrinking step) to count
-  int shrink_runs = 40;                 // judged runs a find's shrinking may spend
+  int shrink_runs = 16;                 // judged runs a find's shrinking may spend
   std::string out_dir;                  // where find files go
   std::string work_dir;                 // each run's scratch (files removed after)
 };

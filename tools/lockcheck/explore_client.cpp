@@ -24,12 +24,6 @@ std::string label_of(const std::vector<std::string>& command) {
   return std::filesystem::path(command.front()).filename().string();
 }
 
-std::string make_work_dir() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "lockcheck-explore-client-XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot make a temporary directory");
-  return pattern;
-}
-
 double cpu_seconds_of_children() {
   rusage usage{};
   getrusage(RUSAGE_CHILDREN, &usage);
@@ -38,6 +32,17 @@ double cpu_seconds_of_children() {
 }
 
 }  // namespace
+
+ScratchFolder::ScratchFolder() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "lockcheck-explore-client-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot make a temporary directory");
+  path_ = pattern;
+}
+
+ScratchFolder::~ScratchFolder() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
 
 ClientSession::ClientSession(const ExploreClientOptions& options, std::optional<sim::SimConfig> base, const std::string& out_dir)
     : started_(std::chrono::steady_clock::now()) {
@@ -61,7 +66,7 @@ ClientSession::ClientSession(const ExploreClientOptions& options, std::optional<
   settings_.min_reproductions = std::min(2, options.confirm_runs);
   settings_.shrink_runs = options.shrink_runs;
   settings_.out_dir = out_dir;
-  settings_.work_dir = make_work_dir();
+  settings_.work_dir = scratch_.path();
   judge_ = std::make_unique<explore::ClientFindJudge>(settings_, sim::Fencing::off);
   if (base) {
     base_ = *base;
@@ -86,11 +91,6 @@ ClientSession::ClientSession(const ExploreClientOptions& options, std::optional<
   if (base && settings_.renews && base_.workload.hold_max_us <= ttl_us) base_.workload.hold_max_us = 3 * ttl_us;
   judge_ = std::make_unique<explore::ClientFindJudge>(settings_, base_.workload.fencing);
   started_ = std::chrono::steady_clock::now();
-}
-
-ClientSession::~ClientSession() {
-  std::error_code ignored;
-  std::filesystem::remove_all(settings_.work_dir, ignored);
 }
 
 void ClientSession::configure(explore::ExploreOptions& search) {

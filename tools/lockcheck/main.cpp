@@ -405,10 +405,10 @@ int main(int argc, char** argv) {
                       "Whether the client renews its lease by itself: yes, no or auto (default: a scenario's holds past the TTL "
                       "say yes; else one probe run)")
       ->check(CLI::IsMember({"yes", "no", "auto"}));
-  explore->add_option("--parallel", explore_options.client.parallel, "--client: judged runs at once (default 2)")->check(CLI::Range(1, 16));
+  explore->add_option("--parallel", explore_options.client.parallel, "--client: judged runs at once (default 3)")->check(CLI::Range(1, 16));
   explore->add_option("--confirm", explore_options.client.confirm_runs, "--client: reruns that confirm a find (default 5)")
       ->check(CLI::Range(2, 50));
-  explore->add_option("--shrink-runs", explore_options.client.shrink_runs, "--client: judged runs a find's shrinking may spend (default 40)")
+  explore->add_option("--shrink-runs", explore_options.client.shrink_runs, "--client: judged runs a find's shrinking may spend (default 16)")
       ->check(CLI::Range(0, 10000));
   std::string explore_shard;
   explore->add_option("--shard", explore_shard,

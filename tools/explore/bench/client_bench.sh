@@ -10,7 +10,7 @@
 #                                       [BUG...]      BUG: rs175 (default all), rl369, rs24
 set -uo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
-build_dir="$repo_root/build" seeds="1" budget_s=600 parallel=2 fixed=0 bugs=()
+build_dir="$repo_root/build" seeds="1" budget_s=600 parallel=3 fixed=0 bugs=()
 while (($#)); do
   case $1 in
     --build) build_dir=$2; shift 2 ;;
