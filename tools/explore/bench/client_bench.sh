@@ -6,8 +6,9 @@
 # Prints, per search: what it found first (an own bug, its property), when (the first violation seen; the first own
 # bug confirmed, shrunk, decided and written), the search's runs, every judged run (confirmations, shrinking and the
 # reference's runs included), judged runs per second and CPU per judged run. A slow yardstick (real time): not CI.
-#   tools/explore/bench/client_bench.sh [--build DIR] [--seeds "1 2 3"] [--budget-s 600] [--parallel P] [--fixed]
-#                                       [BUG...]      BUG: rs175 (default all), rl369, rs24
+#   tools/explore/bench/client_bench.sh [--build DIR] [--seeds "1 2 3"] [--budget-s 600] [--parallel P]
+#                                       [--fixed | --fixed-only] [BUG...]      BUG: rs175, rl369, rs24 (default all)
+# KEEP=DIR keeps each search's log and output folder (its find files) there.
 set -uo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 build_dir="$repo_root/build" seeds="1" budget_s=600 parallel=3 fixed=0 bugs=()
@@ -18,6 +19,7 @@ while (($#)); do
     --budget-s) budget_s=$2; shift 2 ;;
     --parallel) parallel=$2; shift 2 ;;
     --fixed) fixed=1; shift ;;
+    --fixed-only) fixed=2; shift ;;
     *) bugs+=("$1"); shift ;;
   esac
 done
@@ -42,7 +44,8 @@ for bug in "${bugs[@]}"; do
   IFS='|' read -r buggy fixed_pkgs adapter_pair keys <<< "${spec[$bug]}"
   read -r buggy_adapter fixed_adapter <<< "$adapter_pair"
   fixed_adapter=${fixed_adapter:-$buggy_adapter}
-  versions=("buggy|$buggy|$buggy_adapter")
+  versions=()
+  ((fixed < 2)) && versions+=("buggy|$buggy|$buggy_adapter")
   ((fixed)) && versions+=("fixed|$fixed_pkgs|$fixed_adapter")
   for version in "${versions[@]}"; do
     IFS='|' read -r which pkgs adapter <<< "$version"
@@ -67,7 +70,9 @@ for bug in "${bugs[@]}"; do
       own=$(sed -n 's/.*first own bug confirmed at \([0-9.]*\) s.*/\1/p' <<< "$summary")
       printf '| %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %s | %s |\n' "$bug" "$pkgs" "$seed" "${found:-none}" \
         "${first_violation:--}" "${own:--}" "${search_runs:--}" "${judged:--}" "$wall" "${rate:--}" "${cpu:--}"
-      [[ -n "${KEEP_LOGS:-}" ]] && cp "$out.log" "$KEEP_LOGS/$bug-$which-seed$seed.log"
+      if [[ -n "${KEEP:-}" ]]; then
+        mkdir -p "$KEEP" && cp "$out.log" "$KEEP/$bug-$which-seed$seed.log" && cp -r "$out" "$KEEP/$bug-$which-seed$seed"
+      fi
     done
   done
 done
