@@ -250,6 +250,13 @@ ClientSpec ClientFindJudge::reference_client() const {
   return reference;
 }
 
+std::string ClientFindJudge::reference_name() const {
+  // By its file name: reports and explore.json name no path of the machine.
+  std::string name = std::filesystem::path(settings_.reference_program).filename().string();
+  if (settings_.renews) name += " --watchdog";
+  return name;
+}
+
 bool ClientFindJudge::client_is_reference() const {
   return std::any_of(settings_.client.command.begin(), settings_.client.command.end(), [&](const std::string& word) {
     return std::filesystem::path(word).filename() == std::filesystem::path(settings_.reference_program).filename();
@@ -311,7 +318,7 @@ FindDecision ClientFindJudge::judge(Find& find) {
     if (ref.violated == 0) return std::nullopt;
     find.reference_seed = ref.first_seed;
     return fmt::format("lockcheck's reference Mutex ({}) breaks it too under the {} schedule (seed {}, {} of {} run(s)): {}",
-                       fmt::join(reference_client().command, " "), which, ref.first_seed, ref.violated, ref.runs, ref.verdict.cause);
+                       reference_name(), which, ref.first_seed, ref.violated, ref.runs, ref.verdict.cause);
   };
   std::vector<std::uint64_t> seeds;
   std::string path;
@@ -437,7 +444,7 @@ FindDecision ClientFindJudge::judge(Find& find) {
                     : theory ? std::string("no case of the theory explains it, and the client is lockcheck's reference Mutex itself")
                              : fmt::format("lockcheck's reference Mutex ({}) keeps it under the same schedule ({} runs with no violation, "
                                            "against {} of {} for the client)",
-                                           fmt::join(reference_client().command, " "), record.reference_runs, from_file.violated,
+                                           reference_name(), record.reference_runs, from_file.violated,
                                            from_file.runs);
   // The file says the final decision (and takes a limit's name when it was decided only now).
   std::error_code ignored;

@@ -96,6 +96,7 @@ class ClientFindJudge {
   Tally reference_on(const Find& find, const RunPlan& plan, int runs);
   static void add_to(Tally& to, const Tally& more);
   bool client_is_reference() const;
+  std::string reference_name() const;  // "lockcheck_judge_mutex --watchdog", for reports
 
   ClientSearchSettings settings_;
   sim::Fencing fencing_;
