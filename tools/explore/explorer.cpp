@@ -26,14 +26,7 @@
 namespace lockcheck::explore {
 namespace {
 
-// Plans drawn before any of them runs: the unit of parallelism and of determinism.
-constexpr std::size_t kBatch = 8;
-
-struct Outcome {
-  properties::Exercise exercise;
-  std::vector<properties::Verdict> verdicts;
-  std::uint64_t events = 0;
-};
+using Outcome = RunOutcome;
 
 Outcome run_plan(const RunPlan& plan) {
   const sim::RunResult run = sim::simulate(plan.config, plan.seed);
@@ -58,14 +51,15 @@ Outcome run_plan(const RunPlan& plan) {
 // otherwise cost the whole batch. Returns the end of the plans run; every outcome before it is filled.
 // (Plans the search never takes change nothing in its result: only taken runs count.)
 std::size_t run_from(const std::vector<RunPlan>& plans, std::size_t first, unsigned jobs,
-                     const std::function<bool(const Outcome&)>& may_end, std::vector<Outcome>& outcomes) {
+                     const std::function<bool(const Outcome&)>& may_end, const std::function<Outcome(const RunPlan&)>& run,
+                     std::vector<Outcome>& outcomes) {
   std::vector<std::exception_ptr> errors(plans.size());
   std::atomic<std::size_t> next{first};
   std::atomic<std::size_t> end{plans.size()};
   const auto work = [&] {
     for (std::size_t i = next++; i < end; i = next++) {
       try {
-        outcomes[i] = run_plan(plans[i]);
+        outcomes[i] = run ? run(plans[i]) : run_plan(plans[i]);
         // Lower `end` to i + 1 unless another thread lowered it further (each retry sees a lower `end`).
         std::size_t seen = end;
         while (may_end(outcomes[i]) && i + 1 < seen && !end.compare_exchange_weak(seen, i + 1)) {
@@ -329,14 +323,15 @@ bool Explorer::step() {
   std::vector<RunPlan> plans;
   // A batch is either resumed runs or runs of the search's own, so the budget counts only the latter.
   const bool resuming = resumed_next_ < resumed_.size();
-  while (resuming && plans.size() < kBatch && resumed_next_ < resumed_.size()) plans.push_back(resumed_[resumed_next_++]);
-  while (!resuming && plans.size() < kBatch && (options_.budget_runs == 0 || own_runs() + plans.size() < options_.budget_runs)) {
+  const std::size_t batch = std::max<std::size_t>(1, options_.batch);
+  while (resuming && plans.size() < batch && resumed_next_ < resumed_.size()) plans.push_back(resumed_[resumed_next_++]);
+  while (!resuming && plans.size() < batch && (options_.budget_runs == 0 || own_runs() + plans.size() < options_.budget_runs)) {
     plans.push_back(next_plan());
   }
   std::vector<Outcome> outcomes(plans.size());
   const auto may_end = [this](const Outcome& outcome) { return may_end_search(outcome.verdicts); };
   for (std::size_t next = 0; next < plans.size() && !over_;) {
-    const std::size_t end = run_from(plans, next, options_.jobs, may_end, outcomes);
+    const std::size_t end = run_from(plans, next, options_.jobs, may_end, options_.run, outcomes);
     for (; next < end && !over_; ++next) {
       over_ = take(plans[next], outcomes[next].exercise, outcomes[next].verdicts, outcomes[next].events);
       if (resuming) ++result_.corpus_loaded;
@@ -383,7 +378,17 @@ bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
     find.plan = plan;
     find.minimal = plan;
     find.verdict = verdict;
-    if (!options_.decide) {
+    if (options_.judge_find) {
+      const FindDecision decision = options_.judge_find(find);
+      if (decision == FindDecision::not_confirmed) {
+        ++result_.not_confirmed;
+        continue;
+      }
+      if (decision == FindDecision::known_limit) {
+        note_limit(std::move(find));
+        continue;
+      }
+    } else if (!options_.decide) {
       find.decided_by = "not decided (every violation counts)";
       if (options_.shrink_simulations > 0) shrink_find(find);
     } else if (!decide(find)) {
@@ -392,7 +397,7 @@ bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
       continue;
     }
     found_.insert(verdict.property);
-    learn_from_minimal_run(find, options_.decide);
+    if (!options_.run) learn_from_minimal_run(find, options_.decide);
     result_.finds.push_back(std::move(find));
     if (!options_.all_properties || !options_.only_property.empty()) return true;
   }
@@ -548,8 +553,10 @@ void Explorer::note_limit(Find find) {
     return;
   }
   // The first of its property is shown shrunk, as an example (the reference decided on the run as found).
-  if (options_.shrink_simulations > 0 && find.shrink_simulations == 0) shrink_find(find);
-  learn_from_minimal_run(find, true);
+  if (!options_.run) {  // a real run's limit was confirmed and shrunk by its judge
+    if (options_.shrink_simulations > 0 && find.shrink_simulations == 0) shrink_find(find);
+    learn_from_minimal_run(find, true);
+  }
   result_.limits.push_back(ExploreResult::LimitMet{std::move(find), 1});
 }
 

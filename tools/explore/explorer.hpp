@@ -42,6 +42,18 @@ struct WorkloadPins {
   void apply(sim::RunConfig& config) const;
 };
 
+// One run's outcome, as the search takes it.
+struct RunOutcome {
+  properties::Exercise exercise;
+  std::vector<properties::Verdict> verdicts;
+  std::uint64_t events = 0;
+};
+
+struct Find;
+// What an outside judge (ExploreOptions::judge_find) made of a find: the lock's own bug, a known limit of the
+// fault model, or a violation that did not reproduce often enough to be a find at all (real runs only).
+enum class FindDecision { own_bug, known_limit, not_confirmed };
+
 struct ExploreOptions {
   Strategy strategy = Strategy::guided;
   std::uint64_t seed = 1;
@@ -67,6 +79,13 @@ struct ExploreOptions {
   // decided (the reference's own search; the benchmark's limit cells).
   bool decide = true;
   WorkloadPins pins;        // workload knobs fixed on the command line (never redrawn, never shrunk away)
+  // Real runs (explore --client, client_explore.hpp): set, each run goes here instead of the simulator, and each
+  // find to `judge_find` (which confirms, shrinks and decides it by rerunning) instead of the simulator's shrink
+  // and reference; the search's draws, marks and guidance are the same. Both are called from the runs' threads
+  // (`run`) and the search's (`judge_find`).
+  std::function<RunOutcome(const RunPlan&)> run;
+  std::function<FindDecision(Find&)> judge_find;
+  std::size_t batch = 8;  // plans drawn before any of them runs (the unit of parallelism and determinism)
 };
 
 struct Find {
@@ -101,6 +120,7 @@ struct ExploreResult {
     std::int64_t runs = 0;
   };
   std::vector<LimitMet> limits;
+  std::int64_t not_confirmed = 0;  // violations an outside judge did not confirm (real runs: too rare on rerun)
   std::size_t corpus = 0;  // runs kept for mutation
   // Of `runs`, those replayed from a corpus (resume_from) before the search's own: outside its run budget.
   std::uint64_t corpus_loaded = 0;

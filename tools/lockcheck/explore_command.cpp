@@ -33,15 +33,27 @@ struct Target {
   bool can_renew = false;
   sim::Scenario::Scripts scripts;  // absolute paths, for the script variant
   std::string reference;           // the scenario's `reference`, if any
+  // An external client (explore --client, or a scenario's [client]): its runs are judged on real redis-servers.
+  bool client = false;
 };
 
 std::vector<Target> targets_of(const ExploreCommandOptions& options) {
+  const bool client_alone = !options.client.command.empty() && options.scenario_path.empty();
   const int given = (options.scenario_path.empty() ? 0 : 1) + (options.variant.empty() ? 0 : 1) +
-                    (options.script_paths.empty() ? 0 : 1);
-  if (given != 1) throw std::invalid_argument("explore wants exactly one of SCENARIO.toml, --variant ID and --scripts");
+                    (options.script_paths.empty() ? 0 : 1) + (client_alone ? 1 : 0);
+  if (given != 1) throw std::invalid_argument("explore wants exactly one of SCENARIO.toml, --variant ID, --scripts and --client");
   std::vector<Target> targets;
+  if (client_alone) {
+    targets.push_back({"client", {}, false, {}, {}, true});
+    return targets;
+  }
   if (!options.scenario_path.empty()) {
     const sim::Scenario scenario = sim::load_scenario(options.scenario_path);
+    if (!scenario.config.external.command.empty() || !options.client.command.empty()) {
+      if (scenario.backend != "redis") throw std::invalid_argument("explore --client runs on real redis-servers: the scenario's backend must be redis");
+      targets.push_back({scenario.name, scenario.config, false, {}, scenario.reference, true});
+      return targets;
+    }
     if (scenario.backend != "mock") throw std::invalid_argument("explore runs on the simulator: the scenario's backend must be mock");
     const bool has_renew = !scenario.scripts.renew.empty();
     targets.push_back({scenario.name, scenario.config, watchdog_refusal(scenario.config.variant, has_renew).empty(), scenario.scripts,
@@ -99,9 +111,17 @@ explore::ExploreOptions shard_search(const ExploreCommandOptions& options) {
   return search;
 }
 
-TargetOutcome explore_target(const Target& target, const ExploreCommandOptions& options, const std::string& out_dir) {
+TargetOutcome explore_target(const Target& given, const ExploreCommandOptions& options, const std::string& out_dir) {
   explore::ExploreOptions search = shard_search(options);
-  if (search.reference.empty()) search.reference = target.reference;
+  Target target = given;
+  std::unique_ptr<ClientSession> client;
+  if (target.client) {
+    client = std::make_unique<ClientSession>(options.client, options.scenario_path.empty() ? std::nullopt : std::optional(target.base), out_dir);
+    target.base = client->base();
+    target.label = client->label();
+    client->configure(search);
+  }
+  if (search.reference.empty() && !target.client) search.reference = target.reference;
   explore::Explorer explorer(target.base, target.can_renew, search);
   std::size_t corpus_files = 0, corpus_left_out = 0;
   if (!options.corpus_dir.empty()) {
@@ -127,6 +147,17 @@ TargetOutcome explore_target(const Target& target, const ExploreCommandOptions& 
     }
   }
   TargetOutcome outcome{target, explorer.result(), {}, {}, elapsed(), {}};
+  if (client) {
+    // The client's finds were written (and their files judged) as they were decided.
+    for (const explore::Find& find : outcome.result.finds) outcome.files.push_back(client->judge().file_of(find));
+    for (const auto& met : outcome.result.limits) outcome.limit_files.push_back(client->judge().file_of(met.example));
+    outcome.corpus_notes.push_back(client->cost_summary(outcome.result.runs, outcome.seconds));
+    if (outcome.result.not_confirmed > 0) {
+      outcome.corpus_notes.push_back(fmt::format("{} violation(s) reproduced fewer than 2 of {} reruns: not finds",
+                                                 outcome.result.not_confirmed, options.client.confirm_runs));
+    }
+    return outcome;
+  }
   if (!options.corpus_dir.empty()) {
     const explore::CorpusWritten written = explore::write_corpus(explorer.kept_runs(), target.label, options.corpus_dir);
     const std::uint64_t ran = outcome.result.corpus_loaded;
@@ -305,6 +336,9 @@ void check_usage(const ExploreCommandOptions& options) {
   if (options.shard.count == 0 || options.shard.index >= options.shard.count) {
     throw std::invalid_argument(fmt::format("--shard wants i/n with 0 <= i < n, got {}/{}", options.shard.index, options.shard.count));
   }
+  if (!options.corpus_dir.empty() && !options.client.command.empty()) {
+    throw std::invalid_argument("--corpus is for simulated runs: a client's runs are judged in real time, and not kept");
+  }
   if (!options.corpus_dir.empty() && options.search.strategy != explore::Strategy::guided) {
     throw std::invalid_argument("--corpus needs the guided strategy: only guided keeps runs to resume from");
   }
@@ -313,9 +347,12 @@ void check_usage(const ExploreCommandOptions& options) {
 
 }  // namespace
 
-int command_explore(const ExploreCommandOptions& options) {
-  check_usage(options);
-  const std::vector<Target> targets = targets_of(options);
+int command_explore(const ExploreCommandOptions& given) {
+  check_usage(given);
+  const std::vector<Target> targets = targets_of(given);
+  ExploreCommandOptions options = given;
+  // A client's runs take real time: its default budget is ten minutes, not a run count.
+  if (targets.front().client && !options.budget_runs && !options.budget_seconds) options.budget_seconds = 600;
   // A shard's files go into a folder of its own, so that the shards of a search may share an --out.
   const std::string explored = targets.size() == 1 ? targets.front().label : options.variant;
   const std::string out_dir =
@@ -327,7 +364,9 @@ int command_explore(const ExploreCommandOptions& options) {
   for (const Target& target : targets) {
     outcomes.push_back(explore_target(target, options, out_dir));
     records.push_back(lock_record(outcomes.back(), options));
-    print_lock_report(records.back(), report_header(outcomes.back(), options), outcomes.back().corpus_notes, ReportFiles{out_dir, "wrote", {}});
+    ReportFiles files{out_dir, "wrote", {}};
+    if (target.client) files = ReportFiles{out_dir, "wrote", {}, "lockcheck judge", "judged runs"};
+    print_lock_report(records.back(), report_header(outcomes.back(), options), outcomes.back().corpus_notes, files);
     std::fflush(stdout);
     found = found || !outcomes.back().result.finds.empty();
   }

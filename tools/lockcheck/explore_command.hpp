@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "explore_client.hpp"
 #include "explorer.hpp"
 #include "shard.hpp"
 
@@ -25,6 +26,8 @@ struct ExploreCommandOptions {
   explore::ShardSpec shard;
   // --corpus DIR: resume from the kept runs there (corpus.hpp), and add this search's kept runs to it.
   std::string corpus_dir;
+  // --client CMD (or a scenario with [client] command): an external client on real redis-servers (explore_client.hpp).
+  ExploreClientOptions client;
 };
 
 // Writes each find as a scenario file and explore.json (explore_json.hpp) into out_dir (a shard: its folder

@@ -32,12 +32,12 @@ void print_own_bug(const explore::FindRecord& find, const ReportFiles& files) {
   std::printf("    own bug: %s\n", find.decided_by.c_str());
   if (!find.story.empty()) std::printf("    what happened:\n");
   for (const std::string& sentence : find.story) std::printf("      - %s\n", sentence.c_str());
-  std::printf("    minimal schedule (%zu fault(s), %s, %lld simulations to shrink):\n", find.schedule.size(),
+  std::printf("    minimal schedule (%zu fault(s), %s, %lld %s to shrink):\n", find.schedule.size(),
               find.one_minimal ? "each needed" : "NOT 1-minimal: the shrink budget ran out",
-              static_cast<long long>(find.shrink_simulations));
+              static_cast<long long>(find.shrink_simulations), files.shrink_unit.c_str());
   for (const std::string& fault : find.schedule) std::printf("      %s\n", fault.c_str());
   if (find.reproduced) {
-    std::printf("    %s %s\n    replay: lockcheck run %s\n", files.verb.c_str(), path.c_str(), path.c_str());
+    std::printf("    %s %s\n    replay: %s %s\n", files.verb.c_str(), path.c_str(), files.replay.c_str(), path.c_str());
   } else {
     std::printf("    %s %s, but it does NOT reproduce: %s\n", files.verb.c_str(), path.c_str(), find.problem.c_str());
   }

@@ -15,6 +15,8 @@ struct ReportFiles {
   std::string verb = "wrote";   // "wrote", or what a merge without --out did with the file ("kept")
   // A merge: each search's name ("seed 5 shard 2/4"), so that a find's run says whose run it was.
   std::vector<std::string> searches;
+  std::string replay = "lockcheck run";  // the command that replays a find's file (explore --client's: lockcheck judge)
+  std::string shrink_unit = "simulations";  // what shrinking spent (explore --client: judged runs)
 };
 
 // `header`: what the report's first line says in parentheses after the lock's name; `notes`: lines under it.

@@ -413,6 +413,20 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"off", "writes", "reads-and-writes"}));
   explore->add_option("--watchdog", pin_watchdog, "Renewal by the watchdog on or off (not drawn)")->check(CLI::IsMember({"on", "off"}));
   explore->add_option("--hold-ms", pin_hold, "Hold times MIN,MAX in ms (not drawn; past the TTL only where the lock renews)");
+  explore->add_option("--client", explore_options.client.command,
+                      "An external lock client's command line (tools/judge/PROTOCOL.md), e.g. \"node tools/judge/adapters/node_redlock.js\": "
+                      "its runs are judged on real redis-servers (with a SCENARIO.toml: in place of its [client] command)");
+  explore->add_option("--client-keys", explore_options.client.keys, "The keys the client's library writes, e.g. mutex:lock (as judge --keys)")
+      ->delimiter(',');
+  explore->add_option("--client-renews", explore_options.client.renews,
+                      "Whether the client renews its lease by itself: yes, no or auto (default: a scenario's holds past the TTL "
+                      "say yes; else one probe run)")
+      ->check(CLI::IsMember({"yes", "no", "auto"}));
+  explore->add_option("--parallel", explore_options.client.parallel, "--client: judged runs at once (default 3)")->check(CLI::Range(1, 16));
+  explore->add_option("--confirm", explore_options.client.confirm_runs, "--client: reruns that confirm a find (default 5)")
+      ->check(CLI::Range(2, 50));
+  explore->add_option("--shrink-runs", explore_options.client.shrink_runs, "--client: judged runs a find's shrinking may spend (default 16)")
+      ->check(CLI::Range(0, 10000));
   std::string explore_shard;
   explore->add_option("--shard", explore_shard,
                       "i/n (0 <= i < n): search shard i's part (its own seed from --seed and i, 1/n of --budget-runs) "

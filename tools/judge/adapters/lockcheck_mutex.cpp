@@ -1,14 +1,14 @@
 // lockcheck judge adapter for lockcheck's own Mutex (PROTOCOL.md): the library as a user links it, driven from
-// outside, so its verdicts can be set beside the in-process ones on the same scenarios.
+// outside, so its verdicts can be set beside the in-process ones on the same scenarios. --watchdog (explore --client's
+// reference for a client that renews by itself): renewed in the background, `use` declines a lost lease.
 #include <lockcheck/mutex.hpp>
 #include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
 using Json = nlohmann::json;
-int main() {
+int main(int argc, char** argv) {
   const auto env = [](const char* name, const char* fallback) { const char* v = std::getenv(name); return std::string(v ? v : fallback); };
   if (const std::string topology = env("LOCKCHECK_TOPOLOGY", "single"); topology == "cluster" || topology == "sentinel") {
     std::cerr << "lockcheck_judge_mutex: one Redis server (its first address), not LOCKCHECK_TOPOLOGY=" << topology << "\n"; return 2;
@@ -20,6 +20,8 @@ int main() {
   lockcheck::Client client(connection);
   lockcheck::MutexOptions options;
   options.lock.ttl = lockcheck::Millis(std::stoll(env("LOCKCHECK_TTL_MS", "1000")));
+  const bool renewing = argc > 1 && std::string(argv[1]) == "--watchdog";
+  if (renewing) options.watchdog = lockcheck::WatchdogOptions{};  // every ttl/3, as the `watchdog` variant
   lockcheck::Mutex mutex(client, env("LOCKCHECK_KEY", "lock"), options);
   std::optional<lockcheck::Lease> lease;  // the one lease this client may hold
   std::cout << Json{{"type", "hello"}, {"client", "lockcheck Mutex"}, {"ops", {"acquire", "use", "renew", "release", "held"}}} << std::endl;
@@ -39,7 +41,8 @@ int main() {
         if (!lease) reply = {{"id", request.at("id")}, {"type", "fail"}, {"error", "held by another owner"}};
         else reply["token"] = lease->token, validity();
       } else if (op == "use") {
-        if (lease && lease->fencing_token > 0) reply["fence"] = lease->fencing_token;
+        if (renewing && (!lease || lease->lost())) reply = {{"id", request.at("id")}, {"type", "fail"}, {"error", "lock lost"}};
+        else if (lease && lease->fencing_token > 0) reply["fence"] = lease->fencing_token;
       } else if (op == "renew") {
         if (outcome(lease ? mutex.renew(*lease) : lockcheck::RenewStatus::lost, lockcheck::RenewStatus::renewed, lockcheck::RenewStatus::lost)) validity();
       } else if (op == "release") {
