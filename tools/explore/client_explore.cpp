@@ -12,9 +12,9 @@
 #include <fstream>
 #include <thread>
 
-#include "fault_space.hpp"
+#include "nemesis/fault_space.hpp"
 #include "known_limit.hpp"
-#include "shrink.hpp"
+#include "shrink.hpp"  // tools/shrink
 
 namespace lockcheck::explore {
 namespace {
@@ -82,8 +82,8 @@ std::string find_stem(const std::string& label, const std::string& property, boo
 
 }  // namespace
 
-sim::SimConfig client_base(bool renews) {
-  sim::SimConfig config = explore_base_for_variant("token");
+sim::RunConfig client_base(bool renews) {
+  sim::RunConfig config = explore_base_for_variant("token");
   // The comparison's workload is for a 1 s TTL; real time is the cost, so everything is halved with it.
   const std::int64_t scale_permille = kClientTtlMs * 1000 / config.lock.ttl.count();
   const auto scaled = [&](std::int64_t us) { return std::max<std::int64_t>(1000, us * scale_permille / 1000 / 1000 * 1000); };
@@ -104,7 +104,7 @@ sim::SimConfig client_base(bool renews) {
   return config;
 }
 
-std::vector<sim::FaultKind> kinds_not_real(const sim::SimConfig& base, bool (*supported)(sim::FaultKind)) {
+std::vector<sim::FaultKind> kinds_not_real(const sim::RunConfig& base, bool (*supported)(sim::FaultKind)) {
   std::vector<sim::FaultKind> out;
   const bool sentinel = base.sentinel.sentinels > 0;
   for (const sim::FaultKind kind : applicable_kinds(base)) {
@@ -114,7 +114,7 @@ std::vector<sim::FaultKind> kinds_not_real(const sim::SimConfig& base, bool (*su
   return out;
 }
 
-bool probe_renews(const ClientRunner& runner, const ClientSpec& client, const sim::SimConfig& base) {
+bool probe_renews(const ClientRunner& runner, const ClientSpec& client, const sim::RunConfig& base) {
   RunPlan probe;
   probe.config = base;
   probe.config.faults.clear();
@@ -126,7 +126,7 @@ bool probe_renews(const ClientRunner& runner, const ClientSpec& client, const si
   probe.config.duration_us = std::max<std::int64_t>(base.duration_us, 8 * ttl_us);
   probe.seed = 1;
   const ClientRunResult run = runner.run(probe, client, probe.seed);
-  const Judged judged = judge_history(run.history, "mutual_exclusion_client");
+  const shrink::Judged judged = shrink::judge_history(run.history, "mutual_exclusion_client");
   return !judged.violated() && run.outcome.exercise.acquired >= 2;
 }
 
@@ -156,7 +156,7 @@ ClientFindJudge::Tally ClientFindJudge::rerun(const RunPlan& plan, const ClientS
                        static_cast<unsigned long long>(seed), error.what());
           continue;
         }
-        const auto add = [&](Tally& to, const Judged& judged) {
+        const auto add = [&](Tally& to, const shrink::Judged& judged) {
           ++to.runs;
           if (judged.violated() && to.violated++ == 0) {
             to.first_seed = seed;
@@ -164,12 +164,12 @@ ClientFindJudge::Tally ClientFindJudge::rerun(const RunPlan& plan, const ClientS
             to.violation_us = judged.violation_us;
           }
         };
-        const Judged judged = judge_history(run.history, property);
+        const shrink::Judged judged = shrink::judge_history(run.history, property);
         std::lock_guard lock(guard);
         add(tally, judged);
         if (every_property != nullptr) {
           for (const std::string_view other : sim::kExpectableProperties) {
-            add((*every_property)[std::string(other)], judge_history(run.history, std::string(other)));
+            add((*every_property)[std::string(other)], shrink::judge_history(run.history, std::string(other)));
           }
         }
         settled = settled || enough(tally.violated, tally.runs);
@@ -407,7 +407,7 @@ FindDecision ClientFindJudge::judge(Find& find) {
                          path.c_str(), static_cast<unsigned long long>(seeds[i]), error.what());
             continue;
           }
-          const Judged judged = judge_history(run.history, property);
+          const shrink::Judged judged = shrink::judge_history(run.history, property);
           std::lock_guard lock(guard);
           ++from_file.runs;
           if (judged.violated() && from_file.violated++ == 0) {

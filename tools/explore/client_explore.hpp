@@ -35,16 +35,16 @@ struct ClientSearchSettings {
 // The starting configuration of `--client CMD`: the token variant's comparison workload (a single master, the
 // reference lock's kind) with a replica (so failover is in the model), a 500 ms TTL and 4 s runs (a judged run
 // lasts a few seconds), and, for a client that renews by itself, holds up to 3 TTLs.
-sim::SimConfig client_base(bool renews);
+sim::RunConfig client_base(bool renews);
 
 // The kinds explore draws that the real backend cannot make real for `base` (`supported` is the backend's own
 // word, redis_backend::real_backend_supports), or that a `[sentinel]` refuses: to be left out (`--without`).
-std::vector<sim::FaultKind> kinds_not_real(const sim::SimConfig& base, bool (*supported)(sim::FaultKind));
+std::vector<sim::FaultKind> kinds_not_real(const sim::RunConfig& base, bool (*supported)(sim::FaultKind));
 
 // Whether the client renews its lease by itself: one fault-free judged run, two clients holding 3 TTLs each, a
 // waiter's wait longer than a hold. A client that does not renew lets the key expire under its holder and the
 // waiter acquires (mutual_exclusion_client violated); one that renews keeps it.
-bool probe_renews(const ClientRunner& runner, const ClientSpec& client, const sim::SimConfig& base);
+bool probe_renews(const ClientRunner& runner, const ClientSpec& client, const sim::RunConfig& base);
 
 // What confirming, shrinking and deciding one find cost and showed.
 struct ClientFindRecord {

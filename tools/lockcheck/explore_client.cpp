@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "../redis_backend/real_nemesis.hpp"
-#include "fault_space.hpp"
+#include "nemesis/fault_space.hpp"
 #include "split_command.hpp"
 
 namespace lockcheck::cli {
@@ -44,12 +44,12 @@ ScratchFolder::~ScratchFolder() {
   std::filesystem::remove_all(path_, ignored);
 }
 
-ClientSession::ClientSession(const ExploreClientOptions& options, std::optional<sim::SimConfig> base, const std::string& out_dir)
+ClientSession::ClientSession(const ExploreClientOptions& options, std::optional<sim::RunConfig> base, const std::string& out_dir)
     : started_(std::chrono::steady_clock::now()) {
   if (options.parallel < 1 || options.confirm_runs < 2 || options.shrink_runs < 0) {
     throw std::invalid_argument("--parallel wants at least 1, --confirm at least 2, --shrink-runs at least 0");
   }
-  settings_.client.command = options.command.empty() && base ? base->external.command : judge::split_command(options.command);
+  settings_.client.command = options.command.empty() && base ? base->external.command : command_line::split_command(options.command);
   settings_.client.keys = options.keys.empty() && base ? base->external.keys : options.keys;
   if (settings_.client.command.empty()) throw std::invalid_argument("explore --client wants the client's command line");
   settings_.label = label_of(settings_.client.command);

@@ -40,12 +40,12 @@ class ScratchFolder {
 class ClientSession {
  public:
   // `base` is the scenario's configuration (its [client] in base.external), or nullopt for --client alone.
-  ClientSession(const ExploreClientOptions& options, std::optional<sim::SimConfig> base, const std::string& out_dir);
+  ClientSession(const ExploreClientOptions& options, std::optional<sim::RunConfig> base, const std::string& out_dir);
   ClientSession(const ClientSession&) = delete;
   ClientSession& operator=(const ClientSession&) = delete;
 
   const std::string& label() const { return settings_.label; }
-  const sim::SimConfig& base() const { return base_; }
+  const sim::RunConfig& base() const { return base_; }
   bool renews() const { return settings_.renews; }
   // `search` made to run on the real backend: runs and finds go to the client, runs side by side, the kinds the
   // backend cannot make real left out, the workload knobs an external client refuses pinned.
@@ -57,7 +57,7 @@ class ClientSession {
  private:
   ScratchFolder scratch_;
   explore::ClientSearchSettings settings_;
-  sim::SimConfig base_;
+  sim::RunConfig base_;
   std::unique_ptr<explore::ClientFindJudge> judge_;
   std::chrono::steady_clock::time_point started_;
   std::optional<double> first_violation_s_, first_own_bug_s_;

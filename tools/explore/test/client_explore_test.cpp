@@ -40,7 +40,7 @@ TEST(ExploreClient, PlanWrittenAsJudgeScenarioReadsBack) {
 }
 
 TEST(ExploreClient, KindsTheBackendRefusesAreLeftOut) {
-  const sim::SimConfig base = client_base(false);
+  const sim::RunConfig base = client_base(false);
   const auto refuse_replica_partition = [](sim::FaultKind kind) { return kind != sim::FaultKind::replica_partition; };
   const std::vector<sim::FaultKind> left_out = kinds_not_real(base, +refuse_replica_partition);
   EXPECT_EQ(left_out, std::vector<sim::FaultKind>{sim::FaultKind::replica_partition});
