@@ -8,6 +8,7 @@ wall time, load). Renders only: it runs nothing. Standard library only. Called b
 import argparse
 import html
 import json
+import os
 import re
 
 # Properties shown as their own table, in the checkers' order; the others only where a run judged them.
@@ -73,24 +74,38 @@ def judge_hint(client, family):
     return f"build/tools/lockcheck judge {path} --runs 5{keys} --client \"{client['command']}\""
 
 
-def against_reference(row, token_cell, prop):
-    """Own bug or known limit, as this one run can tell: does lockcheck's textbook lock keep the property here?"""
+def against_reference(row, token_cell, prop, mock_token_cell=None):
+    """Own bug or known limit, as far as these runs tell: does lockcheck's textbook lock keep the property under
+    the same family, here (real Redis, this run's seeds) and in the committed mock comparison (reports/, 10 seeds)?"""
     if not row.startswith("client:"):
         return None
     t = token_cell["properties"].get(prop) if token_cell else None
-    if t is None or t["status"] in ("not exercised", "not checked"):
-        return "the reference `token` could not judge this property here: no verdict on own bug or limit"
-    if t["status"] == "broken":
-        return (f"the reference `token` breaks here too (✗ {t['violated']}/{t['runs']}): a limit of the "
+    m = mock_token_cell["properties"].get(prop) if mock_token_cell else None
+    here = ("could not judge it here" if t is None or t["status"] in ("not exercised", "not checked")
+            else f"✗ {t['violated']}/{t['runs']} here" if t["status"] == "broken" else f"✓ here ({t['judged']} run(s))")
+    on_mock = "" if m is None or m["status"] in ("not exercised", "not checked") else (
+        f", ✗ {m['violated']}/{m['runs']} on the mock" if m["status"] == "broken" else f", ✓ on the mock ({m['runs']} seeds)")
+    if (t and t["status"] == "broken") or (m and m["status"] == "broken"):
+        return (f"the reference `token` breaks under this family too ({here}{on_mock}): a limit of the "
                 "single-instance TTL lock under this fault, not this client's own")
-    return (f"the reference `token` holds here (✓ in {t['judged']} run(s)): a candidate bug of the client's own; "
-            "confirm it with more runs (a real run is one draw of its interleavings)")
+    return (f"the reference `token` holds under this family ({here}{on_mock}): a candidate bug of the client's "
+            "own; confirm it with more runs (a real run is one draw of its interleavings)")
 
 
-def build_model(results, clients, meta):
+HUNG_NOTE = re.compile(r"^`([^`]+)` under `([^`]+)`: a client hung")
+
+
+def hung_cells(results):
+    """(row, family) where a client stopped answering and was killed (compare's notes): its verdicts rest on the
+    history up to the kill, its op counted `info`; the page marks such cells."""
+    return {(m.group(1), m.group(2)) for m in map(HUNG_NOTE.match, results.get("notes", [])) if m}
+
+
+def build_model(results, clients, meta, reference=None):
     by_row = {("client:" + c["name"]): c for c in clients}
     families = [f for f in results["faults"]]
     cells = {(c["variant"], c["fault"]): c for c in results["cells"]}
+    mock_cells = {(c["variant"], c["fault"]): c for c in (reference or {}).get("cells", [])}
     rows = [v for v in results["variants"]]
     # Clients that did not run (preflight refused) are rows too: the page says why.
     for c in clients:
@@ -110,10 +125,12 @@ def build_model(results, clients, meta):
                 if p and p["status"] == "broken":
                     client = by_row.get(row)
                     findings.append(dict(row=row, family=fam, prop=prop, p=p, client=client,
-                                         against=against_reference(row, cells.get(("token", fam["id"])), prop),
+                                         against=against_reference(row, cells.get(("token", fam["id"])), prop,
+                                                                   mock_cells.get(("token", fam["id"]))),
                                          reproduce=reproduce(row, client, fam["id"], p["first_violating_seed"]),
                                          judge=judge_hint(client, fam["id"])))
-    return dict(rows=rows, families=families, cells=cells, props=judged_props, findings=findings, by_row=by_row)
+    return dict(rows=rows, families=families, cells=cells, props=judged_props, findings=findings, by_row=by_row,
+                hung=hung_cells(results))
 
 
 def row_label(row, by_row):
@@ -134,6 +151,7 @@ def glance(model, row):
                     if f["row"] == row and f["prop"] == "mutual_exclusion_client"]
     others = sorted({f"{f['prop']} ({f['family']['id']})" for f in model["findings"]
                      if f["row"] == row and f["prop"] not in ("mutual_exclusion_client", "mutual_exclusion_resource")})
+    others += [f"a client hung ({fam})" for (hung_row, fam) in sorted(model["hung"]) if hung_row == row]
     return (", ".join(client_level) or "nothing") + " | " + (", ".join(others) or "–")
 
 
@@ -187,7 +205,9 @@ def markdown(model, results, clients, meta):
     w("")
     w("A cell is `✓` when every run could judge the property and it held, `✓ j/N` when only j of N runs could "
       "judge it (and it held in those), `✗ k/N` when it was violated in k of N runs, `–` when no run exercised "
-      "it, `not run` when the client could not be run. Mutual exclusion is judged at three levels: *server* (did "
+      "it, `not run` when the client could not be run; `(hung)` marks a cell where a client stopped answering past its "
+      "reply bound (the op's wait + the command timeout + 10 s) and was killed: the run is judged up to the kill, "
+      "and compare's notes at the end say which request hung. Mutual exclusion is judged at three levels: *server* (did "
       "Redis ever give the key to a second owner while the first was entitled), *client* (did two processes ever "
       "believe they held the lock at once: what a service's critical section sees), *resource* (did the "
       "protected resource accept a write from a holder whose lease had ended). The server level needs lockcheck "
@@ -235,7 +255,7 @@ def markdown(model, results, clients, meta):
             for fam in model["families"]:
                 cell = model["cells"].get((row, fam["id"]))
                 p = cell["properties"].get(prop) if cell else None
-                text = cell_text(p)
+                text = cell_text(p) + (" (hung)" if (row, fam["id"]) in model["hung"] else "")
                 if p and p["status"] == "broken":
                     text = f"[{text}](#{anchor(dict(row=row, family=fam, prop=prop))})"
                 cells.append(text)
@@ -262,7 +282,7 @@ def markdown(model, results, clients, meta):
     w("- [`clients/matrix.md`](clients/matrix.md), [`clients/report.html`](clients/report.html), "
       "[`clients/results.json`](clients/results.json): compare's own output of this run (the workload table, "
       "progress per row, every property's counts); `clients/compare.log` its printed output.")
-    w("- Regenerate: `tools/judge/clients_report.sh` (`--help`); it takes about 20–25 minutes on a loaded "
+    w("- Regenerate: `tools/judge/clients_report.sh` (`--help`); it takes about 17–25 minutes on a loaded "
       "2-core machine.")
     w("")
     return "\n".join(out)
@@ -327,7 +347,7 @@ def to_html(md_model, results, clients, meta, markdown_text):
             for fam in model["families"]:
                 cell = model["cells"].get((row, fam["id"]))
                 p = cell["properties"].get(prop) if cell else None
-                text = cell_text(p)
+                text = cell_text(p) + (" (hung)" if (row, fam["id"]) in model["hung"] else "")
                 if p and p["status"] == "broken":
                     a(f"<td class=\"bad\"><a href=\"#{anchor(dict(row=row, family=fam, prop=prop))}\">{e(text)}</a></td>")
                 else:
@@ -360,7 +380,8 @@ def print_summary(model):
         texts = []
         for fam in model["families"]:
             cell = model["cells"].get((row, fam["id"]))
-            texts.append(cell_text(cell["properties"].get(prop) if cell else None).ljust(13))
+            hung = "+hung" if (row, fam["id"]) in model["hung"] else ""
+            texts.append((cell_text(cell["properties"].get(prop) if cell else None) + hung).ljust(13))
         print(row.ljust(width) + "".join(texts))
 
 
@@ -369,6 +390,8 @@ def main():
     parser.add_argument("--results", required=True, help="compare's results.json")
     parser.add_argument("--clients", required=True, help="the clients' table (TSV: name library version command keys status)")
     parser.add_argument("--meta", required=True, help="the run's facts (JSON)")
+    parser.add_argument("--reference", help="the committed mock comparison's results.json (reports/), for the "
+                        "reference token's verdict over 10 seeds beside this run's")
     parser.add_argument("--md", required=True)
     parser.add_argument("--html", required=True)
     args = parser.parse_args()
@@ -377,7 +400,11 @@ def main():
     with open(args.meta, encoding="utf-8") as f:
         meta = json.load(f)
     clients = read_clients(args.clients)
-    model = build_model(results, clients, meta)
+    reference = None
+    if args.reference and os.path.exists(args.reference):
+        with open(args.reference, encoding="utf-8") as f:
+            reference = json.load(f)
+    model = build_model(results, clients, meta, reference)
     text = markdown(model, results, clients, meta)
     with open(args.md, "w", encoding="utf-8") as f:
         f.write(text)

@@ -38,10 +38,11 @@ fixture="$here/clients_report"
 "$python" "$here/../clients_report_render.py" --results "$fixture/results.json" --clients "$fixture/clients.tsv" \
   --meta "$fixture/run.json" --md "$work/clients.md" --html "$work/clients.html" > "$work/render.txt" ||
   { echo "FAILED: the renderer exited $?"; failed=1; }
-expect "$work/clients.md" "| Good lib 1.0 | ✓ 1/2 |" "a cell judged in one run of two"
+expect "$work/clients.md" "| Good lib 1.0 | ✓ 1/2 (hung) |" "a cell judged in one run of two, where a client hung"
 expect "$work/clients.md" "[✗ 1/2](#client-bad--pause--mutual_exclusion_client)" "a violated cell links to its entry"
 expect "$work/clients.md" "- Witness: process 1 believed it held 'lock' <until> t=2s" "the witness"
-expect "$work/clients.md" "the reference \`token\` holds here" "own bug or limit, against token"
+expect "$work/clients.md" "the reference \`token\` holds under this family (✓ here (2 run(s)))" "own bug or limit, against token"
+expect "$work/clients.md" "| Good lib 1.0 | nothing | a client hung (pause) |" "at a glance, a hung client"
 expect "$work/clients.md" "--clients 'bad=node bad.js' --client-keys bad=mutex:lock --faults pause --seed 2" "the rerun command"
 expect "$work/clients.md" "| Missing lib ? | not run: no php |" "a client that did not run"
 expect "$work/clients.md" "load average before 1.0 1.0 1.0" "the load"
