@@ -4,40 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "lockcheck/variants/watchdog_lock.hpp"
+#include "step_clock.hpp"
 
 namespace lockcheck {
 namespace {
 
-// Time moves only when the code under test sleeps.
-class StepClock final : public Clock {
- public:
-  MonoTime monotonic_now() override { return MonoTime(now_us); }
-  Millis wall_now() override { return Millis(now_us / 1000); }
-  Task<void> sleep(Micros duration) override {
-    now_us += duration.count();
-    co_return;
-  }
-  Task<void> sleep_unless_stopped(Micros duration, StopSignal& stop) override {
-    if (!stop.requested()) now_us += duration.count();
-    co_return;
-  }
-  std::int64_t now_us = 0;
-};
-
-// Runs spawned work to its end at once.
-class InlineSpawner final : public Spawner {
- public:
-  std::shared_ptr<Spawned> spawn(Task<void> task) override {
-    run_sync(std::move(task));
-    return std::make_shared<Done>();
-  }
-
- private:
-  struct Done final : Spawned {
-    Task<void> join() override { co_return; }
-    bool finished() const override { return true; }
-  };
-};
+using testing::InlineSpawner;
+using testing::StepClock;
 
 // Grants every acquire; its renew answers `answer`, and `lies` makes it move the validity anyway.
 class RenewingLock final : public LockAlgorithm {

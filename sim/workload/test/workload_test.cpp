@@ -12,25 +12,13 @@
 #include "lockcheck/errors.hpp"
 #include "workload/op_lines.hpp"
 #include "workload/workload.hpp"
+#include "step_clock.hpp"
 
 namespace lockcheck::sim {
 namespace {
 
-// Virtual time that a sleep advances at once.
-class StepClock final : public Clock {
- public:
-  MonoTime monotonic_now() override { return MonoTime(now_us); }
-  Millis wall_now() override { return Millis(now_us / 1000); }
-  Task<void> sleep(Micros duration) override {
-    now_us += duration.count();
-    co_return;
-  }
-  Task<void> sleep_unless_stopped(Micros duration, StopSignal& stop) override {
-    if (!stop.requested()) now_us += duration.count();
-    co_return;
-  }
-  std::int64_t now_us = 0;
-};
+using testing::InlineSpawner;
+using testing::StepClock;
 
 // Grants every acquire (the test's threads never overlap: a spawned one runs to its end first); or throws
 // RedisError, as a server refusing the lock's commands does.
@@ -94,21 +82,6 @@ class CountingResource final : public Resource {
   std::int64_t value = 0, version = 0;
   std::vector<int> threads;
   bool fail = false;
-};
-
-// Runs a spawned thread to its end at once: the test's seams never suspend.
-class InlineSpawner final : public Spawner {
- public:
-  std::shared_ptr<Spawned> spawn(Task<void> task) override {
-    run_sync(std::move(task));
-    return std::make_shared<Done>();
-  }
-
- private:
-  struct Done final : Spawned {
-    Task<void> join() override { co_return; }
-    bool finished() const override { return true; }
-  };
 };
 
 class TestClient final : public WorkloadClient {
