@@ -78,6 +78,15 @@ FaultFields fields_of(FaultKind kind) { return row(kind).fields; }
 
 const FaultKindRow& fault_row(FaultKind kind) { return row(kind); }
 
+std::vector<FaultKind> kinds_ended_by(FaultKind follow_up) {
+  std::vector<FaultKind> ended;
+  if (!row(follow_up).follow_up) return ended;
+  for (const FaultKindRow& kind : kKinds) {
+    if (kind.ended_by == follow_up) ended.push_back(kind.kind);
+  }
+  return ended;
+}
+
 std::optional<TheoryLimit> theory_limit_of(const FaultSpec& fault) {
   const FaultKindRow& kind = row(fault.kind);
   if (fault.kind == FaultKind::node_restart && fault.mode == RestartMode::kept) return std::nullopt;

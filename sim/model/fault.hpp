@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace lockcheck::sim {
 
@@ -106,6 +107,9 @@ struct FaultKindRow {
 };
 
 const FaultKindRow& fault_row(FaultKind kind);
+// The kinds a follow-up ends (node_restart: node_crash; heal: partition, replica_partition, split_brain),
+// read from the rows' `ended_by`; empty for a kind that is no follow-up.
+std::vector<FaultKind> kinds_ended_by(FaultKind follow_up);
 
 // A history's "fault" line names a kind, or one of the events that follow one (sim/README.md); the redis
 // backend records a failover it asked Sentinel for (the sentinels chose the replica) as sentinel_failover.

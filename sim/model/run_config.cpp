@@ -50,10 +50,18 @@ std::vector<int> master_nodes(const RunConfig& config) {
   return masters;
 }
 
+std::vector<int> replica_nodes(const RunConfig& config) {
+  std::vector<int> replicas;
+  for (std::size_t i = 0; i < config.nodes.size(); ++i) {
+    if (config.nodes[i].replica_of >= 0) replicas.push_back(static_cast<int>(i));
+  }
+  return replicas;
+}
+
 bool topology_has(FaultNeeds needs, const RunConfig& config) {
   switch (needs) {
     case FaultNeeds::nothing: return true;
-    case FaultNeeds::replica: return std::any_of(config.nodes.begin(), config.nodes.end(), [](const NodeConfig& node) { return node.replica_of >= 0; });
+    case FaultNeeds::replica: return !replica_nodes(config).empty();
     case FaultNeeds::two_shards: return config.cluster.shards >= 2;
     case FaultNeeds::cluster_or_sentinel: return config.cluster.shards > 0 || config.sentinel.sentinels > 0;
     case FaultNeeds::eviction_policy:

@@ -160,6 +160,8 @@ struct RunConfig {
 
 // The services clients address: node indices that are masters at the start.
 std::vector<int> master_nodes(const RunConfig& config);
+// The nodes that start as replicas (replica_of >= 0), in index order.
+std::vector<int> replica_nodes(const RunConfig& config);
 
 // Whether `config`'s topology has what a fault kind needs (its row's `needs`, model/fault.hpp).
 bool topology_has(FaultNeeds needs, const RunConfig& config);

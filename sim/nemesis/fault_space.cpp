@@ -7,14 +7,6 @@
 namespace lockcheck::sim {
 namespace {
 
-std::vector<int> replicas_of(const RunConfig& config) {
-  std::vector<int> out;
-  for (std::size_t i = 0; i < config.nodes.size(); ++i) {
-    if (config.nodes[i].replica_of >= 0) out.push_back(static_cast<int>(i));
-  }
-  return out;
-}
-
 int pick(const std::vector<int>& from, Prng& prng) {
   LOCKCHECK_ASSERT(!from.empty());  // a kind drawn only where its row's `needs` hold has a target
   return from[prng.below(from.size())];
@@ -38,10 +30,8 @@ std::int64_t signed_value(const FaultRanges& ranges, std::int64_t magnitude, Prn
   return magnitude * (prng.below(2) == 0 ? 1 : -1);
 }
 
-std::int64_t drift(const FaultRanges& ranges, Prng& prng) {
-  const std::int64_t ppm = ranges.drift_ppm.fixed ? ranges.drift_ppm.low : prng.between(ranges.drift_ppm.low, ranges.drift_ppm.high);
-  return signed_value(ranges, ppm, prng);
-}
+// A rate's draw (ppm), taken as the range states it: no unit, no floor.
+std::int64_t ppm(const DrawRange& range, Prng& prng) { return range.fixed ? range.low : prng.between(range.low, range.high); }
 
 // Draws one fault and, through `ended_by`, the fault that ends it.
 class Draw {
@@ -60,7 +50,7 @@ class Draw {
       case FaultKind::node_clock_jump: return clock_jump(false);
       case FaultKind::node_clock_drift: return clock_drift(false);
       case FaultKind::node_crash: return node_crash();
-      case FaultKind::failover: fault_.node = pick(replicas_of(config_), prng_); return done();
+      case FaultKind::failover: fault_.node = pick(replica_nodes(config_), prng_); return done();
       case FaultKind::partition: return partition();
       case FaultKind::loss: return loss();
       case FaultKind::slow_node: return slow_node();
@@ -103,7 +93,7 @@ class Draw {
 
   void clock_drift(bool of_client) {
     (of_client ? fault_.process : fault_.node) = of_client ? any_process(config_, prng_) : any_node(config_, prng_);
-    fault_.drift_ppm = drift(ranges_, prng_);
+    fault_.drift_ppm = signed_value(ranges_, ppm(ranges_.drift_ppm, prng_), prng_);
     done();
   }
 
@@ -121,8 +111,8 @@ class Draw {
   }
 
   void loss() {
-    fault_.request_loss_ppm = static_cast<std::uint32_t>(prng_.between(ranges_.loss_ppm.low, ranges_.loss_ppm.high));
-    fault_.reply_loss_ppm = static_cast<std::uint32_t>(prng_.between(ranges_.loss_ppm.low, ranges_.loss_ppm.high));
+    fault_.request_loss_ppm = static_cast<std::uint32_t>(ppm(ranges_.loss_ppm, prng_));
+    fault_.reply_loss_ppm = static_cast<std::uint32_t>(ppm(ranges_.loss_ppm, prng_));
     // It ends by setting the links back to the configuration's own rates.
     ended_by(FaultSpec{.kind = FaultKind::loss, .request_loss_ppm = config_.link.request_loss_ppm,
                        .reply_loss_ppm = config_.link.reply_loss_ppm},
@@ -144,7 +134,7 @@ class Draw {
   }
 
   void replica_partition() {
-    fault_.node = pick(replicas_of(config_), prng_);
+    fault_.node = pick(replica_nodes(config_), prng_);
     ended_by(FaultSpec{.kind = FaultKind::heal}, scaled(ranges_, ranges_.replica_cut_for, prng_));
   }
 
@@ -223,17 +213,10 @@ void leave_out(const std::vector<FaultKind>& without, std::vector<FaultSpec>& fa
   // A follow-up goes with the faults it ends (a crash's restart, a node crash's node restart); a heal, which
   // ends every cut at once, stays while any kind it ends is searched.
   const auto ends_only_left_out = [&](FaultKind follow_up) {
-    bool ends_any = false;
-    for (const FaultKind kind : kFaultKinds) {
-      if (kind == follow_up || fault_row(kind).ended_by != follow_up) continue;
-      ends_any = true;
-      if (!left_out(kind)) return false;
-    }
-    return ends_any;
+    const std::vector<FaultKind> ended = kinds_ended_by(follow_up);
+    return !ended.empty() && std::all_of(ended.begin(), ended.end(), left_out);
   };
-  std::erase_if(faults, [&](const FaultSpec& fault) {
-    return left_out(fault.kind) || (fault_row(fault.kind).follow_up && ends_only_left_out(fault.kind));
-  });
+  std::erase_if(faults, [&](const FaultSpec& fault) { return left_out(fault.kind) || ends_only_left_out(fault.kind); });
 }
 
 std::vector<FaultKind> swarm_subset(const std::vector<FaultKind>& kinds, Prng& prng) {

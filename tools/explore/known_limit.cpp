@@ -15,7 +15,9 @@ using sim::FaultSpec;
 std::optional<KnownLimit> limit_of(const FaultSpec& fault, sim::LimitFamily family) {
   const std::optional<sim::TheoryLimit> limit = sim::theory_limit_of(fault);
   if (!limit || limit->family != family) return std::nullopt;
-  const FaultKind named = fault.kind == FaultKind::node_restart ? FaultKind::node_crash : fault.kind;
+  // A follow-up is left out with the one fault it ends (a node restart with its node crash).
+  const std::vector<FaultKind> ended = sim::kinds_ended_by(fault.kind);
+  const FaultKind named = ended.size() == 1 ? ended.front() : fault.kind;
   return KnownLimit{std::string(limit->because), std::string(sim::to_string(named)), std::string(limit->cases)};
 }
 
