@@ -89,6 +89,25 @@ std::uint64_t ClusterPort::connection_epoch(std::size_t node) const {
   return (static_cast<std::uint64_t>(last) << 48) ^ nodes_.connection_epoch(last);
 }
 
+Task<CallResult> ClusterPort::call_on_connection(std::size_t node, std::uint64_t epoch, Command command) {
+  if (node != 0) co_return not_a_node();
+  const std::optional<int> slot = command_slot(command);
+  const std::size_t target = static_cast<std::size_t>(epoch >> 48);
+  {
+    std::lock_guard lock(mutex_);
+    const bool routes_elsewhere = slot && *slot >= 0 && slot_node_[static_cast<std::size_t>(*slot)] >= 0 &&
+                                  static_cast<std::size_t>(slot_node_[static_cast<std::size_t>(*slot)]) != target;
+    if (target != last_node_ || routes_elsewhere) {
+      co_return CallResult::failed(CallStatus::not_sent, "the connection changed");
+    }
+  }
+  const std::uint64_t node_epoch = epoch ^ (static_cast<std::uint64_t>(target) << 48);
+  CallResult result = co_await nodes_.call_on_connection(target, node_epoch, std::move(command));
+  // As call() does: a node that did not answer may have failed over; the map is read before the next command.
+  if (!result.replied()) suspect(target);
+  co_return result;
+}
+
 std::size_t ClusterPort::route(std::optional<int> slot) {
   std::lock_guard lock(mutex_);
   if (slot && *slot >= 0 && slot_node_[static_cast<std::size_t>(*slot)] >= 0) {

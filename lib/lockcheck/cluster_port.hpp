@@ -45,6 +45,9 @@ class ClusterPort final : public Port {
   Task<CallResult> call(std::size_t node, Command command) override;
   // The node the last command went to (where a keyless MULTI goes) and its connection's epoch there.
   std::uint64_t connection_epoch(std::size_t node) const override;
+  // Only at the epoch's node and connection, and only for a command that routes there: no refresh, no
+  // redirect, no re-send (the transaction's MULTI is open there and nowhere else).
+  Task<CallResult> call_on_connection(std::size_t node, std::uint64_t epoch, Command command) override;
   // Pub/sub on shard channels (Redis 7.0): subscribe() SSUBSCRIBEs at the node serving the channel name's
   // slot, where an SPUBLISH in that slot (a lock's release script, its channel hash-tagged with the lock key)
   // delivers; messages are awaited there. A failover or slot move ends the subscription (Redis sends

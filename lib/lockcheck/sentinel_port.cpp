@@ -37,6 +37,17 @@ std::uint64_t SentinelPort::connection_epoch(std::size_t node) const {
   return (static_cast<std::uint64_t>(*master + 1) << 48) ^ nodes_.connection_epoch(*master);
 }
 
+Task<CallResult> SentinelPort::call_on_connection(std::size_t node, std::uint64_t epoch, Command command) {
+  if (node != 0) co_return not_a_node();
+  const auto master = known_master();
+  if (!master || epoch >> 48 != *master + 1) co_return CallResult::failed(CallStatus::not_sent, "the connection changed");
+  const std::uint64_t node_epoch = epoch ^ (static_cast<std::uint64_t>(*master + 1) << 48);
+  CallResult result = co_await nodes_.call_on_connection(*master, node_epoch, std::move(command));
+  // As call() does, the next command asks the sentinels first; but this one is never re-sent.
+  if (!result.replied() || refused_as_not_master(result.reply)) forget_master();
+  co_return result;
+}
+
 std::optional<std::size_t> SentinelPort::known_master() {
   std::lock_guard lock(mutex_);
   return master_;

@@ -36,6 +36,9 @@ class SentinelPort final : public Port {
   Task<CallResult> call(std::size_t node, Command command) override;
   // The node taken for the master and its connection's epoch there; a new master is a new epoch.
   std::uint64_t connection_epoch(std::size_t node) const override;
+  // Only at the master of the epoch, on its connection: no lookup, no re-send at a new master (the
+  // transaction's MULTI is open there and nowhere else).
+  Task<CallResult> call_on_connection(std::size_t node, std::uint64_t epoch, Command command) override;
   // Pub/sub runs at the master; a channel's messages are awaited where it was subscribed.
   Task<CallResult> subscribe(std::size_t node, std::string channel) override;
   Task<CallResult> await_message(std::size_t node, std::string channel, Micros timeout) override;

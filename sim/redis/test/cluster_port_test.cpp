@@ -182,6 +182,42 @@ TEST_F(ClusterPortTest, RefreshesAfterFailover) {
   EXPECT_EQ(port.node_for_slot(5061), 2u);
 }
 
+// A transaction's commands go only on the connection its WATCH ran on (call_on_connection): after a failover
+// the command is not re-sent where the refreshed map points (no MULTI is open there: the write would run at
+// once), nor after a redirect.
+TEST_F(ClusterPortTest, ACommandOnAConnectionIsNotRetriedAfterAFailover) {
+  call({"SET", "bar", "1"});
+  const std::uint64_t epoch = port.connection_epoch(0);
+  nodes.set_down(0);
+  for (int slot = 0; slot < 8192; ++slot) view->slot_owner[static_cast<std::size_t>(slot)] = 2;
+  view->nodes[2].master = -1;
+  view->nodes[0].master = 2;
+  view->nodes[0].failed = true;
+  share();
+  const CallResult result = run_sync(port.call_on_connection(0, epoch, {"SET", "bar", "2"}));
+  EXPECT_EQ(result.status, CallStatus::not_sent) << result.detail;
+  EXPECT_NE(to_string(run(replica, {"GET", "bar"})), to_string(B("2"))) << "the write ran at the promoted replica";
+}
+
+TEST_F(ClusterPortTest, ACommandOnAConnectionDoesNotFollowARedirect) {
+  call({"SET", "bar", "1"});  // slot 5061: node 0
+  const std::uint64_t epoch = port.connection_epoch(0);
+  view->slot_owner[5061] = 1;  // the slot moves behind the client's back: node 0 answers MOVED
+  share();
+  const CallResult result = run_sync(port.call_on_connection(0, epoch, {"SET", "bar", "2"}));
+  EXPECT_TRUE(!result.replied() || result.reply.is_error()) << to_string(result.reply);
+  EXPECT_EQ(to_string(run(node1, {"GET", "bar"})), to_string(Reply::nil())) << "the write followed the redirect";
+}
+
+TEST_F(ClusterPortTest, ACommandOnAConnectionGoesWhereTheEpochWasTaken) {
+  call({"SET", "bar", "1"});  // slot 5061: node 0
+  const std::uint64_t epoch = port.connection_epoch(0);
+  // foo hashes to node 1: another connection than the epoch's
+  const CallResult result = run_sync(port.call_on_connection(0, epoch, {"SET", "foo", "2"}));
+  EXPECT_EQ(result.status, CallStatus::not_sent) << to_string(result.reply);
+  EXPECT_EQ(to_string(run(node1, {"GET", "foo"})), to_string(Reply::nil()));
+}
+
 TEST_F(ClusterPortTest, OnlyNodeZero) {
   EXPECT_EQ(run_sync(port.call(1, {"PING"})).status, CallStatus::not_sent);
   EXPECT_EQ(port.node_count(), 1u);

@@ -136,6 +136,29 @@ TEST_F(SentinelPortTest, NoReplicasIsNotSent) {
   EXPECT_NE(result.detail.find("NOREPLICAS"), std::string::npos) << result.detail;
 }
 
+// A transaction's commands go only on the connection its WATCH ran on (call_on_connection). When that master
+// is gone, the command must not be re-sent at the new master the sentinels name: there no MULTI is open, so
+// the write would run at once, outside the transaction and unconditioned by the WATCH.
+TEST_F(SentinelPortTest, ACommandOnAConnectionIsNotRetriedAtANewMaster) {
+  ASSERT_EQ(call({"SET", "lock", "a"}).reply, Reply::ok());
+  const std::uint64_t epoch = port.connection_epoch(0);
+  deployment.unreachable[0] = true;
+  deployment.promote(1);
+  deployment.sent_to.clear();
+  const CallResult result = run_sync(port.call_on_connection(0, epoch, {"SET", "lock", "b"}));
+  EXPECT_EQ(result.status, CallStatus::not_sent) << result.detail;
+  EXPECT_NE(run_sync(deployment.call(1, {"GET", "lock"})).reply, Reply::bulk("b")) << "the write ran at the new master";
+}
+
+TEST_F(SentinelPortTest, ACommandOnAConnectionIsNotRetriedAfterReadonly) {
+  ASSERT_EQ(call({"SET", "lock", "a"}).reply, Reply::ok());
+  const std::uint64_t epoch = port.connection_epoch(0);
+  deployment.promote(1);  // node 0 answers READONLY: the port would look the master up again
+  const CallResult result = run_sync(port.call_on_connection(0, epoch, {"SET", "lock", "b"}));
+  EXPECT_TRUE(!result.replied() || result.reply.is_error()) << "not refused: " << result.detail;
+  EXPECT_NE(run_sync(deployment.call(1, {"GET", "lock"})).reply, Reply::bulk("b")) << "the write ran at the new master";
+}
+
 TEST_F(SentinelPortTest, NoSentinelAnswersIsNotSent) {
   deployment.unreachable[2] = deployment.unreachable[3] = true;
   const CallResult result = call({"SET", "lock", "a"});
