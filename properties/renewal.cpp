@@ -6,6 +6,9 @@
 //      the run) whose renewal was on (it renewed that token) and whose validity ran out inside its section with
 //      no renewal attempted since the validity was last set. A recorded `renewal_stop` names the reason (a cap).
 //  (c) A renew `fail` in a run with no fault events at all.
+//  (d) A renewal that set the key's deadline further ahead than the lock's TTL (on the node's own clock, from
+//      when it ran): the renew contract is "the key lives the TTL from now", and a renewal that piles time up
+//      keeps a dead holder's lock past TTL + bound (a renew script that extends by the TTL instead of to it).
 // A renewal that reports `lost` after a fault (pause, partition, clock) is the lock telling the truth (S10).
 #include <fmt/format.h>
 
@@ -60,6 +63,14 @@ bool excused(const History& history, std::int64_t process, std::int64_t from_us,
   return false;
 }
 
+// What set the deadline: the user's script by its file (the reader put the name in for its SHA1), a built-in
+// script by its SHA1's first 8 digits, else the command.
+std::string what_ran(const ServerEvent& server) {
+  if (server.script.empty()) return server.command;
+  const bool sha = server.script.size() == 40 && server.script.find_first_not_of("0123456789abcdef") == std::string::npos;
+  return fmt::format("{} (its {})", sha ? "script " + server.script.substr(0, 8) : server.script, server.command);
+}
+
 }  // namespace
 
 Verdict check_renewal(const History& history) {
@@ -78,6 +89,7 @@ Verdict check_renewal(const History& history) {
   std::map<std::int64_t, std::set<std::int64_t>> active;
   std::map<std::int64_t, bool> releasing;  // process -> a release of it is in flight
   std::map<std::tuple<std::int64_t, std::string>, std::pair<std::int64_t, std::int64_t>> created_at;  // (node, key) -> (t, by)
+  std::map<std::int64_t, std::int64_t> renews_in_flight;  // process -> renew invokes not yet answered
   std::int64_t renewals = 0;
   std::int64_t violations = 0;
   auto flag = [&](std::vector<std::int64_t> witnesses, std::string cause) {
@@ -92,6 +104,7 @@ Verdict check_renewal(const History& history) {
       }
       released_by_process.erase(fault->process);
       active.erase(fault->process);
+      renews_in_flight.erase(fault->process);
     }
     if (const auto* server = std::get_if<ServerEvent>(&event)) {
       // A deadline set by the command that created the key is an acquire's (a SET ... PX that a slow node
@@ -110,11 +123,23 @@ Verdict check_renewal(const History& history) {
                          server->by, server->key, server->node, format_time_us(server->t),
                          format_time_us(it->second->t)));
       }
+      // (d) a renewal that set the deadline past the TTL from now.
+      const std::int64_t ahead_ms = server->expire_at_ms - server->node_time_ms;
+      if (server->event == ServerEventKind::expire_set && !server->replicated && server->expire_at_ms >= 0 &&
+          renews_in_flight[server->by] > 0 && history.meta.ttl_ms > 0 && ahead_ms > history.meta.ttl_ms) {
+        flag({server->i},
+             fmt::format("process {}'s renewal set the deadline of '{}' on node {} at t={} {} ms ahead, more than "
+                         "the lock's TTL ({} ms): {} extended the key by more than the TTL, so a holder that dies "
+                         "after renewing keeps the lock past TTL + bound",
+                         server->by, server->key, server->node, format_time_us(server->t), ahead_ms,
+                         history.meta.ttl_ms, what_ran(*server)));
+      }
       continue;
     }
     const auto* op = std::get_if<Op>(&event);
     if (op == nullptr) continue;
     ProcessToken id{op->process, op->token};
+    if (op->fn == OpFn::renew) renews_in_flight[op->process] += op->type == OpType::invoke ? 1 : -1;
     std::int64_t& holds = depth[{op->process, op->thread, op->key}];
     if (op->fn == OpFn::acquire && op->type == OpType::invoke) {
       released_by_process.erase(op->process);

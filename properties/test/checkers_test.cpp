@@ -938,6 +938,28 @@ TEST(Checkers, F20RenewalAfterReleaseAndLossWithoutFaults) {
   EXPECT_EQ(outcome_of(fine, "renewal"), Outcome::holds);
 }
 
+// (d) A renew script that extends the key BY the TTL instead of TO it: each renewal piles time up, so a holder
+// that dies after a few renewals keeps the lock long past TTL + bound. Judged at the renewal that set it.
+TEST(Checkers, RenewalThatSetsTheDeadlinePastTheTtlIsViolated) {
+  HistoryBuilder piles_up;  // TTL 1000 ms
+  acquire(piles_up, 1'000, 1, "tokA");
+  piles_up.invoke(300'000, 1, "renew", "tokA");
+  piles_up.server(300'050, 0, "expire_set", 1, "tokA", 300, 300 + 1'700, "PEXPIRE");  // 700 left + 1000
+  piles_up.renew_ok(300'100, 1, "tokA", 1'300'000);
+  release(piles_up, 500'000, 1, "tokA");
+  Verdict verdict = verdict_of(piles_up.parse(), "renewal");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_TRUE(contains(verdict.cause, "1700 ms ahead, more than the lock's TTL (1000 ms)")) << verdict.cause;
+
+  HistoryBuilder to_the_ttl;  // the same renewal setting the TTL from now: the contract
+  acquire(to_the_ttl, 1'000, 1, "tokA");
+  to_the_ttl.invoke(300'000, 1, "renew", "tokA");
+  to_the_ttl.server(300'050, 0, "expire_set", 1, "tokA", 300, 300 + 1'000, "PEXPIRE");
+  to_the_ttl.renew_ok(300'100, 1, "tokA", 1'300'000);
+  release(to_the_ttl, 500'000, 1, "tokA");
+  EXPECT_EQ(outcome_of(to_the_ttl, "renewal"), Outcome::holds);
+}
+
 TEST(Checkers, RenewalAfterAnInnerReentrantReleaseIsFine) {
   HistoryBuilder b;
   acquire(b, 1'000, 1, "tokA");
