@@ -12,13 +12,17 @@
 // a correct set must show no own bug. The clock covers the whole search, decision and shrink included.
 //
 //   explore_bench [--roots 20] [--cap-s 60] [--jobs 2] [--only NAME] [--corpus DIR] [--strategies all-on,swarm,guided]
-//                 [--quick]
+//                 [--quick] [--first N]
+//
+// --first N: only the corpus's first N bugs, the corpus as an older bench had it (19 before the eight newer
+// mutants), so that runs_per_cpu.sh can set this bench beside an older build's on the same bugs.
 //
 // --quick: CI's form: 2 root seeds, the defaults section only, no CPU cap (a run budget: the same result on
 // any machine and under any load): the bugs with the command's 2,000 runs, the correct sets with 300.
 // Exit status 1 when a target is missed: a user-script bug found by the defaults from fewer than 95% of the
 // root seeds, a correct set with an own bug, or (all three strategies run) guided's corpus median less than
-// 3x faster than all-on's. Prints a table per bug and summary lines.
+// 3x faster than all-on's. Prints a table per bug and summary lines, among them each strategy's runs per
+// CPU-second over all its searches (a run's cost: start-up, state, judging).
 #include <fmt/format.h>
 #include <time.h>
 
@@ -146,6 +150,7 @@ struct Search {
   bool found = false;
   double cpu_seconds = 0;
   std::uint64_t runs = 0;
+  double spent_cpu_seconds = 0;  // what the search took, the cap included (cpu_seconds is the cap when not found)
 };
 
 Search search(const Bug& bug, explore::Strategy strategy, std::uint64_t root, double cap_seconds) {
@@ -164,7 +169,8 @@ Search search(const Bug& bug, explore::Strategy strategy, std::uint64_t root, do
   }
   out.found = !explorer.result().finds.empty();
   out.runs = explorer.result().runs;
-  out.cpu_seconds = out.found ? thread_cpu_seconds() - start : cap_seconds;
+  out.spent_cpu_seconds = thread_cpu_seconds() - start;
+  out.cpu_seconds = out.found ? out.spent_cpu_seconds : cap_seconds;
   return out;
 }
 
@@ -220,6 +226,7 @@ int main(int argc, char** argv) {
   double cap = 60;
   unsigned jobs = 2;
   bool quick = false;
+  std::size_t first = 0;  // --first N: only the corpus's first N bugs (the corpus as an older bench had it)
   std::string only, corpus_dir = LOCKCHECK_SOURCE_DIR, strategy_names = "all-on,swarm,guided";
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -228,12 +235,13 @@ int main(int argc, char** argv) {
     else if (arg == "--cap-s") cap = std::stod(value());
     else if (arg == "--jobs") jobs = static_cast<unsigned>(std::stoi(value()));
     else if (arg == "--only") only = value();
+    else if (arg == "--first") first = static_cast<std::size_t>(std::stoul(value()));
     else if (arg == "--corpus") corpus_dir = value();
     else if (arg == "--strategies") strategy_names = value();
     else if (arg == "--quick") quick = true;
     else {
       std::fprintf(stderr, "usage: explore_bench [--roots N] [--cap-s S] [--jobs J] [--only NAME] [--corpus SOURCE_DIR] "
-                           "[--strategies all-on,swarm,guided] [--quick]\n");
+                           "[--strategies all-on,swarm,guided] [--quick] [--first N]\n");
       return 2;
     }
   }
@@ -244,13 +252,16 @@ int main(int argc, char** argv) {
     strategy_names = "";
     correct_budget_runs = 300;
   }
-  const std::vector<Bug> bugs = corpus(corpus_dir + "/scenarios/scripts", corpus_dir + "/tools/explore/bench/mutants");
+  std::vector<Bug> bugs = corpus(corpus_dir + "/scenarios/scripts", corpus_dir + "/tools/explore/bench/mutants");
+  if (first > 0 && first < bugs.size()) bugs.resize(first);
   int missed = 0;  // targets not met: the exit status
   const explore::Strategy strategies[] = {explore::Strategy::all_on, explore::Strategy::swarm, explore::Strategy::guided};
   std::printf("explore_bench: %d root seeds per (bug, strategy), cap %.0f CPU-s each, %u jobs\n", roots, cap, jobs);
   std::printf("%-40s %-7s %10s %10s %8s\n", "bug", "strategy", "median s", "median runs", "found");
   std::vector<double> medians[3];
   std::vector<double> found_fraction[3];
+  std::uint64_t strategy_runs[3] = {0, 0, 0};
+  double strategy_cpu[3] = {0, 0, 0};
   for (const Bug& bug : bugs) {
     if (!only.empty() && bug.name.find(only) == std::string::npos) continue;
     if (bug.correct) continue;  // the controls have no property: the defaults section runs them
@@ -265,6 +276,8 @@ int main(int argc, char** argv) {
         seconds.push_back(each.cpu_seconds);
         runs.push_back(each.runs);
         found += each.found ? 1 : 0;
+        strategy_runs[s] += each.runs;
+        strategy_cpu[s] += each.spent_cpu_seconds;
       }
       medians[s].push_back(median(seconds));
       found_fraction[s].push_back(static_cast<double>(found) / roots);
@@ -272,6 +285,13 @@ int main(int argc, char** argv) {
                   median(seconds), static_cast<unsigned long long>(median(runs)), found, roots);
       std::fflush(stdout);
     }
+  }
+  // A run's cost (start-up, state, judging), as a rate: every search of the strategy, found or not.
+  for (int s = 0; s < 3; ++s) {
+    if (medians[s].empty() || strategy_cpu[s] <= 0) continue;
+    std::printf("runs %-7s: %llu runs in %.1f CPU-s, %.1f runs per CPU-second\n",
+                std::string(explore::to_string(strategies[s])).c_str(), static_cast<unsigned long long>(strategy_runs[s]),
+                strategy_cpu[s], static_cast<double>(strategy_runs[s]) / strategy_cpu[s]);
   }
   for (int s = 0; s < 3; ++s) {
     if (medians[s].empty()) continue;
