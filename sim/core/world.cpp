@@ -20,9 +20,9 @@ World::World(const RunConfig& config, std::uint64_t seed)
       seed_(seed),
       resource_(history_, scheduler_, config.workload.fencing),
       network_(config_, seed),
-      replication_prng_(derive_seed(seed, "replication")),
       eviction_prng_(derive_seed(seed, "eviction")),
-      sent_sequence_(config.nodes.size(), 0) {
+      replication_(config_, seed, scheduler_, nodes_, *this),
+      blocking_pops_(scheduler_, nodes_, *this) {
   for (std::size_t i = 0; i < config_.nodes.size(); ++i) {
     nodes_.push_back(std::make_unique<SimNode>(static_cast<int>(i), config_.nodes[i], history_, scheduler_));
   }
@@ -117,14 +117,14 @@ void World::deliver(int process, int node_id, const Command& command, std::share
   if (sentinel_ && config_.sentinel.min_replicas_to_write > 0 && node.replica_of() < 0) gate_writes(node);
   bool changed = false;
   Reply reply = node.execute(process, command, changed);
-  if (changed && node.replica_of() < 0) replicate(node);
-  send_late_replies(node_id);  // this command may have served clients blocked in BLPOP & co.
+  if (changed && node.replica_of() < 0) replication_.replicate(node);
+  blocking_pops_.send_late_replies(node_id);  // this command may have served clients blocked in BLPOP & co.
   if (const auto wait = node.take_wait_request(); wait && node.replica_of() < 0) {
-    start_wait(process, node_id, *wait, std::move(pending));
+    replication_.start_wait(process, node_id, *wait, std::move(pending));
     return;
   }
   if (node.blocked(process)) {
-    park_blocked_pop(process, node_id, std::move(pending));
+    blocking_pops_.park(process, node_id, std::move(pending));
     return;
   }
   reply_to(process, node_id, std::move(reply), std::move(pending));
@@ -137,6 +137,13 @@ void World::reply_to(int process, int node_id, Reply&& reply, std::shared_ptr<Pe
                   [pending = std::move(pending), reply = std::move(reply)]() mutable {
                     pending->settle_reply(reply);
                   });
+}
+
+void World::connection_lost(int process, int node_id, std::shared_ptr<PendingCall> pending, std::string detail) {
+  client(process).schedule(scheduler_.now() + network_.delay_us(process, node_id),
+                           [pending = std::move(pending), detail = std::move(detail)] {
+                             pending->settle(CallResult::failed(CallStatus::unknown, detail));
+                           });
 }
 
 void World::route_message(int node_id, std::int64_t client_id, const Reply& push) {
@@ -154,28 +161,6 @@ void World::route_message(int node_id, std::int64_t client_id, const Reply& push
                   [&client, service, channel = push.elements[1].text, payload = push.elements[2].text]() mutable {
                     client.receive_message(service, channel, std::move(payload));
                   });
-}
-
-void World::replicate(SimNode& master) {
-  const std::uint64_t sequence = ++replication_sequence_;
-  const int from = master.id();
-  LOCKCHECK_ASSERT(master.up() && sequence > sent_sequence_[static_cast<std::size_t>(from)]);  // offsets only grow
-  sent_sequence_[static_cast<std::size_t>(from)] = sequence;
-  auto dataset = std::make_shared<mock::Dataset>(master.mock().snapshot());
-  for (auto& replica : nodes_) {
-    if (replica->replica_of() != from || cut_replicas_.count(replica->id()) != 0) continue;
-    const NodeConfig& config = config_.nodes[static_cast<std::size_t>(replica->id())];
-    const std::int64_t lag = replication_prng_.between(config.replication_lag_min_us, config.replication_lag_max_us);
-    SimNode* target = replica.get();
-    scheduler_.after(lag, [this, target, from, sequence, dataset] {
-      if (cut_replicas_.count(target->id()) != 0) return;  // lost on the cut link
-      // A cluster master's crash closes its replicas' links: what was in flight is lost with it, as on the
-      // real backend (its replication proxy drops a closed connection's queue).
-      if (cluster_ && !node(from).up()) return;
-      target->apply_replication(from, sequence, *dataset);
-      wake_waits(from);
-    });
-  }
 }
 
 void World::schedule_maintenance(int node_id) {

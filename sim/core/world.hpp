@@ -8,11 +8,13 @@
 #include <utility>
 #include <vector>
 
+#include "core/blocking_pops.hpp"
 #include "core/cluster_topology.hpp"
 #include "core/network.hpp"
 #include "model/run_config.hpp"
 #include "model/history.hpp"
 #include "core/process.hpp"
+#include "core/replication.hpp"
 #include "core/resource.hpp"
 #include "core/scheduler.hpp"
 #include "core/sentinel_topology.hpp"
@@ -22,7 +24,7 @@
 
 namespace lockcheck::sim {
 
-class World final : public Nemesis, public ProcessHost {
+class World final : public Nemesis, public ProcessHost, private ReplyPath {
  public:
   World(const RunConfig& config, std::uint64_t seed);
   ~World();
@@ -94,8 +96,9 @@ class World final : public Nemesis, public ProcessHost {
   void record_renewal(ClientProcess& process, const RenewalEvent& event);
   void deliver(int process, int node, const Command& command, std::shared_ptr<PendingCall> pending);
   // Sends `reply` back over the link (unless the link drops it; the client's timeout then settles it).
-  void reply_to(int process, int node, Reply&& reply, std::shared_ptr<PendingCall> pending);
-  void replicate(SimNode& master);
+  void reply_to(int process, int node, Reply&& reply, std::shared_ptr<PendingCall> pending) override;
+  // The connection to `node` broke under a blocked call: the client learns it one link delay later.
+  void connection_lost(int process, int node, std::shared_ptr<PendingCall> pending, std::string detail) override;
   // A PUBLISH on `node_id` reaching a subscriber session: delivered to its process over the network.
   void route_message(int node_id, std::int64_t client_id, const Reply& push);
   void schedule_maintenance(int node);
@@ -112,28 +115,12 @@ class World final : public Nemesis, public ProcessHost {
   // min-replicas-to-write: refuses `master`'s writes while it has too few good replicas.
   void gate_writes(SimNode& master);
 
-  // WAIT on a master (world_wait.cpp): the reply waits until `numreplicas` replicas have applied what the
-  // master had sent when WAIT ran, or until the timeout on the master's clock; a crash of the master ends it.
-  struct ReplicaWait {
-    int process = 0;
-    int node = 0;
-    std::uint64_t target_sequence = 0;
-    std::int64_t numreplicas = 0;
-    std::shared_ptr<PendingCall> pending;
-  };
-  void start_wait(int process, int node, const SimNode::WaitRequest& request, std::shared_ptr<PendingCall> pending);
-  std::int64_t acknowledged_replicas(int master, std::uint64_t target_sequence) const;
-  void wake_waits(int master);
-  void finish_wait(std::uint64_t id);
-  void drop_waits(int node);
-
   RunConfig config_;
   std::uint64_t seed_;
   Scheduler scheduler_;
   History history_;
   Register resource_;
   Network network_;
-  Prng replication_prng_;
   Prng eviction_prng_;
   std::vector<std::unique_ptr<SimNode>> nodes_;
   std::vector<std::unique_ptr<ClientProcess>> clients_;
@@ -141,16 +128,8 @@ class World final : public Nemesis, public ProcessHost {
   std::unique_ptr<ClusterTopology> cluster_;  // set when config.cluster.shards > 0
   std::unique_ptr<SentinelTopology> sentinel_;  // set when config.sentinel.sentinels > 0
   std::map<int, std::int64_t> replica_cut_at_us_;  // sentinel: when a split-brain cut each replica's link
-  std::set<int> cut_replicas_;  // replicas whose replication link is partitioned (replica_partition)
-  std::uint64_t replication_sequence_ = 0;
-  std::vector<std::uint64_t> sent_sequence_;  // per node: the last replication sequence it sent as a master
-  std::map<std::uint64_t, ReplicaWait> waits_;  // blocked WAITs by id (creation order)
-  // Blocking pops waiting for a late reply, by (node, process); world_blocking.cpp.
-  std::map<std::pair<int, int>, std::shared_ptr<PendingCall>> blocked_pops_;
-  void park_blocked_pop(int process, int node_id, std::shared_ptr<PendingCall> pending);
-  void send_late_replies(int node_id);
-  void schedule_block_timeout(int node_id);
-  std::uint64_t next_wait_id_ = 0;
+  Replication replication_;  // the nodes' replication links and WAIT
+  BlockingPops blocking_pops_;  // calls parked in BLPOP & co. until a late reply
 };
 
 // The client's whole life: acquire, read-modify-write the resource, release, think; until the run ends.

@@ -32,8 +32,8 @@ void World::apply_slot_migration(const FaultSpec& fault, FaultLine& line) {
   scheduler_.after(std::min<std::int64_t>(kMigrateAfterUs, fault.duration_us), [this, slot] {
     int source = -1, target = -1;
     if (!cluster_->move_keys(slot, source, target)) return;
-    if (node(source).up()) replicate(node(source));
-    if (node(target).up()) replicate(node(target));
+    if (node(source).up()) replication_.replicate(node(source));
+    if (node(target).up()) replication_.replicate(node(target));
   });
   scheduler_.after(fault.duration_us, [this, slot, to] {
     if (cluster_->finish_migration(slot)) write_fault_line(fault_lines::slot_migrated(to, slot));
@@ -55,7 +55,7 @@ void World::apply_split_brain(const FaultSpec& fault, FaultLine& line) {
   for (const auto& other : nodes_) {
     if (other->id() == master) continue;
     network_.cut_link(fault.process, other->id());
-    if (other->replica_of() == master) cut_replicas_.insert(other->id());
+    if (other->replica_of() == master) replication_.cut(other->id());
   }
   scheduler_.after(config_.cluster.node_timeout_us, [this, master, replica] {
     // The majority marks the master failed and elects its replica; the master, unable to reach a majority
@@ -65,7 +65,7 @@ void World::apply_split_brain(const FaultSpec& fault, FaultLine& line) {
     // (topology_cluster_split.cpp), the checkers judge them against the promoted node's as two masters.
     write_fault_line(fault_lines::failover_by(replica, master, "cluster", node(master).up()));
     node(replica).promote();
-    cut_replicas_.erase(replica);
+    replication_.restore(replica);
     for (auto& other : nodes_) {
       if (other->replica_of() == master && other->id() != replica) other->follow(replica);
     }

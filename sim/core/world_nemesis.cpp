@@ -65,7 +65,7 @@ void World::node_crash(const FaultSpec& fault, FaultLine& line) {
   if (!node(fault.node).up()) return;
   line.write();
   node(fault.node).crash();
-  drop_waits(fault.node);
+  replication_.drop_waits(fault.node);
   if (sentinel_ && sentinel_->master() == fault.node) watch_master(fault.node);
   if (cluster_) watch_cluster_master(fault.node);
 }
@@ -87,7 +87,7 @@ void World::failover(const FaultSpec& fault, FaultLine& line) {
   SimNode& master = node(old_master);
   const mock::Dataset before = master.up() ? master.mock().snapshot() : mock::Dataset{};
   master.crash();  // Sentinel fences the old master off; it rejoins only as a replica
-  drop_waits(old_master);
+  replication_.drop_waits(old_master);
   replica.promote();
   if (cluster_) {
     cluster_->failover(old_master, fault.node);  // clients learn it from the nodes (MOVED, refresh)
@@ -117,7 +117,7 @@ void World::partition(const FaultSpec& fault, FaultLine& line) {
 void World::replica_partition(const FaultSpec& fault, FaultLine& line) {
   if (node(fault.node).replica_of() < 0) return;  // promoted meanwhile: no replication link to cut
   line.write();
-  cut_replicas_.insert(fault.node);
+  replication_.cut(fault.node);
   replica_cut_at_us_[fault.node] = scheduler_.now();
 }
 
@@ -127,10 +127,10 @@ void World::heal(const FaultSpec&, FaultLine& line) {
   if (cluster_) heal_split_brain();
   if (sentinel_) heal_sentinel();
   // A healed replica resynchronises with its master at once, as a partial resync would.
-  const std::set<int> healed = std::exchange(cut_replicas_, {});
+  const std::set<int> healed = replication_.restore_all();
   for (const int replica : healed) {
     const int master = node(replica).replica_of();
-    if (master >= 0 && node(master).up()) replicate(node(master));
+    if (master >= 0 && node(master).up()) replication_.replicate(node(master));
   }
 }
 

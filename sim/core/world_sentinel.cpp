@@ -33,16 +33,16 @@ void World::sentinel_failover(int old_master, int promoted) {
   // rejoins: the checkers judge its grants against the promoted node's as two masters at once.
   write_fault_line(fault_lines::failover_by(promoted, old_master, "sentinels", node(old_master).up()));
   node(promoted).promote();
-  cut_replicas_.erase(promoted);
+  replication_.restore(promoted);
   for (auto& other : nodes_) {
     if (other->replica_of() != old_master || other->id() == promoted) continue;
     // Reconfigured to replicate the new master (the old one's link, cut or not, no longer matters).
     other->follow(promoted);
-    cut_replicas_.erase(other->id());
+    replication_.restore(other->id());
   }
   sentinel_->elect(promoted);
   sentinel_->assign_roles();
-  replicate(node(promoted));
+  replication_.replicate(node(promoted));
 }
 
 void World::rejoin_as_replica(int old_master) {
@@ -78,7 +78,7 @@ void World::apply_sentinel_split_brain(const FaultSpec& fault, FaultLine& line) 
   }
   for (const auto& other : nodes_) {
     if (other->replica_of() != master) continue;
-    cut_replicas_.insert(other->id());
+    replication_.cut(other->id());
     replica_cut_at_us_[other->id()] = scheduler_.now();
   }
   sentinel_->cut_off(master);
@@ -96,7 +96,7 @@ void World::gate_writes(SimNode& master) {
     if (replica->replica_of() != master.id() || !replica->up()) continue;
     // A replica acknowledges every second; the master counts those heard from within the max lag.
     const auto cut = replica_cut_at_us_.find(replica->id());
-    const bool linked = cut_replicas_.count(replica->id()) == 0 || cut == replica_cut_at_us_.end();
+    const bool linked = replication_.linked(replica->id()) || cut == replica_cut_at_us_.end();
     if (linked || scheduler_.now() - cut->second <= config.min_replicas_max_lag_us) ++good;
   }
   master.mock().set_write_refusal(good < config.min_replicas_to_write ? std::string(mock::err::kNoReplicas) : std::string());

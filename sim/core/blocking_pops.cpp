@@ -3,18 +3,20 @@
 // the late reply through the network like any other. A timeout is a scheduler event at the node-clock
 // time of the earliest deadline (the node's drift and offset count, as for every timer of that node).
 // The client's own command timeout still applies: a pop blocked longer than it fails as unknown.
-#include "core/world.hpp"
+#include "core/blocking_pops.hpp"
+
+#include <algorithm>
 
 namespace lockcheck::sim {
 
-void World::park_blocked_pop(int process, int node_id, std::shared_ptr<PendingCall> pending) {
-  blocked_pops_[{node_id, process}] = std::move(pending);
-  schedule_block_timeout(node_id);
+void BlockingPops::park(int process, int node_id, std::shared_ptr<PendingCall> pending) {
+  parked_[{node_id, process}] = std::move(pending);
+  schedule_timeout(node_id);
 }
 
 // One event at the earliest deadline; each event schedules the next, so every deadline gets its turn (an
 // extra event finds nothing due and changes nothing).
-void World::schedule_block_timeout(int node_id) {
+void BlockingPops::schedule_timeout(int node_id) {
   SimNode& node = *nodes_[static_cast<std::size_t>(node_id)];
   const std::optional<std::int64_t> deadline_ms = node.next_block_deadline_ms();
   if (!deadline_ms) return;  // timeout 0 only: until served or the connection closes
@@ -24,17 +26,17 @@ void World::schedule_block_timeout(int node_id) {
   scheduler_.at(at, [this, node_id] {
     nodes_[static_cast<std::size_t>(node_id)]->expire_blocked();
     send_late_replies(node_id);
-    schedule_block_timeout(node_id);
+    schedule_timeout(node_id);
   });
 }
 
-void World::send_late_replies(int node_id) {
+void BlockingPops::send_late_replies(int node_id) {
   for (auto& [process, reply] : nodes_[static_cast<std::size_t>(node_id)]->take_late_replies()) {
-    auto it = blocked_pops_.find({node_id, process});
-    if (it == blocked_pops_.end()) continue;  // the client's connection went away meanwhile
+    auto it = parked_.find({node_id, process});
+    if (it == parked_.end()) continue;  // the client's connection went away meanwhile
     std::shared_ptr<PendingCall> pending = std::move(it->second);
-    blocked_pops_.erase(it);
-    reply_to(process, node_id, std::move(reply), std::move(pending));
+    parked_.erase(it);
+    replies_.reply_to(process, node_id, std::move(reply), std::move(pending));
   }
 }
 
