@@ -106,7 +106,7 @@ void SentinelTopology::assign_roles() {
     const int master = node->replica_of();
     if (master < 0) {
       node->mock().set_replication_info(info);
-      node->mock().set_write_refusal("");  // from now on only min-replicas-to-write refuses (World::gate_writes)
+      node->mock().set_write_refusal("");  // from now on only min-replicas-to-write refuses (SentinelFaults::gate_writes)
       continue;
     }
     info.role = "slave";

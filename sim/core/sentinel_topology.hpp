@@ -6,7 +6,7 @@
 // vote. Clients reach the deployment through the library's
 // SentinelPort over their SimPort, so discovery, ROLE checks and -READONLY after a demotion happen as they
 // would against redis-sentinel. The failure detection and failover themselves are the world's
-// (world_sentinel.cpp): they need its scheduler and replication.
+// (sentinel_faults.cpp): they need its scheduler and replication.
 #include <memory>
 #include <set>
 #include <string>

@@ -26,7 +26,7 @@ namespace lockcheck::sim {
 
 class SimNode final : public mock::Observer {
  public:
-  // A WAIT the node just ran: the world blocks the client until replicas acknowledge (world_wait.cpp).
+  // A WAIT the node just ran: the world blocks the client until replicas acknowledge (replication.cpp).
   struct WaitRequest {
     std::int64_t numreplicas = 0;
     std::int64_t timeout_ms = 0;  // 0: no timeout

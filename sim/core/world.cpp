@@ -45,6 +45,7 @@ World::World(const RunConfig& config, std::uint64_t seed)
       throw std::invalid_argument("a cluster's nodes are cluster_nodes(config.cluster)");
     }
     cluster_ = std::make_unique<ClusterTopology>(config_.cluster, nodes_);
+    cluster_faults_ = std::make_unique<ClusterFaults>(parts(), *cluster_);
     // Every node is a service of its own: the client's ClusterPort picks the node for each command.
     routing_.clear();
     for (const auto& node : nodes_) routing_.push_back(node->id());
@@ -55,6 +56,7 @@ World::World(const RunConfig& config, std::uint64_t seed)
       throw std::invalid_argument("a sentinel deployment's nodes are sentinel_nodes(config.sentinel)");
     }
     sentinel_ = std::make_unique<SentinelTopology>(config_.sentinel, nodes_);
+    sentinel_faults_ = std::make_unique<SentinelFaults>(parts(), *sentinel_);
     // Every node and every sentinel is a service of its own: the client's SentinelPort picks the master.
     routing_.clear();
     for (int endpoint = 0; endpoint < sentinel_->endpoint_count(); ++endpoint) routing_.push_back(endpoint);
@@ -66,6 +68,10 @@ World::World(const RunConfig& config, std::uint64_t seed)
     clients_.push_back(std::make_unique<ClientProcess>(*this, static_cast<int>(i), ClockModel(clock.wall_offset_us, clock.drift_ppm),
                                                        derive_seed(seed, fmt::format("client/{}", i))));
   }
+}
+
+WorldParts World::parts() {
+  return WorldParts{config_, scheduler_, history_, network_, replication_, nodes_, static_cast<int>(config_.clients.size())};
 }
 
 World::~World() {
@@ -114,7 +120,7 @@ void World::deliver(int process, int node_id, const Command& command, std::share
     });
     return;
   }
-  if (sentinel_ && config_.sentinel.min_replicas_to_write > 0 && node.replica_of() < 0) gate_writes(node);
+  if (sentinel_ && config_.sentinel.min_replicas_to_write > 0 && node.replica_of() < 0) sentinel_faults_->gate_writes(node);
   bool changed = false;
   Reply reply = node.execute(process, command, changed);
   if (changed && node.replica_of() < 0) replication_.replicate(node);

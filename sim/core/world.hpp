@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/blocking_pops.hpp"
+#include "core/cluster_faults.hpp"
 #include "core/cluster_topology.hpp"
 #include "core/network.hpp"
 #include "model/run_config.hpp"
@@ -17,6 +18,7 @@
 #include "core/replication.hpp"
 #include "core/resource.hpp"
 #include "core/scheduler.hpp"
+#include "core/sentinel_faults.hpp"
 #include "core/sentinel_topology.hpp"
 #include "core/sim_node.hpp"
 #include "lockcheck/variants/watchdog_lock.hpp"
@@ -66,30 +68,13 @@ class World final : public Nemesis, public ProcessHost, private ReplyPath {
   void slot_migration(const FaultSpec& fault, FaultLine& line) override;
   void split_brain(const FaultSpec& fault, FaultLine& line) override;
 
-  // Cluster faults (world_cluster.cpp): slot_migration of the workload key's slot to fault.node.
-  void apply_slot_migration(const FaultSpec& fault, FaultLine& line);
-  // split_brain: master fault.node is cut off from the rest of the cluster and from every client but
-  // fault.process; after the node timeout the majority promotes its replica and it refuses with CLUSTERDOWN.
-  void apply_split_brain(const FaultSpec& fault, FaultLine& line);
-  // At heal, an isolated old master rejoins as a replica of the new one: what it accepted alone is lost.
-  void heal_split_brain();
-  // node_crash on a cluster: a master still down after the node timeout is failed over to a live replica
-  // (what that replica lacks is lost then).
-  void watch_cluster_master(int master);
-  // node_restart of a cluster master failed over while down: it loads its nodes.conf, learns that its slots
-  // have a newer owner and rejoins as that node's replica. False when `node` was not failed over.
-  bool restart_failed_cluster_master(int node, RestartMode mode);
-  // Sentinel faults (world_sentinel.cpp). split_brain on a [sentinel]: master fault.node is cut off from the
-  // sentinels, its replicas and every client but fault.process; it keeps accepting that process's writes
-  // (unless min-replicas-to-write refuses them) while the sentinels fail over to a replica after down-after.
-  void apply_sentinel_split_brain(const FaultSpec& fault, FaultLine& line);
-  // At heal, a cut-off old master is reconfigured as a replica of the new master: its writes are lost.
-  void heal_sentinel();
   // Runs the whole scenario: starts clients, schedules faults, runs to the end. Returns events run.
   std::uint64_t run();
 
  private:
   void start_client(int id);
+  // What a topology's faults act on.
+  WorldParts parts();
   // The Port a process's lock uses: its SimPort, or a ClusterPort over it when the nodes form a cluster.
   Port& lock_port(ClientProcess& process);
   // A renewing variant's background renewal, as renew ops in the history (sim/README.md).
@@ -106,15 +91,6 @@ class World final : public Nemesis, public ProcessHost, private ReplyPath {
   // Evicts one of the lock's keys that `node` has (its key, the keys its variant derives, the state its
   // guarantee rests on), drawn at random.
   void evict_lock_key(SimNode& node);
-  // Sentinel (world_sentinel.cpp): after down-after, fails `master` over if the sentinels still cannot
-  // reach it.
-  void watch_master(int master);
-  void sentinel_failover(int old_master, int promoted);
-  // A demoted old master that is up and reachable becomes a replica of the current master.
-  void rejoin_as_replica(int old_master);
-  // min-replicas-to-write: refuses `master`'s writes while it has too few good replicas.
-  void gate_writes(SimNode& master);
-
   RunConfig config_;
   std::uint64_t seed_;
   Scheduler scheduler_;
@@ -126,8 +102,9 @@ class World final : public Nemesis, public ProcessHost, private ReplyPath {
   std::vector<std::unique_ptr<ClientProcess>> clients_;
   std::vector<int> routing_;  // service -> physical node
   std::unique_ptr<ClusterTopology> cluster_;  // set when config.cluster.shards > 0
+  std::unique_ptr<ClusterFaults> cluster_faults_;
   std::unique_ptr<SentinelTopology> sentinel_;  // set when config.sentinel.sentinels > 0
-  std::map<int, std::int64_t> replica_cut_at_us_;  // sentinel: when a split-brain cut each replica's link
+  std::unique_ptr<SentinelFaults> sentinel_faults_;
   Replication replication_;  // the nodes' replication links and WAIT
   BlockingPops blocking_pops_;  // calls parked in BLPOP & co. until a late reply
 };

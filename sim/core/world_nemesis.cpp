@@ -2,6 +2,7 @@
 // (nemesis/dispatch.cpp) has validated the fault and composed its line; each fault writes it when it takes
 // effect.
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #include "core/world.hpp"
@@ -66,17 +67,17 @@ void World::node_crash(const FaultSpec& fault, FaultLine& line) {
   line.write();
   node(fault.node).crash();
   replication_.drop_waits(fault.node);
-  if (sentinel_ && sentinel_->master() == fault.node) watch_master(fault.node);
-  if (cluster_) watch_cluster_master(fault.node);
+  if (sentinel_ && sentinel_->master() == fault.node) sentinel_faults_->watch_master(fault.node);
+  if (cluster_) cluster_faults_->watch_master(fault.node);
 }
 
 void World::node_restart(const FaultSpec& fault, FaultLine& line) {
   if (node(fault.node).up()) return;
   line.write();
-  if (cluster_ && restart_failed_cluster_master(fault.node, fault.mode)) return;
+  if (cluster_ && cluster_faults_->restart_failed_master(fault.node, fault.mode)) return;
   node(fault.node).restart(fault.mode);
   // A failed-over master comes back and the sentinels turn it into a replica (taken as instant here).
-  if (sentinel_) rejoin_as_replica(fault.node);
+  if (sentinel_) sentinel_faults_->rejoin_as_replica(fault.node);
 }
 
 void World::failover(const FaultSpec& fault, FaultLine& line) {
@@ -118,14 +119,14 @@ void World::replica_partition(const FaultSpec& fault, FaultLine& line) {
   if (node(fault.node).replica_of() < 0) return;  // promoted meanwhile: no replication link to cut
   line.write();
   replication_.cut(fault.node);
-  replica_cut_at_us_[fault.node] = scheduler_.now();
+  if (sentinel_) sentinel_faults_->replica_cut(fault.node);
 }
 
 void World::heal(const FaultSpec&, FaultLine& line) {
   line.write();
   network_.heal_links();
-  if (cluster_) heal_split_brain();
-  if (sentinel_) heal_sentinel();
+  if (cluster_) cluster_faults_->heal();
+  if (sentinel_) sentinel_faults_->heal();
   // A healed replica resynchronises with its master at once, as a partial resync would.
   const std::set<int> healed = replication_.restore_all();
   for (const int replica : healed) {
@@ -153,13 +154,18 @@ void World::evict(const FaultSpec& fault, FaultLine& line) {
   }
 }
 
-void World::slot_migration(const FaultSpec& fault, FaultLine& line) { apply_slot_migration(fault, line); }
+void World::slot_migration(const FaultSpec& fault, FaultLine& line) {
+  if (!cluster_) throw std::invalid_argument("fault 'slot_migration' needs a [cluster]");
+  cluster_faults_->slot_migration(fault, line);
+}
 
 void World::split_brain(const FaultSpec& fault, FaultLine& line) {
   if (sentinel_) {
-    apply_sentinel_split_brain(fault, line);
+    sentinel_faults_->split_brain(fault, line);
+  } else if (cluster_) {
+    cluster_faults_->split_brain(fault, line);
   } else {
-    apply_split_brain(fault, line);
+    throw std::invalid_argument("fault 'split_brain' needs a [cluster]");
   }
 }
 

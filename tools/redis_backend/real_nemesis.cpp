@@ -115,7 +115,7 @@ void RealNemesis::replica_partition(const sim::FaultSpec&, sim::FaultLine&) {
   throw std::logic_error("the redis backend cannot cut a replication link (check_supported refuses it)");
 }
 
-// As the simulator's World::apply_slot_migration: the keys move 1 ms after the slot starts migrating, the
+// As the simulator's ClusterFaults::slot_migration: the keys move 1 ms after the slot starts migrating, the
 // slot is the target's at the end.
 void RealNemesis::slot_migration(const sim::FaultSpec& fault, sim::FaultLine& line) {
   int from = -1;
