@@ -32,15 +32,19 @@ trap cleanup EXIT
 start_server() {
   local log="$work/server$1.log"
   shift
+  # Created here, not by the background job's redirect: that happens in the child, which a loaded machine may
+  # not have run yet when the loop below first reads the file (sed then failed, and set -e ended the test).
+  : >"$log"
   "$server_binary" --bind 127.0.0.1 --port 0 "$@" >"$log" 2>&1 &
   pids+=("$!")
   port=""
-  for _ in $(seq 1 100); do
+  # Readiness is the announced port; the bound (20 s) is for a server that never starts.
+  for _ in $(seq 1 400); do
     port="$(sed -n 's/.*serving on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -1)"
     if [[ -n "$port" ]]; then return 0; fi
     sleep 0.05
   done
-  echo "server $log did not start" >&2
+  echo "server $log did not start within 20 s" >&2
   cat "$log" >&2
   return 1
 }
