@@ -17,7 +17,7 @@ TEST(VariantTable, IdsAreUniqueAndInCatalogueOrder) {
   std::set<std::string_view> seen;
   for (const VariantRow& row : variant_rows()) EXPECT_TRUE(seen.insert(row.id).second) << row.id;
   // The comparison matrix's rows come in this order: a reordered table would reorder every report.
-  ASSERT_EQ(variant_ids().size(), 24u);
+  ASSERT_EQ(variant_ids().size(), 26u);
   EXPECT_EQ(variant_ids().front(), "exists-then-set");
   EXPECT_EQ(variant_ids().at(3), "token");
   EXPECT_EQ(variant_ids().back(), "script");
@@ -53,7 +53,7 @@ TEST(VariantTable, ShapesAndUnknownIds) {
 }
 
 TEST(VariantTable, PublicTypesAreTheRowsThatNameOne) {
-  ASSERT_EQ(public_types().size(), 7u);
+  ASSERT_EQ(public_types().size(), 8u);
   EXPECT_EQ(public_type_of("token")->name, "Mutex");
   EXPECT_TRUE(public_type_of("redisson-like")->owned.reentrant);
   EXPECT_FALSE(public_type_of("rw-owned")->owned.reentrant);
@@ -72,6 +72,10 @@ TEST(VariantTable, CapabilitiesAreTheRowsColumns) {
                                                                     "client-reentrant", "redisson-like"}));
   EXPECT_FALSE(is_reentrant("no-such-variant"));
   EXPECT_EQ(variants_where(counts_permits), (std::vector<std::string>{"redisson-semaphore", "redisson-permit-expirable", "semaphore"}));
+  EXPECT_EQ(variants_where(counts_down), (std::vector<std::string>{"redisson-latch", "latch"}));
+  EXPECT_EQ(public_type_of("latch")->name, "Latch");
+  EXPECT_EQ(public_type_of("redisson-latch"), nullptr);
+  EXPECT_EQ(variant_row("redisson-latch").reference, "latch");
 }
 
 TEST(VariantTable, ComparisonWorkloadIsPerRow) {
@@ -82,6 +86,8 @@ TEST(VariantTable, ComparisonWorkloadIsPerRow) {
   EXPECT_EQ(variant_row("token").comparison.hold_max_ms, 200);
   EXPECT_EQ(variant_row("redisson-semaphore").comparison.permits, 2u);
   EXPECT_EQ(variant_row("token").comparison.permits, 1u);
+  EXPECT_EQ(variant_row("latch").comparison.latch_count, 2u);
+  EXPECT_EQ(variant_row("latch").comparison.replicas, 1);
 }
 
 }  // namespace
