@@ -277,9 +277,10 @@ TEST(ScenarioErrors, LatchCountOnlyForALatchWithClientsToSpare) {
   EXPECT_EQ(error_of("[workload]\nlatch_count = 2\n"),
             "scenarios/x.toml:2:15: [workload] latch_count sets a count-down latch's count, but variant 'token' is a "
             "lock; use a latch (redisson-latch, latch) or remove `latch_count`");
-  EXPECT_EQ(error_of("variant = \"latch\"\n[clients]\ncount = 3\n[workload]\nlatch_count = 3\n"),
-            "scenarios/x.toml:4:1: variant 'latch' is a count-down latch of latch_count = 3: it needs more clients "
-            "than that ([clients] count), so that some only await it");
+  EXPECT_EQ(error_of("variant = \"latch\"\n[clients]\ncount = 3\n[workload]\nlatch_count = 4\n"),
+            "scenarios/x.toml:4:1: variant 'latch' is a count-down latch of latch_count = 4: it needs at least that "
+            "many clients ([clients] count) to count it down");
+  EXPECT_EQ(error_of("variant = \"latch\"\n[clients]\ncount = 3\n[workload]\nlatch_count = 3\n"), "no error");
   EXPECT_EQ(error_of("variant = \"redisson-latch\"\n[clients]\ncount = 3\n[workload]\nlatch_count = 2\n"), "no error");
   EXPECT_EQ(error_of("variant = \"latch\"\n[workload]\nthreads_per_process = 2\n"),
             "scenarios/x.toml:3:23: [workload] threads_per_process = 2 shares one lock object between a process's "
