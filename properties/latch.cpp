@@ -160,8 +160,12 @@ Verdict check_latch(const History& history) {
   const std::int64_t end_us = history.end_us();
   const Stalls stalls(history);
   std::int64_t violations = 0, exercised = 0;
-  auto first = [&](std::vector<std::int64_t> witnesses, std::string cause) {
-    if (violations++ > 0) return;
+  std::int64_t first_at_us = kForever;
+  // The witness is the violation that became one first in true time (an early return, or a bound that ran out).
+  auto first = [&](std::int64_t at_us, std::vector<std::int64_t> witnesses, std::string cause) {
+    ++violations;
+    if (at_us >= first_at_us) return;
+    first_at_us = at_us;
     std::sort(witnesses.begin(), witnesses.end());
     verdict.witnesses = std::move(witnesses);
     verdict.cause = std::move(cause);
@@ -189,7 +193,7 @@ Verdict check_latch(const History& history) {
         }
         ++exercised;
         if (static_cast<std::int64_t>(begun.size()) < count) {
-          first(std::move(lines),
+          first(await.done_t, std::move(lines),
                 fmt::format("process {}'s await of latch '{}' returned opened at t={} when only {} of its {} "
                             "count_downs could have counted (processes {} had begun one): the latch opened early",
                             await.process, key, format_time_us(await.done_t), begun.size(), count,
@@ -215,7 +219,7 @@ Verdict check_latch(const History& history) {
                               : await.outcome == OpType::ok ? fmt::format("returned opened only at t={}", format_time_us(returned_us))
                                                             : fmt::format("gave up at t={}, the latch still closed for it",
                                                                           format_time_us(returned_us));
-      first(std::move(lines),
+      first(deadline_us, std::move(lines),
             fmt::format("the count of latch '{}' reached zero at t={} (process {}'s count_down, the {} of {}); process "
                         "{}'s await, under way from t={}, {}: {} after it could have seen the latch open, past the "
                         "bound of {}", key, format_time_us(zero->done_t), zero->process, count, count, await.process,

@@ -123,6 +123,21 @@ TEST(Latch, APauseOfTheAwaitingProcessMovesItsBound) {
   EXPECT_EQ(latch_verdict(b.parse()).outcome, Outcome::holds);
 }
 
+TEST(Latch, TheWitnessIsTheViolationThatCameFirst) {
+  HistoryBuilder b = latch_of_two(10'000'000);
+  b.invoke(1000, 2, "await", "", "lock:2");  // lock:2's await is past its bound at t=3.09 s ...
+  count_down(b, 50'000, 0, "lock:2");
+  count_down(b, 90'000, 1, "lock:2");
+  const std::int64_t early = b.invoke(5'000'000, 3, "await", "", "lock:1");  // ... lock:1's opens early at 5.1 s
+  count_down(b, 5'050'000, 0, "lock:1");
+  b.complete(5'100'000, 3, "await", "ok", "", "", "lock:1");
+  const Verdict verdict = latch_verdict(b.parse());
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_NE(verdict.summary.find("2 await(s)"), std::string::npos) << verdict.summary;
+  EXPECT_NE(verdict.cause.find("'lock:2'"), std::string::npos) << verdict.cause;
+  EXPECT_EQ(std::count(verdict.witnesses.begin(), verdict.witnesses.end(), early), 0);
+}
+
 TEST(Latch, NotApplicableToALock) {
   HistoryBuilder b;
   b.invoke(100, 1, "acquire");

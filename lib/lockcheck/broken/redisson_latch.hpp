@@ -11,7 +11,8 @@
 // (Redisson's command retries), and DECRs again.
 //
 // Where it comes from: Redisson's RCountDownLatch (trySetCount, countDown, await) and its tracker:
-// redisson/redisson#2304 and #5349 (awaiting threads never released).
+// redisson/redisson#2304 (threads blocked waiting on the latch) and #5349 (at zero only one waiter was notified):
+// a waiter the zero message does not reach is never released.
 //
 // What it guarantees: without faults, an await returns once `count` count_downs ran, and not before.
 // Where it breaks (the `latch` property): the zero message is the only wake-up, so a lost message keeps an
