@@ -7,6 +7,7 @@
 #include "lockcheck/broken/exists_then_set.hpp"
 #include "lockcheck/broken/get_then_del.hpp"
 #include "lockcheck/broken/redisson_latch.hpp"
+#include "lockcheck/broken/redisson_multilock.hpp"
 #include "lockcheck/broken/redisson_permit_expirable.hpp"
 #include "lockcheck/broken/redisson_semaphore.hpp"
 #include "lockcheck/broken/rw_hash_timestamps_lock.hpp"
@@ -80,10 +81,23 @@ std::unique_ptr<LockAlgorithm> latch(Port& port, Clock& clock, Entropy& entropy,
                                      LatchReplication{params.token_wait.replicas, params.token_wait.wait_timeout});
 }
 
+template <broken::RedissonMultiLock::Needs needs>
+std::unique_ptr<LockAlgorithm> multilock(Port& port, Clock& clock, Entropy& entropy, const LockOptions& options,
+                                         const VariantParams&) {
+  return std::make_unique<broken::RedissonMultiLock>(port, clock, entropy, options, needs);
+}
+
 // The shapes beyond one key with one owner per node.
 LockShape redlock_shape(const std::string&, std::size_t masters) {
   LockShape shape;
   shape.quorum = Redlock::quorum_of(masters);
+  return shape;
+}
+
+// RedissonMultiLock: one hold is every master's member.
+LockShape every_master_shape(const std::string&, std::size_t masters) {
+  LockShape shape;
+  shape.quorum = masters;
   return shape;
 }
 
@@ -214,6 +228,18 @@ const std::array kRows = {
                .public_type = "Latch",
                .reference = "latch",
                .comparison = kLatchOfTwo},
+    // Over N independent masters, as `redlock`; each member is Redisson's hash lock. Renewal is theirs (a
+    // watchdog renews every member the lease holds).
+    VariantRow{.id = "redisson-multilock",
+               .make = multilock<broken::RedissonMultiLock::Needs::every_member>,
+               .shape = every_master_shape,
+               .reference = "redlock",
+               .comparison = {.masters = 3}},
+    VariantRow{.id = "redisson-redlock",
+               .make = multilock<broken::RedissonMultiLock::Needs::majority>,
+               .shape = redlock_shape,
+               .reference = "redlock",
+               .comparison = {.masters = 3}},
     VariantRow{.id = "script", .make = make_script, .user_scripts = true, .renewal = Renewal::with_renew_script,
                .reference = "token"},
 };
