@@ -40,6 +40,7 @@ std::vector<UnavailableStretch> quorum_lock_unavailable(const History& history, 
   std::map<std::pair<std::int64_t, std::int64_t>, std::pair<std::int64_t, std::int64_t>> holding;  // -> (from, valid_until)
   std::set<std::int64_t> nodes_down;
   std::int64_t majority_down_since = -1, loss_since = -1;
+  std::map<std::int64_t, std::int64_t> slow_since;  // node -> since: answers late enough to spend a grant's validity
   std::map<std::int64_t, std::int64_t> cut_since;  // process -> since
   for (const Event& event : history.events) {
     if (const auto* op = std::get_if<Op>(&event)) {
@@ -103,15 +104,27 @@ std::vector<UnavailableStretch> quorum_lock_unavailable(const History& history, 
         blocked.emplace_back(majority_down_since, fault->t);
         majority_down_since = -1;
       }
-    } else if (!fault->is(sim::FaultKind::slow_node) && !fault->is(sim::FaultKind::client_clock_jump) &&
-               !fault->is(sim::FaultKind::client_clock_drift) && !fault->is(sim::FaultKind::restart)) {
-      // What else moves the masters (failover, clock steps, evictions, splits) is not this clause's to judge.
+    } else if (fault->is(sim::FaultKind::slow_node)) {
+      if (fault->duration_us > 0) {
+        slow_since.emplace(fault->node, fault->t);
+      } else if (const auto slow = slow_since.find(fault->node); slow != slow_since.end()) {
+        blocked.emplace_back(slow->second, fault->t);
+        slow_since.erase(slow);
+      }
+    } else if ((fault->is(sim::FaultKind::node_clock_jump) && fault->delta_us < 0) ||
+               (fault->is(sim::FaultKind::node_clock_drift) && fault->drift_ppm < 0) || fault->is(sim::FaultKind::failover) ||
+               fault->is(sim::FaultKind::split_brain) || fault->is(sim::FaultKind::slot_migration) ||
+               fault->is(sim::FaultKind::replica_partition)) {
+      // A node clock stepped back or running slow keeps keys past their TTL (S7); a failover, a split or a slot
+      // moving changes who serves the lock: not this clause's to judge from then on. (A clock ahead, an eviction
+      // or a client's clock only make keys go sooner.)
       blocked.emplace_back(fault->t, end_us);
     }
   }
   for (const auto& [id, held] : holding) blocked.emplace_back(held.first, std::max(held.second, end_us));
   if (majority_down_since >= 0) blocked.emplace_back(majority_down_since, end_us);
   if (loss_since >= 0) blocked.emplace_back(loss_since, end_us);
+  for (const auto& [node, since] : slow_since) blocked.emplace_back(since, end_us);
   for (const auto& [process, since] : cut_since) process_blocked[process].emplace_back(since, end_us);
 
   std::sort(attempts.begin(), attempts.end(), [](const Attempt& a, const Attempt& b) { return a.done_t < b.done_t; });

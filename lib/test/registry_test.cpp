@@ -17,7 +17,7 @@ TEST(VariantTable, IdsAreUniqueAndInCatalogueOrder) {
   std::set<std::string_view> seen;
   for (const VariantRow& row : variant_rows()) EXPECT_TRUE(seen.insert(row.id).second) << row.id;
   // The comparison matrix's rows come in this order: a reordered table would reorder every report.
-  ASSERT_EQ(variant_ids().size(), 26u);
+  ASSERT_EQ(variant_ids().size(), 28u);
   EXPECT_EQ(variant_ids().front(), "exists-then-set");
   EXPECT_EQ(variant_ids().at(3), "token");
   EXPECT_EQ(variant_ids().back(), "script");
@@ -43,6 +43,8 @@ TEST(VariantTable, WatchdogRefusalFollowsTheRenewalColumn) {
 
 TEST(VariantTable, ShapesAndUnknownIds) {
   EXPECT_EQ(lock_shape("redlock", "k", 5).quorum, 3u);
+  EXPECT_EQ(lock_shape("redisson-multilock", "k", 3).quorum, 3u) << "every master is one hold";
+  EXPECT_EQ(lock_shape("redisson-redlock", "k", 5).quorum, 3u);
   EXPECT_EQ(lock_shape("token", "k", 5).quorum, 0u);
   ASSERT_EQ(lock_shape("rw-two-keys", "k", 1).derived_keys.size(), 2u);
   EXPECT_TRUE(lock_shape("rw-two-keys", "k", 1).derived_keys.front().shared);
@@ -76,6 +78,9 @@ TEST(VariantTable, CapabilitiesAreTheRowsColumns) {
   EXPECT_EQ(public_type_of("latch")->name, "Latch");
   EXPECT_EQ(public_type_of("redisson-latch"), nullptr);
   EXPECT_EQ(variant_row("redisson-latch").reference, "latch");
+  EXPECT_EQ(variant_row("redisson-multilock").reference, "redlock");
+  EXPECT_EQ(variant_row("redisson-redlock").reference, "redlock");
+  EXPECT_EQ(public_type_of("redisson-multilock"), nullptr);
 }
 
 TEST(VariantTable, ComparisonWorkloadIsPerRow) {

@@ -282,7 +282,8 @@ TEST(Explore, EveryBrokenVariantsBugIsFoundAsItsOwn) {
            {"client-reentrant", "renewal"},
            {"redisson-semaphore", "permit_safety"},
            {"redisson-permit-expirable", "permit_safety"},
-           {"redisson-latch", "latch"}}) {
+           {"redisson-latch", "latch"},
+           {"redisson-multilock", "bounded_unavailability"}}) {
     ExploreOptions options;
     options.seed = 1;
     options.budget_runs = runs;
