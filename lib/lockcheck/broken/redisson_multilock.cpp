@@ -74,6 +74,8 @@ Task<AcquireResult> RedissonMultiLock::acquire(std::string key, Micros wait) {
   const std::size_t members = port_.node_count();
   const std::size_t failed_allowed = members - needed();
   const MonoTime give_up_at = clock_.monotonic_now() + std::max(wait, Micros::zero());
+  // No wait is Redisson's tryLock(): one pass over the members, no time limit between them, no second pass.
+  const bool timed = wait > Micros::zero();
   const std::string owner = entropy_.token_hex();
   AcquireResult result;
   bool any_reply = false;
@@ -99,14 +101,14 @@ Task<AcquireResult> RedissonMultiLock::acquire(std::string key, Micros wait) {
       co_await unlock_members(key, owner, acquired);
       acquired.clear();
       failed_left = failed_allowed;
-      if (clock_.monotonic_now() >= give_up_at) break;
+      if (!timed || clock_.monotonic_now() >= give_up_at) break;
       node = 0;
       continue;
     } else {
       --failed_left;
     }
     ++node;
-    if (acquired.size() < needed() && clock_.monotonic_now() >= give_up_at) break;
+    if (timed && acquired.size() < needed() && clock_.monotonic_now() >= give_up_at) break;
   }
   if (acquired.size() >= needed()) {
     // The lease is set again on every held member (a plain PEXPIRE, as Redisson's expireAsync), and counted from

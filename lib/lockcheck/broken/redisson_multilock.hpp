@@ -9,7 +9,7 @@
 // at least 1 ms), polling a busy member with backoff. The multi-lock needs every member: when one fails it gives
 // back those it holds and starts over from the first, while the wait lasts. The RedLock tolerates N - (N/2 + 1)
 // failed members and stops once the rest cannot matter. A member whose reply is lost counts as failed (and is
-// given back). Once enough are held, every held member's lease is set again with a plain PEXPIRE, and the lease
+// given back). A wait of zero is tryLock(): one pass over the members. Once enough are held, every held member's lease is set again with a plain PEXPIRE, and the lease
 // is counted from then (TTL - drift margin); nothing checks that the first members are still held. Unlock gives
 // back every member; renew PEXPIREs the owner's members and needs as many as acquiring did.
 //
@@ -18,8 +18,13 @@
 // #656 (a RedLock acquired while another thread held one of its locks: a quorum without that one).
 //
 // What they guarantee: without faults, one holder at a time. Where they break: `redisson-multilock` needs all N
-// masters, so with one master down nobody gets the lock again until it returns (bounded_unavailability, where
-// `redlock` with a majority up does: scenarios/redisson-multilock-breaks-master-down.toml).
+// masters, so with one master down (or one client cut off from one, holding the others' members while it waits)
+// nobody gets the lock again until it returns (bounded_unavailability's clause for locks over independent masters,
+// where `redlock` with a majority up does: scenarios/redisson-multilock-breaks-master-down.toml). The final plain
+// PEXPIRE can extend a member that expired during a slow acquisition and was taken by another client (explore
+// finds it as owner_only_release). #656 is the RedLock's quorum working as designed (a member held by someone
+// else is one of the tolerated failures); it breaks no property while quorums intersect, and under the faults
+// that break that (a restart without data) it breaks as `redlock` does.
 #include <cstddef>
 #include <optional>
 #include <string>
