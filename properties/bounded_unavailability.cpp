@@ -1,6 +1,7 @@
 // bounded_unavailability: (a) no lock key stays without expiry (F1: SETNX, then the holder dies before
-// EXPIRE; a plain SET that strips the TTL) and (b) after a holder crashes, the lock can be taken again
-// within TTL + a bound (F20). A backward node clock step or a maybe-held acquire (S2, S7) may delay
+// EXPIRE; a plain SET that strips the TTL), (b) after a holder crashes, the lock can be taken again
+// within TTL + a bound (F20), and (c) a lock over independent masters can be taken while a majority of them is
+// up and nobody holds it (quorum_available.hpp: the multi-lock that never locks with one master down). A backward node clock step or a maybe-held acquire (S2, S7) may delay
 // others: within the bound that is the price of safety; past it, it is reported here, and only here.
 #include <fmt/format.h>
 
@@ -14,6 +15,7 @@
 #include "semaphore_history.hpp"
 #include "describe.hpp"
 #include "history_facts.hpp"
+#include "quorum_available.hpp"
 
 namespace lockcheck::properties {
 
@@ -274,6 +276,17 @@ Verdict check_bounded_unavailability(const History& history) {
   std::vector<Finding> findings = keys_without_expiry(history, ttl_us + bound_us);
   std::vector<Finding> crashes = dead_holders(history, ttl_us + bound_us);
   findings.insert(findings.end(), crashes.begin(), crashes.end());
+  // (c) A lock over independent masters that nobody held, with a majority of them up, and that nobody could take:
+  // no key to wait out here, and a majority grants in one round trip, so one TTL is generous.
+  for (const UnavailableStretch& stretch : quorum_lock_unavailable(history, ttl_us)) {
+    findings.push_back(
+        {Outcome::violated, stretch.witnesses,
+         fmt::format("nobody held the lock and a majority of its {} masters were up, yet all {} acquire(s) from t={} "
+                     "to t={} failed: {} without a grant, longer than the TTL ({}); a lock over independent "
+                     "masters that needs more than a majority of them",
+                     history.meta.nodes, stretch.failed, format_time_us(stretch.from_us), format_time_us(stretch.to_us),
+                     format_duration_us(stretch.to_us - stretch.from_us), format_duration_us(ttl_us))});
+  }
   auto count = [&](Outcome outcome) {
     return std::count_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.outcome == outcome; });
   };

@@ -38,9 +38,13 @@ Verdict check_fencing(const History& history);
 // than the lease (+ the bound) after its holder died. Unknown for locks.
 Verdict check_permit_safety(const History& history);
 
+// A count-down latch (meta "latch" = N) opens only after N count_downs, and every await returns within the bound
+// once N have returned ok. Unknown (not applicable) for locks.
+Verdict check_latch(const History& history);
+
 // All verdicts, always in this order: mutual_exclusion_server, mutual_exclusion_client,
 // mutual_exclusion_resource, owner_only_release, bounded_unavailability, reentrancy, renewal, fencing,
-// permit_safety.
+// permit_safety, latch. A latch's history gets 'not applicable' from every property but latch.
 std::vector<Verdict> check_all(const History& history);
 
 // Parse a JSONL history and run check_all. Throws ParseError (with the line number) on a bad history.

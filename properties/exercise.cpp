@@ -45,6 +45,7 @@ struct HolderState {
   bool acquire_pending = false;
   bool release_pending = false;
   bool renew_pending = false;
+  bool latch_pending = false;  // a count-down latch's count_down or await (f "count_down" / "await")
   std::set<OpFn> last_unknown;  // functions whose last completion was info
 };
 
@@ -62,6 +63,7 @@ class Walk {
       lasting_.clear();
     }
     HolderState& state = holders_[{op.process, op.thread}];
+    if (op.f == "count_down" || op.f == "await") state.latch_pending = op.type == OpType::invoke;
     if (op.type == OpType::invoke) return invoked(op, state);
     if (op.fn == OpFn::acquire || op.fn == OpFn::release || op.fn == OpFn::renew) {
       if (op.type == OpType::info) {
@@ -229,7 +231,7 @@ class Walk {
 
   bool anything_in_flight() const {
     for (const auto& [holder, state] : holders_) {
-      if (state.acquire_pending || state.release_pending || state.renew_pending) return true;
+      if (state.acquire_pending || state.release_pending || state.renew_pending || state.latch_pending) return true;
     }
     return false;
   }

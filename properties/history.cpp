@@ -183,6 +183,8 @@ Meta parse_meta(const Fields& in) {
   if (meta.quorum < 0) in.fail("field 'quorum' must not be negative");
   meta.permits = in.integer_or("permits", 0);
   if (meta.permits < 0) in.fail("field 'permits' must not be negative");
+  meta.latch = in.integer_or("latch", 0);
+  if (meta.latch < 0) in.fail("field 'latch' must not be negative");
   meta.lock_keys = in.derived_keys();
   meta.script_files = in.string_map("script_files");
   return meta;

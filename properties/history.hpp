@@ -45,6 +45,9 @@ struct Meta {
   // "permits": the lock is a semaphore of this many permits (holders at once); 0 when absent (a lock). Its
   // history is judged by permit_safety, and the mutual exclusion checkers say they do not apply.
   std::int64_t permits = 0;
+  // "latch": the history is a count-down latch's of this count (its ops count_down and await, no lock at all);
+  // 0 when absent. The latch property judges it, and every lock property says it does not apply.
+  std::int64_t latch = 0;
   // "lock_keys": keys a variant keeps for a lock besides the lock's own key (rw-two-keys: "<key>:read" shared
   // by readers, "<key>:write" the writer's), as [{"key", "lock", "mode": "read" | "write"}].
   struct DerivedKey {

@@ -15,6 +15,7 @@
 #include "../examples/replicated_mutex.cpp"
 #include "../examples/shared_mutex.cpp"
 #include "../examples/counting_semaphore.cpp"
+#include "../examples/latch.cpp"
 #include "hiredis_client.hpp"
 #include "redis_server.hpp"
 
@@ -56,6 +57,11 @@ TEST(Examples, SharedMutex) {
 TEST(Examples, CountingSemaphore) {
   RedisServer server;
   EXPECT_EQ(printed_by([&] { use_a_pool_slot(server.host(), server.port()); }), "running 2 reports\n");
+}
+
+TEST(Examples, Latch) {
+  RedisServer server;
+  EXPECT_EQ(printed_by([&] { wait_for_three_workers(server.host(), server.port()); }), "all 3 workers done\n");
 }
 
 TEST(Examples, RedlockMutex) {

@@ -17,7 +17,7 @@ TEST(VariantTable, IdsAreUniqueAndInCatalogueOrder) {
   std::set<std::string_view> seen;
   for (const VariantRow& row : variant_rows()) EXPECT_TRUE(seen.insert(row.id).second) << row.id;
   // The comparison matrix's rows come in this order: a reordered table would reorder every report.
-  ASSERT_EQ(variant_ids().size(), 24u);
+  ASSERT_EQ(variant_ids().size(), 28u);
   EXPECT_EQ(variant_ids().front(), "exists-then-set");
   EXPECT_EQ(variant_ids().at(3), "token");
   EXPECT_EQ(variant_ids().back(), "script");
@@ -43,6 +43,8 @@ TEST(VariantTable, WatchdogRefusalFollowsTheRenewalColumn) {
 
 TEST(VariantTable, ShapesAndUnknownIds) {
   EXPECT_EQ(lock_shape("redlock", "k", 5).quorum, 3u);
+  EXPECT_EQ(lock_shape("redisson-multilock", "k", 3).quorum, 3u) << "every master is one hold";
+  EXPECT_EQ(lock_shape("redisson-redlock", "k", 5).quorum, 3u);
   EXPECT_EQ(lock_shape("token", "k", 5).quorum, 0u);
   ASSERT_EQ(lock_shape("rw-two-keys", "k", 1).derived_keys.size(), 2u);
   EXPECT_TRUE(lock_shape("rw-two-keys", "k", 1).derived_keys.front().shared);
@@ -53,7 +55,7 @@ TEST(VariantTable, ShapesAndUnknownIds) {
 }
 
 TEST(VariantTable, PublicTypesAreTheRowsThatNameOne) {
-  ASSERT_EQ(public_types().size(), 7u);
+  ASSERT_EQ(public_types().size(), 8u);
   EXPECT_EQ(public_type_of("token")->name, "Mutex");
   EXPECT_TRUE(public_type_of("redisson-like")->owned.reentrant);
   EXPECT_FALSE(public_type_of("rw-owned")->owned.reentrant);
@@ -72,6 +74,13 @@ TEST(VariantTable, CapabilitiesAreTheRowsColumns) {
                                                                     "client-reentrant", "redisson-like"}));
   EXPECT_FALSE(is_reentrant("no-such-variant"));
   EXPECT_EQ(variants_where(counts_permits), (std::vector<std::string>{"redisson-semaphore", "redisson-permit-expirable", "semaphore"}));
+  EXPECT_EQ(variants_where(counts_down), (std::vector<std::string>{"redisson-latch", "latch"}));
+  EXPECT_EQ(public_type_of("latch")->name, "Latch");
+  EXPECT_EQ(public_type_of("redisson-latch"), nullptr);
+  EXPECT_EQ(variant_row("redisson-latch").reference, "latch");
+  EXPECT_EQ(variant_row("redisson-multilock").reference, "redlock");
+  EXPECT_EQ(variant_row("redisson-redlock").reference, "redlock");
+  EXPECT_EQ(public_type_of("redisson-multilock"), nullptr);
 }
 
 TEST(VariantTable, ComparisonWorkloadIsPerRow) {
@@ -82,6 +91,8 @@ TEST(VariantTable, ComparisonWorkloadIsPerRow) {
   EXPECT_EQ(variant_row("token").comparison.hold_max_ms, 200);
   EXPECT_EQ(variant_row("redisson-semaphore").comparison.permits, 2u);
   EXPECT_EQ(variant_row("token").comparison.permits, 1u);
+  EXPECT_EQ(variant_row("latch").comparison.latch_count, 2u);
+  EXPECT_EQ(variant_row("latch").comparison.replicas, 1);
 }
 
 }  // namespace

@@ -201,6 +201,7 @@ void World::start_client(int id) {
   VariantParams params{config_.scripts};
   params.token_wait = config_.token_wait;
   params.permits = config_.workload.permits;
+  params.latch_count = config_.workload.latch_count;
   params.spawner = &process;
   params.watchdog.renew_divisor = config_.renewal.renew_divisor;
   params.watchdog.max_renewals = config_.renewal.max_renewals;

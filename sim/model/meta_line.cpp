@@ -38,6 +38,10 @@ Json history_meta(const RunConfig& config, std::uint64_t seed) {
     if (const VariantRow* row = find_variant(config.variant); row != nullptr && row->counts_permits) {
       meta["permits"] = config.workload.permits;
     }
+    // A latch's count: its histories are judged by the latch property, not by any lock property.
+    if (const VariantRow* row = find_variant(config.variant); row != nullptr && row->counts_down) {
+      meta["latch"] = config.workload.latch_count;
+    }
   }
   const LockShape shape = lock_shape_of(config);
   // On a cluster Redlock has one node (the ClusterPort): a quorum of one is judged as a single-node lock, since

@@ -54,6 +54,7 @@ RunConfig variant_base_config(const std::string& row) {
   config.workload.nest_every = wanted.nest_every;
   config.workload.readers_ppm = wanted.readers_ppm;
   config.workload.permits = wanted.permits;
+  config.workload.latch_count = wanted.latch_count;
   config.workload.fencing = wanted.fencing_on_writes ? Fencing::writes : Fencing::off;
   return config;
 }

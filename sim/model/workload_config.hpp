@@ -54,6 +54,10 @@ struct WorkloadConfig {
   // processes hold at once. The loop above is the same for them; the histories' meta says "permits", so the
   // checkers judge permit_safety instead of mutual exclusion. 1 for every other variant.
   std::uint32_t permits = 1;
+  // The latch's count, for the variants that count down (VariantRow::counts_down): processes 0 .. latch_count - 1
+  // count each round's latch down, and every process awaits it (workload/latch_workload.hpp replaces the loop
+  // above). The histories' meta says "latch", so the latch property judges them instead of the lock properties.
+  std::uint32_t latch_count = 2;
 };
 
 }  // namespace lockcheck::sim

@@ -60,6 +60,15 @@ void check_workload_keys(const Section& top, const Scenario& scenario) {
                       fmt::format("[workload] permits sizes a semaphore, but variant '{}' is a lock (one holder at a "
                                   "time); use a semaphore ({}) or remove `permits`", variant, ids(counts_permits)));
   }
+  if (workload->has("latch_count") && !counts_down(variant)) {
+    workload->fail_at("latch_count",
+                      fmt::format("[workload] latch_count sets a count-down latch's count, but variant '{}' is a lock; "
+                                  "use a latch ({}) or remove `latch_count`", variant, ids(counts_down)));
+  }
+  if (counts_down(variant) && scenario.config.clients.size() < w.latch_count) {
+    workload->fail_here(fmt::format("variant '{}' is a count-down latch of latch_count = {}: it needs at least that "
+                                    "many clients ([clients] count) to count it down", variant, w.latch_count));
+  }
   if (w.nest_every > 0 && !is_reentrant(variant)) {
     workload->fail_at("nest_every",
                       fmt::format("[workload] nest_every nests acquires of the held lock, but variant '{}' is not "

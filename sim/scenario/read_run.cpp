@@ -7,6 +7,7 @@
 
 #include "lockcheck/lock_options.hpp"
 #include "lockcheck/public_types.hpp"
+#include "lockcheck/variants/capabilities.hpp"
 #include "lockcheck/variants/registry.hpp"
 #include "scenario/closest_name.hpp"
 #include "scenario/readers.hpp"
@@ -146,7 +147,7 @@ void read_workload(const Section& top, WorkloadConfig& out) {
   workload->allow_only({"key", "wait_ms", "hold_min_ms", "hold_max_ms", "think_min_ms", "think_max_ms",
                         "max_acquires_per_client", "fencing", "nest_every", "nested_ttl_ms", "nested_hold_min_ms",
                         "nested_hold_max_ms", "readers_ppm", "check_lease_before_write", "write_latency_min_us",
-                        "write_latency_max_us", "threads_per_process", "permits"});
+                        "write_latency_max_us", "threads_per_process", "permits", "latch_count"});
   if (auto key = workload->string("key")) {
     if (key->empty() || key->size() > kMaxKeyBytes) {
       workload->fail_at("key", fmt::format("[workload] key must have 1 to {} bytes, not {}", kMaxKeyBytes,
@@ -182,12 +183,19 @@ void read_workload(const Section& top, WorkloadConfig& out) {
   workload->require_order("write_latency_min_us", out.write_latency_min_us, "write_latency_max_us",
                           out.write_latency_max_us, 1);  workload->read_integer("threads_per_process", out.threads_per_process, 1, kMaxThreadsPerProcess);
   workload->read_integer("permits", out.permits, 1, kMaxPermits);
+  workload->read_integer("latch_count", out.latch_count, 1, kMaxPermits);
 }
 
 void check_threads(const Section& top, const Scenario& scenario) {
   const WorkloadConfig& workload = scenario.config.workload;
   if (workload.threads_per_process == 1) return;
   const Section table = *top.table("workload");
+  if (counts_down(scenario.config.variant)) {
+    table.fail_at("threads_per_process", fmt::format("[workload] threads_per_process = {} shares one lock object "
+                                                     "between a process's threads; variant '{}' is a count-down latch, "
+                                                     "which its processes count down and await one thread each",
+                                                     workload.threads_per_process, scenario.config.variant));
+  }
   const PublicType* type = public_type_of(scenario.config.variant);
   if (type == nullptr) {
     std::string known;

@@ -224,6 +224,7 @@ std::string workload_table(const RunConfig& config) {
   workload.put("write_latency_max_us", given.write_latency_max_us, fallback.write_latency_max_us);
   workload.put("threads_per_process", given.threads_per_process, fallback.threads_per_process);
   workload.put("permits", given.permits, fallback.permits);
+  workload.put("latch_count", given.latch_count, fallback.latch_count);
   return workload.text();
 }
 

@@ -14,7 +14,9 @@
 
 #include "lockcheck/errors.hpp"
 #include "lockcheck/public_types.hpp"
+#include "lockcheck/variants/capabilities.hpp"
 #include "workload/careful_write.hpp"
+#include "workload/latch_workload.hpp"
 #include "workload/op_lines.hpp"
 #include "workload/thread_lock.hpp"
 
@@ -179,6 +181,10 @@ Task<void> keeping_failure(Task<void> thread, std::exception_ptr& failure) {
 
 Task<void> run_workload(const WorkloadConfig& workload, std::string_view variant, std::int64_t end_us,
                         WorkloadClient& client) {
+  if (counts_down(std::string(variant))) {
+    co_await run_latch_workload(workload, end_us, client);  // a latch is counted down and awaited, not acquired
+    co_return;
+  }
   const std::uint32_t threads = workload.threads_per_process;
   if (threads <= 1) {
     co_await run_thread(workload, end_us, client, ThreadLock{&client.lock()}, client.thread_seams(0));

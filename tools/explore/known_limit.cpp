@@ -62,6 +62,11 @@ std::optional<KnownLimit> known_limit(std::string_view property, const std::vect
       }
     }
     if (!limit && (property == "bounded_unavailability" || permits)) limit = late_expiry(fault);
+    if (!limit && property == "latch") {
+      // A latch's state is data like a lock's key: what loses an acknowledged write loses its count_downs.
+      limit = replication_loss(fault);
+      if (limit) limit->because += "; the latch's recorded count_downs went with it, and its counters had returned";
+    }
     if (!limit && property == "reentrancy") {
       limit = replication_loss(fault);
       if (limit) limit->because += "; the promoted node lacked the latest hold count";

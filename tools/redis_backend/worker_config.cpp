@@ -35,7 +35,7 @@ void write_worker_config(const sim::RunConfig& config, const std::string& path, 
         {"nested_hold_min_us", w.nested_hold_min_us}, {"nested_hold_max_us", w.nested_hold_max_us}, {"readers_ppm", w.readers_ppm},
         {"check_lease_before_write", w.check_lease_before_write}, {"write_latency_min_us", w.write_latency_min_us},
         {"write_latency_max_us", w.write_latency_max_us}, {"threads_per_process", w.threads_per_process},
-        {"permits", w.permits}}},
+        {"permits", w.permits}, {"latch_count", w.latch_count}}},
       {"sentinel", {{"sentinels", config.sentinel.sentinels}, {"master_name", config.sentinel.master_name}}},
       {"cluster_addresses", cluster_addresses},
       {"other_named_ports", other_named_ports}};
@@ -106,6 +106,7 @@ sim::RunConfig read_worker_config(const std::string& path) {
   out.write_latency_max_us = w.at("write_latency_max_us").get<std::int64_t>();
   out.threads_per_process = w.value("threads_per_process", std::uint32_t{1});
   out.permits = w.value("permits", std::uint32_t{1});
+  out.latch_count = w.value("latch_count", std::uint32_t{2});
   const auto& sentinel = in.at("sentinel");
   config.sentinel.sentinels = sentinel.at("sentinels").get<int>();
   config.sentinel.master_name = sentinel.at("master_name").get<std::string>();

@@ -98,6 +98,7 @@ int main(int argc, char** argv) {
     VariantParams params{config.scripts};
     params.token_wait = config.token_wait;
     params.permits = config.workload.permits;
+    params.latch_count = config.workload.latch_count;
     params.spawner = &spawner;
     params.watchdog.renew_divisor = config.renewal.renew_divisor;
     params.watchdog.max_renewals = config.renewal.max_renewals;

@@ -15,6 +15,7 @@ struct VariantParams {
   WatchdogOptions watchdog{};
   TokenWaitOptions token_wait{};  // `token-wait`: replicas to wait for, WAIT timeout
   std::uint32_t permits = 1;      // the semaphores (VariantRow::counts_permits): how many holders at once
+  std::uint32_t latch_count = 2;  // the latches (VariantRow::counts_down): how many count_downs open one
   // Wrap the variant in a WatchdogLock (renewal every ttl / watchdog.renew_divisor through the variant's own
   // renew(), fail-stop, loss signal), needing `spawner`: any variant that can renew, including `script` with a
   // renew.lua. make_lock throws InvalidArgument (watchdog_refusal's reason) for one that cannot.

@@ -58,6 +58,7 @@ struct ComparisonWorkload {
   std::int64_t hold_max_ms = 200;
   std::int64_t wait_ms = 2000;
   std::uint32_t permits = 1;      // a semaphore's size (counts_permits): more holders than one at once
+  std::uint32_t latch_count = 2;  // a latch's count (counts_down): the clients that count down, the others await
 };
 
 using VariantFactory = std::unique_ptr<LockAlgorithm> (*)(Port& port, Clock& clock, Entropy& entropy,
@@ -75,6 +76,9 @@ struct VariantRow {
   // A semaphore: up to VariantParams::permits holders at once, each with a lease of its own. Histories say so
   // (meta "permits"), and permit_safety judges them instead of the mutual exclusion checkers.
   bool counts_permits = false;
+  // A count-down latch (a LatchAlgorithm, latch_algorithm.hpp): no lock at all. The workload counts it down and
+  // awaits it (meta "latch"), and the latch property judges it instead of every lock property.
+  bool counts_down = false;
   Renewal renewal = Renewal::by_watchdog;
   std::string_view refusal{};  // Renewal::refused: why a watchdog cannot wrap it
   // Keys and quorum beyond the plain "one key, one owner per node" (nullptr); `masters`: the nodes it is given.

@@ -6,6 +6,8 @@
 #include "lockcheck/broken/client_reentrant_lock.hpp"
 #include "lockcheck/broken/exists_then_set.hpp"
 #include "lockcheck/broken/get_then_del.hpp"
+#include "lockcheck/broken/redisson_latch.hpp"
+#include "lockcheck/broken/redisson_multilock.hpp"
 #include "lockcheck/broken/redisson_permit_expirable.hpp"
 #include "lockcheck/broken/redisson_semaphore.hpp"
 #include "lockcheck/broken/rw_hash_timestamps_lock.hpp"
@@ -15,6 +17,7 @@
 #include "lockcheck/broken/thread_id_lock.hpp"
 #include "lockcheck/broken/watchdog_unchecked.hpp"
 #include "lockcheck/variants/fenced_lock.hpp"
+#include "lockcheck/variants/latch_lock.hpp"
 #include "lockcheck/variants/redisson_like_lock.hpp"
 #include "lockcheck/variants/redlock.hpp"
 #include "lockcheck/variants/reentrant_hash_lock.hpp"
@@ -66,10 +69,35 @@ std::unique_ptr<LockAlgorithm> semaphore(Port& port, Clock& clock, Entropy& entr
   return std::make_unique<Semaphore>(port, clock, entropy, options, params.permits);
 }
 
+std::unique_ptr<LockAlgorithm> redisson_latch(Port& port, Clock& clock, Entropy& entropy, const LockOptions& options,
+                                              const VariantParams& params) {
+  return std::make_unique<broken::RedissonLatch>(port, clock, entropy, options, params.latch_count);
+}
+
+// The reference latch WAITs for the replicas [token_wait] names, so that a failover cannot lose a count_down.
+std::unique_ptr<LockAlgorithm> latch(Port& port, Clock& clock, Entropy& entropy, const LockOptions& options,
+                                     const VariantParams& params) {
+  return std::make_unique<LatchLock>(port, clock, entropy, options, params.latch_count,
+                                     LatchReplication{params.token_wait.replicas, params.token_wait.wait_timeout});
+}
+
+template <broken::RedissonMultiLock::Needs needs>
+std::unique_ptr<LockAlgorithm> multilock(Port& port, Clock& clock, Entropy& entropy, const LockOptions& options,
+                                         const VariantParams&) {
+  return std::make_unique<broken::RedissonMultiLock>(port, clock, entropy, options, needs);
+}
+
 // The shapes beyond one key with one owner per node.
 LockShape redlock_shape(const std::string&, std::size_t masters) {
   LockShape shape;
   shape.quorum = Redlock::quorum_of(masters);
+  return shape;
+}
+
+// RedissonMultiLock: one hold is every master's member.
+LockShape every_master_shape(const std::string&, std::size_t masters) {
+  LockShape shape;
+  shape.quorum = masters;
   return shape;
 }
 
@@ -98,6 +126,9 @@ constexpr ComparisonWorkload kHalfReaders{.readers_ppm = 500000};
 // Semaphores: two permits among the three clients, and a short wait, so that refusals happen (a lost permit
 // shows only when the semaphore refuses someone while too few permits are held).
 constexpr ComparisonWorkload kTwoPermits{.wait_ms = 100, .permits = 2};
+// Latches: two of the three clients count down, every client awaits, for longer than the latch property's bound
+// (so a latch that stays closed shows), on a master with a replica (so a failover can lose a count_down).
+constexpr ComparisonWorkload kLatchOfTwo{.replicas = 1, .wait_ms = 8000, .latch_count = 2};
 
 const std::array kRows = {
     VariantRow{.id = "exists-then-set", .make = plain<broken::ExistsThenSetLock>, .reference = "token"},
@@ -180,6 +211,35 @@ const std::array kRows = {
                .reference = "semaphore",
                .owned = {.counting = true},
                .comparison = kTwoPermits},
+    // No lease: nothing to acquire, release or renew.
+    VariantRow{.id = "redisson-latch",
+               .make = redisson_latch,
+               .counts_down = true,
+               .renewal = Renewal::refused,
+               .refusal = "variant \"redisson-latch\" is a count-down latch: it holds no lease to renew",
+               .reference = "latch",
+               .comparison = kLatchOfTwo},
+    VariantRow{.id = "latch",
+               .make = latch,
+               .waits_for_replicas = true,
+               .counts_down = true,
+               .renewal = Renewal::refused,
+               .refusal = "variant \"latch\" is a count-down latch: it holds no lease to renew",
+               .public_type = "Latch",
+               .reference = "latch",
+               .comparison = kLatchOfTwo},
+    // Over N independent masters, as `redlock`; each member is Redisson's hash lock. Renewal is theirs (a
+    // watchdog renews every member the lease holds).
+    VariantRow{.id = "redisson-multilock",
+               .make = multilock<broken::RedissonMultiLock::Needs::every_member>,
+               .shape = every_master_shape,
+               .reference = "redlock",
+               .comparison = {.masters = 3}},
+    VariantRow{.id = "redisson-redlock",
+               .make = multilock<broken::RedissonMultiLock::Needs::majority>,
+               .shape = redlock_shape,
+               .reference = "redlock",
+               .comparison = {.masters = 3}},
     VariantRow{.id = "script", .make = make_script, .user_scripts = true, .renewal = Renewal::with_renew_script,
                .reference = "token"},
 };

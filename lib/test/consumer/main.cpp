@@ -1,6 +1,7 @@
 // Built against an installed lockcheck (find_package and pkg-config) by cmake/check_package.cmake. It needs no
 // Redis: it shows that the headers compile, the library and hiredis link, and errors reach the caller typed.
 #include <lockcheck/counting_semaphore.hpp>
+#include <lockcheck/latch.hpp>
 #include <lockcheck/mutex.hpp>
 
 #include <cstdio>
@@ -22,6 +23,12 @@ int main() {
   const lockcheck::CountingSemaphore pool(lazy, "consumer:pool", 2);
   if (pool.max() != 2) {
     std::puts("consumer: a semaphore of 2 permits says otherwise");
+    return 1;
+  }
+  // And the latch type.
+  const lockcheck::Latch done(lazy, "consumer:latch", 3);
+  if (done.count() != 3) {
+    std::puts("consumer: a latch of 3 says otherwise");
     return 1;
   }
   try {

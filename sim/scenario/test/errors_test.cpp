@@ -255,7 +255,7 @@ TEST(ScenarioErrors, ThreadsPerProcess) {
             "scenarios/x.toml:3:23: [workload] threads_per_process = 2 shares one public lock object between a "
             "process's threads; variant 'set-nx-ex-del' has no public type (those that do: token (Mutex), redlock "
             "(RedlockMutex), redisson-like (RedissonMutex), fenced (FencedMutex), token-wait (ReplicatedMutex), "
-            "rw-owned (SharedMutex), semaphore (CountingSemaphore))");
+            "rw-owned (SharedMutex), semaphore (CountingSemaphore), latch (Latch))");
   EXPECT_EQ(error_of("variant = \"redisson-like\"\n[workload]\nnest_every = 2\nthreads_per_process = 2\n"),
             "scenarios/x.toml:4:23: [workload] threads_per_process = 2 does not combine with nest_every (the threads' "
             "nesting is not simulated yet)");
@@ -271,6 +271,20 @@ TEST(ScenarioErrors, PermitsSizeOnlyASemaphore) {
             "scenarios/x.toml:3:11: [workload] permits must be in [1, 1000], not 0");
   EXPECT_EQ(error_of("variant = \"redisson-semaphore\"\n[workload]\npermits = 3\n"), "no error");
   EXPECT_EQ(error_of("[workload]\npermits = 1\n"), "no error");
+}
+
+TEST(ScenarioErrors, LatchCountOnlyForALatchWithClientsToSpare) {
+  EXPECT_EQ(error_of("[workload]\nlatch_count = 2\n"),
+            "scenarios/x.toml:2:15: [workload] latch_count sets a count-down latch's count, but variant 'token' is a "
+            "lock; use a latch (redisson-latch, latch) or remove `latch_count`");
+  EXPECT_EQ(error_of("variant = \"latch\"\n[clients]\ncount = 3\n[workload]\nlatch_count = 4\n"),
+            "scenarios/x.toml:4:1: variant 'latch' is a count-down latch of latch_count = 4: it needs at least that "
+            "many clients ([clients] count) to count it down");
+  EXPECT_EQ(error_of("variant = \"latch\"\n[clients]\ncount = 3\n[workload]\nlatch_count = 3\n"), "no error");
+  EXPECT_EQ(error_of("variant = \"redisson-latch\"\n[clients]\ncount = 3\n[workload]\nlatch_count = 2\n"), "no error");
+  EXPECT_EQ(error_of("variant = \"latch\"\n[workload]\nthreads_per_process = 2\n"),
+            "scenarios/x.toml:3:23: [workload] threads_per_process = 2 shares one lock object between a process's "
+            "threads; variant 'latch' is a count-down latch, which its processes count down and await one thread each");
 }
 
 TEST(ScenarioErrors, WorkloadCarefulHolder) {

@@ -28,6 +28,7 @@ TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
   config.workload.write_latency_max_us = 22;
   config.workload.threads_per_process = 5;
   config.workload.permits = 3;
+  config.workload.latch_count = 4;
   const std::string path = (std::filesystem::temp_directory_path() / ("worker-config-test-" + std::to_string(getpid()))).string();
   write_worker_config(config, path);
   const sim::RunConfig back = read_worker_config(path);
@@ -46,6 +47,7 @@ TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
   EXPECT_EQ(back.workload.write_latency_max_us, 22);
   EXPECT_EQ(back.workload.threads_per_process, 5u);
   EXPECT_EQ(back.workload.permits, 3u);
+  EXPECT_EQ(back.workload.latch_count, 4u);
   EXPECT_EQ(back.workload.fencing, sim::Fencing::reads_and_writes);
   EXPECT_TRUE(back.renewal.watchdog);
 }
