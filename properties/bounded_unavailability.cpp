@@ -13,6 +13,7 @@
 #include "checkers.hpp"
 #include "semaphore_history.hpp"
 #include "describe.hpp"
+#include "fair_waits.hpp"
 #include "history_facts.hpp"
 
 namespace lockcheck::properties {
@@ -166,6 +167,10 @@ bool node_ever_held_token(const std::vector<const ServerEvent*>& key_events, con
 // or one a restarted incarnation of the dead process took: contention, not the dead holder's lock). Histories
 // whose server events never show the dead holder's token (none for the key; a judged client that does not
 // report its token) are judged by the refusal alone.
+// A fair lock (meta "fair") can also be held back by a process that died WAITING: its place in the queue stands
+// in front of everyone until the lock lets it lapse. Such a crash is judged the same way, by a refusal past the
+// bound made while no master held the key (the lock sat free, yet refused); nobody's refusal while a live holder
+// held it counts.
 std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_after_us) {
   std::vector<const Op*> acquires;  // acquire completions (ok/fail), in order
   std::vector<const ServerEvent*> writes;  // the key created or overwritten at a node by a client, in order
@@ -183,8 +188,10 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
     std::string key;
     std::int64_t ok_i;
     std::string token;
+    bool waiting = false;  // died in a fair lock's queue, holding nothing
   };
   std::vector<Crash> crashes;
+  std::map<std::pair<std::int64_t, std::string>, std::int64_t> waiting;  // (process, key) -> its acquire invoke
   for (const Event& event : history.events) {
     if (const auto* server = std::get_if<ServerEvent>(&event)) {
       if (keys.count(server->key) > 0) key_events[server->key].push_back(server);
@@ -193,6 +200,11 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
     } else if (const auto* op = std::get_if<Op>(&event)) {
       std::pair<std::int64_t, std::string> id{op->process, op->key};
       if (op->fn == OpFn::acquire && (op->type == OpType::ok || op->type == OpType::fail)) acquires.push_back(op);
+      if (op->fn == OpFn::acquire && op->type == OpType::invoke) {
+        waiting[id] = op->i;
+      } else if (op->fn == OpFn::acquire) {
+        waiting.erase(id);
+      }
       if (op->fn == OpFn::acquire && op->type == OpType::ok) {
         Inside& held = inside[id];
         if (held.count++ == 0) {
@@ -209,10 +221,24 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
         crashes.push_back({fault, id.second, held.ok_i, held.token});
         held.count = 0;
       }
+      for (const auto& [id, invoke_i] : waiting) {
+        const auto held = inside.find(id);
+        const bool holds = held != inside.end() && held->second.count > 0;
+        if (history.meta.fair && id.first == fault->process && !holds) {
+          crashes.push_back({fault, id.second, invoke_i, std::string(), true});
+        }
+      }
+      std::erase_if(waiting, [&](const auto& entry) { return entry.first.first == fault->process; });
     }
   }
   std::vector<Finding> findings;
   std::int64_t end_us = history.end_us();
+  const std::vector<FreeStretch> free = history.meta.fair ? free_stretches(history) : std::vector<FreeStretch>{};
+  const auto free_at = [&](const std::string& key, std::int64_t t_us) {
+    return std::any_of(free.begin(), free.end(), [&](const FreeStretch& stretch) {
+      return stretch.key == key && stretch.from_us <= t_us && t_us < stretch.until_us;
+    });
+  };
   for (const Crash& crash : crashes) {
     std::int64_t deadline_us = crash.fault->t + deadline_after_us;
     const Op* first_ok = nullptr;
@@ -232,7 +258,11 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
       const bool found_held = op->result != "unreachable" && op->result != "not_refused" && !op->error;
       const std::int64_t refused_at_us = op->refused_at_us.value_or(op->t);
       if (!found_held || refused_at_us <= deadline_us || late_fail != nullptr) continue;
-      if (!server_knows_token || node_held_token_at(events->second, failovers, crash.token, refused_at_us)) late_fail = op;
+      if (crash.waiting) {
+        if (free_at(crash.key, refused_at_us)) late_fail = op;
+      } else if (!server_knows_token || node_held_token_at(events->second, failovers, crash.token, refused_at_us)) {
+        late_fail = op;
+      }
     }
     const auto written_again = std::find_if(writes.begin(), writes.end(), [&](const ServerEvent* write) {
       return write->t > crash.fault->t && write->key == crash.key && write->by != crash.fault->process;
@@ -248,9 +278,11 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
       findings.push_back(
           {Outcome::violated,
            {crash.ok_i, crash.fault->i, late_fail->i},
-           fmt::format("process {} crashed at t={} holding '{}'; process {} still found it held at t={}, "
+           fmt::format("process {} crashed at t={} {} '{}'; process {} still {} at t={}, "
                        "{} after the crash (TTL + bound = {})",
-                       crash.fault->process, format_time_us(crash.fault->t), crash.key, late_fail->process,
+                       crash.fault->process, format_time_us(crash.fault->t),
+                       crash.waiting ? "waiting in the queue of" : "holding", crash.key, late_fail->process,
+                       crash.waiting ? "was refused the free lock" : "found it held",
                        format_time_us(late_fail->refused_at_us.value_or(late_fail->t)),
                        format_duration_us(late_fail->refused_at_us.value_or(late_fail->t) - crash.fault->t),
                        format_duration_us(deadline_after_us))});

@@ -45,6 +45,9 @@ struct Meta {
   // "permits": the lock is a semaphore of this many permits (holders at once); 0 when absent (a lock). Its
   // history is judged by permit_safety, and the mutual exclusion checkers say they do not apply.
   std::int64_t permits = 0;
+  // "fair": the lock grants waiters in arrival order (a fair lock); false when absent. Its history is judged by
+  // fairness, which says it does not apply otherwise.
+  bool fair = false;
   // "lock_keys": keys a variant keeps for a lock besides the lock's own key (rw-two-keys: "<key>:read" shared
   // by readers, "<key>:write" the writer's), as [{"key", "lock", "mode": "read" | "write"}].
   struct DerivedKey {

@@ -38,6 +38,10 @@ Json history_meta(const RunConfig& config, std::uint64_t seed) {
     if (const VariantRow* row = find_variant(config.variant); row != nullptr && row->counts_permits) {
       meta["permits"] = config.workload.permits;
     }
+    // A fair lock: its histories are judged by fairness too (waiters granted in arrival order).
+    if (const VariantRow* row = find_variant(config.variant); row != nullptr && row->grants_in_order) {
+      meta["fair"] = true;
+    }
   }
   const LockShape shape = lock_shape_of(config);
   // On a cluster Redlock has one node (the ClusterPort): a quorum of one is judged as a single-node lock, since

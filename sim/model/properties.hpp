@@ -23,6 +23,7 @@ inline constexpr PropertyRow kProperties[] = {
     {"renewal", "renewal"},
     {"fencing", "fencing"},
     {"permit_safety", "permit safety"},
+    {"fairness", "fairness"},
 };
 
 // The names alone, in that order: what an [expect] table may name.

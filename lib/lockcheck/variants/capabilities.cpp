@@ -24,6 +24,8 @@ bool hands_out_fencing_tokens(const std::string& id) { return row_says(id, &Vari
 
 bool counts_permits(const std::string& id) { return row_says(id, &VariantRow::counts_permits); }
 
+bool grants_in_order(const std::string& id) { return row_says(id, &VariantRow::grants_in_order); }
+
 bool is_reentrant(const std::string& id) { return row_says(id, &VariantRow::reentrant); }
 
 std::vector<std::string> variants_where(bool (*has)(const std::string&)) {

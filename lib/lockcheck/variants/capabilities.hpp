@@ -15,6 +15,8 @@ bool has_shared_mode(const std::string& id);
 bool hands_out_fencing_tokens(const std::string& id);
 // A semaphore: up to `permits` holders at once (redisson-semaphore).
 bool counts_permits(const std::string& id);
+// A fair lock: waiters granted in arrival order (redisson-fair, fair).
+bool grants_in_order(const std::string& id);
 // A holder may acquire its own lock again: reentrant-hash, reentrant-maxttl, appid-thread, client-reentrant,
 // redisson-like.
 bool is_reentrant(const std::string& id);

@@ -75,6 +75,9 @@ struct VariantRow {
   // A semaphore: up to VariantParams::permits holders at once, each with a lease of its own. Histories say so
   // (meta "permits"), and permit_safety judges them instead of the mutual exclusion checkers.
   bool counts_permits = false;
+  // A fair lock: waiters are granted in the order they arrived. Histories say so (meta "fair"), and `fairness`
+  // judges them (and bounded_unavailability counts a waiter that died in the queue as it counts a dead holder).
+  bool grants_in_order = false;
   Renewal renewal = Renewal::by_watchdog;
   std::string_view refusal{};  // Renewal::refused: why a watchdog cannot wrap it
   // Keys and quorum beyond the plain "one key, one owner per node" (nullptr); `masters`: the nodes it is given.
