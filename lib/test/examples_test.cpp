@@ -15,6 +15,7 @@
 #include "../examples/replicated_mutex.cpp"
 #include "../examples/shared_mutex.cpp"
 #include "../examples/counting_semaphore.cpp"
+#include "../examples/fair_mutex.cpp"
 #include "hiredis_client.hpp"
 #include "redis_server.hpp"
 
@@ -56,6 +57,12 @@ TEST(Examples, SharedMutex) {
 TEST(Examples, CountingSemaphore) {
   RedisServer server;
   EXPECT_EQ(printed_by([&] { use_a_pool_slot(server.host(), server.port()); }), "running 2 reports\n");
+}
+
+TEST(Examples, FairMutex) {
+  RedisServer server;
+  EXPECT_EQ(printed_by([&] { settle_in_turn(server.host(), server.port()); }),
+            "settling the ledger\nauditing the ledger\n");
 }
 
 TEST(Examples, RedlockMutex) {

@@ -1,6 +1,7 @@
 // Built against an installed lockcheck (find_package and pkg-config) by cmake/check_package.cmake. It needs no
 // Redis: it shows that the headers compile, the library and hiredis link, and errors reach the caller typed.
 #include <lockcheck/counting_semaphore.hpp>
+#include <lockcheck/fair_mutex.hpp>
 #include <lockcheck/mutex.hpp>
 
 #include <cstdio>
@@ -23,6 +24,14 @@ int main() {
   if (pool.max() != 2) {
     std::puts("consumer: a semaphore of 2 permits says otherwise");
     return 1;
+  }
+  // The fair lock's type installs and links too; its try_lock reaches hiredis as Mutex's does.
+  lockcheck::FairMutex fair(lazy, "consumer:fair");
+  try {
+    (void)fair.try_lock();
+    std::puts("consumer: a fair lock answered on a port where nothing listens");
+    return 1;
+  } catch (const lockcheck::ConnectionError&) {
   }
   try {
     if (mutex.try_lock()) {
