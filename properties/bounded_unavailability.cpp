@@ -168,9 +168,9 @@ bool node_ever_held_token(const std::vector<const ServerEvent*>& key_events, con
 // whose server events never show the dead holder's token (none for the key; a judged client that does not
 // report its token) are judged by the refusal alone.
 // A fair lock (meta "fair") can also be held back by a process that died WAITING: its place in the queue stands
-// in front of everyone until the lock lets it lapse. Such a crash is judged the same way, by a refusal past the
-// bound made while no master held the key (the lock sat free, yet refused); nobody's refusal while a live holder
-// held it counts.
+// in front of everyone until the lock lets it lapse. Such a crash is judged by a refusal past the bound made while
+// no master had held the key for a whole TTL (the lock sat free, yet refused); nobody's refusal while a live
+// holder held it counts, and an acquire granted in between proves nothing (the place may stand in front later).
 std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_after_us) {
   std::vector<const Op*> acquires;  // acquire completions (ok/fail), in order
   std::vector<const ServerEvent*> writes;  // the key created or overwritten at a node by a client, in order
@@ -234,9 +234,12 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
   std::vector<Finding> findings;
   std::int64_t end_us = history.end_us();
   const std::vector<FreeStretch> free = history.meta.fair ? free_stretches(history) : std::vector<FreeStretch>{};
-  const auto free_at = [&](const std::string& key, std::int64_t t_us) {
+  const std::int64_t ttl_us = history.meta.ttl_ms * 1000;
+  // Free at `t_us`, and for a whole TTL before it: longer than a fair lock that lets a dead waiter's place lapse
+  // leaves it free with waiters (a waiter between a release and the head's next poll sees it free for a moment).
+  const auto long_free_at = [&](const std::string& key, std::int64_t t_us) {
     return std::any_of(free.begin(), free.end(), [&](const FreeStretch& stretch) {
-      return stretch.key == key && stretch.from_us <= t_us && t_us < stretch.until_us;
+      return stretch.key == key && stretch.from_us <= t_us - ttl_us && t_us < stretch.until_us;
     });
   };
   for (const Crash& crash : crashes) {
@@ -248,7 +251,23 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
     // Completions are in time order: start right after the crash.
     auto after = std::upper_bound(acquires.begin(), acquires.end(), crash.fault->t,
                                   [](std::int64_t t, const Op* op) { return t < op->t; });
-    for (auto it = after; it != acquires.end(); ++it) {
+    if (crash.waiting) {
+      // A place in a queue is no lease: someone's acquire after the crash says nothing of a place that stands in
+      // front of the lock later. Only a refusal past the bound at a lock long free shows it.
+      const auto late = std::find_if(after, acquires.end(), [&](const Op* op) {
+        const std::int64_t refused_at_us = op->refused_at_us.value_or(op->t);
+        return op->key == crash.key && op->type == OpType::fail && op->result != "unreachable" &&
+               op->result != "not_refused" && !op->error && refused_at_us > deadline_us &&
+               long_free_at(crash.key, refused_at_us);
+      });
+      if (late != acquires.end()) {
+        late_fail = *late;
+      } else {
+        findings.push_back({end_us >= deadline_us ? Outcome::holds : Outcome::unknown, {crash.fault->i}, "crash"});
+        continue;
+      }
+    }
+    for (auto it = after; it != acquires.end() && !crash.waiting; ++it) {
       const Op* op = *it;
       if (op->key != crash.key) continue;
       if (op->type == OpType::ok) {
@@ -258,11 +277,7 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
       const bool found_held = op->result != "unreachable" && op->result != "not_refused" && !op->error;
       const std::int64_t refused_at_us = op->refused_at_us.value_or(op->t);
       if (!found_held || refused_at_us <= deadline_us || late_fail != nullptr) continue;
-      if (crash.waiting) {
-        if (free_at(crash.key, refused_at_us)) late_fail = op;
-      } else if (!server_knows_token || node_held_token_at(events->second, failovers, crash.token, refused_at_us)) {
-        late_fail = op;
-      }
+      if (!server_knows_token || node_held_token_at(events->second, failovers, crash.token, refused_at_us)) late_fail = op;
     }
     const auto written_again = std::find_if(writes.begin(), writes.end(), [&](const ServerEvent* write) {
       return write->t > crash.fault->t && write->key == crash.key && write->by != crash.fault->process;
@@ -270,7 +285,7 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
     // A quorum lock's key written at one node may still be held at the majority: only an acquire ok says so.
     const bool retaken_at_node =
         history.meta.quorum <= 1 && written_again != writes.end() && (*written_again)->t <= deadline_us;
-    if ((first_ok != nullptr && first_ok->t <= deadline_us) || retaken_at_node) {  // taken again in time
+    if (!crash.waiting && ((first_ok != nullptr && first_ok->t <= deadline_us) || retaken_at_node)) {  // in time
       findings.push_back({Outcome::holds, {crash.fault->i}, "crash"});
       continue;
     }
