@@ -112,6 +112,9 @@ std::vector<FreeStretch> free_stretches(const History& history) {
 }
 
 FaultExcuses::FaultExcuses(const History& history, std::int64_t settle_us) : settle_us_(settle_us) {
+  if (history.meta.lossy_links) {
+    windows_.push_back({-1, 0, kForever, "the links dropped messages all run ([link] loss)"});
+  }
   std::vector<const FaultEvent*> faults;
   for (const Event& event : history.events) {
     if (const auto* fault = std::get_if<FaultEvent>(&event)) faults.push_back(fault);

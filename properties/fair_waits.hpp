@@ -45,7 +45,8 @@ std::vector<FreeStretch> free_stretches(const History& history);
 
 // The faults that may cost a waiter its place in a correct fair lock: those of its own process (a pause, a
 // crash, a partition, a split brain: it cannot poll), network loss, and node faults (a crash, restart, failover,
-// server clock jump, slow node, eviction, slot migration: the queue or its deadlines change under everyone).
+// server clock jump, slow node, eviction, slot migration: the queue or its deadlines change under everyone), and
+// links that drop messages all run long (meta "lossy_links").
 // Each counts from its start to its end plus `settle_us`, the time a correct lock needs to put things right.
 // A client's clock and another client's crash never excuse anything: a correct fair lock trusts neither.
 class FaultExcuses {

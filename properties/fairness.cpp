@@ -56,6 +56,7 @@ std::optional<FairnessFinding> first_skip(const std::vector<Wait>& waits, const 
     const std::int64_t grant_us = granted.until_us;
     bool others_waited = false;
     for (const Wait& waiter : waits) {
+      if (waiter.from_us >= grant_us) break;  // waits come in arrival order
       if (&waiter == &granted || waiter.key != granted.key || waiter.reentry) continue;
       if (waiter.process == granted.process && waiter.thread == granted.thread) continue;
       if (waiter.from_us >= grant_us || waiter.until_us <= grant_us) continue;  // not waiting at the grant
@@ -83,6 +84,7 @@ std::optional<FairnessFinding> first_hang(const History& history, const std::vec
   for (const FreeStretch& free : free_stretches(history)) {
     bool watched = false;
     for (const Wait& waiter : waits) {
+      if (waiter.from_us >= free.until_us) break;  // waits come in arrival order
       if (waiter.key != free.key || waiter.reentry) continue;
       if (waiter.from_us >= free.until_us || waiter.until_us <= free.from_us) continue;
       const std::int64_t since_us = std::max(free.from_us, waiter.from_us);

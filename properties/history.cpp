@@ -184,6 +184,7 @@ Meta parse_meta(const Fields& in) {
   meta.permits = in.integer_or("permits", 0);
   if (meta.permits < 0) in.fail("field 'permits' must not be negative");
   meta.fair = in.boolean_or("fair", false);
+  meta.lossy_links = in.boolean_or("lossy_links", false);
   meta.lock_keys = in.derived_keys();
   meta.script_files = in.string_map("script_files");
   return meta;

@@ -48,6 +48,9 @@ struct Meta {
   // "fair": the lock grants waiters in arrival order (a fair lock); false when absent. Its history is judged by
   // fairness, which says it does not apply otherwise.
   bool fair = false;
+  // "lossy_links" (fair locks only): the run's links drop messages all along ([link] loss), which no fault line
+  // says; false when absent.
+  bool lossy_links = false;
   // "lock_keys": keys a variant keeps for a lock besides the lock's own key (rw-two-keys: "<key>:read" shared
   // by readers, "<key>:write" the writer's), as [{"key", "lock", "mode": "read" | "write"}].
   struct DerivedKey {

@@ -96,6 +96,17 @@ TEST(Fairness, ASkipOfAPausedWaiterIsExcused) {
   EXPECT_EQ(verdict.outcome, Outcome::holds) << to_string(verdict);
 }
 
+// Links that drop messages all run (no fault line says so; the meta does): a waiter's first poll may be lost.
+TEST(Fairness, ASkipOnLossyLinksIsExcused) {
+  HistoryBuilder b = two_waiters();
+  b.meta("lossy_links", true);
+  granted(b, 501'000, 2, "c");
+  released(b, 700'000, 2, "c");
+  granted(b, 701'000, 1, "b");
+  released(b, 900'000, 1, "b");
+  EXPECT_EQ(verdict_of(b.parse(), "fairness").outcome, Outcome::holds);
+}
+
 // Another client's clock is no excuse: a correct fair lock never reads one.
 TEST(Fairness, AnotherClientsClockJumpExcusesNoSkip) {
   HistoryBuilder b = two_waiters({{"fault", "client_clock_jump"}, {"process", 2}, {"delta_us", 5'000'000}});
