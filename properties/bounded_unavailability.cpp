@@ -14,6 +14,7 @@
 #include "checkers.hpp"
 #include "semaphore_history.hpp"
 #include "describe.hpp"
+#include "fair_waits.hpp"
 #include "history_facts.hpp"
 #include "quorum_available.hpp"
 
@@ -168,6 +169,10 @@ bool node_ever_held_token(const std::vector<const ServerEvent*>& key_events, con
 // or one a restarted incarnation of the dead process took: contention, not the dead holder's lock). Histories
 // whose server events never show the dead holder's token (none for the key; a judged client that does not
 // report its token) are judged by the refusal alone.
+// A fair lock (meta "fair") can also be held back by a process that died WAITING: its place in the queue stands
+// in front of everyone until the lock lets it lapse. Such a crash is judged by a refusal past the bound made while
+// no master had held the key for a whole TTL (the lock sat free, yet refused); nobody's refusal while a live
+// holder held it counts, and an acquire granted in between proves nothing (the place may stand in front later).
 std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_after_us) {
   std::vector<const Op*> acquires;  // acquire completions (ok/fail), in order
   std::vector<const ServerEvent*> writes;  // the key created or overwritten at a node by a client, in order
@@ -185,8 +190,10 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
     std::string key;
     std::int64_t ok_i;
     std::string token;
+    bool waiting = false;  // died in a fair lock's queue, holding nothing
   };
   std::vector<Crash> crashes;
+  std::map<std::pair<std::int64_t, std::string>, std::int64_t> waiting;  // (process, key) -> its acquire invoke
   for (const Event& event : history.events) {
     if (const auto* server = std::get_if<ServerEvent>(&event)) {
       if (keys.count(server->key) > 0) key_events[server->key].push_back(server);
@@ -195,6 +202,11 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
     } else if (const auto* op = std::get_if<Op>(&event)) {
       std::pair<std::int64_t, std::string> id{op->process, op->key};
       if (op->fn == OpFn::acquire && (op->type == OpType::ok || op->type == OpType::fail)) acquires.push_back(op);
+      if (op->fn == OpFn::acquire && op->type == OpType::invoke) {
+        waiting[id] = op->i;
+      } else if (op->fn == OpFn::acquire) {
+        waiting.erase(id);
+      }
       if (op->fn == OpFn::acquire && op->type == OpType::ok) {
         Inside& held = inside[id];
         if (held.count++ == 0) {
@@ -211,10 +223,27 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
         crashes.push_back({fault, id.second, held.ok_i, held.token});
         held.count = 0;
       }
+      for (const auto& [id, invoke_i] : waiting) {
+        const auto held = inside.find(id);
+        const bool holds = held != inside.end() && held->second.count > 0;
+        if (history.meta.fair && id.first == fault->process && !holds) {
+          crashes.push_back({fault, id.second, invoke_i, std::string(), true});
+        }
+      }
+      std::erase_if(waiting, [&](const auto& entry) { return entry.first.first == fault->process; });
     }
   }
   std::vector<Finding> findings;
   std::int64_t end_us = history.end_us();
+  const std::vector<FreeStretch> free = history.meta.fair ? free_stretches(history) : std::vector<FreeStretch>{};
+  const std::int64_t ttl_us = history.meta.ttl_ms * 1000;
+  // Free at `t_us`, and for a whole TTL before it: longer than a fair lock that lets a dead waiter's place lapse
+  // leaves it free with waiters (a waiter between a release and the head's next poll sees it free for a moment).
+  const auto long_free_at = [&](const std::string& key, std::int64_t t_us) {
+    return std::any_of(free.begin(), free.end(), [&](const FreeStretch& stretch) {
+      return stretch.key == key && stretch.from_us <= t_us - ttl_us && t_us < stretch.until_us;
+    });
+  };
   for (const Crash& crash : crashes) {
     std::int64_t deadline_us = crash.fault->t + deadline_after_us;
     const Op* first_ok = nullptr;
@@ -224,7 +253,23 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
     // Completions are in time order: start right after the crash.
     auto after = std::upper_bound(acquires.begin(), acquires.end(), crash.fault->t,
                                   [](std::int64_t t, const Op* op) { return t < op->t; });
-    for (auto it = after; it != acquires.end(); ++it) {
+    if (crash.waiting) {
+      // A place in a queue is no lease: someone's acquire after the crash says nothing of a place that stands in
+      // front of the lock later. Only a refusal past the bound at a lock long free shows it.
+      const auto late = std::find_if(after, acquires.end(), [&](const Op* op) {
+        const std::int64_t refused_at_us = op->refused_at_us.value_or(op->t);
+        return op->key == crash.key && op->type == OpType::fail && op->result != "unreachable" &&
+               op->result != "not_refused" && !op->error && refused_at_us > deadline_us &&
+               long_free_at(crash.key, refused_at_us);
+      });
+      if (late != acquires.end()) {
+        late_fail = *late;
+      } else {
+        findings.push_back({end_us >= deadline_us ? Outcome::holds : Outcome::unknown, {crash.fault->i}, "crash"});
+        continue;
+      }
+    }
+    for (auto it = after; it != acquires.end() && !crash.waiting; ++it) {
       const Op* op = *it;
       if (op->key != crash.key) continue;
       if (op->type == OpType::ok) {
@@ -242,7 +287,7 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
     // A quorum lock's key written at one node may still be held at the majority: only an acquire ok says so.
     const bool retaken_at_node =
         history.meta.quorum <= 1 && written_again != writes.end() && (*written_again)->t <= deadline_us;
-    if ((first_ok != nullptr && first_ok->t <= deadline_us) || retaken_at_node) {  // taken again in time
+    if (!crash.waiting && ((first_ok != nullptr && first_ok->t <= deadline_us) || retaken_at_node)) {  // in time
       findings.push_back({Outcome::holds, {crash.fault->i}, "crash"});
       continue;
     }
@@ -250,9 +295,11 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
       findings.push_back(
           {Outcome::violated,
            {crash.ok_i, crash.fault->i, late_fail->i},
-           fmt::format("process {} crashed at t={} holding '{}'; process {} still found it held at t={}, "
+           fmt::format("process {} crashed at t={} {} '{}'; process {} still {} at t={}, "
                        "{} after the crash (TTL + bound = {})",
-                       crash.fault->process, format_time_us(crash.fault->t), crash.key, late_fail->process,
+                       crash.fault->process, format_time_us(crash.fault->t),
+                       crash.waiting ? "waiting in the queue of" : "holding", crash.key, late_fail->process,
+                       crash.waiting ? "was refused the free lock" : "found it held",
                        format_time_us(late_fail->refused_at_us.value_or(late_fail->t)),
                        format_duration_us(late_fail->refused_at_us.value_or(late_fail->t) - crash.fault->t),
                        format_duration_us(deadline_after_us))});

@@ -38,7 +38,7 @@ std::vector<Verdict> check_all(const History& history) {
                 check_mutual_exclusion_resource(history), check_owner_only_release(history),
                 check_bounded_unavailability(history), check_reentrancy(history),
                 check_renewal(history), check_fencing(history), check_permit_safety(history),
-                check_latch(history),
+                check_latch(history), check_fairness(history),
             };
   // One order of the properties everywhere (sim/model/properties.hpp): the reports and [expect] read it there.
   LOCKCHECK_ASSERT(verdicts.size() == std::size(sim::kProperties));

@@ -42,9 +42,16 @@ Verdict check_permit_safety(const History& history);
 // once N have returned ok. Unknown (not applicable) for locks.
 Verdict check_latch(const History& history);
 
+// A fair lock (meta "fair") grants waiters in arrival order: no later arrival is granted while an earlier waiter
+// that nothing kept from polling still waits, and no waiter waits in front of a free lock for a whole bound
+// (fairness_hang_bound_us) with nobody granted. Unknown for other locks.
+Verdict check_fairness(const History& history);
+// The bound of a free lock with a waiter in front of it: one TTL.
+std::int64_t fairness_hang_bound_us(std::int64_t ttl_us);
+
 // All verdicts, always in this order: mutual_exclusion_server, mutual_exclusion_client,
 // mutual_exclusion_resource, owner_only_release, bounded_unavailability, reentrancy, renewal, fencing,
-// permit_safety, latch. A latch's history gets 'not applicable' from every property but latch.
+// permit_safety, latch, fairness. A latch's history gets 'not applicable' from every property but latch.
 std::vector<Verdict> check_all(const History& history);
 
 // Parse a JSONL history and run check_all. Throws ParseError (with the line number) on a bad history.

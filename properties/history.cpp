@@ -185,6 +185,8 @@ Meta parse_meta(const Fields& in) {
   if (meta.permits < 0) in.fail("field 'permits' must not be negative");
   meta.latch = in.integer_or("latch", 0);
   if (meta.latch < 0) in.fail("field 'latch' must not be negative");
+  meta.fair = in.boolean_or("fair", false);
+  meta.lossy_links = in.boolean_or("lossy_links", false);
   meta.lock_keys = in.derived_keys();
   meta.script_files = in.string_map("script_files");
   return meta;

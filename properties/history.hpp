@@ -48,6 +48,12 @@ struct Meta {
   // "latch": the history is a count-down latch's of this count (its ops count_down and await, no lock at all);
   // 0 when absent. The latch property judges it, and every lock property says it does not apply.
   std::int64_t latch = 0;
+  // "fair": the lock grants waiters in arrival order (a fair lock); false when absent. Its history is judged by
+  // fairness, which says it does not apply otherwise.
+  bool fair = false;
+  // "lossy_links" (fair locks only): the run's links drop messages all along ([link] loss), which no fault line
+  // says; false when absent.
+  bool lossy_links = false;
   // "lock_keys": keys a variant keeps for a lock besides the lock's own key (rw-two-keys: "<key>:read" shared
   // by readers, "<key>:write" the writer's), as [{"key", "lock", "mode": "read" | "write"}].
   struct DerivedKey {

@@ -16,6 +16,7 @@
 #include "../examples/shared_mutex.cpp"
 #include "../examples/counting_semaphore.cpp"
 #include "../examples/latch.cpp"
+#include "../examples/fair_mutex.cpp"
 #include "hiredis_client.hpp"
 #include "redis_server.hpp"
 
@@ -62,6 +63,12 @@ TEST(Examples, CountingSemaphore) {
 TEST(Examples, Latch) {
   RedisServer server;
   EXPECT_EQ(printed_by([&] { wait_for_three_workers(server.host(), server.port()); }), "all 3 workers done\n");
+}
+
+TEST(Examples, FairMutex) {
+  RedisServer server;
+  EXPECT_EQ(printed_by([&] { settle_in_turn(server.host(), server.port()); }),
+            "settling the ledger\nauditing the ledger\n");
 }
 
 TEST(Examples, RedlockMutex) {

@@ -17,7 +17,7 @@ TEST(VariantTable, IdsAreUniqueAndInCatalogueOrder) {
   std::set<std::string_view> seen;
   for (const VariantRow& row : variant_rows()) EXPECT_TRUE(seen.insert(row.id).second) << row.id;
   // The comparison matrix's rows come in this order: a reordered table would reorder every report.
-  ASSERT_EQ(variant_ids().size(), 28u);
+  ASSERT_EQ(variant_ids().size(), 30u);
   EXPECT_EQ(variant_ids().front(), "exists-then-set");
   EXPECT_EQ(variant_ids().at(3), "token");
   EXPECT_EQ(variant_ids().back(), "script");
@@ -49,13 +49,19 @@ TEST(VariantTable, ShapesAndUnknownIds) {
   ASSERT_EQ(lock_shape("rw-two-keys", "k", 1).derived_keys.size(), 2u);
   EXPECT_TRUE(lock_shape("rw-two-keys", "k", 1).derived_keys.front().shared);
   EXPECT_EQ(lock_shape("fenced", "k", 1).state_keys, std::vector<std::string>{"k:fence"});
+  EXPECT_EQ(lock_shape("fair", "k", 1).state_keys,
+            (std::vector<std::string>{"{k}:fair-queue", "{k}:fair-deadlines"}));
+  EXPECT_EQ(lock_shape("fair", "{t}k", 1).state_keys,
+            (std::vector<std::string>{"{t}k:fair-queue", "{t}k:fair-deadlines"}));
+  EXPECT_EQ(lock_shape("redisson-fair", "k", 1).state_keys,
+            (std::vector<std::string>{"redisson_lock_queue:{k}", "redisson_lock_timeout:{k}"}));
   EXPECT_THROW(lock_shape("no-such-variant", "k", 1), InvalidArgument);
   EXPECT_THROW(variant_row("no-such-variant"), InvalidArgument);
   EXPECT_EQ(find_variant("no-such-variant"), nullptr);
 }
 
 TEST(VariantTable, PublicTypesAreTheRowsThatNameOne) {
-  ASSERT_EQ(public_types().size(), 8u);
+  ASSERT_EQ(public_types().size(), 9u);
   EXPECT_EQ(public_type_of("token")->name, "Mutex");
   EXPECT_TRUE(public_type_of("redisson-like")->owned.reentrant);
   EXPECT_FALSE(public_type_of("rw-owned")->owned.reentrant);
@@ -63,6 +69,9 @@ TEST(VariantTable, PublicTypesAreTheRowsThatNameOne) {
   EXPECT_EQ(public_type_of("semaphore")->name, "CountingSemaphore");
   EXPECT_TRUE(public_type_of("semaphore")->owned.counting);
   EXPECT_EQ(public_type_of("redisson-semaphore"), nullptr);
+  EXPECT_EQ(public_type_of("fair")->name, "FairMutex");
+  EXPECT_FALSE(public_type_of("fair")->owned.reentrant);
+  EXPECT_EQ(public_type_of("redisson-fair"), nullptr);
 }
 
 TEST(VariantTable, CapabilitiesAreTheRowsColumns) {
@@ -81,6 +90,9 @@ TEST(VariantTable, CapabilitiesAreTheRowsColumns) {
   EXPECT_EQ(variant_row("redisson-multilock").reference, "redlock");
   EXPECT_EQ(variant_row("redisson-redlock").reference, "redlock");
   EXPECT_EQ(public_type_of("redisson-multilock"), nullptr);
+  EXPECT_EQ(variants_where(grants_in_order), (std::vector<std::string>{"redisson-fair", "fair"}));
+  EXPECT_EQ(variant_row("redisson-fair").reference, "fair");
+  EXPECT_EQ(variant_row("fair").reference, "fair");
 }
 
 TEST(VariantTable, ComparisonWorkloadIsPerRow) {

@@ -140,7 +140,7 @@ TEST_P(VariantBasics, ErrorReplyIsThrownTyped) {
 
 INSTANTIATE_TEST_SUITE_P(Catalogue, VariantBasics,
                          ::testing::Values("exists-then-set", "setnx-then-expire", "set-nx-ex-del", "thread-id",
-                                           "fenced", "get-then-del", "watch-cas"),
+                                           "fenced", "get-then-del", "watch-cas", "fair"),
                          [](const auto& info) {
                            std::string name = info.param;
                            for (char& c : name) c = c == '-' ? '_' : c;

@@ -36,10 +36,12 @@ using testing::contains;
 // properties it cannot exercise (named in `unexercised`) may be `unknown`. None may be violated.
 void expect_safe(const History& history, const std::set<std::string>& unexercised) {
   for (const Verdict& verdict : check_all(history)) {
-    // A lock's history never exercises permit_safety (semaphores only) or latch (count-down latches only).
+    // A lock's history never exercises permit_safety (semaphores only), latch (count-down latches only), nor
+    // an unfair lock's fairness.
     const bool not_judged = unexercised.contains(verdict.property) ||
                             (verdict.property == "permit_safety" && history.meta.permits == 0) ||
-                            (verdict.property == "latch" && history.meta.latch == 0);
+                            (verdict.property == "latch" && history.meta.latch == 0) ||
+                            (verdict.property == "fairness" && !history.meta.fair);
     const Outcome meant = not_judged ? Outcome::unknown : Outcome::holds;
     EXPECT_EQ(verdict.outcome, meant) << to_string(verdict);
   }
@@ -120,16 +122,18 @@ TEST(Checkers, CleanHandoffHoldsEverywhere) {
   b.write(1300, 2, 1, 2, true, false);
   release(b, 1400, 2, "tokB");
   std::vector<Verdict> verdicts = check_all(b.parse());
-  ASSERT_EQ(verdicts.size(), 10u);
+  ASSERT_EQ(verdicts.size(), 11u);
   const char* order[] = {"mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource",
                          "owner_only_release", "bounded_unavailability", "reentrancy", "renewal", "fencing",
-                         "permit_safety", "latch"};
+                         "permit_safety", "latch", "fairness"};
   for (std::size_t k = 0; k < verdicts.size(); ++k) EXPECT_EQ(verdicts[k].property, order[k]);
   for (std::size_t k = 0; k < 5; ++k) EXPECT_EQ(verdicts[k].outcome, Outcome::holds) << to_string(verdicts[k]);
   for (std::size_t k = 5; k < 9; ++k) {
     EXPECT_EQ(verdicts[k].outcome, Outcome::unknown) << to_string(verdicts[k]);
     EXPECT_TRUE(contains(verdicts[k].summary, "not exercised"));
   }
+  EXPECT_EQ(verdicts[9].outcome, Outcome::unknown) << to_string(verdicts[9]);
+  EXPECT_TRUE(contains(verdicts[9].summary, "not applicable")) << verdicts[9].summary;
 }
 
 // S1 + F4: p1 paused past its TTL, the key expires on time, p2 acquires and writes, p1 resumes, writes,
@@ -1033,7 +1037,7 @@ TEST(Checkers, CheckJsonlAndVerdictRendering) {
   b.acquire_ok(500'000, 2, "tokB", 1'400'000);
   std::istringstream in(b.text());
   std::vector<Verdict> verdicts = check_jsonl(in);
-  ASSERT_EQ(verdicts.size(), 10u);
+  ASSERT_EQ(verdicts.size(), 11u);
   const Verdict& client = verdicts[1];
   json out = client;
   EXPECT_EQ(out["property"], "mutual_exclusion_client");

@@ -42,6 +42,17 @@ Json history_meta(const RunConfig& config, std::uint64_t seed) {
     if (const VariantRow* row = find_variant(config.variant); row != nullptr && row->counts_down) {
       meta["latch"] = config.workload.latch_count;
     }
+    // A fair lock: its histories are judged by fairness too (waiters granted in arrival order).
+    if (const VariantRow* row = find_variant(config.variant); row != nullptr && row->grants_in_order) {
+      meta["fair"] = true;
+      // Links that drop messages all run long write no fault line, yet cost a waiter its polls (its first one, its
+      // place in line): fairness must know (properties/fair_waits.hpp).
+      const auto lossy = [](const LinkConfig& link) { return link.request_loss_ppm > 0 || link.reply_loss_ppm > 0; };
+      if (lossy(config.link) || std::any_of(config.link_overrides.begin(), config.link_overrides.end(),
+                                            [&](const LinkOverride& path) { return lossy(path.link); })) {
+        meta["lossy_links"] = true;
+      }
+    }
   }
   const LockShape shape = lock_shape_of(config);
   // On a cluster Redlock has one node (the ClusterPort): a quorum of one is judged as a single-node lock, since

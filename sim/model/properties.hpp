@@ -24,6 +24,7 @@ inline constexpr PropertyRow kProperties[] = {
     {"fencing", "fencing"},
     {"permit_safety", "permit safety"},
     {"latch", "latch"},
+    {"fairness", "fairness"},
 };
 
 // The names alone, in that order: what an [expect] table may name.

@@ -22,6 +22,7 @@ LEVELS = {
     "renewal": "renewal",
     "fencing": "fencing",
     "permit_safety": "permit safety",
+    "fairness": "fairness",
 }
 
 # The judge scenario closest to each family, for reproducing a find with `lockcheck judge FILE --client CMD`.

@@ -25,6 +25,7 @@ bool hands_out_fencing_tokens(const std::string& id) { return row_says(id, &Vari
 bool counts_permits(const std::string& id) { return row_says(id, &VariantRow::counts_permits); }
 
 bool counts_down(const std::string& id) { return row_says(id, &VariantRow::counts_down); }
+bool grants_in_order(const std::string& id) { return row_says(id, &VariantRow::grants_in_order); }
 
 bool is_reentrant(const std::string& id) { return row_says(id, &VariantRow::reentrant); }
 

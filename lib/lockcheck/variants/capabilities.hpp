@@ -17,6 +17,8 @@ bool hands_out_fencing_tokens(const std::string& id);
 bool counts_permits(const std::string& id);
 // A count-down latch, counted down and awaited instead of acquired (redisson-latch, latch).
 bool counts_down(const std::string& id);
+// A fair lock: waiters granted in arrival order (redisson-fair, fair).
+bool grants_in_order(const std::string& id);
 // A holder may acquire its own lock again: reentrant-hash, reentrant-maxttl, appid-thread, client-reentrant,
 // redisson-like.
 bool is_reentrant(const std::string& id);

@@ -152,7 +152,14 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
     co_await wait_to_retry(key, pause, give_up_at - now);
   }
 
+  co_await gave_up(key, token);
   co_return co_await end_failed_acquire(std::move(result), key, token, request.id, maybe_ours, any_reply);
+}
+
+Task<void> SingleKeyLock::gave_up(const std::string& key, const std::string& token) {
+  (void)key;
+  (void)token;
+  co_return;
 }
 
 Lease SingleKeyLock::granted_lease(const std::string& key, const std::string& token, MonoTime sent_at, Micros valid_for,

@@ -116,6 +116,10 @@ class SingleKeyLock : public LockAlgorithm {
   // Waits before the next attempt of a busy lock. `pause` is the backoff delay (already within the budget),
   // `left` what remains of the wait budget. Default: sleep `pause`. Pub/sub variants wait for a release.
   virtual Task<void> wait_to_retry(const std::string& key, Micros pause, Micros left);
+  // Called once when an acquire gives up without a grant (its budget or attempts spent), before the cleanup of
+  // end_failed_acquire(): a variant that keeps waiters in Redis (a fair lock's queue) takes `token` out of it.
+  // Default: nothing.
+  virtual Task<void> gave_up(const std::string& key, const std::string& token);
   // release_call() retried on a lost reply, as one request. Also cleans up after an unknown acquire outcome:
   // then `undoes` is that acquire's request id.
   Task<ReleaseStatus> release_token(const std::string& key, const std::string& token, std::string undoes = {});

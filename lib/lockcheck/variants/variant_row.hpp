@@ -79,6 +79,9 @@ struct VariantRow {
   // A count-down latch (a LatchAlgorithm, latch_algorithm.hpp): no lock at all. The workload counts it down and
   // awaits it (meta "latch"), and the latch property judges it instead of every lock property.
   bool counts_down = false;
+  // A fair lock: waiters are granted in the order they arrived. Histories say so (meta "fair"), and `fairness`
+  // judges them (and bounded_unavailability counts a waiter that died in the queue as it counts a dead holder).
+  bool grants_in_order = false;
   Renewal renewal = Renewal::by_watchdog;
   std::string_view refusal{};  // Renewal::refused: why a watchdog cannot wrap it
   // Keys and quorum beyond the plain "one key, one owner per node" (nullptr); `masters`: the nodes it is given.

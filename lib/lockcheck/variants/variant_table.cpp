@@ -8,6 +8,7 @@
 #include "lockcheck/broken/get_then_del.hpp"
 #include "lockcheck/broken/redisson_latch.hpp"
 #include "lockcheck/broken/redisson_multilock.hpp"
+#include "lockcheck/broken/redisson_fair_lock.hpp"
 #include "lockcheck/broken/redisson_permit_expirable.hpp"
 #include "lockcheck/broken/redisson_semaphore.hpp"
 #include "lockcheck/broken/rw_hash_timestamps_lock.hpp"
@@ -16,6 +17,7 @@
 #include "lockcheck/broken/setnx_then_expire.hpp"
 #include "lockcheck/broken/thread_id_lock.hpp"
 #include "lockcheck/broken/watchdog_unchecked.hpp"
+#include "lockcheck/variants/fair_lock.hpp"
 #include "lockcheck/variants/fenced_lock.hpp"
 #include "lockcheck/variants/latch_lock.hpp"
 #include "lockcheck/variants/redisson_like_lock.hpp"
@@ -110,6 +112,18 @@ LockShape rw_two_keys_shape(const std::string& key, std::size_t) {
 LockShape permit_expirable_shape(const std::string& key, std::size_t) {
   LockShape shape;
   shape.state_keys = {broken::RedissonPermitExpirableSemaphore::timeouts_key(key)};
+  return shape;
+}
+
+LockShape redisson_fair_shape(const std::string& key, std::size_t) {
+  LockShape shape;
+  shape.state_keys = {broken::RedissonFairLock::queue_key(key), broken::RedissonFairLock::timeouts_key(key)};
+  return shape;
+}
+
+LockShape fair_shape(const std::string& key, std::size_t) {
+  LockShape shape;
+  shape.state_keys = {FairLock::queue_key(key), FairLock::deadlines_key(key)};
   return shape;
 }
 
@@ -240,6 +254,10 @@ const std::array kRows = {
                .shape = redlock_shape,
                .reference = "redlock",
                .comparison = {.masters = 3}},
+    VariantRow{.id = "redisson-fair", .make = plain<broken::RedissonFairLock>, .grants_in_order = true,
+               .shape = redisson_fair_shape, .reference = "fair"},
+    VariantRow{.id = "fair", .make = plain<FairLock>, .grants_in_order = true, .shape = fair_shape,
+               .public_type = "FairMutex", .reference = "fair"},
     VariantRow{.id = "script", .make = make_script, .user_scripts = true, .renewal = Renewal::with_renew_script,
                .reference = "token"},
 };

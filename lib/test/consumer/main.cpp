@@ -2,6 +2,7 @@
 // Redis: it shows that the headers compile, the library and hiredis link, and errors reach the caller typed.
 #include <lockcheck/counting_semaphore.hpp>
 #include <lockcheck/latch.hpp>
+#include <lockcheck/fair_mutex.hpp>
 #include <lockcheck/mutex.hpp>
 
 #include <cstdio>
@@ -30,6 +31,14 @@ int main() {
   if (done.count() != 3) {
     std::puts("consumer: a latch of 3 says otherwise");
     return 1;
+  }
+  // The fair lock's type installs and links too; its try_lock reaches hiredis as Mutex's does.
+  lockcheck::FairMutex fair(lazy, "consumer:fair");
+  try {
+    (void)fair.try_lock();
+    std::puts("consumer: a fair lock answered on a port where nothing listens");
+    return 1;
+  } catch (const lockcheck::ConnectionError&) {
   }
   try {
     if (mutex.try_lock()) {

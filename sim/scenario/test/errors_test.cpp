@@ -255,7 +255,7 @@ TEST(ScenarioErrors, ThreadsPerProcess) {
             "scenarios/x.toml:3:23: [workload] threads_per_process = 2 shares one public lock object between a "
             "process's threads; variant 'set-nx-ex-del' has no public type (those that do: token (Mutex), redlock "
             "(RedlockMutex), redisson-like (RedissonMutex), fenced (FencedMutex), token-wait (ReplicatedMutex), "
-            "rw-owned (SharedMutex), semaphore (CountingSemaphore), latch (Latch))");
+            "rw-owned (SharedMutex), semaphore (CountingSemaphore), latch (Latch), fair (FairMutex))");
   EXPECT_EQ(error_of("variant = \"redisson-like\"\n[workload]\nnest_every = 2\nthreads_per_process = 2\n"),
             "scenarios/x.toml:4:23: [workload] threads_per_process = 2 does not combine with nest_every (the threads' "
             "nesting is not simulated yet)");

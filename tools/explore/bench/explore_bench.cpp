@@ -100,6 +100,7 @@ std::vector<Bug> corpus(const std::string& scripts, const std::string& mutants) 
       catalogue_bug("rw-hash-timestamps", "mutual_exclusion_server"),
       catalogue_bug("redisson-latch", "latch"),
       catalogue_bug("redisson-multilock", "bounded_unavailability"),
+      catalogue_bug("redisson-fair", "fairness"),
       // The catalogue's known breaking cells: correct locks under the fault the theory says breaks them.
       catalogue_bug("token", "mutual_exclusion_client"),
       catalogue_bug("redlock", "mutual_exclusion_server"),

@@ -11,7 +11,7 @@ source "$here/../../lockcheck/test/expect.sh"
 
 broken=(exists-then-set setnx-then-expire set-nx-ex-del get-then-del thread-id appid-thread watchdog-unchecked
         rw-two-keys rw-hash-timestamps client-reentrant redisson-semaphore
-        redisson-permit-expirable redisson-latch redisson-multilock)
+        redisson-permit-expirable redisson-latch redisson-multilock redisson-fair)
 for variant in "${broken[@]}"; do
   "$lockcheck" explore --variant "$variant" --budget-runs 200 --seed 1 --jobs 2 --out "$work/finds" \
     > "$work/$variant.out" 2> /dev/null
@@ -21,7 +21,7 @@ for variant in "${broken[@]}"; do
   expect "$variant's find is written and reproduces ($file)" "$lockcheck" run "$file"
   expect "$variant's find is named its own bug" grep -q "violated: the lock's own bug" "$work/$variant.out"
 done
-for variant in token watchdog fenced; do
+for variant in token watchdog fenced fair; do
   "$lockcheck" explore --variant "$variant" --budget-runs 200 --seed 1 --jobs 2 --out "$work/finds" \
     > "$work/$variant.out" 2> /dev/null
   code=$?

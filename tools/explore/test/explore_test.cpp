@@ -251,7 +251,7 @@ TEST(Explore, OnCorrectVariantsNoFindIsTheLocksOwnBug) {
   const std::uint64_t seed = from_environment("LOCKCHECK_GATE_SEED", 1);
   std::int64_t limits_met = 0;
   for (const char* variant : {"token", "watchdog", "reentrant-hash", "reentrant-maxttl", "fenced", "token-wait", "redlock",
-                              "redisson-like", "rw-owned", "watch-cas", "semaphore", "latch"}) {
+                              "redisson-like", "rw-owned", "watch-cas", "semaphore", "latch", "fair"}) {
     const ExploreResult result = explore_runs(variant, seed, runs, 2, Strategy::guided, true);
     for (const ExploreResult::LimitMet& met : result.limits) limits_met += met.runs;
     for (const Find& find : result.finds) {
@@ -283,7 +283,8 @@ TEST(Explore, EveryBrokenVariantsBugIsFoundAsItsOwn) {
            {"redisson-semaphore", "permit_safety"},
            {"redisson-permit-expirable", "permit_safety"},
            {"redisson-latch", "latch"},
-           {"redisson-multilock", "bounded_unavailability"}}) {
+           {"redisson-multilock", "bounded_unavailability"},
+           {"redisson-fair", "fairness"}}) {
     ExploreOptions options;
     options.seed = 1;
     options.budget_runs = runs;

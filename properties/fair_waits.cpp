@@ -1,0 +1,207 @@
+#include "fair_waits.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "describe.hpp"
+
+namespace lockcheck::properties {
+
+std::vector<Wait> waits_of(const History& history) {
+  std::vector<Wait> waits;
+  using Holder = std::tuple<std::int64_t, std::int64_t, std::string>;  // (process, thread, key)
+  std::map<Holder, std::size_t> open;         // -> its wait in `waits`
+  std::map<Holder, std::int64_t> holds;       // -> holds not yet released
+  std::map<std::int64_t, std::set<std::int64_t>> busy;  // process -> threads acquiring or holding
+  const auto close = [&](std::map<Holder, std::size_t>::iterator it, std::int64_t t, std::int64_t i, Wait::End end) {
+    Wait& wait = waits[it->second];
+    wait.until_us = t;
+    wait.until_i = i;
+    wait.end = end;
+    open.erase(it);
+  };
+  for (const Event& event : history.events) {
+    if (const auto* fault = std::get_if<FaultEvent>(&event); fault != nullptr && fault->is(sim::FaultKind::crash)) {
+      for (auto it = open.begin(); it != open.end();) {
+        const auto next = std::next(it);
+        if (std::get<0>(it->first) == fault->process) close(it, fault->t, fault->i, Wait::End::crashed);
+        it = next;
+      }
+      std::erase_if(holds, [&](const auto& entry) { return std::get<0>(entry.first) == fault->process; });
+      busy.erase(fault->process);
+      continue;
+    }
+    const auto* op = std::get_if<Op>(&event);
+    if (op == nullptr) continue;
+    const Holder id{op->process, op->thread, op->key};
+    if (op->fn == OpFn::release && op->type == OpType::invoke) {
+      if (auto held = holds.find(id); held != holds.end() && --held->second <= 0) {
+        holds.erase(held);
+        busy[op->process].erase(op->thread);
+      }
+      continue;
+    }
+    if (op->fn != OpFn::acquire) continue;
+    if (op->type == OpType::invoke) {
+      Wait wait;
+      wait.process = op->process;
+      wait.thread = op->thread;
+      wait.key = op->key;
+      wait.from_us = op->t;
+      wait.from_i = op->i;
+      wait.reentry = holds.count(id) > 0;
+      std::set<std::int64_t>& threads = busy[op->process];
+      wait.straight_to_redis = threads.empty() || (threads.size() == 1 && threads.count(op->thread) == 1);
+      threads.insert(op->thread);
+      open[id] = waits.size();
+      waits.push_back(std::move(wait));
+      continue;
+    }
+    auto it = open.find(id);
+    if (it == open.end()) continue;
+    if (op->type == OpType::ok) {
+      ++holds[id];
+      close(it, op->t, op->i, Wait::End::granted);
+    } else if (op->type == OpType::fail) {
+      if (holds.count(id) == 0) busy[op->process].erase(op->thread);
+      close(it, op->refused_at_us.value_or(op->t), op->i, Wait::End::gave_up);
+    } else {
+      close(it, op->t, op->i, Wait::End::unknown);
+    }
+  }
+  return waits;
+}
+
+std::vector<FreeStretch> free_stretches(const History& history) {
+  const std::set<std::string> keys = lock_keys(history);
+  std::map<std::string, std::set<std::int64_t>> holding;  // key -> nodes whose latest own line shows it present
+  std::map<std::string, std::size_t> open;                // key -> its free stretch now, in `out`
+  std::vector<FreeStretch> out;
+  for (const std::string& key : keys) {
+    open[key] = out.size();
+    out.push_back(FreeStretch{key, 0, 0, kForever});
+  }
+  for (const Event& event : history.events) {
+    const auto* server = std::get_if<ServerEvent>(&event);
+    if (server == nullptr || server->replicated || keys.count(server->key) == 0) continue;
+    std::set<std::int64_t>& nodes = holding[server->key];
+    const bool was_held = !nodes.empty();
+    switch (server->event) {
+      case ServerEventKind::created:
+      case ServerEventKind::overwritten:
+      case ServerEventKind::modified:
+      case ServerEventKind::expire_set:
+      case ServerEventKind::expire_removed: nodes.insert(server->node); break;
+      case ServerEventKind::deleted:
+      case ServerEventKind::expired:
+      case ServerEventKind::evicted:
+      case ServerEventKind::lost: nodes.erase(server->node); break;
+    }
+    if (!was_held && !nodes.empty()) {
+      out[open.at(server->key)].until_us = server->t;
+      open.erase(server->key);
+    } else if (was_held && nodes.empty()) {
+      open[server->key] = out.size();
+      out.push_back(FreeStretch{server->key, server->t, server->i, kForever});
+    }
+  }
+  return out;
+}
+
+FaultExcuses::FaultExcuses(const History& history, std::int64_t settle_us) : settle_us_(settle_us) {
+  if (history.meta.lossy_links) {
+    windows_.push_back({-1, 0, kForever, "the links dropped messages all run ([link] loss)"});
+  }
+  std::vector<const FaultEvent*> faults;
+  for (const Event& event : history.events) {
+    if (const auto* fault = std::get_if<FaultEvent>(&event)) faults.push_back(fault);
+  }
+  // When the fault at `at` ends: the first later line that ends it (`ends` says which), else never.
+  const auto ended = [&](std::size_t at, auto ends) {
+    for (std::size_t j = at + 1; j < faults.size(); ++j) {
+      if (ends(*faults[j])) return faults[j]->t;
+    }
+    return kForever;
+  };
+  using sim::FaultKind;
+  for (std::size_t k = 0; k < faults.size(); ++k) {
+    const FaultEvent& fault = *faults[k];
+    const std::string when = format_time_us(fault.t);
+    if (fault.is(sim::FaultFollowUp::sentinel_failover)) {
+      windows_.push_back({-1, fault.t, fault.t, fmt::format("a failover at t={}", when)});
+    }
+    if (!fault.kind) continue;
+    const auto heal = [](const FaultEvent& e) { return e.is(FaultKind::heal); };
+    switch (*fault.kind) {
+      case FaultKind::pause:
+        windows_.push_back({fault.process, fault.t, fault.t + fault.duration_us,
+                            fmt::format("process {} was paused at t={} for {}", fault.process, when,
+                                        format_duration_us(fault.duration_us))});
+        break;
+      case FaultKind::crash:
+        windows_.push_back({fault.process, fault.t, ended(k, [&](const FaultEvent& e) {
+                              return e.is(FaultKind::restart) && e.process == fault.process;
+                            }),
+                            fmt::format("process {} crashed at t={}", fault.process, when)});
+        break;
+      case FaultKind::partition:
+        windows_.push_back({fault.process, fault.t, ended(k, heal),
+                            fmt::format("process {} was cut off from node {} at t={}", fault.process, fault.node, when)});
+        break;
+      case FaultKind::split_brain:
+        windows_.push_back({-1, fault.t, ended(k, heal), fmt::format("a split brain from t={}", when)});
+        break;
+      case FaultKind::loss:
+        if (fault.request_ppm > 0 || fault.reply_ppm > 0) {
+          windows_.push_back({-1, fault.t, ended(k, [](const FaultEvent& e) { return e.is(FaultKind::loss); }),
+                              fmt::format("messages were lost from t={}", when)});
+        }
+        break;
+      case FaultKind::node_crash:
+        windows_.push_back({-1, fault.t, ended(k, [&](const FaultEvent& e) {
+                              return e.is(FaultKind::node_restart) && e.node == fault.node;
+                            }),
+                            fmt::format("node {} crashed at t={}", fault.node, when)});
+        break;
+      case FaultKind::slow_node:
+        if (fault.duration_us > 0) {
+          windows_.push_back({-1, fault.t, ended(k, [&](const FaultEvent& e) {
+                                return e.is(FaultKind::slow_node) && e.node == fault.node;
+                              }),
+                              fmt::format("node {} was slow from t={}", fault.node, when)});
+        }
+        break;
+      case FaultKind::replica_partition:
+        windows_.push_back({-1, fault.t, ended(k, heal), fmt::format("a replica was cut off at t={}", when)});
+        break;
+      case FaultKind::node_restart:
+      case FaultKind::failover:
+      case FaultKind::evict:
+      case FaultKind::slot_migration:
+      case FaultKind::node_clock_jump:
+        windows_.push_back({-1, fault.t, fault.t, fmt::format("a {} at t={}", fault.name(), when)});
+        break;
+      // A waiter polls within a fraction of its lease: a drifting clock (30% at most) does not make it miss one.
+      case FaultKind::node_clock_drift:
+      // A correct fair lock trusts no client's clock.
+      case FaultKind::client_clock_jump:
+      case FaultKind::client_clock_drift:
+      case FaultKind::restart:
+      case FaultKind::heal: break;
+    }
+  }
+}
+
+std::string FaultExcuses::of(std::int64_t process, std::int64_t from_us, std::int64_t to_us) const {
+  for (const Window& window : windows_) {
+    if (window.process >= 0 && window.process != process) continue;
+    const std::int64_t until = window.until_us == kForever ? kForever : window.until_us + settle_us_;
+    if (window.from_us <= to_us && until >= from_us) return window.words;
+  }
+  return std::string();
+}
+
+}  // namespace lockcheck::properties

@@ -1,0 +1,169 @@
+// fairness and the fair lock's dead waiter (bounded_unavailability) on hand-written fair-lock histories (meta
+// "fair"): waiters granted in arrival order hold; a later arrival granted while an earlier waiter still waits is a
+// skip, unless a fault of the skipped waiter's own excuses it; a waiter in front of a free lock for a whole TTL
+// with nobody granted hung; a process that died waiting holds a fair lock back, and bounded_unavailability says
+// so past its bound. TTL 1000 ms.
+#include <gtest/gtest.h>
+
+#include "history_builder.hpp"
+#include "properties/checkers.hpp"
+
+namespace lockcheck::properties {
+namespace {
+
+using testing::contains;
+using testing::HistoryBuilder;
+
+HistoryBuilder fair_lock(bool fair = true) {
+  HistoryBuilder b(1000, false, 10'000'000);
+  b.meta("variant", fair ? "fair" : "token");
+  if (fair) b.meta("fair", true);
+  return b;
+}
+
+Verdict verdict_of(const History& history, const std::string& property) {
+  for (Verdict& verdict : check_all(history)) {
+    if (verdict.property == property) return verdict;
+  }
+  ADD_FAILURE() << "no verdict for " << property;
+  return {};
+}
+
+// `p` is granted `token` at t: its ok, and the key created on node 0 just before.
+std::int64_t granted(HistoryBuilder& b, std::int64_t t, std::int64_t p, const std::string& token) {
+  b.server(t - 50, 0, "created", p, token, t / 1000, t / 1000 + 1000);
+  return b.acquire_ok(t, p, token, t + 900'000);
+}
+
+// `p` releases `token` at t: the key deleted on node 0.
+void released(HistoryBuilder& b, std::int64_t t, std::int64_t p, const std::string& token) {
+  b.invoke(t, p, "release", token);
+  b.server(t + 50, 0, "deleted", p, "", t / 1000, -1, "EVALSHA");
+  b.complete(t + 100, p, "release", "ok", "released", token);
+}
+
+// `p`'s acquire fails at t, its last attempt refused at `refused_at`.
+std::int64_t gave_up(HistoryBuilder& b, std::int64_t t, std::int64_t p, std::int64_t refused_at) {
+  return b.op(t, {{"type", "fail"}, {"process", p}, {"f", "acquire"}, {"key", "lock"}, {"local", t},
+                  {"refused_at", refused_at}});
+}
+
+// p0 holds from 1 ms; p1 arrives at 100 ms, p2 at 300 ms; `fault` (if any) at 350 ms; p0 releases at 500 ms.
+HistoryBuilder two_waiters(const HistoryBuilder::json& fault = nullptr) {
+  HistoryBuilder b = fair_lock();
+  b.invoke(1'000, 0, "acquire");
+  granted(b, 2'000, 0, "a");
+  b.invoke(100'000, 1, "acquire");
+  b.invoke(300'000, 2, "acquire");
+  if (!fault.is_null()) b.fault(350'000, fault);
+  released(b, 500'000, 0, "a");
+  return b;
+}
+
+TEST(Fairness, WaitersGrantedInArrivalOrderHold) {
+  HistoryBuilder b = two_waiters();
+  granted(b, 501'000, 1, "b");
+  released(b, 700'000, 1, "b");
+  granted(b, 701'000, 2, "c");
+  released(b, 900'000, 2, "c");
+  const Verdict verdict = verdict_of(b.parse(), "fairness");
+  EXPECT_EQ(verdict.outcome, Outcome::holds) << to_string(verdict);
+  EXPECT_TRUE(contains(verdict.summary, "all in arrival order")) << verdict.summary;
+}
+
+TEST(Fairness, ALaterArrivalGrantedWhileAnEarlierWaiterWaitsIsASkip) {
+  HistoryBuilder b = two_waiters();
+  const std::int64_t skipper = granted(b, 501'000, 2, "c");
+  released(b, 700'000, 2, "c");
+  granted(b, 701'000, 1, "b");
+  released(b, 900'000, 1, "b");
+  const Verdict verdict = verdict_of(b.parse(), "fairness");
+  EXPECT_EQ(verdict.outcome, Outcome::violated) << to_string(verdict);
+  EXPECT_TRUE(contains(verdict.summary, "skipped")) << verdict.summary;
+  EXPECT_TRUE(contains(verdict.cause, "process 2 arrived at t=0.3s")) << verdict.cause;
+  EXPECT_TRUE(contains(verdict.cause, "process 1 waited for 'lock' from t=0.1s")) << verdict.cause;
+  EXPECT_NE(std::find(verdict.witnesses.begin(), verdict.witnesses.end(), skipper), verdict.witnesses.end());
+}
+
+// A correct fair lock drops a waiter that cannot poll: p1 paused while p2 went first.
+TEST(Fairness, ASkipOfAPausedWaiterIsExcused) {
+  HistoryBuilder b = two_waiters({{"fault", "pause"}, {"process", 1}, {"duration_us", 600'000}});
+  granted(b, 501'000, 2, "c");
+  released(b, 700'000, 2, "c");
+  granted(b, 1'001'000, 1, "b");
+  released(b, 1'200'000, 1, "b");
+  const Verdict verdict = verdict_of(b.parse(), "fairness");
+  EXPECT_EQ(verdict.outcome, Outcome::holds) << to_string(verdict);
+}
+
+// Links that drop messages all run (no fault line says so; the meta does): a waiter's first poll may be lost.
+TEST(Fairness, ASkipOnLossyLinksIsExcused) {
+  HistoryBuilder b = two_waiters();
+  b.meta("lossy_links", true);
+  granted(b, 501'000, 2, "c");
+  released(b, 700'000, 2, "c");
+  granted(b, 701'000, 1, "b");
+  released(b, 900'000, 1, "b");
+  EXPECT_EQ(verdict_of(b.parse(), "fairness").outcome, Outcome::holds);
+}
+
+// Another client's clock is no excuse: a correct fair lock never reads one.
+TEST(Fairness, AnotherClientsClockJumpExcusesNoSkip) {
+  HistoryBuilder b = two_waiters({{"fault", "client_clock_jump"}, {"process", 2}, {"delta_us", 5'000'000}});
+  granted(b, 501'000, 2, "c");
+  released(b, 700'000, 2, "c");
+  granted(b, 701'000, 1, "b");
+  EXPECT_EQ(verdict_of(b.parse(), "fairness").outcome, Outcome::violated);
+}
+
+TEST(Fairness, AWaiterInFrontOfAFreeLockForAWholeTtlHung) {
+  HistoryBuilder b = two_waiters();
+  gave_up(b, 2'110'000, 1, 2'100'000);
+  const std::int64_t late = gave_up(b, 2'310'000, 2, 2'300'000);
+  granted(b, 3'000'000, 0, "a2");
+  const Verdict verdict = verdict_of(b.parse(), "fairness");
+  EXPECT_EQ(verdict.outcome, Outcome::violated) << to_string(verdict);
+  EXPECT_TRUE(contains(verdict.summary, "hung")) << verdict.summary;
+  EXPECT_TRUE(contains(verdict.cause, "'lock' was free from t=0.50005s")) << verdict.cause;
+  EXPECT_TRUE(contains(verdict.cause, "nobody took it again until t=2.99995s")) << verdict.cause;
+  (void)late;
+}
+
+TEST(Fairness, DoesNotApplyToAnUnfairLock) {
+  HistoryBuilder b = fair_lock(false);
+  b.invoke(1'000, 0, "acquire");
+  granted(b, 2'000, 0, "a");
+  b.invoke(100'000, 1, "acquire");
+  b.invoke(300'000, 2, "acquire");
+  released(b, 500'000, 0, "a");
+  granted(b, 501'000, 2, "c");
+  const Verdict verdict = verdict_of(b.parse(), "fairness");
+  EXPECT_EQ(verdict.outcome, Outcome::unknown) << to_string(verdict);
+  EXPECT_TRUE(contains(verdict.summary, "not applicable")) << verdict.summary;
+}
+
+// p1 dies waiting at 200 ms; after p0's release the lock stays free, and p2 is refused it at 5 s, past TTL + bound
+// (4 s) after the crash: a fair lock held back by a dead waiter. An unfair lock's history says nothing of it.
+TEST(Fairness, AProcessThatDiedWaitingHoldsAFairLockBackPastTheBound) {
+  for (const bool fair : {true, false}) {
+    HistoryBuilder b = fair_lock(fair);
+    b.invoke(1'000, 0, "acquire");
+    granted(b, 2'000, 0, "a");
+    b.invoke(100'000, 1, "acquire");
+    b.fault(200'000, {{"fault", "crash"}, {"process", 1}});
+    released(b, 500'000, 0, "a");
+    b.invoke(4'900'000, 2, "acquire");
+    gave_up(b, 5'010'000, 2, 5'000'000);
+    const Verdict verdict = verdict_of(b.parse(), "bounded_unavailability");
+    if (fair) {
+      EXPECT_EQ(verdict.outcome, Outcome::violated) << to_string(verdict);
+      EXPECT_TRUE(contains(verdict.cause, "process 1 crashed at t=0.2s waiting in the queue of 'lock'")) << verdict.cause;
+      EXPECT_TRUE(contains(verdict.cause, "process 2 still was refused the free lock at t=5s")) << verdict.cause;
+    } else {
+      EXPECT_NE(verdict.outcome, Outcome::violated) << to_string(verdict);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace lockcheck::properties
