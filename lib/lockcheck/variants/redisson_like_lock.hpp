@@ -33,8 +33,9 @@ namespace lockcheck {
 
 namespace detail {
 
-// The reentrant hash lock whose release announces itself and whose waiters listen for it.
-class PubSubReentrantHashLock final : public ReentrantHashLock {
+// The reentrant hash lock whose release announces itself and whose waiters listen for it. Not final: the broken
+// Redisson variants (lockcheck/broken/redisson_retried_lock.hpp, redisson_fenced_lock.hpp) change its acquire.
+class PubSubReentrantHashLock : public ReentrantHashLock {
  public:
   PubSubReentrantHashLock(Port& port, Clock& clock, Entropy& entropy, LockOptions options, std::size_t node = 0)
       : ReentrantHashLock(port, clock, entropy, options, node) {}

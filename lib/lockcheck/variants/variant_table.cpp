@@ -6,7 +6,9 @@
 #include "lockcheck/broken/client_reentrant_lock.hpp"
 #include "lockcheck/broken/exists_then_set.hpp"
 #include "lockcheck/broken/get_then_del.hpp"
+#include "lockcheck/broken/redisson_fenced_lock.hpp"
 #include "lockcheck/broken/redisson_permit_expirable.hpp"
+#include "lockcheck/broken/redisson_retried_lock.hpp"
 #include "lockcheck/broken/redisson_semaphore.hpp"
 #include "lockcheck/broken/rw_hash_timestamps_lock.hpp"
 #include "lockcheck/broken/rw_two_keys_lock.hpp"
@@ -88,6 +90,12 @@ LockShape permit_expirable_shape(const std::string& key, std::size_t) {
 LockShape fenced_shape(const std::string& key, std::size_t) {
   LockShape shape;
   shape.state_keys = {FencedLock::fence_key(key)};
+  return shape;
+}
+
+LockShape redisson_fenced_shape(const std::string& key, std::size_t) {
+  LockShape shape;
+  shape.state_keys = {broken::RedissonFencedLock::token_key(key)};
   return shape;
 }
 
@@ -182,6 +190,22 @@ const std::array kRows = {
                .comparison = kTwoPermits},
     VariantRow{.id = "script", .make = make_script, .user_scripts = true, .renewal = Renewal::with_renew_script,
                .reference = "token"},
+    // redisson-like with Redisson's command retries: a re-sent acquire counts a second hold.
+    VariantRow{.id = "redisson-like-retries",
+               .make = renewing<broken::RedissonLikeRetriesLock>,
+               .reentrant = true,
+               .renewal = Renewal::in_background,
+               .reference = "reentrant-hash",
+               .comparison = {.nest_every = 2, .hold_min_ms = 500, .hold_max_ms = 2500, .wait_ms = 5000}},
+    VariantRow{.id = "redisson-fenced",
+               .make = renewing<broken::RedissonFencedLock>,
+               .reentrant = true,
+               .fencing_tokens = true,
+               .renewal = Renewal::in_background,
+               .shape = redisson_fenced_shape,
+               .reference = "fenced",
+               .comparison = {.nest_every = 2, .fencing_on_writes = true, .hold_min_ms = 500, .hold_max_ms = 2500,
+                              .wait_ms = 5000}},
 };
 
 }  // namespace
