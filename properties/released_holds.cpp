@@ -44,7 +44,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
   const std::set<std::string> keys = lock_keys(history);
   std::map<ProcessKey, std::int64_t> depth;
   std::map<ProcessKey, std::string> release_token;  // an outermost release in flight: the token it released
-  std::set<ProcessKey> maybe_counted;  // an acquire of unknown outcome since the key was last freed
+  std::set<ProcessKey> maybe_counted;  // an acquire or release of unknown outcome since the key was last freed
   std::map<ProcessKey, Watch> watches;
   std::map<NodeKey, Named> named;
   std::vector<ReleasedHoldLeft> found;
@@ -60,7 +60,9 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
     if (const auto* op = std::get_if<Op>(&event)) {
       const ProcessKey id{op->process, op->key};
       if (op->fn == OpFn::acquire && op->type == OpType::ok) ++depth[id];
-      if (op->fn == OpFn::acquire && op->type == OpType::info) maybe_counted.insert(id);
+      // An acquire of unknown outcome may have counted a hold; a release of unknown outcome may not have taken
+      // its hold away (its node was down): what the key counts next is not the process's to answer for.
+      if ((op->fn == OpFn::acquire || op->fn == OpFn::release) && op->type == OpType::info) maybe_counted.insert(id);
       if (op->fn == OpFn::release && op->type == OpType::invoke && depth[id] > 0 && --depth[id] == 0) {
         release_token[id] = op->token;
       }

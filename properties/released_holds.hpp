@@ -17,9 +17,9 @@ struct ReleasedHoldLeft {
   std::string cause;
 };
 
-// Every such release, in history order. Not judged: a process with an acquire whose outcome stayed unknown
-// (`info`) since the key was last freed (that acquire may have counted a hold; the lock says so), and copies
-// carried by a failover (replicas record no key events).
+// Every such release, in history order. Not judged: a process with an acquire or a release whose outcome stayed
+// unknown (`info`) since the key was last freed (that acquire may have counted a hold, that release may not have
+// taken one away; the lock says so), and copies carried by a failover (replicas record no key events).
 std::vector<ReleasedHoldLeft> released_holds_left(const History& history);
 
 }  // namespace lockcheck::properties

@@ -95,6 +95,10 @@ std::vector<Bug> corpus(const std::string& scripts, const std::string& mutants) 
       catalogue_bug("watchdog-unchecked", "owner_only_release"),
       catalogue_bug("rw-two-keys", "mutual_exclusion_client"),
       catalogue_bug("rw-hash-timestamps", "mutual_exclusion_server"),
+      catalogue_bug("redisson-semaphore", "permit_safety"),
+      catalogue_bug("redisson-permit-expirable", "permit_safety"),
+      catalogue_bug("redisson-like-retries", "reentrancy"),
+      catalogue_bug("redisson-fenced", "reentrancy"),
       // The catalogue's known breaking cells: correct locks under the fault the theory says breaks them.
       catalogue_bug("token", "mutual_exclusion_client"),
       catalogue_bug("redlock", "mutual_exclusion_server"),

@@ -281,7 +281,9 @@ TEST(Explore, EveryBrokenVariantsBugIsFoundAsItsOwn) {
            {"rw-hash-timestamps", "mutual_exclusion_server"},
            {"client-reentrant", "renewal"},
            {"redisson-semaphore", "permit_safety"},
-           {"redisson-permit-expirable", "permit_safety"}}) {
+           {"redisson-permit-expirable", "permit_safety"},
+           {"redisson-like-retries", "reentrancy"},
+           {"redisson-fenced", "reentrancy"}}) {
     ExploreOptions options;
     options.seed = 1;
     options.budget_runs = runs;
