@@ -118,9 +118,12 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
         if (server->holders) copy.holders = *server->holders;
         break;
     }
-    // The key gone, or made afresh: whatever was counted before is no longer anyone's hold.
+    // The key gone, or made afresh: whatever was counted before is no longer anyone's hold. (An acquire of
+    // unknown outcome may be what makes it afresh, its request late: only a freeing clears that doubt.)
     if (frees(server->event) || server->event == ServerEventKind::created) {
       std::erase_if(watches, [&](const auto& entry) { return entry.first.second == server->key; });
+    }
+    if (frees(server->event)) {
       std::erase_if(maybe_counted, [&](const ProcessKey& id) { return id.second == server->key; });
     }
   }
