@@ -188,8 +188,6 @@ const std::array kRows = {
                .reference = "semaphore",
                .owned = {.counting = true},
                .comparison = kTwoPermits},
-    VariantRow{.id = "script", .make = make_script, .user_scripts = true, .renewal = Renewal::with_renew_script,
-               .reference = "token"},
     // redisson-like with Redisson's command retries: a re-sent acquire counts a second hold.
     VariantRow{.id = "redisson-like-retries",
                .make = renewing<broken::RedissonLikeRetriesLock>,
@@ -206,6 +204,8 @@ const std::array kRows = {
                .reference = "fenced",
                .comparison = {.nest_every = 2, .fencing_on_writes = true, .hold_min_ms = 500, .hold_max_ms = 2500,
                               .wait_ms = 5000}},
+    VariantRow{.id = "script", .make = make_script, .user_scripts = true, .renewal = Renewal::with_renew_script,
+               .reference = "token"},
 };
 
 }  // namespace
