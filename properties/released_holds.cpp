@@ -2,9 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <map>
-#include <optional>
 #include <set>
 
 #include "describe.hpp"
@@ -15,17 +13,6 @@ namespace {
 
 using ProcessKey = std::pair<std::int64_t, std::string>;
 using NodeKey = std::pair<std::int64_t, std::string>;
-
-// Who a node's copy of a key names, from its server lines: a creation sets it, a freeing clears it, any other
-// line keeps it unless it lists the holders (a hash's count changed, a TTL set).
-struct Named {
-  std::string value;
-  std::vector<Holder> holders;
-  bool names(const std::string& token) const {
-    return value == token ||
-           std::any_of(holders.begin(), holders.end(), [&](const Holder& holder) { return holder.token == token; });
-  }
-};
 
 bool frees(ServerEventKind kind) {
   return kind == ServerEventKind::deleted || kind == ServerEventKind::expired || kind == ServerEventKind::evicted ||
@@ -46,7 +33,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
   std::map<ProcessKey, std::string> release_token;  // an outermost release in flight: the token it released
   std::set<ProcessKey> maybe_counted;  // an acquire or release of unknown outcome since the key was last freed
   std::map<ProcessKey, Watch> watches;
-  std::map<NodeKey, Named> named;
+  std::map<NodeKey, KeyOwner> named;
   std::vector<ReleasedHoldLeft> found;
   const auto report = [&](const ProcessKey& id, const ServerEvent& server, const std::string& what) {
     const Watch& watch = watches.at(id);
@@ -84,10 +71,11 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
     }
     const auto* server = std::get_if<ServerEvent>(&event);
     if (server == nullptr || server->replicated || keys.count(server->key) == 0) continue;
-    Named& copy = named[{server->node, server->key}];
+    KeyOwner& copy = named[{server->node, server->key}];
     // What the copy named before this line: a hold left behind shows in what happens to it next.
     for (auto it = watches.begin(); it != watches.end();) {
-      const auto& [id, watch] = *it;
+      const ProcessKey id = it->first;  // copies: report() erases the entry
+      const Watch watch = it->second;
       ++it;
       if (id.second != server->key || !copy.names(watch.token)) continue;
       // A line that ran before the release's reply came back is the release's own (a real node's notification
@@ -100,24 +88,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
                                         format_time_us(server->t)));
       }
     }
-    switch (server->event) {
-      case ServerEventKind::created:
-      case ServerEventKind::overwritten:
-        copy = Named{server->value, server->holders.value_or(std::vector<Holder>{})};
-        break;
-      case ServerEventKind::deleted:
-      case ServerEventKind::expired:
-      case ServerEventKind::evicted:
-      case ServerEventKind::lost:
-        copy = Named{};
-        break;
-      case ServerEventKind::modified:
-      case ServerEventKind::expire_set:
-      case ServerEventKind::expire_removed:
-        if (!server->value.empty()) copy.value = server->value;
-        if (server->holders) copy.holders = *server->holders;
-        break;
-    }
+    copy.apply(*server);
     // The key gone, or made afresh: whatever was counted before is no longer anyone's hold. (An acquire of
     // unknown outcome may be what makes it afresh, its request late: only a freeing clears that doubt.)
     if (frees(server->event) || server->event == ServerEventKind::created) {
