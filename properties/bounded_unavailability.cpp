@@ -93,12 +93,6 @@ std::vector<Finding> keys_without_expiry(const History& history, std::int64_t bo
   return findings;
 }
 
-// Whether `token` is an owner: the string value, or one of a hash's holders.
-bool names_token(const std::string& value, const std::vector<Holder>& holders, const std::string& token) {
-  return value == token ||
-         std::any_of(holders.begin(), holders.end(), [&](const Holder& holder) { return holder.token == token; });
-}
-
 // Whether a node that clients reach held `token` as `key`'s owner at true time `t_us` (its string value, or
 // one of its hash's holders), by `key_events`, the server's events for the key in history order. A creation or
 // overwrite sets a node's owner, a deletion, expiry, eviction or loss clears it, and any other event keeps it (a
@@ -107,12 +101,8 @@ bool names_token(const std::string& value, const std::vector<Holder>& holders, c
 // of a dead holder's key shows no expiry, yet no client's acquire is refused by it.
 bool node_held_token_at(const std::vector<const ServerEvent*>& key_events, const std::vector<const FaultEvent*>& failovers,
                         const std::string& token, std::int64_t t_us) {
-  struct Owner {
-    std::string value;
-    std::vector<Holder> holders;
-  };
-  std::map<std::int64_t, Owner> owners;  // node -> its owner now
-  std::set<std::int64_t> fenced;         // nodes failed over and out of reach
+  std::map<std::int64_t, KeyOwner> owners;  // node -> its owner now
+  std::set<std::int64_t> fenced;            // nodes failed over and out of reach
   auto failover = failovers.begin();
   const auto fence_until = [&](std::int64_t until_us) {
     for (; failover != failovers.end() && (*failover)->t <= until_us; ++failover) {
@@ -123,29 +113,11 @@ bool node_held_token_at(const std::vector<const ServerEvent*>& key_events, const
   for (const ServerEvent* event : key_events) {
     if (event->t > t_us) break;
     fence_until(event->t);
-    Owner& owner = owners[event->node];
-    switch (event->event) {
-      case ServerEventKind::created:
-      case ServerEventKind::overwritten:
-        owner = Owner{event->value, event->holders.value_or(std::vector<Holder>{})};
-        break;
-      case ServerEventKind::deleted:
-      case ServerEventKind::expired:
-      case ServerEventKind::evicted:
-      case ServerEventKind::lost:
-        owner = Owner{};
-        break;
-      case ServerEventKind::modified:
-      case ServerEventKind::expire_set:
-      case ServerEventKind::expire_removed:
-        if (!event->value.empty()) owner.value = event->value;
-        if (event->holders) owner.holders = *event->holders;
-        break;
-    }
+    owners[event->node].apply(*event);
   }
   fence_until(t_us);
   return std::any_of(owners.begin(), owners.end(), [&](const auto& entry) {
-    return fenced.count(entry.first) == 0 && names_token(entry.second.value, entry.second.holders, token);
+    return fenced.count(entry.first) == 0 && entry.second.names(token);
   });
 }
 
@@ -153,7 +125,7 @@ bool node_held_token_at(const std::vector<const ServerEvent*>& key_events, const
 // lockcheck's making, which no server event shows; its refusals are judged by themselves.
 bool node_ever_held_token(const std::vector<const ServerEvent*>& key_events, const std::string& token) {
   return std::any_of(key_events.begin(), key_events.end(), [&](const ServerEvent* event) {
-    return names_token(event->value, event->holders.value_or(std::vector<Holder>{}), token);
+    return KeyOwner{event->value, event->holders.value_or(std::vector<Holder>{})}.names(token);
   });
 }
 

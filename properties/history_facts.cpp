@@ -2,9 +2,37 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "describe.hpp"
 
 namespace lockcheck::properties {
+
+bool KeyOwner::names(const std::string& token) const {
+  return value == token ||
+         std::any_of(holders.begin(), holders.end(), [&](const Holder& holder) { return holder.token == token; });
+}
+
+void KeyOwner::apply(const ServerEvent& event) {
+  switch (event.event) {
+    case ServerEventKind::created:
+    case ServerEventKind::overwritten:
+      *this = KeyOwner{event.value, event.holders.value_or(std::vector<Holder>{})};
+      break;
+    case ServerEventKind::deleted:
+    case ServerEventKind::expired:
+    case ServerEventKind::evicted:
+    case ServerEventKind::lost:
+      *this = KeyOwner{};
+      break;
+    case ServerEventKind::modified:
+    case ServerEventKind::expire_set:
+    case ServerEventKind::expire_removed:
+      if (!event.value.empty()) value = event.value;
+      if (event.holders) holders = *event.holders;
+      break;
+  }
+}
 
 std::set<std::string> lock_keys(const History& history) {
   std::set<std::string> keys;

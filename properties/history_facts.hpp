@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "history.hpp"
 
@@ -16,6 +17,17 @@ inline constexpr std::int64_t kForever = std::numeric_limits<std::int64_t>::max(
 // Keys named by client ops, and the keys a variant declared it keeps for them (meta lock_keys). Server events
 // on other keys (a fencing counter, say) are not locks.
 std::set<std::string> lock_keys(const History& history);
+
+// Who one node's copy of a lock key names, as its server lines tell: a creation or an overwrite sets it, a
+// freeing (deleted, expired, evicted, lost) clears it, any other line keeps it unless it lists the holders (a
+// hash's count changed, a TTL set).
+struct KeyOwner {
+  std::string value;            // the string value, or a single-owner hash's field
+  std::vector<Holder> holders;  // a hash that lists them
+  // Whether `token` is an owner: the value, or one of the holders.
+  bool names(const std::string& token) const;
+  void apply(const ServerEvent& event);
+};
 
 // Token -> the process that acquired it (acquire ok). Used when a server event does not say `by`.
 std::map<std::string, std::int64_t> token_owners(const History& history);

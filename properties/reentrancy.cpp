@@ -1,7 +1,9 @@
 // reentrancy: when the owner acquires a lock it already holds, (1) the inner release must keep the lock
 // (appid-thread: inner unlock frees the outer section) and (2) the reentry must not lower the key's deadline
-// (F17: lock(60 s) then lock(1 s)). Read from ops (who holds, how deep) and server facts (what the node did
-// while a nested acquire or an inner release was in flight). Correct counting (S9) is never flagged.
+// (F17: lock(60 s) then lock(1 s)), and (3) the outermost release must leave no hold counted (a hold count above
+// the acquisitions: released_holds.hpp). Read from ops (who holds, how deep) and server facts (what the node did
+// while a nested acquire or an inner release was in flight, and after the last release). Correct counting (S9)
+// is never flagged.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,6 +12,7 @@
 
 #include "checkers.hpp"
 #include "describe.hpp"
+#include "released_holds.hpp"
 
 namespace lockcheck::properties {
 namespace {
@@ -112,8 +115,9 @@ Verdict check_reentrancy(const History& history) {
                        format_duration_us((server->expire_at_ms - server->node_time_ms) * 1'000)));
     }
   }
+  for (ReleasedHoldLeft& left : released_holds_left(history)) flag(std::move(left.witnesses), std::move(left.cause));
   conclude(verdict, violations, nested,
-           fmt::format("{} reentrancy violation(s) in {} nested acquisition(s)", violations, nested),
+           fmt::format("{} reentrancy violation(s), {} nested acquisition(s)", violations, nested),
            "not exercised (no nested acquisition)",
            fmt::format("{} nested acquisition(s): inner releases kept the lock, no deadline lowered", nested));
   return verdict;

@@ -17,7 +17,7 @@ TEST(VariantTable, IdsAreUniqueAndInCatalogueOrder) {
   std::set<std::string_view> seen;
   for (const VariantRow& row : variant_rows()) EXPECT_TRUE(seen.insert(row.id).second) << row.id;
   // The comparison matrix's rows come in this order: a reordered table would reorder every report.
-  ASSERT_EQ(variant_ids().size(), 30u);
+  ASSERT_EQ(variant_ids().size(), 32u);
   EXPECT_EQ(variant_ids().front(), "exists-then-set");
   EXPECT_EQ(variant_ids().at(3), "token");
   EXPECT_EQ(variant_ids().back(), "script");
@@ -76,11 +76,13 @@ TEST(VariantTable, PublicTypesAreTheRowsThatNameOne) {
 
 TEST(VariantTable, CapabilitiesAreTheRowsColumns) {
   EXPECT_EQ(variants_where(renews_in_background),
-            (std::vector<std::string>{"client-reentrant", "watchdog-unchecked", "watchdog", "redisson-like"}));
+            (std::vector<std::string>{"client-reentrant", "watchdog-unchecked", "watchdog", "redisson-like",
+                                      "redisson-like-retries", "redisson-fenced"}));
   EXPECT_EQ(variants_where(has_shared_mode), (std::vector<std::string>{"rw-two-keys", "rw-hash-timestamps", "rw-owned"}));
-  EXPECT_EQ(variants_where(hands_out_fencing_tokens), std::vector<std::string>{"fenced"});
+  EXPECT_EQ(variants_where(hands_out_fencing_tokens), (std::vector<std::string>{"fenced", "redisson-fenced"}));
   EXPECT_EQ(variants_where(is_reentrant), (std::vector<std::string>{"appid-thread", "reentrant-hash", "reentrant-maxttl",
-                                                                    "client-reentrant", "redisson-like"}));
+                                                                    "client-reentrant", "redisson-like",
+                                                                    "redisson-like-retries", "redisson-fenced"}));
   EXPECT_FALSE(is_reentrant("no-such-variant"));
   EXPECT_EQ(variants_where(counts_permits), (std::vector<std::string>{"redisson-semaphore", "redisson-permit-expirable", "semaphore"}));
   EXPECT_EQ(variants_where(counts_down), (std::vector<std::string>{"redisson-latch", "latch"}));

@@ -14,8 +14,11 @@
 #include "lockcheck/errors.hpp"
 #include "lockcheck/broken/exists_then_set.hpp"
 #include "lockcheck/variants/fenced_lock.hpp"
+#include "lockcheck/variants/redisson_like_lock.hpp"
 #include "lockcheck/broken/get_then_del.hpp"
+#include "lockcheck/broken/redisson_fenced_lock.hpp"
 #include "lockcheck/broken/redisson_permit_expirable.hpp"
+#include "lockcheck/broken/redisson_retried_lock.hpp"
 #include "lockcheck/broken/redisson_semaphore.hpp"
 #include "lockcheck/variants/registry.hpp"
 #include "lockcheck/variants/rw_owned_lock.hpp"
@@ -23,6 +26,7 @@
 #include "lockcheck/broken/set_nx_ex_del.hpp"
 #include "lockcheck/broken/setnx_then_expire.hpp"
 #include "lockcheck/broken/thread_id_lock.hpp"
+#include "lockcheck/thread_spawner.hpp"
 #include "lockcheck/variants/watch_cas_lock.hpp"
 #include "hiredis_client.hpp"
 #include "lock_testing.hpp"
@@ -607,6 +611,101 @@ TEST_F(VariantRedisTest, RedissonPermitExpirableReleaseIsSafeToRetry) {
   EXPECT_EQ(Admin(server).get("sem:pe-retry"), "1") << "the retried release found its id gone and counted nothing";
   EXPECT_EQ(run_sync(holder.acquire("sem:pe-retry", Micros::zero())).status, AcquireStatus::acquired);
   EXPECT_EQ(run_sync(rival.acquire("sem:pe-retry", Micros::zero())).status, AcquireStatus::busy);
+}
+
+// --- redisson-like-retries and redisson-fenced: Redisson's acquire re-sent after a lost reply -------------------
+
+// The hold count of one acquire, after the acquire's reply is lost once (its script ran) and it is sent again.
+struct RetriedAcquire {
+  std::string count_after_acquire;  // HGET <key> <owner>
+  std::string count_after_release;  // "" when the release deleted the key
+  std::int64_t fencing_token = 0;
+};
+
+RetriedAcquire acquire_with_one_lost_reply(testing::RedisServer& server, const std::string& variant, const std::string& key) {
+  Client client(options_for(server));
+  ThreadSpawner spawner;
+  VariantParams params;
+  params.spawner = &spawner;
+  bool lose_next_reply = false;
+  HookPort port(client.port(), lose_next_reply_when(lose_next_reply));
+  auto lock = make_lock(variant, port, client.clock(), client.entropy(), quick(), params);
+  AcquireResult warm = acquired_after_one_round(*lock, key);  // the server has the scripts: EVALSHA runs at once
+  EXPECT_EQ(warm.status, AcquireStatus::acquired) << warm.detail;
+  if (warm.lease) {
+    EXPECT_EQ(run_sync(lock->release(*warm.lease)), ReleaseStatus::released);
+  }
+  lose_next_reply = true;  // the acquire script runs, its reply is lost, and the acquire is sent again
+  AcquireResult got = run_sync(lock->acquire(key, Micros(Millis(2000))));
+  EXPECT_EQ(got.status, AcquireStatus::acquired) << got.detail;
+  EXPECT_EQ(got.attempts, 2u);
+  RetriedAcquire out;
+  if (!got.lease) return out;
+  Admin admin(server);
+  out.count_after_acquire = admin.command({"HGET", key, got.lease->token}).text;
+  out.fencing_token = got.lease->fencing_token;
+  EXPECT_EQ(run_sync(lock->release(*got.lease)), ReleaseStatus::released);
+  out.count_after_release = admin.command({"HGET", key, got.lease->token}).text;
+  return out;
+}
+
+TEST_F(VariantRedisTest, RedissonLikeRetriesCountsAReSentAcquireTwiceAndItsReleaseLeavesTheLockHeld) {
+  const RetriedAcquire retried = acquire_with_one_lost_reply(server, "redisson-like-retries", "lock:retries");
+  EXPECT_EQ(retried.count_after_acquire, "2") << "one acquire, two holds (redisson #4822)";
+  EXPECT_EQ(retried.count_after_release, "1") << "released, yet the hash still counts a hold of the owner's";
+  Admin admin(server);
+  EXPECT_GT(admin.pttl("lock:retries"), 0) << "held until its TTL runs out";
+  Client rival_client(options_for(server));
+  ThreadSpawner spawner;
+  broken::RedissonLikeRetriesLock rival(rival_client.port(), rival_client.clock(), rival_client.entropy(), quick(),
+                                        spawner, WatchdogOptions{});
+  EXPECT_EQ(run_sync(rival.acquire("lock:retries", Micros::zero())).status, AcquireStatus::busy)
+      << "nobody else gets the lock its owner released";
+}
+
+// The same lost reply with redisson-like: the request record makes the re-sent acquire count nothing again.
+TEST_F(VariantRedisTest, RedissonLikeCountsAReSentAcquireOnce) {
+  const RetriedAcquire retried = acquire_with_one_lost_reply(server, "redisson-like", "lock:recorded");
+  EXPECT_EQ(retried.count_after_acquire, "1");
+  EXPECT_EQ(retried.count_after_release, "");
+  EXPECT_FALSE(Admin(server).exists("lock:recorded")) << "the owner's release deleted the lock";
+}
+
+TEST_F(VariantRedisTest, RedissonFencedReSentAcquireCountsTwiceAndTakesASecondToken) {
+  const RetriedAcquire retried = acquire_with_one_lost_reply(server, "redisson-fenced", "lock:rfenced");
+  // Tokens 1 and 2 went to the warm-up round; the lost run took 3 and the re-sent one 4.
+  EXPECT_EQ(retried.fencing_token, 4);
+  EXPECT_EQ(retried.count_after_acquire, "2");
+  EXPECT_EQ(retried.count_after_release, "1");
+}
+
+// Every acquisition, a reentrant one too, takes the next token; the counter outlives every lock (#6510: a key
+// per lock name, kept for good).
+TEST_F(VariantRedisTest, RedissonFencedTokensIncreaseAndEachLockNameKeepsItsCounterForGood) {
+  Client client(options_for(server));
+  ThreadSpawner spawner;
+  broken::RedissonFencedLock lock(client.port(), client.clock(), client.entropy(), quick(), spawner, WatchdogOptions{});
+  Admin admin(server);
+  AcquireResult outer = run_sync(lock.acquire("lock:rf:a", Micros::zero()));
+  ASSERT_EQ(outer.status, AcquireStatus::acquired) << outer.detail;
+  AcquireResult inner = run_sync(lock.acquire("lock:rf:a", Micros::zero()));
+  ASSERT_EQ(inner.status, AcquireStatus::acquired) << inner.detail;
+  EXPECT_EQ(outer.lease->fencing_token, 1);
+  EXPECT_EQ(inner.lease->fencing_token, 2) << "a reentrant acquisition takes a token of its own";
+  EXPECT_EQ(run_sync(lock.release(*inner.lease)), ReleaseStatus::released);
+  EXPECT_EQ(run_sync(lock.release(*outer.lease)), ReleaseStatus::released);
+  EXPECT_FALSE(admin.exists("lock:rf:a"));
+  for (const char* name : {"lock:rf:b", "lock:rf:c"}) {
+    AcquireResult got = run_sync(lock.acquire(name, Micros::zero()));
+    ASSERT_EQ(got.status, AcquireStatus::acquired) << got.detail;
+    EXPECT_EQ(got.lease->fencing_token, 1) << "one counter per lock name";
+    EXPECT_EQ(run_sync(lock.release(*got.lease)), ReleaseStatus::released);
+  }
+  for (const char* name : {"lock:rf:a", "lock:rf:b", "lock:rf:c"}) {
+    const std::string counter = broken::RedissonFencedLock::token_key(name);
+    EXPECT_TRUE(admin.exists(counter)) << counter << " outlives its lock";
+    EXPECT_EQ(admin.pttl(counter), -1) << counter << " never expires";
+  }
 }
 
 }  // namespace

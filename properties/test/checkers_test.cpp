@@ -838,6 +838,67 @@ TEST(Checkers, ReentrancyInnerReleaseMustKeepTheLock) {
   EXPECT_EQ(outcome_of(b, "reentrancy"), Outcome::violated);
 }
 
+// redisson/redisson #4822: the acquire script re-sent after a lost reply counts a second hold. The owner's one
+// release takes one away and reports the lock released; the hash still names it (HINCRBY -1: `modified`).
+void counted_twice_then_released(HistoryBuilder& b) {
+  b.invoke(1'000, 1, "acquire");
+  b.server(1'050, 0, "created", 1, "tokA", 1, 1'001, "HINCRBY");  // the run whose reply was lost
+  b.server(201'050, 0, "modified", 1, "tokA", 201, 1'201, "HINCRBY");  // the same script again: count 2
+  b.acquire_ok(201'100, 1, "tokA", 1'100'000);
+  b.invoke(300'000, 1, "release", "tokA");
+  b.server(300'050, 0, "modified", 1, "", 300, 1'201, "HINCRBY");  // 2 -> 1: the key stays
+  b.complete(300'100, 1, "release", "ok", "released", "tokA");
+}
+
+TEST(Checkers, ReentrancyTheOwnersLastReleaseLeavesAHoldCountedAndItsNextAcquireReEntersIt) {
+  HistoryBuilder b;
+  counted_twice_then_released(b);
+  b.invoke(310'000, 1, "acquire");
+  b.server(310'050, 0, "modified", 1, "", 310, 1'310, "HINCRBY");  // re-entered, not created
+  b.acquire_ok(310'100, 1, "tokA", 1'200'000);
+  const Verdict verdict = verdict_of(b.parse(), "reentrancy");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_TRUE(contains(verdict.cause, "re-entered that hold instead of creating the key")) << verdict.cause;
+  EXPECT_EQ(verdict.witnesses, (std::vector<std::int64_t>{7, 9})) << "the release ok, the re-entering HINCRBY";
+}
+
+TEST(Checkers, ReentrancyTheOwnersLastReleaseLeavesAHoldCountedThatExpiresNamingIt) {
+  HistoryBuilder b;
+  counted_twice_then_released(b);
+  b.server(1'201'000, 0, "expired", -1, "", 1'201, 1'201, "");
+  const Verdict verdict = verdict_of(b.parse(), "reentrancy");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_TRUE(contains(verdict.cause, "the key expired at t=1.201s still naming it")) << verdict.cause;
+}
+
+// The same server facts after an acquire whose outcome stayed unknown: that acquire may have counted the hold
+// (the lock says so), not a count the process is wrong about.
+TEST(Checkers, ReentrancyAHoldLeftByAnAcquireOfUnknownOutcomeIsNotJudged) {
+  HistoryBuilder b;
+  b.invoke(500, 1, "acquire");
+  b.complete(900, 1, "acquire", "info", "unknown");
+  counted_twice_then_released(b);
+  b.server(1'201'000, 0, "expired", -1, "", 1'201, 1'201, "");
+  EXPECT_NE(outcome_of(b, "reentrancy"), Outcome::violated);
+}
+
+// Correct counting: the last release deletes the key, and the next acquire creates it afresh.
+TEST(Checkers, ReentrancyTheLastReleaseThatDeletesTheKeyHolds) {
+  HistoryBuilder b;
+  b.invoke(1'000, 1, "acquire");
+  b.server(1'050, 0, "created", 1, "tokA", 1, 1'001, "HINCRBY");
+  b.acquire_ok(1'100, 1, "tokA", 900'000);
+  b.invoke(300'000, 1, "release", "tokA");
+  b.server(300'050, 0, "modified", 1, "", 300, -1, "HINCRBY");
+  b.server(300'050, 0, "deleted", 1, "", 300, -1, "DEL");
+  b.complete(300'100, 1, "release", "ok", "released", "tokA");
+  b.invoke(310'000, 1, "acquire");
+  b.server(310'050, 0, "created", 1, "tokA", 310, 1'310, "HINCRBY");
+  b.acquire_ok(310'100, 1, "tokA", 1'200'000);
+  b.server(1'310'000, 0, "expired", -1, "", 1'310, 1'310, "");
+  EXPECT_NE(outcome_of(b, "reentrancy"), Outcome::violated);
+}
+
 TEST(Checkers, F17ReentryThatShortensTheTtl) {
   HistoryBuilder b(60'000);
   acquire(b, 1'000, 1, "tokA", 60'000);

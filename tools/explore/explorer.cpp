@@ -506,15 +506,15 @@ std::optional<Find> Explorer::reference_search(const Find& find) const {
   for (const sim::FaultKind kind : applicable_kinds(base_)) {
     if (drawn_on_its_own(kind) && std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) search.without.push_back(kind);
   }
-  sim::RunConfig reference_base = with_reference_lock(base_, reference_);
-  reference_base.faults.clear();
-  reference_base.nemesis = sim::NemesisConfig{};
   const bool can_renew = variant_row(reference_).renewal == Renewal::by_watchdog;
   // A lock that renewed is compared with a reference that renews (with_reference_lock turned its watchdog on).
   if (can_renew && (find.minimal.config.renewal.watchdog || variant_row(base_.variant).renewal == Renewal::in_background)) {
     search.pins.watchdog = true;
   }
   try {
+    sim::RunConfig reference_base = with_reference_lock(base_, reference_);
+    reference_base.faults.clear();
+    reference_base.nemesis = sim::NemesisConfig{};
     Explorer reference(reference_base, can_renew, search);
     // Bounded by the run budget: each step runs a batch.
     for (std::uint64_t step = 0; step <= search.budget_runs && reference.step(); ++step) {

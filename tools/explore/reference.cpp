@@ -30,6 +30,11 @@ std::string reference_variant(const sim::RunConfig& config, const std::string& n
 sim::RunConfig with_reference_lock(const sim::RunConfig& config, const std::string& reference) {
   const VariantRow& lock = variant_row(config.variant);
   const VariantRow& row = variant_row(reference);
+  // A reentrant lock judged against a reference of another kind (redisson-fenced against fenced): a reference
+  // that cannot re-enter would wait out its own hold at each nested acquire, or release under itself.
+  if (config.workload.nest_every > 0 && !row.reentrant) {
+    throw std::invalid_argument(fmt::format("the reference '{}' is not reentrant: it cannot run nested acquires", reference));
+  }
   sim::RunConfig out = config;
   out.variant = reference;
   out.scripts = {};
@@ -107,7 +112,12 @@ ReferenceJudgement judge_reference(const sim::RunConfig& config, std::uint64_t s
   std::stable_sort(fixed.faults.begin(), fixed.faults.end(),
                    [](const sim::FaultSpec& a, const sim::FaultSpec& b) { return a.at_us < b.at_us; });
   fixed.nemesis = sim::NemesisConfig{};
-  sim::RunConfig reference_config = with_reference_lock(fixed, reference);
+  sim::RunConfig reference_config;
+  try {
+    reference_config = with_reference_lock(fixed, reference);
+  } catch (const std::invalid_argument&) {
+    return judgement;  // a workload the reference cannot run (a capability it lacks): the theory decides
+  }
   // Each try: a schedule and a seed. First the schedule itself; then the schedule moved so that its first fault
   // lands as long after one of the reference's own grants as it landed after the lock's (a failover within
   // the replication lag of a grant, a clock jump inside a hold); then other seeds and the neighbourhood.

@@ -25,7 +25,9 @@ namespace lockcheck::explore {
 std::string reference_variant(const sim::RunConfig& config, const std::string& named = "");
 
 // `config` with its lock replaced by `reference`: the same nodes, clients, workload and faults; a lock that
-// renews (under a watchdog or by itself) is compared with a renewing reference.
+// renews (under a watchdog or by itself) is compared with a renewing reference. Throws std::invalid_argument when
+// the workload nests acquires and the reference is not reentrant (redisson-fenced's reference, fenced): the
+// reference cannot run it, and the theory decides.
 sim::RunConfig with_reference_lock(const sim::RunConfig& config, const std::string& reference);
 
 struct ReferenceJudgement {

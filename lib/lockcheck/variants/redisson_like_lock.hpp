@@ -8,8 +8,11 @@
 // shard channel in the key's slot ("lockcheck:released:{<key>}"), which lives on the key's shard only. A busy acquire subscribes to that channel (once per lock object and key, on a
 // connection of its own), retries at once (a release between its first attempt and the subscription would
 // otherwise be missed), then waits for a message — at most one TTL, then it retries anyway — instead of
-// polling with backoff. Renewal every ttl/3 by the watchdog (WatchdogLock): compare-and-pexpire on the owner
-// field, fail-stop, stops before release.
+// polling with backoff. An attempt whose reply was lost waits only the backoff before its retry (the loop's
+// rule: a lost reply says nothing of a holder), so the retry comes while the request record of the lost attempt
+// lives (waiting up to a TTL for a message there let the record expire and the retry count the hold twice).
+// Renewal every ttl/3 by the watchdog (WatchdogLock): compare-and-pexpire on the owner field, fail-stop, stops
+// before release.
 //
 // Where it comes from: the article on Redisson (RedissonLock: lua scripts over a hash, the lock watchdog,
 // `redisson_lock__channel` pub/sub wake-up), DESIGN.md's `redisson-like`.
@@ -33,8 +36,9 @@ namespace lockcheck {
 
 namespace detail {
 
-// The reentrant hash lock whose release announces itself and whose waiters listen for it.
-class PubSubReentrantHashLock final : public ReentrantHashLock {
+// The reentrant hash lock whose release announces itself and whose waiters listen for it. Not final: the broken
+// Redisson variants (lockcheck/broken/redisson_retried_lock.hpp, redisson_fenced_lock.hpp) change its acquire.
+class PubSubReentrantHashLock : public ReentrantHashLock {
  public:
   PubSubReentrantHashLock(Port& port, Clock& clock, Entropy& entropy, LockOptions options, std::size_t node = 0)
       : ReentrantHashLock(port, clock, entropy, options, node) {}

@@ -149,7 +149,14 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
       continue;
     }
     const Micros pause = std::min(backoff_delay(options_.retry, entropy_, std::max<std::uint32_t>(busy_attempts, 1)), give_up_at - now);
-    co_await wait_to_retry(key, pause, give_up_at - now);
+    // Only a refusal waits for the holder's release (pub/sub variants). After a lost reply the retry comes after
+    // the pause: it must run while the request's record of the lost attempt lives (at least one TTL), or it
+    // counts that attempt's hold a second time (redisson-like's waiters waited a whole TTL for a message here).
+    if (call_result.replied()) {
+      co_await wait_to_retry(key, pause, give_up_at - now);
+    } else {
+      co_await clock_.sleep(pause);
+    }
   }
 
   co_await gave_up(key, token);

@@ -113,8 +113,9 @@ class SingleKeyLock : public LockAlgorithm {
   // retry later than that could take away a second hold, so release_token() stops retrying then and the
   // release is unknown. Default: none (compare-and-delete is safe to repeat at any time).
   virtual std::optional<Micros> request_record_life() const { return std::nullopt; }
-  // Waits before the next attempt of a busy lock. `pause` is the backoff delay (already within the budget),
-  // `left` what remains of the wait budget. Default: sleep `pause`. Pub/sub variants wait for a release.
+  // Waits before the next attempt of a busy lock (only after a refusal: after a lost reply the loop sleeps
+  // `pause`). `pause` is the backoff delay (already within the budget), `left` what remains of the wait budget.
+  // Default: sleep `pause`. Pub/sub variants wait for a release.
   virtual Task<void> wait_to_retry(const std::string& key, Micros pause, Micros left);
   // Called once when an acquire gives up without a grant (its budget or attempts spent), before the cleanup of
   // end_failed_acquire(): a variant that keeps waiters in Redis (a fair lock's queue) takes `token` out of it.

@@ -9,7 +9,9 @@
 #include "lockcheck/broken/redisson_latch.hpp"
 #include "lockcheck/broken/redisson_multilock.hpp"
 #include "lockcheck/broken/redisson_fair_lock.hpp"
+#include "lockcheck/broken/redisson_fenced_lock.hpp"
 #include "lockcheck/broken/redisson_permit_expirable.hpp"
+#include "lockcheck/broken/redisson_retried_lock.hpp"
 #include "lockcheck/broken/redisson_semaphore.hpp"
 #include "lockcheck/broken/rw_hash_timestamps_lock.hpp"
 #include "lockcheck/broken/rw_two_keys_lock.hpp"
@@ -130,6 +132,12 @@ LockShape fair_shape(const std::string& key, std::size_t) {
 LockShape fenced_shape(const std::string& key, std::size_t) {
   LockShape shape;
   shape.state_keys = {FencedLock::fence_key(key)};
+  return shape;
+}
+
+LockShape redisson_fenced_shape(const std::string& key, std::size_t) {
+  LockShape shape;
+  shape.state_keys = {broken::RedissonFencedLock::token_key(key)};
   return shape;
 }
 
@@ -258,6 +266,22 @@ const std::array kRows = {
                .shape = redisson_fair_shape, .reference = "fair"},
     VariantRow{.id = "fair", .make = plain<FairLock>, .grants_in_order = true, .shape = fair_shape,
                .public_type = "FairMutex", .reference = "fair"},
+    // redisson-like with Redisson's command retries: a re-sent acquire counts a second hold.
+    VariantRow{.id = "redisson-like-retries",
+               .make = renewing<broken::RedissonLikeRetriesLock>,
+               .reentrant = true,
+               .renewal = Renewal::in_background,
+               .reference = "reentrant-hash",
+               .comparison = {.nest_every = 2, .hold_min_ms = 500, .hold_max_ms = 2500, .wait_ms = 5000}},
+    VariantRow{.id = "redisson-fenced",
+               .make = renewing<broken::RedissonFencedLock>,
+               .reentrant = true,
+               .fencing_tokens = true,
+               .renewal = Renewal::in_background,
+               .shape = redisson_fenced_shape,
+               .reference = "fenced",
+               .comparison = {.nest_every = 2, .fencing_on_writes = true, .hold_min_ms = 500, .hold_max_ms = 2500,
+                              .wait_ms = 5000}},
     VariantRow{.id = "script", .make = make_script, .user_scripts = true, .renewal = Renewal::with_renew_script,
                .reference = "token"},
 };

@@ -45,7 +45,7 @@ TEST(ScenarioSettingsApply, FencingNeedsFencingTokens) {
   const std::string error = error_of("variant = \"token\"\n[workload]\nfencing = \"writes\"\n");
   EXPECT_TRUE(contains(error, "scenarios/x.toml:3:11: [workload] fencing makes the register check the holders' "
                               "fencing tokens, but variant 'token' hands out none")) << error;
-  EXPECT_TRUE(contains(error, "use variant fenced or remove `fencing`")) << error;
+  EXPECT_TRUE(contains(error, "use variant fenced, redisson-fenced or remove `fencing`")) << error;
   EXPECT_EQ(error_of("variant = \"fenced\"\n[workload]\nfencing = true\n"), "no error");
   EXPECT_EQ(error_of("variant = \"token\"\n[workload]\nfencing = false\n"), "no error");
 }

@@ -98,9 +98,6 @@ std::vector<Bug> corpus(const std::string& scripts, const std::string& mutants) 
       catalogue_bug("watchdog-unchecked", "owner_only_release"),
       catalogue_bug("rw-two-keys", "mutual_exclusion_client"),
       catalogue_bug("rw-hash-timestamps", "mutual_exclusion_server"),
-      catalogue_bug("redisson-latch", "latch"),
-      catalogue_bug("redisson-multilock", "bounded_unavailability"),
-      catalogue_bug("redisson-fair", "fairness"),
       // The catalogue's known breaking cells: correct locks under the fault the theory says breaks them.
       catalogue_bug("token", "mutual_exclusion_client"),
       catalogue_bug("redlock", "mutual_exclusion_server"),
@@ -137,6 +134,14 @@ std::vector<Bug> corpus(const std::string& scripts, const std::string& mutants) 
                  {"renewal"}),
       script_bug("getset", "mutual_exclusion_server", mutants + "/getset_acquire.lua", good_release, "",
                  {"mutual_exclusion_client", "mutual_exclusion_resource", "owner_only_release"}),
+      // Redisson's synchronizers (issue 37), after the older corpus so that --first 19 is still that corpus.
+      catalogue_bug("redisson-latch", "latch"),
+      catalogue_bug("redisson-multilock", "bounded_unavailability"),
+      catalogue_bug("redisson-fair", "fairness"),
+      catalogue_bug("redisson-semaphore", "permit_safety"),
+      catalogue_bug("redisson-permit-expirable", "permit_safety"),
+      catalogue_bug("redisson-like-retries", "reentrancy"),
+      catalogue_bug("redisson-fenced", "reentrancy"),
       // The controls: correct scripts, with and without renewal.
       correct_set("correct", good_acquire, good_release, ""),
       correct_set("correct+renew", good_acquire, good_release, good_renew),

@@ -11,7 +11,8 @@ source "$here/../../lockcheck/test/expect.sh"
 
 broken=(exists-then-set setnx-then-expire set-nx-ex-del get-then-del thread-id appid-thread watchdog-unchecked
         rw-two-keys rw-hash-timestamps client-reentrant redisson-semaphore
-        redisson-permit-expirable redisson-latch redisson-multilock redisson-fair)
+        redisson-permit-expirable redisson-latch redisson-multilock redisson-fair redisson-like-retries
+        redisson-fenced)
 for variant in "${broken[@]}"; do
   "$lockcheck" explore --variant "$variant" --budget-runs 200 --seed 1 --jobs 2 --out "$work/finds" \
     > "$work/$variant.out" 2> /dev/null

@@ -284,7 +284,9 @@ TEST(Explore, EveryBrokenVariantsBugIsFoundAsItsOwn) {
            {"redisson-permit-expirable", "permit_safety"},
            {"redisson-latch", "latch"},
            {"redisson-multilock", "bounded_unavailability"},
-           {"redisson-fair", "fairness"}}) {
+           {"redisson-fair", "fairness"},
+           {"redisson-like-retries", "reentrancy"},
+           {"redisson-fenced", "reentrancy"}}) {
     ExploreOptions options;
     options.seed = 1;
     options.budget_runs = runs;

@@ -53,6 +53,20 @@ TEST(Reference, ALockThatRenewsIsComparedWithOneThatRenews) {
   EXPECT_FALSE(with_reference_lock(config, "token").renewal.watchdog);
 }
 
+// redisson-fenced is judged against fenced, which cannot re-enter: a nesting workload is not the reference's to
+// run (it would wait out its own hold, or release under itself), so the theory decides instead.
+TEST(Reference, ANonReentrantReferenceRefusesNestedAcquires) {
+  sim::RunConfig config;
+  config.variant = "redisson-fenced";
+  EXPECT_EQ(with_reference_lock(config, "fenced").variant, "fenced");
+  config.workload.nest_every = 2;
+  EXPECT_THROW(with_reference_lock(config, "fenced"), std::invalid_argument);
+  EXPECT_EQ(with_reference_lock(config, "reentrant-hash").variant, "reentrant-hash");
+  const ReferenceJudgement judged = judge_reference(config, 1, "reentrancy", "fenced", 3);
+  EXPECT_FALSE(judged.ran);
+  EXPECT_FALSE(judged.violated);
+}
+
 // The old rule called any client-level find with a pause in its schedule a known limit. set-nx-ex-del's plain
 // DEL frees another owner's lock only after a pause (F2); the token lock keeps owner-only release under the
 // same pauses: the lock's own bug.

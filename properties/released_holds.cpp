@@ -1,0 +1,104 @@
+#include "released_holds.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+#include "describe.hpp"
+#include "history_facts.hpp"
+
+namespace lockcheck::properties {
+namespace {
+
+using ProcessKey = std::pair<std::int64_t, std::string>;
+using NodeKey = std::pair<std::int64_t, std::string>;
+
+bool frees(ServerEventKind kind) {
+  return kind == ServerEventKind::deleted || kind == ServerEventKind::expired || kind == ServerEventKind::evicted ||
+         kind == ServerEventKind::lost;
+}
+
+// A process's outermost release that reported the lock released: watched until the key shows it freed.
+struct Watch {
+  const Op* release_ok = nullptr;
+  std::string token;
+};
+
+}  // namespace
+
+std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
+  const std::set<std::string> keys = lock_keys(history);
+  std::map<ProcessKey, std::int64_t> depth;
+  std::map<ProcessKey, std::string> release_token;  // an outermost release in flight: the token it released
+  std::set<ProcessKey> maybe_counted;  // an acquire or release of unknown outcome since the key was last freed
+  std::map<ProcessKey, Watch> watches;
+  std::map<NodeKey, KeyOwner> named;
+  std::vector<ReleasedHoldLeft> found;
+  const auto report = [&](const ProcessKey& id, const ServerEvent& server, const std::string& what) {
+    const Watch& watch = watches.at(id);
+    found.push_back({{watch.release_ok->i, server.i},
+                     fmt::format("process {}'s last release of '{}' at t={} reported it released, but node {} still "
+                                 "counted a hold of its: {} (more holds counted than the process acquired)",
+                                 id.first, id.second, format_time_us(watch.release_ok->t), server.node, what)});
+    watches.erase(id);
+  };
+  for (const Event& event : history.events) {
+    if (const auto* op = std::get_if<Op>(&event)) {
+      const ProcessKey id{op->process, op->key};
+      if (op->fn == OpFn::acquire && op->type == OpType::ok) ++depth[id];
+      // An acquire of unknown outcome may have counted a hold; a release of unknown outcome may not have taken
+      // its hold away (its node was down): what the key counts next is not the process's to answer for.
+      if ((op->fn == OpFn::acquire || op->fn == OpFn::release) && op->type == OpType::info) maybe_counted.insert(id);
+      if (op->fn == OpFn::release && op->type == OpType::invoke && depth[id] > 0 && --depth[id] == 0) {
+        release_token[id] = op->token;
+      }
+      if (op->fn == OpFn::release && op->type != OpType::invoke) {
+        const auto outermost = release_token.find(id);
+        if (outermost != release_token.end() && op->type == OpType::ok && op->result == "released" &&
+            maybe_counted.count(id) == 0 && depth[id] == 0) {
+          watches[id] = Watch{op, outermost->second};
+        }
+        if (outermost != release_token.end()) release_token.erase(outermost);
+      }
+      continue;
+    }
+    if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->is(sim::FaultKind::crash)) {
+      for (auto& [id, holds] : depth) {
+        if (id.first == fault->process) holds = 0;
+      }
+      continue;
+    }
+    const auto* server = std::get_if<ServerEvent>(&event);
+    if (server == nullptr || server->replicated || keys.count(server->key) == 0) continue;
+    KeyOwner& copy = named[{server->node, server->key}];
+    // What the copy named before this line: a hold left behind shows in what happens to it next.
+    for (auto it = watches.begin(); it != watches.end();) {
+      const ProcessKey id = it->first;  // copies: report() erases the entry
+      const Watch watch = it->second;
+      ++it;
+      if (id.second != server->key || !copy.names(watch.token)) continue;
+      // A line that ran before the release's reply came back is the release's own (a real node's notification
+      // is read late).
+      if (server->ran_from_us() <= watch.release_ok->t) continue;
+      if (server->event == ServerEventKind::expired) {
+        report(id, *server, fmt::format("the key expired at t={} still naming it", format_time_us(server->t)));
+      } else if (server->event == ServerEventKind::modified && server->by == id.first) {
+        report(id, *server, fmt::format("its next acquire at t={} re-entered that hold instead of creating the key",
+                                        format_time_us(server->t)));
+      }
+    }
+    copy.apply(*server);
+    // The key gone, or made afresh: whatever was counted before is no longer anyone's hold. (An acquire of
+    // unknown outcome may be what makes it afresh, its request late: only a freeing clears that doubt.)
+    if (frees(server->event) || server->event == ServerEventKind::created) {
+      std::erase_if(watches, [&](const auto& entry) { return entry.first.second == server->key; });
+    }
+    if (frees(server->event)) {
+      std::erase_if(maybe_counted, [&](const ProcessKey& id) { return id.second == server->key; });
+    }
+  }
+  return found;
+}
+
+}  // namespace lockcheck::properties
