@@ -6,13 +6,17 @@
 //      the run) whose renewal was on (it renewed that token) and whose validity ran out inside its section with
 //      no renewal attempted since the validity was last set. A recorded `renewal_stop` names the reason (a cap).
 //  (c) A renew `fail` in a run with no fault events at all.
-//  (d) A renewal that set the key's deadline further ahead than the lock's TTL (on the node's own clock, from
-//      when it ran): the renew contract is "the key lives the TTL from now", and a renewal that piles time up
-//      keeps a dead holder's lock past TTL + bound (a renew script that extends by the TTL instead of to it).
+//  (d) A renewal that set its key's deadline further ahead than the lock's TTL by a relative expiry (PEXPIRE,
+//      EXPIRE, SET ... PX: on the node's own clock, from when it ran): the renew contract is "the key lives the
+//      TTL from now", and a renewal that piles time up keeps a dead holder's lock past TTL + bound (a renew
+//      script that extends by the TTL instead of to it). Only the key the renew names (not a bookkeeping key a
+//      script also writes), and not an absolute deadline (PEXPIREAT): one computed from a clock reading is
+//      shifted by the node clocks' jumps and differences, which other properties judge.
 // A renewal that reports `lost` after a fault (pause, partition, clock) is the lock telling the truth (S10).
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <tuple>
@@ -63,6 +67,13 @@ bool excused(const History& history, std::int64_t process, std::int64_t from_us,
   return false;
 }
 
+// A deadline set relative to the node's now (PEXPIRE, EXPIRE, SET ... PX/EX, GETEX ... PX), not at an absolute
+// time a clock reading gave (PEXPIREAT, EXPIREAT).
+bool relative_expiry(std::string command) {
+  for (char& c : command) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return command != "PEXPIREAT" && command != "EXPIREAT";
+}
+
 // What set the deadline: the user's script by its file (the reader put the name in for its SHA1), a built-in
 // script by its SHA1's first 8 digits, else the command.
 std::string what_ran(const ServerEvent& server) {
@@ -89,7 +100,7 @@ Verdict check_renewal(const History& history) {
   std::map<std::int64_t, std::set<std::int64_t>> active;
   std::map<std::int64_t, bool> releasing;  // process -> a release of it is in flight
   std::map<std::tuple<std::int64_t, std::string>, std::pair<std::int64_t, std::int64_t>> created_at;  // (node, key) -> (t, by)
-  std::map<std::int64_t, std::int64_t> renews_in_flight;  // process -> renew invokes not yet answered
+  std::map<std::int64_t, std::multiset<std::string>> renews_in_flight;  // process -> keys of its unanswered renews
   std::int64_t renewals = 0;
   std::int64_t violations = 0;
   auto flag = [&](std::vector<std::int64_t> witnesses, std::string cause) {
@@ -126,7 +137,8 @@ Verdict check_renewal(const History& history) {
       // (d) a renewal that set the deadline past the TTL from now.
       const std::int64_t ahead_ms = server->expire_at_ms - server->node_time_ms;
       if (server->event == ServerEventKind::expire_set && !server->replicated && server->expire_at_ms >= 0 &&
-          renews_in_flight[server->by] > 0 && history.meta.ttl_ms > 0 && ahead_ms > history.meta.ttl_ms) {
+          renews_in_flight[server->by].count(server->key) > 0 && relative_expiry(server->command) &&
+          history.meta.ttl_ms > 0 && ahead_ms > history.meta.ttl_ms) {
         flag({server->i},
              fmt::format("process {}'s renewal set the deadline of '{}' on node {} at t={} {} ms ahead, more than "
                          "the lock's TTL ({} ms): {} extended the key by more than the TTL, so a holder that dies "
@@ -139,7 +151,14 @@ Verdict check_renewal(const History& history) {
     const auto* op = std::get_if<Op>(&event);
     if (op == nullptr) continue;
     ProcessToken id{op->process, op->token};
-    if (op->fn == OpFn::renew) renews_in_flight[op->process] += op->type == OpType::invoke ? 1 : -1;
+    if (op->fn == OpFn::renew) {
+      std::multiset<std::string>& keys = renews_in_flight[op->process];
+      if (op->type == OpType::invoke) {
+        keys.insert(op->key);
+      } else if (auto it = keys.find(op->key); it != keys.end()) {
+        keys.erase(it);
+      }
+    }
     std::int64_t& holds = depth[{op->process, op->thread, op->key}];
     if (op->fn == OpFn::acquire && op->type == OpType::invoke) {
       released_by_process.erase(op->process);
