@@ -7,6 +7,7 @@
 
 #include "describe.hpp"
 #include "history_facts.hpp"
+#include "master_roles.hpp"
 
 namespace lockcheck::properties {
 namespace {
@@ -34,6 +35,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
   std::set<ProcessKey> maybe_counted;  // an acquire or release of unknown outcome since the key was last freed
   std::map<ProcessKey, Watch> watches;
   std::map<NodeKey, KeyOwner> named;
+  MasterRoles roles;
   std::vector<ReleasedHoldLeft> found;
   const auto report = [&](const ProcessKey& id, const ServerEvent& server, const std::string& what) {
     const Watch& watch = watches.at(id);
@@ -63,9 +65,12 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
       }
       continue;
     }
-    if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->is(sim::FaultKind::crash)) {
-      for (auto& [id, holds] : depth) {
-        if (id.first == fault->process) holds = 0;
+    if (const auto* fault = std::get_if<FaultEvent>(&event)) {
+      roles.on_fault(*fault);
+      if (fault->is(sim::FaultKind::crash)) {
+        for (auto& [id, holds] : depth) {
+          if (id.first == fault->process) holds = 0;
+        }
       }
       continue;
     }
@@ -81,6 +86,9 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
       // A line that ran before the release's reply came back is the release's own (a real node's notification
       // is read late).
       if (server->ran_from_us() <= watch.release_ok->t) continue;
+      // A node that is one of two masters of the data (a failed-over master restarted, a split-brain's old
+      // master): the release reached one of them, and the other's copy is F5's, not a count gone wrong.
+      if (!roles.rivals(server->node).empty()) continue;
       if (server->event == ServerEventKind::expired) {
         report(id, *server, fmt::format("the key expired at t={} still naming it", format_time_us(server->t)));
       } else if (server->event == ServerEventKind::modified && server->by == id.first) {

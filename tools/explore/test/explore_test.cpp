@@ -289,7 +289,11 @@ TEST(Explore, EveryBrokenVariantsBugIsFoundAsItsOwn) {
            {"redisson-fenced", "reentrancy"}}) {
     ExploreOptions options;
     options.seed = 1;
-    options.budget_runs = runs;
+    // redisson-like-retries' bug needs a re-sent acquire (a lost reply) that then outlives its owner's release:
+    // since the released-holds rule stopped calling a copy on a restarted failed-over master a hold left behind
+    // (Checkers.ACopyOnARestartedFailedOverMasterIsNoHoldLeftBehind), this search (seed 1) meets it between runs
+    // 300 and 800; `lockcheck explore --variant redisson-like-retries --property reentrancy` at run 232.
+    options.budget_runs = variant == "redisson-like-retries" ? runs * 8 / 3 : runs;
     options.jobs = 2;
     options.only_property = property;
     options.shrink_simulations = 24;
