@@ -132,8 +132,10 @@ std::vector<Bug> corpus(const std::string& scripts, const std::string& mutants) 
                  {"bounded_unavailability"}),
       script_bug("seconds-renew", "bounded_unavailability", good_acquire, good_release, mutants + "/seconds_renew.lua",
                  {"renewal"}),
+      // GETSET also drops the key's TTL: a refused acquire leaves the key without expiry (bounded unavailability,
+      // with no fault at all), besides overwriting the holder's token.
       script_bug("getset", "mutual_exclusion_server", mutants + "/getset_acquire.lua", good_release, "",
-                 {"mutual_exclusion_client", "mutual_exclusion_resource", "owner_only_release"}),
+                 {"mutual_exclusion_client", "mutual_exclusion_resource", "owner_only_release", "bounded_unavailability"}),
       // Redisson's synchronizers (issue 37), after the older corpus so that --first 19 is still that corpus.
       catalogue_bug("redisson-latch", "latch"),
       catalogue_bug("redisson-multilock", "bounded_unavailability"),
