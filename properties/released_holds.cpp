@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -26,6 +27,19 @@ struct Watch {
   std::string token;
 };
 
+// Whether the lock counts holds: a hash whose field a script increments (HINCRBY), as Redisson's and the
+// catalogue's reentrant locks do. A string lock (SET NX) counts none.
+bool counts_holds(const History& history) {
+  for (const Event& event : history.events) {
+    const auto* server = std::get_if<ServerEvent>(&event);
+    if (server == nullptr) continue;
+    std::string command = server->command;
+    for (char& c : command) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (command == "HINCRBY") return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
@@ -45,6 +59,9 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
                                  id.first, id.second, format_time_us(watch.release_ok->t), server.node, what)});
     watches.erase(id);
   };
+  // A lock that counts no holds cannot count too many: a string lock's copy left on some node is the
+  // server-level checkers' to judge (the defaults bench met it as a false own bug on correct user scripts).
+  if (!counts_holds(history)) return {};
   for (const Event& event : history.events) {
     if (const auto* op = std::get_if<Op>(&event)) {
       const ProcessKey id{op->process, op->key};
