@@ -17,13 +17,7 @@ namespace {
 using testing::HistoryBuilder;
 using json = nlohmann::json;
 
-Verdict verdict_of(const History& history, const std::string& property) {
-  for (Verdict& verdict : check_all(history)) {
-    if (verdict.property == property) return verdict;
-  }
-  ADD_FAILURE() << "no verdict for " << property;
-  return {};
-}
+using testing::verdict_of;
 
 Outcome outcome_of(const HistoryBuilder& b, const std::string& property) {
   return verdict_of(b.parse(), property).outcome;

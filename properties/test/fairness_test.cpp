@@ -21,13 +21,7 @@ HistoryBuilder fair_lock(bool fair = true) {
   return b;
 }
 
-Verdict verdict_of(const History& history, const std::string& property) {
-  for (Verdict& verdict : check_all(history)) {
-    if (verdict.property == property) return verdict;
-  }
-  ADD_FAILURE() << "no verdict for " << property;
-  return {};
-}
+using testing::verdict_of;
 
 // `p` is granted `token` at t: its ok, and the key created on node 0 just before.
 std::int64_t granted(HistoryBuilder& b, std::int64_t t, std::int64_t p, const std::string& token) {

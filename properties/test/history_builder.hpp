@@ -5,8 +5,10 @@
 #include <utility>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "properties/checkers.hpp"
 #include "properties/history.hpp"
 
 namespace lockcheck::properties::testing {
@@ -138,5 +140,14 @@ class HistoryBuilder {
   std::int64_t next_i_ = 0;
   std::string text_;
 };
+
+// The verdict check_all gives `property` (a test failure, and an empty verdict, when it gives none).
+inline Verdict verdict_of(const History& history, const std::string& property) {
+  for (Verdict& verdict : check_all(history)) {
+    if (verdict.property == property) return verdict;
+  }
+  ADD_FAILURE() << "no verdict for " << property;
+  return {};
+}
 
 }  // namespace lockcheck::properties::testing

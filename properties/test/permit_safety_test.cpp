@@ -20,13 +20,7 @@ HistoryBuilder semaphore(std::int64_t permits) {
   return b;
 }
 
-Verdict verdict_of(const History& history, const std::string& property) {
-  for (Verdict& verdict : check_all(history)) {
-    if (verdict.property == property) return verdict;
-  }
-  ADD_FAILURE() << "no verdict for " << property;
-  return {};
-}
+using testing::verdict_of;
 
 std::int64_t hold_from(HistoryBuilder& b, std::int64_t t, std::int64_t p, const std::string& token) {
   b.invoke(t, p, "acquire");
