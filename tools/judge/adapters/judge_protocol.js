@@ -55,13 +55,16 @@ function redisClients() {
 // address of LOCKCHECK_REDIS, resolved once it is ready and named. node_redis 3 has no name option: each
 // (re)connection queues CLIENT SETNAME when it connects, so it goes out before any command issued after (a
 // command issued while disconnected goes out before it, unattributed: the server-level verdicts say unknown).
-// The pinned install has it as redis-v3 (install.sh); a track-record folder as redis.
-function nodeRedisV3Client() {
-  let redis;
-  try { redis = require("redis-v3"); } catch { redis = requireInstalled("redis"); }
+// The pinned install has it as redis-v3 (install.sh); a track-record folder as redis, which may be a 0.x
+// (node_redis 0.10 takes createClient(port, host, options), 2.x and 3.x one options object). `options` are
+// the application's own client settings (a track-record row's: detect_buffers).
+function nodeRedisV3Client(options = {}) {
+  let redis, name = "redis-v3";
+  try { redis = require(name); } catch { name = "redis"; redis = requireInstalled(name); }
   const env = process.env, first = env.LOCKCHECK_REDIS.split(",")[0];
-  const colon = first.lastIndexOf(":");
-  const client = redis.createClient({ host: first.slice(0, colon), port: Number(first.slice(colon + 1)) });
+  const colon = first.lastIndexOf(":"), host = first.slice(0, colon), port = Number(first.slice(colon + 1));
+  const client = /^0\./.test(packageVersion(name)) ? redis.createClient(port, host, options)
+    : redis.createClient({ host, port, ...options });
   client.on("error", (e) => console.error("redis:", e.message)); // reconnects by itself
   client.on("connect", () => client.send_command("CLIENT", ["SETNAME", env.LOCKCHECK_CLIENT_NAME]));
   return new Promise((resolve) => client.once("ready", () => resolve(client)));

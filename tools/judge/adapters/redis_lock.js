@@ -20,8 +20,10 @@ async function nodeRedisV4Client() {
 // whenever this process's clock says the lease has not run out, whoever holds it now (redis-lock #29).
 const callRelease = (done) => (v1 ? done() : new Promise((resolve) => done(resolve)));
 
-(async () => {
-  const lock = redisLock(v1 ? await nodeRedisV4Client() : await nodeRedisV3Client(), RETRY_DELAY);
+// Serves the protocol over a client of its own; `clientOptions` go to a 0.x's node_redis client (a track-record
+// adapter's application settings, track/redis_lock_detect_buffers.js).
+async function serveRedisLock(clientOptions = {}) {
+  const lock = redisLock(v1 ? await nodeRedisV4Client() : await nodeRedisV3Client(clientOptions), RETRY_DELAY);
   const take = () => (v1 ? lock(key, ttl) : new Promise((resolve) => lock(key, ttl, resolve)));
   let held = null;
   serve("redis-lock", "redis-lock", {
@@ -48,4 +50,6 @@ const callRelease = (done) => (v1 ? done() : new Promise((resolve) => done(resol
       await callRelease(done);
     },
   });
-})();
+}
+module.exports = { serveRedisLock };
+if (require.main === module) serveRedisLock();
