@@ -506,7 +506,7 @@ std::optional<Find> Explorer::reference_search(const Find& find) const {
   for (const sim::FaultKind kind : applicable_kinds(base_)) {
     if (drawn_on_its_own(kind) && std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) search.without.push_back(kind);
   }
-  const bool can_renew = variant_row(reference_).renewal == Renewal::by_watchdog;
+  const bool can_renew = reference_can_renew(base_, reference_);
   // A lock that renewed is compared with a reference that renews (with_reference_lock turned its watchdog on).
   if (can_renew && (find.minimal.config.renewal.watchdog || variant_row(base_.variant).renewal == Renewal::in_background)) {
     search.pins.watchdog = true;

@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "model/prng.hpp"
+#include "reference_scripts.hpp"
 #include "core/simulate.hpp"
 #include "properties/history.hpp"
 #include "lockcheck/variants/registry.hpp"
@@ -36,14 +37,26 @@ sim::RunConfig with_reference_lock(const sim::RunConfig& config, const std::stri
     throw std::invalid_argument(fmt::format("the reference '{}' is not reentrant: it cannot run nested acquires", reference));
   }
   sim::RunConfig out = config;
+  const bool renews = config.renewal.watchdog || lock.renewal == Renewal::in_background;
+  if (lock.user_scripts && reference == "token") {
+    // The user's scripts against the token scripts, on the same script path: the same commands in the same
+    // simulated time, so the two runs stay in step until the user's scripts do something else.
+    out.scripts = reference_token_scripts(!config.scripts.renew.empty());
+    out.renewal.max_renewals = 0;
+    return out;
+  }
   out.variant = reference;
   out.scripts = {};
-  const bool renews = config.renewal.watchdog || lock.renewal == Renewal::in_background;
   // A reference that renews by itself takes no second renewer; one that can be wrapped renews when the lock does.
   out.renewal.watchdog = renews && row.renewal == Renewal::by_watchdog;
   // A renewal cap is the lock's own choice (client-reentrant's), not the reference's.
   out.renewal.max_renewals = 0;
   return out;
+}
+
+bool reference_can_renew(const sim::RunConfig& config, const std::string& reference) {
+  if (variant_row(config.variant).user_scripts && reference == "token") return !config.scripts.renew.empty();
+  return variant_row(reference).renewal == Renewal::by_watchdog;
 }
 
 namespace {

@@ -24,11 +24,18 @@ namespace lockcheck::explore {
 // Throws std::invalid_argument for a `named` that is not a catalogue variant with a reference of its own.
 std::string reference_variant(const sim::RunConfig& config, const std::string& named = "");
 
-// `config` with its lock replaced by `reference`: the same nodes, clients, workload and faults; a lock that
+// `config` with its lock replaced by `reference`: the same nodes, clients, workload and faults. A user's scripts
+// (variant `script`) against `token` run the token scripts of scenarios/scripts/ in their place, through the
+// same script path (reference_scripts.hpp): the C++ `token` lock times its commands otherwise, and under one
+// seed the two would not meet the schedule in step (who holds when a clock drifts). A lock that
 // renews (under a watchdog or by itself) is compared with a renewing reference. Throws std::invalid_argument when
 // the workload nests acquires and the reference is not reentrant (redisson-fenced's reference, fenced): the
 // reference cannot run it, and the theory decides.
 sim::RunConfig with_reference_lock(const sim::RunConfig& config, const std::string& reference);
+
+// Whether the reference of `config`'s lock can run under a watchdog: the token scripts only with a renew script
+// (the user's set has one), a catalogue lock by its row.
+bool reference_can_renew(const sim::RunConfig& config, const std::string& reference);
 
 struct ReferenceJudgement {
   bool ran = false;        // false: the reference cannot run this configuration (the theory decides)

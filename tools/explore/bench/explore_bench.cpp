@@ -352,7 +352,18 @@ int main(int argc, char** argv) {
     if (!met) ++missed;
     std::printf("%-40s %10.3f %10llu %7d/%d%s %s\n", bug.name.c_str(), median(seconds), static_cast<unsigned long long>(median(runs)),
                 found, roots, bug.correct ? " clean" : "", (firsts.empty() ? std::string("none") : firsts).c_str());
-    if (!met) std::printf("  MISSED: %s\n", bug.correct ? "a correct set was called buggy" : "found as its own bug from fewer than 95% of the root seeds");
+    if (!met) {
+      std::printf("  MISSED: %s\n", bug.correct ? "a correct set was called buggy" : "found as its own bug from fewer than 95% of the root seeds");
+      // The roots to replay: `lockcheck explore --scripts ... --seed R` shows the find.
+      std::string roots_named;
+      for (std::size_t r = 0; r < searches.size(); ++r) {
+        const DefaultsSearch& each = searches[r];
+        const bool counted = each.own_bug && std::find(bug.accepted.begin(), bug.accepted.end(), each.property) != bug.accepted.end();
+        if (bug.correct ? !each.own_bug : counted) continue;
+        roots_named += fmt::format("{}{} ({})", roots_named.empty() ? "" : ", ", r + 1, each.own_bug ? each.property : "none");
+      }
+      std::printf("  root seeds: %s\n", roots_named.c_str());
+    }
     std::fflush(stdout);
   }
   if (cpu_in_all > 0) {

@@ -96,5 +96,49 @@ TEST(Reference, AFailoverThatBreaksTheReferenceTooIsAKnownLimit) {
   EXPECT_TRUE(judged.violated) << "the token lock should lose the grant in the failover too";
 }
 
+
+// User scripts are judged against the token scripts of scenarios/scripts/ run the same way (variant `script`),
+// not against the catalogue's C++ `token` lock: two locks under one seed run in step only when their commands
+// take the same path. explore's defaults on the correct token scripts (seed 5) called a client clock running
+// 28.6% slow an own bug: `token` kept the property on every neighbouring seed only because its waiters were
+// timed otherwise (the drifting process never held), while the same scripts break under the same schedule.
+TEST(Reference, UserScriptsAreJudgedAgainstTheTokenScriptsOnTheSamePath) {
+  const sim::Scenario scenario = sim::load_scenario(std::string(LOCKCHECK_SOURCE_DIR) +
+                                                    "/tools/explore/test/fixtures/correct-scripts-slow-client-clock.toml");
+  const std::uint64_t seed = scenario.seeds.front();
+  ASSERT_TRUE(shrink::judge_run(scenario.config, seed, "mutual_exclusion_client").violated());
+  const std::string reference = reference_variant(scenario.config);
+  EXPECT_EQ(reference, "token");
+  const sim::RunConfig as_reference = with_reference_lock(scenario.config, reference);
+  EXPECT_EQ(as_reference.variant, "script");
+  EXPECT_EQ(as_reference.scripts.acquire, scenario.config.scripts.acquire) << "the fixture's scripts are the token scripts";
+  EXPECT_EQ(as_reference.scripts.release, scenario.config.scripts.release);
+  EXPECT_TRUE(as_reference.scripts.renew.empty()) << "a set without renew.lua is compared with one without";
+  const ReferenceJudgement judged = judge_reference(scenario.config, seed, "mutual_exclusion_client", reference, 48);
+  EXPECT_TRUE(judged.ran);
+  EXPECT_TRUE(judged.violated) << "the reference breaks the same way: a known limit, not the scripts' own bug";
+}
+
+TEST(Reference, UserScriptsWithARenewAreComparedWithTheTokenRenew) {
+  sim::RunConfig config;
+  config.variant = "script";
+  config.scripts.acquire = "return 1";
+  config.scripts.release = "return 1";
+  config.scripts.renew = "return 1";
+  config.renewal.watchdog = true;
+  const sim::RunConfig as_reference = with_reference_lock(config, reference_variant(config));
+  EXPECT_EQ(as_reference.variant, "script");
+  EXPECT_NE(as_reference.scripts.acquire.find("'NX', 'PX'"), std::string::npos) << as_reference.scripts.acquire;
+  EXPECT_NE(as_reference.scripts.renew.find("pexpire"), std::string::npos) << as_reference.scripts.renew;
+  EXPECT_TRUE(as_reference.renewal.watchdog);
+  EXPECT_EQ(as_reference.scripts.acquire_name, "token_acquire.lua");
+  EXPECT_TRUE(reference_can_renew(config, "token"));
+  config.scripts.renew.clear();
+  config.renewal.watchdog = false;
+  EXPECT_FALSE(reference_can_renew(config, "token")) << "without renew.lua the token scripts cannot run under a watchdog";
+  // A reference the user names is that catalogue lock, as for any variant.
+  EXPECT_EQ(with_reference_lock(config, "watchdog").variant, "watchdog");
+}
+
 }  // namespace
 }  // namespace lockcheck::explore
