@@ -15,8 +15,9 @@ namespace lockcheck::testing {
 
 class HiredisClient {
  public:
-  HiredisClient(const std::string& host, int port, const std::string& password = "") {
-    timeval timeout{5, 0};
+  // `timeout_s` bounds the connect and each reply.
+  HiredisClient(const std::string& host, int port, const std::string& password = "", int timeout_s = 5) {
+    timeval timeout{timeout_s, 0};
     context_ = redisConnectWithTimeout(host.c_str(), port, timeout);
     if (context_ == nullptr || context_->err) throw std::runtime_error("cannot connect to redis at port " + std::to_string(port));
     redisSetTimeout(context_, timeout);
@@ -36,7 +37,10 @@ class HiredisClient {
       lengths.push_back(arg.size());
     }
     auto* reply = static_cast<redisReply*>(redisCommandArgv(context_, static_cast<int>(argv.size()), argv.data(), lengths.data()));
-    if (reply == nullptr) throw std::runtime_error(std::string("redis connection failed: ") + context_->errstr);
+    if (reply == nullptr) {
+      throw std::runtime_error(std::string("redis connection failed") + (command.empty() ? "" : " on " + command.front()) + ": " +
+                               context_->errstr);
+    }
     Reply out = reply_from_hiredis(reply);
     freeReplyObject(reply);
     return out;
