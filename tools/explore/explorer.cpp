@@ -189,6 +189,7 @@ RunPlan Explorer::fresh_plan(bool every_kind, std::int64_t duration_us) {
   plan.seed = run_seed();
   draw_workload(base_, can_renew_, prng_, plan.config);
   options_.pins.apply(plan.config);
+  if (options_.draw_links) options_.draw_links(plan.config, prng_);
   plan.enabled = every_kind ? kinds_ : swarm_subset(kinds_, prng_);
   // The starting scenario's own faults and nemesis are a starting point: drawn into the fixed schedule,
   // the nemesis within the run's own duration; a starting fault past a short run's end is left out.
@@ -267,6 +268,7 @@ RunPlan Explorer::mutated_plan() {
       default:
         draw_workload(base_, can_renew_, prng_, plan.config);
         options_.pins.apply(plan.config);
+        if (options_.draw_links) options_.draw_links(plan.config, prng_);
         break;
     }
   }
