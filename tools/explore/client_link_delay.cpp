@@ -33,8 +33,7 @@ void draw_client_link_delay(const sim::RunConfig& base, sim::RunConfig& config, 
   if (prng.below(3) != 0 || config.clients.empty()) return;
   const int process = static_cast<int>(prng.below(config.clients.size()));
   const std::int64_t ttl_us = config.lock.ttl.count() * 1000;
-  const std::int64_t round_trip_us = ttl_us * prng.between(500, 2000) / 1000;
-  const std::int64_t one_way_us = std::max<std::int64_t>(1000, round_trip_us / 2 / 1000 * 1000);
+  const std::int64_t one_way_us = std::max<std::int64_t>(1000, ttl_us * prng.between(500, 1500) / 1000 / 1000 * 1000);
   for (int node = 0; node < static_cast<int>(config.nodes.size()); ++node) {
     std::erase_if(config.link_overrides, [&](const sim::LinkOverride& own) { return own.process == process && own.node == node; });
     sim::LinkOverride slow{.process = process, .node = node, .link = config.link};
@@ -42,6 +41,10 @@ void draw_client_link_delay(const sim::RunConfig& base, sim::RunConfig& config, 
     config.link_overrides.push_back(slow);
   }
   config.command_timeout_us = std::max(config.command_timeout_us, 4 * one_way_us);
+  // A client connects through its slow link before its first command (ioredis: connect, its ready check, CLIENT
+  // SETNAME; time 0 is its hello, written before), about three round trips: the run gets them on top of the
+  // base's length, and one more for a first acquire, or the slow client would barely act before the end.
+  config.duration_us = std::max(config.duration_us, base.duration_us) + 8 * one_way_us;
 }
 
 std::vector<int> delayed_processes(const sim::RunConfig& base, const sim::RunConfig& config) {
@@ -69,6 +72,8 @@ bool same_links(const sim::RunConfig& a, const sim::RunConfig& b) {
 void drop_link_delays(const sim::RunConfig& base, sim::RunConfig& config) {
   config.link_overrides = base.link_overrides;
   config.command_timeout_us = base.command_timeout_us;
+  config.duration_us = std::min(config.duration_us, base.duration_us);
+  std::erase_if(config.faults, [&](const sim::FaultSpec& fault) { return fault.at_us > config.duration_us; });
 }
 
 }  // namespace lockcheck::explore

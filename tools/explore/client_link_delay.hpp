@@ -14,9 +14,13 @@
 namespace lockcheck::explore {
 
 // Redraws `config`'s link overrides from `base`'s own: in one run of three, one client (below config's count)
-// gets every one of its links delayed, the round trip 0.5 to 2 TTLs (whole milliseconds each way), and the
-// command timeout is raised to twice that round trip at least, so that the delay is a slow reply, not a
-// timeout (as slow_node keeps within the timeout). Otherwise `base`'s links and command timeout as they are.
+// gets every one of its links delayed by 0.5 to 1.5 TTLs each way (whole milliseconds), and the command timeout
+// is raised to twice the round trip at least, so that the delay is a slow reply, not a timeout (as slow_node
+// keeps within the timeout). Otherwise `base`'s links and command timeout as they are. Each way, not the round
+// trip, is what must pass the TTL less a hold: the client's SET starts its TTL when it lands, and the grant's
+// reply reaches the client one delay later, so a holder that trusts it acts after the key expired only when the
+// delay plus its hold outlasts the TTL. The run is lengthened (the base's length at least, plus eight delays) for
+// the slow client to connect and act.
 void draw_client_link_delay(const sim::RunConfig& base, sim::RunConfig& config, sim::Prng& prng);
 
 // The processes `config`'s link overrides delay beyond `base`'s: what explore --client drew (for shrinking and
@@ -29,7 +33,8 @@ std::vector<std::string> describe_link_delays(const sim::RunConfig& base, const 
 // Whether `a` and `b` have the same link overrides, in the same order.
 bool same_links(const sim::RunConfig& a, const sim::RunConfig& b);
 
-// `config` without the link delays drawn beyond `base` (its links and command timeout back to base's).
+// `config` without the link delays drawn beyond `base` (its links and command timeout back to base's, its length
+// the base's at most, without the faults past that).
 void drop_link_delays(const sim::RunConfig& base, sim::RunConfig& config);
 
 }  // namespace lockcheck::explore

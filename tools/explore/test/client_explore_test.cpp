@@ -123,6 +123,7 @@ TEST(ExploreClient, ALinkDelayOfOneClientIsDrawnAroundTheTtl) {
     if (processes.empty()) {
       EXPECT_TRUE(config.link_overrides.empty());
       EXPECT_EQ(config.command_timeout_us, base.command_timeout_us);
+      EXPECT_EQ(config.duration_us, base.duration_us);
       continue;
     }
     ++delayed;
@@ -132,15 +133,17 @@ TEST(ExploreClient, ALinkDelayOfOneClientIsDrawnAroundTheTtl) {
     for (const sim::LinkOverride& link : config.link_overrides) {
       EXPECT_EQ(link.process, processes[0]);
       EXPECT_EQ(link.link.delay_min_us, link.link.delay_max_us);
-      EXPECT_GE(2 * link.link.delay_max_us, ttl_us / 2 - 2000) << "a round trip of half a TTL at least";
-      EXPECT_LE(2 * link.link.delay_max_us, 2 * ttl_us) << "and of two TTLs at most";
+      EXPECT_GE(link.link.delay_max_us, ttl_us / 2 - 1000) << "half a TTL each way at least";
+      EXPECT_LE(link.link.delay_max_us, ttl_us * 3 / 2) << "and a TTL and a half at most";
       EXPECT_GE(config.command_timeout_us, 4 * link.link.delay_max_us) << "a slow reply, not a timeout";
     }
+    EXPECT_GE(config.duration_us, base.duration_us + 8 * config.link_overrides[0].link.delay_max_us) << "time to connect and act";
     EXPECT_EQ(describe_link_delays(base, config).size(), 1u);
     sim::RunConfig dropped = config;
     drop_link_delays(base, dropped);
     EXPECT_TRUE(delayed_processes(base, dropped).empty());
     EXPECT_EQ(dropped.command_timeout_us, base.command_timeout_us);
+    EXPECT_EQ(dropped.duration_us, base.duration_us);
   }
   EXPECT_GT(delayed, 60) << "about one draw in three";
   EXPECT_LT(delayed, 140);
