@@ -21,7 +21,7 @@ fail() { echo "explore_client_quorum: $*"; exit 1; }
 explore() {
   local name=$1 client=$2
   shift 2
-  timeout 400 "$lockcheck" explore "$here/client-quorum-$name.toml" --client "$client" --client-renews no \
+  timeout 600 "$lockcheck" explore "$here/client-quorum-$name.toml" --client "$client" --client-renews no \
     --property mutual_exclusion_client --parallel 3 --out "$dir/$name" "$@" > "$dir/$name.txt" 2>&1
   status=$?
   cat "$dir/$name.txt"
