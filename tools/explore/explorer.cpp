@@ -262,8 +262,9 @@ RunPlan Explorer::mutated_plan() {
         if (faults.size() > 1) faults.erase(faults.begin() + static_cast<std::ptrdiff_t>(prng_.below(faults.size())));
         break;
       case 5:
-        // A kept short run grows towards the base duration: what it reached may lead somewhere later.
-        plan.config.duration_us = std::min(base_.duration_us, plan.config.duration_us * 2);
+        // A kept short run grows towards the base duration: what it reached may lead somewhere later. Never
+        // shorter: a run draw_links lengthened past the base keeps its length and the faults in it.
+        plan.config.duration_us = std::max(plan.config.duration_us, std::min(base_.duration_us, plan.config.duration_us * 2));
         break;
       default:
         draw_workload(base_, can_renew_, prng_, plan.config);

@@ -173,20 +173,27 @@ TEST(ExploreClient, ADrawnLinkDelayIsInTheRunsFileAndTheBasesOwnLinksStay) {
 
 TEST(ExploreClient, TheSearchDrawsLinksThroughItsHook) {
   ExploreOptions options;
-  options.budget_runs = 24;
+  options.budget_runs = 400;
   options.batch = 4;
   std::atomic<int> with_delay{0};
+  std::atomic<int> fault_past_end{0};
   options.run = [&](const RunPlan& plan) {
     if (!plan.config.link_overrides.empty()) ++with_delay;
-    return RunOutcome{};
+    for (const sim::FaultSpec& fault : plan.config.faults) fault_past_end += fault.at_us > plan.config.duration_us ? 1 : 0;
+    // Every run reaches a new mark now and then, so that runs are kept and mutated too.
+    RunOutcome outcome;
+    outcome.exercise.marks[plan.seed % properties::kMarkCount] = 1;
+    return outcome;
   };
   const sim::RunConfig base = client_base(false);
   options.draw_links = [base](sim::RunConfig& config, sim::Prng& prng) { draw_client_link_delay(base, config, prng); };
   Explorer explorer(base, false, options);
-  for (int step = 0; step < 24 && explorer.step(); ++step) {
+  for (int step = 0; step < 400 && explorer.step(); ++step) {
   }
   EXPECT_GT(with_delay.load(), 0) << "some runs of the search have a client's link delayed";
   EXPECT_LT(with_delay.load(), static_cast<int>(explorer.result().runs));
+  EXPECT_GT(explorer.result().corpus, 1u) << "runs were kept, and mutated";
+  EXPECT_EQ(fault_past_end.load(), 0) << "a mutation never cuts a lengthened run short of its faults";
 }
 
 }  // namespace
