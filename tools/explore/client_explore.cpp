@@ -12,6 +12,7 @@
 #include <fstream>
 #include <thread>
 
+#include "client_link_delay.hpp"
 #include "nemesis/fault_space.hpp"
 #include "known_limit.hpp"
 #include "shrink.hpp"  // tools/shrink
@@ -69,10 +70,16 @@ bool server_side_fault(const std::string& kind) {
   return kind == "failover" || kind == "split_brain" || kind == "node_crash" || kind == "node_clock_jump" || kind == "node_clock_drift";
 }
 
-std::string schedule_text(const std::vector<sim::FaultSpec>& faults) {
-  std::vector<std::string> lines;
-  for (const sim::FaultSpec& fault : faults) lines.push_back(sim::describe(fault));
+// The faults, and the link delays drawn beyond `base`'s links.
+std::string schedule_text(const sim::RunConfig& config, const sim::RunConfig& base) {
+  std::vector<std::string> lines = describe_link_delays(base, config);
+  for (const sim::FaultSpec& fault : config.faults) lines.push_back(sim::describe(fault));
   return lines.empty() ? std::string("no fault") : fmt::format("{}", fmt::join(lines, "; "));
+}
+
+// The same schedule: faults, clients and links (a shrunk plan differs from the plan as found in one of them).
+bool same_schedule(const sim::RunConfig& a, const sim::RunConfig& b) {
+  return a.faults == b.faults && a.clients.size() == b.clients.size() && same_links(a, b);
 }
 
 // "<client>-<property>" (and "-known-limit"): the scenario's name and, with .toml, its file's.
@@ -102,6 +109,14 @@ sim::RunConfig client_base(bool renews) {
     workload.wait_us = std::max(workload.wait_us, workload.hold_max_us + kClientTtlMs * 1000);
   }
   return config;
+}
+
+ClientReference client_reference_for(const sim::RunConfig& base) {
+  if (base.cluster.shards > 0 || base.sentinel.sentinels > 0) {
+    return ClientReference{"", "", base.cluster.shards > 0 ? "no reference adapter speaks a [cluster]" : "no reference adapter speaks a [sentinel]"};
+  }
+  if (sim::master_nodes(base).size() > 1) return ClientReference{"lockcheck_judge_redlock", "RedlockMutex", "", true};
+  return ClientReference{"lockcheck_judge_mutex", "Mutex", ""};
 }
 
 std::vector<sim::FaultKind> kinds_not_real(const sim::RunConfig& base, bool (*supported)(sim::FaultKind)) {
@@ -205,6 +220,14 @@ bool ClientFindJudge::shrink(Find& find, int reproduced, int& spent) const {
   // ddmin over fault units: drop chunks of halves, then quarters, ... then single units, each drop kept only
   // while the schedule still reproduces; bounded by shrink_runs judged runs.
   RunPlan& minimal = find.minimal;
+  // A drawn link delay (client_link_delay.hpp) is one unit too, tried first: the runs after are quicker without it.
+  bool delay_settled = delayed_processes(settings_.base, minimal.config).empty();
+  if (!delay_settled && spent < settings_.shrink_runs) {
+    RunPlan candidate = minimal;
+    drop_link_delays(settings_.base, candidate.config);
+    if (reproduces(candidate, find.property, refuted_after, spent)) minimal = std::move(candidate);
+    delay_settled = true;
+  }
   auto units = units_of(minimal.config.faults);
   for (std::size_t chunks = 2; !units.empty() && spent < settings_.shrink_runs;) {
     const std::size_t size = std::max<std::size_t>(1, units.size() / std::min(chunks, units.size()));
@@ -230,9 +253,11 @@ bool ClientFindJudge::shrink(Find& find, int reproduced, int& spent) const {
     chunks *= 2;
   }
   if (units.empty()) one_minimal = true;
-  // Fewer clients, down to two and never below a client a fault names.
+  one_minimal = one_minimal && delay_settled;
+  // Fewer clients, down to two and never below a client a fault or a link delay names.
   int named = -1;
   for (const sim::FaultSpec& fault : minimal.config.faults) named = std::max(named, fault.process);
+  for (const int process : delayed_processes(settings_.base, minimal.config)) named = std::max(named, process);
   while (spent < settings_.shrink_runs && minimal.config.clients.size() > std::max<std::size_t>(2, static_cast<std::size_t>(named + 1))) {
     RunPlan candidate = minimal;
     candidate.config.clients.pop_back();
@@ -244,7 +269,7 @@ bool ClientFindJudge::shrink(Find& find, int reproduced, int& spent) const {
 
 ClientSpec ClientFindJudge::reference_client() const {
   ClientSpec reference{{settings_.reference_program}, {}};
-  // A client that renews by itself is compared with lockcheck's Mutex renewing by its watchdog, whose `use`
+  // A client that renews by itself is compared with the reference renewing by its watchdog, whose `use`
   // declines once the lease is lost (as redis-semaphore's isAcquired).
   if (settings_.renews) reference.command.push_back("--watchdog");
   return reference;
@@ -258,6 +283,7 @@ std::string ClientFindJudge::reference_name() const {
 }
 
 bool ClientFindJudge::client_is_reference() const {
+  if (settings_.reference_program.empty()) return false;
   return std::any_of(settings_.client.command.begin(), settings_.client.command.end(), [&](const std::string& word) {
     return std::filesystem::path(word).filename() == std::filesystem::path(settings_.reference_program).filename();
   });
@@ -285,7 +311,7 @@ ClientFindJudge::Tally ClientFindJudge::reference_on(const Find& find, const Run
   const std::string& property = find.property;
   // On the schedule as found, the reference's runs serve every property the run broke, and later calls add runs
   // (on the next seeds) to the earlier ones.
-  const bool as_found = plan.config.faults == find.plan.config.faults && plan.config.clients.size() == find.plan.config.clients.size();
+  const bool as_found = same_schedule(plan.config, find.plan.config);
   if (!as_found) return rerun(plan, reference_client(), property, runs, [](int violated, int) { return violated > 0; });
   std::map<std::string, Tally>& cached = referenced_[find.run];
   Tally& mine = cached[property];
@@ -303,13 +329,17 @@ FindDecision ClientFindJudge::judge(Find& find) {
   ClientFindRecord record;
   record.property = property;
   record.run = find.run;
-  const bool theory = client_is_reference();
-  find.reference = theory ? "" : "lockcheck_judge_mutex";
+  // The theory decides when no reference lock runs on this deployment, or when the client is the reference itself.
+  const bool theory = settings_.reference_program.empty() || client_is_reference();
+  const std::string theory_because = settings_.reference_program.empty()
+                                         ? settings_.reference.none_because
+                                         : fmt::format("the client is {} itself", reference_lock());
+  find.reference = theory ? "" : std::filesystem::path(settings_.reference_program).filename().string();
   // Own bug or known limit on `plan`: the reference's violation in `runs` runs (none, when the theory decides).
   const auto limit_on = [&](const RunPlan& plan, int runs, const char* which) -> std::optional<std::string> {
     if (theory) {
       const auto limit = known_limit(property, plan.config.faults, fencing_, find.verdict.tags);
-      if (limit) return fmt::format("the theory: {} (the client is lockcheck's reference Mutex itself)", limit->because);
+      if (limit) return fmt::format("the theory: {} ({})", limit->because, theory_because);
       return std::nullopt;
     }
     const Tally ref = reference_on(find, plan, runs);
@@ -317,7 +347,7 @@ FindDecision ClientFindJudge::judge(Find& find) {
     record.reference_violations = ref.violated;
     if (ref.violated == 0) return std::nullopt;
     find.reference_seed = ref.first_seed;
-    return fmt::format("lockcheck's reference Mutex ({}) breaks it too under the {} schedule (seed {}, {} of {} run(s)): {}",
+    return fmt::format("{} ({}) breaks it too under the {} schedule (seed {}, {} of {} run(s)): {}", reference_lock(),
                        reference_name(), which, ref.first_seed, ref.violated, ref.runs, ref.verdict.cause);
   };
   std::vector<std::uint64_t> seeds;
@@ -329,7 +359,7 @@ FindDecision ClientFindJudge::judge(Find& find) {
     std::filesystem::create_directories(settings_.out_dir);
     const std::string description = fmt::format(
         "Found by lockcheck explore --client (run {}) on real redis-servers, {} fault(s): {}\n{}: {}\n{}\n{}: {}", find.run,
-        find.minimal.config.faults.size(), schedule_text(find.minimal.config.faults), property, find.verdict.cause, reproduced,
+        find.minimal.config.faults.size(), schedule_text(find.minimal.config, settings_.base), property, find.verdict.cause, reproduced,
         decided_by.empty() ? "The client's own bug" : "A known limit of the fault model", decided_by.empty() ? find.decided_by : decided_by);
     std::ofstream(path) << client_scenario_text(find.minimal, settings_.client, stem, seeds, property, description);
   };
@@ -345,7 +375,8 @@ FindDecision ClientFindJudge::judge(Find& find) {
   // crowd of faults only sometimes: telling "sometimes" from "never" takes more real runs than a search can spend
   // (the first bench spent its 600 s so). Such a find is a known limit by the theory, shown as found; `--without`
   // those kinds looks past them. The client's own faults (pauses, its clock, loss, partitions) go to the reference.
-  if (!theory) {
+  // Not so against a quorum reference: one node's fault breaks no quorum, so the reference decides those too.
+  if (!theory && !settings_.reference.quorum) {
     if (const auto server_side = known_limit(property, find.plan.config.faults, fencing_, {}); server_side && server_side_fault(server_side->fault)) {
       find.own_bug = false;
       find.decided_by = fmt::format("the theory: {}, which breaks every single-master lock (lockcheck's reference Mutex "
@@ -436,15 +467,14 @@ FindDecision ClientFindJudge::judge(Find& find) {
   find.shrink_simulations = spent;
   // 6. Decided on the file's schedule too (an own bug only if the reference keeps the property there as well),
   // unless shrinking changed nothing: then the reference ran on this very schedule already.
-  const bool shrunk = find.minimal.config.faults != find.plan.config.faults ||
-                      find.minimal.config.clients.size() != find.plan.config.clients.size();
+  const bool shrunk = !same_schedule(find.minimal.config, find.plan.config);
   if (!limit && shrunk) limit = limit_on(find.minimal, reference_runs(from_file.violated), "minimal");
   find.own_bug = !limit;
   find.decided_by = limit ? *limit
-                    : theory ? std::string("no case of the theory explains it, and the client is lockcheck's reference Mutex itself")
-                             : fmt::format("lockcheck's reference Mutex ({}) keeps it under the same schedule ({} runs with no violation, "
+                    : theory ? fmt::format("no case of the theory explains it, and {}", theory_because)
+                             : fmt::format("{} ({}) keeps it under the same schedule ({} runs with no violation, "
                                            "against {} of {} for the client)",
-                                           reference_name(), record.reference_runs, from_file.violated,
+                                           reference_lock(), reference_name(), record.reference_runs, from_file.violated,
                                            from_file.runs);
   // The file says the final decision (and takes a limit's name when it was decided only now).
   std::error_code ignored;
@@ -460,7 +490,7 @@ FindDecision ClientFindJudge::judge(Find& find) {
   find.story.push_back(fmt::format("reproduced in {} of {} runs of the written file (confirmed as found: {} of {})", from_file.violated,
                                    from_file.runs, confirmed.violated, confirmed.runs));
   if (!theory) {
-    find.story.push_back(fmt::format("lockcheck's reference Mutex: {} violation(s) in {} run(s) under the same schedule",
+    find.story.push_back(fmt::format("{}: {} violation(s) in {} run(s) under the same schedule", reference_lock(),
                                      record.reference_violations, record.reference_runs));
   }
   find.story.push_back(fmt::format("{} judged run(s) spent shrinking", spent));

@@ -5,7 +5,8 @@
 // (fault_space.hpp, explorer.hpp), restricted to the kinds the real backend makes real; what differs is the
 // cost (real time: runs side by side, short TTLs) and that a real run does not replay byte for byte, so a find
 // is confirmed by reruns, shrunk only while it still reproduces, and decided own bug or known limit by running
-// lockcheck's reference lock (`lockcheck_judge_mutex`) under the same schedule as often.
+// lockcheck's reference lock of the deployment's kind (`lockcheck_judge_mutex` on one master,
+// `lockcheck_judge_redlock` on several independent ones: client_reference_for) under the same schedule as often.
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -18,11 +19,27 @@
 
 namespace lockcheck::explore {
 
+// The reference lock a client's find is decided against, by the deployment the search runs the client on (the
+// base's topology): lockcheck's Mutex (`lockcheck_judge_mutex`) on one master, with or without replicas; its
+// RedlockMutex (`lockcheck_judge_redlock`) on several independent masters, where a quorum client (node-redlock
+// over N masters, redis-semaphore's RedlockMutex) runs and where a fault on one node (its clock, its restart)
+// breaks a single-master lock but not a quorum; none on a [cluster] or a [sentinel], which neither adapter
+// speaks: there the theory decides (known_limit.hpp).
+struct ClientReference {
+  std::string program;        // the adapter's file name (beside the lockcheck binary); empty: none
+  std::string lock;           // the library type, as reports name it ("Mutex", "RedlockMutex")
+  std::string none_because;   // why there is none
+  bool quorum = false;        // a reference over several masters: no single node's fault is a limit of its kind
+};
+ClientReference client_reference_for(const sim::RunConfig& base);
+
 struct ClientSearchSettings {
   ClientSpec client;
   std::string label;                    // the client as reports name it (its adapter's file name)
   std::string lockcheck;                // the lockcheck binary (runs `judge`)
-  std::string reference_program;        // lockcheck_judge_mutex: lockcheck's Mutex over PROTOCOL.md
+  ClientReference reference;            // the reference lock of the deployment's kind (client_reference_for)
+  std::string reference_program;        // its adapter's path; empty: none (the theory decides)
+  sim::RunConfig base;                  // the search's starting configuration: its own links (client_link_delay.hpp)
   bool renews = false;                  // the client renews its lease by itself (holds past the TTL are drawn)
   unsigned parallel = 3;                // judged runs at once
   int confirm_runs = 5;                 // R: reruns of a find's schedule
@@ -97,6 +114,8 @@ class ClientFindJudge {
   static void add_to(Tally& to, const Tally& more);
   bool client_is_reference() const;
   std::string reference_name() const;  // "lockcheck_judge_mutex --watchdog", for reports
+  // "lockcheck's reference Mutex": the reference lock in a decision's sentence.
+  std::string reference_lock() const { return "lockcheck's reference " + settings_.reference.lock; }
 
   ClientSearchSettings settings_;
   sim::Fencing fencing_;

@@ -189,6 +189,7 @@ RunPlan Explorer::fresh_plan(bool every_kind, std::int64_t duration_us) {
   plan.seed = run_seed();
   draw_workload(base_, can_renew_, prng_, plan.config);
   options_.pins.apply(plan.config);
+  if (options_.draw_links) options_.draw_links(plan.config, prng_);
   plan.enabled = every_kind ? kinds_ : swarm_subset(kinds_, prng_);
   // The starting scenario's own faults and nemesis are a starting point: drawn into the fixed schedule,
   // the nemesis within the run's own duration; a starting fault past a short run's end is left out.
@@ -261,12 +262,14 @@ RunPlan Explorer::mutated_plan() {
         if (faults.size() > 1) faults.erase(faults.begin() + static_cast<std::ptrdiff_t>(prng_.below(faults.size())));
         break;
       case 5:
-        // A kept short run grows towards the base duration: what it reached may lead somewhere later.
-        plan.config.duration_us = std::min(base_.duration_us, plan.config.duration_us * 2);
+        // A kept short run grows towards the base duration: what it reached may lead somewhere later. Never
+        // shorter: a run draw_links lengthened past the base keeps its length and the faults in it.
+        plan.config.duration_us = std::max(plan.config.duration_us, std::min(base_.duration_us, plan.config.duration_us * 2));
         break;
       default:
         draw_workload(base_, can_renew_, prng_, plan.config);
         options_.pins.apply(plan.config);
+        if (options_.draw_links) options_.draw_links(plan.config, prng_);
         break;
     }
   }

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "../redis_backend/real_nemesis.hpp"
+#include "client_link_delay.hpp"
 #include "nemesis/fault_space.hpp"
 #include "split_command.hpp"
 
@@ -56,11 +57,6 @@ ClientSession::ClientSession(const ExploreClientOptions& options, std::optional<
   const std::filesystem::path tools = std::filesystem::read_symlink("/proc/self/exe").parent_path();
   settings_.lockcheck = (tools / "lockcheck").string();
   if (!std::filesystem::exists(settings_.lockcheck)) settings_.lockcheck = std::filesystem::read_symlink("/proc/self/exe").string();
-  settings_.reference_program = (tools / "lockcheck_judge_mutex").string();
-  if (!std::filesystem::exists(settings_.reference_program)) {
-    throw std::invalid_argument(fmt::format("{} is missing: build it (cmake --build build --target lockcheck_judge_mutex); "
-                                            "it is the reference lock a client's find is judged against", settings_.reference_program));
-  }
   settings_.parallel = options.parallel;
   settings_.confirm_runs = options.confirm_runs;
   settings_.min_reproductions = std::min(2, options.confirm_runs);
@@ -89,6 +85,19 @@ ClientSession::ClientSession(const ExploreClientOptions& options, std::optional<
   }
   if (!base && settings_.renews) base_ = explore::client_base(true);
   if (base && settings_.renews && base_.workload.hold_max_us <= ttl_us) base_.workload.hold_max_us = 3 * ttl_us;
+  settings_.base = base_;
+  // The reference lock of the deployment's kind: lockcheck's Mutex on one master, its RedlockMutex on several.
+  settings_.reference = explore::client_reference_for(base_);
+  if (settings_.reference.program.empty()) {
+    std::fprintf(stderr, "explore %s: no reference lock runs here (%s): the theory decides own bug or known limit\n",
+                 settings_.label.c_str(), settings_.reference.none_because.c_str());
+  } else {
+    settings_.reference_program = (tools / settings_.reference.program).string();
+    if (!std::filesystem::exists(settings_.reference_program)) {
+      throw std::invalid_argument(fmt::format("{} is missing: build it (cmake --build build --target {}); it is the reference lock a "
+                                              "client's find is judged against", settings_.reference_program, settings_.reference.program));
+    }
+  }
   judge_ = std::make_unique<explore::ClientFindJudge>(settings_, base_.workload.fencing);
   started_ = std::chrono::steady_clock::now();
 }
@@ -104,6 +113,8 @@ void ClientSession::configure(explore::ExploreOptions& search) {
   // An external client holds one lease on one thread and renews by its own library (sim::external_client_refusal).
   search.pins.watchdog = false;
   search.pins.check_lease = false;
+  // A slow link on one client's connections, which no fault kind draws (client_link_delay.hpp).
+  search.draw_links = [base = base_](sim::RunConfig& config, sim::Prng& prng) { explore::draw_client_link_delay(base, config, prng); };
   const explore::ClientSpec client = settings_.client;
   const explore::ClientRunner* runner = &judge_->runner();
   // A run the judge could not make (the client died before it was ready) is no run of the search; three in a

@@ -33,7 +33,7 @@ trap 'rm -rf "$work"' EXIT
 # bug -> "buggy packages|fixed packages|adapter|--client-keys"
 declare -A spec=(
   [rs175]="redis-semaphore@5.3.0|redis-semaphore@5.3.1|redis_semaphore_mutex.js|mutex:lock"
-  [rl369]="redlock@5.0.0-beta.2|redlock@4.2.0|node_redlock.js track/node_redlock_v4.js|"
+  [rl369]="redlock@5.0.0-beta.2|redlock@4.2.0|node_redlock.js node_redlock_v4.js|"
   [rs24]="redis-semaphore@3.2.1 ioredis@4.30.1|redis-semaphore@4.1.0 ioredis@4.30.1|track/redis_semaphore_v3.js|mutex:lock"
 )
 

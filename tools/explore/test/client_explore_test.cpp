@@ -1,12 +1,14 @@
 // explore --client's parts that need no Redis: a plan written as a judge scenario reads back as the same run with
 // its [client]; the kinds the real backend refuses are left out; the search takes its runs and finds from the
-// hooks (ExploreOptions::run, ::judge_find), an unconfirmed violation being no find.
+// hooks (ExploreOptions::run, ::judge_find), an unconfirmed violation being no find; the reference lock is the
+// deployment's kind; a slow link of one client is drawn, written into the run's file, and can be dropped.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
 
 #include "client_explore.hpp"
+#include "client_link_delay.hpp"
 #include "client_run.hpp"
 #include "explorer.hpp"
 #include "scenario/scenario.hpp"
@@ -75,6 +77,123 @@ TEST(ExploreClient, RunsAndFindsGoToTheHooks) {
   EXPECT_TRUE(result.limits.empty());
   EXPECT_EQ(judged, 2);
   EXPECT_LE(result.runs, 12u);
+}
+
+
+TEST(ExploreClient, ReferenceIsTheLockOfTheDeploymentsKind) {
+  // One master with a replica (--client alone): lockcheck's Mutex.
+  const ClientReference single = client_reference_for(client_base(false));
+  EXPECT_EQ(single.program, "lockcheck_judge_mutex");
+  EXPECT_EQ(single.lock, "Mutex");
+  EXPECT_FALSE(single.quorum);
+  // Three independent masters (a quorum client's deployment): its RedlockMutex.
+  sim::RunConfig quorum = client_base(false);
+  quorum.nodes = std::vector<sim::NodeConfig>(3);
+  const ClientReference redlock = client_reference_for(quorum);
+  EXPECT_EQ(redlock.program, "lockcheck_judge_redlock");
+  EXPECT_EQ(redlock.lock, "RedlockMutex");
+  EXPECT_TRUE(redlock.quorum);
+  // A master and two replicas are one master: still the Mutex.
+  sim::RunConfig replicated = client_base(false);
+  replicated.nodes = std::vector<sim::NodeConfig>(3);
+  replicated.nodes[1].replica_of = replicated.nodes[2].replica_of = 0;
+  EXPECT_EQ(client_reference_for(replicated).program, "lockcheck_judge_mutex");
+  // Neither adapter speaks a [cluster] or a [sentinel]: none, and why.
+  sim::RunConfig cluster = quorum;
+  cluster.cluster.shards = 3;
+  EXPECT_TRUE(client_reference_for(cluster).program.empty());
+  EXPECT_NE(client_reference_for(cluster).none_because.find("[cluster]"), std::string::npos);
+  sim::RunConfig sentinel = client_base(false);
+  sentinel.sentinel.sentinels = 3;
+  EXPECT_TRUE(client_reference_for(sentinel).program.empty());
+  EXPECT_NE(client_reference_for(sentinel).none_because.find("[sentinel]"), std::string::npos);
+}
+
+TEST(ExploreClient, ALinkDelayOfOneClientIsDrawnAroundTheTtl) {
+  sim::RunConfig base = client_base(false);
+  base.nodes = std::vector<sim::NodeConfig>(3);
+  const std::int64_t ttl_us = base.lock.ttl.count() * 1000;
+  sim::Prng prng(7);
+  int delayed = 0;
+  for (int draw = 0; draw < 300; ++draw) {
+    sim::RunConfig config = base;
+    config.clients = std::vector<sim::ClientConfig>(static_cast<std::size_t>(2 + draw % 4));
+    draw_client_link_delay(base, config, prng);
+    const std::vector<int> processes = delayed_processes(base, config);
+    if (processes.empty()) {
+      EXPECT_TRUE(config.link_overrides.empty());
+      EXPECT_EQ(config.command_timeout_us, base.command_timeout_us);
+      EXPECT_EQ(config.duration_us, base.duration_us);
+      continue;
+    }
+    ++delayed;
+    ASSERT_EQ(processes.size(), 1u) << "one client's links";
+    EXPECT_LT(processes[0], static_cast<int>(config.clients.size()));
+    ASSERT_EQ(config.link_overrides.size(), base.nodes.size()) << "every link of that client";
+    for (const sim::LinkOverride& link : config.link_overrides) {
+      EXPECT_EQ(link.process, processes[0]);
+      EXPECT_EQ(link.link.delay_min_us, link.link.delay_max_us);
+      EXPECT_GE(link.link.delay_max_us, ttl_us / 2 - 1000) << "half a TTL each way at least";
+      EXPECT_LE(link.link.delay_max_us, ttl_us * 3 / 2) << "and a TTL and a half at most";
+      EXPECT_GE(config.command_timeout_us, 4 * link.link.delay_max_us) << "a slow reply, not a timeout";
+    }
+    EXPECT_GE(config.duration_us, base.duration_us + 8 * config.link_overrides[0].link.delay_max_us) << "time to connect and act";
+    EXPECT_EQ(describe_link_delays(base, config).size(), 1u);
+    sim::RunConfig dropped = config;
+    drop_link_delays(base, dropped);
+    EXPECT_TRUE(delayed_processes(base, dropped).empty());
+    EXPECT_EQ(dropped.command_timeout_us, base.command_timeout_us);
+    EXPECT_EQ(dropped.duration_us, base.duration_us);
+  }
+  EXPECT_GT(delayed, 60) << "about one draw in three";
+  EXPECT_LT(delayed, 140);
+}
+
+TEST(ExploreClient, ADrawnLinkDelayIsInTheRunsFileAndTheBasesOwnLinksStay) {
+  sim::RunConfig base = client_base(false);
+  base.link_overrides.push_back(sim::LinkOverride{.process = 1, .node = 0, .link = {.delay_min_us = 5000, .delay_max_us = 5000}});
+  RunPlan plan;
+  plan.config = base;
+  plan.seed = 3;
+  sim::Prng prng(1);
+  for (int draw = 0; draw < 100 && delayed_processes(base, plan.config).empty(); ++draw) {
+    plan.config = base;
+    draw_client_link_delay(base, plan.config, prng);
+  }
+  ASSERT_FALSE(delayed_processes(base, plan.config).empty());
+  const sim::Scenario read = sim::parse_scenario(client_scenario_text(plan, ClientSpec{{"node", "x.js"}, {}}, "run", {}, "", ""), "run.toml");
+  EXPECT_TRUE(same_links(read.config, plan.config)) << "the judge runs the link delay the search drew";
+  EXPECT_EQ(read.config.command_timeout_us, plan.config.command_timeout_us);
+  EXPECT_EQ(delayed_processes(base, read.config), delayed_processes(base, plan.config));
+  // The base's own link (a scenario's [[network.links]]) is no drawn delay, and dropping the drawn one keeps it.
+  EXPECT_TRUE(delayed_processes(base, base).empty());
+  drop_link_delays(base, plan.config);
+  EXPECT_TRUE(same_links(plan.config, base));
+}
+
+TEST(ExploreClient, TheSearchDrawsLinksThroughItsHook) {
+  ExploreOptions options;
+  options.budget_runs = 400;
+  options.batch = 4;
+  std::atomic<int> with_delay{0};
+  std::atomic<int> fault_past_end{0};
+  options.run = [&](const RunPlan& plan) {
+    if (!plan.config.link_overrides.empty()) ++with_delay;
+    for (const sim::FaultSpec& fault : plan.config.faults) fault_past_end += fault.at_us > plan.config.duration_us ? 1 : 0;
+    // Every run reaches a new mark now and then, so that runs are kept and mutated too.
+    RunOutcome outcome;
+    outcome.exercise.marks[plan.seed % properties::kMarkCount] = 1;
+    return outcome;
+  };
+  const sim::RunConfig base = client_base(false);
+  options.draw_links = [base](sim::RunConfig& config, sim::Prng& prng) { draw_client_link_delay(base, config, prng); };
+  Explorer explorer(base, false, options);
+  for (int step = 0; step < 400 && explorer.step(); ++step) {
+  }
+  EXPECT_GT(with_delay.load(), 0) << "some runs of the search have a client's link delayed";
+  EXPECT_LT(with_delay.load(), static_cast<int>(explorer.result().runs));
+  EXPECT_GT(explorer.result().corpus, 1u) << "runs were kept, and mutated";
+  EXPECT_EQ(fault_past_end.load(), 0) << "a mutation never cuts a lengthened run short of its faults";
 }
 
 }  // namespace
