@@ -129,6 +129,9 @@ struct FaultKindRow {
   bool follow_up;  // restart, node_restart, heal: only ever drawn with the fault they end, never named alone
   bool on_redis_server;  // the redis backend can make it real on redis-server
   bool on_serve;         // ... and on `lockcheck serve` (single nodes, no persistence)
+  // False: refused by name on a [sentinel], before any other refusal (replica_partition, slot_migration); a kind
+  // redis-server cannot make real anywhere (evict) is refused by on_redis_server.
+  bool on_redis_sentinel;
   bool lasting;     // its effect lasts until something ends it: it lands when a lock operation meets it
   FaultLane lane;
   // The theory's limit when a find rests on it; clock kinds: `limit` when ahead or fast, `limit_back` when
@@ -163,71 +166,120 @@ inline constexpr WaitExcuse kNoExcuse{};
 inline constexpr WaitExcuse kAnInstant{instant, false, "a {name} at t={when}"};
 
 // The row of each kind. Every kind is a case (no default): -Wswitch names this function for a kind without a
-// row, and a value past the last kind falls through to the empty row, which ends kFaultKinds. Columns: kind,
-// name, fields, needs, ended_by, follow_up, on_redis_server, on_serve, lasting, lane, limit, limit_back, line,
-// coverage, excuse.
+// row, and a value past the last kind falls through to the empty row, which ends kFaultKinds.
 constexpr FaultKindRow row_of(FaultKind kind) {
   switch (kind) {
     case FaultKind::pause:
-      return {FaultKind::pause, "pause", {.process = true, .duration = true}, nothing, std::nullopt, false, true, true, true,
-              on_client, kPausedHolder, kPausedHolder, {process, duration_us}, paused_process,
-              {for_duration, true, "process {process} was paused at t={when} for {duration}"}};
+      return {.kind = FaultKind::pause, .name = "pause", .fields = {.process = true, .duration = true}, .needs = nothing,
+              .ended_by = std::nullopt, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_client, .limit = kPausedHolder, .limit_back = kPausedHolder, .line = {process, duration_us}, .coverage = paused_process,
+              .excuse = {for_duration, true, "process {process} was paused at t={when} for {duration}"}};
     case FaultKind::crash:
-      return {FaultKind::crash, "crash", {.process = true}, nothing, FaultKind::restart, false, true, true, true, on_client,
-              kNoLimit, kNoLimit, {process}, crashed_process, {until_ended, true, "process {process} crashed at t={when}"}};
+      return {.kind = FaultKind::crash, .name = "crash", .fields = {.process = true}, .needs = nothing,
+              .ended_by = FaultKind::restart, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_client, .limit = kNoLimit, .limit_back = kNoLimit, .line = {process}, .coverage = crashed_process,
+              .excuse = {until_ended, true, "process {process} crashed at t={when}"}};
     case FaultKind::restart:
-      return {FaultKind::restart, "restart", {.process = true}, nothing, std::nullopt, true, true, true, false, on_client,
-              kNoLimit, kNoLimit, {process}, effects_only, kNoExcuse};
-    case FaultKind::client_clock_jump:  // excuses nothing: a correct fair lock trusts no client's clock
-      return {FaultKind::client_clock_jump, "client_clock_jump", {.process = true, .delta = true}, nothing, std::nullopt, false,
-              true, true, true, on_client, kNoLimit, kNoLimit, {process, delta_us}, clock_jump, kNoExcuse};
+      return {.kind = FaultKind::restart, .name = "restart", .fields = {.process = true}, .needs = nothing,
+              .ended_by = std::nullopt, .follow_up = true,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = false,
+              .lane = on_client, .limit = kNoLimit, .limit_back = kNoLimit, .line = {process}, .coverage = effects_only,
+              .excuse = kNoExcuse};
+    // client_clock_jump: excuses nothing: a correct fair lock trusts no client's clock.
+    case FaultKind::client_clock_jump:
+      return {.kind = FaultKind::client_clock_jump, .name = "client_clock_jump", .fields = {.process = true, .delta = true}, .needs = nothing,
+              .ended_by = std::nullopt, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_client, .limit = kNoLimit, .limit_back = kNoLimit, .line = {process, delta_us}, .coverage = clock_jump,
+              .excuse = kNoExcuse};
     case FaultKind::client_clock_drift:
-      return {FaultKind::client_clock_drift, "client_clock_drift", {.process = true, .drift = true}, nothing, std::nullopt,
-              false, true, true, true, on_client, kNoLimit, kNoLimit, {process, drift_ppm}, effects_only, kNoExcuse};
+      return {.kind = FaultKind::client_clock_drift, .name = "client_clock_drift", .fields = {.process = true, .drift = true}, .needs = nothing,
+              .ended_by = std::nullopt, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_client, .limit = kNoLimit, .limit_back = kNoLimit, .line = {process, drift_ppm}, .coverage = effects_only,
+              .excuse = kNoExcuse};
     case FaultKind::node_clock_jump:
-      return {FaultKind::node_clock_jump, "node_clock_jump", {.node = true, .delta = true}, nothing, std::nullopt, false, true,
-              true, true, on_node, kNodeClockAhead, kNodeClockBack, {node, delta_us}, clock_jump, kAnInstant};
-    // Excuses nothing: a waiter polls within a fraction of its lease, a drifting clock (30% at most) does not
-    // make it miss one.
+      return {.kind = FaultKind::node_clock_jump, .name = "node_clock_jump", .fields = {.node = true, .delta = true}, .needs = nothing,
+              .ended_by = std::nullopt, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_node, .limit = kNodeClockAhead, .limit_back = kNodeClockBack, .line = {node, delta_us}, .coverage = clock_jump,
+              .excuse = kAnInstant};
+    // node_clock_drift: excuses nothing: a waiter polls within a fraction of its lease, a drifting clock (30% at most)
+    // does not make it miss one.
     case FaultKind::node_clock_drift:
-      return {FaultKind::node_clock_drift, "node_clock_drift", {.node = true, .drift = true}, nothing, std::nullopt, false,
-              true, true, true, on_node, kNodeClockFast, kNodeClockSlow, {node, drift_ppm}, effects_only, kNoExcuse};
+      return {.kind = FaultKind::node_clock_drift, .name = "node_clock_drift", .fields = {.node = true, .drift = true}, .needs = nothing,
+              .ended_by = std::nullopt, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_node, .limit = kNodeClockFast, .limit_back = kNodeClockSlow, .line = {node, drift_ppm}, .coverage = effects_only,
+              .excuse = kNoExcuse};
     case FaultKind::node_crash:
-      return {FaultKind::node_crash, "node_crash", {.node = true}, nothing, FaultKind::node_restart, false, true, true, true,
-              on_node, kNoLimit, kNoLimit, {node}, node_fault, {until_ended, false, "node {node} crashed at t={when}"}};
+      return {.kind = FaultKind::node_crash, .name = "node_crash", .fields = {.node = true}, .needs = nothing,
+              .ended_by = FaultKind::node_restart, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_node, .limit = kNoLimit, .limit_back = kNoLimit, .line = {node}, .coverage = node_fault,
+              .excuse = {until_ended, false, "node {node} crashed at t={when}"}};
     case FaultKind::node_restart:
-      return {FaultKind::node_restart, "node_restart", {.node = true, .mode = true}, nothing, std::nullopt, true, true, true,
-              false, on_node, kRestartWithoutGrant, kRestartWithoutGrant, {node, mode}, node_fault, kAnInstant};
+      return {.kind = FaultKind::node_restart, .name = "node_restart", .fields = {.node = true, .mode = true}, .needs = nothing,
+              .ended_by = std::nullopt, .follow_up = true,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = false,
+              .lane = on_node, .limit = kRestartWithoutGrant, .limit_back = kRestartWithoutGrant, .line = {node, mode}, .coverage = node_fault,
+              .excuse = kAnInstant};
     case FaultKind::failover:
-      return {FaultKind::failover, "failover", {.node = true}, replica, std::nullopt, false, true, false, false, on_node,
-              kFailover, kFailover, {node, from}, node_fault, kAnInstant};
+      return {.kind = FaultKind::failover, .name = "failover", .fields = {.node = true}, .needs = replica,
+              .ended_by = std::nullopt, .follow_up = false,
+              .on_redis_server = true, .on_serve = false, .on_redis_sentinel = true, .lasting = false,
+              .lane = on_node, .limit = kFailover, .limit_back = kFailover, .line = {node, from}, .coverage = node_fault,
+              .excuse = kAnInstant};
     case FaultKind::partition:
-      return {FaultKind::partition, "partition", {.process = true, .node = true}, nothing, FaultKind::heal, false, true, true,
-              true, on_client, kNoLimit, kNoLimit, {process, node}, cut_process,
-              {until_ended, true, "process {process} was cut off from node {node} at t={when}"}};
+      return {.kind = FaultKind::partition, .name = "partition", .fields = {.process = true, .node = true}, .needs = nothing,
+              .ended_by = FaultKind::heal, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_client, .limit = kNoLimit, .limit_back = kNoLimit, .line = {process, node}, .coverage = cut_process,
+              .excuse = {until_ended, true, "process {process} was cut off from node {node} at t={when}"}};
     case FaultKind::heal:
-      return {FaultKind::heal, "heal", {}, nothing, std::nullopt, true, true, true, false, on_run, kNoLimit, kNoLimit, {},
-              effects_only, kNoExcuse};
+      return {.kind = FaultKind::heal, .name = "heal", .fields = {}, .needs = nothing,
+              .ended_by = std::nullopt, .follow_up = true,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = false,
+              .lane = on_run, .limit = kNoLimit, .limit_back = kNoLimit, .line = {}, .coverage = effects_only,
+              .excuse = kNoExcuse};
     case FaultKind::loss:
-      return {FaultKind::loss, "loss", {.loss = true}, nothing, FaultKind::loss, false, true, true, true, on_run, kNoLimit,
-              kNoLimit, {loss_ppm}, effects_only, {until_ended, false, "messages were lost from t={when}"}};
+      return {.kind = FaultKind::loss, .name = "loss", .fields = {.loss = true}, .needs = nothing,
+              .ended_by = FaultKind::loss, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_run, .limit = kNoLimit, .limit_back = kNoLimit, .line = {loss_ppm}, .coverage = effects_only,
+              .excuse = {until_ended, false, "messages were lost from t={when}"}};
     case FaultKind::slow_node:
-      return {FaultKind::slow_node, "slow_node", {.node = true, .duration = true}, nothing, FaultKind::slow_node, false, true,
-              true, true, on_node, kNoLimit, kNoLimit, {node, delay_us}, effects_only,
-              {until_ended, false, "node {node} was slow from t={when}"}};
+      return {.kind = FaultKind::slow_node, .name = "slow_node", .fields = {.node = true, .duration = true}, .needs = nothing,
+              .ended_by = FaultKind::slow_node, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_node, .limit = kNoLimit, .limit_back = kNoLimit, .line = {node, delay_us}, .coverage = effects_only,
+              .excuse = {until_ended, false, "node {node} was slow from t={when}"}};
     case FaultKind::evict:
-      return {FaultKind::evict, "evict", {.node = true, .evict_target = true}, eviction_policy, std::nullopt, false, false,
-              false, true, on_node, kNoLimit, kNoLimit, {node, evict_target}, effects_only, kAnInstant};
+      return {.kind = FaultKind::evict, .name = "evict", .fields = {.node = true, .evict_target = true}, .needs = eviction_policy,
+              .ended_by = std::nullopt, .follow_up = false,
+              .on_redis_server = false, .on_serve = false, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_node, .limit = kNoLimit, .limit_back = kNoLimit, .line = {node, evict_target}, .coverage = effects_only,
+              .excuse = kAnInstant};
     case FaultKind::replica_partition:
-      return {FaultKind::replica_partition, "replica_partition", {.node = true}, replica, FaultKind::heal, false, false, false,
-              true, on_node, kNoLimit, kNoLimit, {node}, effects_only, {until_ended, false, "a replica was cut off at t={when}"}};
+      return {.kind = FaultKind::replica_partition, .name = "replica_partition", .fields = {.node = true}, .needs = replica,
+              .ended_by = FaultKind::heal, .follow_up = false,
+              .on_redis_server = false, .on_serve = false, .on_redis_sentinel = false, .lasting = true,
+              .lane = on_node, .limit = kNoLimit, .limit_back = kNoLimit, .line = {node}, .coverage = effects_only,
+              .excuse = {until_ended, false, "a replica was cut off at t={when}"}};
     case FaultKind::slot_migration:
-      return {FaultKind::slot_migration, "slot_migration", {.node = true, .duration = true}, two_shards, std::nullopt, false,
-              true, false, false, on_node, kNoLimit, kNoLimit, {node, from, slot, duration_us}, effects_only, kAnInstant};
+      return {.kind = FaultKind::slot_migration, .name = "slot_migration", .fields = {.node = true, .duration = true}, .needs = two_shards,
+              .ended_by = std::nullopt, .follow_up = false,
+              .on_redis_server = true, .on_serve = false, .on_redis_sentinel = false, .lasting = false,
+              .lane = on_node, .limit = kNoLimit, .limit_back = kNoLimit, .line = {node, from, slot, duration_us}, .coverage = effects_only,
+              .excuse = kAnInstant};
     case FaultKind::split_brain:
-      return {FaultKind::split_brain, "split_brain", {.process = true, .node = true}, cluster_or_sentinel, FaultKind::heal,
-              false, true, false, true, on_node, kSplitBrain, kSplitBrain, {node, process}, node_fault,
-              {until_ended, false, "a split brain from t={when}"}};
+      return {.kind = FaultKind::split_brain, .name = "split_brain", .fields = {.process = true, .node = true}, .needs = cluster_or_sentinel,
+              .ended_by = FaultKind::heal, .follow_up = false,
+              .on_redis_server = true, .on_serve = false, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_node, .limit = kSplitBrain, .limit_back = kSplitBrain, .line = {node, process}, .coverage = node_fault,
+              .excuse = {until_ended, false, "a split brain from t={when}"}};
   }
   return {};
 }

@@ -57,9 +57,9 @@ void FaultLine::write(const Json& extra) {
   nemesis_.write_fault_line(std::move(line_));
 }
 
-void FaultLine::write_as(const char* fault, const Json& fields) {
+void FaultLine::write_as(FaultFollowUp event, const Json& fields) {
   LOCKCHECK_ASSERT(!written_);
-  Json line{{"fault", fault}};
+  Json line{{"fault", std::string(to_string(event))}};
   for (const auto& [key, value] : fields.items()) line[key] = value;
   written_ = true;
   nemesis_.write_fault_line(std::move(line));

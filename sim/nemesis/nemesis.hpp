@@ -23,7 +23,7 @@ class FaultLine {
   void write(const Json& extra = Json::object());
   // A backend that carries the fault out as another event writes that event's line instead (the real
   // backend's Sentinel chooses the replica itself: "sentinel_failover").
-  void write_as(const char* fault, const Json& fields);
+  void write_as(FaultFollowUp event, const Json& fields);
   bool written() const { return written_; }
 
  private:

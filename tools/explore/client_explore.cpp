@@ -99,7 +99,7 @@ std::vector<sim::FaultKind> kinds_not_real(const sim::RunConfig& base, bool (*su
   std::vector<sim::FaultKind> out;
   const bool sentinel = base.sentinel.sentinels > 0;
   for (const sim::FaultKind kind : applicable_kinds(base)) {
-    const bool refused_on_sentinel = sentinel && (kind == sim::FaultKind::slot_migration || kind == sim::FaultKind::replica_partition);
+    const bool refused_on_sentinel = sentinel && !sim::fault_row(kind).on_redis_sentinel;
     if (!supported(kind) || refused_on_sentinel) out.push_back(kind);
   }
   return out;

@@ -82,7 +82,7 @@ struct RealNemesis::Faults {
       const std::string refused = nemesis.topology_.sentinel_failover();
       sim::Json fields{{"node", nemesis.topology_.sentinel_master()}};
       if (!refused.empty()) fields["refused"] = refused;
-      line.write_as("sentinel_failover", fields);
+      line.write_as(sim::FaultFollowUp::sentinel_failover, fields);
       return;
     }
     const int old_master = nemesis.topology_.master_of(fault.node);
