@@ -113,37 +113,23 @@ class Walk {
       if (fault.is(sim::FaultFollowUp::resume)) resumed(fault);
       return;
     }
-    // Which coverage marks each kind feeds: every kind is a case (no default), so the compiler names this
-    // place for a new kind.
-    switch (*fault.kind) {
-      case sim::FaultKind::pause:
+    // Which coverage marks the kind's line feeds: its row's coverage column. Every value is a case (no default).
+    switch (sim::fault_row(*fault.kind).coverage) {
+      case sim::FaultCoverage::paused_process:
         if (holds(fault.process)) mark(Mark::pause_during_hold);
         if (renew_pending_.count(fault.process) > 0) mark(Mark::renewal_across_pause);
         break;
-      case sim::FaultKind::crash: crashed(fault); break;
-      case sim::FaultKind::client_clock_jump:
-      case sim::FaultKind::node_clock_jump:
+      case sim::FaultCoverage::crashed_process: crashed(fault); break;
+      case sim::FaultCoverage::clock_jump:
         if (held) mark(Mark::clock_jump_while_held);
         break;
-      case sim::FaultKind::partition:
+      case sim::FaultCoverage::cut_process:
         if (holds(fault.process)) mark(Mark::partition_during_hold);
         break;
-      case sim::FaultKind::node_crash:
-      case sim::FaultKind::node_restart:
-      case sim::FaultKind::failover:
-      case sim::FaultKind::split_brain:
+      case sim::FaultCoverage::node_fault:
         if (held) mark(Mark::node_fault_during_hold);
         break;
-      // Their marks come from what they cause (a lost reply, an evicted or expired key), not from the line.
-      case sim::FaultKind::restart:
-      case sim::FaultKind::client_clock_drift:
-      case sim::FaultKind::node_clock_drift:
-      case sim::FaultKind::heal:
-      case sim::FaultKind::loss:
-      case sim::FaultKind::slow_node:
-      case sim::FaultKind::evict:
-      case sim::FaultKind::replica_partition:
-      case sim::FaultKind::slot_migration: break;
+      case sim::FaultCoverage::effects_only: break;
     }
   }
 
@@ -245,15 +231,9 @@ class Walk {
 
   void mark(Mark mark) { ++out_.marks[static_cast<std::size_t>(mark)]; }
 
-  // loss and slow_node end with a second fault of their kind that sets them back to nothing.
-  static bool ends_its_own_kind(const FaultEvent& fault) {
-    return fault.kind && sim::fault_row(*fault.kind).ended_by == fault.kind && fault.request_ppm == 0 &&
-           fault.reply_ppm == 0 && fault.duration_us == 0;
-  }
-
   // Faults whose effect outlasts their line, until the fault that ends them (the kind's row says which).
   static bool lasts(const FaultEvent& fault) {
-    return fault.kind && sim::fault_row(*fault.kind).lasting && !ends_its_own_kind(fault);
+    return fault.kind && sim::fault_row(*fault.kind).lasting && !fault.is_own_kind_end();
   }
 
   // A fault that ends lasting ones: what it ended never met an operation.
@@ -261,7 +241,7 @@ class Walk {
     std::erase_if(lasting_, [&](sim::FaultKind open) {
       if (fault.is(sim::FaultFollowUp::resume)) return open == sim::FaultKind::pause;  // a pause ends by itself
       const std::optional<sim::FaultKind> ended_by = sim::fault_row(open).ended_by;
-      return fault.kind && ended_by == fault.kind && (open != *fault.kind || ends_its_own_kind(fault));
+      return fault.kind && ended_by == fault.kind && (open != *fault.kind || fault.is_own_kind_end());
     });
   }
 

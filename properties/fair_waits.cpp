@@ -126,7 +126,6 @@ FaultExcuses::FaultExcuses(const History& history, std::int64_t settle_us) : set
     }
     return kForever;
   };
-  using sim::FaultKind;
   for (std::size_t k = 0; k < faults.size(); ++k) {
     const FaultEvent& fault = *faults[k];
     const std::string when = format_time_us(fault.t);
@@ -134,64 +133,22 @@ FaultExcuses::FaultExcuses(const History& history, std::int64_t settle_us) : set
       windows_.push_back({-1, fault.t, fault.t, fmt::format("a failover at t={}", when)});
     }
     if (!fault.kind) continue;
-    const auto heal = [](const FaultEvent& e) { return e.is(FaultKind::heal); };
-    switch (*fault.kind) {
-      case FaultKind::pause:
-        windows_.push_back({fault.process, fault.t, fault.t + fault.duration_us,
-                            fmt::format("process {} was paused at t={} for {}", fault.process, when,
-                                        format_duration_us(fault.duration_us))});
-        break;
-      case FaultKind::crash:
-        windows_.push_back({fault.process, fault.t, ended(k, [&](const FaultEvent& e) {
-                              return e.is(FaultKind::restart) && e.process == fault.process;
-                            }),
-                            fmt::format("process {} crashed at t={}", fault.process, when)});
-        break;
-      case FaultKind::partition:
-        windows_.push_back({fault.process, fault.t, ended(k, heal),
-                            fmt::format("process {} was cut off from node {} at t={}", fault.process, fault.node, when)});
-        break;
-      case FaultKind::split_brain:
-        windows_.push_back({-1, fault.t, ended(k, heal), fmt::format("a split brain from t={}", when)});
-        break;
-      case FaultKind::loss:
-        if (fault.request_ppm > 0 || fault.reply_ppm > 0) {
-          windows_.push_back({-1, fault.t, ended(k, [](const FaultEvent& e) { return e.is(FaultKind::loss); }),
-                              fmt::format("messages were lost from t={}", when)});
-        }
-        break;
-      case FaultKind::node_crash:
-        windows_.push_back({-1, fault.t, ended(k, [&](const FaultEvent& e) {
-                              return e.is(FaultKind::node_restart) && e.node == fault.node;
-                            }),
-                            fmt::format("node {} crashed at t={}", fault.node, when)});
-        break;
-      case FaultKind::slow_node:
-        if (fault.duration_us > 0) {
-          windows_.push_back({-1, fault.t, ended(k, [&](const FaultEvent& e) {
-                                return e.is(FaultKind::slow_node) && e.node == fault.node;
-                              }),
-                              fmt::format("node {} was slow from t={}", fault.node, when)});
-        }
-        break;
-      case FaultKind::replica_partition:
-        windows_.push_back({-1, fault.t, ended(k, heal), fmt::format("a replica was cut off at t={}", when)});
-        break;
-      case FaultKind::node_restart:
-      case FaultKind::failover:
-      case FaultKind::evict:
-      case FaultKind::slot_migration:
-      case FaultKind::node_clock_jump:
-        windows_.push_back({-1, fault.t, fault.t, fmt::format("a {} at t={}", fault.name(), when)});
-        break;
-      // A waiter polls within a fraction of its lease: a drifting clock (30% at most) does not make it miss one.
-      case FaultKind::node_clock_drift:
-      // A correct fair lock trusts no client's clock.
-      case FaultKind::client_clock_jump:
-      case FaultKind::client_clock_drift:
-      case FaultKind::restart:
-      case FaultKind::heal: break;
+    // The kind's row says for how long, whose and in which words; a loss or slow node set back to nothing
+    // (the end of one) excuses nothing itself.
+    const sim::WaitExcuse& excuse = sim::fault_row(*fault.kind).excuse;
+    if (excuse.span == sim::ExcuseSpan::never || fault.is_own_kind_end()) continue;
+    std::int64_t until_us = fault.t;
+    switch (excuse.span) {
+      case sim::ExcuseSpan::never:
+      case sim::ExcuseSpan::instant: break;
+      case sim::ExcuseSpan::for_duration: until_us = fault.t + fault.duration_us; break;
+      case sim::ExcuseSpan::until_ended: until_us = ended(k, [&](const FaultEvent& later) { return later.ends(fault); }); break;
     }
+    windows_.push_back({excuse.of_process ? fault.process : -1, fault.t, until_us,
+                        fmt::format(fmt::runtime(excuse.words), fmt::arg("process", fault.process),
+                                    fmt::arg("node", fault.node), fmt::arg("when", when),
+                                    fmt::arg("duration", format_duration_us(fault.duration_us)),
+                                    fmt::arg("name", fault.name()))});
   }
 }
 

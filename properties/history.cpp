@@ -322,6 +322,16 @@ ServerEvent parse_server(const Fields& in) {
 ParseError::ParseError(std::int64_t line, const std::string& what)
     : std::runtime_error(fmt::format("history line {}: {}", line, what)), line_(line) {}
 
+bool FaultEvent::is_own_kind_end() const {
+  return kind && sim::fault_row(*kind).ended_by == kind && request_ppm == 0 && reply_ppm == 0 && duration_us == 0;
+}
+
+bool FaultEvent::ends(const FaultEvent& earlier) const {
+  if (!kind || !earlier.kind || sim::fault_row(*earlier.kind).ended_by != kind) return false;
+  const sim::FaultFields reads = sim::fields_of(*kind);
+  return (!reads.process || process == earlier.process) && (!reads.node || node == earlier.node);
+}
+
 std::string_view to_string(ServerEventKind kind) {
   switch (kind) {
     case ServerEventKind::created: return "created";

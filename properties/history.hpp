@@ -137,6 +137,11 @@ struct FaultEvent {
 
   bool is(sim::FaultKind of) const { return kind == of; }
   bool is(sim::FaultFollowUp of) const { return follow_up == of; }
+  // A loss or slow_node of nothing: it sets back a fault of its own kind (the row's `ended_by`).
+  bool is_own_kind_end() const;
+  // Whether this line is of the kind that ends `earlier` (its row's `ended_by`), on the same process and node
+  // where this kind reads them.
+  bool ends(const FaultEvent& earlier) const;
   // As the history spells it.
   std::string_view name() const { return kind ? sim::to_string(*kind) : sim::to_string(follow_up); }
 };

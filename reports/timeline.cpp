@@ -195,17 +195,17 @@ class Builder {
         break;
       case sim::FaultKind::heal:
         for (std::int64_t p = 0; p < history_.meta.clients; ++p) close_spans(client_lane(p), "partition", fault.t);
-        global_marks_.push_back(Mark{fault.t, "heal", "partitions healed", false});
+        global_marks_.push_back(Mark{fault.t, name, "partitions healed", false});
         break;
       case sim::FaultKind::node_crash: open_span(node, "down", "", fault.t, -1, "node crashed"); break;
       case sim::FaultKind::node_restart:
         close_spans(node, "down", fault.t);
-        if (node) node->marks.push_back(Mark{fault.t, "node_restart", fmt::format("restarted, data {}", fault.mode), false});
+        if (node) node->marks.push_back(Mark{fault.t, name, fmt::format("restarted, data {}", fault.mode), false});
         break;
       case sim::FaultKind::failover:
-        if (node) node->marks.push_back(Mark{fault.t, "failover", fmt::format("promoted (was replica of node {})", fault.from), false});
+        if (node) node->marks.push_back(Mark{fault.t, name, fmt::format("promoted (was replica of node {})", fault.from), false});
         if (Lane* old = node_lane(fault.from)) {
-          old->marks.push_back(Mark{fault.t, "failover", fmt::format("failed over to node {}", fault.node), false});
+          old->marks.push_back(Mark{fault.t, name, fmt::format("failed over to node {}", fault.node), false});
           open_span(old, "down", "", fault.t, -1, "fenced off after failover");
         }
         break;
@@ -221,7 +221,7 @@ class Builder {
         if (own_lane) own_lane->marks.push_back(Mark{fault.t, name, fmt::format("slow by {} ms", fault.delay_us / 1000), false});
         break;
       case sim::FaultKind::loss:
-        global_marks_.push_back(Mark{fault.t, "loss", fmt::format("loss: requests {} ppm, replies {} ppm",
+        global_marks_.push_back(Mark{fault.t, name, fmt::format("loss: requests {} ppm, replies {} ppm",
                                                                    fault.request_ppm, fault.reply_ppm), false});
         break;
       // Drawn by what they do to the nodes' keys and roles: the node's "evicted" server event, a cluster's or

@@ -49,29 +49,14 @@ class World final : public Nemesis, public ProcessHost, private ReplyPath {
   int process_count() const override { return static_cast<int>(clients_.size()); }
   int node_count() const override { return static_cast<int>(nodes_.size()); }
   void write_fault_line(Json line) override;
-  void pause(const FaultSpec& fault, FaultLine& line) override;
-  void crash(const FaultSpec& fault, FaultLine& line) override;
-  void restart(const FaultSpec& fault, FaultLine& line) override;
-  void client_clock_jump(const FaultSpec& fault, FaultLine& line) override;
-  void client_clock_drift(const FaultSpec& fault, FaultLine& line) override;
-  void node_clock_jump(const FaultSpec& fault, FaultLine& line) override;
-  void node_clock_drift(const FaultSpec& fault, FaultLine& line) override;
-  void node_crash(const FaultSpec& fault, FaultLine& line) override;
-  void node_restart(const FaultSpec& fault, FaultLine& line) override;
-  void failover(const FaultSpec& fault, FaultLine& line) override;
-  void partition(const FaultSpec& fault, FaultLine& line) override;
-  void heal(const FaultSpec& fault, FaultLine& line) override;
-  void loss(const FaultSpec& fault, FaultLine& line) override;
-  void slow_node(const FaultSpec& fault, FaultLine& line) override;
-  void evict(const FaultSpec& fault, FaultLine& line) override;
-  void replica_partition(const FaultSpec& fault, FaultLine& line) override;
-  void slot_migration(const FaultSpec& fault, FaultLine& line) override;
-  void split_brain(const FaultSpec& fault, FaultLine& line) override;
+  void carry_out(const FaultSpec& fault, FaultLine& line) override;
 
   // Runs the whole scenario: starts clients, schedules faults, runs to the end. Returns events run.
   std::uint64_t run();
 
  private:
+  struct Faults;  // what each kind of fault does to the world (world_nemesis.cpp)
+
   void start_client(int id);
   // What a topology's faults act on.
   WorldParts parts();

@@ -32,20 +32,6 @@ enum class FaultKind : std::uint8_t {
   split_brain,         // a master is cut off with one client from the majority (cluster or sentinel)
 };
 
-inline constexpr std::array kFaultKinds{
-    FaultKind::pause,           FaultKind::crash,           FaultKind::restart,
-    FaultKind::client_clock_jump, FaultKind::client_clock_drift, FaultKind::node_clock_jump,
-    FaultKind::node_clock_drift, FaultKind::node_crash,     FaultKind::node_restart,
-    FaultKind::failover,        FaultKind::partition,       FaultKind::heal,
-    FaultKind::loss,            FaultKind::slow_node,       FaultKind::evict,
-    FaultKind::replica_partition, FaultKind::slot_migration, FaultKind::split_brain,
-};
-
-// The scenario files' and the history's spelling ("node_clock_jump").
-std::string_view to_string(FaultKind kind);
-std::optional<FaultKind> fault_kind_named(std::string_view name);
-inline std::ostream& operator<<(std::ostream& out, FaultKind kind) { return out << to_string(kind); }
-
 // Which of FaultSpec's fields a kind reads: the scenario reader requires them, explore draws them, and
 // a fault is described with them.
 struct FaultFields {
@@ -58,7 +44,6 @@ struct FaultFields {
   bool loss = false;      // request_loss_ppm / reply_loss_ppm (one of them suffices)
   bool evict_target = false;
 };
-FaultFields fields_of(FaultKind kind);
 
 // What a topology must have for a kind to apply: a scenario naming it elsewhere is refused at its line, and
 // explore and the random nemesis never draw it there.
@@ -86,27 +71,261 @@ struct TheoryLimit {
   std::string_view cases;    // the theory table's cases, "F7, F9"
 };
 
-// Every fact about a kind, in one row (fault.cpp): readers ask the row, never spell the kind.
+// The fields of a kind's history line after "fault", in their order (sim/README.md, "History"). The dispatcher
+// (nemesis/dispatch.cpp) writes them from the FaultSpec; `from` and `slot` only the backend knows, at write().
+enum class LineField : std::uint8_t {
+  none,  // past the kind's last field
+  process,
+  node,
+  duration_us,
+  delay_us,  // slow_node's FaultSpec::duration_us
+  delta_us,
+  drift_ppm,
+  mode,         // node_restart's RestartMode
+  from,         // the backend's: the master a failover fenced off, the one a slot migrates from
+  slot,         // the backend's: the slot that migrates
+  loss_ppm,     // "request_ppm", then "reply_ppm"
+  evict_target, // "target", written only when not `any`
+};
+using LineFields = std::array<LineField, 4>;
+
+// Which coverage marks (properties/exercise.hpp) the kind's own line feeds; the other marks come from what a
+// fault causes (a lost reply, an evicted or expired key), whatever its kind.
+enum class FaultCoverage : std::uint8_t {
+  effects_only,  // its line feeds none: its marks are what it causes
+  paused_process,   // pause_during_hold (its process holds), renewal_across_pause (its renewal was in flight)
+  crashed_process,  // waiter_when_holder_died (its process held, another waited); its holds end
+  clock_jump,       // clock_jump_while_held (anyone held)
+  cut_process,      // partition_during_hold (its process held)
+  node_fault,       // node_fault_during_hold (anyone held)
+};
+
+// How fair_waits (properties/fair_waits.cpp) excuses a waiter's slow turn by a fault of this kind: for how long,
+// whose turn (`of_process`: only its process's, else anyone's), in which words ({process}, {node}, {when},
+// {duration}, {name} are the line's). A kind that ends its own kind (loss, slow_node) excuses nothing when
+// the line is such an end.
+enum class ExcuseSpan : std::uint8_t {
+  never,         // a waiter's turn does not rest on it
+  instant,       // the moment of its line
+  for_duration,  // from its line for its duration_us
+  until_ended,   // from its line until the line of the fault that ends it (`ended_by`), else the run's end
+};
+struct WaitExcuse {
+  ExcuseSpan span = ExcuseSpan::never;
+  bool of_process = false;
+  std::string_view words;
+};
+
+// Every fact about a kind, in one row (fault_rows::row_of below): readers ask the row, never spell the kind.
 struct FaultKindRow {
   FaultKind kind;
   std::string_view name;  // the scenario files' and the history's spelling
   FaultFields fields;
   FaultNeeds needs;
   // The kind that ends it (crash -> restart, partition -> heal), drawn with it; nullopt when it ends by itself
-  // (a pause) or lasts (a clock jump). loss and slow_node end with a second fault of their own kind.
+  // (a pause) or lasts (a clock jump). loss and slow_node end with a second fault of their own kind. A fault
+  // ends one with the same process and node, where the ending kind reads them.
   std::optional<FaultKind> ended_by;
   bool follow_up;  // restart, node_restart, heal: only ever drawn with the fault they end, never named alone
   bool on_redis_server;  // the redis backend can make it real on redis-server
   bool on_serve;         // ... and on `lockcheck serve` (single nodes, no persistence)
+  // False: refused by name on a [sentinel], before any other refusal (replica_partition, slot_migration); a kind
+  // redis-server cannot make real anywhere (evict) is refused by on_redis_server.
+  bool on_redis_sentinel;
   bool lasting;     // its effect lasts until something ends it: it lands when a lock operation meets it
   FaultLane lane;
   // The theory's limit when a find rests on it; clock kinds: `limit` when ahead or fast, `limit_back` when
   // behind or slow. A node_restart that kept its data is no limit (theory_limit_of()).
   TheoryLimit limit;
   TheoryLimit limit_back;
+  LineFields line;
+  FaultCoverage coverage;
+  WaitExcuse excuse;
 };
 
-const FaultKindRow& fault_row(FaultKind kind);
+namespace fault_rows {
+
+using enum FaultNeeds;
+using enum LineField;
+using enum FaultCoverage;
+using enum ExcuseSpan;
+constexpr FaultLane on_client = FaultLane::client;
+constexpr FaultLane on_node = FaultLane::node;
+constexpr FaultLane on_run = FaultLane::global;
+
+inline constexpr TheoryLimit kNoLimit{};
+inline constexpr TheoryLimit kFailover{LimitFamily::replication_loss, "a failover promoted a replica the grant had not reached (asynchronous replication, F5)", "F5"};
+inline constexpr TheoryLimit kSplitBrain{LimitFamily::replication_loss, "a split brain let a cut-off master and a promoted replica both grant (F6)", "F6"};
+inline constexpr TheoryLimit kRestartWithoutGrant{LimitFamily::replication_loss, "a node restarted without the grant (no fsync of it, F10)", "F10"};
+inline constexpr TheoryLimit kNodeClockAhead{LimitFamily::early_expiry, "a node's clock jumped ahead and expired the key early (F7, F9)", "F7, F9"};
+inline constexpr TheoryLimit kNodeClockBack{LimitFamily::late_expiry, "a node's clock stepped back and the key outlived its TTL (S7)", "S7"};
+inline constexpr TheoryLimit kNodeClockFast{LimitFamily::early_expiry, "a node's clock ran fast and expired the key early (F12)", "F12"};
+inline constexpr TheoryLimit kNodeClockSlow{LimitFamily::late_expiry, "a node's clock ran slow and the key outlived its TTL (S7)", "S7"};
+inline constexpr TheoryLimit kPausedHolder{LimitFamily::late_holder, "a holder was paused past its validity and went on (Kleppmann's case, F4; only fencing at the resource helps)", "F4"};
+inline constexpr WaitExcuse kNoExcuse{};
+inline constexpr WaitExcuse kAnInstant{instant, false, "a {name} at t={when}"};
+
+// The row of each kind. Every kind is a case (no default): -Wswitch names this function for a kind without a
+// row, and a value past the last kind falls through to the empty row, which ends kFaultKinds.
+constexpr FaultKindRow row_of(FaultKind kind) {
+  switch (kind) {
+    case FaultKind::pause:
+      return {.kind = FaultKind::pause, .name = "pause", .fields = {.process = true, .duration = true}, .needs = nothing,
+              .ended_by = std::nullopt, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_client, .limit = kPausedHolder, .limit_back = kPausedHolder, .line = {process, duration_us}, .coverage = paused_process,
+              .excuse = {for_duration, true, "process {process} was paused at t={when} for {duration}"}};
+    case FaultKind::crash:
+      return {.kind = FaultKind::crash, .name = "crash", .fields = {.process = true}, .needs = nothing,
+              .ended_by = FaultKind::restart, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_client, .limit = kNoLimit, .limit_back = kNoLimit, .line = {process}, .coverage = crashed_process,
+              .excuse = {until_ended, true, "process {process} crashed at t={when}"}};
+    case FaultKind::restart:
+      return {.kind = FaultKind::restart, .name = "restart", .fields = {.process = true}, .needs = nothing,
+              .ended_by = std::nullopt, .follow_up = true,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = false,
+              .lane = on_client, .limit = kNoLimit, .limit_back = kNoLimit, .line = {process}, .coverage = effects_only,
+              .excuse = kNoExcuse};
+    // client_clock_jump: excuses nothing: a correct fair lock trusts no client's clock.
+    case FaultKind::client_clock_jump:
+      return {.kind = FaultKind::client_clock_jump, .name = "client_clock_jump", .fields = {.process = true, .delta = true}, .needs = nothing,
+              .ended_by = std::nullopt, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_client, .limit = kNoLimit, .limit_back = kNoLimit, .line = {process, delta_us}, .coverage = clock_jump,
+              .excuse = kNoExcuse};
+    case FaultKind::client_clock_drift:
+      return {.kind = FaultKind::client_clock_drift, .name = "client_clock_drift", .fields = {.process = true, .drift = true}, .needs = nothing,
+              .ended_by = std::nullopt, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_client, .limit = kNoLimit, .limit_back = kNoLimit, .line = {process, drift_ppm}, .coverage = effects_only,
+              .excuse = kNoExcuse};
+    case FaultKind::node_clock_jump:
+      return {.kind = FaultKind::node_clock_jump, .name = "node_clock_jump", .fields = {.node = true, .delta = true}, .needs = nothing,
+              .ended_by = std::nullopt, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_node, .limit = kNodeClockAhead, .limit_back = kNodeClockBack, .line = {node, delta_us}, .coverage = clock_jump,
+              .excuse = kAnInstant};
+    // node_clock_drift: excuses nothing: a waiter polls within a fraction of its lease, a drifting clock (30% at most)
+    // does not make it miss one.
+    case FaultKind::node_clock_drift:
+      return {.kind = FaultKind::node_clock_drift, .name = "node_clock_drift", .fields = {.node = true, .drift = true}, .needs = nothing,
+              .ended_by = std::nullopt, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_node, .limit = kNodeClockFast, .limit_back = kNodeClockSlow, .line = {node, drift_ppm}, .coverage = effects_only,
+              .excuse = kNoExcuse};
+    case FaultKind::node_crash:
+      return {.kind = FaultKind::node_crash, .name = "node_crash", .fields = {.node = true}, .needs = nothing,
+              .ended_by = FaultKind::node_restart, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_node, .limit = kNoLimit, .limit_back = kNoLimit, .line = {node}, .coverage = node_fault,
+              .excuse = {until_ended, false, "node {node} crashed at t={when}"}};
+    case FaultKind::node_restart:
+      return {.kind = FaultKind::node_restart, .name = "node_restart", .fields = {.node = true, .mode = true}, .needs = nothing,
+              .ended_by = std::nullopt, .follow_up = true,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = false,
+              .lane = on_node, .limit = kRestartWithoutGrant, .limit_back = kRestartWithoutGrant, .line = {node, mode}, .coverage = node_fault,
+              .excuse = kAnInstant};
+    case FaultKind::failover:
+      return {.kind = FaultKind::failover, .name = "failover", .fields = {.node = true}, .needs = replica,
+              .ended_by = std::nullopt, .follow_up = false,
+              .on_redis_server = true, .on_serve = false, .on_redis_sentinel = true, .lasting = false,
+              .lane = on_node, .limit = kFailover, .limit_back = kFailover, .line = {node, from}, .coverage = node_fault,
+              .excuse = kAnInstant};
+    case FaultKind::partition:
+      return {.kind = FaultKind::partition, .name = "partition", .fields = {.process = true, .node = true}, .needs = nothing,
+              .ended_by = FaultKind::heal, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_client, .limit = kNoLimit, .limit_back = kNoLimit, .line = {process, node}, .coverage = cut_process,
+              .excuse = {until_ended, true, "process {process} was cut off from node {node} at t={when}"}};
+    case FaultKind::heal:
+      return {.kind = FaultKind::heal, .name = "heal", .fields = {}, .needs = nothing,
+              .ended_by = std::nullopt, .follow_up = true,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = false,
+              .lane = on_run, .limit = kNoLimit, .limit_back = kNoLimit, .line = {}, .coverage = effects_only,
+              .excuse = kNoExcuse};
+    case FaultKind::loss:
+      return {.kind = FaultKind::loss, .name = "loss", .fields = {.loss = true}, .needs = nothing,
+              .ended_by = FaultKind::loss, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_run, .limit = kNoLimit, .limit_back = kNoLimit, .line = {loss_ppm}, .coverage = effects_only,
+              .excuse = {until_ended, false, "messages were lost from t={when}"}};
+    case FaultKind::slow_node:
+      return {.kind = FaultKind::slow_node, .name = "slow_node", .fields = {.node = true, .duration = true}, .needs = nothing,
+              .ended_by = FaultKind::slow_node, .follow_up = false,
+              .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_node, .limit = kNoLimit, .limit_back = kNoLimit, .line = {node, delay_us}, .coverage = effects_only,
+              .excuse = {until_ended, false, "node {node} was slow from t={when}"}};
+    case FaultKind::evict:
+      return {.kind = FaultKind::evict, .name = "evict", .fields = {.node = true, .evict_target = true}, .needs = eviction_policy,
+              .ended_by = std::nullopt, .follow_up = false,
+              .on_redis_server = false, .on_serve = false, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_node, .limit = kNoLimit, .limit_back = kNoLimit, .line = {node, evict_target}, .coverage = effects_only,
+              .excuse = kAnInstant};
+    case FaultKind::replica_partition:
+      return {.kind = FaultKind::replica_partition, .name = "replica_partition", .fields = {.node = true}, .needs = replica,
+              .ended_by = FaultKind::heal, .follow_up = false,
+              .on_redis_server = false, .on_serve = false, .on_redis_sentinel = false, .lasting = true,
+              .lane = on_node, .limit = kNoLimit, .limit_back = kNoLimit, .line = {node}, .coverage = effects_only,
+              .excuse = {until_ended, false, "a replica was cut off at t={when}"}};
+    case FaultKind::slot_migration:
+      return {.kind = FaultKind::slot_migration, .name = "slot_migration", .fields = {.node = true, .duration = true}, .needs = two_shards,
+              .ended_by = std::nullopt, .follow_up = false,
+              .on_redis_server = true, .on_serve = false, .on_redis_sentinel = false, .lasting = false,
+              .lane = on_node, .limit = kNoLimit, .limit_back = kNoLimit, .line = {node, from, slot, duration_us}, .coverage = effects_only,
+              .excuse = kAnInstant};
+    case FaultKind::split_brain:
+      return {.kind = FaultKind::split_brain, .name = "split_brain", .fields = {.process = true, .node = true}, .needs = cluster_or_sentinel,
+              .ended_by = FaultKind::heal, .follow_up = false,
+              .on_redis_server = true, .on_serve = false, .on_redis_sentinel = true, .lasting = true,
+              .lane = on_node, .limit = kSplitBrain, .limit_back = kSplitBrain, .line = {node, process}, .coverage = node_fault,
+              .excuse = {until_ended, false, "a split brain from t={when}"}};
+  }
+  return {};
+}
+
+// How many kinds: the enum's values from 0 that have a row.
+constexpr std::size_t kind_count() {
+  std::size_t count = 0;
+  while (count < 256 && !row_of(static_cast<FaultKind>(count)).name.empty()) ++count;
+  return count;
+}
+
+inline constexpr auto kRows = [] {
+  std::array<FaultKindRow, kind_count()> rows{};
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = row_of(static_cast<FaultKind>(i));
+  return rows;
+}();
+
+// Each row names its own kind, and every name is one kind's.
+constexpr bool rows_consistent() {
+  for (std::size_t i = 0; i < kRows.size(); ++i) {
+    if (static_cast<std::size_t>(kRows[i].kind) != i) return false;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (kRows[j].name == kRows[i].name) return false;
+    }
+  }
+  return true;
+}
+static_assert(rows_consistent(), "a FaultKind's row must name that kind, and each kind its own name");
+
+}  // namespace fault_rows
+
+// Every kind, in the enum's order.
+inline constexpr auto kFaultKinds = [] {
+  std::array<FaultKind, fault_rows::kRows.size()> kinds{};
+  for (std::size_t i = 0; i < kinds.size(); ++i) kinds[i] = fault_rows::kRows[i].kind;
+  return kinds;
+}();
+
+constexpr const FaultKindRow& fault_row(FaultKind kind) { return fault_rows::kRows[static_cast<std::size_t>(kind)]; }
+constexpr FaultFields fields_of(FaultKind kind) { return fault_row(kind).fields; }
+
+// The scenario files' and the history's spelling ("node_clock_jump").
+constexpr std::string_view to_string(FaultKind kind) { return fault_row(kind).name; }
+std::optional<FaultKind> fault_kind_named(std::string_view name);
+inline std::ostream& operator<<(std::ostream& out, FaultKind kind) { return out << to_string(kind); }
+
 // The kinds a follow-up ends (node_restart: node_crash; heal: partition, replica_partition, split_brain),
 // read from the rows' `ended_by`; empty for a kind that is no follow-up.
 std::vector<FaultKind> kinds_ended_by(FaultKind follow_up);
@@ -144,6 +363,12 @@ struct FaultSpec {
 
 // The theory's limit this fault stands for, if any (the row's, by the fault's sign and restart mode).
 std::optional<TheoryLimit> theory_limit_of(const FaultSpec& fault);
+
+// Whether `fault` sets back a fault of its own kind (a loss or slow_node of nothing): the end of one.
+bool is_own_kind_end(const FaultSpec& fault);
+// Whether `later` ends `fault` (the row's `ended_by`, on the same process and node where the ending kind reads
+// them; a fault of its own kind only when it is such an end).
+bool ends(const FaultSpec& later, const FaultSpec& fault);
 
 // "t=1200ms pause process=1 duration_ms=1500": every field the kind reads, as its scenario key.
 std::string describe(const FaultSpec& fault);

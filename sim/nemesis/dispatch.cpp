@@ -21,34 +21,28 @@ void check_targets(const FaultSpec& fault, const Nemesis& nemesis) {
   }
 }
 
-// The line every backend writes for `fault`. A null field is the backend's to fill in at write() (what
-// only it knows); its place in the line is fixed here, so both backends' lines read the same.
+// The line every backend writes for `fault`: its row's line fields, in order. A null field is the backend's to
+// fill in at write() (what only it knows); its place in the line is fixed here, so both backends' lines read
+// the same.
 Json line_of(const FaultSpec& fault) {
   Json line{{"fault", std::string(to_string(fault.kind))}};
-  switch (fault.kind) {
-    case FaultKind::pause: line["process"] = fault.process, line["duration_us"] = fault.duration_us; break;
-    case FaultKind::crash:
-    case FaultKind::restart: line["process"] = fault.process; break;
-    case FaultKind::client_clock_jump: line["process"] = fault.process, line["delta_us"] = fault.delta_us; break;
-    case FaultKind::client_clock_drift: line["process"] = fault.process, line["drift_ppm"] = fault.drift_ppm; break;
-    case FaultKind::node_clock_jump: line["node"] = fault.node, line["delta_us"] = fault.delta_us; break;
-    case FaultKind::node_clock_drift: line["node"] = fault.node, line["drift_ppm"] = fault.drift_ppm; break;
-    case FaultKind::node_crash:
-    case FaultKind::replica_partition: line["node"] = fault.node; break;
-    case FaultKind::node_restart: line["node"] = fault.node, line["mode"] = std::string(to_string(fault.mode)); break;
-    case FaultKind::failover: line["node"] = fault.node, line["from"] = nullptr; break;
-    case FaultKind::partition: line["process"] = fault.process, line["node"] = fault.node; break;
-    case FaultKind::heal: break;
-    case FaultKind::loss: line["request_ppm"] = fault.request_loss_ppm, line["reply_ppm"] = fault.reply_loss_ppm; break;
-    case FaultKind::slow_node: line["node"] = fault.node, line["delay_us"] = fault.duration_us; break;
-    case FaultKind::evict:
-      line["node"] = fault.node;
-      if (fault.evict_target != EvictTarget::any) line["target"] = std::string(to_string(fault.evict_target));
-      break;
-    case FaultKind::slot_migration:
-      line["node"] = fault.node, line["from"] = nullptr, line["slot"] = nullptr, line["duration_us"] = fault.duration_us;
-      break;
-    case FaultKind::split_brain: line["node"] = fault.node, line["process"] = fault.process; break;
+  for (const LineField field : fault_row(fault.kind).line) {
+    switch (field) {
+      case LineField::none: return line;
+      case LineField::process: line["process"] = fault.process; break;
+      case LineField::node: line["node"] = fault.node; break;
+      case LineField::duration_us: line["duration_us"] = fault.duration_us; break;
+      case LineField::delay_us: line["delay_us"] = fault.duration_us; break;
+      case LineField::delta_us: line["delta_us"] = fault.delta_us; break;
+      case LineField::drift_ppm: line["drift_ppm"] = fault.drift_ppm; break;
+      case LineField::mode: line["mode"] = std::string(to_string(fault.mode)); break;
+      case LineField::from: line["from"] = nullptr; break;
+      case LineField::slot: line["slot"] = nullptr; break;
+      case LineField::loss_ppm: line["request_ppm"] = fault.request_loss_ppm, line["reply_ppm"] = fault.reply_loss_ppm; break;
+      case LineField::evict_target:
+        if (fault.evict_target != EvictTarget::any) line["target"] = std::string(to_string(fault.evict_target));
+        break;
+    }
   }
   return line;
 }
@@ -63,9 +57,9 @@ void FaultLine::write(const Json& extra) {
   nemesis_.write_fault_line(std::move(line_));
 }
 
-void FaultLine::write_as(const char* fault, const Json& fields) {
+void FaultLine::write_as(FaultFollowUp event, const Json& fields) {
   LOCKCHECK_ASSERT(!written_);
-  Json line{{"fault", fault}};
+  Json line{{"fault", std::string(to_string(event))}};
   for (const auto& [key, value] : fields.items()) line[key] = value;
   written_ = true;
   nemesis_.write_fault_line(std::move(line));
@@ -74,26 +68,7 @@ void FaultLine::write_as(const char* fault, const Json& fields) {
 bool apply_fault(const FaultSpec& fault, Nemesis& nemesis) {
   check_targets(fault, nemesis);
   FaultLine line(nemesis, line_of(fault));
-  switch (fault.kind) {
-    case FaultKind::pause: nemesis.pause(fault, line); break;
-    case FaultKind::crash: nemesis.crash(fault, line); break;
-    case FaultKind::restart: nemesis.restart(fault, line); break;
-    case FaultKind::client_clock_jump: nemesis.client_clock_jump(fault, line); break;
-    case FaultKind::client_clock_drift: nemesis.client_clock_drift(fault, line); break;
-    case FaultKind::node_clock_jump: nemesis.node_clock_jump(fault, line); break;
-    case FaultKind::node_clock_drift: nemesis.node_clock_drift(fault, line); break;
-    case FaultKind::node_crash: nemesis.node_crash(fault, line); break;
-    case FaultKind::node_restart: nemesis.node_restart(fault, line); break;
-    case FaultKind::failover: nemesis.failover(fault, line); break;
-    case FaultKind::partition: nemesis.partition(fault, line); break;
-    case FaultKind::heal: nemesis.heal(fault, line); break;
-    case FaultKind::loss: nemesis.loss(fault, line); break;
-    case FaultKind::slow_node: nemesis.slow_node(fault, line); break;
-    case FaultKind::evict: nemesis.evict(fault, line); break;
-    case FaultKind::replica_partition: nemesis.replica_partition(fault, line); break;
-    case FaultKind::slot_migration: nemesis.slot_migration(fault, line); break;
-    case FaultKind::split_brain: nemesis.split_brain(fault, line); break;
-  }
+  nemesis.carry_out(fault, line);
   return line.written();
 }
 

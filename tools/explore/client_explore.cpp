@@ -33,21 +33,10 @@ std::vector<std::vector<sim::FaultSpec>> units_of(const std::vector<sim::FaultSp
     taken[i] = true;
     std::vector<sim::FaultSpec> unit{faults[i]};
     const sim::FaultSpec& fault = faults[i];
-    const auto ends = [&](const sim::FaultSpec& later) {
-      switch (fault.kind) {
-        case sim::FaultKind::crash: return later.kind == sim::FaultKind::restart && later.process == fault.process;
-        case sim::FaultKind::node_crash: return later.kind == sim::FaultKind::node_restart && later.node == fault.node;
-        case sim::FaultKind::partition:
-        case sim::FaultKind::split_brain:
-        case sim::FaultKind::replica_partition: return later.kind == sim::FaultKind::heal;
-        case sim::FaultKind::loss: return later.kind == sim::FaultKind::loss && later.request_loss_ppm == 0 && later.reply_loss_ppm == 0;
-        case sim::FaultKind::slow_node: return later.kind == sim::FaultKind::slow_node && later.node == fault.node && later.duration_us == 0;
-        default: return false;
-      }
-    };
-    const bool has_end = fault.kind != sim::FaultKind::slow_node || fault.duration_us > 0;
+    // A loss or slow node of nothing is itself the end of one.
+    const bool has_end = !sim::is_own_kind_end(fault);
     for (std::size_t j = i + 1; has_end && j < faults.size(); ++j) {
-      if (!taken[j] && ends(faults[j])) {
+      if (!taken[j] && sim::ends(faults[j], fault)) {
         taken[j] = true;
         unit.push_back(faults[j]);
         break;
@@ -65,9 +54,11 @@ std::vector<sim::FaultSpec> joined(const std::vector<std::vector<sim::FaultSpec>
   return faults;
 }
 
-// The kinds whose known limits are the server's (it lost or expired the grant), not the client's.
-bool server_side_fault(const std::string& kind) {
-  return kind == "failover" || kind == "split_brain" || kind == "node_crash" || kind == "node_clock_jump" || kind == "node_clock_drift";
+// The kinds whose known limits are the server's (it lost or expired the grant), not the client's: those the
+// timeline draws on a node's lane.
+bool server_side_fault(const std::string& name) {
+  const std::optional<sim::FaultKind> kind = sim::fault_kind_named(name);
+  return kind && sim::fault_row(*kind).lane == sim::FaultLane::node;
 }
 
 // The faults, and the link delays drawn beyond `base`'s links.
@@ -123,7 +114,7 @@ std::vector<sim::FaultKind> kinds_not_real(const sim::RunConfig& base, bool (*su
   std::vector<sim::FaultKind> out;
   const bool sentinel = base.sentinel.sentinels > 0;
   for (const sim::FaultKind kind : applicable_kinds(base)) {
-    const bool refused_on_sentinel = sentinel && (kind == sim::FaultKind::slot_migration || kind == sim::FaultKind::replica_partition);
+    const bool refused_on_sentinel = sentinel && !sim::fault_row(kind).on_redis_sentinel;
     if (!supported(kind) || refused_on_sentinel) out.push_back(kind);
   }
   return out;

@@ -33,27 +33,11 @@ class RealNemesis final : public sim::Nemesis {
   int process_count() const override { return workers_ ? workers_->count() : 0; }
   int node_count() const override { return nodes_; }
   void write_fault_line(sim::Json line) override;
-  void pause(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  void crash(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  void restart(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  void client_clock_jump(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  void client_clock_drift(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  void node_clock_jump(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  void node_clock_drift(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  void node_crash(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  void node_restart(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  void failover(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  void partition(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  void heal(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  void loss(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  void slow_node(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  // Refused before the run starts (check_supported); reaching them is a bug.
-  void evict(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  void replica_partition(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  void slot_migration(const sim::FaultSpec& fault, sim::FaultLine& line) override;
-  void split_brain(const sim::FaultSpec& fault, sim::FaultLine& line) override;
+  void carry_out(const sim::FaultSpec& fault, sim::FaultLine& line) override;
 
  private:
+  struct Faults;  // what each kind of fault does (real_nemesis.cpp)
+
   const TimeBase& time_;
   RecordSink& sink_;
   Topology& topology_;

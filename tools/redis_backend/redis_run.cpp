@@ -390,7 +390,7 @@ void check_supported(const sim::RunConfig& config, std::uint64_t seed) {
   }
   if (sentinel) {
     for (const auto& fault : fault_schedule(config, seed)) {
-      if (fault.kind == sim::FaultKind::slot_migration || fault.kind == sim::FaultKind::replica_partition) {
+      if (!sim::fault_row(fault.kind).on_redis_sentinel) {
         refuse(fmt::format("fault '{}' on a [sentinel]", sim::to_string(fault.kind)));
       }
     }

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "model/fault_lines.hpp"
 #include "topology.hpp"
 
 namespace lockcheck::redis_backend {
@@ -105,10 +106,8 @@ void Topology::sentinel_promoted(int node, std::int64_t t_us) {
 void Topology::record_promotion(int node, int old_master, const char* by, std::int64_t t_us) {
   const auto& old_observer = observers_.at(static_cast<std::size_t>(old_master));
   const bool old_up = old_observer != nullptr;
-  Json line{{"fault", "failover"}, {"node", node}, {"from", old_master}, {"by", by}};
   // The old master is not demoted by the promotion: until the `rejoin` it grants as a second master.
-  if (old_up) line["from_serving"] = true;
-  sink_.add(t_us, "fault", std::move(line));
+  sink_.add(t_us, "fault", sim::fault_lines::failover_by(node, old_master, by, old_up));
   const std::map<std::string, KeyState> before = old_up ? old_observer->last_state() : state_at_crash_.at(static_cast<std::size_t>(old_master));
   start_observer(node, before, t_us, old_master, !old_up);
   for (int& master : replica_of_) {
@@ -131,14 +130,14 @@ void Topology::record_rejoin(int node, int master, std::int64_t t_us) {
   if (!observer) {
     // Restarted after its failover (a cluster master that crashed): what it held was recorded lost at the
     // failover, and it served nothing since.
-    sink_.add(t_us, "fault", Json{{"fault", "rejoin"}, {"node", node}, {"master", master}});
+    sink_.add(t_us, "fault", sim::fault_lines::rejoin(node, master));
     return;
   }
   observer->drain();
   const std::map<std::string, KeyState> before = observer->last_state();
   retired_gaps_.add(observer->gaps());
   observer.reset();
-  sink_.add(t_us, "fault", Json{{"fault", "rejoin"}, {"node", node}, {"master", master}});
+  sink_.add(t_us, "fault", sim::fault_lines::rejoin(node, master));
   const auto& kept_by = observers_.at(static_cast<std::size_t>(master));
   const std::map<std::string, KeyState> kept = kept_by ? kept_by->last_state() : std::map<std::string, KeyState>{};
   for (const auto& [key, state] : before) {
