@@ -323,7 +323,9 @@ ParseError::ParseError(std::int64_t line, const std::string& what)
     : std::runtime_error(fmt::format("history line {}: {}", line, what)), line_(line) {}
 
 bool FaultEvent::is_own_kind_end() const {
-  return kind && sim::fault_row(*kind).ended_by == kind && request_ppm == 0 && reply_ppm == 0 && duration_us == 0;
+  // A slow_node line carries its size as delay_us (the row's line), the others as duration_us.
+  return kind && sim::fault_row(*kind).ended_by == kind && request_ppm == 0 && reply_ppm == 0 && duration_us == 0 &&
+         delay_us == 0;
 }
 
 bool FaultEvent::ends(const FaultEvent& earlier) const {

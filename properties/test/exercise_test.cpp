@@ -61,6 +61,29 @@ TEST(Exercise, ALossPeriodBegunBeforeAnyOperationLandsWhenOneMeetsIt) {
   EXPECT_EQ(exercise.faults_during_hold + exercise.faults_during_ops, 1);
 }
 
+// A slow_node line carries its delay as "delay_us" (the row's line); the reader took a line without
+// "duration_us" for the end of a slow node, so a slow node begun before any operation never landed.
+TEST(Exercise, ASlowNodeBegunBeforeAnyOperationLandsWhenOneMeetsIt) {
+  HistoryBuilder h;
+  h.fault(100, {{"fault", "slow_node"}, {"node", 0}, {"delay_us", 400'000}});
+  h.invoke(200, 0, "acquire");
+  const Exercise exercise = exercise_of(h.parse());
+  EXPECT_EQ(exercise.faults, 1);
+  EXPECT_EQ(exercise.faults_during_hold + exercise.faults_during_ops, 1);
+  const auto& slow = std::get<FaultEvent>(h.parse().events[1]);
+  EXPECT_FALSE(slow.is_own_kind_end()) << "a slow node of 400 ms is no end of one";
+}
+
+TEST(Exercise, ASlowNodeOfNothingEndsTheSlowNodeBeforeIt) {
+  HistoryBuilder h;
+  h.fault(100, {{"fault", "slow_node"}, {"node", 0}, {"delay_us", 400'000}});
+  h.fault(150, {{"fault", "slow_node"}, {"node", 0}, {"delay_us", 0}});
+  h.invoke(200, 0, "acquire");
+  const Exercise exercise = exercise_of(h.parse());
+  EXPECT_EQ(exercise.faults, 2);
+  EXPECT_EQ(exercise.faults_during_hold + exercise.faults_during_ops, 0);
+}
+
 TEST(Exercise, APartitionHealedBeforeAnyOperationNeverLanded) {
   HistoryBuilder h;
   h.fault(100, {{"fault", "partition"}, {"process", 0}, {"node", 0}});
