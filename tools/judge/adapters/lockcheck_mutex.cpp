@@ -8,7 +8,9 @@ int main(int argc, char** argv) {
   if (const std::string topology = env("LOCKCHECK_TOPOLOGY", "single"); topology == "cluster" || topology == "sentinel") {
     std::cerr << "lockcheck_judge_mutex: one Redis server (its first address), not LOCKCHECK_TOPOLOGY=" << topology << "\n"; return 2;
   }
-  lockcheck::Client client(connections().front());
+  // Connected on first use (the several-node constructor), not at start: a client restarted while its node is down
+  // must say hello and answer `fail`, not die before it can (PROTOCOL.md).
+  lockcheck::Client client(std::vector<lockcheck::ConnectionOptions>{connections().front()});
   const bool renewing = argc > 1 && std::string(argv[1]) == "--watchdog";
   lockcheck::Mutex mutex(client, env("LOCKCHECK_KEY", "lock"), lock_options(renewing));
   serve(client, mutex, "lockcheck Mutex", renewing);
