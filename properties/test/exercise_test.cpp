@@ -70,7 +70,8 @@ TEST(Exercise, ASlowNodeBegunBeforeAnyOperationLandsWhenOneMeetsIt) {
   const Exercise exercise = exercise_of(h.parse());
   EXPECT_EQ(exercise.faults, 1);
   EXPECT_EQ(exercise.faults_during_hold + exercise.faults_during_ops, 1);
-  const auto& slow = std::get<FaultEvent>(h.parse().events[1]);
+  const History parsed = h.parse();  // kept: a reference into a temporary history dangled (ASan, CI from a clone)
+  const auto& slow = std::get<FaultEvent>(parsed.events[1]);
   EXPECT_FALSE(slow.is_own_kind_end()) << "a slow node of 400 ms is no end of one";
 }
 
