@@ -28,6 +28,15 @@ std::string reference_variant(const sim::RunConfig& config, const std::string& n
   return std::string(variant_row(config.variant).reference);
 }
 
+namespace {
+
+// A user's scripts against `token`: the reference runs as the token scripts (reference_scripts.hpp).
+bool as_token_scripts(const sim::RunConfig& config, const std::string& reference) {
+  return variant_row(config.variant).user_scripts && reference == "token";
+}
+
+}  // namespace
+
 sim::RunConfig with_reference_lock(const sim::RunConfig& config, const std::string& reference) {
   const VariantRow& lock = variant_row(config.variant);
   const VariantRow& row = variant_row(reference);
@@ -38,7 +47,7 @@ sim::RunConfig with_reference_lock(const sim::RunConfig& config, const std::stri
   }
   sim::RunConfig out = config;
   const bool renews = config.renewal.watchdog || lock.renewal == Renewal::in_background;
-  if (lock.user_scripts && reference == "token") {
+  if (as_token_scripts(config, reference)) {
     // The user's scripts against the token scripts, on the same script path: the same commands in the same
     // simulated time, so the two runs stay in step until the user's scripts do something else.
     out.scripts = reference_token_scripts(!config.scripts.renew.empty());
@@ -55,7 +64,7 @@ sim::RunConfig with_reference_lock(const sim::RunConfig& config, const std::stri
 }
 
 bool reference_can_renew(const sim::RunConfig& config, const std::string& reference) {
-  if (variant_row(config.variant).user_scripts && reference == "token") return !config.scripts.renew.empty();
+  if (as_token_scripts(config, reference)) return !config.scripts.renew.empty();
   return variant_row(reference).renewal == Renewal::by_watchdog;
 }
 
