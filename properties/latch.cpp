@@ -1,4 +1,5 @@
-// latch (count-down latches: meta "latch" = N, sim/workload/latch_workload.hpp). Per latch key, two halves:
+// latch (count-down latches: meta "latch" = N, sim/workload/latch_workload.hpp). Per latch key, two halves, the
+// verdict's clauses opened_early and never_opened (verdict.hpp):
 //  (a) safety: an await returns opened only after the count reached zero: at its ok, at least N distinct
 //      processes had begun a count_down of that key that is not known to have failed ("fail" means certainly
 //      not recorded; a count_down in flight or with an unknown outcome may have counted, and counts here). A
@@ -21,11 +22,16 @@
 #include <vector>
 
 #include "checkers.hpp"
+#include "clauses.hpp"
 #include "describe.hpp"
 #include "history_facts.hpp"
 
 namespace lockcheck::properties {
 namespace {
+
+// The latch's two promises, as clauses of its verdict (verdict.hpp): explore looks for each.
+const std::string kOpenedEarly(kLatchOpenedEarly);
+const std::string kNeverOpened(kLatchNeverOpened);
 
 struct Call {
   std::int64_t process = 0;
@@ -160,15 +166,15 @@ Verdict check_latch(const History& history) {
   const std::int64_t end_us = history.end_us();
   const Stalls stalls(history);
   std::int64_t violations = 0, exercised = 0;
-  std::int64_t first_at_us = kForever;
-  // The witness is the violation that became one first in true time (an early return, or a bound that ran out).
-  auto first = [&](std::int64_t at_us, std::vector<std::int64_t> witnesses, std::string cause) {
+  // Per clause, the violation that became one first in true time (an early return, or a bound that ran out);
+  // the verdict's witness is the earlier of the two.
+  std::map<std::string, std::pair<std::int64_t, Verdict::ClauseViolation>> first_of;
+  auto first = [&](const std::string& clause, std::int64_t at_us, std::vector<std::int64_t> witnesses, std::string cause) {
     ++violations;
-    if (at_us >= first_at_us) return;
-    first_at_us = at_us;
+    const auto known = first_of.find(clause);
+    if (known != first_of.end() && at_us >= known->second.first) return;
     std::sort(witnesses.begin(), witnesses.end());
-    verdict.witnesses = std::move(witnesses);
-    verdict.cause = std::move(cause);
+    first_of[clause] = {at_us, Verdict::ClauseViolation{clause, std::move(witnesses), std::move(cause), {}}};
   };
   for (const auto& [key, calls] : latch_calls(history)) {
     // (b)'s zero: the N-th distinct process's count_down ok.
@@ -193,7 +199,7 @@ Verdict check_latch(const History& history) {
         }
         ++exercised;
         if (static_cast<std::int64_t>(begun.size()) < count) {
-          first(await.done_t, std::move(lines),
+          first(kOpenedEarly, await.done_t, std::move(lines),
                 fmt::format("process {}'s await of latch '{}' returned opened at t={} when only {} of its {} "
                             "count_downs could have counted (processes {} had begun one): the latch opened early",
                             await.process, key, format_time_us(await.done_t), begun.size(), count,
@@ -219,7 +225,7 @@ Verdict check_latch(const History& history) {
                               : await.outcome == OpType::ok ? fmt::format("returned opened only at t={}", format_time_us(returned_us))
                                                             : fmt::format("gave up at t={}, the latch still closed for it",
                                                                           format_time_us(returned_us));
-      first(deadline_us, std::move(lines),
+      first(kNeverOpened, deadline_us, std::move(lines),
             fmt::format("the count of latch '{}' reached zero at t={} (process {}'s count_down, the {} of {}); process "
                         "{}'s await, under way from t={}, {}: {} after it could have seen the latch open, past the "
                         "bound of {}", key, format_time_us(zero->done_t), zero->process, count, count, await.process,
@@ -227,6 +233,12 @@ Verdict check_latch(const History& history) {
                         format_duration_us(deadline_us - start_us)));
     }
   }
+  const std::pair<std::int64_t, Verdict::ClauseViolation>* earliest = nullptr;
+  for (const auto& [clause, violation] : first_of) {
+    verdict.clauses.push_back(violation.second);
+    if (earliest == nullptr || violation.first < earliest->first) earliest = &violation;
+  }
+  if (earliest != nullptr) verdict = restricted_to(verdict, earliest->second.clause);
   conclude(verdict, violations, exercised,
            fmt::format("{} await(s) of a latch of {} returned early or not within the bound", violations, count),
            "no await could be judged (no latch reached zero, and none opened)",

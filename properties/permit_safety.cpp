@@ -1,4 +1,5 @@
-// permit_safety (semaphores: meta "permits" = N). Two halves:
+// permit_safety (semaphores: meta "permits" = N). Three parts, the verdict's clauses too_many_holders,
+// permit_lost and inflated_count (verdict.hpp):
 //  (a) at most N holders at once: no more than N processes (or threads sharing a lock object) inside the
 //      validity they believe they hold, in true time, judged on the belief intervals mutual_exclusion_client
 //      uses (a holder that used the resource after its validity believed it held a permit until then). A
@@ -27,6 +28,7 @@
 
 #include "beliefs.hpp"
 #include "checkers.hpp"
+#include "clauses.hpp"
 #include "describe.hpp"
 #include "history_facts.hpp"
 
@@ -319,6 +321,17 @@ Verdict check_permit_safety(const History& history) {
     verdict.witnesses = first->witnesses;
     verdict.cause = first->cause;
     if (!first->tags.empty()) verdict.tags.push_back(first->tags.front());
+  }
+  // Each part a clause of the verdict (verdict.hpp), so that explore looks for a lost permit past a crowd.
+  const std::pair<std::string_view, const std::vector<Finding>*> parts[] = {
+      {kTooManyHolders, &crowded}, {kInflatedCount, &inflated}, {kPermitLost, &lost}};
+  for (const auto& [clause, findings] : parts) {
+    if (findings->empty()) continue;
+    const Finding& finding = findings->front();
+    std::vector<std::string> tags;
+    if (!finding.tags.empty()) tags.push_back(finding.tags.front());
+    verdict.clauses.push_back(Verdict::ClauseViolation{std::string(clause), finding.witnesses, finding.cause, std::move(tags)});
+    if (&finding == first) verdict.clause = std::string(clause);
   }
   std::string violated;
   if (too_many > 0) violated = fmt::format("{} acquisition(s) made more than {} holders at once", too_many, permits);

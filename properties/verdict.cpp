@@ -5,6 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
+#include "lockcheck/assert.hpp"
+
 namespace lockcheck::properties {
 
 std::string_view to_string(Outcome outcome) {
@@ -44,6 +48,35 @@ std::string to_string(const Verdict& verdict) {
                         fmt::join(diagnostic.witnesses, ", "), diagnostic.cause);
   }
   return text;
+}
+
+Verdict restricted_to(const Verdict& verdict, const std::string& clause) {
+  const auto it = std::find_if(verdict.clauses.begin(), verdict.clauses.end(),
+                               [&](const Verdict::ClauseViolation& violation) { return violation.clause == clause; });
+  LOCKCHECK_ASSERT(it != verdict.clauses.end());
+  Verdict out = verdict;
+  out.clause = it->clause;
+  out.witnesses = it->witnesses;
+  out.cause = it->cause;
+  out.tags = it->tags;
+  return out;
+}
+
+bool violated_clause(const Verdict& verdict, const std::string& clause) {
+  if (verdict.outcome != Outcome::violated) return false;
+  if (clause.empty()) return true;
+  return std::any_of(verdict.clauses.begin(), verdict.clauses.end(),
+                     [&](const Verdict::ClauseViolation& violation) { return violation.clause == clause; });
+}
+
+std::string selector(const std::string& property, const std::string& clause) {
+  return clause.empty() ? property : property + "/" + clause;
+}
+
+std::pair<std::string, std::string> split_selector(const std::string& selector) {
+  const std::size_t slash = selector.find('/');
+  if (slash == std::string::npos) return {selector, ""};
+  return {selector.substr(0, slash), selector.substr(slash + 1)};
 }
 
 void conclude(Verdict& verdict, std::int64_t violations, std::int64_t exercised, std::string violated_summary,

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -32,7 +33,28 @@ struct Verdict {
   std::vector<Diagnostic> diagnostics;   // non-gating findings beside the verdict
   // Facts of the first violation a program may act on (not written to reports): kPastOwnValidity.
   std::vector<std::string> tags;
+  // A property that makes separate promises (a latch opens only after its count, and then for everyone) names
+  // them: `clause` is the one the witnesses above broke (the first violation's), `clauses` every clause broken
+  // in the run, each with its own first violation. Both empty for a property of one promise. Explore keeps
+  // one find per (property, clause), so a latch that opened early does not hide one that never opens.
+  std::string clause;
+  struct ClauseViolation {
+    std::string clause;
+    std::vector<std::int64_t> witnesses;
+    std::string cause;
+    std::vector<std::string> tags;
+  };
+  std::vector<ClauseViolation> clauses;
 };
+
+// The verdict as seen through one of its clauses: the witnesses, cause and tags of that clause's first
+// violation. Precondition: `clause` is among verdict.clauses.
+Verdict restricted_to(const Verdict& verdict, const std::string& clause);
+bool violated_clause(const Verdict& verdict, const std::string& clause);
+
+// "property" or "property/clause": what explore, the shrinker and the reference judge one find by.
+std::string selector(const std::string& property, const std::string& clause);
+std::pair<std::string, std::string> split_selector(const std::string& selector);  // {property, clause}
 
 // mutual_exclusion_client: the overlapping holder used the resource after its own validity had ended;
 // mutual_exclusion_resource: one of the two writes of the lost update was such a holder's.

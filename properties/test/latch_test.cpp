@@ -147,5 +147,31 @@ TEST(Latch, NotApplicableToALock) {
   EXPECT_NE(verdict.summary.find("not applicable"), std::string::npos) << verdict.summary;
 }
 
+// Both promises broken in one run: each is a clause of the verdict with its own first violation (explore keeps
+// a find per clause, verdict.hpp), and the verdict's own witness is the earlier one's, named by its clause.
+TEST(Latch, EachPromiseBrokenIsAClauseWithItsOwnWitness) {
+  HistoryBuilder b = latch_of_two(10'000'000);
+  const std::int64_t waiting = b.invoke(1000, 2, "await", "", "lock:2");  // never opened: past its bound at 3.09 s
+  count_down(b, 50'000, 0, "lock:2");
+  const std::int64_t zero = count_down(b, 90'000, 1, "lock:2");
+  const std::int64_t early = b.invoke(5'000'000, 3, "await", "", "lock:1");  // opened early at 5.1 s
+  count_down(b, 5'050'000, 0, "lock:1");
+  const std::int64_t opened = b.complete(5'100'000, 3, "await", "ok", "", "", "lock:1");
+  const Verdict verdict = latch_verdict(b.parse());
+  ASSERT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_EQ(verdict.clause, "never_opened");
+  ASSERT_EQ(verdict.clauses.size(), 2u);
+  EXPECT_TRUE(violated_clause(verdict, "opened_early"));
+  EXPECT_TRUE(violated_clause(verdict, "never_opened"));
+  EXPECT_FALSE(violated_clause(verdict, "no_such_clause"));
+  const Verdict never = restricted_to(verdict, "never_opened");
+  EXPECT_EQ(never.witnesses, (std::vector<std::int64_t>{waiting, zero}));
+  const Verdict early_view = restricted_to(verdict, "opened_early");
+  EXPECT_EQ(early_view.clause, "opened_early");
+  EXPECT_NE(std::find(early_view.witnesses.begin(), early_view.witnesses.end(), early), early_view.witnesses.end());
+  EXPECT_NE(std::find(early_view.witnesses.begin(), early_view.witnesses.end(), opened), early_view.witnesses.end());
+  EXPECT_NE(early_view.cause.find("opened early"), std::string::npos) << early_view.cause;
+}
+
 }  // namespace
 }  // namespace lockcheck::properties

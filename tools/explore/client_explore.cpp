@@ -216,7 +216,7 @@ bool ClientFindJudge::shrink(Find& find, int reproduced, int& spent) const {
   if (!delay_settled && spent < settings_.shrink_runs) {
     RunPlan candidate = minimal;
     drop_link_delays(settings_.base, candidate.config);
-    if (reproduces(candidate, find.property, refuted_after, spent)) minimal = std::move(candidate);
+    if (reproduces(candidate, find.selector(), refuted_after, spent)) minimal = std::move(candidate);
     delay_settled = true;
   }
   auto units = units_of(minimal.config.faults);
@@ -229,7 +229,7 @@ bool ClientFindJudge::shrink(Find& find, int reproduced, int& spent) const {
                             candidate_units.begin() + static_cast<std::ptrdiff_t>(std::min(units.size(), start + size)));
       RunPlan candidate = minimal;
       candidate.config.faults = joined(candidate_units);
-      if (reproduces(candidate, find.property, refuted_after, spent)) {
+      if (reproduces(candidate, find.selector(), refuted_after, spent)) {
         units = std::move(candidate_units);
         minimal = std::move(candidate);
         dropped = true;
@@ -252,7 +252,7 @@ bool ClientFindJudge::shrink(Find& find, int reproduced, int& spent) const {
   while (spent < settings_.shrink_runs && minimal.config.clients.size() > std::max<std::size_t>(2, static_cast<std::size_t>(named + 1))) {
     RunPlan candidate = minimal;
     candidate.config.clients.pop_back();
-    if (!reproduces(candidate, find.property, refuted_after, spent)) break;
+    if (!reproduces(candidate, find.selector(), refuted_after, spent)) break;
     minimal = std::move(candidate);
   }
   return one_minimal;
@@ -299,7 +299,7 @@ void ClientFindJudge::add_to(Tally& to, const Tally& more) {
 }
 
 ClientFindJudge::Tally ClientFindJudge::reference_on(const Find& find, const RunPlan& plan, int runs) {
-  const std::string& property = find.property;
+  const std::string property = find.selector();
   // On the schedule as found, the reference's runs serve every property the run broke, and later calls add runs
   // (on the next seeds) to the earlier ones.
   const bool as_found = same_schedule(plan.config, find.plan.config);
@@ -316,7 +316,7 @@ ClientFindJudge::Tally ClientFindJudge::reference_on(const Find& find, const Run
 }
 
 FindDecision ClientFindJudge::judge(Find& find) {
-  const std::string& property = find.property;
+  const std::string property = find.selector();
   ClientFindRecord record;
   record.property = property;
   record.run = find.run;
@@ -491,7 +491,7 @@ FindDecision ClientFindJudge::judge(Find& find) {
 WrittenFind ClientFindJudge::file_of(const Find& find) const {
   std::lock_guard lock(mutex_);
   for (const ClientFindRecord& record : records_) {
-    if (record.property == find.property && record.run == find.run) return record.file;
+    if (record.property == find.selector() && record.run == find.run) return record.file;
   }
   return WrittenFind{"", false, "no file was written for it"};
 }

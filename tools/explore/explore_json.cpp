@@ -30,6 +30,7 @@ Json settings_json(const SearchSettings& search) {
 
 Json find_json(const FindRecord& find, bool limit) {
   Json out{{"property", find.property},
+           {"clause", find.clause},
            {"own_bug", find.own_bug},
            {"cause", find.cause},
            {"decided_by", find.decided_by},
@@ -116,6 +117,7 @@ SearchSettings settings_from(const Json& in) {
 FindRecord find_from(const Json& in, bool limit) {
   FindRecord find;
   find.property = in.at("property").get<std::string>();
+  find.clause = in.value("clause", std::string());  // absent in outputs written before clauses
   find.own_bug = in.at("own_bug").get<bool>();
   find.cause = in.at("cause").get<std::string>();
   find.decided_by = in.at("decided_by").get<std::string>();

@@ -45,6 +45,7 @@ struct TheoryCase {
 // An own bug, or the example of a known limit met.
 struct FindRecord {
   std::string property;
+  std::string clause;  // the property's clause it broke (properties/verdict.hpp), "" for a property of one
   bool own_bug = true;
   std::string cause;       // the verdict's, on the minimal run
   std::string decided_by;  // own bug or known limit: what decided it

@@ -347,9 +347,27 @@ bool Explorer::may_end_search(const std::vector<properties::Verdict>& verdicts) 
   // As take() decides, before any run of the batch is taken: found_ only grows by a find, which ends it.
   if (options_.all_properties && options_.only_property.empty()) return false;
   return std::any_of(verdicts.begin(), verdicts.end(), [this](const properties::Verdict& verdict) {
-    return verdict.outcome == properties::Outcome::violated && found_.count(verdict.property) == 0 &&
-           (options_.only_property.empty() || verdict.property == options_.only_property);
+    const std::vector<properties::Verdict> slots = slot_verdicts(verdict);
+    return std::any_of(slots.begin(), slots.end(), [this](const properties::Verdict& slot) {
+      return found_.count(properties::selector(slot.property, slot.clause)) == 0 && wanted(slot);
+    });
   });
+}
+
+bool Explorer::wanted(const properties::Verdict& slot) const {
+  if (options_.only_property.empty()) return true;
+  const auto [property, clause] = properties::split_selector(options_.only_property);
+  return slot.property == property && (clause.empty() || slot.clause == clause);
+}
+
+std::vector<properties::Verdict> slot_verdicts(const properties::Verdict& verdict) {
+  if (verdict.outcome != properties::Outcome::violated) return {};
+  if (verdict.clauses.empty()) return {verdict};
+  std::vector<properties::Verdict> out;
+  for (const properties::Verdict::ClauseViolation& violation : verdict.clauses) {
+    out.push_back(properties::restricted_to(verdict, violation.clause));
+  }
+  return out;
 }
 
 bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
@@ -371,12 +389,16 @@ bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
     corpus_marks_.push_back(exercise.marks);
   }
   result_.corpus = corpus_.size();
+  std::vector<properties::Verdict> slots;  // a violated property's clauses, each its own slot (verdict.hpp)
   for (const properties::Verdict& verdict : verdicts) {
     if (verdict.outcome == properties::Outcome::holds) ++result_.held[verdict.property];
-    if (verdict.outcome != properties::Outcome::violated || found_.count(verdict.property) > 0) continue;
-    if (!options_.only_property.empty() && verdict.property != options_.only_property) continue;
+    for (properties::Verdict& slot : slot_verdicts(verdict)) slots.push_back(std::move(slot));
+  }
+  for (const properties::Verdict& verdict : slots) {
+    if (found_.count(properties::selector(verdict.property, verdict.clause)) > 0 || !wanted(verdict)) continue;
     Find find;
     find.property = verdict.property;
+    find.clause = verdict.clause;
     find.run = result_.runs;
     find.plan = plan;
     find.minimal = plan;
@@ -399,7 +421,7 @@ bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
       note_limit(std::move(find));
       continue;
     }
-    found_.insert(verdict.property);
+    found_.insert(find.selector());
     if (!options_.run) learn_from_minimal_run(find, options_.decide);
     result_.finds.push_back(std::move(find));
     if (!options_.all_properties || !options_.only_property.empty()) return true;
@@ -438,7 +460,7 @@ bool Explorer::decide(Find& find) {
     find.reference = reference_;
     // The run as found: if the reference breaks too, the schedule holds a limit of the model (one simulation or
     // a few, and no shrink: known limits are common under every fault of the model).
-    const ReferenceJudgement whole = judge_reference(find.plan.config, find.plan.seed, property, reference_, 1);
+    const ReferenceJudgement whole = judge_reference(find.plan.config, find.plan.seed, find.selector(), reference_, 1);
     if (whole.ran && whole.violated) {
       find.own_bug = false;
       find.reference_seed = whole.seed;
@@ -457,7 +479,7 @@ bool Explorer::decide(Find& find) {
     return find.own_bug;
   }
   const ReferenceJudgement minimal =
-      judge_reference(find.minimal.config, find.minimal.seed, property, reference_, options_.reference_seeds);
+      judge_reference(find.minimal.config, find.minimal.seed, find.selector(), reference_, options_.reference_seeds);
   if (!minimal.ran) {
     // The reference cannot run this workload: the theory decides, as for a reference lock.
     const auto limit = known_limit(property, find.minimal.config.faults, fencing, find.verdict.tags);
@@ -502,7 +524,7 @@ std::optional<Find> Explorer::reference_search(const Find& find) const {
   ExploreOptions search;
   search.seed = sim::derive_seed(find.minimal.seed, "reference search");
   search.budget_runs = options_.reference_search_runs;
-  search.only_property = find.property;
+  search.only_property = find.selector();
   search.shrink_simulations = 0;
   search.decide = false;
   search.pins = options_.pins;
@@ -545,13 +567,13 @@ void Explorer::learn_from_minimal_run(Find& find, bool tell_story) {
     }
   }
   if (!tell_story) return;
-  const shrink::Judged judged = shrink::judge_history(history, find.property);
+  const shrink::Judged judged = shrink::judge_history(history, find.selector());
   if (judged.violated()) find.story = explain_find(history, judged.verdict);
 }
 
 void Explorer::note_limit(Find find) {
   for (ExploreResult::LimitMet& met : result_.limits) {
-    if (met.example.property != find.property) continue;
+    if (met.example.selector() != find.selector()) continue;
     ++met.runs;
     return;
   }
@@ -565,7 +587,7 @@ void Explorer::note_limit(Find find) {
 
 void Explorer::shrink_find(Find& find) const {
   const RunPlan& plan = find.plan;
-  const std::string property = find.property;
+  const std::string property = find.selector();
   const shrink::ShrinkResult shrunk = shrink::shrink_faults(plan.config, plan.seed, property, options_.shrink_simulations);
   find.shrink_simulations = shrunk.simulations;
   if (!shrunk.reproduced) return;

@@ -60,7 +60,8 @@ struct ExploreOptions {
   std::uint64_t budget_runs = 0;  // 0: no run limit (a time budget, checked by the caller, ends it)
   unsigned jobs = 1;
   bool all_properties = false;    // go on after the first find, one find per property
-  std::string only_property;      // when set, only a violation of this property is a find (the benchmark)
+  std::string only_property;      // when set, only a violation of this property is a find (the benchmark); a
+                                  // selector ("latch/never_opened": that clause only, properties/verdict.hpp)
   int max_faults = 6;             // faults drawn per fresh run (a fault and the one that ends it count once);
                                   // guided: per shortest run, times 2, 4 or 8 (Explorer::fault_cap)
   // With 64, a timing-sensitive find (rw-hash-timestamps' renewal racing its release) kept 41 faults; 256: 19;
@@ -93,6 +94,8 @@ struct ExploreOptions {
 
 struct Find {
   std::string property;
+  std::string clause;  // the property's clause it broke (properties/verdict.hpp), "" for a property of one
+  std::string selector() const { return properties::selector(property, clause); }
   std::uint64_t run = 0;          // 1-based index of the run that found it
   RunPlan plan;                   // as found
   RunPlan minimal;                // shrunk: fewer faults, the same seed
@@ -128,6 +131,9 @@ struct ExploreResult {
   // Of `runs`, those replayed from a corpus (resume_from) before the search's own: outside its run budget.
   std::uint64_t corpus_loaded = 0;
 };
+
+// A violated verdict's slots: itself, or one verdict per clause it broke (each with that clause's witness).
+std::vector<properties::Verdict> slot_verdicts(const properties::Verdict& verdict);
 
 class Explorer {
  public:
@@ -175,6 +181,7 @@ class Explorer {
   // Whether a run with these verdicts could end the search when taken (a find, unless --all-properties):
   // no later run of its batch need run. Read by the runs' threads; take() changes nothing it reads meanwhile.
   bool may_end_search(const std::vector<properties::Verdict>& verdicts) const;
+  bool wanted(const properties::Verdict& slot) const;  // only_property (a selector) lets this slot be a find
 
   sim::RunConfig base_;
   bool can_renew_;

@@ -21,7 +21,8 @@ std::string relative_to(const std::string& path, const std::string& directory) {
 }  // namespace
 
 std::string find_name(const Find& find) {
-  return fmt::format("{}-{}{}", sim::variant_label(find.minimal.config), find.property, find.own_bug ? "" : "-known-limit");
+  return fmt::format("{}-{}{}{}", sim::variant_label(find.minimal.config), find.property,
+                     find.clause.empty() ? "" : "-" + find.clause, find.own_bug ? "" : "-known-limit");
 }
 
 WrittenFind write_find(const Find& find, const sim::Scenario::Scripts& scripts, const std::string& directory) {
@@ -33,7 +34,7 @@ WrittenFind write_find(const Find& find, const sim::Scenario::Scripts& scripts, 
   for (const sim::FaultSpec& fault : scenario.config.faults) schedule += fmt::format("\n  {}", sim::describe(fault));
   scenario.description = fmt::format(
       "Found by lockcheck explore (run {}), shrunk to {} fault(s):{}\n{}: {}\n{}: {}", find.run, scenario.config.faults.size(),
-      schedule.empty() ? " none" : schedule, find.property, find.verdict.cause,
+      schedule.empty() ? " none" : schedule, find.selector(), find.verdict.cause,
       find.own_bug ? "The lock's own bug" : "A known limit of the fault model", find.decided_by);
   for (const std::string& sentence : find.story) scenario.description += "\n- " + sentence;
   scenario.seeds = {find.minimal.seed};
@@ -56,7 +57,7 @@ WrittenFind write_find(const Find& find, const sim::Scenario::Scripts& scripts, 
     written.problem = "the file's history differs from the minimal run's (a setting the file format cannot state)";
     return written;
   }
-  written.reproduced = shrink::judge_history(properties::parse_history_lines(from_file.history.lines()), find.property).violated();
+  written.reproduced = shrink::judge_history(properties::parse_history_lines(from_file.history.lines()), find.selector()).violated();
   if (!written.reproduced) written.problem = "the file's run does not violate the property";
   return written;
 }
@@ -70,8 +71,8 @@ WrittenFind replay_find(const std::string& path, Find find, const std::string& o
   }
   if (loaded.seeds.size() != 1) return WrittenFind{path, false, fmt::format("it states {} seeds, a find one", loaded.seeds.size())};
   // Where it is first: a file that does not reproduce is named as it was given, and nothing is written for it.
-  if (!shrink::judge_run(loaded.config, loaded.seeds.front(), find.property).violated()) {
-    return WrittenFind{path, false, fmt::format("its run (seed {}) does not violate {}", loaded.seeds.front(), find.property)};
+  if (!shrink::judge_run(loaded.config, loaded.seeds.front(), find.selector()).violated()) {
+    return WrittenFind{path, false, fmt::format("its run (seed {}) does not violate {}", loaded.seeds.front(), find.selector())};
   }
   if (out_directory.empty()) return WrittenFind{path, true, ""};
   find.minimal.config = loaded.config;

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "properties/verdict.hpp"
 #include "scenario/scenario.hpp"
 
 namespace lockcheck::explore {
@@ -30,7 +31,8 @@ bool smaller(const Candidate& a, const Candidate& b) {
 }
 
 // Properties in the order reports list them; any other name after them, by name.
-std::size_t property_rank(const std::string& property) {
+std::size_t property_rank(const std::string& selector) {
+  const std::string property = properties::split_selector(selector).first;
   const auto* known = std::find(std::begin(sim::kExpectableProperties), std::end(sim::kExpectableProperties), property);
   return static_cast<std::size_t>(std::distance(std::begin(sim::kExpectableProperties), known));
 }
@@ -118,8 +120,9 @@ void add_lock(LockMerge& merge, const LockRecord& lock, std::size_t input, std::
   for (const auto* finds : {&lock.finds, &lock.limits}) {
     for (FindRecord find : *finds) {
       find.search += search_offset;
-      if (!find.own_bug) merge.limit_runs[find.property] += find.runs;
-      merge.candidates[{find.property, find.own_bug}].push_back(Candidate{std::move(find), input});
+      const std::string selector = properties::selector(find.property, find.clause);
+      if (!find.own_bug) merge.limit_runs[selector] += find.runs;
+      merge.candidates[{selector, find.own_bug}].push_back(Candidate{std::move(find), input});
     }
   }
   // An input's own replay failures are not carried over: every find kept here is replayed again now.
@@ -138,7 +141,8 @@ FindRecord keep_one(std::vector<Candidate>& candidates, const std::vector<Explor
     candidate.find.reproduced = replayed.reproduced;
     candidate.find.problem = replayed.problem;
     if (replayed.reproduced) return candidate.find;
-    lock.replay_failures.push_back(fmt::format("{} {} ({}): {} does not reproduce: {}", lock.lock, candidate.find.property,
+    lock.replay_failures.push_back(fmt::format("{} {} ({}): {} does not reproduce: {}", lock.lock,
+                                               properties::selector(candidate.find.property, candidate.find.clause),
                                                candidate.find.own_bug ? "own bug" : "known limit", given, replayed.problem));
     if (!smallest) smallest = candidate.find;
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "properties/checkers.hpp"
+#include "properties/clauses.hpp"
 
 namespace lockcheck::explore {
 namespace {
@@ -29,7 +30,8 @@ std::uint64_t luby(std::uint64_t i) {
 }
 
 std::int64_t shortest_run_us(const sim::RunConfig& base, const std::string& property) {
-  if (property == "bounded_unavailability") return 2 * run_ttl_us(base) + properties::unavailability_bound_us(run_ttl_us(base));
+  // A liveness clause (a latch that never opens, a permit lost) is judged over the same bound.
+  if (property == "bounded_unavailability" || properties::is_liveness_clause(property)) return 2 * run_ttl_us(base) + properties::unavailability_bound_us(run_ttl_us(base));
   return kMinTtls * run_ttl_us(base);
 }
 

@@ -235,6 +235,7 @@ std::string not_applicable(properties::Mark mark, const TargetOutcome& outcome, 
 explore::FindRecord find_record(const explore::Find& find, const explore::WrittenFind& file, const TargetOutcome& outcome) {
   explore::FindRecord record;
   record.property = find.property;
+  record.clause = find.clause;
   record.own_bug = find.own_bug;
   record.cause = find.verdict.cause;
   record.decided_by = find.decided_by;

@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "properties/exercise.hpp"
+#include "properties/verdict.hpp"
 #include "scenario/scenario.hpp"
 
 namespace lockcheck::cli {
@@ -26,7 +27,8 @@ std::string_view mark_description(const std::string& name) {
 void print_own_bug(const explore::FindRecord& find, const ReportFiles& files) {
   const std::string path = path_in(files.directory, find.file);
   const std::string whose = find.search < files.searches.size() ? " of " + files.searches[find.search] : std::string();
-  std::printf("  FOUND %s violated: the lock's own bug (run %llu%s, seed %llu, at t=%s)\n    %s\n", find.property.c_str(),
+  const std::string clause = find.clause.empty() ? "" : " (" + find.clause + ")";
+  std::printf("  FOUND %s violated%s: the lock's own bug (run %llu%s, seed %llu, at t=%s)\n    %s\n", find.property.c_str(), clause.c_str(),
               static_cast<unsigned long long>(find.run), whose.c_str(), static_cast<unsigned long long>(find.seed),
               seconds_text(find.violation_us).c_str(), find.cause.c_str());
   std::printf("    own bug: %s\n", find.decided_by.c_str());
@@ -45,7 +47,8 @@ void print_own_bug(const explore::FindRecord& find, const ReportFiles& files) {
 
 void print_limit(const explore::FindRecord& example, const ReportFiles& files) {
   const auto& theory = example.theory;
-  std::printf("    %s in %lld run(s): %s; theory: %s\n", example.property.c_str(), static_cast<long long>(example.runs),
+  const std::string property = properties::selector(example.property, example.clause);
+  std::printf("    %s in %lld run(s): %s; theory: %s\n", property.c_str(), static_cast<long long>(example.runs),
               example.fault_kinds.empty() ? "no fault" : fmt::format("{}", fmt::join(example.fault_kinds, ", ")).c_str(),
               theory ? fmt::format("{} ({})", theory->cases, theory->because).c_str() : "no case names it");
   std::printf("      %s\n", example.decided_by.c_str());
@@ -120,14 +123,21 @@ std::string profile_markdown(const std::vector<explore::LockRecord>& locks, cons
       std::string cell = "-";
       const auto held = lock.held.find(std::string(property));
       if (held != lock.held.end()) cell = fmt::format("held ({})", held->second);
+      // A property of several clauses (properties/clauses.hpp) may have a find per clause: each is named.
+      const auto clause = [](const explore::FindRecord& find) { return find.clause.empty() ? std::string() : find.clause + ": "; };
+      std::vector<std::string> limits, own;
       for (const explore::FindRecord& met : lock.limits) {
         if (met.property != property) continue;
-        cell = fmt::format("known limit ({}, {} runs): {}{}", met.theory ? met.theory->cases : "reference breaks too",
-                           met.runs, schedule(met), held != lock.held.end() ? fmt::format("; held ({})", held->second) : "");
+        limits.push_back(fmt::format("known limit ({}{}, {} runs): {}", clause(met), met.theory ? met.theory->cases : "reference breaks too",
+                                     met.runs, schedule(met)));
+      }
+      if (!limits.empty()) {
+        cell = fmt::format("{}{}", fmt::join(limits, "; "), held != lock.held.end() ? fmt::format("; held ({})", held->second) : "");
       }
       for (const explore::FindRecord& find : lock.finds) {
-        if (find.property == property) cell = fmt::format("**violated (own bug)**: {}", schedule(find));
+        if (find.property == property) own.push_back(clause(find) + schedule(find));
       }
+      if (!own.empty()) cell = fmt::format("**violated (own bug)**: {}", fmt::join(own, " **and** "));
       text += fmt::format(" {} |", cell);
     }
     text += "\n";

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "properties/checkers.hpp"
+#include "properties/clauses.hpp"
 #include "properties/history_closed.hpp"
 #include "compare_command.hpp"
 #include "compare_output.hpp"
@@ -394,8 +395,14 @@ int main(int argc, char** argv) {
   explore->add_option("--out", explore_options.out_dir, "Write each find as DIR/<lock>-<property>.toml (default lockcheck-explore)");
   explore->add_flag("--all-properties", explore_options.search.all_properties,
                     "Go on after the first find: one file per property the search can break");
-  explore->add_option("--property", explore_options.search.only_property, "Only a violation of this property counts as a find")
-      ->check(CLI::IsMember(std::vector<std::string>(std::begin(sim::kExpectableProperties), std::end(sim::kExpectableProperties))));
+  std::vector<std::string> explore_selectors(std::begin(sim::kExpectableProperties), std::end(sim::kExpectableProperties));
+  for (const properties::Clause& clause : properties::kClauses) {
+    explore_selectors.push_back(fmt::format("{}/{}", clause.property, clause.name));
+  }
+  explore->add_option("--property", explore_options.search.only_property,
+                      "Only a violation of this property counts as a find; P/CLAUSE, only that clause of it (latch/never_opened, "
+                      "permit_safety/permit_lost, ...)")
+      ->check(CLI::IsMember(explore_selectors));
   explore->add_option("--strategy", strategy, "guided (default), swarm (a random subset of fault kinds per run) or all-on")
       ->check(CLI::IsMember({"guided", "swarm", "all-on"}));
   std::vector<std::string> explore_without;

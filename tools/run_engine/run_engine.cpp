@@ -101,7 +101,7 @@ SeedRun run_one(const sim::Scenario& scenario, std::uint64_t seed, const RunOpti
     }
     for (properties::Verdict& verdict : out.verdicts) {
       if (auto why = unobservable.find(verdict.property); why != unobservable.end()) {
-        verdict = properties::Verdict{verdict.property, properties::Outcome::unknown, why->second, {}, {}, {}, {}};
+        verdict = properties::Verdict{verdict.property, properties::Outcome::unknown, why->second, {}, {}, {}, {}, {}, {}};
       }
     }
     out.progress = properties::measure_progress(history);

@@ -13,12 +13,17 @@ Judged judge_run(const sim::RunConfig& config, std::uint64_t seed, const std::st
   return judge_history(properties::parse_history_lines(sim::simulate(config, seed).history.lines()), property);
 }
 
-Judged judge_history(const properties::History& history, const std::string& property) {
+Judged judge_history(const properties::History& history, const std::string& selector) {
+  const auto [property, clause] = properties::split_selector(selector);
   Judged judged;
   for (auto& verdict : properties::check_all(history)) {
     if (verdict.property != property) continue;
     judged.verdict = std::move(verdict);
     break;
+  }
+  if (!clause.empty()) {
+    judged.clause_broken = properties::violated_clause(judged.verdict, clause);
+    if (judged.clause_broken) judged.verdict = properties::restricted_to(judged.verdict, clause);
   }
   if (!judged.violated()) return judged;
   std::map<std::int64_t, std::int64_t> time_of;

@@ -20,10 +20,13 @@ namespace lockcheck::shrink {
 
 // The property's verdict on one simulated run, and the true time of its last witness line (when the
 // verdict is a violation): how the shrinkers test a candidate.
+// `property` everywhere here is a selector (properties/verdict.hpp): "latch" judges the property, and
+// "latch/never_opened" that one clause of it, with that clause's witnesses.
 struct Judged {
   properties::Verdict verdict;
   std::int64_t violation_us = -1;
-  bool violated() const { return verdict.outcome == properties::Outcome::violated; }
+  bool clause_broken = true;  // the selector's clause was among those broken (always, without a clause)
+  bool violated() const { return verdict.outcome == properties::Outcome::violated && clause_broken; }
 };
 Judged judge_run(const sim::RunConfig& config, std::uint64_t seed, const std::string& property);
 // The same judgement of a history already run.

@@ -137,13 +137,15 @@ std::vector<Bug> corpus(const std::string& scripts, const std::string& mutants) 
       script_bug("getset", "mutual_exclusion_server", mutants + "/getset_acquire.lua", good_release, "",
                  {"mutual_exclusion_client", "mutual_exclusion_resource", "owner_only_release", "bounded_unavailability"}),
       // Redisson's synchronizers (issue 37), after the older corpus so that --first 19 is still that corpus.
-      catalogue_bug("redisson-latch", "latch"),
+      // A synchronizer's documented bug is the clause of its property it breaks (properties/clauses.hpp).
+      catalogue_bug("redisson-latch", "latch/never_opened"),
       catalogue_bug("redisson-multilock", "bounded_unavailability"),
       catalogue_bug("redisson-fair", "fairness"),
-      catalogue_bug("redisson-semaphore", "permit_safety"),
-      catalogue_bug("redisson-permit-expirable", "permit_safety"),
+      catalogue_bug("redisson-semaphore", "permit_safety/permit_lost"),
+      catalogue_bug("redisson-permit-expirable", "permit_safety/too_many_holders"),
       catalogue_bug("redisson-like-retries", "reentrancy"),
       catalogue_bug("redisson-fenced", "reentrancy"),
+      catalogue_bug("redisson-semaphore", "permit_safety/inflated_count"),
       // The controls: correct scripts, with and without renewal.
       correct_set("correct", good_acquire, good_release, ""),
       correct_set("correct+renew", good_acquire, good_release, good_renew),

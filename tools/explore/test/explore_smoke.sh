@@ -20,8 +20,15 @@ for variant in "${broken[@]}"; do
   expect "explore finds a bug in $variant within 200 runs (exit $code)" test "$code" -eq 1
   file=$(sed -n 's/^    replay: lockcheck run //p' "$work/$variant.out" | head -1)
   expect "$variant's find is written and reproduces ($file)" "$lockcheck" run "$file"
-  expect "$variant's find is named its own bug" grep -q "violated: the lock's own bug" "$work/$variant.out"
+  expect "$variant's find is named its own bug" grep -q "violated\( ([a-z_]*)\)\?: the lock's own bug" "$work/$variant.out"
 done
+# A clause of a property (properties/clauses.hpp) is looked for on its own, and named in the find and its file.
+"$lockcheck" explore --variant redisson-latch --property latch/never_opened --budget-runs 200 --seed 1 --jobs 2 \
+  --out "$work/clause" > "$work/clause.out" 2> /dev/null
+code=$?
+expect "explore --property latch/never_opened finds redisson-latch's latch that never opens (exit $code)" test "$code" -eq 1
+expect "the find names its clause" grep -q "FOUND latch violated (never_opened): the lock's own bug" "$work/clause.out"
+expect "its file reproduces" "$lockcheck" run "$work/clause/redisson-latch-latch-never_opened.toml"
 for variant in token watchdog fenced fair; do
   "$lockcheck" explore --variant "$variant" --budget-runs 200 --seed 1 --jobs 2 --out "$work/finds" \
     > "$work/$variant.out" 2> /dev/null
