@@ -10,6 +10,10 @@ import html
 import json
 import os
 import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import clients_explore_section  # noqa: E402  (beside this file)
 
 # Properties shown as their own table, in the checkers' order; the others only where a run judged them.
 LEVELS = {
@@ -183,7 +187,7 @@ def notes_items(clients, results):
     return not_run + list(results.get("notes", []))
 
 
-def markdown(model, results, clients, meta):
+def markdown(model, results, clients, meta, explore_lines=()):
     out = []
     w = out.append
     w("# The ecosystem's Redis lock clients, judged side by side")
@@ -284,6 +288,7 @@ def markdown(model, results, clients, meta):
         for item in notes_items(clients, results):
             w(f"- {item}")
         w("")
+    out.extend(explore_lines)
     w("## Files")
     w("")
     w("- [`clients/matrix.md`](clients/matrix.md), [`clients/report.html`](clients/report.html), "
@@ -304,7 +309,7 @@ def inline_html(text):
     return re.sub(r"\[([^\]]*)\]\(([^)]*)\)", r'<a href="\2">\1</a>', out)
 
 
-def to_html(md_model, results, clients, meta, markdown_text):
+def to_html(md_model, results, clients, meta, markdown_text, explore_html=""):
     """A self-contained page: the same content, as tables (no scripts, nothing fetched)."""
     e = html.escape
     model = md_model
@@ -370,6 +375,7 @@ def to_html(md_model, results, clients, meta, markdown_text):
     if notes_items(clients, results):
         a("<h2>Clients that did not run, and compare's notes</h2><ul>")
         a("".join(f"<li>{inline_html(item)}</li>" for item in notes_items(clients, results)) + "</ul>")
+    a(explore_html)
     a("<h2>Files</h2><p><a href=\"clients/report.html\">clients/report.html</a>, "
       "<a href=\"clients/matrix.md\">clients/matrix.md</a>, <a href=\"clients/results.json\">clients/results.json</a>: "
       "compare's own output of this run. Regenerate: <code>tools/judge/clients_report.sh</code>.</p>")
@@ -399,6 +405,8 @@ def main():
     parser.add_argument("--meta", required=True, help="the run's facts (JSON)")
     parser.add_argument("--reference", help="the committed mock comparison's results.json (reports/), for the "
                         "reference token's verdict over 10 seeds beside this run's")
+    parser.add_argument("--explore", help="clients_explore.sh's folder (reports/clients/explore): a section on what "
+                        "explore --client found in each client, when it holds a run.json")
     parser.add_argument("--md", required=True)
     parser.add_argument("--html", required=True)
     args = parser.parse_args()
@@ -412,11 +420,12 @@ def main():
         with open(args.reference, encoding="utf-8") as f:
             reference = json.load(f)
     model = build_model(results, clients, meta, reference)
-    text = markdown(model, results, clients, meta)
+    explore_lines = clients_explore_section.markdown_lines(clients_explore_section.load(args.explore, clients))
+    text = markdown(model, results, clients, meta, explore_lines)
     with open(args.md, "w", encoding="utf-8") as f:
         f.write(text)
     with open(args.html, "w", encoding="utf-8") as f:
-        f.write(to_html(model, results, clients, meta, text))
+        f.write(to_html(model, results, clients, meta, text, clients_explore_section.html_text(explore_lines, inline_html)))
     print_summary(model)
     broken_rows = sorted({f["row"] for f in model["findings"]})
     print(f"wrote {args.md} and {args.html}: {len(model['findings'])} violated cell(s) in "

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/judge/clients_report.sh without its real-time run: --help, --dry-run (each client's preflight and the
+# tools/judge/clients_report.sh and clients_explore.sh without their real-time runs: --help, --dry-run (each client's
 # compare command), and the page rendered from a fixed results.json (test/clients_report/): a violated cell
 # with its witness, its reference verdict and its rerun command; a client that could not run says so.
 # Usage: clients_report_test.sh BUILD_DIR PYTHON
@@ -49,5 +49,30 @@ expect "$work/clients.md" "load average before 1.0 1.0 1.0" "the load"
 expect "$work/clients.html" "id=\"client-bad--pause--mutual_exclusion_client\"" "the HTML anchor"
 expect "$work/clients.html" "&lt;until&gt;" "the HTML escapes the witness"
 expect "$work/render.txt" "client:bad" "the printed summary"
+if grep -q "^## What \`explore --client\` found" "$work/clients.md"; then echo "FAILED: an explore section without --explore"; failed=1; fi
+
+# With clients_explore.sh's folder: a section per searched client (own bugs, known limits, blind spots).
+"$python" "$here/../clients_report_render.py" --results "$fixture/results.json" --clients "$fixture/clients.tsv" \
+  --meta "$fixture/run.json" --explore "$fixture/explore" --md "$work/explored.md" --html "$work/explored.html" > /dev/null ||
+  { echo "FAILED: the renderer with --explore exited $?"; failed=1; }
+expect "$work/explored.md" "## What \`explore --client\` found in each client, from no hints" "the explore section"
+expect "$work/explored.md" "| Bad lib 2.0 | 12 (40) | [owner_only_release](#explore-bad-0) | mutual_exclusion_server (F7, F9) | release_after_expiry |" \
+  "a searched client's row: runs, own bug, known limit, blind spot (not the n/a mark)"
+expect "$work/explored.md" "| Good lib 1.0 | not searched |" "a client without a search"
+expect "$work/explored.md" "- Reproduced: 4 of 5 runs of the written file;" "the find's reproduction rate"
+expect "$work/explored.md" "rerun: \`lockcheck judge reports/clients/explore/bad/bad-owner_only_release.toml\`" "the find's rerun"
+expect "$work/explored.html" "id=\"explore-bad-0\"" "the HTML anchor of a find"
+expect "$work/explored.html" "&lt;key&gt;" "the HTML escapes the explore witness"
+
+explore_script="$here/../clients_explore.sh"
+"$explore_script" --help > "$work/explore-help.txt" || { echo "FAILED: clients_explore.sh --help exited $?"; failed=1; }
+expect "$work/explore-help.txt" "--budget-s" "clients_explore.sh --help"
+"$explore_script" --budget-s x > /dev/null 2>&1
+[[ $? -eq 2 ]] || { echo "FAILED: clients_explore.sh --budget-s x does not exit 2"; failed=1; }
+"$explore_script" --dry-run --build "$build_dir" --budget-s 7 > "$work/explore-dry.txt" 2>&1 ||
+  { echo "FAILED: clients_explore.sh --dry-run exited $?"; cat "$work/explore-dry.txt"; failed=1; }
+expect "$work/explore-dry.txt" "explore --client" "clients_explore.sh --dry-run prints each search"
+expect "$work/explore-dry.txt" "--all-properties --seed 1 --budget-s 7 --parallel 2" "each search's settings"
+expect "$work/explore-dry.txt" "--client-keys mutex:lock" "a client's keys"
 ((failed)) && exit 1
-echo "ok: clients_report.sh --help, --dry-run and the page's rendering"
+echo "ok: clients_report.sh and clients_explore.sh --help, --dry-run and the page's rendering"
