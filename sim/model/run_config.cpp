@@ -50,6 +50,14 @@ std::vector<int> master_nodes(const RunConfig& config) {
   return masters;
 }
 
+std::int64_t slowest_own_link_delay_us(const RunConfig& config, int process) {
+  std::int64_t slowest_us = 0;
+  for (const LinkOverride& entry : config.link_overrides) {
+    if (entry.process == process) slowest_us = std::max(slowest_us, (entry.link.delay_min_us + entry.link.delay_max_us) / 2);
+  }
+  return slowest_us;
+}
+
 std::vector<int> replica_nodes(const RunConfig& config) {
   std::vector<int> replicas;
   for (std::size_t i = 0; i < config.nodes.size(); ++i) {

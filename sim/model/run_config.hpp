@@ -162,6 +162,9 @@ struct RunConfig {
 std::vector<int> master_nodes(const RunConfig& config);
 // The nodes that start as replicas (replica_of >= 0), in index order.
 std::vector<int> replica_nodes(const RunConfig& config);
+// The one-way delay the real backend puts on `process`'s slowest link of its own (a [[network.links]] entry:
+// the mean of its range, as the proxy applies it); 0 without one.
+std::int64_t slowest_own_link_delay_us(const RunConfig& config, int process);
 
 // Whether `config`'s topology has what a fault kind needs (its row's `needs`, model/fault.hpp).
 bool topology_has(FaultNeeds needs, const RunConfig& config);

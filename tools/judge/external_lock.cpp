@@ -109,7 +109,7 @@ Reply ExternalLock::request(nlohmann::json message, std::chrono::milliseconds bo
 Task<AcquireResult> ExternalLock::acquire(std::string key, Micros wait) {
   const MonoTime sent_at = clock_.monotonic_now();
   const auto wait_ms = std::chrono::duration_cast<std::chrono::milliseconds>(wait);
-  const Reply reply = request({{"op", "acquire"}, {"wait_ms", wait_ms.count()}}, reply_bound(wait_ms, settings_.command_timeout));
+  const Reply reply = request({{"op", "acquire"}, {"wait_ms", wait_ms.count()}}, reply_bound(wait_ms, settings_.command_timeout, settings_.link_delay));
   AcquireResult result;
   result.attempts = 1;
   result.detail = reply.error;
@@ -136,7 +136,7 @@ Task<AcquireResult> ExternalLock::acquire(std::string key, Micros wait) {
 }
 
 Task<ReleaseStatus> ExternalLock::release(Lease& lease) {
-  const Reply reply = request({{"op", "release"}}, reply_bound(Millis(0), settings_.command_timeout));
+  const Reply reply = request({{"op", "release"}}, reply_bound(Millis(0), settings_.command_timeout, settings_.link_delay));
   lease.known_lost = true;  // as every variant: the lease is over whatever the answer
   co_return reply.type == Reply::Type::ok     ? ReleaseStatus::released
             : reply.type == Reply::Type::fail ? ReleaseStatus::not_owned
@@ -146,7 +146,7 @@ Task<ReleaseStatus> ExternalLock::release(Lease& lease) {
 Task<RenewStatus> ExternalLock::renew(Lease& lease) {
   if (!hello_.supports("renew")) throw std::runtime_error("the external client does not support 'renew'");
   const MonoTime sent_at = clock_.monotonic_now();
-  const Reply reply = request({{"op", "renew"}}, reply_bound(Millis(0), settings_.command_timeout));
+  const Reply reply = request({{"op", "renew"}}, reply_bound(Millis(0), settings_.command_timeout, settings_.link_delay));
   if (reply.type == Reply::Type::ok) {
     lease.valid_until = valid_until(reply, sent_at);
     co_return RenewStatus::renewed;
@@ -168,7 +168,7 @@ MonoTime ExternalLock::valid_until(const Reply& ok, MonoTime sent_at) const {
 
 Reply ExternalLock::use() {
   if (!hello_.supports("use")) return Reply{Reply::Type::ok, {}, nlohmann::json::object()};
-  return request({{"op", "use"}}, reply_bound(Millis(0), settings_.command_timeout));
+  return request({{"op", "use"}}, reply_bound(Millis(0), settings_.command_timeout, settings_.link_delay));
 }
 
 Reply ExternalLock::hang(const nlohmann::json& message, const RunningBudget& waited, std::chrono::milliseconds bound) {

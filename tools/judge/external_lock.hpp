@@ -43,6 +43,7 @@ struct Reply {
 struct ExternalSettings {
   Millis ttl{0};
   Millis command_timeout{0};  // the scenario's: part of every reply bound
+  Millis link_delay{0};       // one way, on this client's slowest link to Redis: part of every reply bound
   std::string token_prefix;   // names a lease the client gave no token for
   std::chrono::milliseconds hello_timeout{30000};
   int process = 0;            // the client process this is, for the hang's report

@@ -267,8 +267,13 @@ class Run {
       if (nemesis_.paused(process)) workers_->crash(process);  // stopped, it would only use up the wait
     }
     const sim::WorkloadConfig& workload = config_.workload;
+    std::int64_t slowest_link_us = 0;
+    for (int process = 0; process < workers_->count(); ++process) {
+      slowest_link_us = std::max(slowest_link_us, sim::slowest_own_link_delay_us(config_, process));
+    }
     const auto bound = judge::reply_bound(std::chrono::milliseconds(workload.wait_us / 1000),
-                                          std::chrono::milliseconds(config_.command_timeout_us / 1000)) +
+                                          std::chrono::milliseconds(config_.command_timeout_us / 1000),
+                                          std::chrono::milliseconds(slowest_link_us / 1000)) +
                        std::chrono::milliseconds((workload.hold_max_us + workload.think_max_us) / 1000) + std::chrono::seconds(10);
     const auto deadline = std::chrono::steady_clock::now() + bound;
     auto any_alive = [&] {

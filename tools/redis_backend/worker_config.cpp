@@ -1,10 +1,26 @@
 #include "worker_config.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 namespace lockcheck::redis_backend {
+
+namespace {
+
+// Per client process, its slowest own link's delay: an external client's reply bound grows with it.
+std::vector<std::int64_t> own_link_delays_us(const sim::RunConfig& config) {
+  std::vector<std::int64_t> out;
+  int processes = static_cast<int>(config.clients.size());
+  for (const sim::LinkOverride& entry : config.link_overrides) processes = std::max(processes, entry.process + 1);
+  for (int process = 0; process < processes; ++process) {
+    out.push_back(sim::slowest_own_link_delay_us(config, process));
+  }
+  return out;
+}
+
+}  // namespace
 
 void write_worker_config(const sim::RunConfig& config, const std::string& path, const std::vector<std::string>& cluster_addresses,
                          const std::vector<int>& other_named_ports) {
@@ -16,6 +32,7 @@ void write_worker_config(const sim::RunConfig& config, const std::string& path, 
                    {"acquire_name", config.scripts.acquire_name}, {"release_name", config.scripts.release_name},
                    {"renew_name", config.scripts.renew_name}}},
       {"command_timeout_us", config.command_timeout_us},
+      {"link_delays_us", own_link_delays_us(config)},
       {"external", {{"command", config.external.command}, {"keys", config.external.keys}}},
       {"lock",
        {{"ttl_ms", lock.ttl.count()}, {"clock_drift_ppm", lock.clock_drift_ppm}, {"drift_floor_ms", lock.drift_floor.count()},
@@ -58,6 +75,15 @@ sim::RunConfig read_worker_config(const std::string& path) {
   config.scripts.release_name = scripts.at("release_name").get<std::string>();
   config.scripts.renew_name = scripts.at("renew_name").get<std::string>();
   config.command_timeout_us = in.at("command_timeout_us").get<std::int64_t>();
+  // The links themselves stay with the run (its proxies): a worker needs only their delay, as overrides of its own.
+  const auto delays = in.at("link_delays_us").get<std::vector<std::int64_t>>();
+  for (std::size_t process = 0; process < delays.size(); ++process) {
+    if (delays[process] == 0) continue;
+    sim::LinkOverride own;
+    own.process = static_cast<int>(process);
+    own.link.delay_min_us = own.link.delay_max_us = delays[process];
+    config.link_overrides.push_back(own);
+  }
   config.external.command = in.at("external").at("command").get<std::vector<std::string>>();
   config.external.keys = in.at("external").at("keys").get<std::vector<std::string>>();
   const auto& lock = in.at("lock");

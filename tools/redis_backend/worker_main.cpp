@@ -151,8 +151,10 @@ int main(int argc, char** argv) {
       external_process.emplace(config.external.command, env, stderr_path);
       // A runtime's start (node loads its modules) fits well inside 30 s on a loaded machine.
       external.emplace(*external_process, clock,
-                       judge::ExternalSettings{config.lock.ttl, timeout, fmt::format("p{}-{}-", process, incarnation),
-                                               std::chrono::milliseconds(30000), process});
+                       judge::ExternalSettings{config.lock.ttl, timeout,
+                                               Millis(sim::slowest_own_link_delay_us(config, process) / 1000),
+                                               fmt::format("p{}-{}-", process, incarnation), std::chrono::milliseconds(30000),
+                                               process});
       // Recorded when it happens: the run may kill this worker soon after (its end).
       external->on_hang([&](const judge::ClientHang& hang) { out.record("client_hung", hang.to_json()); });
     }

@@ -28,7 +28,7 @@ void BM_ProtocolOverhead(benchmark::State& state) {
        "LOCKCHECK_TTL_MS=10000", "LOCKCHECK_CLIENT_NAME=bench"},
       "/dev/null");
   lockcheck::SystemClock clock;
-  lockcheck::judge::ExternalLock judged(adapter, clock, {lockcheck::Millis(10000), lockcheck::Millis(500), "bench-", std::chrono::milliseconds(10000), 0});
+  lockcheck::judge::ExternalLock judged(adapter, clock, {lockcheck::Millis(10000), lockcheck::Millis(500), lockcheck::Millis(0), "bench-", std::chrono::milliseconds(10000), 0});
   Clock::duration direct_time{}, judged_time{};
   const auto direct_cycle = [&] {
     std::optional<lockcheck::Lease> lease = direct.try_acquire(lockcheck::Micros(0));

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lockcheck/task.hpp"
+#include "reply_bound.hpp"
 
 namespace lockcheck::judge {
 namespace {
@@ -21,7 +22,7 @@ class FixedClock final : public Clock {
   Task<void> sleep(Micros) override { co_return; }
 };
 
-ExternalSettings settings() { return ExternalSettings{Millis(500), Millis(500), "p0-", std::chrono::milliseconds(10000), 0}; }
+ExternalSettings settings() { return ExternalSettings{Millis(500), Millis(500), Millis(0), "p0-", std::chrono::milliseconds(10000), 0}; }
 
 std::string stderr_path() { return ::testing::TempDir() + "external_lock_test.stderr"; }
 
@@ -137,6 +138,15 @@ TEST(ExternalLock, AClientThatHangsIsKilledAndReported) {
   EXPECT_EQ(process.ended(), "killed by signal 9");
   EXPECT_EQ(run_sync(lock.acquire("lock", Micros(0))).status, AcquireStatus::unknown);
   EXPECT_EQ(hangs.size(), 1u);
+}
+
+// A client whose link the run delays pays twice the delay per round trip: its bound grants twelve of them
+// more (node-redlock 5 retries a refused release ten times; through a 723 ms link that takes ~18 s).
+TEST(ExternalLock, ASlowLinkWidensTheReplyBound) {
+  using std::chrono::milliseconds;
+  EXPECT_EQ(reply_bound(milliseconds(0), milliseconds(2892)), milliseconds(12892));
+  EXPECT_EQ(reply_bound(milliseconds(0), milliseconds(2892), milliseconds(723)), milliseconds(12892 + 12 * 2 * 723));
+  EXPECT_EQ(reply_bound(milliseconds(1000), milliseconds(0), milliseconds(0)), milliseconds(11000));
 }
 
 // The client's own children die with it: `sh -c` runs the real client as a grandchild of the worker.

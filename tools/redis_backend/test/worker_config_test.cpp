@@ -29,6 +29,11 @@ TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
   config.workload.threads_per_process = 5;
   config.workload.permits = 3;
   config.workload.latch_count = 4;
+  sim::LinkOverride slow;  // process 1's link to node 0, 700-746 ms: the proxy applies the mean
+  slow.process = 1;
+  slow.link.delay_min_us = 700'000;
+  slow.link.delay_max_us = 746'000;
+  config.link_overrides.push_back(slow);
   const std::string path = (std::filesystem::temp_directory_path() / ("worker-config-test-" + std::to_string(getpid()))).string();
   write_worker_config(config, path);
   const sim::RunConfig back = read_worker_config(path);
@@ -50,6 +55,9 @@ TEST(WorkerConfig, EveryFieldSurvivesTheFile) {
   EXPECT_EQ(back.workload.latch_count, 4u);
   EXPECT_EQ(back.workload.fencing, sim::Fencing::reads_and_writes);
   EXPECT_TRUE(back.renewal.watchdog);
+  // An external client's reply bound grows with its own slow link (reply_bound.hpp), so the worker knows it.
+  EXPECT_EQ(sim::slowest_own_link_delay_us(back, 1), 723'000);
+  EXPECT_EQ(sim::slowest_own_link_delay_us(back, 0), 0);
 }
 
 // On a cluster the worker's ClusterPort needs the addresses the nodes announce, in node order, and an external
