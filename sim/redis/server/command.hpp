@@ -36,11 +36,19 @@ enum CommandFlag : std::uint32_t {
 inline constexpr std::uint32_t kW = kWrite;
 inline constexpr std::uint32_t kWO = kWrite | kDenyOom;
 
+// A container's subcommand (CONFIG GET, XINFO STREAM), as Redis 7.0.15's table has it: processCommand checks its
+// existence and arity before NOAUTH and before MULTI queues it (subcommands.hpp).
+struct SubcommandSpec {
+  std::string_view name;  // lower case
+  int arity;              // Redis's convention, counting the container: n exactly, -n at least n
+};
+
 struct CommandSpec {
   std::string_view name;      // lower case
   int arity;
   std::uint32_t flags;
   Handler handler;
+  std::span<const SubcommandSpec> subcommands{};  // a container's; empty: not a container
 };
 
 // In the process's command table (command_table.hpp: the one the first Node installed):

@@ -1,5 +1,5 @@
 // The blocking family's rows of the command table: name (lower case), arity (Redis's convention: n exactly,
-// -n at least n), flags and handler, as Redis 7.0's command table has them.
+// -n at least n), flags, handler and a container's subcommands, as Redis 7.0's command table has them.
 #include "redis/commands/blocking/blocking_family.hpp"
 
 #include "redis/server/command_table.hpp"

@@ -1,10 +1,22 @@
 // The keys family's rows of the command table: name (lower case), arity (Redis's convention: n exactly,
-// -n at least n), flags and handler, as Redis 7.0's command table has them.
+// -n at least n), flags, handler and a container's subcommands, as Redis 7.0's command table has them.
 #include "redis/commands/keys/keys_family.hpp"
 
 #include "redis/server/command_table.hpp"
 
 namespace lockcheck::mock {
+namespace {
+
+// Redis 7.0.15's subcommands of MEMORY and OBJECT (one the mock does not run still passes the check,
+// then its handler answers as Redis does for an unsupported case).
+constexpr SubcommandSpec kMemorySubcommandSpecs[] = {
+    {"doctor", 2}, {"help", 2}, {"malloc-stats", 2}, {"purge", 2}, {"stats", 2}, {"usage", -3},
+};
+constexpr SubcommandSpec kObjectSubcommandSpecs[] = {
+    {"encoding", 3}, {"freq", 3}, {"help", 2}, {"idletime", 3}, {"refcount", 3},
+};
+
+}  // namespace
 
 void register_keys_commands(CommandTable& table) {
   table.add({
@@ -19,12 +31,12 @@ void register_keys_commands(CommandTable& table) {
       {"flushdb", -1, kW, cmd::flushdb},
       {"hscan", -3, 0, cmd::hscan},
       {"keys", 2, 0, cmd::keys},
-      {"memory", -2, 0, cmd::memory},
+      {"memory", -2, 0, cmd::memory, kMemorySubcommandSpecs},
       {"mget", -2, 0, cmd::mget},
       {"move", 3, kW, cmd::move},
       {"mset", -3, kWO, cmd::mset},
       {"msetnx", -3, kWO, cmd::msetnx},
-      {"object", -2, 0, cmd::object},
+      {"object", -2, 0, cmd::object, kObjectSubcommandSpecs},
       {"persist", 2, kW, cmd::persist},
       {"pexpire", -3, kW, cmd::pexpire},
       {"pexpireat", -3, kW, cmd::pexpireat},
