@@ -20,9 +20,11 @@ struct Universe {
 Universe build() {
   std::map<std::string, std::uint32_t> categories;
   for (const NamedCategories& entry : acl_category_table()) categories.emplace(std::string(entry.full_name), entry.categories);
-  for (const CommandSpec& spec : all_commands()) categories.emplace(std::string(spec.name), 0);
-  for (const Subcommand& sub : all_subcommands()) {
-    categories.emplace(std::string(sub.container) + "|" + std::string(sub.name), 0);
+  for (const CommandSpec& spec : all_commands()) {
+    categories.emplace(std::string(spec.name), 0);
+    for (const SubcommandSpec& sub : spec.subcommands) {
+      categories.emplace(std::string(spec.name) + "|" + std::string(sub.name), 0);
+    }
   }
   Universe universe;
   for (const auto& [name, bits] : categories) {

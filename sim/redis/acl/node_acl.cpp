@@ -1,7 +1,7 @@
 // The node's ACL checks and ACL LOG entries (Redis 7.0.15's processCommand, scriptCall and execCommand).
 #include "redis/acl/acl_texts.hpp"
 #include "redis/server/command.hpp"
-#include "redis/server/commands.hpp"
+#include "redis/server/client_line.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/text.hpp"
 
@@ -25,7 +25,7 @@ void Node::log_acl_denial(const Session& session, const AclVerdict& verdict, con
   entry.object = verdict.denial == AclDenial::command ? acl_full_name(command) : command[verdict.arg_index];
   entry.username = user_of(session).name;
   entry.created_ms = options_.clock();
-  entry.client_info = cmd::client_line(session, keyspace_.now_ms());
+  entry.client_info = client_line(session, keyspace_.now_ms());
   if (!entry.client_info.empty() && entry.client_info.back() == '\n') entry.client_info.pop_back();
   acl_.log(std::move(entry));
 }

@@ -12,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "redis/types/stream/stream.hpp"
+#include "redis/keyspace/stream.hpp"
 
 namespace lockcheck::mock {
 

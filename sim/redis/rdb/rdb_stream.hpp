@@ -8,7 +8,7 @@
 #include <string>
 
 #include "redis/rdb/rdb_io.hpp"
-#include "redis/types/stream/stream.hpp"
+#include "redis/keyspace/stream.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The command table: name, arity (Redis convention: n exact, -n at least n), flags and handler.
+// A command table's row: name, arity (Redis convention: n exact, -n at least n), flags and handler.
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -32,14 +32,26 @@ enum CommandFlag : std::uint32_t {
   kNoAuth = 1u << 5,    // runs before AUTH (AUTH, HELLO)
   kAllowBusy = 1u << 6, // answered while a script is busy (Redis's CMD_ALLOW_BUSY); others get -BUSY
 };
+// The two combinations most rows of the families' tables use.
+inline constexpr std::uint32_t kW = kWrite;
+inline constexpr std::uint32_t kWO = kWrite | kDenyOom;
+
+// A container's subcommand (CONFIG GET, XINFO STREAM), as Redis 7.0.15's table has it: processCommand checks its
+// existence and arity before NOAUTH and before MULTI queues it (subcommands.hpp).
+struct SubcommandSpec {
+  std::string_view name;  // lower case
+  int arity;              // Redis's convention, counting the container: n exactly, -n at least n
+};
 
 struct CommandSpec {
   std::string_view name;      // lower case
   int arity;
   std::uint32_t flags;
   Handler handler;
+  std::span<const SubcommandSpec> subcommands{};  // a container's; empty: not a container
 };
 
+// In the process's command table (command_table.hpp: the one the first Node installed):
 // Looks a command up by name, in any case (Redis's names are case-insensitive ASCII); nullptr when unknown.
 const CommandSpec* find_command(std::string_view name);
 // The whole table, sorted by name (COMMAND COUNT/INFO/DOCS/LIST are generated from it).

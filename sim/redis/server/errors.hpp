@@ -17,6 +17,11 @@ inline constexpr std::string_view kOom = "OOM command not allowed when used memo
 
 inline constexpr std::string_view kReadonlyReplica = "READONLY You can't write against a read only replica.";
 inline constexpr std::string_view kNoReplicas = "NOREPLICAS Not enough good replicas to write.";
+// What other clients get while a script (EVAL) or a function (FCALL) is past busy-reply-threshold.
+inline constexpr std::string_view kBusyEval =
+    "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+inline constexpr std::string_view kBusyFunction =
+    "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
 
 inline Reply reply(std::string_view text) { return Reply::error(std::string(text)); }
 inline Reply wrong_type() { return reply(kWrongType); }

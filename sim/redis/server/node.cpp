@@ -8,7 +8,6 @@
 #include "lockcheck/assert.hpp"
 #include "redis/acl/acl_texts.hpp"
 #include "redis/server/command.hpp"
-#include "redis/server/commands.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/server/monitor.hpp"
 #include "redis/scripting/lua_engine.hpp"
@@ -44,19 +43,30 @@ namespace {
 // Redis's CMD_ALLOW_BUSY commands, and the SCRIPT KILL / FUNCTION KILL / FUNCTION STATS subcommands.
 bool allowed_while_busy(const CommandSpec& spec, const Command& command) {
   if (spec.flags & kAllowBusy) return true;
-  if (spec.handler == cmd::shutdown) {  // "You can only call SCRIPT KILL or SHUTDOWN NOSAVE."
+  if (spec.name == "shutdown") {  // "You can only call SCRIPT KILL or SHUTDOWN NOSAVE."
     return std::any_of(command.begin() + 1, command.end(), [](const std::string& arg) { return iequals(arg, "nosave"); });
   }
   if (command.size() != 2) return false;
-  if (spec.handler == cmd::script) return iequals(command[1], "kill");
-  if (spec.handler == cmd::function) return iequals(command[1], "kill") || iequals(command[1], "stats");
+  if (spec.name == "script") return iequals(command[1], "kill");
+  if (spec.name == "function") return iequals(command[1], "kill") || iequals(command[1], "stats");
   return false;
 }
 
 }  // namespace
 
+namespace {
+
+// Before any member: the ACL users and the counters below are indexed by the installed table.
+NodeOptions installing_commands(NodeOptions options) {
+  LOCKCHECK_ASSERT(options.commands != nullptr && "a Node needs a command table");
+  install_command_table(*options.commands);
+  return options;
+}
+
+}  // namespace
+
 Node::Node(NodeOptions options)
-    : options_(std::move(options)),
+    : options_(installing_commands(std::move(options))),
       keyspace_(options_.eviction_seed),
       notifier_([this](const std::string& channel, const std::string& message) { publish(channel, message); }),
       lua_(std::make_unique<LuaEngine>(*this, options_.script_instruction_limit, options_.script_memory_limit_bytes)),
@@ -116,7 +126,7 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
   outcome.spec = spec;
   // The order of redis-server's processCommand: QUIT always; unknown command and arity before NOAUTH. A
   // command refused while a transaction is open makes its EXEC fail (EXECABORT).
-  if (spec != nullptr && spec->handler == cmd::quit) {
+  if (spec != nullptr && spec->name == "quit") {
     session.close_requested = true;
     return Reply::ok();
   }
@@ -135,7 +145,7 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
     return std::move(*refused);
   }
   // processCommand's refusals of EXEC itself come wrapped, as execCommandAbort words them.
-  const bool is_exec = spec->handler == cmd::exec;
+  const bool is_exec = spec->name == "exec";
   auto refuse = [this, is_exec, &command, &session](std::string text) {
     if (!is_exec) return Reply::error(std::move(text));
     if (text.starts_with("ERR ")) text.erase(0, 4);
@@ -165,9 +175,9 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
   }
   if (lua_->busy() && !allowed_while_busy(*spec, command)) {
     session.transaction.aborted |= queueing;
-    Reply busy = cmd::busy_error(*lua_->running());
+    Reply busy = err::reply(lua_->running()->is_eval ? err::kBusyEval : err::kBusyFunction);
     // A refused EXEC ends the transaction, naming why (Redis's execCommandAbort).
-    if (queueing && spec->handler == cmd::exec) return abort_exec(session, command, busy.text);
+    if (queueing && spec->name == "exec") return abort_exec(session, command, busy.text);
     return busy;
   }
   if (session.monitor && touches_keyspace(command)) {
@@ -204,7 +214,7 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
     session.asking = asking;  // read by scripts below, cleared again after the command
   }
   if ((spec->flags & kDenyOom) && !make_room()) return err::reply(err::kOom);
-  if (spec->handler == cmd::exec && queued_deny_oom(session) && !make_room()) return abort_exec(session, command, err::kOom);
+  if (spec->name == "exec" && queued_deny_oom(session) && !make_room()) return abort_exec(session, command, err::kOom);
   ++stats_.commands.calls[static_cast<std::size_t>(spec - all_commands().data())];
   outcome.ran = true;
   notifier_.set_arguments(&command);
@@ -221,7 +231,7 @@ Reply Node::execute_command(const Command& command, Session& session, Outcome& o
   if (shown) feed_monitors(session, session.db, command, false);  // after it ran, as call() does
   --depth_;
   script_session_ = previous;
-  if (cluster_ && spec->handler != cmd::asking) session.asking = false;
+  if (cluster_ && spec->name != "asking") session.asking = false;
   notifier_.set_arguments(nullptr);
   if (in_script) keyspace_.begin(script_now_ms, script_actor);
   if (session.resp != 3) {
@@ -326,7 +336,7 @@ Reply Node::script_command(const Command& command, bool read_only, bool allow_oo
   outcome.spec = spec;
   if (spec == nullptr) return Reply::error("ERR Unknown Redis command called from script");
   if (!arity_ok(*spec, command.size())) return Reply::error("ERR Wrong number of args calling Redis command from script");
-  if ((spec->flags & kNoScript) || (spec->handler == cmd::cluster && subcommand_denied_in_scripts(command))) {
+  if ((spec->flags & kNoScript) || (spec->name == "cluster" && subcommand_denied_in_scripts(command))) {
     return Reply::error("ERR This Redis command is not allowed from script");
   }
   if (!user_of(*script_session_).unrestricted()) {

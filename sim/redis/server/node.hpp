@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "redis/server/clock.hpp"
+#include "redis/server/command_table.hpp"
 #include "redis/server/config.hpp"
 #include "redis/server/error_stats.hpp"
 #include "redis/scripting/function_library.hpp"
@@ -49,6 +50,9 @@ struct NodeOptions {
   // Unix microseconds for MONITOR's timestamps (the transport's real clock, read when a line is written, as
   // Redis's gettimeofday); unset: the node clock's milliseconds.
   std::function<std::int64_t()> monitor_clock_us{};
+  // The commands the node answers (frozen; one table per process: command_table.hpp). The default, every
+  // family lockcheck_mock composes, is named here and so linked by the code that builds the Node.
+  const CommandTable* commands = &all_families_commands();
 };
 
 // The transport's connections, for CLIENT LIST and CLIENT KILL. Without one, a node knows only the

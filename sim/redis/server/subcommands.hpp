@@ -1,10 +1,9 @@
 #pragma once
-// Container commands (CLIENT, COMMAND, CONFIG, SCRIPT) and their subcommands' arities, as Redis 7.0's command
-// table has them. processCommand checks a subcommand's existence and arity before NOAUTH and before MULTI
-// queues it (a bad one fails at once and makes EXEC answer EXECABORT); the node does the same with this table.
+// Container commands (CLIENT, COMMAND, CONFIG, SCRIPT): a row of the command table with subcommands (each family
+// lists its containers' in its rows). processCommand checks a subcommand's existence and arity before NOAUTH and
+// before MULTI queues it (a bad one fails at once and makes EXEC answer EXECABORT); the node does the same.
 #include <initializer_list>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 
@@ -14,19 +13,9 @@ namespace lockcheck::mock {
 
 struct CommandSpec;
 
-struct Subcommand {
-  std::string_view container;
-  std::string_view name;
-  int arity;  // Redis's convention: n exactly, -n at least n
-};
-
-// Every container's subcommands, grouped by container (ACL rules name them as "container|name").
-std::span<const Subcommand> all_subcommands();
-
 // The error Redis answers for `args` before running it (unknown subcommand, subcommand arity), if any.
 std::optional<Reply> subcommand_error(const Command& args);
-// Whether `spec` (an entry of all_commands()) is a container: only for those may subcommand_error answer, so
-// a node asks it only then (the name check, for every command, was a hundred instructions).
+// Whether `spec` is a container: only for those may subcommand_error answer, so a node asks it only then.
 bool is_container_command(const CommandSpec& spec);
 
 // A container's subcommand that 7.0.15 flags noscript while the container itself is not (CLUSTER RESET).

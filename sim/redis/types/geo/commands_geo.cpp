@@ -1,11 +1,12 @@
 // GEOADD, GEOPOS, GEODIST, GEOHASH: points kept in a sorted set as 52-bit geohash scores (geohash.hpp), as Redis
 // 7.0 keeps them; GEOADD is ZADD with the coordinates turned into scores. The searches: commands_geo_search.cpp.
-#include "redis/server/commands.hpp"
+#include "redis/types/geo/geo_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/types/geo/geo_arguments.hpp"
 #include "redis/types/geo/geo_shape.hpp"
 #include "redis/util/text.hpp"
 #include "redis/types/zset/zset_access.hpp"
+#include "redis/types/zset/zset_family.hpp"  // GEOADD runs ZADD
 
 namespace lockcheck::mock::cmd {
 namespace {

@@ -3,7 +3,7 @@
 // same order (so an unsorted reply or COUNT ANY picks the same members), the same formats.
 #include <algorithm>
 
-#include "redis/server/commands.hpp"
+#include "redis/types/geo/geo_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/types/geo/geo_arguments.hpp"
 #include "redis/types/geo/geo_shape.hpp"

@@ -1,7 +1,7 @@
 // Hash commands. Small hashes keep insertion order like Redis's listpack encoding.
 #include <limits>
 
-#include "redis/server/commands.hpp"
+#include "redis/types/hash/hash_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 

@@ -3,7 +3,7 @@
 // repeat, and count 1 one draw. Draws come from the node's seeded source (Keyspace::next_random).
 #include <limits>
 
-#include "redis/server/commands.hpp"
+#include "redis/types/hash/hash_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "redis/server/commands.hpp"
+#include "redis/types/list/list_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/pop_count.hpp"

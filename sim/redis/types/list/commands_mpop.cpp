@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "redis/server/blocking_pop.hpp"
-#include "redis/server/commands.hpp"
+#include "redis/types/list/list_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/types/list/list_access.hpp"
 #include "redis/util/numbers.hpp"

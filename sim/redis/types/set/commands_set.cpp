@@ -1,6 +1,6 @@
 // Set commands: SADD, SREM, SISMEMBER, SMISMEMBER, SMEMBERS, SCARD, SMOVE, SINTERCARD. The random ones
 // (SPOP, SRANDMEMBER) are in commands_set_random.cpp, the multi-key algebra in commands_set_algebra.cpp.
-#include "redis/server/commands.hpp"
+#include "redis/types/set/set_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/types/set/set_access.hpp"
 

@@ -3,7 +3,7 @@
 #include <limits>
 #include <optional>
 
-#include "redis/server/commands.hpp"
+#include "redis/types/set/set_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/set/set_access.hpp"

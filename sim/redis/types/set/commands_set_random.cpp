@@ -2,7 +2,7 @@
 // simulated run replays them exactly; which members real Redis picks is random there too.
 #include <limits>
 
-#include "redis/server/commands.hpp"
+#include "redis/types/set/set_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/pop_count.hpp"

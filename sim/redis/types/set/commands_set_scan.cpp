@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <iterator>
 
-#include "redis/server/commands.hpp"
+#include "redis/types/set/set_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/util/glob.hpp"
 #include "redis/util/numbers.hpp"

@@ -2,7 +2,7 @@
 // A claimed ID whose entry was deleted leaves the pending list (and XAUTOCLAIM lists it, 7.0's third element).
 #include <limits>
 
-#include "redis/server/commands.hpp"
+#include "redis/types/stream/stream_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"

@@ -1,7 +1,7 @@
 // XGROUP CREATE/SETID/DESTROY/CREATECONSUMER/DELCONSUMER/HELP, XACK, XPENDING: consumer groups and their
 // pending-entries lists, with 7.0.15's order of checks and error texts.
 #include "redis/server/blocking_pop.hpp"
-#include "redis/server/commands.hpp"
+#include "redis/types/stream/stream_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"

@@ -1,6 +1,6 @@
 // XINFO STREAM [FULL [COUNT n]] / GROUPS / CONSUMERS / HELP, in 7.0.15's field order (maps in RESP3,
 // flat arrays in RESP2). radix-tree-nodes is an estimate: the mock keeps no radix tree (README).
-#include "redis/server/commands.hpp"
+#include "redis/types/stream/stream_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"

@@ -3,7 +3,7 @@
 // the timeout passes on the node clock, or (XREADGROUP) its key or group vanishes, as 7.0.15 does.
 #include <limits>
 
-#include "redis/server/commands.hpp"
+#include "redis/types/stream/stream_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"

@@ -8,7 +8,7 @@
 
 #include "redis/server/command.hpp"
 #include "lockcheck/reply.hpp"
-#include "redis/types/stream/stream.hpp"
+#include "redis/keyspace/stream.hpp"
 
 namespace lockcheck::mock::stream_cmd {
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "redis/server/commands.hpp"
+#include "redis/types/string/string_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/string/string_limits.hpp"

@@ -2,7 +2,7 @@
 // 7.0.15's order of checks and error texts.
 #include <cmath>
 
-#include "redis/server/commands.hpp"
+#include "redis/types/string/string_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/util/long_double.hpp"
 

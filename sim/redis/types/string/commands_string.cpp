@@ -2,7 +2,7 @@
 #include <limits>
 #include <optional>
 
-#include "redis/server/commands.hpp"
+#include "redis/types/string/string_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "redis/server/commands.hpp"
+#include "redis/types/zset/zset_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"

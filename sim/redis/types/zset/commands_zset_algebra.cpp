@@ -6,7 +6,7 @@
 #include <limits>
 #include <map>
 
-#include "redis/server/commands.hpp"
+#include "redis/types/zset/zset_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/set/set_access.hpp"

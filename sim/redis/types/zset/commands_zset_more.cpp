@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "redis/server/commands.hpp"
+#include "redis/types/zset/zset_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/pop_count.hpp"

@@ -3,7 +3,7 @@
 // ZLEXCOUNT, ZREMRANGEBYSCORE/RANK/LEX and ZRANGESTORE. Options, then the range, then the key: Redis 7.0's order.
 #include <algorithm>
 
-#include "redis/server/commands.hpp"
+#include "redis/types/zset/zset_family.hpp"
 #include "redis/server/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
