@@ -31,9 +31,11 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 # bug -> "buggy packages|fixed packages|adapter|--client-keys"
+# Each side installs only its packages (install.sh --only, as track.py does): the pinned set beside them would
+# refuse ioredis 4 (redlock-universal's peer wants >= 5).
 declare -A spec=(
-  [rs175]="redis-semaphore@5.3.0|redis-semaphore@5.3.1|redis_semaphore_mutex.js|mutex:lock"
-  [rl369]="redlock@5.0.0-beta.2|redlock@4.2.0|node_redlock.js node_redlock_v4.js|"
+  [rs175]="redis-semaphore@5.3.0 ioredis@5.9.3|redis-semaphore@5.3.1 ioredis@5.9.3|redis_semaphore_mutex.js|mutex:lock"
+  [rl369]="redlock@5.0.0-beta.2 ioredis@5.9.3|redlock@4.2.0 ioredis@5.9.3|node_redlock.js node_redlock_v4.js|"
   [rs24]="redis-semaphore@3.2.1 ioredis@4.30.1|redis-semaphore@4.1.0 ioredis@4.30.1|track/redis_semaphore_v3.js|mutex:lock"
 )
 
@@ -51,7 +53,7 @@ for bug in "${bugs[@]}"; do
     IFS='|' read -r which pkgs adapter <<< "$version"
     dir="$work/$bug-$which"
     # shellcheck disable=SC2086
-    sh "$adapters/install.sh" "$dir" $pkgs > /dev/null 2>&1 || { echo "client_bench: npm install of $pkgs failed" >&2; exit 2; }
+    sh "$adapters/install.sh" --only "$dir" $pkgs > /dev/null 2>&1 || { echo "client_bench: npm install of $pkgs failed" >&2; exit 2; }
     for seed in $seeds; do
       out="$dir/out-$seed"
       start=$(date +%s.%N)
