@@ -1,6 +1,7 @@
 #pragma once
 // Lua 5.4 under Redis 7.0's rules: one lua_State per node, created on the first command that needs it (most
-// simulated nodes never run a script, and the sandbox's setup was a third of a short run); scripts compiled
+// simulated nodes never run a script, and the sandbox's setup was a third of a short run), as a copy of the
+// state its region's setup made (lua_region.hpp); scripts compiled
 // once and cached by sha1; KEYS/ARGV; the redis.* library; a read-only sandbox; Redis's reply conversions; a bound on
 // instructions and memory so a runaway script becomes an error reply, never a hang or a crash.
 #include <utility>
