@@ -93,6 +93,7 @@ bool scan_value(Cursor& in, FlatValue& value) {
 
 bool FlatLine::scan(std::string_view line) {
   size_ = 0;
+  slots_.fill(0);
   Cursor in(line);
   if (!in.take('{')) return false;
   if (in.take('}')) return in.at_end();
@@ -101,6 +102,8 @@ bool FlatLine::scan(std::string_view line) {
     Field& field = fields_[size_];
     field.value = FlatValue{};
     if (!in.string(field.name) || !in.take(':') || !scan_value(in, field.value)) return false;
+    field.head = head_of(field.name);
+    index(size_);
     if (in.take(',')) continue;
     if (!in.take('}')) return false;
     ++size_;
@@ -109,11 +112,16 @@ bool FlatLine::scan(std::string_view line) {
   return false;
 }
 
-const FlatValue* FlatLine::find(std::string_view name) const {
-  for (std::size_t i = size_; i-- > 0;) {
-    if (fields_[i].name == name) return &fields_[i].value;
+void FlatLine::index(std::size_t index) {
+  const Field& field = fields_[index];
+  // Bounded: at most kMaxFields of the kSlots slots are taken.
+  for (std::size_t slot = slot_of(field.head, field.name.size());; slot = (slot + 1) % kSlots) {
+    const std::uint8_t at = slots_[slot];
+    if (at == 0 || named(fields_[at - 1], field.name, field.head)) {
+      slots_[slot] = static_cast<std::uint8_t>(index + 1);
+      return;
+    }
   }
-  return nullptr;
 }
 
 }  // namespace lockcheck::properties

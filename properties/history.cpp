@@ -29,26 +29,26 @@ class Fields {
 
   [[noreturn]] void fail(const std::string& what) const { throw ParseError(line_, what); }
 
-  bool has(const char* name) const {
+  bool has(std::string_view name) const {
     if (flat_ != nullptr) {
       const FlatValue* value = flat_->find(name);
       return value != nullptr && value->kind != FlatValue::Kind::null;
     }
-    return object_->contains(name) && !object_->at(name).is_null();
+    return object_->contains(std::string(name)) && !object_->at(std::string(name)).is_null();
   }
 
-  std::int64_t integer(const char* name) const {
+  std::int64_t integer(std::string_view name) const {
     if (!has(name)) fail(fmt::format("missing integer field '{}'", name));
     return as_integer(name);
   }
-  std::int64_t integer_or(const char* name, std::int64_t fallback) const {
+  std::int64_t integer_or(std::string_view name, std::int64_t fallback) const {
     return has(name) ? as_integer(name) : fallback;
   }
-  std::optional<std::int64_t> optional_integer(const char* name) const {
+  std::optional<std::int64_t> optional_integer(std::string_view name) const {
     if (!has(name)) return std::nullopt;
     return as_integer(name);
   }
-  std::uint64_t unsigned_or(const char* name, std::uint64_t fallback) const {
+  std::uint64_t unsigned_or(std::string_view name, std::uint64_t fallback) const {
     if (!has(name)) return fallback;
     if (flat_ != nullptr) {
       const FlatValue& value = flat(name, FlatValue::Kind::non_negative, FlatValue::Kind::integer);
@@ -56,18 +56,18 @@ class Fields {
       if (value.integer >= 0) return static_cast<std::uint64_t>(value.integer);
       fail(fmt::format("field '{}' must be a non-negative integer", name));
     }
-    const json& value = object_->at(name);
+    const json& value = object_->at(std::string(name));
     if (value.is_number_unsigned()) return value.get<std::uint64_t>();
     if (value.is_number_integer() && value.get<std::int64_t>() >= 0) {
       return static_cast<std::uint64_t>(value.get<std::int64_t>());
     }
     fail(fmt::format("field '{}' must be a non-negative integer", name));
   }
-  std::string string(const char* name) const {
+  std::string string(std::string_view name) const {
     if (!has(name)) fail(fmt::format("missing string field '{}'", name));
     return as_string(name);
   }
-  std::string string_or(const char* name, const char* fallback) const {
+  std::string string_or(std::string_view name, const char* fallback) const {
     return has(name) ? as_string(name) : std::string(fallback);
   }
   // "lock_keys": [{"key": ..., "lock": ..., "mode": "read" | "write"}, ...]; absent: none.
@@ -87,7 +87,7 @@ class Fields {
   }
 
   // "script_files": {"<sha1>": "renew.lua", ...}; absent: none.
-  std::map<std::string, std::string> string_map(const char* name) const {
+  std::map<std::string, std::string> string_map(std::string_view name) const {
     std::map<std::string, std::string> out;
     if (!has(name)) return out;
     const json& map = nested(name);
@@ -114,27 +114,27 @@ class Fields {
     }
     return holders;
   }
-  bool boolean_or(const char* name, bool fallback) const {
+  bool boolean_or(std::string_view name, bool fallback) const {
     if (!has(name)) return fallback;
     if (flat_ != nullptr) return flat(name, FlatValue::Kind::boolean, FlatValue::Kind::boolean).boolean;
-    const json& value = object_->at(name);
+    const json& value = object_->at(std::string(name));
     if (!value.is_boolean()) fail(fmt::format("field '{}' must be true or false", name));
     return value.get<bool>();
   }
 
  private:
   // A present field of a scanned line, of one of two kinds; of another, the parser answers.
-  const FlatValue& flat(const char* name, FlatValue::Kind kind, FlatValue::Kind other) const {
+  const FlatValue& flat(std::string_view name, FlatValue::Kind kind, FlatValue::Kind other) const {
     const FlatValue& value = *flat_->find(name);
     if (value.kind != kind && value.kind != other) throw NeedsJsonParser{};
     return value;
   }
   // An array or object field: a scanned line has none (scan() leaves such lines to the parser).
-  const json& nested(const char* name) const {
+  const json& nested(std::string_view name) const {
     if (flat_ != nullptr) throw NeedsJsonParser{};
-    return object_->at(name);
+    return object_->at(std::string(name));
   }
-  std::int64_t as_integer(const char* name) const {
+  std::int64_t as_integer(std::string_view name) const {
     if (flat_ != nullptr) {
       const FlatValue& value = flat(name, FlatValue::Kind::integer, FlatValue::Kind::non_negative);
       if (value.kind == FlatValue::Kind::integer) return value.integer;
@@ -143,7 +143,7 @@ class Fields {
       }
       return static_cast<std::int64_t>(value.non_negative);
     }
-    const json& value = object_->at(name);
+    const json& value = object_->at(std::string(name));
     // Times are integers by contract; a float means the writer lost precision somewhere.
     if (value.is_number_integer()) {
       if (value.is_number_unsigned() &&
@@ -154,9 +154,9 @@ class Fields {
     }
     fail(fmt::format("field '{}' must be an integer, got {}", name, value.dump()));
   }
-  std::string as_string(const char* name) const {
+  std::string as_string(std::string_view name) const {
     if (flat_ != nullptr) return std::string(flat(name, FlatValue::Kind::string, FlatValue::Kind::string).text);
-    const json& value = object_->at(name);
+    const json& value = object_->at(std::string(name));
     if (!value.is_string()) fail(fmt::format("field '{}' must be a string, got {}", name, value.dump()));
     return value.get<std::string>();
   }
@@ -416,29 +416,28 @@ class HistoryReader {
       history_.closed_at_us = t;
       return;
     }
-    Event event;
     if (kind == "meta") {
       if (!history_.events.empty()) fields.fail("a second 'meta' line");
       Meta meta = parse_meta(fields);
       meta.i = i;
       meta.t = t;
       history_.meta = meta;
-      event = std::move(meta);
+      history_.events.emplace_back(std::move(meta));
     } else if (kind == "op") {
       Op op = parse_op(fields);
       op.i = i;
       op.t = t;
-      event = std::move(op);
+      history_.events.emplace_back(std::move(op));
     } else if (kind == "resource") {
       ResourceEvent resource = parse_resource(fields);
       resource.i = i;
       resource.t = t;
-      event = std::move(resource);
+      history_.events.emplace_back(std::move(resource));
     } else if (kind == "fault") {
       FaultEvent fault = parse_fault(fields);
       fault.i = i;
       fault.t = t;
-      event = std::move(fault);
+      history_.events.emplace_back(std::move(fault));
     } else if (kind == "server") {
       ServerEvent server = parse_server(fields);
       server.i = i;
@@ -446,12 +445,11 @@ class HistoryReader {
       if (auto file = history_.meta.script_files.find(server.script); file != history_.meta.script_files.end()) {
         server.script = file->second;
       }
-      event = std::move(server);
+      history_.events.emplace_back(std::move(server));
     } else {
       fields.fail(fmt::format("unknown kind '{}' (expected meta, op, resource, fault, server or end)", kind));
     }
     previous_t_ = t;
-    history_.events.push_back(std::move(event));
   }
 
   History history_;

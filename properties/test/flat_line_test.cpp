@@ -1,4 +1,5 @@
 // The scanner must read a line exactly as the JSON parser does, or not at all (then the parser reads it).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -78,6 +79,24 @@ TEST(FlatLine, ReadsWhitespaceRepeatsNullAndTheEdgesOfSixtyFourBits) {
   FlatLine flat;
   ASSERT_TRUE(flat.scan(R"({"a":1,"a":2})"));
   EXPECT_EQ(flat.find("a")->non_negative, 2u) << "the parser keeps the last of a repeated name";
+}
+
+// Names are found by a hash of their first eight bytes and their length: names that share those bytes, names
+// of every length up to past eight, names absent, and a line with as many fields as a scanned line may have.
+TEST(FlatLine, TellsApartNamesThatShareTheirFirstBytes) {
+  FlatLine flat;
+  ASSERT_TRUE(flat.scan(R"({"valid_until":1,"valid_until_local":2,"valid_un":3,"valid_u":4,"":5,"v":6})"));
+  EXPECT_TRUE(same_as_parser(R"({"valid_until":1,"valid_until_local":2,"valid_un":3,"valid_u":4,"":5,"v":6})", flat));
+  for (const char* absent : {"valid_until_", "valid_unti", "valid", "valid_until_locaL", "w", "vv"}) {
+    EXPECT_EQ(flat.find(absent), nullptr) << absent;
+  }
+  std::string full = "{";
+  for (int i = 0; i < 32; ++i) full += (i == 0 ? "" : ",") + fmt::format(R"("field_number_{}":{})", i, i);
+  full += "}";
+  ASSERT_TRUE(flat.scan(full));
+  EXPECT_TRUE(same_as_parser(full, flat));
+  EXPECT_EQ(flat.find("field_number_32"), nullptr);
+  EXPECT_EQ(flat.find("valid_until"), nullptr) << "a name of the line scanned before";
 }
 
 TEST(FlatLine, LeavesToTheParserEveryLineOutsideItsShape) {

@@ -102,21 +102,31 @@ void set_key_and_argument_globals(lua_State* L, std::span<const std::string> key
 
 LuaEngine& LuaEngine::of(lua_State* L) { return **static_cast<LuaEngine**>(lua_getextraspace(L)); }
 
-void* LuaEngine::allocate(void* ud, void* ptr, std::size_t old_size, std::size_t new_size) {
-  auto* engine = static_cast<LuaEngine*>(ud);
+template <typename Blocks>
+void* LuaEngine::allocate_from(Blocks& blocks, void* ptr, std::size_t old_size, std::size_t new_size) {
   std::size_t previous = ptr == nullptr ? 0 : old_size;  // with ptr == NULL, old_size is a type tag
   if (new_size == 0) {
-    engine->memory_used_bytes_ -= previous;
-    if (ptr != nullptr) engine->blocks_.release(ptr, previous);
+    memory_used_bytes_ -= previous;
+    if (ptr != nullptr) blocks.release(ptr, previous);
     return nullptr;
   }
-  if (new_size > previous && engine->memory_used_bytes_ + (new_size - previous) > engine->memory_limit_bytes_) {
+  if (new_size > previous && memory_used_bytes_ + (new_size - previous) > memory_limit_bytes_) {
     return nullptr;  // Lua raises "not enough memory"
   }
-  void* block = engine->blocks_.resize(ptr, previous, new_size);
+  void* block = blocks.resize(ptr, previous, new_size);
   if (block == nullptr) return nullptr;
-  engine->memory_used_bytes_ = engine->memory_used_bytes_ - previous + new_size;
+  memory_used_bytes_ = memory_used_bytes_ - previous + new_size;
   return block;
+}
+
+void* LuaEngine::allocate(void* ud, void* ptr, std::size_t old_size, std::size_t new_size) {
+  auto* engine = static_cast<LuaEngine*>(ud);
+  return engine->allocate_from(engine->blocks_, ptr, old_size, new_size);
+}
+
+void* LuaEngine::allocate_in_region(void* ud, void* ptr, std::size_t old_size, std::size_t new_size) {
+  auto* engine = static_cast<LuaEngine*>(ud);
+  return engine->allocate_from(*engine->region_, ptr, old_size, new_size);
 }
 
 void LuaEngine::count_hook(lua_State* L, lua_Debug*) {
@@ -202,17 +212,35 @@ LuaEngine::LuaEngine(Node& node, std::uint64_t instruction_limit, std::size_t me
 
 void LuaEngine::start() {
   if (L_ != nullptr) return;
-  L_ = lua_newstate(&LuaEngine::allocate, this);
-  LOCKCHECK_ASSERT(L_ != nullptr);
-  *static_cast<LuaEngine**>(lua_getextraspace(L_)) = this;
-  lua_pushcfunction(L_, protected_setup);
-  if (lua_pcall(L_, 0, 0, 0) != LUA_OK) {
-    std::string message = lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "?";
-    lua_close(L_);
-    L_ = nullptr;
-    throw std::runtime_error("lockcheck mock: Lua sandbox setup failed: " + message);
+  region_ = LuaRegion::take(memory_limit_bytes_);
+  if (region_ != nullptr && region_->has_template()) {
+    // The state the setup made in this region, to the byte (lua_region.hpp); only its owner is new.
+    const LuaRegion::Owner& made = region_->restore_template();
+    L_ = made.state;
+    memory_used_bytes_ = made.memory_used_bytes;
+    env_ref_ = made.env_ref;
+    function_env_ref_ = made.function_env_ref;
+    function_scope_ref_ = made.function_scope_ref;
+    lua_setallocf(L_, &LuaEngine::allocate_in_region, this);
+    *static_cast<LuaEngine**>(lua_getextraspace(L_)) = this;
+  } else {
+    L_ = lua_newstate(region_ != nullptr ? &LuaEngine::allocate_in_region : &LuaEngine::allocate, this);
+    LOCKCHECK_ASSERT(L_ != nullptr);
+    *static_cast<LuaEngine**>(lua_getextraspace(L_)) = this;
+    lua_pushcfunction(L_, protected_setup);
+    if (lua_pcall(L_, 0, 0, 0) != LUA_OK) {
+      std::string message = lua_tostring(L_, -1) ? lua_tostring(L_, -1) : "?";
+      lua_close(L_);
+      L_ = nullptr;
+      region_.reset();
+      throw std::runtime_error("lockcheck mock: Lua sandbox setup failed: " + message);
+    }
+    lua_sethook(L_, count_hook, LUA_MASKCOUNT, kHookEvery);
+    if (region_ != nullptr) {
+      region_->keep_template({.state = L_, .memory_used_bytes = memory_used_bytes_, .env_ref = env_ref_,
+                              .function_env_ref = function_env_ref_, .function_scope_ref = function_scope_ref_});
+    }
   }
-  lua_sethook(L_, count_hook, LUA_MASKCOUNT, kHookEvery);
   if (collect_at_start_) lua_gc(L_, LUA_GCCOLLECT);  // what flush() did to the state it had then
 }
 
@@ -236,7 +264,10 @@ std::size_t LuaEngine::memory_used_bytes() const {
 }
 
 LuaEngine::~LuaEngine() {
-  if (L_ != nullptr) lua_close(L_);
+  // A region's state is dropped with its bytes: its next state is copied over them (no finalizer of the
+  // sandbox's own frees anything outside the region).
+  if (region_ != nullptr) LuaRegion::give_back(std::move(region_));
+  else if (L_ != nullptr) lua_close(L_);
 }
 
 std::optional<Reply> LuaEngine::load(const std::string& sha, std::string_view body) {

@@ -1,11 +1,13 @@
 #pragma once
 // Lua 5.4 under Redis 7.0's rules: one lua_State per node, created on the first command that needs it (most
-// simulated nodes never run a script, and the sandbox's setup was a third of a short run); scripts compiled
+// simulated nodes never run a script, and the sandbox's setup was a third of a short run), as a copy of the
+// state its region's setup made (lua_region.hpp); scripts compiled
 // once and cached by sha1; KEYS/ARGV; the redis.* library; a read-only sandbox; Redis's reply conversions; a bound on
 // instructions and memory so a runaway script becomes an error reply, never a hang or a crash.
 #include <utility>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,6 +17,7 @@
 #include "lockcheck/reply.hpp"
 #include "redis/scripting/lua_block_pool.hpp"
 #include "redis/scripting/lua_function_lib.hpp"
+#include "redis/scripting/lua_region.hpp"
 
 struct lua_State;
 struct lua_Debug;
@@ -100,6 +103,10 @@ class LuaEngine {
     bool allow_oom = false;
   };
   static void* allocate(void* ud, void* ptr, std::size_t old_size, std::size_t new_size);
+  static void* allocate_in_region(void* ud, void* ptr, std::size_t old_size, std::size_t new_size);
+  // Both: Lua's own figures (memory_used_bytes_, the limit) whichever holds the blocks.
+  template <typename Blocks>
+  void* allocate_from(Blocks& blocks, void* ptr, std::size_t old_size, std::size_t new_size);
   static void count_hook(lua_State* L, ::lua_Debug* ar);
   static int protected_setup(lua_State* L);
   lua_State* state() {
@@ -114,6 +121,9 @@ class LuaEngine {
 
   Node& node_;
   LuaBlockPool blocks_;  // the state's blocks; ~LuaEngine closes the state before members are destroyed
+  // Where the state lives instead, for the limits regions serve (lua_region.hpp): made by copying the region's
+  // template back when it has one; never closed, the region goes back to this thread's next state.
+  std::unique_ptr<LuaRegion> region_;
   lua_State* L_ = nullptr;  // made by start(); every use goes through state()
   bool collect_at_start_ = false;  // flush() ran once before the state existed: the new state collects once
   std::map<std::string, Script, std::less<>> scripts_;
