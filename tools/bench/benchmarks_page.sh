@@ -158,6 +158,9 @@ block ci_from_nothing slow 1 "" "git /usr/bin/time" \
 block track_record slow 1 "" "npm" \
   "The judge's track record: each documented client bug at its buggy version and at one without it" \
   "tools/judge/track_record.sh" ""
+block explore_client_bench slow 1 "lockcheck_cli lockcheck_judge_mutex lockcheck_judge_redlock" "@B@/tools/lockcheck npm node" \
+  "explore --client's time to its first own bug from no hints, the track record's three bugs, 5 root seeds each (then the fixed versions, 1 seed)" \
+  "tools/explore/bench/client_bench.sh --build @B@ --seeds '1 2 3 4 5' --budget-s 600 && tools/explore/bench/client_bench.sh --build @B@ --seeds 1 --budget-s 600 --fixed-only" ""
 block redis_tcl_units redis-git 1 lockcheck-mock-server "@B@/sim/redis/lockcheck-mock-server @REDIS_GIT@" \
   "The mock against Redis 7.0.15's own Tcl test suite (units as sim/redis/README.md lists them)" \
   "tools/yardsticks/redis_tcl_units --redis-git @REDIS_GIT@ --mock-cmd @B@/sim/redis/lockcheck-mock-server --units 'unit/scripting unit/functions unit/expire unit/type/string unit/type/hash unit/type/incr unit/type/list unit/type/set unit/type/zset unit/keyspace unit/multi unit/pubsub unit/info-command unit/dump unit/geo unit/maxmemory unit/type/stream unit/type/stream-cgroups'" ""
