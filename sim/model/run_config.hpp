@@ -8,6 +8,7 @@
 #include "lockcheck/variants/script_lock.hpp"
 #include "lockcheck/variants/token_wait_lock.hpp"
 #include "model/fault.hpp"
+#include "model/fault_ranges.hpp"
 #include "model/workload_config.hpp"
 
 namespace lockcheck::sim {
@@ -114,6 +115,8 @@ struct NemesisConfig {
   std::int64_t node_crash_every_us = 0;  // the node restarts after node_restart_after_us with restart_mode
   std::int64_t node_restart_after_us = 500000;
   RestartMode restart_mode = RestartMode::lost;
+  // Streams drawn besides those five (compare's fault families): no scenario file spells them.
+  std::vector<DrawnFaults> drawn;
 };
 
 // Background renewal of the renewing variants (watchdog, watchdog-unchecked, client-reentrant), and of any
@@ -169,7 +172,8 @@ std::int64_t slowest_own_link_delay_us(const RunConfig& config, int process);
 // Whether `config`'s topology has what a fault kind needs (its row's `needs`, model/fault.hpp).
 bool topology_has(FaultNeeds needs, const RunConfig& config);
 
-// Turns the random nemesis into a fixed, sorted schedule (so a failing run can be shrunk fault by fault).
+// Turns the random nemesis (the file's five kinds, then `drawn`) into a fixed, sorted schedule (so a failing run
+// can be shrunk fault by fault).
 std::vector<FaultSpec> draw_nemesis_schedule(const RunConfig& config, std::uint64_t seed);
 
 }  // namespace lockcheck::sim

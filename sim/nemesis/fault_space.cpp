@@ -12,11 +12,33 @@ int pick(const std::vector<int>& from, Prng& prng) {
   return from[prng.below(from.size())];
 }
 
-int any_process(const RunConfig& config, Prng& prng) {
+// A target among the ones a family names (FaultRanges::nodes, ::processes), each one the kind can take.
+int pick_named(const std::vector<int>& named, const std::vector<int>& can_take, Prng& prng) {
+  const int target = pick(named, prng);
+  LOCKCHECK_ASSERT(std::find(can_take.begin(), can_take.end(), target) != can_take.end());
+  return target;
+}
+
+std::vector<int> every_index(std::size_t count) {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < count; ++i) out.push_back(static_cast<int>(i));
+  return out;
+}
+
+int any_process(const RunConfig& config, const FaultRanges& ranges, Prng& prng) {
+  if (!ranges.processes.empty()) return pick_named(ranges.processes, every_index(config.clients.size()), prng);
   return static_cast<int>(prng.below(static_cast<std::uint64_t>(config.clients.size())));
 }
 
-int any_node(const RunConfig& config, Prng& prng) { return static_cast<int>(prng.below(config.nodes.size())); }
+int any_node(const RunConfig& config, const FaultRanges& ranges, Prng& prng) {
+  if (!ranges.nodes.empty()) return pick_named(ranges.nodes, every_index(config.nodes.size()), prng);
+  return static_cast<int>(prng.below(config.nodes.size()));
+}
+
+// One of `can_take` (a failover's replicas, a partition's masters), or of the family's named nodes.
+int node_among(const std::vector<int>& can_take, const FaultRanges& ranges, Prng& prng) {
+  return ranges.nodes.empty() ? pick(can_take, prng) : pick_named(ranges.nodes, can_take, prng);
+}
 
 // One draw's value: the range in thousandths of the unit, at least the floor when not negative.
 std::int64_t scaled(const FaultRanges& ranges, const DrawRange& range, Prng& prng) {
@@ -50,7 +72,7 @@ class Draw {
       case FaultKind::node_clock_jump: return clock_jump(false);
       case FaultKind::node_clock_drift: return clock_drift(false);
       case FaultKind::node_crash: return node_crash();
-      case FaultKind::failover: fault_.node = pick(replica_nodes(config_), prng_); return done();
+      case FaultKind::failover: fault_.node = node_among(replica_nodes(config_), ranges_, prng_); return done();
       case FaultKind::partition: return partition();
       case FaultKind::loss: return loss();
       case FaultKind::slow_node: return slow_node();
@@ -75,38 +97,38 @@ class Draw {
   }
 
   void pause() {
-    fault_.process = any_process(config_, prng_);
+    fault_.process = any_process(config_, ranges_, prng_);
     fault_.duration_us = scaled(ranges_, ranges_.pause, prng_);
     done();
   }
 
   void crash() {
-    fault_.process = any_process(config_, prng_);
+    fault_.process = any_process(config_, ranges_, prng_);
     ended_by(FaultSpec{.kind = FaultKind::restart, .process = fault_.process}, scaled(ranges_, ranges_.crash_for, prng_));
   }
 
   void clock_jump(bool of_client) {
-    (of_client ? fault_.process : fault_.node) = of_client ? any_process(config_, prng_) : any_node(config_, prng_);
+    (of_client ? fault_.process : fault_.node) = of_client ? any_process(config_, ranges_, prng_) : any_node(config_, ranges_, prng_);
     fault_.delta_us = signed_value(ranges_, scaled(ranges_, ranges_.clock_jump, prng_), prng_);
     done();
   }
 
   void clock_drift(bool of_client) {
-    (of_client ? fault_.process : fault_.node) = of_client ? any_process(config_, prng_) : any_node(config_, prng_);
+    (of_client ? fault_.process : fault_.node) = of_client ? any_process(config_, ranges_, prng_) : any_node(config_, ranges_, prng_);
     fault_.drift_ppm = signed_value(ranges_, ppm(ranges_.drift_ppm, prng_), prng_);
     done();
   }
 
   void node_crash() {
-    fault_.node = any_node(config_, prng_);
+    fault_.node = any_node(config_, ranges_, prng_);
     FaultSpec restart{.kind = FaultKind::node_restart, .node = fault_.node};
     restart.mode = ranges_.restart_mode ? *ranges_.restart_mode : static_cast<RestartMode>(prng_.below(3));
     ended_by(restart, scaled(ranges_, ranges_.node_crash_for, prng_));
   }
 
   void partition() {
-    fault_.process = any_process(config_, prng_);
-    fault_.node = pick(master_nodes(config_), prng_);
+    fault_.process = any_process(config_, ranges_, prng_);
+    fault_.node = node_among(master_nodes(config_), ranges_, prng_);
     ended_by(FaultSpec{.kind = FaultKind::heal}, scaled(ranges_, ranges_.partition_for, prng_));
   }
 
@@ -122,31 +144,32 @@ class Draw {
   void slow_node() {
     // Slower than the client's command timeout, a node is unreachable (a partition, drawn as such) and
     // requests overtake one another; a slow node here answers late but within the timeout.
-    fault_.node = any_node(config_, prng_);
+    fault_.node = any_node(config_, ranges_, prng_);
     fault_.duration_us = std::min(scaled(ranges_, ranges_.slow_by, prng_), config_.command_timeout_us * 8 / 10);
     ended_by(FaultSpec{.kind = FaultKind::slow_node, .node = fault_.node, .duration_us = 0}, scaled(ranges_, ranges_.slow_for, prng_));
   }
 
   void evict() {
-    fault_.node = pick(master_nodes(config_), prng_);
-    fault_.evict_target = prng_.below(2) == 0 ? EvictTarget::lock : EvictTarget::any;
+    fault_.node = node_among(master_nodes(config_), ranges_, prng_);
+    if (ranges_.evict_target) fault_.evict_target = *ranges_.evict_target;
+    else fault_.evict_target = prng_.below(2) == 0 ? EvictTarget::lock : EvictTarget::any;
     done();
   }
 
   void replica_partition() {
-    fault_.node = pick(replica_nodes(config_), prng_);
+    fault_.node = node_among(replica_nodes(config_), ranges_, prng_);
     ended_by(FaultSpec{.kind = FaultKind::heal}, scaled(ranges_, ranges_.replica_cut_for, prng_));
   }
 
   void slot_migration() {
-    fault_.node = pick(master_nodes(config_), prng_);
+    fault_.node = node_among(master_nodes(config_), ranges_, prng_);
     fault_.duration_us = scaled(ranges_, ranges_.migration_for, prng_);
     done();
   }
 
   void split_brain() {
-    fault_.node = config_.sentinel.sentinels > 0 ? 0 : pick(master_nodes(config_), prng_);
-    fault_.process = any_process(config_, prng_);
+    fault_.node = config_.sentinel.sentinels > 0 ? 0 : node_among(master_nodes(config_), ranges_, prng_);
+    fault_.process = any_process(config_, ranges_, prng_);
     ended_by(FaultSpec{.kind = FaultKind::heal}, scaled(ranges_, ranges_.split_for, prng_));
   }
 

@@ -2,37 +2,18 @@
 // The one fault generator: every fault a run is given by chance is drawn here, from the kinds' rows
 // (model/fault.hpp) and the configuration's topology. Explore draws whole schedules from it (ranges scaled by
 // the TTL); a scenario file's random nemesis ([nemesis], random_schedule.cpp) draws the same kinds with the
-// ranges the file states, at times of its own; compare's families set the nemesis or place faults by hand.
+// ranges the file states, at times of its own; compare's fault families are named, seeded streams of it
+// (model/fault_ranges.hpp DrawnFaults, tools/compare_plan/fault_families.cpp), drawn from a run's seed by
+// draw_streams (random_schedule.cpp) with narrow or fixed ranges and, where a family names them, its targets.
 #include <cstdint>
 #include <optional>
 #include <vector>
 
+#include "model/fault_ranges.hpp"
 #include "model/prng.hpp"
 #include "model/run_config.hpp"
 
 namespace lockcheck::sim {
-
-// A range a draw takes its value from: uniform in [low, high] thousandths of `unit_us` (drift: ppm as is),
-// so that explore's ranges follow the TTL. A fixed range takes `low` without drawing (a [nemesis]
-// restart_after_ms).
-struct DrawRange {
-  std::int64_t low = 0;
-  std::int64_t high = 0;
-  bool fixed = false;
-};
-
-// How far drawn faults go. A value below `floor_us` is raised to it (a 0 ms pause shows nothing); signed
-// ranges (clock jumps and drifts) are either drawn as a magnitude with a coin for the sign, or straight
-// from a range around 0.
-struct FaultRanges {
-  std::int64_t unit_us = 1000;  // what a range's thousandths are of: explore, the TTL; the nemesis, 1 ms
-  std::int64_t floor_us = 0;
-  bool sign_by_coin = false;
-  bool end_within_run = false;  // a fault's end (restart, heal) is moved to the run's end when later
-  DrawRange pause, crash_for, clock_jump, drift_ppm, node_crash_for, partition_for, loss_ppm, loss_for, slow_by,
-      slow_for, replica_cut_for, migration_for, split_for;
-  std::optional<RestartMode> restart_mode;  // drawn when empty
-};
 
 // Explore's ranges: pauses of 0.3-3 TTLs, clock jumps of 0.2-3 TTLs either way, drifts of 0.1-30%, ...
 FaultRanges ttl_scaled_ranges(const RunConfig& config);
@@ -62,6 +43,12 @@ void draw_fault(FaultKind kind, const RunConfig& config, Prng& prng, std::vector
 // `aftermath_us` before the run ends: in a short run, a pause that outlasts the run shows nothing.
 void draw_fault_to_play_out(FaultKind kind, const RunConfig& config, std::int64_t aftermath_us, Prng& prng,
                             std::vector<FaultSpec>& out);
+
+// Appends the faults of each stream, each drawn from its own sub-seed of `seed` (DrawnFaults), sorted by time
+// (stable). draw_nemesis_schedule is this over the file's five [nemesis] kinds, then NemesisConfig::drawn.
+std::vector<FaultSpec> draw_streams(const std::vector<DrawnFaults>& streams, const RunConfig& config, std::uint64_t seed);
+// The scenario file's [nemesis] as streams: "nemesis/pause", "nemesis/crash", ..., those with a rate.
+std::vector<DrawnFaults> nemesis_streams(const NemesisConfig& nemesis);
 
 // Sorts by time (stable: the drawn order of faults at one time is kept) and rounds to whole milliseconds,
 // the scenario format's unit.

@@ -1,6 +1,7 @@
-// The random nemesis of a scenario file ([nemesis]), drawn up front into a fixed schedule: each fault family has
-// its own sub-seed, so turning one family on or off leaves the others' times unchanged, and a failing schedule
-// can be shrunk. What each fault is comes from the one generator (fault_space.hpp) with the file's ranges.
+// The random nemesis, drawn up front into a fixed schedule: the scenario file's [nemesis] and compare's fault
+// families are streams (model/fault_ranges.hpp DrawnFaults), each with its own sub-seed, so turning one on or off
+// leaves the others' times unchanged, and a failing schedule can be shrunk. What each fault is comes from the one
+// generator (fault_space.hpp) with the stream's ranges.
 #include <algorithm>
 
 #include "model/prng.hpp"
@@ -10,38 +11,56 @@
 namespace lockcheck::sim {
 namespace {
 
-// Event times of one family: gaps drawn uniformly in [every/2, 3*every/2] (mean `every`), integer only.
-template <typename MakeFault>
-void draw_family(std::uint64_t seed, const char* name, std::int64_t every_us,
-                 std::int64_t end_us, MakeFault make) {
-  if (every_us <= 0) return;
-  Prng prng(derive_seed(seed, name));
+// One stream's faults. Drawn times: gaps uniform in [every - jitter, every + jitter], integer only; the
+// [nemesis] kinds' jitter is every/2 (gaps in [every/2, 3*every/2]).
+void draw_stream(const DrawnFaults& stream, const RunConfig& config, std::uint64_t seed, std::vector<FaultSpec>& out) {
+  Prng prng(derive_seed(seed, stream.name));
+  const std::int64_t end_us = config.duration_us;
+  if (stream.every_us <= 0) {
+    for (const std::int64_t at_us : stream.at_us) {
+      if (at_us < end_us) draw_fault_at(stream.kind, at_us, config, stream.ranges, prng, out);
+    }
+    return;
+  }
+  const std::int64_t every_us = stream.every_us;
+  const std::int64_t jitter_us = std::clamp<std::int64_t>(stream.jitter_us.value_or(every_us / 2), 0, every_us - 1);
+  const int max_count = stream.max_count > 0 ? stream.max_count : 100000;
   std::int64_t t = 0;
-  for (int count = 0; count < 100000; ++count) {
-    t += prng.between(every_us / 2, every_us + every_us / 2);
+  for (int count = 0; count < max_count; ++count) {
+    t += stream.jitter_us ? prng.between(every_us - jitter_us, every_us + jitter_us)
+                          : prng.between(every_us / 2, every_us + every_us / 2);
     if (t >= end_us) break;
-    make(prng, t);
+    draw_fault_at(stream.kind, t, config, stream.ranges, prng, out);
   }
 }
 
 }  // namespace
 
-std::vector<FaultSpec> draw_nemesis_schedule(const RunConfig& config, std::uint64_t seed) {
-  const NemesisConfig& nemesis = config.nemesis;
+std::vector<DrawnFaults> nemesis_streams(const NemesisConfig& nemesis) {
   const FaultRanges ranges = nemesis_ranges(nemesis);
-  std::vector<FaultSpec> out;
-  const std::int64_t end = config.duration_us;
-  // Each family: its kind drawn by the one generator (fault_space.hpp) at the family's own times.
-  const auto family = [&](const char* name, std::int64_t every_us, FaultKind kind) {
-    draw_family(seed, name, every_us, end, [&](Prng& prng, std::int64_t t) { draw_fault_at(kind, t, config, ranges, prng, out); });
+  std::vector<DrawnFaults> streams;
+  const auto stream = [&](const char* name, std::int64_t every_us, FaultKind kind) {
+    if (every_us > 0) streams.push_back(DrawnFaults{.name = name, .kind = kind, .every_us = every_us, .ranges = ranges});
   };
-  family("nemesis/pause", nemesis.pause_every_us, FaultKind::pause);
-  family("nemesis/crash", nemesis.crash_every_us, FaultKind::crash);
-  family("nemesis/partition", nemesis.partition_every_us, FaultKind::partition);
-  family("nemesis/node_clock_jump", nemesis.node_clock_jump_every_us, FaultKind::node_clock_jump);
-  family("nemesis/node_crash", nemesis.node_crash_every_us, FaultKind::node_crash);
+  stream("nemesis/pause", nemesis.pause_every_us, FaultKind::pause);
+  stream("nemesis/crash", nemesis.crash_every_us, FaultKind::crash);
+  stream("nemesis/partition", nemesis.partition_every_us, FaultKind::partition);
+  stream("nemesis/node_clock_jump", nemesis.node_clock_jump_every_us, FaultKind::node_clock_jump);
+  stream("nemesis/node_crash", nemesis.node_crash_every_us, FaultKind::node_crash);
+  return streams;
+}
+
+std::vector<FaultSpec> draw_streams(const std::vector<DrawnFaults>& streams, const RunConfig& config, std::uint64_t seed) {
+  std::vector<FaultSpec> out;
+  for (const DrawnFaults& stream : streams) draw_stream(stream, config, seed, out);
   std::stable_sort(out.begin(), out.end(), [](const FaultSpec& a, const FaultSpec& b) { return a.at_us < b.at_us; });
   return out;
+}
+
+std::vector<FaultSpec> draw_nemesis_schedule(const RunConfig& config, std::uint64_t seed) {
+  std::vector<DrawnFaults> streams = nemesis_streams(config.nemesis);
+  streams.insert(streams.end(), config.nemesis.drawn.begin(), config.nemesis.drawn.end());
+  return draw_streams(streams, config, seed);
 }
 
 }  // namespace lockcheck::sim

@@ -251,6 +251,8 @@ std::string variant_tables(const Scenario& scenario) {
 std::string nemesis_table(const RunConfig& config) {
   const NemesisConfig fallback;
   const NemesisConfig& given = config.nemesis;
+  // A compare family's streams have no spelling in a file; write the run's schedule (draw_nemesis_schedule) instead.
+  if (!given.drawn.empty()) throw std::invalid_argument("a configuration with drawn fault streams (a compare family) has no scenario file");
   Table nemesis("[nemesis]");
   nemesis.put_ms("pause_every_ms", given.pause_every_us, fallback.pause_every_us);
   nemesis.put_ms("pause_min_ms", given.pause_min_us, fallback.pause_min_us);

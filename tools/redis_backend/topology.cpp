@@ -27,6 +27,12 @@ Persistence persistence_for(const sim::RunConfig& config, int node) {
     if (fault.kind == sim::FaultKind::node_restart && fault.node == node) note(fault.mode);
   }
   if (config.nemesis.node_crash_every_us > 0) note(config.nemesis.restart_mode);
+  // A family's node crashes (NemesisConfig::drawn): their restart mode, or the strongest when it is drawn.
+  for (const auto& stream : config.nemesis.drawn) {
+    if (stream.kind != sim::FaultKind::node_crash) continue;
+    if (stream.ranges.restart_mode) note(*stream.ranges.restart_mode);
+    else note(sim::RestartMode::kept);
+  }
   return kept ? Persistence::aof_always : everysec ? Persistence::aof_everysec : Persistence::none;
 }
 
@@ -34,9 +40,15 @@ Persistence persistence_for(const sim::RunConfig& config, int node) {
 bool needs_link_proxies(const sim::RunConfig& config) {
   if (config.nemesis.partition_every_us > 0 || !config.link_overrides.empty()) return true;
   if (config.link.request_loss_ppm > 0 || config.link.reply_loss_ppm > 0) return true;
+  const auto on_links = [](sim::FaultKind kind) {
+    return kind == sim::FaultKind::partition || kind == sim::FaultKind::slow_node || kind == sim::FaultKind::loss ||
+           kind == sim::FaultKind::split_brain;
+  };
+  for (const auto& stream : config.nemesis.drawn) {
+    if (on_links(stream.kind)) return true;
+  }
   for (const auto& fault : config.faults) {
-    if (fault.kind == sim::FaultKind::partition || fault.kind == sim::FaultKind::slow_node || fault.kind == sim::FaultKind::loss ||
-        fault.kind == sim::FaultKind::split_brain) {
+    if (on_links(fault.kind)) {
       return true;
     }
   }

@@ -58,7 +58,7 @@ std::vector<std::string> hollow_reasons(const sim::Scenario& scenario, const pro
   const sim::NemesisConfig& nemesis = config.nemesis;
   const bool faults_asked = !config.faults.empty() || nemesis.pause_every_us > 0 || nemesis.crash_every_us > 0 ||
                             nemesis.partition_every_us > 0 || nemesis.node_clock_jump_every_us > 0 ||
-                            nemesis.node_crash_every_us > 0;
+                            nemesis.node_crash_every_us > 0 || !nemesis.drawn.empty();
   if (faults_asked && exercise.faults == 0) reasons.push_back("no fault took effect in any seed");
   if (exercise.faults > 0 && exercise.faults_during_hold == 0 && exercise.faults_during_ops == 0) {
     reasons.push_back(fmt::format("none of the {} fault(s) landed while a client held the lock or had a lock "
