@@ -207,7 +207,9 @@ std::int64_t lost_permits(const History& history, std::int64_t permits, std::int
       tracker.on_op(*op);
       const bool refused = op->fn == OpFn::acquire && op->type == OpType::fail && !op->error &&
                            op->result != "unreachable" && op->result != "not_refused";
-      if (refused) refusals.push_back(op);
+      // Judged on the whole bound before it: a refusal in the run's first bound has none (its window would
+      // reach back before the run began, when nobody could have held a permit).
+      if (refused && op->refused_at_us.value_or(op->t) >= bound_us) refusals.push_back(op);
     }
     if (const auto* fault = std::get_if<FaultEvent>(&event); fault != nullptr && fault->is(sim::FaultKind::crash)) {
       tracker.on_crash(*fault);

@@ -132,6 +132,25 @@ TEST(PermitSafety, ACounterOfMoreFreePermitsThanTheSemaphoreHasIsCaughtAtTheServ
   EXPECT_NE(verdict.summary.find("1 server count(s) of more than 1 free permits"), std::string::npos) << verdict.summary;
 }
 
+// A refusal judges the whole bound before it: one in the run's first bound has none to judge (explore's gate at
+// 1000 runs, seed 21, called the reference semaphore's refusal at t=0.101 s, with one of two permits held, "a
+// permit lost for the 3000 ms before it": most of those 3 s were before the run began). The same refusal a
+// whole bound into the run is a lost permit.
+TEST(PermitSafety, ARefusalInTheRunsFirstBoundJudgesNothing) {
+  HistoryBuilder early = semaphore(2);
+  hold_from(early, 1000, 0, "a");
+  refused_at(early, 101'000, 1);
+  const Verdict at_start = verdict_of(early.parse(), "permit_safety");
+  EXPECT_NE(at_start.outcome, Outcome::violated) << to_string(at_start);
+  EXPECT_FALSE(violated_clause(at_start, "permit_lost"));
+
+  HistoryBuilder later = semaphore(2);
+  hold_from(later, 1000, 0, "a");
+  refused_at(later, 3'101'000, 1);
+  const Verdict after_a_bound = verdict_of(later.parse(), "permit_safety");
+  EXPECT_TRUE(violated_clause(after_a_bound, "permit_lost")) << to_string(after_a_bound);
+}
+
 TEST(PermitSafety, ALockHistoryIsNotASemaphore) {
   HistoryBuilder b;
   hold_from(b, 1000, 0, "a");
