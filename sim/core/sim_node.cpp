@@ -173,12 +173,39 @@ std::int64_t SimNode::node_time_ms() const { return node_->now_ms(); }
 void SimNode::fsync() { *fsynced_ = node_->snapshot(); }
 
 void SimNode::close_connections(int process) {
+  end_closing_connection(process);
   for (const int session_id : {process, process + kSubscriberSession}) {
     auto it = sessions_.find(session_id);
     if (it == sessions_.end()) continue;
-    node_->disconnect(*it->second);
+    // A blocked or subscribed connection ends at once (the server frees a blocked client on the connection's
+    // end, and nothing a dead subscriber sent changes data); the command connection ends after its in-flight
+    // commands.
+    if (session_id == process && !it->second->blocked) {
+      closing_[process] = std::move(it->second);
+    } else {
+      node_->disconnect(*it->second);
+    }
     sessions_.erase(it);
   }
+}
+
+void SimNode::end_closing_connection(int process) {
+  const auto it = closing_.find(process);
+  if (it == closing_.end()) return;
+  node_->disconnect(*it->second);
+  closing_.erase(it);
+}
+
+Reply SimNode::execute_from_crashed(int process, const Command& command, bool& changed) {
+  const auto it = closing_.find(process);
+  if (it == closing_.end()) return execute(process, command, changed);
+  mock::Session& session = *it->second;
+  const std::uint64_t functions_before = node_->functions().version();
+  Reply reply = node_->execute(command, session);
+  session.extra_replies.clear();
+  changed = !pending_.empty() || node_->functions().version() != functions_before;
+  flush_events();
+  return reply;
 }
 
 void SimNode::active_expiry() {
@@ -209,6 +236,8 @@ void SimNode::crash() {
   ++crashes_;
   for (auto& [id, session] : sessions_) node_->disconnect(*session);  // connections close: subscriptions end
   sessions_.clear();
+  for (auto& [id, session] : closing_) node_->disconnect(*session);
+  closing_.clear();
   late_replies_.clear();
 }
 

@@ -49,12 +49,20 @@ class SimNode final : public mock::Observer {
   // Runs a client's command now; records the key events it caused. Returns whether data changed.
   // SUBSCRIBE runs on the process's subscriber session, as a real client subscribes on its own connection.
   Reply execute(int process, const Command& command, bool& changed);
+  // A command `process` sent before it crashed, arriving now: it runs on the connection it was sent on (what a
+  // killed client wrote reaches the server before the connection's end), so a DEL queued inside its MULTI stays
+  // queued and its EXEC still checks its WATCH. Without such a connection (a blocked or subscribed one was closed
+  // at once), as execute().
+  Reply execute_from_crashed(int process, const Command& command, bool& changed);
   // Changes when `process`'s session (connection) here ends or a new one begins: a crash of the node, a new
   // session after the process's crash.
   std::uint64_t session_epoch(int process) const;
   // A client process crashed: its connections close, and with them its subscriptions, open transaction and
-  // watched keys (a restarted process connects afresh).
+  // watched keys (a restarted process connects afresh). Its command connection closes once what the process
+  // sent before it died has arrived: kept for execute_from_crashed() until the process restarts.
   void close_connections(int process);
+  // The crashed process starts again: its old command connection has ended.
+  void end_closing_connection(int process);
   // The 10 Hz active expiry cycle.
   void active_expiry();
   // A replica takes master `from`'s data set as of sequence `sequence` (ignored when older than what it has,
@@ -115,6 +123,7 @@ class SimNode final : public mock::Observer {
   // files that drive a node's data directly include redis/server/node.hpp).
   std::map<int, std::unique_ptr<mock::Session>> sessions_;
   std::map<int, std::uint64_t> sessions_opened_;  // process -> sessions made for it
+  std::map<int, std::unique_ptr<mock::Session>> closing_;  // a crashed process's command connection
   std::uint64_t crashes_ = 0;  // every session ends at a crash, whether or not its process has sent since
   std::vector<PendingEvent> pending_;
   bool up_ = true;

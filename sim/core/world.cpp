@@ -122,7 +122,7 @@ void World::deliver(int process, int node_id, const Command& command, std::share
   }
   if (sentinel_ && config_.sentinel.min_replicas_to_write > 0 && node.replica_of() < 0) sentinel_faults_->gate_writes(node);
   bool changed = false;
-  Reply reply = node.execute(process, command, changed);
+  Reply reply = client.alive() ? node.execute(process, command, changed) : node.execute_from_crashed(process, command, changed);
   if (changed && node.replica_of() < 0) replication_.replicate(node);
   blocking_pops_.send_late_replies(node_id);  // this command may have served clients blocked in BLPOP & co.
   if (const auto wait = node.take_wait_request(); wait && node.replica_of() < 0) {
@@ -198,6 +198,7 @@ void World::evict_lock_key(SimNode& target) {
 
 void World::start_client(int id) {
   ClientProcess& process = client(id);
+  for (auto& simulated : nodes_) simulated->end_closing_connection(id);  // a restart connects afresh
   VariantParams params{config_.scripts};
   params.token_wait = config_.token_wait;
   params.permits = config_.workload.permits;
