@@ -40,6 +40,8 @@ std::optional<TheoryLimit> theory_limit_of(const FaultSpec& fault) {
   const TheoryLimit& limit = back ? kind.limit_back : kind.limit;
   // A clock that did not move stands for nothing.
   if ((kind.fields.delta && fault.delta_us == 0) || (kind.fields.drift && fault.drift_ppm == 0)) return std::nullopt;
+  // A client's clock slower than the drift margin its lock allows for is within the lock's promise.
+  if (fault.kind == FaultKind::client_clock_drift && fault.drift_ppm > -fault_rows::kDefaultDriftMarginPpm) return std::nullopt;
   if (limit.family == LimitFamily::none) return std::nullopt;
   return limit;
 }

@@ -161,6 +161,10 @@ inline constexpr TheoryLimit kNodeClockAhead{LimitFamily::early_expiry, "a node'
 inline constexpr TheoryLimit kNodeClockBack{LimitFamily::late_expiry, "a node's clock stepped back and the key outlived its TTL (S7)", "S7"};
 inline constexpr TheoryLimit kNodeClockFast{LimitFamily::early_expiry, "a node's clock ran fast and expired the key early (F12)", "F12"};
 inline constexpr TheoryLimit kNodeClockSlow{LimitFamily::late_expiry, "a node's clock ran slow and the key outlived its TTL (S7)", "S7"};
+// A holder measures its validity on its own clock, with a margin for drift (lockcheck::LockOptions::clock_drift_ppm,
+// 1% by default): a clock running slower than that makes it believe in a lease its key no longer has.
+inline constexpr TheoryLimit kClientClockSlow{LimitFamily::late_holder, "a holder's clock ran slow past the lock's drift margin, so its validity outlasted its key (F12, F13, on the client's clock)", "F12, F13"};
+inline constexpr std::int32_t kDefaultDriftMarginPpm = 10000;  // LockOptions' default; theory_limit_of() reads it
 inline constexpr TheoryLimit kPausedHolder{LimitFamily::late_holder, "a holder was paused past its validity and went on (Kleppmann's case, F4; only fencing at the resource helps)", "F4"};
 inline constexpr WaitExcuse kNoExcuse{};
 inline constexpr WaitExcuse kAnInstant{instant, false, "a {name} at t={when}"};
@@ -198,7 +202,7 @@ constexpr FaultKindRow row_of(FaultKind kind) {
       return {.kind = FaultKind::client_clock_drift, .name = "client_clock_drift", .fields = {.process = true, .drift = true}, .needs = nothing,
               .ended_by = std::nullopt, .follow_up = false,
               .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
-              .lane = on_client, .limit = kNoLimit, .limit_back = kNoLimit, .line = {process, drift_ppm}, .coverage = effects_only,
+              .lane = on_client, .limit = kNoLimit, .limit_back = kClientClockSlow, .line = {process, drift_ppm}, .coverage = effects_only,
               .excuse = kNoExcuse};
     case FaultKind::node_clock_jump:
       return {.kind = FaultKind::node_clock_jump, .name = "node_clock_jump", .fields = {.node = true, .delta = true}, .needs = nothing,
