@@ -218,6 +218,8 @@ fi
 
 # --- running ------------------------------------------------------------------------------------------------
 command -v git >/dev/null || { echo "benchmarks_page.sh: needs git" >&2; exit 2; }
+compiled_from="$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build_dir/CMakeCache.txt" 2>/dev/null)"
+compiled_from="${compiled_from:-$repo_root}"
 [[ -d "$build_dir" ]] || { echo "benchmarks_page.sh: no build directory '$build_dir' (run tools/setup, or name one)" >&2; exit 2; }
 scratch_root="$(mktemp -d)"
 trap 'rm -rf "$scratch_root"' EXIT
@@ -297,9 +299,10 @@ for i in "${selected[@]}"; do
         printf 'Output:\n\n'
         cp "$work/output" "$work/shown"
       fi
-      # Scratch paths of this machine never reach the page.
+      # Scratch paths of this machine never reach the page, nor the source folder the binaries were compiled
+      # from (a test's failure names its file by it), when the build directory is another tree's.
       sed -i -e "s|$work|<scratch>|g" -e "s|$scratch_root|<scratch>|g" -e "s|$build_dir|$build_shown|g" \
-        -e "s|$repo_root/|./|g" -e "s|$repo_root|.|g" "$work/shown"
+        -e "s|$repo_root/|./|g" -e "s|$repo_root|.|g" -e "s|$compiled_from/|./|g" "$work/shown"
       printf '```text\n'
       head -n "$max_lines" "$work/shown"
       total="$(wc -l <"$work/shown")"
