@@ -148,8 +148,11 @@ Reply SimNode::execute(int process, const Command& command, bool& changed) {
     slot = std::make_unique<mock::Session>();
     if (!subscribing) ++sessions_opened_[process];
   }
-  mock::Session& session = *slot;
-  session.client_id = session_id;
+  slot->client_id = session_id;
+  return run_on(*slot, command, changed);
+}
+
+Reply SimNode::run_on(mock::Session& session, const Command& command, bool& changed) {
   const std::uint64_t functions_before = node_->functions().version();
   Reply reply = node_->execute(command, session);
   session.extra_replies.clear();
@@ -199,13 +202,7 @@ void SimNode::end_closing_connection(int process) {
 Reply SimNode::execute_from_crashed(int process, const Command& command, bool& changed) {
   const auto it = closing_.find(process);
   if (it == closing_.end()) return execute(process, command, changed);
-  mock::Session& session = *it->second;
-  const std::uint64_t functions_before = node_->functions().version();
-  Reply reply = node_->execute(command, session);
-  session.extra_replies.clear();
-  changed = !pending_.empty() || node_->functions().version() != functions_before;
-  flush_events();
-  return reply;
+  return run_on(*it->second, command, changed);
 }
 
 void SimNode::active_expiry() {

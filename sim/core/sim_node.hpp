@@ -110,6 +110,7 @@ class SimNode final : public mock::Observer {
     std::int64_t expire_at_ms;
   };
   void flush_events();
+  Reply run_on(mock::Session& session, const Command& command, bool& changed);  // execute()'s core, on a session
   std::string string_value(const std::string& key) const;
   std::int64_t deadline_of(const std::string& key) const;
   std::optional<Json> holders_of(const std::string& key) const;  // core/hash_holders.hpp
