@@ -27,12 +27,10 @@ inline constexpr Clause kClauses[] = {
 
 // Whether "property/clause" (a selector, verdict.hpp) is such a liveness clause.
 constexpr bool is_liveness_clause(std::string_view selector) {
+  const std::size_t slash = selector.find('/');
+  if (slash == std::string_view::npos) return false;
   for (const Clause& clause : kClauses) {
-    if (clause.liveness && selector.size() == clause.property.size() + 1 + clause.name.size() &&
-        selector.substr(0, clause.property.size()) == clause.property && selector[clause.property.size()] == '/' &&
-        selector.substr(clause.property.size() + 1) == clause.name) {
-      return true;
-    }
+    if (clause.liveness && clause.property == selector.substr(0, slash) && clause.name == selector.substr(slash + 1)) return true;
   }
   return false;
 }

@@ -313,18 +313,9 @@ Verdict check_permit_safety(const History& history) {
   const std::int64_t too_many = too_many_holders(history, permits, beliefs, crowded);
   const std::int64_t over = inflated_counters(history, permits, counters, inflated);
   const std::int64_t leaked = lost_permits(history, permits, refusals, lost);
-  // Too many holders first (an extra holder costs safety), then the server's count that lets one in, then a lost
-  // permit (which only costs waiting).
-  const Finding* first = !crowded.empty()    ? &crowded.front()
-                         : !inflated.empty() ? &inflated.front()
-                         : !lost.empty()     ? &lost.front()
-                                             : nullptr;
-  if (first != nullptr) {
-    verdict.witnesses = first->witnesses;
-    verdict.cause = first->cause;
-    if (!first->tags.empty()) verdict.tags.push_back(first->tags.front());
-  }
-  // Each part a clause of the verdict (verdict.hpp), so that explore looks for a lost permit past a crowd.
+  // Each part a clause of the verdict (verdict.hpp), so that explore looks for a lost permit past a crowd. The
+  // verdict's own witness: too many holders first (an extra holder costs safety), then the server's count that
+  // lets one in, then a lost permit (which only costs waiting).
   const std::pair<std::string_view, const std::vector<Finding>*> parts[] = {
       {kTooManyHolders, &crowded}, {kInflatedCount, &inflated}, {kPermitLost, &lost}};
   for (const auto& [clause, findings] : parts) {
@@ -333,8 +324,8 @@ Verdict check_permit_safety(const History& history) {
     std::vector<std::string> tags;
     if (!finding.tags.empty()) tags.push_back(finding.tags.front());
     verdict.clauses.push_back(Verdict::ClauseViolation{std::string(clause), finding.witnesses, finding.cause, std::move(tags)});
-    if (&finding == first) verdict.clause = std::string(clause);
   }
+  if (!verdict.clauses.empty()) verdict = restricted_to(verdict, verdict.clauses.front().clause);
   std::string violated;
   if (too_many > 0) violated = fmt::format("{} acquisition(s) made more than {} holders at once", too_many, permits);
   if (over > 0) {

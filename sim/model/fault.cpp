@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 #include <utility>
 
@@ -38,10 +39,9 @@ std::optional<TheoryLimit> theory_limit_of(const FaultSpec& fault) {
   if (kind.fields.mode && fault.mode == RestartMode::kept) return std::nullopt;  // a node_restart that kept its data
   const bool back = fault.delta_us < 0 || fault.drift_ppm < 0;
   const TheoryLimit& limit = back ? kind.limit_back : kind.limit;
-  // A clock that did not move stands for nothing.
-  if ((kind.fields.delta && fault.delta_us == 0) || (kind.fields.drift && fault.drift_ppm == 0)) return std::nullopt;
-  // A client's clock slower than the drift margin its lock allows for is within the lock's promise.
-  if (fault.kind == FaultKind::client_clock_drift && fault.drift_ppm > -fault_rows::kDefaultDriftMarginPpm) return std::nullopt;
+  // A clock that did not move stands for nothing, nor one that drifted within the margin the limit allows.
+  if (kind.fields.delta && fault.delta_us == 0) return std::nullopt;
+  if (kind.fields.drift && std::llabs(fault.drift_ppm) <= limit.beyond_drift_ppm) return std::nullopt;
   if (limit.family == LimitFamily::none) return std::nullopt;
   return limit;
 }

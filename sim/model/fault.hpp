@@ -69,6 +69,7 @@ struct TheoryLimit {
   LimitFamily family = LimitFamily::none;
   std::string_view because;  // the sentence a find prints
   std::string_view cases;    // the theory table's cases, "F7, F9"
+  std::int64_t beyond_drift_ppm = 0;  // a drift counts only past this rate (a margin the lock allows for)
 };
 
 // The fields of a kind's history line after "fault", in their order (sim/README.md, "History"). The dispatcher
@@ -163,8 +164,8 @@ inline constexpr TheoryLimit kNodeClockFast{LimitFamily::early_expiry, "a node's
 inline constexpr TheoryLimit kNodeClockSlow{LimitFamily::late_expiry, "a node's clock ran slow and the key outlived its TTL (S7)", "S7"};
 // A holder measures its validity on its own clock, with a margin for drift (lockcheck::LockOptions::clock_drift_ppm,
 // 1% by default): a clock running slower than that makes it believe in a lease its key no longer has.
-inline constexpr TheoryLimit kClientClockSlow{LimitFamily::late_holder, "a holder's clock ran slow past the lock's drift margin, so its validity outlasted its key (F12, F13, on the client's clock)", "F12, F13"};
-inline constexpr std::int32_t kDefaultDriftMarginPpm = 10000;  // LockOptions' default; theory_limit_of() reads it
+// The margin is LockOptions' default: a lock given a wider one would need its configuration here.
+inline constexpr TheoryLimit kClientClockSlow{LimitFamily::late_holder, "a holder's clock ran slow past the lock's drift margin, so its validity outlasted its key (F12, F13, on the client's clock)", "F12, F13", 10000};
 inline constexpr TheoryLimit kPausedHolder{LimitFamily::late_holder, "a holder was paused past its validity and went on (Kleppmann's case, F4; only fencing at the resource helps)", "F4"};
 inline constexpr WaitExcuse kNoExcuse{};
 inline constexpr WaitExcuse kAnInstant{instant, false, "a {name} at t={when}"};

@@ -23,12 +23,14 @@ void draw_stream(const DrawnFaults& stream, const RunConfig& config, std::uint64
     return;
   }
   const std::int64_t every_us = stream.every_us;
-  const std::int64_t jitter_us = std::clamp<std::int64_t>(stream.jitter_us.value_or(every_us / 2), 0, every_us - 1);
+  // Without a jitter, [every/2, every + every/2] as the [nemesis] always drew (every/2 rounds down: kept so).
+  const std::int64_t jitter_us = std::clamp<std::int64_t>(stream.jitter_us.value_or(0), 0, every_us - 1);
+  const std::int64_t low_us = stream.jitter_us ? every_us - jitter_us : every_us / 2;
+  const std::int64_t high_us = stream.jitter_us ? every_us + jitter_us : every_us + every_us / 2;
   const int max_count = stream.max_count > 0 ? stream.max_count : 100000;
   std::int64_t t = 0;
   for (int count = 0; count < max_count; ++count) {
-    t += stream.jitter_us ? prng.between(every_us - jitter_us, every_us + jitter_us)
-                          : prng.between(every_us / 2, every_us + every_us / 2);
+    t += prng.between(low_us, high_us);
     if (t >= end_us) break;
     draw_fault_at(stream.kind, t, config, stream.ranges, prng, out);
   }

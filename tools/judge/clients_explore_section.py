@@ -1,8 +1,10 @@
 """The clients page's section on what `lockcheck explore --client` found in each client (clients_explore.sh):
 read from each search's explore.json (tools/explore/explore_json.hpp) under reports/clients/explore/<client>/,
 as markdown lines the page's renderer places before its Files section (and turns into HTML the same way)."""
+import html
 import json
 import os
+import re
 
 
 def _property(find):
@@ -97,8 +99,6 @@ def markdown_lines(loaded):
 
 def html_text(lines, inline_html):
     """The section's markdown lines as HTML: headings, paragraphs, list items and its one table."""
-    import html as html_module
-    import re
     parts = []
     table = []
 
@@ -122,7 +122,7 @@ def html_text(lines, inline_html):
         if line.startswith("### "):
             anchor = re.match(r'### <a id="([^"]*)"></a>(.*)', line)
             if anchor:
-                parts.append(f"<h3 id=\"{html_module.escape(anchor.group(1))}\">{inline_html(anchor.group(2))}</h3>")
+                parts.append(f"<h3 id=\"{html.escape(anchor.group(1))}\">{inline_html(anchor.group(2))}</h3>")
             else:
                 parts.append(f"<h3>{inline_html(line[4:])}</h3>")
         elif line.startswith("## "):
