@@ -143,8 +143,9 @@ bool node_ever_held_token(const std::vector<const ServerEvent*>& key_events, con
 // report its token) are judged by the refusal alone.
 // A fair lock (meta "fair") can also be held back by a process that died WAITING: its place in the queue stands
 // in front of everyone until the lock lets it lapse. Such a crash is judged by a refusal past the bound made while
-// no master had held the key for a whole TTL (the lock sat free, yet refused); nobody's refusal while a live
-// holder held it counts, and an acquire granted in between proves nothing (the place may stand in front later).
+// no master had held the key for a whole TTL (the lock sat free, yet refused) and no fault of the network or a
+// node explains it (within a TTL before: lost messages, a node fault); nobody's refusal while a live holder held it counts, and an acquire granted in between
+// proves nothing (the place may stand in front later).
 std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_after_us) {
   std::vector<const Op*> acquires;  // acquire completions (ok/fail), in order
   std::vector<const ServerEvent*> writes;  // the key created or overwritten at a node by a client, in order
@@ -209,6 +210,12 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
   std::int64_t end_us = history.end_us();
   const std::vector<FreeStretch> free = history.meta.fair ? free_stretches(history) : std::vector<FreeStretch>{};
   const std::int64_t ttl_us = history.meta.ttl_ms * 1000;
+  // What fairness excuses a waiter's slow turn by (fair_waits.hpp) when it is the network's or a node's fault,
+  // within a TTL before the refusal: lost messages cost live waiters their places and leave the head of the
+  // queue inside a command timeout, a node fault moves the queue; the free lock refused then is not the dead
+  // waiter's place. (A fault of one process excuses nothing here: the dead waiter's crash is one.)
+  const FaultExcuses excuses(history, ttl_us);
+  const auto excused_at = [&](std::int64_t t_us) { return !excuses.of_everyone(t_us - ttl_us, t_us).empty(); };
   // Free at `t_us`, and for a whole TTL before it: longer than a fair lock that lets a dead waiter's place lapse
   // leaves it free with waiters (a waiter between a release and the head's next poll sees it free for a moment).
   const auto long_free_at = [&](const std::string& key, std::int64_t t_us) {
@@ -232,7 +239,7 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
         const std::int64_t refused_at_us = op->refused_at_us.value_or(op->t);
         return op->key == crash.key && op->type == OpType::fail && op->result != "unreachable" &&
                op->result != "not_refused" && !op->error && refused_at_us > deadline_us &&
-               long_free_at(crash.key, refused_at_us);
+               long_free_at(crash.key, refused_at_us) && !excused_at(refused_at_us);
       });
       if (late != acquires.end()) {
         late_fail = *late;

@@ -143,6 +143,7 @@ FaultExcuses::FaultExcuses(const History& history, std::int64_t settle_us) : set
       case sim::ExcuseSpan::instant: break;
       case sim::ExcuseSpan::for_duration: until_us = fault.t + fault.duration_us; break;
       case sim::ExcuseSpan::until_ended: until_us = ended(k, [&](const FaultEvent& later) { return later.ends(fault); }); break;
+      case sim::ExcuseSpan::for_delta_back: until_us = fault.t + std::max<std::int64_t>(0, -fault.delta_us); break;
     }
     windows_.push_back({excuse.of_process ? fault.process : -1, fault.t, until_us,
                         fmt::format(fmt::runtime(excuse.words), fmt::arg("process", fault.process),
@@ -159,6 +160,10 @@ std::string FaultExcuses::of(std::int64_t process, std::int64_t from_us, std::in
     if (window.from_us <= to_us && until >= from_us) return window.words;
   }
   return std::string();
+}
+
+std::string FaultExcuses::of_everyone(std::int64_t from_us, std::int64_t to_us) const {
+  return of(-1, from_us, to_us);
 }
 
 }  // namespace lockcheck::properties

@@ -54,6 +54,8 @@ class FaultExcuses {
   FaultExcuses(const History& history, std::int64_t settle_us);
   // The faults of `process`, or of the network or a node, that touch [from_us, to_us], in words; "" when none.
   std::string of(std::int64_t process, std::int64_t from_us, std::int64_t to_us) const;
+  // The network's and the nodes' faults alone (no process's) that touch [from_us, to_us].
+  std::string of_everyone(std::int64_t from_us, std::int64_t to_us) const;
 
  private:
   struct Window {

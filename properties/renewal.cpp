@@ -24,6 +24,7 @@
 #include "beliefs.hpp"
 #include "checkers.hpp"
 #include "describe.hpp"
+#include "history_facts.hpp"
 
 namespace lockcheck::properties {
 
@@ -92,6 +93,10 @@ Verdict check_renewal(const History& history) {
     if (std::holds_alternative<FaultEvent>(event)) fault_free = false;
   }
   const RenewalFacts facts = renewal_facts(history);
+  // A renewal is of a lock's own key (or one the variant declares, meta lock_keys): a fair lock's waiter moving
+  // its queue's deadline (fair_acquire.lua PEXPIREs the queue keys at every poll) renews no lock, whenever its
+  // poll lands.
+  const std::set<std::string> keys_of_locks = lock_keys(history);
   std::map<ProcessToken, const Op*> released;  // (process, token) -> outermost release invoke
   std::map<std::int64_t, const Op*> released_by_process;  // process -> its last outermost release, completed
   std::map<std::tuple<std::int64_t, std::int64_t, std::string>, std::int64_t> depth;  // (process, thread, key) -> holds
@@ -127,6 +132,7 @@ Verdict check_renewal(const History& history) {
       // (a) from the node's facts: a deadline change by a process that had released and not acquired since.
       auto it = released_by_process.find(server->by);
       if (server->event == ServerEventKind::expire_set && !set_by_creation && !server->replicated && it != released_by_process.end() &&
+          keys_of_locks.count(server->key) > 0 &&
           !releasing[server->by] && (server->value.empty() || server->value == it->second->token)) {
         flag({it->second->i, server->i},
              fmt::format("process {} changed the deadline of '{}' on node {} at t={} after releasing it at t={} (a "

@@ -23,6 +23,11 @@ bool is_noscript(const CallResult& result) { return result.replied() && result.r
 
 Script::Script(std::string_view source) : source_(source), sha_(sha1_hex(source)) {}
 
+Command eval_source_command(const Script& script, const std::vector<std::string>& keys,
+                            const std::vector<std::string>& args) {
+  return script_command("EVAL", script.source(), keys, args);
+}
+
 Task<CallResult> eval(Port& port, std::size_t node, const Script& script, std::vector<std::string> keys,
                       std::vector<std::string> args) {
   CallResult result = co_await port.call(node, script_command("EVALSHA", script.sha(), keys, args));

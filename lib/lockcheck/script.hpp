@@ -26,6 +26,11 @@ class Script {
 Task<CallResult> eval(Port& port, std::size_t node, const Script& script, std::vector<std::string> keys,
                       std::vector<std::string> args);
 
+// EVAL with the script's source: one round trip whatever the node's script cache holds, for a caller that
+// cannot await a NOSCRIPT and its retry (a fan-out that stops awaiting early).
+Command eval_source_command(const Script& script, const std::vector<std::string>& keys,
+                            const std::vector<std::string>& args);
+
 // The same script on every node of `nodes`, concurrently (about one round trip), with the NOSCRIPT fallback.
 // With `decided`, the first round stops awaiting replies once it holds (Port::fan_out_until; the rest come
 // back unknown, kNotAwaited). `decided` never sees a NOSCRIPT reply: that node's EVAL retry is still to come.

@@ -159,5 +159,62 @@ TEST(Fairness, AProcessThatDiedWaitingHoldsAFairLockBackPastTheBound) {
   }
 }
 
+// A node clock set back moves every deadline scored on it that much later (fair_lock.hpp): a dead waiter's place
+// then stands |delta| longer. Set ahead it excuses only its moment (and the settling time after it): the free
+// stretch from 4 s, past both, is a hang.
+TEST(Fairness, ANodeClockSetBackExcusesTheWaitForItsDelta) {
+  for (const std::int64_t delta_us : {-5'000'000, 5'000'000}) {
+    HistoryBuilder b = fair_lock();
+    b.invoke(1'000, 0, "acquire");
+    granted(b, 2'000, 0, "a");
+    b.invoke(100'000, 1, "acquire");
+    b.fault(200'000, {{"fault", "node_clock_jump"}, {"node", 0}, {"delta_us", delta_us}});
+    released(b, 4'000'000, 0, "a");
+    gave_up(b, 5'510'000, 1, 5'500'000);
+    const Verdict verdict = verdict_of(b.parse(), "fairness");
+    EXPECT_EQ(verdict.outcome, delta_us < 0 ? Outcome::holds : Outcome::violated) << delta_us << ": " << to_string(verdict);
+  }
+}
+
+// bounded_unavailability's dead waiter is judged only where the network or a node does not explain the refusal:
+// under lost messages a live waiter loses its place at each lost poll and the head of the queue sits inside a
+// command timeout, so the free lock may be refused for a while with no dead waiter in front (explore's gate on
+// `fair`, seed 7: 10% request loss, a waiter dead at 285 ms, the free lock refused 4.2 s later). A pause of one
+// process is no such excuse (the dead waiter's crash is one too).
+TEST(Fairness, ADeadWaitersRefusalUnderLostMessagesIsNotItsFault) {
+  for (const bool loss : {true, false}) {
+    HistoryBuilder b = fair_lock();
+    b.invoke(1'000, 0, "acquire");
+    granted(b, 2'000, 0, "a");
+    b.invoke(100'000, 1, "acquire");
+    b.fault(200'000, {{"fault", "crash"}, {"process", 1}});
+    released(b, 500'000, 0, "a");
+    b.invoke(4'300'000, 2, "acquire");
+    if (loss) {
+      b.fault(4'400'000, {{"fault", "loss"}, {"request_ppm", 100'000}, {"reply_ppm", 30'000}});
+    } else {
+      b.fault(4'400'000, {{"fault", "pause"}, {"process", 2}, {"duration_us", 300'000}});
+    }
+    gave_up(b, 5'010'000, 2, 5'000'000);
+    const Verdict verdict = verdict_of(b.parse(), "bounded_unavailability");
+    EXPECT_EQ(verdict.outcome, loss ? Outcome::holds : Outcome::violated) << (loss ? "loss" : "pause") << ": " << to_string(verdict);
+  }
+}
+
+// A fair lock's waiter moves its queue's deadline at every poll (fair_acquire.lua PEXPIREs the queue keys). A
+// poll of p0's that lands after p0 released (delayed on the way, explore's gate on `fair`, seed 13) renews no
+// lock: only a lock's own key's deadline, changed after its release, is a renewal that outlived the lock.
+TEST(Fairness, AWaitersLatePollOnTheQueueIsNoRenewal) {
+  for (const std::string key : {"{lock}:fair-queue", "lock"}) {
+    HistoryBuilder b = fair_lock();
+    b.invoke(1'000, 0, "acquire");
+    granted(b, 2'000, 0, "a");
+    released(b, 500'000, 0, "a");
+    b.server(510'000, 0, "expire_set", 0, "", 510, 1010, "PEXPIRE", key);
+    const Verdict verdict = verdict_of(b.parse(), "renewal");
+    EXPECT_EQ(verdict.outcome == Outcome::violated, key == "lock") << key << ": " << to_string(verdict);
+  }
+}
+
 }  // namespace
 }  // namespace lockcheck::properties

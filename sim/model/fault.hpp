@@ -110,6 +110,9 @@ enum class ExcuseSpan : std::uint8_t {
   instant,       // the moment of its line
   for_duration,  // from its line for its duration_us
   until_ended,   // from its line until the line of the fault that ends it (`ended_by`), else the run's end
+  // A clock set back: from its line for |delta_us| (every deadline scored on that clock before it now lapses
+  // that much later); an instant when set ahead.
+  for_delta_back,
 };
 struct WaitExcuse {
   ExcuseSpan span = ExcuseSpan::never;
@@ -169,6 +172,9 @@ inline constexpr TheoryLimit kClientClockSlow{LimitFamily::late_holder, "a holde
 inline constexpr TheoryLimit kPausedHolder{LimitFamily::late_holder, "a holder was paused past its validity and went on (Kleppmann's case, F4; only fencing at the resource helps)", "F4"};
 inline constexpr WaitExcuse kNoExcuse{};
 inline constexpr WaitExcuse kAnInstant{instant, false, "a {name} at t={when}"};
+// A fair lock scores its waiters' deadlines on the node's clock: set back, a dead waiter's place stands that much
+// longer (fair_lock.hpp: "a server clock jump ... moves every waiter's deadline").
+inline constexpr WaitExcuse kNodeClockSetBack{for_delta_back, false, "a {name} at t={when}"};
 
 // The row of each kind. Every kind is a case (no default): -Wswitch names this function for a kind without a
 // row, and a value past the last kind falls through to the empty row, which ends kFaultKinds.
@@ -210,7 +216,7 @@ constexpr FaultKindRow row_of(FaultKind kind) {
               .ended_by = std::nullopt, .follow_up = false,
               .on_redis_server = true, .on_serve = true, .on_redis_sentinel = true, .lasting = true,
               .lane = on_node, .limit = kNodeClockAhead, .limit_back = kNodeClockBack, .line = {node, delta_us}, .coverage = clock_jump,
-              .excuse = kAnInstant};
+              .excuse = kNodeClockSetBack};
     // node_clock_drift: excuses nothing: a waiter polls within a fraction of its lease, a drifting clock (30% at most)
     // does not make it miss one.
     case FaultKind::node_clock_drift:

@@ -22,7 +22,6 @@ Redlock::Redlock(Port& port, Clock& clock, Entropy& entropy, LockOptions options
 Task<AcquireResult> Redlock::acquire(std::string key, Micros wait) {
   validate_lock_key(key);
   const MonoTime give_up_at = clock_.monotonic_now() + std::max(wait, Micros::zero());
-  const std::string token = entropy_.token_hex();
   const std::string ttl_ms = std::to_string(options_.ttl.count());
   const Micros ttl_us = std::chrono::duration_cast<Micros>(options_.ttl);
   const Micros margin = drift_margin(options_);
@@ -31,6 +30,9 @@ Task<AcquireResult> Redlock::acquire(std::string key, Micros wait) {
   bool any_reply = false;
   while (result.attempts < options_.retry.max_attempts) {
     ++result.attempts;
+    // A token of its own per attempt: the undo of a failed attempt is not awaited everywhere, and its release,
+    // arriving late at a slow node, must not delete what a later attempt of this acquire set there.
+    const std::string token = entropy_.token_hex();
     std::vector<NodeCommand> commands = set_everywhere(key, token, ttl_ms);
     const MonoTime started = clock_.monotonic_now();  // before the first request leaves
     // Stop waiting once a quorum granted or can no longer grant: a slow node then costs nothing. A late
@@ -71,12 +73,16 @@ Task<AcquireResult> Redlock::acquire(std::string key, Micros wait) {
     }
     result.detail = granted >= quorum() ? "a quorum was granted but no validity was left"
                                         : fmt::format("{} of {} nodes granted; {} needed", granted, nodes_.size(), quorum());
-    // Undo a partial or late grant on every node, including those whose reply was lost.
-    co_await release_everywhere(key, token);
+    co_await undo_attempt(key, token, replies);
 
     const MonoTime now = clock_.monotonic_now();
     if (now >= give_up_at) break;
-    co_await clock_.sleep(std::min(backoff_delay(options_.retry, entropy_, result.attempts), give_up_at - now));
+    // Contenders whose votes split retry at random moments spread over as long as an attempt took (Redlock's
+    // "retry after a random delay, to desynchronize"): a backoff of a few milliseconds against attempts that a
+    // slow node stretches to hundreds keeps them in step, splitting every vote again.
+    const auto attempt_us = static_cast<std::uint64_t>(std::max<Micros::rep>(0, (now - started).count()));
+    const Micros spread(static_cast<Micros::rep>(entropy_.uniform(attempt_us + 1)));
+    co_await clock_.sleep(std::min(backoff_delay(options_.retry, entropy_, result.attempts) + spread, give_up_at - now));
   }
   result.status = any_reply ? AcquireStatus::busy : AcquireStatus::unreachable;
   LOCKCHECK_ASSERT(!result.lease);  // a failed acquire hands out nothing to hold
@@ -125,6 +131,48 @@ Task<ReleaseStatus> Redlock::release_everywhere(const std::string& key, const st
   // Nodes that never answered keep our token at most until its TTL runs out.
   if (!pending.empty()) co_return ReleaseStatus::unknown;
   co_return lost_reply ? ReleaseStatus::released : ReleaseStatus::not_owned;
+}
+
+Task<void> Redlock::undo_attempt(const std::string& key, const std::string& token,
+                                 const std::vector<CallResult>& replies) {
+  LOCKCHECK_ASSERT(replies.size() == nodes_.size());
+  // A grant whose reply was lost or not awaited may sit on any node that did not refuse, so each is sent the
+  // release. Only the nodes that granted are awaited (and retried when their answer is lost): they answered a
+  // moment ago. A node that never answered (down, cut off, slow) would cost a command timeout per round, and
+  // meanwhile this client and every other whose vote split with it would hold nothing and let nobody else
+  // acquire: a minority down would stall everyone past the TTL. Our key there ends with its TTL.
+  const std::vector<std::string> keys{key};
+  const std::vector<std::string> args{token};
+  std::vector<NodeCommand> commands;
+  std::vector<bool> granted;
+  for (std::size_t i = 0; i < replies.size(); ++i) {
+    if (replies[i].replied() && replies[i].reply.is_nil()) continue;  // SET NX ran and set nothing of ours
+    // EVAL, not EVALSHA: a NOSCRIPT would need a second round trip that a not-awaited node never gets.
+    commands.push_back({nodes_[i], eval_source_command(token_release_script(), keys, args)});
+    granted.push_back(replies[i].replied() && replies[i].reply == Reply::ok());
+  }
+  std::vector<std::size_t> sent_to;
+  for (const NodeCommand& command : commands) sent_to.push_back(command.node);
+  DecidedPredicate decided = [granted](const SettledResults& settled) {
+    for (std::size_t i = 0; i < settled.size(); ++i) {
+      if (granted[i] && !settled[i]) return false;
+    }
+    return true;
+  };
+  std::vector<CallResult> released = co_await port_.fan_out_until(std::move(commands), std::move(decided));
+  std::vector<std::size_t> pending;  // granting nodes whose answer to the release was lost
+  for (std::size_t i = 0; i < released.size(); ++i) {
+    if (granted[i] && !released[i].replied()) pending.push_back(sent_to[i]);
+  }
+  for (std::uint32_t round = 1; round < options_.retry.idempotent_attempts && !pending.empty(); ++round) {
+    co_await clock_.sleep(options_.retry.delay_min);
+    std::vector<CallResult> retried = co_await eval_on(port_, pending, token_release_script(), keys, args);
+    std::vector<std::size_t> unanswered;
+    for (std::size_t i = 0; i < retried.size(); ++i) {
+      if (!retried[i].replied()) unanswered.push_back(pending[i]);
+    }
+    pending = std::move(unanswered);
+  }
 }
 
 Task<ReleaseStatus> Redlock::release(Lease& lease) {

@@ -5,8 +5,10 @@
 // soon as a majority (N/2 + 1) granted or can no longer grant (a slow node does not slow it), and
 // holds the lock only with a majority *and* time left: validity = TTL − elapsed − drift margin,
 // elapsed measured on the monotonic clock from before the first request was sent. A failed attempt (no
-// quorum, or no validity left) releases on every node, including those whose reply was lost, then retries
-// after a jittered backoff. Release and renew are the token lock's compare-and-delete / compare-and-pexpire
+// quorum, or no validity left) sends the release to every node, including those whose reply was lost, awaits
+// only the nodes that granted (a down node must not hold every client whose vote split up for a command
+// timeout per round), then retries after a jittered backoff with a new token (a late release of the failed
+// attempt then cannot delete the next attempt's grant). Release and renew are the token lock's compare-and-delete / compare-and-pexpire
 // scripts on every node; renew succeeds only with a majority inside the new validity.
 //
 // Guarantees, while node clocks run at about the right rate and a crashed node does not rejoin before the
@@ -40,6 +42,8 @@ class Redlock final : public LockAlgorithm {
   // SET key token NX PX ttl for every master, built once per attempt.
   std::vector<NodeCommand> set_everywhere(const std::string& key, const std::string& token, const std::string& ttl_ms) const;
   Task<ReleaseStatus> release_everywhere(const std::string& key, const std::string& token);
+  // Undoes a failed attempt whose SET replies were `replies` (in nodes_' order).
+  Task<void> undo_attempt(const std::string& key, const std::string& token, const std::vector<CallResult>& replies);
 
   Port& port_;
   Clock& clock_;

@@ -254,7 +254,8 @@ TEST(Explore, AKnownLimitIsNamedByTheFaultItRestsOn) {
 // reference lock breaks too, or for a reference lock itself the theory names the case); anything else is a
 // bug in a variant or a checker (two were found so at larger budgets: a reentry that re-created a lost hold, a
 // late refusal counted against a dead holder). Its budget is CI's; as a slow yardstick,
-// LOCKCHECK_GATE_RUNS=1000 LOCKCHECK_GATE_SEED=7 (tools/explore/README.md).
+// LOCKCHECK_GATE_RUNS=1000 LOCKCHECK_GATE_SEED=7 (tools/explore/README.md); LOCKCHECK_GATE_ONLY=fair searches one
+// variant, LOCKCHECK_GATE_OUT=DIR writes each find there as a scenario file to replay.
 std::uint64_t from_environment(const char* name, std::uint64_t fallback) {
   const char* value = std::getenv(name);
   return value != nullptr && *value != '\0' ? std::stoull(value) : fallback;
@@ -266,11 +267,13 @@ TEST(Explore, OnCorrectVariantsNoFindIsTheLocksOwnBug) {
   std::int64_t limits_met = 0;
   for (const char* variant : {"token", "watchdog", "reentrant-hash", "reentrant-maxttl", "fenced", "token-wait", "redlock",
                               "redisson-like", "rw-owned", "watch-cas", "semaphore", "latch", "fair"}) {
+    if (std::getenv("LOCKCHECK_GATE_ONLY") && std::string(std::getenv("LOCKCHECK_GATE_ONLY")) != variant) continue;
     const ExploreResult result = explore_runs(variant, seed, runs, 2, Strategy::guided, true);
     for (const ExploreResult::LimitMet& met : result.limits) limits_met += met.runs;
     for (const Find& find : result.finds) {
       std::string schedule;
       for (const sim::FaultSpec& fault : find.minimal.config.faults) schedule += "\n  " + sim::describe(fault);
+      if (std::getenv("LOCKCHECK_GATE_OUT")) write_find(find, {}, std::getenv("LOCKCHECK_GATE_OUT"));
       ADD_FAILURE() << variant << " " << find.property << " called its own bug: " << find.verdict.cause << "\n  ("
                     << find.decided_by << ")" << schedule;
     }
