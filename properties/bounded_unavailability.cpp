@@ -144,8 +144,8 @@ bool node_ever_held_token(const std::vector<const ServerEvent*>& key_events, con
 // A fair lock (meta "fair") can also be held back by a process that died WAITING: its place in the queue stands
 // in front of everyone until the lock lets it lapse. Such a crash is judged by a refusal past the bound made while
 // no master had held the key for a whole TTL (the lock sat free, yet refused) and no fault of the network or a
-// node explains it (within a TTL before: lost messages, a node fault); nobody's refusal while a live holder held it counts, and an acquire granted in between
-// proves nothing (the place may stand in front later).
+// node explains it (within a TTL before: lost messages, a node fault); nobody's refusal while a live holder held
+// it counts, and an acquire granted in between proves nothing (the place may stand in front later).
 std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_after_us) {
   std::vector<const Op*> acquires;  // acquire completions (ok/fail), in order
   std::vector<const ServerEvent*> writes;  // the key created or overwritten at a node by a client, in order

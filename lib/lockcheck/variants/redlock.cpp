@@ -108,11 +108,15 @@ std::vector<NodeCommand> Redlock::set_everywhere(const std::string& key, const s
 }
 
 Task<ReleaseStatus> Redlock::release_everywhere(const std::string& key, const std::string& token) {
-  std::vector<std::size_t> pending = nodes_;
+  co_return co_await release_on(key, token, nodes_, 0);
+}
+
+Task<ReleaseStatus> Redlock::release_on(const std::string& key, const std::string& token, std::vector<std::size_t> pending,
+                                        std::uint32_t rounds_done) {
   bool released_somewhere = false, lost_reply = false;
   const std::vector<std::string> keys{key};
   const std::vector<std::string> args{token};
-  for (std::uint32_t round = 0; round < options_.retry.idempotent_attempts && !pending.empty(); ++round) {
+  for (std::uint32_t round = rounds_done; round < options_.retry.idempotent_attempts && !pending.empty(); ++round) {
     if (round > 0) co_await clock_.sleep(options_.retry.delay_min);
     std::vector<CallResult> replies = co_await eval_on(port_, pending, token_release_script(), keys, args);
     std::vector<std::size_t> unanswered;
@@ -151,28 +155,25 @@ Task<void> Redlock::undo_attempt(const std::string& key, const std::string& toke
     commands.push_back({nodes_[i], eval_source_command(token_release_script(), keys, args)});
     granted.push_back(replies[i].replied() && replies[i].reply == Reply::ok());
   }
-  std::vector<std::size_t> sent_to;
-  for (const NodeCommand& command : commands) sent_to.push_back(command.node);
+  std::vector<std::size_t> pending;  // granting nodes, until their answer to the release came
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    if (granted[i]) pending.push_back(commands[i].node);
+  }
   DecidedPredicate decided = [granted](const SettledResults& settled) {
     for (std::size_t i = 0; i < settled.size(); ++i) {
       if (granted[i] && !settled[i]) return false;
     }
     return true;
   };
-  std::vector<CallResult> released = co_await port_.fan_out_until(std::move(commands), std::move(decided));
-  std::vector<std::size_t> pending;  // granting nodes whose answer to the release was lost
-  for (std::size_t i = 0; i < released.size(); ++i) {
-    if (granted[i] && !released[i].replied()) pending.push_back(sent_to[i]);
+  const std::vector<CallResult> released = co_await port_.fan_out_until(std::move(commands), std::move(decided));
+  std::vector<std::size_t> unanswered;
+  for (std::size_t i = 0, slot = 0; i < released.size(); ++i) {
+    if (!granted[i]) continue;
+    if (!released[i].replied()) unanswered.push_back(pending[slot]);
+    ++slot;
   }
-  for (std::uint32_t round = 1; round < options_.retry.idempotent_attempts && !pending.empty(); ++round) {
-    co_await clock_.sleep(options_.retry.delay_min);
-    std::vector<CallResult> retried = co_await eval_on(port_, pending, token_release_script(), keys, args);
-    std::vector<std::size_t> unanswered;
-    for (std::size_t i = 0; i < retried.size(); ++i) {
-      if (!retried[i].replied()) unanswered.push_back(pending[i]);
-    }
-    pending = std::move(unanswered);
-  }
+  // A granting node whose answer was lost: the release's own retries, on it alone, after this first round.
+  co_await release_on(key, token, std::move(unanswered), 1);
 }
 
 Task<ReleaseStatus> Redlock::release(Lease& lease) {

@@ -8,8 +8,8 @@
 // quorum, or no validity left) sends the release to every node, including those whose reply was lost, awaits
 // only the nodes that granted (a down node must not hold every client whose vote split up for a command
 // timeout per round), then retries after a jittered backoff with a new token (a late release of the failed
-// attempt then cannot delete the next attempt's grant). Release and renew are the token lock's compare-and-delete / compare-and-pexpire
-// scripts on every node; renew succeeds only with a majority inside the new validity.
+// attempt then cannot delete the next attempt's grant). Release and renew are the token lock's
+// compare-and-delete / compare-and-pexpire scripts on every node; renew succeeds only with a majority inside the new validity.
 //
 // Guarantees, while node clocks run at about the right rate and a crashed node does not rejoin before the
 // TTLs it held have run out: a majority of nodes never grants two tokens at once. It survives a minority
@@ -42,6 +42,10 @@ class Redlock final : public LockAlgorithm {
   // SET key token NX PX ttl for every master, built once per attempt.
   std::vector<NodeCommand> set_everywhere(const std::string& key, const std::string& token, const std::string& ttl_ms) const;
   Task<ReleaseStatus> release_everywhere(const std::string& key, const std::string& token);
+  // The token release on `pending`, retried on the nodes whose answer was lost, rounds `rounds_done`.. of the
+  // retry policy's idempotent attempts.
+  Task<ReleaseStatus> release_on(const std::string& key, const std::string& token, std::vector<std::size_t> pending,
+                                 std::uint32_t rounds_done);
   // Undoes a failed attempt whose SET replies were `replies` (in nodes_' order).
   Task<void> undo_attempt(const std::string& key, const std::string& token, const std::vector<CallResult>& replies);
 
