@@ -162,6 +162,7 @@ struct Search {
   bool found = false;
   double cpu_seconds = 0;
   std::uint64_t runs = 0;
+  std::uint64_t events = 0;  // simulated events over all its runs: what a run's length costs
   double spent_cpu_seconds = 0;  // what the search took, the cap included (cpu_seconds is the cap when not found)
 };
 
@@ -181,6 +182,7 @@ Search search(const Bug& bug, explore::Strategy strategy, std::uint64_t root, do
   }
   out.found = !explorer.result().finds.empty();
   out.runs = explorer.result().runs;
+  out.events = explorer.result().events;
   out.spent_cpu_seconds = thread_cpu_seconds() - start;
   out.cpu_seconds = out.found ? out.spent_cpu_seconds : cap_seconds;
   return out;
@@ -274,6 +276,7 @@ int main(int argc, char** argv) {
   std::vector<double> found_fraction[3];
   std::uint64_t strategy_runs[3] = {0, 0, 0};
   double strategy_cpu[3] = {0, 0, 0};
+  std::uint64_t strategy_events[3] = {0, 0, 0};
   for (const Bug& bug : bugs) {
     if (!only.empty() && bug.name.find(only) == std::string::npos) continue;
     if (bug.correct) continue;  // the controls have no property: the defaults section runs them
@@ -289,6 +292,7 @@ int main(int argc, char** argv) {
         runs.push_back(each.runs);
         found += each.found ? 1 : 0;
         strategy_runs[s] += each.runs;
+        strategy_events[s] += each.events;
         strategy_cpu[s] += each.spent_cpu_seconds;
       }
       medians[s].push_back(median(seconds));
@@ -304,6 +308,11 @@ int main(int argc, char** argv) {
     std::printf("runs %-7s: %llu runs in %.1f CPU-s, %.1f runs per CPU-second\n",
                 std::string(explore::to_string(strategies[s])).c_str(), static_cast<unsigned long long>(strategy_runs[s]),
                 strategy_cpu[s], static_cast<double>(strategy_runs[s]) / strategy_cpu[s]);
+    // Runs differ in length between builds (what a run simulates); events per CPU-second is the cost of one.
+    std::printf("events %-7s: %.0f simulated events per run, %.0f per CPU-second\n",
+                std::string(explore::to_string(strategies[s])).c_str(),
+                strategy_runs[s] > 0 ? static_cast<double>(strategy_events[s]) / static_cast<double>(strategy_runs[s]) : 0.0,
+                static_cast<double>(strategy_events[s]) / strategy_cpu[s]);
   }
   for (int s = 0; s < 3; ++s) {
     if (medians[s].empty()) continue;

@@ -30,7 +30,7 @@ for side in old new; do
     exit 2
   fi
   echo "== $side: $(grep -c '/' "$out/$side.txt" | tr -d ' ') rows"
-  grep -E '^(runs|summary|ratio)' "$out/$side.txt"
+  grep -E "^(runs|events|summary|ratio)" "$out/$side.txt"
 done
 awk '/^runs / { rate[FILENAME, $2] = $(NF-3); names[$2] = 1 }
      END { for (s in names) printf "runs per CPU-second, new / old, %s: %.2fx\n", s, rate[ARGV[2], s] / rate[ARGV[1], s] }' \
