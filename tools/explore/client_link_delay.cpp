@@ -27,10 +27,10 @@ std::vector<sim::LinkOverride> drawn(const sim::RunConfig& base, const sim::RunC
 
 }  // namespace
 
-void draw_client_link_delay(const sim::RunConfig& base, sim::RunConfig& config, sim::Prng& prng) {
+bool draw_client_link_delay(const sim::RunConfig& base, sim::RunConfig& config, sim::Prng& prng) {
   config.link_overrides = base.link_overrides;
   config.command_timeout_us = base.command_timeout_us;
-  if (prng.below(3) != 0 || config.clients.empty()) return;
+  if (prng.below(3) != 0 || config.clients.empty()) return false;
   const int process = static_cast<int>(prng.below(config.clients.size()));
   const std::int64_t ttl_us = config.lock.ttl.count() * 1000;
   const std::int64_t one_way_us = std::max<std::int64_t>(1000, ttl_us * prng.between(500, 1500) / 1000 / 1000 * 1000);
@@ -45,6 +45,7 @@ void draw_client_link_delay(const sim::RunConfig& base, sim::RunConfig& config, 
   // SETNAME; time 0 is its hello, written before), about three round trips: the run gets them on top of the
   // base's length, and one more for a first acquire, or the slow client would barely act before the end.
   config.duration_us = std::max(config.duration_us, base.duration_us) + 8 * one_way_us;
+  return true;
 }
 
 std::vector<int> delayed_processes(const sim::RunConfig& base, const sim::RunConfig& config) {

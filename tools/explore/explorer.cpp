@@ -189,7 +189,7 @@ RunPlan Explorer::fresh_plan(bool every_kind, std::int64_t duration_us) {
   plan.seed = run_seed();
   draw_workload(base_, can_renew_, prng_, plan.config);
   options_.pins.apply(plan.config);
-  if (options_.draw_links) options_.draw_links(plan.config, prng_);
+  const bool slow_link = options_.draw_links && options_.draw_links(plan.config, prng_);
   plan.enabled = every_kind ? kinds_ : swarm_subset(kinds_, prng_);
   // The starting scenario's own faults and nemesis are a starting point: drawn into the fixed schedule,
   // the nemesis within the run's own duration; a starting fault past a short run's end is left out.
@@ -201,7 +201,12 @@ RunPlan Explorer::fresh_plan(bool every_kind, std::int64_t duration_us) {
   }
   plan.config.nemesis = sim::NemesisConfig{};
   leave_out(options_.without, plan.config.faults);
-  const std::int64_t count = plan.enabled.empty() ? 0 : prng_.between(1, fault_cap(duration_us));
+  std::int64_t count = plan.enabled.empty() ? 0 : prng_.between(1, fault_cap(duration_us));
+  // A slow client is a fault of its own, and the smallest schedule comes first: half the runs that draw one
+  // carry no other fault. A client's break that needs the slow link alone (redlock 5.0.0-beta.2's validity
+  // check, #369) is otherwise met only among a storm of faults that breaks the reference lock too or hides it:
+  // one root in five found it in ten minutes.
+  if (slow_link && prng_.below(2) == 0) count = 0;
   for (std::int64_t i = 0; i < count; ++i) draw_fault_in(plan.enabled[prng_.below(plan.enabled.size())], plan.config);
   fit_processes(plan.config);
   normalize(plan.config.faults);

@@ -87,8 +87,9 @@ struct ExploreOptions {
   std::function<RunOutcome(const RunPlan&)> run;
   std::function<FindDecision(Find&)> judge_find;
   // Set, called on each workload it draws (fresh or mutated), after the pins: draws what the runner alone can
-  // make real (explore --client's slow link of one client, client_link_delay.hpp), from the search's PRNG.
-  std::function<void(sim::RunConfig&, sim::Prng&)> draw_links;
+  // make real (explore --client's slow link of one client, client_link_delay.hpp), from the search's PRNG;
+  // returns whether it drew a slow link (a fault of its own: half the fresh runs with one carry no other).
+  std::function<bool(sim::RunConfig&, sim::Prng&)> draw_links;
   std::size_t batch = 8;  // plans drawn before any of them runs (the unit of parallelism and determinism)
 };
 

@@ -114,7 +114,7 @@ void ClientSession::configure(explore::ExploreOptions& search) {
   search.pins.watchdog = false;
   search.pins.check_lease = false;
   // A slow link on one client's connections, which no fault kind draws (client_link_delay.hpp).
-  search.draw_links = [base = base_](sim::RunConfig& config, sim::Prng& prng) { explore::draw_client_link_delay(base, config, prng); };
+  search.draw_links = [base = base_](sim::RunConfig& config, sim::Prng& prng) { return explore::draw_client_link_delay(base, config, prng); };
   const explore::ClientSpec client = settings_.client;
   const explore::ClientRunner* runner = &judge_->runner();
   // A run the judge could not make (the client died before it was ready) is no run of the search; three in a

@@ -177,8 +177,10 @@ TEST(ExploreClient, TheSearchDrawsLinksThroughItsHook) {
   options.batch = 4;
   std::atomic<int> with_delay{0};
   std::atomic<int> fault_past_end{0};
+  std::atomic<int> slow_link_alone{0}, no_fault_nor_delay{0};
   options.run = [&](const RunPlan& plan) {
     if (!plan.config.link_overrides.empty()) ++with_delay;
+    if (plan.config.faults.empty()) ++(plan.config.link_overrides.empty() ? no_fault_nor_delay : slow_link_alone);
     for (const sim::FaultSpec& fault : plan.config.faults) fault_past_end += fault.at_us > plan.config.duration_us ? 1 : 0;
     // Every run reaches a new mark now and then, so that runs are kept and mutated too.
     RunOutcome outcome;
@@ -186,10 +188,14 @@ TEST(ExploreClient, TheSearchDrawsLinksThroughItsHook) {
     return outcome;
   };
   const sim::RunConfig base = client_base(false);
-  options.draw_links = [base](sim::RunConfig& config, sim::Prng& prng) { draw_client_link_delay(base, config, prng); };
+  options.draw_links = [base](sim::RunConfig& config, sim::Prng& prng) { return draw_client_link_delay(base, config, prng); };
   Explorer explorer(base, false, options);
   for (int step = 0; step < 400 && explorer.step(); ++step) {
   }
+  // The smallest schedule with a slow client is the slow client alone (#369 needs nothing else); a run without
+  // one always has a fault.
+  EXPECT_GT(slow_link_alone.load(), 10) << "about one fresh run in twelve: a slow link and no other fault";
+  EXPECT_EQ(no_fault_nor_delay.load(), 0);
   EXPECT_GT(with_delay.load(), 0) << "some runs of the search have a client's link delayed";
   EXPECT_LT(with_delay.load(), static_cast<int>(explorer.result().runs));
   EXPECT_GT(explorer.result().corpus, 1u) << "runs were kept, and mutated";
