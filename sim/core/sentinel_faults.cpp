@@ -3,7 +3,7 @@
 #include "core/sentinel_faults.hpp"
 
 #include "model/fault_lines.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
 
 namespace lockcheck::sim {

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "lockcheck/sha1.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
 
 namespace lockcheck::sim {

@@ -4,8 +4,7 @@
 #include <vector>
 
 #include "redis/acl/acl_categories.hpp"
-#include "redis/server/command.hpp"
-#include "redis/server/subcommands.hpp"
+#include "redis/command_table/command.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "redis/server/command_keys.hpp"
+#include "redis/command_table/command_keys.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock {

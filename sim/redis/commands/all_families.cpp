@@ -10,7 +10,7 @@
 #include "redis/commands/pubsub/pubsub_family.hpp"
 #include "redis/commands/scripting/scripting_family.hpp"
 #include "redis/commands/transactions/transactions_family.hpp"
-#include "redis/server/command_table.hpp"
+#include "redis/command_table/command_table.hpp"
 #include "redis/types/geo/geo_family.hpp"
 #include "redis/types/hash/hash_family.hpp"
 #include "redis/types/list/list_family.hpp"

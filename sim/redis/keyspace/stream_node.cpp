@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "redis/util/numbers.hpp"
-#include "redis/rdb/packed_encodings.hpp"
+#include "redis/keyspace/packed_encodings.hpp"
 #include "redis/keyspace/stream.hpp"
 
 namespace lockcheck::mock {

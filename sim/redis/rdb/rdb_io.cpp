@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "redis/rdb/lzf_compress.hpp"
+#include "redis/util/byte_order.hpp"
 #include "redis/util/numbers.hpp"
 
 namespace lockcheck::mock {
@@ -69,14 +70,6 @@ std::uint64_t crc64_jones(std::string_view bytes) {
   std::uint64_t crc = 0;
   for (char c : bytes) crc = kCrc64Table[(crc ^ static_cast<unsigned char>(c)) & 0xff] ^ (crc >> 8);
   return crc;
-}
-
-void put_little_endian(std::string& out, std::uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
-}
-
-void put_big_endian(std::string& out, std::uint64_t value, int bytes) {
-  for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
 }
 
 void put_rdb_length(std::string& out, std::uint64_t length) {

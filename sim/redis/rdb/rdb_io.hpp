@@ -15,8 +15,6 @@ inline constexpr std::size_t kDumpFooterBytes = 10;  // RDB version (2) + CRC-64
 // Redis's crc64 (reflected Jones polynomial 0xad93d23594c935a9, initial value 0): crc64("123456789") = 0xe9c6d914c4b8d9ca.
 std::uint64_t crc64_jones(std::string_view bytes);
 
-void put_little_endian(std::string& out, std::uint64_t value, int bytes);
-void put_big_endian(std::string& out, std::uint64_t value, int bytes);
 // RDB's length prefix: 6, 14 or 32 bits (big endian), or 64 bits after 0x81.
 void put_rdb_length(std::string& out, std::uint64_t length);
 // rdbSaveRawString under rdbcompression yes: an integer-encoded string when Redis would write one, LZF when it

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "redis/util/numbers.hpp"
-#include "redis/rdb/packed_encodings.hpp"
+#include "redis/keyspace/packed_encodings.hpp"
 #include "redis/rdb/rdb_io.hpp"
 #include "redis/rdb/rdb_stream.hpp"
 

@@ -1,6 +1,7 @@
 #include "redis/rdb/rdb_stream.hpp"
 
-#include "redis/rdb/packed_encodings.hpp"
+#include "redis/keyspace/packed_encodings.hpp"
+#include "redis/util/byte_order.hpp"
 
 namespace lockcheck::mock {
 namespace {

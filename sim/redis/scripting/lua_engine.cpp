@@ -19,7 +19,6 @@
 #include "redis/scripting/lua_convert.hpp"
 #include "redis/scripting/lua_prelude.hpp"
 #include "redis/scripting/lua_redis_lib.hpp"
-#include "redis/server/node.hpp"
 
 namespace lockcheck::mock {
 namespace {
@@ -133,15 +132,15 @@ void LuaEngine::count_hook(lua_State* L, lua_Debug*) {
   LuaEngine& engine = of(L);
   // Served on a socket, a long script behaves as on Redis: no instruction bound, but past
   // busy-reply-threshold other clients are served (BUSY) and SCRIPT KILL / FUNCTION KILL can stop it.
-  if (engine.node_.serves_while_busy() && engine.running_state_) {
+  if (engine.host_.serves_while_busy() && engine.running_state_) {
     engine.check_busy(L);
     return;
   }
   // FUNCTION LOAD on the served mock: Redis gives a library's code 500 ms of real time to register. That
   // bound is the only one there: the instruction limit could fire first on a fast machine, with another text.
   constexpr std::int64_t kLoadTimeoutMs = 500;
-  if (engine.node_.serves_while_busy() && engine.loading_ != nullptr) {
-    if (engine.node_.now_ms() - engine.load_start_ms_ <= kLoadTimeoutMs) return;
+  if (engine.host_.serves_while_busy() && engine.loading_ != nullptr) {
+    if (engine.host_.now_ms() - engine.load_start_ms_ <= kLoadTimeoutMs) return;
     lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
     push_error_table(L, "FUNCTION LOAD timeout");
     lua_error(L);
@@ -158,10 +157,10 @@ void LuaEngine::count_hook(lua_State* L, lua_Debug*) {
 void LuaEngine::check_busy(lua_State* L) {
   Running& run = *running_state_;
   if (!run.timed_out) {
-    if (node_.now_ms() - run.start_ms < busy_threshold_ms_) return;
+    if (host_.now_ms() - run.start_ms < busy_threshold_ms_) return;
     run.timed_out = true;
   }
-  const bool keep_serving = node_.service_while_busy();
+  const bool keep_serving = host_.service_while_busy();
   if (!run.killed && keep_serving) return;
   // Fire on every instruction from now on, so a pcall in the script cannot swallow the kill.
   lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
@@ -205,8 +204,8 @@ int LuaEngine::protected_setup(lua_State* L) {
   return 0;
 }
 
-LuaEngine::LuaEngine(Node& node, std::uint64_t instruction_limit, std::size_t memory_limit_bytes)
-    : node_(node), instruction_limit_(instruction_limit), memory_limit_bytes_(memory_limit_bytes) {
+LuaEngine::LuaEngine(ScriptHost& host, std::uint64_t instruction_limit, std::size_t memory_limit_bytes)
+    : host_(host), instruction_limit_(instruction_limit), memory_limit_bytes_(memory_limit_bytes) {
   if (memory_limit_bytes_ < kLazyFromLimitBytes) start();
 }
 
@@ -246,14 +245,14 @@ void LuaEngine::start() {
 
 std::size_t LuaEngine::memory_used_bytes() const {
   if (L_ != nullptr) return memory_used_bytes_;
-  // Every fresh state allocates the same blocks (the setup reads nothing of its node), so one probe per
+  // Every fresh state allocates the same blocks (the setup reads nothing of its host), so one probe per
   // process gives both figures (lazy_lua_state_test compares them with a state made at construction).
   struct Fresh {
     std::size_t bytes = 0;
     std::size_t collected_bytes = 0;
   };
   static const Fresh fresh = [this] {
-    LuaEngine probe(node_, instruction_limit_, memory_limit_bytes_);
+    LuaEngine probe(host_, instruction_limit_, memory_limit_bytes_);
     probe.start();
     Fresh figures{.bytes = probe.memory_used_bytes_};
     probe.flush();
@@ -331,7 +330,7 @@ std::optional<std::string> LuaEngine::load_library(std::string_view code, std::v
   };
   set_scope(true);
   loading_ = &registered;
-  load_start_ms_ = node_.serves_while_busy() ? node_.now_ms() : 0;
+  load_start_ms_ = host_.serves_while_busy() ? host_.now_ms() : 0;
   instructions_ = 0;
   const int status = lua_pcall(L, 0, 0, 0);
   loading_ = nullptr;
@@ -411,7 +410,7 @@ Reply LuaEngine::run_script(const Script& script, std::string_view name, std::sp
   result_error_counted_ = false;
   // Redis 7.0's checks for scripts that declare flags (scriptPrepareForRun); no-writes implies allow-oom.
   if (script.shebang && !script.no_writes) {
-    if (!script.allow_oom && !node_.make_room()) return Reply::error("OOM command not allowed when used memory > 'maxmemory'.");
+    if (!script.allow_oom && !host_.make_room()) return Reply::error("OOM command not allowed when used memory > 'maxmemory'.");
     if (read_only) return Reply::error("ERR Can not execute a script with write flag using *_ro command.");
   }
   running_ = &script;
@@ -423,11 +422,11 @@ Reply LuaEngine::run_script(const Script& script, std::string_view name, std::sp
   resp3_ = false;
   result_ = Reply::nil();
   running_state_.emplace(Running{.is_eval = is_eval, .name = name, .caller = &caller});
-  if (node_.serves_while_busy()) {
-    running_state_->start_ms = node_.now_ms();
-    busy_threshold_ms_ = node_.busy_reply_threshold_ms();
+  if (host_.serves_while_busy()) {
+    running_state_->start_ms = host_.now_ms();
+    busy_threshold_ms_ = host_.busy_reply_threshold_ms();
   }
-  node_.set_script_context(name);
+  host_.set_script_context(name);
   lua_State* L = state();
   lua_settop(L, 0);
   lua_pushcfunction(L, protected_run);
@@ -440,7 +439,7 @@ Reply LuaEngine::run_script(const Script& script, std::string_view name, std::sp
   running_ = nullptr;
   running_state_.reset();
   read_only_ = false;
-  node_.set_script_context({});
+  host_.set_script_context({});
   return std::move(result_);
 }
 

@@ -18,17 +18,16 @@
 #include "redis/scripting/lua_block_pool.hpp"
 #include "redis/scripting/lua_function_lib.hpp"
 #include "redis/scripting/lua_region.hpp"
+#include "redis/scripting/script_host.hpp"
 
 struct lua_State;
 struct lua_Debug;
 
 namespace lockcheck::mock {
 
-class Node;
-
 class LuaEngine {
  public:
-  LuaEngine(Node& node, std::uint64_t instruction_limit, std::size_t memory_limit_bytes);
+  LuaEngine(ScriptHost& host, std::uint64_t instruction_limit, std::size_t memory_limit_bytes);
   ~LuaEngine();
   LuaEngine(const LuaEngine&) = delete;
   LuaEngine& operator=(const LuaEngine&) = delete;
@@ -81,7 +80,7 @@ class LuaEngine {
 
   // Internals reached from the Lua C functions (lua_redis_lib.cpp).
   static LuaEngine& of(lua_State* L);
-  Node& node() { return node_; }
+  ScriptHost& host() { return host_; }
   bool read_only() const { return read_only_; }
   bool allow_oom() const { return running_ != nullptr && running_->allow_oom; }
   // redis.setresp(3) for the rest of this run; every run starts on RESP2, as in Redis.
@@ -119,7 +118,7 @@ class LuaEngine {
                    std::span<const std::string> argv, bool read_only, bool is_eval, const Command& caller);
   void check_busy(lua_State* L);
 
-  Node& node_;
+  ScriptHost& host_;
   LuaBlockPool blocks_;  // the state's blocks; ~LuaEngine closes the state before members are destroyed
   // Where the state lives instead, for the limits regions serve (lua_region.hpp): made by copying the region's
   // template back when it has one; never closed, the region goes back to this thread's next state.

@@ -6,15 +6,13 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <lua.hpp>
 
 #include "lockcheck/sha1.hpp"
 #include "redis/scripting/lua51_lib.hpp"
 #include "redis/scripting/lua_convert.hpp"
-#include "redis/acl/acl_commands.hpp"
 #include "redis/scripting/lua_engine.hpp"
-#include "redis/server/node.hpp"
-#include "redis/server/command.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
 
@@ -74,7 +72,7 @@ int redis_call_generic(lua_State* L, bool raise) {
   bool failed = false;
   std::string failure;
   try {
-    reply = engine.node().call_from_script(command, engine.read_only(), engine.allow_oom());
+    reply = engine.host().call_from_script(command, engine.read_only(), engine.allow_oom());
   } catch (const std::exception& e) {
     failed = true;  // never let a C++ exception cross the Lua frames
     failure = e.what();
@@ -151,8 +149,9 @@ int redis_acl_check_cmd(lua_State* L) {
   Command& command = engine.scratch();
   int failure = 0;
   if (!read_command(L, true, command, failure)) return failure;
-  if (!acl_command_id_of(command)) return fail(L, true, "Invalid command passed to redis.acl_check_cmd()");
-  lua_pushboolean(L, engine.node().script_user_may_run(command) ? 1 : 0);
+  const std::optional<bool> allowed = engine.host().script_user_may_run(command);
+  if (!allowed) return fail(L, true, "Invalid command passed to redis.acl_check_cmd()");
+  lua_pushboolean(L, *allowed ? 1 : 0);
   return 1;
 }
 

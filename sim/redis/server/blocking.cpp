@@ -1,7 +1,7 @@
 // Node's side of blocking pops: parking a client, serving it when a push makes its key non-empty, and
 // answering nil when its timeout passes on the node clock. A blocked client never holds up the others: the
 // node keeps serving every connection, and the parked command is retried after each command that ran.
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 #include "lockcheck/reply.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/text.hpp"

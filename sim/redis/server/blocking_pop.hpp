@@ -4,7 +4,7 @@
 #include <string>
 
 #include "redis/server/blocked_clients.hpp"
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

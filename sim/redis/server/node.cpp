@@ -7,13 +7,13 @@
 
 #include "lockcheck/assert.hpp"
 #include "redis/acl/acl_texts.hpp"
-#include "redis/server/command.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/command.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/server/monitor.hpp"
 #include "redis/scripting/lua_engine.hpp"
 #include "redis/keyspace/memory_estimate.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/server/subcommands.hpp"
+#include "redis/command_table/subcommands.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock {
@@ -22,23 +22,6 @@ namespace {
 bool arity_ok(const CommandSpec& spec, std::size_t argc) {
   return spec.arity > 0 ? argc == static_cast<std::size_t>(spec.arity) : argc >= static_cast<std::size_t>(-spec.arity);
 }
-
-}  // namespace
-
-// "ERR unknown command 'foo', with args beginning with: 'a' 'b' " as Redis prints it (args up to ~128 bytes).
-Reply err::unknown_command(const Command& command) {
-  std::string args;
-  for (std::size_t i = 1; i < command.size() && args.size() < 128; ++i) {
-    args += "'" + command[i].substr(0, 128 - args.size()) + "' ";
-  }
-  std::string text = "ERR unknown command '" + command[0].substr(0, 128) + "', with args beginning with: " + args;
-  for (char& c : text) {
-    if (c == '\r' || c == '\n') c = ' ';
-  }
-  return Reply::error(std::move(text));
-}
-
-namespace {
 
 // Redis's CMD_ALLOW_BUSY commands, and the SCRIPT KILL / FUNCTION KILL / FUNCTION STATS subcommands.
 bool allowed_while_busy(const CommandSpec& spec, const Command& command) {

@@ -11,10 +11,11 @@
 #include <vector>
 
 #include "redis/server/clock.hpp"
-#include "redis/server/command_table.hpp"
+#include "redis/command_table/command_table.hpp"
 #include "redis/server/config.hpp"
 #include "redis/server/error_stats.hpp"
 #include "redis/scripting/function_library.hpp"
+#include "redis/scripting/script_host.hpp"
 #include "redis/topology/cluster_view.hpp"
 #include "redis/keyspace/keyspace.hpp"
 #include "redis/server/notifications.hpp"
@@ -81,7 +82,8 @@ using UnblockSink = std::function<void(std::int64_t client_id, const Reply& repl
 // WAIT numreplicas timeout_ms -> replicas that acknowledged. Default answers 0 (standalone).
 using WaitHook = std::function<std::int64_t(std::int64_t client_id, std::int64_t numreplicas, std::int64_t timeout_ms)>;
 
-class Node {
+// The Lua engine's ScriptHost (scripting/script_host.hpp): final, so calls through a Node stay direct.
+class Node final : public ScriptHost {
  public:
   explicit Node(NodeOptions options);
   ~Node();
@@ -137,7 +139,7 @@ class Node {
   void restore(Dataset dataset);
   void flush_scripts();
 
-  std::int64_t now_ms() const { return options_.clock(); }
+  std::int64_t now_ms() const override { return options_.clock(); }
   const Keyspace& keyspace() const { return keyspace_; }
 
   // Used by command handlers and the script engine.
@@ -148,18 +150,17 @@ class Node {
   // other clients (they get -BUSY, SCRIPT KILL works); it returns false when the server is stopping. The
   // simulator installs none: its clock does not move during a script, so a script is never busy there.
   void set_busy_servicer(std::function<bool()> servicer) { busy_servicer_ = std::move(servicer); }
-  bool serves_while_busy() const { return static_cast<bool>(busy_servicer_); }
-  bool service_while_busy();
-  std::int64_t busy_reply_threshold_ms() const;
+  bool serves_while_busy() const override { return static_cast<bool>(busy_servicer_); }
+  bool service_while_busy() override;
+  std::int64_t busy_reply_threshold_ms() const override;
   // allow_oom: the script's shebang has flags=allow-oom, so its writes skip the maxmemory check.
-  Reply call_from_script(const Command& command, bool read_only, bool allow_oom = false);
+  Reply call_from_script(const Command& command, bool read_only, bool allow_oom) override;
   // Evicts as the policy allows; false when the node is still over its limit (Redis's OOM state): the
   // key-count limit (maxmemory_keys) or CONFIG SET maxmemory in bytes against used_memory_estimate().
-  bool make_room();
+  bool make_room() override;
   bool memory_limited() const { return options_.maxmemory_keys > 0 || maxmemory_bytes_ > 0; }
   // INFO's used_memory: Redis 7.0.15's start-up figure, the Lua heap, and each key's bytes and overheads.
   std::int64_t used_memory_estimate() const;
-  Reply call_from_script(const Command& command, bool read_only);
   // Transactions: a queued command run by EXEC; WATCH bookkeeping (commands_transaction.cpp).
   Reply run_queued(const Command& command, Session& session);
   void watch(Session& session, std::string_view key);
@@ -204,7 +205,7 @@ class Node {
   NodeStats& stats() { return stats_; }
   int tcp_port() const { return tcp_port_; }
   std::int64_t start_ms() const { return start_ms_; }
-  void set_script_context(std::string_view sha) { script_sha_ = sha; }
+  void set_script_context(std::string_view sha) override { script_sha_ = sha; }
   // ACL (acl_registry.hpp): the users, the user a connection runs as, whether it must AUTH first, and the
   // ACL LOG entry for a refusal (node_acl.cpp).
   AclRegistry& acl() { return acl_; }
@@ -215,8 +216,8 @@ class Node {
     return !fallback.nopass() || (fallback.flags & kUserOff) != 0;
   }
   void log_acl_denial(const Session& session, const AclVerdict& verdict, const Command& command, AclLogContext context);
-  // redis.acl_check_cmd: may the running script's user run `command`? (a known command)
-  bool script_user_may_run(const Command& command) const;
+  // redis.acl_check_cmd: may the running script's user run `command`? nullopt when ACL knows no such command.
+  std::optional<bool> script_user_may_run(const Command& command) const override;
 
  private:
   // An LFU eviction policy (from the options, set_maxmemory_keys or CONFIG SET) needs the per-key counters kept.

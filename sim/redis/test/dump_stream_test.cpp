@@ -4,8 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "mock_test_support.hpp"
-#include "redis/rdb/packed_encodings.hpp"
+#include "redis/keyspace/packed_encodings.hpp"
 #include "redis/rdb/rdb_io.hpp"
+#include "redis/util/byte_order.hpp"
 
 namespace lockcheck::mock::testing {
 namespace {

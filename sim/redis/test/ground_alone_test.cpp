@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "redis/server/command_table.hpp"
+#include "redis/command_table/command_table.hpp"
 #include "redis/server/node.hpp"
 #include "redis/types/string/string_family.hpp"
 

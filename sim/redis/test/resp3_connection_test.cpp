@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "mock_test_support.hpp"
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 #include "redis/wire/resp_connection.hpp"
 
 namespace lockcheck::mock::testing {

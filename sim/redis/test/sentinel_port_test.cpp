@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "lockcheck/sentinel_port.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
 #include "redis/topology/sentinel.hpp"
 

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "lockcheck/sha1.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
 #include "redis/topology/sentinel.hpp"
 

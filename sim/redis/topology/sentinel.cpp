@@ -1,6 +1,6 @@
 #include "redis/topology/sentinel.hpp"
 
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock {

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/numbers.hpp"
 
 namespace lockcheck::mock {

@@ -1,7 +1,7 @@
 #pragma once
 // The acl family: the ACL command.
 // Its handlers, and register_acl_commands, which adds their rows to a command table (acl_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

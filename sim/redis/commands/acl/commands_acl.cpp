@@ -6,10 +6,10 @@
 #include "redis/acl/acl_commands.hpp"
 #include "redis/acl/acl_texts.hpp"
 #include "redis/commands/acl/acl_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/server/subcommands.hpp"
+#include "redis/command_table/subcommands.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

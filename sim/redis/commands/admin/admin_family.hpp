@@ -1,7 +1,7 @@
 #pragma once
 // The admin family: the server's own commands, PING, ECHO, TIME, WAIT, QUIT, SHUTDOWN, MONITOR, INFO, ROLE, CONFIG, COMMAND.
 // Its handlers, and register_admin_commands, which adds their rows to a command table (admin_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

@@ -3,11 +3,11 @@
 #include <algorithm>
 
 #include "redis/acl/acl_categories.hpp"
-#include "redis/server/command_keys.hpp"
+#include "redis/command_table/command_keys.hpp"
 #include "redis/commands/admin/admin_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/server/subcommands.hpp"
+#include "redis/command_table/subcommands.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

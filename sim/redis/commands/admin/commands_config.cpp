@@ -1,6 +1,6 @@
 // CONFIG GET/SET/RESETSTAT/REWRITE over the node's ServerConfig.
 #include "redis/commands/admin/admin_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/text.hpp"
 

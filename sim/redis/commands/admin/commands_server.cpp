@@ -1,6 +1,6 @@
 // Server, connection and pub/sub commands.
 #include "redis/commands/admin/admin_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"

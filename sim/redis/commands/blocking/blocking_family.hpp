@@ -1,7 +1,7 @@
 #pragma once
 // The blocking family: BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BZPOPMIN, BZPOPMAX.
 // Its handlers, and register_blocking_commands, which adds their rows to a command table (blocking_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

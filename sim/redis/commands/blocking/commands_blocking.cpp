@@ -7,7 +7,7 @@
 
 #include "redis/server/blocking_pop.hpp"
 #include "redis/commands/blocking/blocking_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/types/list/list_access.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // The cluster family: CLUSTER, ASKING, READONLY, READWRITE.
 // Its handlers, and register_cluster_commands, which adds their rows to a command table (cluster_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

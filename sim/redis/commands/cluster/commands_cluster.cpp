@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "redis/commands/cluster/cluster_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"

@@ -4,7 +4,7 @@
 
 #include "redis/commands/connection/connection_family.hpp"
 #include "redis/server/client_line.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"

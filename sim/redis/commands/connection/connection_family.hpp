@@ -1,7 +1,7 @@
 #pragma once
 // The connection family: HELLO, AUTH, CLIENT.
 // Its handlers, and register_connection_commands, which adds their rows to a command table (connection_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The dump family: DUMP and RESTORE of a key.
 // Its handlers, and register_dump_commands, which adds their rows to a command table (dump_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "redis/commands/keys/keys_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"

@@ -4,10 +4,10 @@
 #include <string>
 
 #include "redis/commands/keys/keys_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/keyspace/memory_estimate.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/server/subcommands.hpp"
+#include "redis/command_table/subcommands.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

@@ -1,6 +1,6 @@
 // Commands over several keys: MGET, MSET, MSETNX, TOUCH, RENAME, RENAMENX.
 #include "redis/commands/keys/keys_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
 
 namespace lockcheck::mock::cmd {

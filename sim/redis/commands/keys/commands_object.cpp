@@ -5,7 +5,7 @@
 #include "redis/commands/keys/keys_family.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
-#include "redis/server/subcommands.hpp"
+#include "redis/command_table/subcommands.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

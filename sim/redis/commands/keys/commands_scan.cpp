@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "redis/commands/keys/keys_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/glob.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/keyspace/scan_cursor.hpp"

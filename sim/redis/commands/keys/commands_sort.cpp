@@ -9,7 +9,7 @@
 #include <cstdlib>
 
 #include "redis/commands/keys/keys_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
 #include "redis/types/zset/zset_access.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // The keys family: the commands on keys, whatever they hold: DEL/EXISTS/EXPIRE family/TTL/TYPE, SELECT/SWAPDB/MOVE/COPY/FLUSH*, MGET/MSET/RENAME/TOUCH, KEYS/SCAN/HSCAN/RANDOMKEY, SORT, OBJECT, MEMORY.
 // Its handlers, and register_keys_commands, which adds their rows to a command table (keys_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The pubsub family: PUBLISH, SUBSCRIBE ..., SPUBLISH, PUBSUB.
 // Its handlers, and register_pubsub_commands, which adds their rows to a command table (pubsub_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

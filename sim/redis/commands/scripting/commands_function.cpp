@@ -1,7 +1,7 @@
 // Redis 7 functions: FUNCTION LOAD/DELETE/FLUSH/LIST/STATS/KILL, FCALL and FCALL_RO; and the kill of a
 // busy script both SCRIPT KILL and FUNCTION KILL share.
 #include "redis/commands/scripting/scripting_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/scripting/function_library.hpp"
 #include "redis/util/glob.hpp"
 #include "redis/scripting/lua_engine.hpp"

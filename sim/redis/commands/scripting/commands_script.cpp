@@ -1,6 +1,6 @@
 // EVAL, EVALSHA (and their _RO forms) and SCRIPT LOAD / EXISTS / FLUSH / KILL.
 #include "redis/commands/scripting/scripting_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "lockcheck/sha1.hpp"
 #include "redis/scripting/lua_engine.hpp"
 #include "redis/server/node.hpp"

@@ -2,7 +2,7 @@
 // -n at least n), flags, handler and a container's subcommands, as Redis 7.0's command table has them.
 #include "redis/commands/scripting/scripting_family.hpp"
 
-#include "redis/server/command_table.hpp"
+#include "redis/command_table/command_table.hpp"
 
 namespace lockcheck::mock {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // The scripting family: EVAL/EVALSHA (and _RO), SCRIPT, FUNCTION (with DUMP/RESTORE), FCALL/FCALL_RO.
 // Its handlers, and register_scripting_commands, which adds their rows to a command table (scripting_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The transactions family: MULTI, EXEC, DISCARD, WATCH, UNWATCH.
 // Its handlers, and register_transactions_commands, which adds their rows to a command table (transactions_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

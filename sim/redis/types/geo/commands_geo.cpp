@@ -1,7 +1,7 @@
 // GEOADD, GEOPOS, GEODIST, GEOHASH: points kept in a sorted set as 52-bit geohash scores (geohash.hpp), as Redis
 // 7.0 keeps them; GEOADD is ZADD with the coordinates turned into scores. The searches: commands_geo_search.cpp.
 #include "redis/types/geo/geo_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/types/geo/geo_arguments.hpp"
 #include "redis/types/geo/geo_shape.hpp"
 #include "redis/util/text.hpp"

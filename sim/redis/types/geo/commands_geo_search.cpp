@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "redis/types/geo/geo_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/types/geo/geo_arguments.hpp"
 #include "redis/types/geo/geo_shape.hpp"
 #include "redis/util/numbers.hpp"

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/long_double.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // The geo family: GEOADD ... GEOSEARCH/GEORADIUS (on sorted sets: GEOADD runs ZADD).
 // Its handlers, and register_geo_commands, which adds their rows to a command table (geo_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

@@ -2,7 +2,7 @@
 #include <limits>
 
 #include "redis/types/hash/hash_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/numbers.hpp"
 
 namespace lockcheck::mock::cmd {

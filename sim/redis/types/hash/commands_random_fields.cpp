@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "redis/types/hash/hash_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
 #include "redis/types/zset/zset_access.hpp"

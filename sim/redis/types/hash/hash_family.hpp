@@ -1,7 +1,7 @@
 #pragma once
 // The hash family: HSET, HGET, HINCRBY, HDEL ...; HRANDFIELD with ZRANDMEMBER (one file: the same count rules).
 // Its handlers, and register_hash_commands, which adds their rows to a command table (hash_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

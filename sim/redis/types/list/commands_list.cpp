@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "redis/types/list/list_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/pop_count.hpp"
 

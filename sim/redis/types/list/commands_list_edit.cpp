@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "redis/types/list/list_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/types/list/list_access.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"

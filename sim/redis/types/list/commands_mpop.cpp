@@ -6,7 +6,7 @@
 
 #include "redis/server/blocking_pop.hpp"
 #include "redis/types/list/list_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/types/list/list_access.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"

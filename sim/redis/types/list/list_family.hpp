@@ -1,7 +1,7 @@
 #pragma once
 // The list family: LPUSH ... LMOVE; LMPOP/BLMPOP with ZMPOP/BZMPOP (one file: the same parsing).
 // Its handlers, and register_list_commands, which adds their rows to a command table (list_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,7 +1,7 @@
 // Set commands: SADD, SREM, SISMEMBER, SMISMEMBER, SMEMBERS, SCARD, SMOVE, SINTERCARD. The random ones
 // (SPOP, SRANDMEMBER) are in commands_set_random.cpp, the multi-key algebra in commands_set_algebra.cpp.
 #include "redis/types/set/set_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/types/set/set_access.hpp"
 
 namespace lockcheck::mock::cmd {

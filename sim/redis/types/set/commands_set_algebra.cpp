@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "redis/types/set/set_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/set/set_access.hpp"
 #include "redis/util/text.hpp"

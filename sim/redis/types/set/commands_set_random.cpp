@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "redis/types/set/set_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/pop_count.hpp"
 #include "redis/types/set/set_access.hpp"

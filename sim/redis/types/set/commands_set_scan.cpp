@@ -7,7 +7,7 @@
 #include <iterator>
 
 #include "redis/types/set/set_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/glob.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/set/set_access.hpp"

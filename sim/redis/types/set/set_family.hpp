@@ -1,7 +1,7 @@
 #pragma once
 // The set family: SADD ..., SINTER/SUNION/SDIFF, SPOP/SRANDMEMBER, SSCAN.
 // Its handlers, and register_set_commands, which adds their rows to a command table (set_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

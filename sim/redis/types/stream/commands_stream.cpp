@@ -1,7 +1,7 @@
 // XADD, XLEN, XRANGE, XREVRANGE, XDEL, XTRIM, XSETID: the stream's entries, with 7.0.15's order of checks.
 #include "redis/server/blocking_pop.hpp"
 #include "redis/types/stream/stream_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/stream/stream_access.hpp"

@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "redis/types/stream/stream_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/stream/stream_access.hpp"

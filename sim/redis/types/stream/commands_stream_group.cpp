@@ -2,11 +2,11 @@
 // pending-entries lists, with 7.0.15's order of checks and error texts.
 #include "redis/server/blocking_pop.hpp"
 #include "redis/types/stream/stream_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/stream/stream_access.hpp"
-#include "redis/server/subcommands.hpp"
+#include "redis/command_table/subcommands.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

@@ -1,11 +1,11 @@
 // XINFO STREAM [FULL [COUNT n]] / GROUPS / CONSUMERS / HELP, in 7.0.15's field order (maps in RESP3,
 // flat arrays in RESP2). radix-tree-nodes is an estimate: the mock keeps no radix tree (README).
 #include "redis/types/stream/stream_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/stream/stream_access.hpp"
-#include "redis/server/subcommands.hpp"
+#include "redis/command_table/subcommands.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock::cmd {

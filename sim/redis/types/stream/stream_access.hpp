@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 #include "lockcheck/reply.hpp"
 #include "redis/keyspace/stream.hpp"
 

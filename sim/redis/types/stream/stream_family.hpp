@@ -1,7 +1,7 @@
 #pragma once
 // The stream family: XADD ... XINFO.
 // Its handlers, and register_stream_commands, which adds their rows to a command table (stream_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

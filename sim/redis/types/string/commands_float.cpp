@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "redis/types/string/string_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/long_double.hpp"
 
 namespace lockcheck::mock::cmd {

@@ -3,7 +3,7 @@
 #include <optional>
 
 #include "redis/types/string/string_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "redis/types/string/string_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/string/string_limits.hpp"
 #include "redis/util/text.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // The string family: SET, GET, INCR ..., GETRANGE/SETRANGE/LCS, bitmaps, INCRBYFLOAT and HINCRBYFLOAT.
 // Its handlers, and register_string_commands, which adds their rows to a command table (string_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

@@ -3,7 +3,7 @@
 // window that GETRANGE, BITCOUNT and BITPOS share.
 #include <cstdint>
 
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 
 namespace lockcheck::mock {
 

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "redis/types/zset/zset_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/util/text.hpp"
 

@@ -7,7 +7,7 @@
 #include <map>
 
 #include "redis/types/zset/zset_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/set/set_access.hpp"
 #include "redis/util/text.hpp"

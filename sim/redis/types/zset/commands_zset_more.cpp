@@ -3,7 +3,7 @@
 #include <iterator>
 
 #include "redis/types/zset/zset_family.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/numbers.hpp"
 #include "redis/types/pop_count.hpp"
 #include "redis/types/zset/zset_access.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // The zset family: ZADD ..., ranges, ZUNION/ZINTER/ZDIFF, ZRANK/ZINCRBY/ZPOP*.
 // Its handlers, and register_zset_commands, which adds their rows to a command table (zset_family.cpp).
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

@@ -1,10 +1,10 @@
-#include "redis/server/subcommands.hpp"
+#include "redis/command_table/subcommands.hpp"
 
 #include <string>
 #include <vector>
 
-#include "redis/server/command.hpp"
-#include "redis/server/errors.hpp"
+#include "redis/command_table/command.hpp"
+#include "redis/command_table/errors.hpp"
 #include "redis/util/text.hpp"
 
 namespace lockcheck::mock {

@@ -1,9 +1,9 @@
-#include "redis/rdb/packed_encodings.hpp"
+#include "redis/keyspace/packed_encodings.hpp"
 
 #include <limits>
 
 #include "redis/util/numbers.hpp"
-#include "redis/rdb/rdb_io.hpp"
+#include "redis/util/byte_order.hpp"
 
 namespace lockcheck::mock {
 namespace {

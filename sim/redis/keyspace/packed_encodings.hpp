@@ -1,6 +1,7 @@
 #pragma once
-// The byte layouts of Redis's small encodings as they travel inside RDB payloads: listpack (7.0's hashes,
-// sorted sets and quicklist nodes), ziplist (what older RDB versions wrote; read only) and intset.
+// The byte layouts of Redis's small encodings: listpack (7.0's hashes, sorted sets, quicklist nodes and stream
+// nodes), ziplist (what older RDB versions wrote; read only) and intset. A value's own encodings: a stream node
+// sizes its listpack with them (stream_node.cpp) and RDB payloads carry them (rdb/).
 // Readers validate the whole structure (headers, lengths, terminators) and fail instead of guessing.
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "redis/server/command_keys.hpp"
+#include "redis/command_table/command_keys.hpp"
 
 #include <algorithm>
 #include <array>

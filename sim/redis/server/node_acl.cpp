@@ -1,6 +1,7 @@
 // The node's ACL checks and ACL LOG entries (Redis 7.0.15's processCommand, scriptCall and execCommand).
+#include "redis/acl/acl_commands.hpp"
 #include "redis/acl/acl_texts.hpp"
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 #include "redis/server/client_line.hpp"
 #include "redis/server/node.hpp"
 #include "redis/util/text.hpp"
@@ -30,7 +31,8 @@ void Node::log_acl_denial(const Session& session, const AclVerdict& verdict, con
   acl_.log(std::move(entry));
 }
 
-bool Node::script_user_may_run(const Command& command) const {
+std::optional<bool> Node::script_user_may_run(const Command& command) const {
+  if (!acl_command_id_of(command)) return std::nullopt;
   if (script_session_ == nullptr) return true;
   char name_buffer[32];
   const CommandSpec* spec = find_command(lower_into(command[0], name_buffer));

@@ -1,5 +1,5 @@
 #pragma once
-// The command table a node dispatches through. The ground (server/) knows no command: each family adds its rows
+// The command table a node dispatches through. The ground knows no command: each family adds its rows
 // to a table (register_<family>_commands, in the family's <family>_family.cpp), lockcheck_mock composes every
 // family's into one (commands/all_families.cpp), and a node looks names up in it.
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "redis/server/command.hpp"
+#include "redis/command_table/command.hpp"
 
 namespace lockcheck::mock {
 

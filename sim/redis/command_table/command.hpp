@@ -6,11 +6,11 @@
 
 #include "redis/keyspace/keyspace.hpp"
 #include "lockcheck/reply.hpp"
-#include "redis/server/session.hpp"
 
 namespace lockcheck::mock {
 
-class Node;
+class Node;      // server/node.hpp: the node a command runs on
+struct Session;  // server/session.hpp: the connection it runs for
 
 struct CommandContext {
   Node& node;

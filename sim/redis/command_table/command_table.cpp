@@ -1,4 +1,4 @@
-#include "redis/server/command_table.hpp"
+#include "redis/command_table/command_table.hpp"
 
 #include <algorithm>
 #include <atomic>
