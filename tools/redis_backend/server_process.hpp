@@ -42,6 +42,7 @@ class ServerProcess {
 
   int port() const { return server_->port(); }
   void kill() { server_->kill(); }  // SIGKILL and reap: a crash
+  bool up() const { return server_->pid() > 0; }  // not killed, or restarted since
   // Starts again on the same port; keep_data false removes the AOF first (a restart without data).
   void restart(bool keep_data);
 

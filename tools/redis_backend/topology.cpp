@@ -9,6 +9,7 @@
 #include <chrono>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include "model/meta_line.hpp"
 #include "lockcheck/variants/registry.hpp"
@@ -76,6 +77,7 @@ Topology::Topology(const sim::RunConfig& config, std::uint64_t seed, const std::
   replication_links_.resize(static_cast<std::size_t>(nodes));
   fronts_.resize(static_cast<std::size_t>(nodes));
   state_at_crash_.resize(static_cast<std::size_t>(nodes));
+  role_at_restart_.assign(static_cast<std::size_t>(nodes), kNoRoleChange);
   for (int i = 0; i < nodes; ++i) {
     clocks_.push_back(std::make_unique<ServerClock>(directory + "/node-" + std::to_string(i) + ".clock"));
     const sim::ClockConfig& skew = config.nodes[static_cast<std::size_t>(i)].clock;
@@ -278,6 +280,11 @@ void Topology::node_restart(int node, sim::RestartMode mode, std::int64_t t_us) 
   publish_routing({node});
   if (cluster()) cluster_node_restarting(node);
   servers_.at(static_cast<std::size_t>(node))->restart(mode != sim::RestartMode::lost);
+  if (const int role = std::exchange(role_at_restart_[static_cast<std::size_t>(node)], kNoRoleChange); role != kNoRoleChange) {
+    run_command(servers_[static_cast<std::size_t>(node)]->port(),
+                role < 0 ? Command{"REPLICAOF", "NO", "ONE"}
+                         : Command{"REPLICAOF", "127.0.0.1", std::to_string(servers_[static_cast<std::size_t>(role)]->port())});
+  }
   // A [sentinel]'s old master comes back a master, until the sentinels re-point it (follow_sentinels).
   const bool master = sentinel() ? run_command(servers_.at(static_cast<std::size_t>(node))->port(), {"ROLE"}).elements.at(0).text == "master"
                                  : replica_of_[static_cast<std::size_t>(node)] < 0;
@@ -305,14 +312,26 @@ void Topology::failover(int replica, std::int64_t t_us) {
     publish_routing();
     return;
   }
-  run_command(servers_[static_cast<std::size_t>(replica)]->port(), {"REPLICAOF", "NO", "ONE"});
+  // A node down at the failover (crashed, not yet restarted) takes its new role when it restarts; a promoted one
+  // is then observed from the old master's state, its losses recorded at its restart (nothing was granted there
+  // meanwhile: it was down).
+  const auto take_role = [&](std::size_t node, int role) {
+    if (!servers_[node]->up()) {
+      role_at_restart_[node] = role;
+      return;
+    }
+    run_command(servers_[node]->port(), role < 0 ? Command{"REPLICAOF", "NO", "ONE"}
+                                                 : Command{"REPLICAOF", "127.0.0.1", std::to_string(servers_[static_cast<std::size_t>(role)]->port())});
+  };
+  take_role(static_cast<std::size_t>(replica), -1);
   replica_of_[static_cast<std::size_t>(replica)] = -1;
   for (std::size_t other = 0; other < servers_.size(); ++other) {
     if (replica_of_[other] != old_master) continue;
-    run_command(servers_[other]->port(), {"REPLICAOF", "127.0.0.1", std::to_string(servers_[static_cast<std::size_t>(replica)]->port())});
+    take_role(other, replica);
     replica_of_[other] = replica;
   }
-  start_observer(replica, before, t_us, old_master);
+  if (servers_[static_cast<std::size_t>(replica)]->up()) start_observer(replica, before, t_us, old_master);
+  else state_at_crash_[static_cast<std::size_t>(replica)] = before;
   for (int& node : service_node_) {
     if (node == old_master) node = replica;
   }

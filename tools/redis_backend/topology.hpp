@@ -148,6 +148,11 @@ class Topology {
   std::vector<std::unique_ptr<LinkProxy>> replication_links_;  // by replica node; null for masters
   std::vector<std::map<std::string, KeyState>> state_at_crash_;
   std::vector<int> replica_of_;
+  // A role a failover gave a node while it was down (crashed): carried out when it restarts, as the simulator's
+  // down replica is promoted (or re-pointed) at once and serves so once it is back. kNoRoleChange: none; -1:
+  // a master (REPLICAOF NO ONE); n: a replica of node n.
+  static constexpr int kNoRoleChange = -2;
+  std::vector<int> role_at_restart_;
   std::vector<int> service_node_;  // service -> node serving it
   std::map<std::pair<int, int>, std::unique_ptr<LinkProxy>> links_;  // (process, node); empty: direct links
   RoutingTable routing_;
