@@ -148,16 +148,14 @@ Task<void> Redlock::undo_attempt(const std::string& key, const std::string& toke
   const std::vector<std::string> keys{key};
   const std::vector<std::string> args{token};
   std::vector<NodeCommand> commands;
+  std::vector<std::size_t> sent_to;  // commands[i]'s node (the commands move into the fan-out)
   std::vector<bool> granted;
   for (std::size_t i = 0; i < replies.size(); ++i) {
     if (replies[i].replied() && replies[i].reply.is_nil()) continue;  // SET NX ran and set nothing of ours
     // EVAL, not EVALSHA: a NOSCRIPT would need a second round trip that a not-awaited node never gets.
     commands.push_back({nodes_[i], eval_source_command(token_release_script(), keys, args)});
+    sent_to.push_back(nodes_[i]);
     granted.push_back(replies[i].replied() && replies[i].reply == Reply::ok());
-  }
-  std::vector<std::size_t> pending;  // granting nodes, until their answer to the release came
-  for (std::size_t i = 0; i < commands.size(); ++i) {
-    if (granted[i]) pending.push_back(commands[i].node);
   }
   DecidedPredicate decided = [granted](const SettledResults& settled) {
     for (std::size_t i = 0; i < settled.size(); ++i) {
@@ -167,10 +165,8 @@ Task<void> Redlock::undo_attempt(const std::string& key, const std::string& toke
   };
   const std::vector<CallResult> released = co_await port_.fan_out_until(std::move(commands), std::move(decided));
   std::vector<std::size_t> unanswered;
-  for (std::size_t i = 0, slot = 0; i < released.size(); ++i) {
-    if (!granted[i]) continue;
-    if (!released[i].replied()) unanswered.push_back(pending[slot]);
-    ++slot;
+  for (std::size_t i = 0; i < released.size(); ++i) {
+    if (granted[i] && !released[i].replied()) unanswered.push_back(sent_to[i]);
   }
   // A granting node whose answer was lost: the release's own retries, on it alone, after this first round.
   co_await release_on(key, token, std::move(unanswered), 1);
