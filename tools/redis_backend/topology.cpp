@@ -262,6 +262,12 @@ void Topology::start_observer(int node, const std::map<std::string, KeyState>& b
   }
 }
 
+void Topology::take_role(std::size_t node, int role) const {
+  const Command command = role < 0 ? Command{"REPLICAOF", "NO", "ONE"}
+                                   : Command{"REPLICAOF", "127.0.0.1", std::to_string(servers_.at(static_cast<std::size_t>(role))->port())};
+  run_command(servers_.at(node)->port(), command);
+}
+
 void Topology::node_crash(int node) {
   servers_.at(static_cast<std::size_t>(node))->kill();
   // After the kill: the observer takes in every change the node made up to its death.
@@ -281,9 +287,7 @@ void Topology::node_restart(int node, sim::RestartMode mode, std::int64_t t_us) 
   if (cluster()) cluster_node_restarting(node);
   servers_.at(static_cast<std::size_t>(node))->restart(mode != sim::RestartMode::lost);
   if (const int role = std::exchange(role_at_restart_[static_cast<std::size_t>(node)], kNoRoleChange); role != kNoRoleChange) {
-    run_command(servers_[static_cast<std::size_t>(node)]->port(),
-                role < 0 ? Command{"REPLICAOF", "NO", "ONE"}
-                         : Command{"REPLICAOF", "127.0.0.1", std::to_string(servers_[static_cast<std::size_t>(role)]->port())});
+    take_role(static_cast<std::size_t>(node), role);
   }
   // A [sentinel]'s old master comes back a master, until the sentinels re-point it (follow_sentinels).
   const bool master = sentinel() ? run_command(servers_.at(static_cast<std::size_t>(node))->port(), {"ROLE"}).elements.at(0).text == "master"
@@ -315,19 +319,15 @@ void Topology::failover(int replica, std::int64_t t_us) {
   // A node down at the failover (crashed, not yet restarted) takes its new role when it restarts; a promoted one
   // is then observed from the old master's state, its losses recorded at its restart (nothing was granted there
   // meanwhile: it was down).
-  const auto take_role = [&](std::size_t node, int role) {
-    if (!servers_[node]->up()) {
-      role_at_restart_[node] = role;
-      return;
-    }
-    run_command(servers_[node]->port(), role < 0 ? Command{"REPLICAOF", "NO", "ONE"}
-                                                 : Command{"REPLICAOF", "127.0.0.1", std::to_string(servers_[static_cast<std::size_t>(role)]->port())});
+  const auto take_role_now_or_at_restart = [&](std::size_t node, int role) {
+    if (servers_[node]->up()) take_role(node, role);
+    else role_at_restart_[node] = role;
   };
-  take_role(static_cast<std::size_t>(replica), -1);
+  take_role_now_or_at_restart(static_cast<std::size_t>(replica), -1);
   replica_of_[static_cast<std::size_t>(replica)] = -1;
   for (std::size_t other = 0; other < servers_.size(); ++other) {
     if (replica_of_[other] != old_master) continue;
-    take_role(other, replica);
+    take_role_now_or_at_restart(other, replica);
     replica_of_[other] = replica;
   }
   if (servers_[static_cast<std::size_t>(replica)]->up()) start_observer(replica, before, t_us, old_master);

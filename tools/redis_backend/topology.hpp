@@ -113,6 +113,8 @@ class Topology {
  private:
   void publish_routing(const std::set<int>& blocked_nodes = {});
   LinkProxy& link(int process, int node) { return *links_.at({process, node}); }
+  // REPLICAOF on `node`: NO ONE for `role` -1 (a master), else node `role`'s port.
+  void take_role(std::size_t node, int role) const;
   void start_observer(int node, const std::map<std::string, KeyState>& before, std::int64_t t_us, int node_of_record,
                       bool record_losses = true);
   void record_lost(std::int64_t t_us, int node, const std::string& key, const KeyState& state);
