@@ -42,6 +42,18 @@ std::int64_t gave_up(HistoryBuilder& b, std::int64_t t, std::int64_t p, std::int
                   {"refused_at", refused_at}});
 }
 
+// p0 holds from 1 ms; p1 arrives at 100 ms and dies waiting at 200 ms; p0 releases at 500 ms: from then on the
+// lock is free, with a dead waiter's place in its queue.
+HistoryBuilder dead_waiter(bool fair = true) {
+  HistoryBuilder b = fair_lock(fair);
+  b.invoke(1'000, 0, "acquire");
+  granted(b, 2'000, 0, "a");
+  b.invoke(100'000, 1, "acquire");
+  b.fault(200'000, {{"fault", "crash"}, {"process", 1}});
+  released(b, 500'000, 0, "a");
+  return b;
+}
+
 // p0 holds from 1 ms; p1 arrives at 100 ms, p2 at 300 ms; `fault` (if any) at 350 ms; p0 releases at 500 ms.
 HistoryBuilder two_waiters(const HistoryBuilder::json& fault = nullptr) {
   HistoryBuilder b = fair_lock();
@@ -140,12 +152,7 @@ TEST(Fairness, DoesNotApplyToAnUnfairLock) {
 // (4 s) after the crash: a fair lock held back by a dead waiter. An unfair lock's history says nothing of it.
 TEST(Fairness, AProcessThatDiedWaitingHoldsAFairLockBackPastTheBound) {
   for (const bool fair : {true, false}) {
-    HistoryBuilder b = fair_lock(fair);
-    b.invoke(1'000, 0, "acquire");
-    granted(b, 2'000, 0, "a");
-    b.invoke(100'000, 1, "acquire");
-    b.fault(200'000, {{"fault", "crash"}, {"process", 1}});
-    released(b, 500'000, 0, "a");
+    HistoryBuilder b = dead_waiter(fair);
     b.invoke(4'900'000, 2, "acquire");
     gave_up(b, 5'010'000, 2, 5'000'000);
     const Verdict verdict = verdict_of(b.parse(), "bounded_unavailability");
@@ -183,12 +190,7 @@ TEST(Fairness, ANodeClockSetBackExcusesTheWaitForItsDelta) {
 // process is no such excuse (the dead waiter's crash is one too).
 TEST(Fairness, ADeadWaitersRefusalUnderLostMessagesIsNotItsFault) {
   for (const bool loss : {true, false}) {
-    HistoryBuilder b = fair_lock();
-    b.invoke(1'000, 0, "acquire");
-    granted(b, 2'000, 0, "a");
-    b.invoke(100'000, 1, "acquire");
-    b.fault(200'000, {{"fault", "crash"}, {"process", 1}});
-    released(b, 500'000, 0, "a");
+    HistoryBuilder b = dead_waiter();
     b.invoke(4'300'000, 2, "acquire");
     if (loss) {
       b.fault(4'400'000, {{"fault", "loss"}, {"request_ppm", 100'000}, {"reply_ppm", 30'000}});
