@@ -28,8 +28,9 @@ std::vector<sim::LinkOverride> drawn(const sim::RunConfig& base, const sim::RunC
 }  // namespace
 
 bool draw_client_link_delay(const sim::RunConfig& base, sim::RunConfig& config, sim::Prng& prng) {
-  config.link_overrides = base.link_overrides;
-  config.command_timeout_us = base.command_timeout_us;
+  // A kept run is redrawn at each mutation: it sheds its earlier draw's delay and the length that came with it
+  // first, or every redraw would add eight delays more (runs of 17 s where 8 s do, in real time).
+  drop_link_delays(base, config);
   if (prng.below(3) != 0 || config.clients.empty()) return false;
   const int process = static_cast<int>(prng.below(config.clients.size()));
   const std::int64_t ttl_us = config.lock.ttl.count() * 1000;

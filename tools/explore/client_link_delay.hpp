@@ -19,8 +19,9 @@ namespace lockcheck::explore {
 // keeps within the timeout). Otherwise `base`'s links and command timeout as they are. Each way, not the round
 // trip, is what must pass the TTL less a hold: the client's SET starts its TTL when it lands, and the grant's
 // reply reaches the client one delay later, so a holder that trusts it acts after the key expired only when the
-// delay plus its hold outlasts the TTL. The run is lengthened (the base's length at least, plus eight delays) for
-// the slow client to connect and act. Returns whether it drew a delay.
+// delay plus its hold outlasts the TTL. The run is lengthened (the base's length, plus eight delays) for the slow
+// client to connect and act; a delay drawn before, and its length, are dropped first (drop_link_delays), so a
+// run redrawn many times is never longer than one draw makes it. Returns whether it drew a delay.
 bool draw_client_link_delay(const sim::RunConfig& base, sim::RunConfig& config, sim::Prng& prng);
 
 // The processes `config`'s link overrides delay beyond `base`'s: what explore --client drew (for shrinking and

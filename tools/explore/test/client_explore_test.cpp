@@ -149,6 +149,25 @@ TEST(ExploreClient, ALinkDelayOfOneClientIsDrawnAroundTheTtl) {
   EXPECT_LT(delayed, 140);
 }
 
+TEST(ExploreClient, RedrawingALinkDelayNeverLengthensARunPastOneDrawsExtra) {
+  // A kept run is mutated again and again, and each mutation may redraw its link delay: the run is the base's
+  // length plus eight of the delay it has now, never the extras of every earlier draw piled up (runs of 17 s
+  // where 8 s do were what rl369's search spent its real time on).
+  const sim::RunConfig base = client_base(false);
+  const std::int64_t ttl_us = base.lock.ttl.count() * 1000;
+  sim::RunConfig config = base;
+  config.clients = std::vector<sim::ClientConfig>(3);
+  sim::Prng prng(11);
+  for (int draw = 0; draw < 200; ++draw) {
+    config.faults.push_back(sim::FaultSpec{.at_us = config.duration_us - 1000, .kind = sim::FaultKind::pause, .process = 0, .duration_us = 1000});
+    const bool drawn = draw_client_link_delay(base, config, prng);
+    const std::int64_t one_way_us = drawn ? config.link_overrides.at(0).link.delay_max_us : 0;
+    ASSERT_LE(one_way_us, ttl_us * 3 / 2);
+    ASSERT_EQ(config.duration_us, base.duration_us + 8 * one_way_us) << "draw " << draw;
+    for (const sim::FaultSpec& fault : config.faults) ASSERT_LE(fault.at_us, config.duration_us) << "no fault past the run's end";
+  }
+}
+
 TEST(ExploreClient, ADrawnLinkDelayIsInTheRunsFileAndTheBasesOwnLinksStay) {
   sim::RunConfig base = client_base(false);
   base.link_overrides.push_back(sim::LinkOverride{.process = 1, .node = 0, .link = {.delay_min_us = 5000, .delay_max_us = 5000}});
