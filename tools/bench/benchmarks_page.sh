@@ -27,6 +27,9 @@ options:
   --redis-git DIR        also Redis's own Tcl suite against the mock (DIR: a git dir of redis/redis)
   --rebuild              cmake --build BUILD_DIR --target <what the selected blocks run> first
   --out FILE             write FILE instead of reports/BENCHMARKS.md
+  --update               keep the blocks of the page as it is (FILE) that this run does not measure, each
+                         with its own commit, date and load as written then: one slow block refreshed
+                         alone, the rest of the page unchanged
   --timeout S            stop a command after S seconds (default 3600; the slow blocks get 3 times that)
   --list                 print the blocks (name, group, command) and exit
   --dry-run              print the commands that would run, run nothing, write nothing
@@ -46,6 +49,7 @@ only=""
 slow=0
 redis_git=""
 rebuild=0
+update=0
 list=0
 dry_run=0
 timeout_s=3600
@@ -58,6 +62,7 @@ while (($#)); do
     --redis-git) redis_git="${2:?--redis-git needs a directory}"; shift 2 ;;
     --rebuild) rebuild=1; shift ;;
     --out) out="${2:?--out needs a file}"; shift 2 ;;
+    --update) update=1; shift ;;
     --timeout) timeout_s="${2:?--timeout needs seconds}"; shift 2 ;;
     --list) list=1; shift ;;
     --dry-run) dry_run=1; shift ;;
@@ -158,9 +163,12 @@ block ci_from_nothing slow 1 "" "git /usr/bin/time" \
 block track_record slow 1 "" "npm" \
   "The judge's track record: each documented client bug at its buggy version and at one without it" \
   "tools/judge/track_record.sh" ""
-block explore_client_bench slow 1 "lockcheck_cli lockcheck_judge_mutex lockcheck_judge_redlock" "@B@/tools/lockcheck npm node" \
-  "explore --client's time to its first own bug from no hints, the track record's three bugs, 5 root seeds each (then the fixed versions, 1 seed)" \
-  "tools/explore/bench/client_bench.sh --build @B@ --seeds '1 2 3 4 5' --budget-s 600 && tools/explore/bench/client_bench.sh --build @B@ --seeds 1 --budget-s 600 --fixed-only" ""
+# One block per bug (each about an hour at most): --update refreshes one without the others.
+for bug in rs175 rl369 rs24; do
+  block "explore_client_bench_$bug" slow 1 "lockcheck_cli lockcheck_judge_mutex lockcheck_judge_redlock" "@B@/tools/lockcheck npm node" \
+    "explore --client's time to its first own bug from no hints: the track record's $bug, 5 root seeds (then the version without the bug, 1 seed)" \
+    "tools/explore/bench/client_bench.sh --build @B@ --seeds '1 2 3 4 5' --budget-s 600 $bug && tools/explore/bench/client_bench.sh --build @B@ --seeds 1 --budget-s 600 --fixed-only $bug | tail -n 1" ""
+done
 block redis_tcl_units redis-git 1 lockcheck-mock-server "@B@/sim/redis/lockcheck-mock-server @REDIS_GIT@" \
   "The mock against Redis 7.0.15's own Tcl test suite (units as sim/redis/README.md lists them)" \
   "tools/yardsticks/redis_tcl_units --redis-git @REDIS_GIT@ --mock-cmd @B@/sim/redis/lockcheck-mock-server --units 'unit/scripting unit/functions unit/expire unit/type/string unit/type/hash unit/type/incr unit/type/list unit/type/set unit/type/zset unit/keyspace unit/multi unit/pubsub unit/info-command unit/dump unit/geo unit/maxmemory unit/type/stream unit/type/stream-cgroups'" ""
@@ -245,8 +253,20 @@ if ((rebuild)); then
   fi
 fi
 
-body="$scratch_root/body.md"
-: >"$body"
+# Each block's text goes to its own file, so the page lists the blocks in their order whichever ran.
+block_file() { printf '%s/block-%s.md' "$scratch_root" "$1"; }
+# --update: the blocks of the page as it is, one file each by name (headings inside output fences are output).
+kept_dir="$scratch_root/kept"
+mkdir -p "$kept_dir"
+if ((update)) && [[ -f "$out" ]]; then
+  awk -v dir="$kept_dir" '
+    function flush() { if (name != "") { printf "%s", text > (dir "/" name ".md"); close(dir "/" name ".md") } name = ""; text = "" }
+    /^```/ { fenced = !fenced }
+    !fenced && /^## / { flush(); inside = ($0 == "## Figures"); next }
+    !fenced && /^### / { flush() }
+    inside { text = text $0 "\n"; if (name == "" && match($0, /^Block `[A-Za-z0-9_]+`/)) name = substr($0, 8, RLENGTH - 8) }
+    END { flush() }' "$out"
+fi
 failed=0
 max_lines=400
 
@@ -260,7 +280,7 @@ for i in "${selected[@]}"; do
     printf '### %s\n\n' "${titles[$i]}"
     # shellcheck disable=SC2016  # the backticks are Markdown
     printf 'Block `%s`. Command (run in the repository'"'"'s root):\n\n```sh\n%s\n```\n\n' "$name" "$shown"
-  } >>"$body"
+  } >>"$(block_file "$i")"
 
   missing=""
   for need in ${needs[$i]}; do
@@ -269,7 +289,7 @@ for i in "${selected[@]}"; do
     else command -v "$need_path" >/dev/null || missing+=" $need_path"; fi
   done
   if [[ -n "$missing" ]]; then
-    printf 'Not run: missing%s (build the target, or install the program).\n\n' "$missing" >>"$body"
+    printf 'Not run: missing%s (build the target, or install the program).\n\n' "$missing" >>"$(block_file "$i")"
     echo "benchmarks_page.sh: $name not run: missing$missing" >&2
     failed=1
     continue
@@ -308,15 +328,24 @@ for i in "${selected[@]}"; do
       total="$(wc -l <"$work/shown")"
       ((total > max_lines)) && printf '... (%d more lines)\n' $((total - max_lines))
       printf '```\n\n'
-    } >>"$body"
+    } >>"$(block_file "$i")"
     rm -rf "$work"
   done
 done
 
 # --- the page ----------------------------------------------------------------------------------------------
-not_selected=""
+not_selected="" kept_names=""
+body="$scratch_root/body.md"
+: >"$body"
 for i in "${!names[@]}"; do
-  [[ " ${selected[*]} " == *" $i "* ]] || not_selected+="- \`${names[$i]}\` (${groups[$i]}): ${titles[$i]}"$'\n'
+  if [[ " ${selected[*]} " == *" $i "* ]]; then
+    cat "$(block_file "$i")" >>"$body"
+  elif [[ -f "$kept_dir/${names[$i]}.md" ]]; then
+    cat "$kept_dir/${names[$i]}.md" >>"$body"
+    kept_names+="${kept_names:+, }\`${names[$i]}\`"
+  else
+    not_selected+="- \`${names[$i]}\` (${groups[$i]}): ${titles[$i]}"$'\n'
+  fi
 done
 
 page="$scratch_root/page.md"
@@ -342,7 +371,12 @@ hold: read each figure with the load printed beside it.
 - commit $commit_note; started $(date -u '+%Y-%m-%d') (UTC)
 - machine: $(nproc) CPUs, $(uname -srm)
 - build directory: \`$build_shown\`
-- command: \`tools/bench/benchmarks_page.sh${build_arg:+ $build_shown}${only:+ --only $only}$( ((slow)) && printf ' --slow')$( [[ -n "$redis_git" ]] && printf ' --redis-git <redis.git>')$( ((rebuild)) && printf ' --rebuild')\`
+- command: \`tools/bench/benchmarks_page.sh${build_arg:+ $build_shown}${only:+ --only $only}$( ((slow)) && printf ' --slow')$( [[ -n "$redis_git" ]] && printf ' --redis-git <redis.git>')$( ((rebuild)) && printf ' --rebuild')$( ((update)) && printf ' --update')\`
+EOF
+  if [[ -n "$kept_names" ]]; then
+    printf -- '- kept from the page before (--update; each says its own commit, date and load): %s\n' "$kept_names"
+  fi
+  cat <<EOF
 
 ## Figures
 
