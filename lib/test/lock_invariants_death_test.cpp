@@ -126,6 +126,24 @@ TEST(LockInvariantsDeathTest, OnlyAGrantedLeaseIsReleasedOrRenewed) {
   EXPECT_DEATH(run_sync(lock.renew(never_granted)), broken("single_key_lock.cpp", "!lease.token.empty"));
 }
 
+// A variant's contract with the shared loop: its make_token() draws a token (an empty one would match a key
+// whose value is "").
+class EmptyTokenLock final : public detail::SingleKeyLock {
+ public:
+  EmptyTokenLock(Port& port, Clock& clock, Entropy& entropy) : SingleKeyLock(port, clock, entropy, test_options(), 0) {}
+
+ protected:
+  std::string make_token() override { return ""; }
+};
+
+TEST(LockInvariantsDeathTest, EveryAcquireDrawsAToken) {
+  SilentPort port;
+  StepClock clock;
+  CountingEntropy entropy;
+  EmptyTokenLock lock(port, clock, entropy);
+  EXPECT_DEATH(run_sync(lock.acquire("k", Micros(0))), broken("single_key_lock.cpp", "!run.token.empty"));
+}
+
 // State: a watchdog watches (and reports) only an acquired lease, which has its token.
 TEST(LockInvariantsDeathTest, AWatchdogWatchesOnlyAnAcquiredLease) {
   Watched watched({.grants_without_token = true});
