@@ -254,7 +254,7 @@ std::vector<CallResult> HiredisPort::exchange_locked(const std::vector<NodeComma
   // Phase 2: every request is on the wire; collect the replies as they arrive, whichever node answers
   // first. Each node gets its command timeout from now, all running at once: k silent nodes cost one
   // timeout, not k (reading them in turn would restart the socket timeout at each).
-  std::map<std::size_t, std::deque<std::size_t>> waiting;  // node -> its commands' indices, in send order
+  Waiting waiting;
   for (std::size_t i = 0; i < commands.size(); ++i) {
     if (pending[i]) waiting[commands[i].node].push_back(i);
   }
@@ -267,42 +267,21 @@ std::vector<CallResult> HiredisPort::exchange_locked(const std::vector<NodeComma
   return results;
 }
 
-void HiredisPort::collect_replies(std::map<std::size_t, std::deque<std::size_t>>& waiting, SettledResults& results,
-                                  const DecidedPredicate* decided) {
-  using SteadyClock = std::chrono::steady_clock;
-  const SteadyClock::time_point started = SteadyClock::now();
-  auto timeout_detail = [](const Node& node) {
-    return fmt::format("{}: no reply within the command timeout ({} ms)", node.name(), node.options.command_timeout.count());
-  };
-  auto fail_node = [&](std::size_t index, const std::string& detail) {
-    for (std::size_t i : waiting[index]) results[i] = CallResult::failed(CallStatus::unknown, detail);
-    nodes_[index]->drop();  // a connection with replies still owed is out of step: reconnect next time
-  };
+std::string HiredisPort::timeout_detail(const Node& node) {
+  return fmt::format("{}: no reply within the command timeout ({} ms)", node.name(), node.options.command_timeout.count());
+}
+
+void HiredisPort::fail_node(Waiting& waiting, SettledResults& results, std::size_t index, const std::string& detail) {
+  for (std::size_t i : waiting[index]) results[i] = CallResult::failed(CallStatus::unknown, detail);
+  nodes_[index]->drop();  // a connection with replies still owed is out of step: reconnect next time
+}
+
+void HiredisPort::collect_replies(Waiting& waiting, SettledResults& results, const DecidedPredicate* decided) {
+  const std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   // Bounded: a round takes what is buffered, then waits for data or a deadline; a reply of any size is read
   // in a few rounds, and the deadlines end the rest.
   for (std::size_t round = 0; round < 1000000 && !waiting.empty(); ++round) {
-    for (auto it = waiting.begin(); it != waiting.end();) {
-      Node& node = *nodes_[it->first];
-      bool broken = false;
-      while (!it->second.empty()) {
-        void* raw = nullptr;
-        if (redisGetReplyFromReader(node.context, &raw) != REDIS_OK) {
-          broken = true;
-          break;
-        }
-        if (raw == nullptr) break;
-        auto* reply = static_cast<redisReply*>(raw);
-        if (node.owed > 0) {
-          --node.owed;  // the reply to a command no caller awaits any more
-        } else {
-          results[it->second.front()] = CallResult::of(reply_from_hiredis(reply));
-          it->second.pop_front();
-        }
-        freeReplyObject(reply);
-      }
-      if (broken) fail_node(it->first, fmt::format("{}: {}", node.name(), node.context->errstr));
-      it = broken || it->second.empty() ? waiting.erase(it) : std::next(it);
-    }
+    take_buffered_replies(waiting, results);
     if (waiting.empty()) break;
     if (decided != nullptr && (*decided)(results)) {
       // The connections stay: their replies are read and discarded before the next ones (Node::owed).
@@ -310,54 +289,91 @@ void HiredisPort::collect_replies(std::map<std::size_t, std::deque<std::size_t>>
       waiting.clear();
       break;
     }
-
     if (round == 0 && waiting.size() == 1) {
       // One node (every single call): a blocking read under the socket's timeout, which is the command
       // timeout (set at connect), waits as poll + read would, one system call cheaper (tools/bench/token_bench).
-      const std::size_t index = waiting.begin()->first;
-      Node& node = *nodes_[index];
-      if (redisBufferRead(node.context) != REDIS_OK) {
-        const bool timed_out = node.context->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK);
-        fail_node(index, timed_out ? timeout_detail(node) : fmt::format("{}: {}", node.name(), node.context->errstr));
-        waiting.clear();
-      }
+      read_single_node(waiting, results);
       continue;
     }
+    poll_and_read(waiting, results, started);
+  }
+  for (auto& [index, commands] : waiting) {
+    fail_node(waiting, results, index, fmt::format("{}: gave up reading replies", nodes_[index]->name()));
+  }
+}
 
-    const SteadyClock::time_point now = SteadyClock::now();
-    std::vector<pollfd> ready;
-    std::vector<std::size_t> polled_nodes;
-    Millis wait = Millis::max();
-    for (auto it = waiting.begin(); it != waiting.end();) {
-      Node& node = *nodes_[it->first];
-      const auto left = std::chrono::ceil<Millis>(started + node.options.command_timeout - now);
-      if (left <= Millis::zero()) {
-        fail_node(it->first, timeout_detail(node));
-        it = waiting.erase(it);
-        continue;
+void HiredisPort::take_buffered_replies(Waiting& waiting, SettledResults& results) {
+  for (auto it = waiting.begin(); it != waiting.end();) {
+    Node& node = *nodes_[it->first];
+    bool broken = false;
+    while (!it->second.empty()) {
+      void* raw = nullptr;
+      if (redisGetReplyFromReader(node.context, &raw) != REDIS_OK) {
+        broken = true;
+        break;
       }
-      wait = std::min(wait, left);
-      ready.push_back(pollfd{node.context->fd, POLLIN, 0});
-      polled_nodes.push_back(it->first);
-      ++it;
-    }
-    if (waiting.empty()) break;
-    const int polled = poll(ready.data(), static_cast<nfds_t>(ready.size()), static_cast<int>(std::min<Millis::rep>(wait.count(), 60000)));
-    if (polled < 0 && errno != EINTR) {
-      for (std::size_t index : polled_nodes) fail_node(index, fmt::format("{}: poll failed", nodes_[index]->name()));
-      waiting.clear();
-      break;
-    }
-    for (std::size_t k = 0; k < ready.size(); ++k) {
-      if (polled <= 0 || ready[k].revents == 0) continue;
-      Node& node = *nodes_[polled_nodes[k]];
-      if (redisBufferRead(node.context) != REDIS_OK) {
-        fail_node(polled_nodes[k], fmt::format("{}: {}", node.name(), node.context->errstr));
-        waiting.erase(polled_nodes[k]);
+      if (raw == nullptr) break;
+      auto* reply = static_cast<redisReply*>(raw);
+      if (node.owed > 0) {
+        --node.owed;  // the reply to a command no caller awaits any more
+      } else {
+        results[it->second.front()] = CallResult::of(reply_from_hiredis(reply));
+        it->second.pop_front();
       }
+      freeReplyObject(reply);
+    }
+    if (broken) fail_node(waiting, results, it->first, fmt::format("{}: {}", node.name(), node.context->errstr));
+    it = broken || it->second.empty() ? waiting.erase(it) : std::next(it);
+  }
+}
+
+void HiredisPort::read_single_node(Waiting& waiting, SettledResults& results) {
+  const std::size_t index = waiting.begin()->first;
+  Node& node = *nodes_[index];
+  if (redisBufferRead(node.context) != REDIS_OK) {
+    const bool timed_out = node.context->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK);
+    fail_node(waiting, results, index,
+              timed_out ? timeout_detail(node) : fmt::format("{}: {}", node.name(), node.context->errstr));
+    waiting.clear();
+  }
+}
+
+void HiredisPort::poll_and_read(Waiting& waiting, SettledResults& results,
+                                std::chrono::steady_clock::time_point started) {
+  const std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now();
+  std::vector<pollfd> ready;
+  std::vector<std::size_t> polled_nodes;
+  Millis wait = Millis::max();
+  for (auto it = waiting.begin(); it != waiting.end();) {
+    Node& node = *nodes_[it->first];
+    const auto left = std::chrono::ceil<Millis>(started + node.options.command_timeout - now);
+    if (left <= Millis::zero()) {
+      fail_node(waiting, results, it->first, timeout_detail(node));
+      it = waiting.erase(it);
+      continue;
+    }
+    wait = std::min(wait, left);
+    ready.push_back(pollfd{node.context->fd, POLLIN, 0});
+    polled_nodes.push_back(it->first);
+    ++it;
+  }
+  if (waiting.empty()) return;
+  const int polled = poll(ready.data(), static_cast<nfds_t>(ready.size()), static_cast<int>(std::min<Millis::rep>(wait.count(), 60000)));
+  if (polled < 0 && errno != EINTR) {
+    for (std::size_t index : polled_nodes) {
+      fail_node(waiting, results, index, fmt::format("{}: poll failed", nodes_[index]->name()));
+    }
+    waiting.clear();
+    return;
+  }
+  for (std::size_t k = 0; k < ready.size(); ++k) {
+    if (polled <= 0 || ready[k].revents == 0) continue;
+    Node& node = *nodes_[polled_nodes[k]];
+    if (redisBufferRead(node.context) != REDIS_OK) {
+      fail_node(waiting, results, polled_nodes[k], fmt::format("{}: {}", node.name(), node.context->errstr));
+      waiting.erase(polled_nodes[k]);
     }
   }
-  for (auto& [index, commands] : waiting) fail_node(index, fmt::format("{}: gave up reading replies", nodes_[index]->name()));
 }
 
 }  // namespace lockcheck

@@ -3,6 +3,7 @@
 //
 // Thread-safe: calls are serialised per port. A connection that breaks is dropped and re-made on the next
 // call. A command whose connection broke after it was written reports CallStatus::unknown, never a guess.
+#include <chrono>
 #include <deque>
 #include <map>
 #include <memory>
@@ -70,8 +71,18 @@ class HiredisPort final : public Port {
   // Reads the replies owed by `waiting` (node -> command indices in send order) into `results`, from all
   // nodes at once under each node's command timeout; nodes that fail or time out get unknown outcomes.
   // With `decided`, stops once it holds on `results`, leaving the rest nullopt and owed by their nodes.
-  void collect_replies(std::map<std::size_t, std::deque<std::size_t>>& waiting, SettledResults& results,
-                       const DecidedPredicate* decided);
+  using Waiting = std::map<std::size_t, std::deque<std::size_t>>;  // node -> its commands' indices, in send order
+  void collect_replies(Waiting& waiting, SettledResults& results, const DecidedPredicate* decided);
+  // collect_replies()'s steps. Moves the replies already read from each waiting node into `results`; a node
+  // done, or whose connection broke, leaves `waiting`.
+  void take_buffered_replies(Waiting& waiting, SettledResults& results);
+  // One node: a blocking read under the socket's timeout (the command timeout).
+  void read_single_node(Waiting& waiting, SettledResults& results);
+  // Several nodes: polls them until one has data or the first command timeout from `started`, then reads.
+  void poll_and_read(Waiting& waiting, SettledResults& results, std::chrono::steady_clock::time_point started);
+  // The node's awaited commands get an unknown outcome, and its connection, out of step, is dropped.
+  void fail_node(Waiting& waiting, SettledResults& results, std::size_t index, const std::string& detail);
+  static std::string timeout_detail(const Node& node);
   std::string ensure_connected(Node& node);
 
   // Queues a pub/sub "message" or "smessage" push for await_message (the newest kMaxQueuedMessages per channel).

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "lockcheck/assert.hpp"
 #include "lockcheck/backoff.hpp"
 #include "lockcheck/errors.hpp"
 #include "lockcheck/script.hpp"
@@ -34,6 +35,9 @@ LatchLock::LatchLock(Port& port, Clock& clock, Entropy& entropy, LockOptions opt
   if (replication_.wait_timeout <= Millis::zero()) throw InvalidArgument("latch: the WAIT timeout must be positive");
   validate_lock_options(options_);
   if (node_ >= port_.node_count()) throw InvalidArgument("latch: no such node");
+  // count_down() and wait() rely on the validated options sending each request at least once: with no attempt
+  // a count_down would report "unreachable" without having tried.
+  LOCKCHECK_ASSERT(options_.retry.max_attempts >= 1 && options_.retry.idempotent_attempts >= 1);
 }
 
 Task<bool> LatchLock::replicated() {
@@ -47,6 +51,7 @@ Task<bool> LatchLock::replicated() {
 Task<CountDownResult> LatchLock::count_down(std::string key, std::string participant, Micros budget) {
   validate_lock_key(key);
   if (participant.empty()) throw InvalidArgument("latch: a count_down needs a participant id");
+  LOCKCHECK_ASSERT(count_ > 0);  // a latch of count 0 would be open before anyone counted down
   CountDownResult result;
   const MonoTime give_up_at = clock_.monotonic_now() + budget;
   bool maybe_ran = false;
@@ -92,6 +97,7 @@ Task<CallResult> LatchLock::remaining(const std::string& key) {
 
 Task<LatchWaitResult> LatchLock::wait(std::string key, Micros wait) {
   validate_lock_key(key);
+  LOCKCHECK_ASSERT(count_ > 0);  // remaining() counts the missing of count_: with 0 every latch would read open
   LatchWaitResult result;
   const MonoTime give_up_at = clock_.monotonic_now() + wait;
   bool any_reply = false;

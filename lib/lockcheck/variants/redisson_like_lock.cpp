@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "lockcheck/assert.hpp"
+
 namespace lockcheck::detail {
 
 std::string PubSubReentrantHashLock::shard_channel_of(const std::string& key) {
@@ -23,6 +25,8 @@ Task<CallResult> PubSubReentrantHashLock::release_call(const std::string& key, c
 }
 
 Task<void> PubSubReentrantHashLock::wait_to_retry(const std::string& key, Micros pause, Micros left) {
+  // acquire_loop() waits only within the acquire's budget: some of it is left, and the pause fits in it.
+  LOCKCHECK_ASSERT(left > Micros::zero() && pause <= left);
   const std::string channel = channel_for(key);
   if (pubsub_unavailable_ || channel.empty()) {
     co_await clock_.sleep(pause);

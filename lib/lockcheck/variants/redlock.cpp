@@ -173,8 +173,8 @@ Task<void> Redlock::undo_attempt(const std::string& key, const std::string& toke
 }
 
 Task<ReleaseStatus> Redlock::release(Lease& lease) {
-  lease.known_lost = true;
-  LOCKCHECK_ASSERT(lease.lost());  // from here on the lease is never counted held, whatever the replies
+  LOCKCHECK_ASSERT(!lease.token.empty());  // only a granted lease is released
+  lease.known_lost = true;  // from here on the lease is never counted held, whatever the replies
   co_return co_await release_everywhere(lease.key, lease.token);
 }
 

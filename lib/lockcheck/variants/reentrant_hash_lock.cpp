@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "lockcheck/assert.hpp"
 #include "lockcheck/scripts.hpp"
 
 namespace lockcheck {
@@ -14,6 +15,8 @@ const std::string& ReentrantHashLock::owner_id() {
 std::string ReentrantHashLock::new_request_id() { return owner_id() + ":" + std::to_string(++requests_); }
 
 std::string ReentrantHashLock::request_key(const std::string& key, const std::string& request_id) {
+  // Without an id every request of the key would share one record, and a retry would read another's result.
+  LOCKCHECK_ASSERT(!request_id.empty());
   // Redis Cluster's rule: the slot is the hash of what lies between the first '{' and the first '}' after it,
   // when that is not empty; otherwise of the whole key.
   std::string slot_part = key;
@@ -59,6 +62,7 @@ bool ReentrantHashLock::reenters(const std::string& key) {
   const auto found = holds_.find(key);
   if (found == holds_.end()) return false;
   std::vector<std::weak_ptr<HoldMark>>& marks = found->second;
+  LOCKCHECK_ASSERT(!marks.empty());  // a key stays listed only while it has marks (erased below when none is left)
   std::erase_if(marks, [](const std::weak_ptr<HoldMark>& weak) {
     const std::shared_ptr<HoldMark> mark = weak.lock();
     return mark == nullptr || mark->released.load();
@@ -86,6 +90,8 @@ Task<detail::SingleKeyLock::Attempt> ReentrantHashLock::attempt_with_ttl(const s
   // After a lost reply the same script runs again under the same request: its record says whether the lost
   // attempt counted a hold, so no special attempt is needed.
   (void)after_lost_reply;
+  // acquire_loop() refused a TTL that is not positive; every acquire request is recorded under its own id.
+  LOCKCHECK_ASSERT(ttl > Millis::zero() && !request.id.empty());
   std::vector<std::string> keys{key, request_key(key, request.id)};
   std::vector<std::string> args{token, std::to_string(ttl.count())};
   if (request.reenter_only) args.emplace_back("reenter");
@@ -108,6 +114,8 @@ Task<CallResult> ReentrantHashLock::run_release(const std::string& key, const st
                                                 const Request& request, std::string announce_on,
                                                 bool shard_channel) {
   static const Script script(scripts::reentrant_hash_release);
+  // A release counts a hold down once, under its own request id; the acquire it undoes is a different request.
+  LOCKCHECK_ASSERT(!request.id.empty() && request.id != request.undoes);
   std::vector<std::string> keys{key, request_key(key, request.id)};
   if (!request.undoes.empty()) keys.push_back(request_key(key, request.undoes));
   std::vector<std::string> args{token, ttl_ms()};

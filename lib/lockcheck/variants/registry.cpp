@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "lockcheck/assert.hpp"
 #include "lockcheck/errors.hpp"
 #include "lockcheck/variants/watchdog_lock.hpp"
 
@@ -42,6 +43,8 @@ std::string watchdog_refusal(const std::string& id, bool has_renew_script) {
       return fmt::format("variant \"{}\" can renew only with a renew.lua ([scripts] renew, or a third file to --scripts)",
                          id);
     case Renewal::refused:
+      // An empty refusal would read "a watchdog may wrap it" to make_lock(): every refused row says why.
+      LOCKCHECK_ASSERT(!row->refusal.empty());
       return std::string(row->refusal);
   }
   return "";
@@ -55,6 +58,7 @@ LockShape lock_shape(const std::string& id, const std::string& key, std::size_t 
 std::unique_ptr<LockAlgorithm> make_lock(const std::string& id, Port& port, Clock& clock, Entropy& entropy,
                                          const LockOptions& options, const VariantParams& params) {
   const VariantRow& row = variant_row(id);
+  LOCKCHECK_ASSERT(row.make != nullptr);  // every row of the catalogue builds its lock
   if (row.renewal == Renewal::in_background && params.spawner == nullptr) {
     throw InvalidArgument(fmt::format("lock variant '{}' renews in the background and needs a Spawner", id));
   }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "lockcheck/assert.hpp"
 #include "lockcheck/errors.hpp"
 
 namespace lockcheck {
@@ -25,6 +26,8 @@ CallResult contract_reply(CallResult call, const std::string& script) {
     call.reply.text = name_script_in_error(call.reply.text, script);
     return call;
   }
+  // script_contract_breach() turned every other reply into an error above: none is read as a "no" by default.
+  LOCKCHECK_ASSERT(script_answer(call.reply) != ScriptAnswer::outside_contract);
   call.reply = Reply::integer_reply(script_answer(call.reply) == ScriptAnswer::yes ? 1 : 0);
   return call;
 }
@@ -57,6 +60,8 @@ std::string script_contract_breach(const Reply& reply, std::string_view file) {
     // Only the script's own failure: a Lua error or a bad redis.call, which Redis places in the script. A
     // refusal of the server's (READONLY after a failover, OOM, CROSSSLOT, ...) is the deployment's.
     if (line.empty() || (code != "ERR" && code != "WRONGTYPE")) return "";
+    // script_error_line() hands back the line number alone: the breach names <file>:<number>.
+    LOCKCHECK_ASSERT(line.find_first_not_of("0123456789") == std::string_view::npos);
     return fmt::format("{}:{} {}: it failed with \"{}\"; the contract wants {}", file, line, kScriptContractBroken,
                        name_script_in_error(reply.text, file), kScriptContractShapes);
   }
@@ -70,6 +75,7 @@ std::string name_script_in_error(std::string_view error_text, std::string_view f
   out.reserve(error_text.size());
   // One match per round, each consuming at least its own length.
   while (!error_text.empty()) {
+    const std::size_t left_before = error_text.size();
     const std::size_t at = error_text.find("user_script:");
     const std::size_t suffix = error_text.find(" script: ");
     if (suffix != std::string_view::npos && (at == std::string_view::npos || suffix < at) &&
@@ -84,6 +90,7 @@ std::string name_script_in_error(std::string_view error_text, std::string_view f
       rest.remove_prefix(line.size());
       if (rest.starts_with(".")) rest.remove_prefix(1);
       error_text = rest;
+      LOCKCHECK_ASSERT(error_text.size() < left_before);  // each round consumes text: the loop ends
       continue;
     }
     if (at == std::string_view::npos) break;
@@ -91,6 +98,7 @@ std::string name_script_in_error(std::string_view error_text, std::string_view f
     out.append(file);
     out += ':';
     error_text.remove_prefix(at + 12);
+    LOCKCHECK_ASSERT(error_text.size() < left_before);
   }
   out.append(error_text);
   return out;
@@ -105,6 +113,8 @@ ScriptLock::ScriptLock(Port& port, Clock& clock, Entropy& entropy, LockOptions o
       release_name_(scripts.release_name),
       renew_name_(scripts.renew_name) {
   if (!scripts.renew.empty()) renew_.emplace(scripts.renew);
+  // EVALSHA names the user's scripts by their SHA-1 digest: 40 hex digits, what Redis caches them under.
+  LOCKCHECK_ASSERT(acquire_.sha().size() == 40 && release_.sha().size() == 40);
 }
 
 Task<detail::SingleKeyLock::Attempt> ScriptLock::attempt(const std::string& key, const std::string& token,

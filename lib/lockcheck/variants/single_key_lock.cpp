@@ -44,6 +44,7 @@ Task<CallResult> SingleKeyLock::run_script(const Script& script, std::vector<std
 
 Task<SingleKeyLock::Attempt> SingleKeyLock::attempt(const std::string& key, const std::string& token,
                                                    bool after_lost_reply) {
+  LOCKCHECK_ASSERT(!token.empty());  // every acquire sends a token of its own (make_token())
   Attempt result;
   if (after_lost_reply) {
     // An earlier SET may have landed: the reclaim script counts "already holds my token" as granted.
@@ -88,79 +89,97 @@ Task<SingleKeyLock::Attempt> SingleKeyLock::attempt_shared(const std::string& ke
 Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Millis ttl, bool shared) {
   validate_lock_key(key);
   if (ttl <= Millis::zero()) throw InvalidArgument(fmt::format("lock '{}': the TTL must be positive", key));
-  const MonoTime give_up_at = clock_.monotonic_now() + std::max(wait, Micros::zero());
-  const std::string token = make_token();
-  Request request{new_request_id(), {}, reenters(key)};
-  const Micros ttl_us = std::chrono::duration_cast<Micros>(ttl);
-  const Micros margin = drift_margin(options_);
+  AcquireRun run;
+  run.ttl = ttl;
+  run.shared = shared;
+  run.give_up_at = clock_.monotonic_now() + std::max(wait, Micros::zero());
+  run.token = make_token();
+  LOCKCHECK_ASSERT(!run.token.empty());  // every variant's make_token() draws one: "" would match a key set to ""
+  run.request = Request{new_request_id(), {}, reenters(key)};
+  run.key = std::move(key);
+  run.unknown_budget = options_.retry.unknown_outcome_attempts;
 
-  AcquireResult result;
-  bool maybe_ours = false;
-  bool any_reply = false;
-  std::uint32_t busy_attempts = 0;
-  std::uint32_t unknown_budget = options_.retry.unknown_outcome_attempts;
-
-  while (result.attempts < options_.retry.max_attempts) {
-    ++result.attempts;
+  while (run.result.attempts < options_.retry.max_attempts) {
+    ++run.result.attempts;
     const MonoTime sent_at = clock_.monotonic_now();
     Attempt tried;
-    if (shared) {
-      tried = co_await attempt_shared(key, token, maybe_ours, ttl);
+    if (run.shared) {
+      tried = co_await attempt_shared(run.key, run.token, run.maybe_ours, run.ttl);
     } else {
-      tried = co_await attempt_with_ttl(key, token, maybe_ours, ttl, request);
+      tried = co_await attempt_with_ttl(run.key, run.token, run.maybe_ours, run.ttl, run.request);
     }
-    const CallResult& call_result = tried.call;
-    if (call_result.replied()) {
-      any_reply = true;
-      if (call_result.reply.is_error()) {
-        if (maybe_ours) co_await release_token(key, token, request.id);
-        throw_error_reply("acquire", key, call_result.reply);
+    if (tried.call.replied()) {
+      const AfterReply next = co_await take_reply(run, tried, sent_at);
+      if (next == AfterReply::granted) {
+        // A grant hands its lease out.
+        LOCKCHECK_ASSERT(run.result.status == AcquireStatus::acquired && run.result.lease);
+        co_return std::move(run.result);
       }
-      maybe_ours = false;
-      if (tried.granted) {
-        Lease lease = granted_lease(key, token, sent_at, ttl_us - margin, tried.fencing_token, shared);
-        // A grant's validity starts at the send and never exceeds the TTL it asked for.
-        LOCKCHECK_ASSERT(lease.valid_until <= sent_at + ttl_us && !lease.token.empty());
-        if (clock_.monotonic_now() < lease.valid_until) {
-          result.status = AcquireStatus::acquired;
-          result.lease = std::move(lease);
-          co_return result;
-        }
-        co_await release(lease);
-        // That hold is given back: later attempts are a new request, which must count a hold of their own.
-        request.id = new_request_id();
-        result.detail = "the grant arrived after its validity had run out";
-      } else {
-        ++busy_attempts;
-        result.detail = tried.refused_because.empty() ? "held by another owner" : tried.refused_because;
-        if (tried.refused_because.empty()) result.refused_at = clock_.monotonic_now();
-        if (tried.final_refusal) break;
-      }
+      if (next == AfterReply::stop) break;
     } else {
-      if (call_result.status == CallStatus::unknown) maybe_ours = true;
-      result.detail = call_result.detail;
+      if (tried.call.status == CallStatus::unknown) run.maybe_ours = true;
+      run.result.detail = tried.call.detail;
     }
-
-    const MonoTime now = clock_.monotonic_now();
-    if (now >= give_up_at) {
-      if (call_result.replied() || unknown_budget == 0) break;
-      --unknown_budget;
-      co_await clock_.sleep(options_.retry.delay_min);
-      continue;
-    }
-    const Micros pause = std::min(backoff_delay(options_.retry, entropy_, std::max<std::uint32_t>(busy_attempts, 1)), give_up_at - now);
-    // Only a refusal waits for the holder's release (pub/sub variants). After a lost reply the retry comes after
-    // the pause: it must run while the request's record of the lost attempt lives (at least one TTL), or it
-    // counts that attempt's hold a second time (redisson-like's waiters waited a whole TTL for a message here).
-    if (call_result.replied()) {
-      co_await wait_to_retry(key, pause, give_up_at - now);
-    } else {
-      co_await clock_.sleep(pause);
-    }
+    const bool again = co_await pause_before_retry(run, tried.call.replied());
+    if (!again) break;
   }
 
-  co_await gave_up(key, token);
-  co_return co_await end_failed_acquire(std::move(result), key, token, request.id, maybe_ours, any_reply);
+  co_await gave_up(run.key, run.token);
+  co_return co_await end_failed_acquire(std::move(run.result), run.key, run.token, run.request.id, run.maybe_ours,
+                                        run.any_reply);
+}
+
+Task<SingleKeyLock::AfterReply> SingleKeyLock::take_reply(AcquireRun& run, const Attempt& tried, MonoTime sent_at) {
+  run.any_reply = true;
+  if (tried.call.reply.is_error()) {
+    if (run.maybe_ours) co_await release_token(run.key, run.token, run.request.id);
+    throw_error_reply("acquire", run.key, tried.call.reply);
+  }
+  run.maybe_ours = false;
+  if (!tried.granted) {
+    ++run.busy_attempts;
+    run.result.detail = tried.refused_because.empty() ? "held by another owner" : tried.refused_because;
+    if (tried.refused_because.empty()) run.result.refused_at = clock_.monotonic_now();
+    co_return tried.final_refusal ? AfterReply::stop : AfterReply::retry;
+  }
+  const Micros ttl_us = std::chrono::duration_cast<Micros>(run.ttl);
+  Lease lease = granted_lease(run.key, run.token, sent_at, ttl_us - drift_margin(options_), tried.fencing_token,
+                              run.shared);
+  // A grant's validity starts at the send and never exceeds the TTL it asked for.
+  LOCKCHECK_ASSERT(lease.valid_until <= sent_at + ttl_us);
+  if (clock_.monotonic_now() < lease.valid_until) {
+    run.result.status = AcquireStatus::acquired;
+    run.result.lease = std::move(lease);
+    co_return AfterReply::granted;
+  }
+  co_await release(lease);
+  // That hold is given back: later attempts are a new request, which must count a hold of their own.
+  run.request.id = new_request_id();
+  run.result.detail = "the grant arrived after its validity had run out";
+  co_return AfterReply::retry;
+}
+
+Task<bool> SingleKeyLock::pause_before_retry(AcquireRun& run, bool replied) {
+  // Another attempt comes only while the acquire holds nothing: a grant is handed back, never dropped.
+  LOCKCHECK_ASSERT(!run.result.lease);
+  const MonoTime now = clock_.monotonic_now();
+  if (now >= run.give_up_at) {
+    if (replied || run.unknown_budget == 0) co_return false;
+    --run.unknown_budget;
+    co_await clock_.sleep(options_.retry.delay_min);
+    co_return true;
+  }
+  const Micros pause = std::min(backoff_delay(options_.retry, entropy_, std::max<std::uint32_t>(run.busy_attempts, 1)),
+                                run.give_up_at - now);
+  // Only a refusal waits for the holder's release (pub/sub variants). After a lost reply the retry comes after
+  // the pause: it must run while the request's record of the lost attempt lives (at least one TTL), or it
+  // counts that attempt's hold a second time (redisson-like's waiters waited a whole TTL for a message here).
+  if (replied) {
+    co_await wait_to_retry(run.key, pause, run.give_up_at - now);
+  } else {
+    co_await clock_.sleep(pause);
+  }
+  co_return true;
 }
 
 Task<void> SingleKeyLock::gave_up(const std::string& key, const std::string& token) {
@@ -171,6 +190,7 @@ Task<void> SingleKeyLock::gave_up(const std::string& key, const std::string& tok
 
 Lease SingleKeyLock::granted_lease(const std::string& key, const std::string& token, MonoTime sent_at, Micros valid_for,
                                    std::int64_t fencing_token, bool shared) {
+  LOCKCHECK_ASSERT(!key.empty() && !token.empty());  // a lease names the key it holds and the token it holds it by
   Lease lease;
   lease.key = key;
   lease.token = token;
@@ -215,6 +235,8 @@ Task<CallResult> SingleKeyLock::renew_call(const std::string& key, const std::st
 
 Task<ReleaseStatus> SingleKeyLock::release_token(const std::string& key, const std::string& token,
                                                  std::string undoes) {
+  // Only a token an acquire drew is given back: an empty one would compare equal to a key set to "".
+  LOCKCHECK_ASSERT(!token.empty());
   const Request request{new_request_id(), std::move(undoes)};
   const MonoTime first_sent = clock_.monotonic_now();
   // The record a retry relies on was written no earlier than the first send; the drift margin covers a clock
@@ -232,7 +254,6 @@ Task<ReleaseStatus> SingleKeyLock::release_token(const std::string& key, const s
       continue;
     }
     if (result.reply.is_error()) throw_error_reply("release", key, result.reply);
-    LOCKCHECK_ASSERT(i < options_.retry.idempotent_attempts);  // every retry is bounded
     if (result.reply.is_integer(1)) co_return ReleaseStatus::released;
     co_return earlier_reply_lost ? ReleaseStatus::released : ReleaseStatus::not_owned;
   }
@@ -240,13 +261,15 @@ Task<ReleaseStatus> SingleKeyLock::release_token(const std::string& key, const s
 }
 
 Task<ReleaseStatus> SingleKeyLock::release(Lease& lease) {
-  lease.known_lost = true;
-  LOCKCHECK_ASSERT(lease.lost());  // from here on the lease is never counted held, whatever the reply
+  LOCKCHECK_ASSERT(!lease.token.empty());  // only a granted lease is released
+  lease.known_lost = true;  // from here on the lease is never counted held, whatever the reply
   co_return co_await release_token(lease.key, lease.token);
 }
 
 Task<RenewStatus> SingleKeyLock::renew(Lease& lease) {
   if (lease.known_lost) co_return RenewStatus::lost;
+  LOCKCHECK_ASSERT(!lease.token.empty());  // only a granted lease is renewed
+  const MonoTime valid_before = lease.valid_until;
   const Micros ttl_us = std::chrono::duration_cast<Micros>(options_.ttl);
   for (std::uint32_t i = 0; i < options_.retry.idempotent_attempts; ++i) {
     if (i > 0) co_await clock_.sleep(options_.retry.delay_min);
@@ -259,9 +282,11 @@ Task<RenewStatus> SingleKeyLock::renew(Lease& lease) {
       co_return RenewStatus::renewed;
     }
     lease.known_lost = true;
+    LOCKCHECK_ASSERT(lease.valid_until == valid_before);  // a failed renew never extends the validity
     co_return RenewStatus::lost;
   }
-  LOCKCHECK_ASSERT(!lease.known_lost);  // an unknown renewal changed nothing the holder believes
+  // An unknown renewal changed nothing the holder believes: still held, and valid no longer than before.
+  LOCKCHECK_ASSERT(!lease.known_lost && lease.valid_until == valid_before);
   co_return RenewStatus::unknown;
 }
 

@@ -92,6 +92,27 @@ class SingleKeyLock : public LockAlgorithm {
   // `shared`: each attempt is attempt_shared() and the lease comes back with `shared` set (read-write
   // variants' acquire_shared()).
   Task<AcquireResult> acquire_loop(std::string key, Micros wait, Millis ttl, bool shared = false);
+  // What one acquire_loop() carries from one attempt to the next.
+  struct AcquireRun {
+    std::string key;
+    std::string token;
+    Request request;
+    Millis ttl{};
+    bool shared = false;
+    MonoTime give_up_at{};
+    AcquireResult result;
+    bool maybe_ours = false;  // an attempt's reply was lost: the key may hold our token
+    bool any_reply = false;
+    std::uint32_t busy_attempts = 0;
+    std::uint32_t unknown_budget = 0;  // retries left past the budget, to settle a lost reply
+  };
+  enum class AfterReply { granted, retry, stop };
+  // An attempt that got a reply: an error throws (after cleaning up what a lost attempt may have set), a grant
+  // still valid is run.result's lease, a grant that came too late is given back, a refusal is counted.
+  Task<AfterReply> take_reply(AcquireRun& run, const Attempt& tried, MonoTime sent_at);
+  // Waits before the next attempt (backoff within the budget; past it, only to settle a lost reply). False
+  // when the acquire should give up instead.
+  Task<bool> pause_before_retry(AcquireRun& run, bool replied);
   // The lease of a grant to the attempt sent at `sent_at`, valid for `valid_for` from then (TTL − drift margin).
   Lease granted_lease(const std::string& key, const std::string& token, MonoTime sent_at, Micros valid_for,
                       std::int64_t fencing_token, bool shared);

@@ -8,6 +8,8 @@
 namespace lockcheck {
 
 void validate_token_wait_options(const TokenWaitOptions& wait, const LockOptions& options) {
+  // Its callers validated the lock options first: a quarter of a TTL that is not positive bounds nothing.
+  LOCKCHECK_ASSERT(options.ttl > Millis::zero());
   if (wait.replicas < 1 || wait.replicas > 1000) {
     throw InvalidArgument(fmt::format("token-wait: replicas must be 1 .. 1000, not {}", wait.replicas));
   }

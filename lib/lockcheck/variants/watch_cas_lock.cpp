@@ -1,5 +1,7 @@
 #include "lockcheck/variants/watch_cas_lock.hpp"
 
+#include "lockcheck/assert.hpp"
+
 namespace lockcheck {
 namespace {
 
@@ -13,6 +15,7 @@ bool positive_integer(const Reply& reply) { return reply.kind == Reply::Kind::in
 
 Task<detail::SingleKeyLock::Attempt> WatchCasLock::attempt(const std::string& key, const std::string& token,
                                                    bool after_lost_reply) {
+  LOCKCHECK_ASSERT(!token.empty());  // every acquire sends a token of its own (make_token())
   Attempt result;
   Command set{"SET", key, token, "NX", "PX", ttl_ms()};
   result.call = co_await call(std::move(set));
@@ -49,6 +52,8 @@ Task<CallResult> WatchCasLock::abandoned(CallResult result) {
 
 Task<std::optional<CallResult>> WatchCasLock::if_holds_round(const std::string& key, const std::string& token,
                                                              const Command& write) {
+  // Only a granted lease's token is checked (an empty one would match a key set to ""), and the write is ours.
+  LOCKCHECK_ASSERT(!token.empty() && !write.empty());
   CallResult watched = co_await call(command("WATCH", key));
   // WATCH lasts only on its connection: a MULTI that opens on another (a reconnect, a failover behind the
   // node's address) would run the write unconditionally.

@@ -31,7 +31,10 @@ WatchdogLock::~WatchdogLock() {
     std::lock_guard lock(watches_mutex_);
     watches = std::move(watches_);
   }
-  for (auto& [token, watch] : watches) watch.renewal->stop().request();
+  for (auto& [token, watch] : watches) {
+    LOCKCHECK_ASSERT(watch.holds > 0 && watch.renewal != nullptr);  // a watch with no hold left was erased
+    watch.renewal->stop().request();
+  }
   // Destroying the handles joins production threads (they are all stopping now).
 }
 
@@ -69,16 +72,26 @@ struct WakeLoopAfterwards {
 Task<ReleaseStatus> WatchdogLock::release(Lease& lease) {
   WakeLoopAfterwards wake;
   wake.renewal = co_await stop_watching(lease);
-  co_return co_await inner_->release(lease);
+  const ReleaseStatus status = co_await inner_->release(lease);
+  LOCKCHECK_ASSERT(lease.lost());  // a released lease is never counted held, whatever the server answered
+  co_return status;
 }
 
 Task<ReleaseStatus> WatchdogLock::release_shared(Lease& lease) {
   WakeLoopAfterwards wake;
   wake.renewal = co_await stop_watching(lease);
-  co_return co_await inner_->release_shared(lease);
+  const ReleaseStatus status = co_await inner_->release_shared(lease);
+  LOCKCHECK_ASSERT(lease.lost());  // as release(): the shared hold is no longer counted
+  co_return status;
 }
 
-Task<RenewStatus> WatchdogLock::renew(Lease& lease) { co_return co_await inner_->renew(lease); }
+Task<RenewStatus> WatchdogLock::renew(Lease& lease) {
+  const MonoTime valid_before = lease.valid_until;
+  const RenewStatus status = co_await inner_->renew(lease);
+  // A renew that did not succeed never extends the validity (the holder would trust what no server granted).
+  LOCKCHECK_ASSERT(status == RenewStatus::renewed || lease.valid_until <= valid_before);
+  co_return status;
+}
 
 void WatchdogLock::watch(Lease& lease) {
   std::lock_guard lock(watches_mutex_);
@@ -129,6 +142,7 @@ Task<std::shared_ptr<LeaseRenewal>> WatchdogLock::stop_watching(Lease& lease) {
 }
 
 void WatchdogLock::notify(RenewalEvent::Kind kind, const Lease& lease, std::string detail) {
+  LOCKCHECK_ASSERT(!lease.token.empty());  // only a watched lease is reported: watch() took an acquired one
   if (!options_.observer) return;
   RenewalEvent event;
   event.kind = kind;
