@@ -45,6 +45,22 @@ class LoseOneScriptReply final : public Port {
 
 LockOptions quick() { return testing::quick_lock_options(5000ms); }
 
+// Forwards to a real port, but answers every EVAL or EVALSHA with `answer` instead of the script's reply (a
+// proxy or a server that does not run the script as sent).
+class AnswerScriptsWith final : public Port {
+ public:
+  AnswerScriptsWith(Port& inner, Reply answer) : inner_(inner), answer_(std::move(answer)) {}
+  std::size_t node_count() const override { return inner_.node_count(); }
+  Task<CallResult> call(std::size_t node, Command command) override {
+    if (command[0] == "EVAL" || command[0] == "EVALSHA") co_return CallResult::of(answer_);
+    co_return co_await inner_.call(node, std::move(command));
+  }
+
+ private:
+  Port& inner_;
+  Reply answer_;
+};
+
 // --- redisson-latch ------------------------------------------------------------------------------------------
 
 TEST(RedissonLatch, OpensAfterItsCountAndWakesAnAwaitingClient) {
@@ -116,6 +132,19 @@ TEST(LatchLock, ACountDownRetriedAfterALostReplyCountsOnce) {
   EXPECT_EQ(run_sync(counter.count_down("latch:retry", "a", 1s)).remaining, 1) << "the same participant again";
   EXPECT_EQ(run_sync(counter.count_down("latch:retry", "b", 1s)).remaining, 0);
   EXPECT_EQ(run_sync(waiter.wait("latch:retry", Micros::zero())).status, LatchWaitStatus::opened);
+}
+
+TEST(LatchLock, AReplyThatIsNoCountNeitherOpensTheLatchNorCountsDown) {
+  // The latch's scripts answer a count; anything else (nil, a status) is no count: a waiter must not read it as
+  // 0 (open) while nobody counted down, nor a count_down report it as a remaining count.
+  testing::RedisServer server;
+  Client client(options_for(server));
+  for (const Reply& answer : {Reply::nil(), Reply::ok(), Reply::bulk("0")}) {
+    AnswerScriptsWith port(client.port(), answer);
+    LatchLock latch(port, client.clock(), client.entropy(), quick(), 2);
+    EXPECT_THROW(run_sync(latch.wait("latch:odd", Micros::zero())), RedisError) << to_string(answer);
+    EXPECT_THROW(run_sync(latch.count_down("latch:odd", "a", 1s)), RedisError) << to_string(answer);
+  }
 }
 
 TEST(LatchLock, ALatchNobodyCountedDownReadsClosedAndAnOpenOneStaysOpen) {

@@ -73,6 +73,10 @@ Task<CountDownResult> LatchLock::count_down(std::string key, std::string partici
       continue;
     }
     if (call.reply.is_error()) throw RedisError(fmt::format("count_down of latch '{}' failed: {}", key, call.reply.text));
+    // The script answers the count still missing; anything else is no count (a proxy that did not run it).
+    if (call.reply.kind != Reply::Kind::integer) {
+      throw RedisError(fmt::format("count_down of latch '{}': the server answered {}, not a count", key, to_string(call.reply)));
+    }
     maybe_ran = true;
     result.remaining = call.reply.integer;
     if (co_await replicated()) {
@@ -91,6 +95,10 @@ Task<CallResult> LatchLock::remaining(const std::string& key) {
   CallResult call = co_await eval(port_, node_, remaining_script(), std::move(keys), std::move(args));
   if (call.replied() && call.reply.is_error()) {
     throw RedisError(fmt::format("wait on latch '{}' failed: {}", key, call.reply.text));
+  }
+  // Anything but a count would read as 0, an open latch nobody counted down.
+  if (call.replied() && call.reply.kind != Reply::Kind::integer) {
+    throw RedisError(fmt::format("wait on latch '{}': the server answered {}, not a count", key, to_string(call.reply)));
   }
   co_return call;
 }
