@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include "lockcheck/assert.hpp"
+
 namespace lockcheck::sim {
 
 void BlockingPops::park(int process, int node_id, std::shared_ptr<PendingCall> pending) {
@@ -19,6 +21,8 @@ void BlockingPops::park(int process, int node_id, std::shared_ptr<PendingCall> p
 void BlockingPops::schedule_timeout(int node_id) {
   SimNode& node = *nodes_[static_cast<std::size_t>(node_id)];
   const std::optional<std::int64_t> deadline_ms = node.next_block_deadline_ms();
+  // Only a live node holds blocked clients: a crash closes every connection, and with it every block.
+  LOCKCHECK_ASSERT(!deadline_ms || node.up());
   if (!deadline_ms) return;  // timeout 0 only: until served or the connection closes
   ClockModel& clock = node.clock();
   const std::int64_t wait_ms = std::max<std::int64_t>(*deadline_ms - node.node_time_ms(), 0);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "lockcheck/assert.hpp"
 #include "lockcheck/key_slot.hpp"
 #include "model/fault_lines.hpp"
 #include "redis/server/node.hpp"
@@ -18,6 +19,7 @@ void ClusterFaults::slot_migration(const FaultSpec& fault, FaultLine& line) {
   const int slot = key_hash_slot(world_.config.workload.key);
   const int from = cluster_.owner_of(slot);
   const int to = fault.node;
+  LOCKCHECK_ASSERT(from >= 0 && static_cast<std::size_t>(from) < world_.nodes.size());  // every slot has its node
   if (from == to || node(to).replica_of() >= 0 || !node(to).up() || !node(from).up()) return;
   // An open slot is not resharded again (redis-cli --cluster asks to fix it first): a second MIGRATING would
   // strand the keys the first one already moved in a slot their node never comes to own.
@@ -44,6 +46,8 @@ void ClusterFaults::split_brain(const FaultSpec& fault, FaultLine& line) {
     if (other->replica_of() == master && other->up() && replica < 0) replica = other->id();
   }
   if (replica < 0 || !node(master).up() || cluster_.isolated(master)) return;
+  // A node some replica follows is a master (a replica never follows another replica).
+  LOCKCHECK_ASSERT(node(master).replica_of() < 0);
   line.write();
   for (int process = 0; process < world_.process_count; ++process) {
     if (process != fault.process) world_.network.cut_link(process, master);
@@ -70,6 +74,7 @@ void ClusterFaults::split_brain(const FaultSpec& fault, FaultLine& line) {
 }
 
 void ClusterFaults::watch_master(int master) {
+  LOCKCHECK_ASSERT(!node(master).up());  // watched from its crash on (node_crash)
   if (node(master).replica_of() >= 0 || cluster_.master_of(master) >= 0) return;
   int replica = -1;
   for (const auto& other : world_.nodes) {
@@ -91,6 +96,7 @@ void ClusterFaults::watch_master(int master) {
 
 bool ClusterFaults::restart_failed_master(int id, RestartMode mode) {
   SimNode& old_master = node(id);
+  LOCKCHECK_ASSERT(!old_master.up());  // a restart only of a crashed node (node_restart)
   const int promoted = cluster_.master_of(id);
   if (old_master.replica_of() >= 0 || promoted < 0 || cluster_.isolated(id)) return false;
   old_master.restart(mode, false);
@@ -108,6 +114,8 @@ void ClusterFaults::heal() {
     // The old master learns the newer epoch and becomes a replica of the node that replaced it; the full
     // resync replaces its data, so whatever it accepted on its own is gone.
     const int promoted = cluster_.master_of(id);
+    // An isolated old master was failed over (ClusterTopology::failover), to a node the cluster takes for a master.
+    LOCKCHECK_ASSERT(promoted >= 0 && cluster_.master_of(promoted) < 0);
     cluster_.rejoin(id);
     if (promoted < 0 || !old_master->up()) continue;
     world_.write_fault_line(fault_lines::rejoin(id, promoted));

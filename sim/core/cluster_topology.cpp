@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/sim_node.hpp"
+#include "lockcheck/assert.hpp"
 #include "lockcheck/sha1.hpp"
 #include "redis/server/node.hpp"
 #include "redis/topology/cluster_view.hpp"
@@ -27,10 +28,17 @@ ClusterTopology::ClusterTopology(const ClusterConfig& config, std::vector<std::u
                                                 kFirstPort + id, node->replica_of(), false, 0});
   }
   const int shards = config.shards;
+  LOCKCHECK_ASSERT(shards > 0 && static_cast<std::size_t>(shards) <= nodes_.size());
   for (int slot = 0; slot < kClusterSlots; ++slot) {
-    view->slot_owner[static_cast<std::size_t>(slot)] = static_cast<std::int16_t>(cluster_shard_of_slot(config, slot));
+    const int shard = cluster_shard_of_slot(config, slot);
+    LOCKCHECK_ASSERT(shard >= 0 && shard < shards);  // every slot is served from the start, by a shard's master
+    view->slot_owner[static_cast<std::size_t>(slot)] = static_cast<std::int16_t>(shard);
   }
-  for (int shard = 0; shard < shards; ++shard) view->nodes[static_cast<std::size_t>(shard)].config_epoch = shard + 1;
+  for (int shard = 0; shard < shards; ++shard) {
+    // Node k is shard k's master (cluster_nodes): slot owners are node ids.
+    LOCKCHECK_ASSERT(view->nodes[static_cast<std::size_t>(shard)].master < 0);
+    view->nodes[static_cast<std::size_t>(shard)].config_epoch = shard + 1;
+  }
   view->current_epoch = shards;
   view_ = std::move(view);
   share_view();
@@ -64,6 +72,9 @@ Port& ClusterTopology::make_port(Port& nodes, Clock& clock) {
 }
 
 void ClusterTopology::failover(int old_master, int promoted, bool old_master_isolated) {
+  // The promoted node is a replica of the old master, which the cluster takes for a master: a replica never
+  // follows another replica, so no failover leaves a chain behind.
+  LOCKCHECK_ASSERT(master_of(old_master) < 0 && master_of(promoted) == old_master);
   if (old_master_isolated) {
     auto down = std::make_shared<mock::ClusterView>(*view_);
     down->state_ok = false;
@@ -109,6 +120,8 @@ bool ClusterTopology::move_keys(int slot, int& from, int& to) {
 bool ClusterTopology::finish_migration(int slot) {
   auto it = view_->migrating.find(slot);
   if (it == view_->migrating.end()) return false;
+  // SETSLOT IMPORTING on the target came with MIGRATING on the owner (begin_migration), and ends with it.
+  LOCKCHECK_ASSERT(view_->importing.count(slot) == 1);
   auto view = std::make_shared<mock::ClusterView>(*view_);
   const int target = it->second;
   view->slot_owner[static_cast<std::size_t>(slot)] = static_cast<std::int16_t>(target);

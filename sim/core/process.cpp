@@ -75,6 +75,9 @@ Task<void> SimClock::sleep(Micros duration) {
 }
 
 Task<void> SimClock::sleep_unless_stopped(Micros duration, StopSignal& stop) {
+  // A process's code runs only in its own wake-ups, which a pause holds and a crash drops: only a running
+  // process sleeps.
+  LOCKCHECK_ASSERT(process_.alive() && !process_.paused());
   if (stop.requested()) co_return;
   const std::int64_t target = process_.local_now() + std::max<std::int64_t>(duration.count(), 0);
   struct EarlyOrLate {
@@ -136,6 +139,7 @@ Task<CallResult> SimPort::subscribe_with(std::size_t service, Command command) {
 }
 
 Task<CallResult> SimPort::await_message(std::size_t service, std::string channel, Micros timeout) {
+  LOCKCHECK_ASSERT(process_.alive() && !process_.paused());  // only a running process awaits (as for a sleep)
   ClientProcess::Inbox& inbox = process_.inbox(service, channel);
   if (!inbox.queued.empty()) {
     std::string payload = std::move(inbox.queued.front());

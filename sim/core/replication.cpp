@@ -54,6 +54,9 @@ std::set<int> Replication::restore_all() { return std::exchange(cut_replicas_, {
 
 
 std::int64_t Replication::acknowledged_replicas(int master, std::uint64_t target_sequence) const {
+  // A WAIT targets an offset its master has already sent (offsets only grow, so it stays reached).
+  LOCKCHECK_ASSERT(master >= 0 && static_cast<std::size_t>(master) < sent_sequence_.size() &&
+                   target_sequence <= sent_sequence_[static_cast<std::size_t>(master)]);
   std::int64_t acknowledged = 0;
   for (const auto& replica : nodes_) {
     if (replica->replica_of() == master && replica->up() && cut_replicas_.count(replica->id()) == 0 &&
@@ -66,6 +69,9 @@ std::int64_t Replication::acknowledged_replicas(int master, std::uint64_t target
 
 void Replication::start_wait(int process, int node_id, const SimNode::WaitRequest& request,
                        std::shared_ptr<PendingCall> pending) {
+  // WAIT blocks only on a live master: a replica or a crashed node never gets this far (World::deliver).
+  LOCKCHECK_ASSERT(nodes_.at(static_cast<std::size_t>(node_id))->up() &&
+                   nodes_[static_cast<std::size_t>(node_id)]->replica_of() < 0);
   const std::uint64_t target = sent_sequence_[static_cast<std::size_t>(node_id)];
   if (request.numreplicas <= 0 || acknowledged_replicas(node_id, target) >= request.numreplicas) {
     answers_.reply_to(process, node_id, Reply::integer_reply(acknowledged_replicas(node_id, target)), std::move(pending));
@@ -101,6 +107,8 @@ void Replication::wake_waits(int master) {
 }
 
 void Replication::drop_waits(int node_id) {
+  // Only a master that went down (crashed, or fenced by a failover) loses its blocked WAITs.
+  LOCKCHECK_ASSERT(!nodes_.at(static_cast<std::size_t>(node_id))->up());
   for (auto it = waits_.begin(); it != waits_.end();) {
     if (it->second.node != node_id) {
       ++it;

@@ -16,6 +16,7 @@ std::uint32_t Scheduler::take_slot() {
 }
 
 void Scheduler::enqueue(TrueTime when, std::uint32_t slot) {
+  LOCKCHECK_ASSERT(slot < slot_count_ && slot_action(slot));  // an event runs what its slot holds: never nothing
   // An event in the past runs now: time never goes backwards.
   const Key key{when < now_ ? now_ : when, next_sequence_++, slot};
   if (lane_.empty() || !later(lane_.back(), key)) {
@@ -64,6 +65,8 @@ std::uint64_t Scheduler::run_until(TrueTime end, std::uint64_t max_events) {
     ++events_run_;
   }
   if (const Key* next = earliest(); next == nullptr || next->when > end) advance_to(end > now_ ? end : now_);
+  // Every event due by `end` ran, unless the budget ran out first.
+  LOCKCHECK_ASSERT(ran == max_events || earliest() == nullptr || earliest()->when > end);
   return ran;
 }
 

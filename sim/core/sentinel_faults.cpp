@@ -2,6 +2,7 @@
 // master cut off with some clients from the sentinels' majority (Jepsen's Redis analysis).
 #include "core/sentinel_faults.hpp"
 
+#include "lockcheck/assert.hpp"
 #include "model/fault_lines.hpp"
 #include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
@@ -9,6 +10,7 @@
 namespace lockcheck::sim {
 
 void SentinelFaults::watch_master(int master) {
+  LOCKCHECK_ASSERT(master == sentinel_.master());  // the sentinels watch the master they know, no other node
   const std::int64_t epoch = sentinel_.epoch();
   // Each sentinel marks the master subjectively down once it went unanswered for down-after; with the
   // sentinels acting as one body, that is objectively down as soon as quorum <= sentinels.
@@ -26,6 +28,8 @@ void SentinelFaults::watch_master(int master) {
 }
 
 void SentinelFaults::failover(int old_master, int promoted) {
+  // The sentinels promote a live replica of the master they took down (SentinelTopology::pick_replica).
+  LOCKCHECK_ASSERT(old_master == sentinel_.master() && node(promoted).up() && node(promoted).replica_of() == old_master);
   // A master cut off alive (a split-brain) still believes it is the master and serves its side until it
   // rejoins: the checkers judge its grants against the promoted node's as two masters at once.
   world_.write_fault_line(fault_lines::failover_by(promoted, old_master, "sentinels", node(old_master).up()));
@@ -46,6 +50,7 @@ void SentinelFaults::rejoin_as_replica(int old_master) {
   SimNode& stale = node(old_master);
   const int master = sentinel_.master();
   if (master == old_master || !stale.up() || stale.replica_of() >= 0) return;
+  LOCKCHECK_ASSERT(node(master).replica_of() < 0);  // the node the sentinels name is a master, never a replica
   // The sentinels reconfigure it with REPLICAOF; the full resync replaces its data set, so whatever it
   // accepted since the failover is gone.
   world_.write_fault_line(fault_lines::rejoin(old_master, master));
@@ -59,6 +64,7 @@ void SentinelFaults::rejoin_as_replica(int old_master) {
 void SentinelFaults::split_brain(const FaultSpec& fault, FaultLine& line) {
   const int master = fault.node;
   if (master != sentinel_.master() || !node(master).up() || sentinel_.is_cut_off(master)) return;
+  LOCKCHECK_ASSERT(node(master).replica_of() < 0);  // the node the sentinels name is a master, never a replica
   line.write();
   sentinel_.leave_with_master(world_.config.sentinel.sentinels_on_master_side);
   for (int endpoint = 0; endpoint < sentinel_.endpoint_count(); ++endpoint) {
@@ -87,6 +93,8 @@ void SentinelFaults::heal() {
 }
 
 void SentinelFaults::gate_writes(SimNode& master) {
+  // min-replicas-to-write gates a live master's writes as it runs them (World::deliver).
+  LOCKCHECK_ASSERT(master.up() && master.replica_of() < 0);
   const SentinelConfig& config = world_.config.sentinel;
   int good = 0;
   for (const auto& replica : world_.nodes) {

@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "lockcheck/assert.hpp"
 #include "lockcheck/sha1.hpp"
 #include "redis/command_table/errors.hpp"
 #include "redis/server/node.hpp"
@@ -40,6 +41,7 @@ Port& SentinelTopology::make_port(Port& endpoints) {
 }
 
 mock::SentinelKnowledge SentinelTopology::knowledge(int sentinel) const {
+  LOCKCHECK_ASSERT(sentinel >= 0 && sentinel < config_.sentinels);  // asked of a sentinel of the deployment
   mock::SentinelKnowledge known;
   known.master_name = config_.master_name;
   const auto node_address = [](int id) {
@@ -109,6 +111,9 @@ void SentinelTopology::assign_roles() {
       node->mock().set_write_refusal("");  // from now on only min-replicas-to-write refuses (SentinelFaults::gate_writes)
       continue;
     }
+    // A replica follows a master, never another replica (failovers re-point every replica of the old master).
+    LOCKCHECK_ASSERT(static_cast<std::size_t>(master) < nodes_.size() &&
+                     nodes_[static_cast<std::size_t>(master)]->replica_of() < 0);
     info.role = "slave";
     info.master_host = kHost;
     info.master_port = kFirstNodePort + master;

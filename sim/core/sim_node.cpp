@@ -20,6 +20,7 @@ mock::EvictionPolicy mock_eviction(EvictionPolicy policy) {
     case EvictionPolicy::allkeys_lfu: return mock::EvictionPolicy::allkeys_lfu;
     case EvictionPolicy::volatile_lfu: return mock::EvictionPolicy::volatile_lfu;
   }
+  LOCKCHECK_ASSERT(false && "a policy is one of the five the switch names");  // unreachable
   return mock::EvictionPolicy::noeviction;
 }
 
@@ -33,6 +34,7 @@ SimNode::SimNode(int id, const NodeConfig& config, History& history, const Sched
       replica_of_(config.replica_of),
       at_crash_(std::make_unique<mock::Dataset>()),
       fsynced_(std::make_unique<mock::Dataset>()) {
+  LOCKCHECK_ASSERT(id >= 0 && config.replica_of != id);  // a node replicates another node, never itself
   mock::NodeOptions options;
   options.clock = [this] { return clock_.wall_at(scheduler_.now()) / 1000; };
   options.observer = this;
@@ -97,6 +99,7 @@ std::optional<Json> SimNode::holders_of(const std::string& key) const {
   if (it == entries.end()) return std::nullopt;
   const auto* hash = std::get_if<mock::Hash>(&it->second.value);
   if (hash == nullptr) return std::nullopt;
+  LOCKCHECK_ASSERT(!hash->empty());  // Redis keeps no empty hash: removing its last field deletes the key
   std::vector<std::string> names;
   names.reserve(hash->size());
   for (const auto& [field, value] : *hash) names.push_back(field);
@@ -119,6 +122,8 @@ bool SimNode::has_key(const std::string& key) const {
 
 void SimNode::flush_events() {
   for (auto& event : pending_) {
+    // A key expires only past its deadline on the node clock (what the checkers' "expired" causes rest on).
+    LOCKCHECK_ASSERT(event.kind != mock::KeyEventKind::expired || event.node_time_ms > event.expire_at_ms);
     const bool key_gone = event.kind == mock::KeyEventKind::deleted || event.kind == mock::KeyEventKind::expired ||
                           event.kind == mock::KeyEventKind::evicted;
     HistoryLine fields(scheduler_.now(), "server");
@@ -139,6 +144,9 @@ void SimNode::flush_events() {
 }
 
 Reply SimNode::execute(int process, const Command& command, bool& changed) {
+  // A node runs commands only while up (World::deliver refuses them at a crashed one), each on a session of
+  // an existing process.
+  LOCKCHECK_ASSERT(up_ && process >= 0 && process < kSubscriberSession);
   using namespace std::string_view_literals;  // sized literals: most commands fail on the length
   const std::string_view name = command.empty() ? std::string_view() : std::string_view(command[0]);
   const bool subscribing = name == "SUBSCRIBE"sv || name == "subscribe"sv || name == "SSUBSCRIBE"sv || name == "ssubscribe"sv;
@@ -176,6 +184,7 @@ std::int64_t SimNode::node_time_ms() const { return node_->now_ms(); }
 void SimNode::fsync() { *fsynced_ = node_->snapshot(); }
 
 void SimNode::close_connections(int process) {
+  LOCKCHECK_ASSERT(process >= 0 && process < kSubscriberSession);  // its two session ids stay apart
   end_closing_connection(process);
   for (const int session_id : {process, process + kSubscriberSession}) {
     auto it = sessions_.find(session_id);
@@ -227,7 +236,7 @@ void SimNode::apply_replication(int from, std::uint64_t sequence, const mock::Da
 }
 
 void SimNode::crash() {
-  if (!up_) return;
+  LOCKCHECK_ASSERT(up_);  // a crash only of a live node
   *at_crash_ = node_->snapshot();
   up_ = false;
   ++crashes_;
@@ -239,7 +248,7 @@ void SimNode::crash() {
 }
 
 void SimNode::restart(RestartMode mode, bool record_losses) {
-  if (up_) return;
+  LOCKCHECK_ASSERT(!up_);  // a restart only of a crashed node
   switch (mode) {
     case RestartMode::kept: node_->restore(*at_crash_); break;
     case RestartMode::lost: node_->restore({}); break;
@@ -253,6 +262,8 @@ void SimNode::restart(RestartMode mode, bool record_losses) {
 }
 
 void SimNode::record_losses(const mock::Dataset& before, int node_of_record) {
+  // The losses are this node's own, or those of the master it has just replaced (it is the master now).
+  LOCKCHECK_ASSERT(node_of_record == id_ || replica_of_ < 0);
   const auto& now_entries = node_->keyspace().database(0).entries;
   for (const auto& [key, entry] : before.dbs[0].entries) {
     const auto it = now_entries.find(key);

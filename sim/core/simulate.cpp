@@ -1,6 +1,7 @@
 #include "core/simulate.hpp"
 
 #include "core/world.hpp"
+#include "lockcheck/assert.hpp"
 
 namespace lockcheck::sim {
 
@@ -9,6 +10,7 @@ RunResult simulate(const RunConfig& config, std::uint64_t seed) {
   {
     World world(config, seed);
     result.events = world.run();
+    LOCKCHECK_ASSERT(result.events <= config.max_events);  // a run stops at its event budget
     result.simulated_us = world.scheduler().now();
     result.hit_event_limit = result.events >= config.max_events;
     result.history = std::move(world.history());

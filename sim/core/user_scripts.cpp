@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/clock_model.hpp"
+#include "lockcheck/assert.hpp"
 #include "lockcheck/scripts.hpp"
 #include "redis/server/node.hpp"
 
@@ -33,6 +34,7 @@ class Probe {
   // answer outside the contract, and with `must_answer_yes` also a no.
   std::optional<ScriptRefusal> step(const char* which, const std::string& file, const char* token, const char* doing,
                                     bool must_answer_yes = false) {
+    LOCKCHECK_ASSERT(!shas_[index(which)].empty());  // a step runs a script load() took
     Command call{"EVALSHA", shas_[index(which)], "1", kKey, token};
     if (std::string_view(which) != "release") call.push_back(kTtlMs);
     if (std::string_view(which) == "acquire") call.push_back(std::to_string(kWallEpochUs / 1000));
@@ -76,6 +78,8 @@ std::optional<ScriptRefusal> check_user_scripts(const UserScripts& scripts) {
   const std::string& acquire = scripts.acquire_name;
   const std::string& release = scripts.release_name;
   const std::string& renew = scripts.renew_name;
+  // The first step's message and its must-answer-yes rest on it: loading ran no script, the key is free.
+  LOCKCHECK_ASSERT(!probe.key_exists());
   if (auto refused = probe.step("acquire", acquire, kTokenA, "acquiring a free key", true)) return refused;
   // Past this point a no is the lock's own behaviour for a run to judge, unless the key acquire made is there.
   if (renews) {

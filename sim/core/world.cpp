@@ -63,6 +63,11 @@ World::World(const RunConfig& config, std::uint64_t seed)
     network_.grow_to(routing_.size());
   }
   if (routing_.empty()) throw std::invalid_argument("a scenario needs at least one master node");
+  for (const int endpoint : routing_) {
+    // Every service reaches a node, or a sentinel (an endpoint after the nodes): send() relies on it.
+    LOCKCHECK_ASSERT(endpoint >= 0 && (static_cast<std::size_t>(endpoint) < nodes_.size() ||
+                                       (sentinel_ && endpoint < sentinel_->endpoint_count())));
+  }
   for (std::size_t i = 0; i < config_.clients.size(); ++i) {
     const ClockConfig& clock = config_.clients[i].clock;
     clients_.push_back(std::make_unique<ClientProcess>(*this, static_cast<int>(i), ClockModel(clock.wall_offset_us, clock.drift_ppm),
@@ -88,6 +93,7 @@ std::uint64_t World::connection_epoch(int process, std::size_t service) const {
 }
 
 void World::send(ClientProcess& process, std::size_t service, Command command, std::shared_ptr<PendingCall> pending) {
+  LOCKCHECK_ASSERT(pending != nullptr && !pending->settled);  // a call is settled once, after it was sent
   const int node = service < routing_.size() ? routing_[service] : -1;
   process.schedule(scheduler_.now() + config_.command_timeout_us, [pending] {
     // Nearly every call has its reply by then: the failure (its text allocates) is made only when it settles.
@@ -107,10 +113,13 @@ void World::send(ClientProcess& process, std::size_t service, Command command, s
 }
 
 void World::deliver(int process, int node_id, const Command& command, std::shared_ptr<PendingCall> pending) {
+  // send() named a process and an endpoint of this world.
+  LOCKCHECK_ASSERT(process >= 0 && static_cast<std::size_t>(process) < clients_.size() && node_id >= 0);
   if (sentinel_ && sentinel_->is_sentinel(node_id)) {
     reply_to(process, node_id, sentinel_->answer(node_id, command), std::move(pending));
     return;
   }
+  LOCKCHECK_ASSERT(static_cast<std::size_t>(node_id) < nodes_.size());  // not a sentinel: a data node
   SimNode& node = *nodes_[static_cast<std::size_t>(node_id)];
   ClientProcess& client = *clients_[static_cast<std::size_t>(process)];
   if (!node.up()) {
@@ -153,6 +162,7 @@ void World::connection_lost(int process, int node_id, std::shared_ptr<PendingCal
 }
 
 void World::route_message(int node_id, std::int64_t client_id, const Reply& push) {
+  LOCKCHECK_ASSERT(node_id >= 0 && static_cast<std::size_t>(node_id) < nodes_.size());  // a node's publish sink
   const std::int64_t process = client_id - SimNode::kSubscriberSession;
   if (process < 0 || process >= static_cast<std::int64_t>(clients_.size()) || push.elements.size() != 3) return;
   const int id = static_cast<int>(process);
@@ -193,11 +203,14 @@ void World::evict_lock_key(SimNode& target) {
     if (target.has_key(key)) present.push_back(key);
   }
   if (present.empty()) return;
-  target.mock().evict_key(present[eviction_prng_.below(present.size())]);
+  const bool evicted = target.mock().evict_key(present[eviction_prng_.below(present.size())]);
+  LOCKCHECK_ASSERT(evicted);  // a key the node has live is there to evict
 }
 
 void World::start_client(int id) {
   ClientProcess& process = client(id);
+  // Started once at 0 ms, then only after a crash: a live process's connections are not replaced.
+  LOCKCHECK_ASSERT(!process.started() || !process.alive());
   for (auto& simulated : nodes_) simulated->end_closing_connection(id);  // a restart connects afresh
   VariantParams params{config_.scripts};
   params.token_wait = config_.token_wait;
@@ -229,6 +242,7 @@ void World::record_renewal(ClientProcess& process, const RenewalEvent& event) {
 }
 
 std::uint64_t World::run() {
+  LOCKCHECK_ASSERT(scheduler_.events_run() == 0);  // a world runs once, from its start
   Json meta = history_meta(config_, seed_);
   if (cluster_) meta["shards"] = cluster_->meta();  // which node serves which slots at the start
   if (sentinel_) meta["sentinel"] = sentinel_->meta();
@@ -248,6 +262,7 @@ std::uint64_t World::run() {
     });
   }
   const std::uint64_t events = scheduler_.run_until(config_.duration_us, config_.max_events);
+  LOCKCHECK_ASSERT(scheduler_.now() <= config_.duration_us);  // nothing past the run's end ran
   // The closing line says the run reached its end: without it `lockcheck check` refuses a history cut short.
   if (events < config_.max_events) history_.record(config_.duration_us, "end", Json::object());
   return events;

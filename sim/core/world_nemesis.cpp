@@ -91,7 +91,7 @@ struct World::Faults {
     line.write(Json{{"from", old_master}});
     SimNode& master = world.node(old_master);
     const mock::Dataset before = master.up() ? master.mock().snapshot() : mock::Dataset{};
-    master.crash();  // Sentinel fences the old master off; it rejoins only as a replica
+    if (master.up()) master.crash();  // Sentinel fences the old master off; it rejoins only as a replica
     world.replication_.drop_waits(old_master);
     replica.promote();
     if (world.cluster_) {
@@ -136,6 +136,7 @@ struct World::Faults {
     const std::set<int> healed = world.replication_.restore_all();
     for (const int replica : healed) {
       const int master = world.node(replica).replica_of();
+      LOCKCHECK_ASSERT(master < 0 || world.node(master).replica_of() < 0);  // a replica follows a master
       if (master >= 0 && world.node(master).up()) world.replication_.replicate(world.node(master));
     }
   }
@@ -176,6 +177,8 @@ struct World::Faults {
 };
 
 void World::carry_out(const FaultSpec& fault, FaultLine& line) {
+  // Each fault writes its line once, when it takes effect: the dispatcher hands over a line not yet written.
+  LOCKCHECK_ASSERT(!line.written());
   Faults faults{*this};
   // Every kind is a case (no default): the compiler names this place for a new kind.
   switch (fault.kind) {

@@ -10,6 +10,7 @@
 #include <exception>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "lockcheck/errors.hpp"
@@ -80,90 +81,128 @@ Task<void> run_nested(const WorkloadConfig& workload, WorkloadClient& client, Lo
   log.record(std::move(done));
 }
 
+// The op lines of one round of a thread's loop: each names the thread, and a reader's round its mode.
+struct RoundOps {
+  OpLog& log;
+  int process;
+  const std::string& key;
+  int thread;
+  bool reader;
+
+  HistoryLine line(const char* type, const char* f) const {
+    HistoryLine fields = op_fields(log, process, type, f, key, thread);
+    if (reader) fields.add("mode", "read");
+    return fields;
+  }
+};
+
+// A Redis error from the lock's commands (CROSSSLOT on a cluster, CLUSTERDOWN from a master cut off from its
+// cluster, ...): retrying cannot help, the error is the outcome, and the thread stops after this line.
+void record_redis_error(const RoundOps& ops, const char* f, const Lease* lease, const std::string& error) {
+  HistoryLine fields = ops.line("fail", f);
+  if (lease != nullptr) fields.add("token", lease->token);
+  fields.add("detail", error);
+  fields.add("error", true);
+  ops.log.record(std::move(fields));
+}
+
+// An acquire that did not grant the lock: failed, or unknown ("info").
+void record_acquire_failure(const RoundOps& ops, const AcquireResult& acquired) {
+  HistoryLine fields = ops.line(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
+  fields.add("detail", acquired.detail);
+  add_refusal(ops.log, fields, acquired);
+  ops.log.record(std::move(fields));
+}
+
+// The read-modify-write inside the hold: the read, the hold (a nested acquire every nest_every outer ones),
+// then the write, unless the round only reads, the read was rejected or the careful holder's check refuses.
+// Returns why the write was skipped ("" when it was made).
+Task<std::string> use_resource(const WorkloadConfig& workload, WorkloadClient& client, ThreadLock& lock,
+                               ThreadSeams& seams, const Lease& lease, bool reader, std::uint32_t& outer_acquires) {
+  Prng& prng = seams.prng;
+  const RegisterRead read = seams.resource.read(lease.fencing_token, lock.thread());
+  // Nesting is on the variant, so with one thread per process only (the scenario reader refuses it with
+  // threads).
+  if (!reader && lock.variant != nullptr && workload.nest_every > 0 && ++outer_acquires % workload.nest_every == 0) {
+    co_await run_nested(workload, client, *lock.variant, prng);
+  }
+  co_await client.clock().sleep(Micros(prng.between(workload.hold_min_us, workload.hold_max_us)));
+  std::string skipped_write;
+  if (!reader && !read.accepted) skipped_write = kReadRejected;
+  if (!reader && skipped_write.empty() && workload.check_lease_before_write) {
+    skipped_write = careful_write_refusal(workload, lock.current(lease));
+  }
+  if (!reader && skipped_write.empty()) {
+    const std::int64_t latency_us = draw_write_latency_us(workload, prng);
+    if (latency_us > 0) co_await client.clock().sleep(Micros(latency_us));
+    seams.resource.write(read.value + 1, read.version, lease.fencing_token, lock.thread());
+  }
+  co_return skipped_write;
+}
+
+// A granted acquire's line, the read-modify-write, the release and its line. False when a Redis error on the
+// release ended the thread.
+Task<bool> hold_and_release(const WorkloadConfig& workload, WorkloadClient& client, ThreadLock& lock,
+                            ThreadSeams& seams, const RoundOps& ops, AcquireResult& acquired,
+                            std::uint32_t& outer_acquires) {
+  Lease lease = std::move(*acquired.lease);
+  HistoryLine granted = ops.line("ok", "acquire");
+  add_lease(ops.log, granted, lease);
+  ops.log.record(std::move(granted));
+
+  const std::string skipped_write = co_await use_resource(workload, client, lock, seams, lease, ops.reader, outer_acquires);
+
+  HistoryLine invoke = ops.line("invoke", "release");
+  invoke.add("token", lease.token);
+  if (!skipped_write.empty()) invoke.add("skipped_write", skipped_write);
+  ops.log.record(std::move(invoke));
+  ReleaseStatus released = ReleaseStatus::unknown;
+  std::string redis_error;
+  try {
+    released = co_await lock.release(lease, ops.reader);
+  } catch (const RedisError& error) {
+    redis_error = error.what();
+  }
+  if (!redis_error.empty()) {
+    record_redis_error(ops, "release", &lease, redis_error);
+    co_return false;
+  }
+  HistoryLine done = ops.line(released == ReleaseStatus::unknown ? "info" : "ok", "release");
+  done.add("token", lease.token);
+  done.add("result", to_string(released));
+  ops.log.record(std::move(done));
+  co_return true;
+}
+
 // One thread's loop: acquire, read, hold, write, release, think; until the run ends.
 Task<void> run_thread(const WorkloadConfig& workload, std::int64_t end_us, WorkloadClient& client, ThreadLock lock,
                       ThreadSeams seams) {
   Prng& prng = seams.prng;
   OpLog& log = client.log();
-  Clock& clock = client.clock();
 
   std::uint32_t outer_acquires = 0;
   for (std::uint32_t round = 0; round < workload.max_acquires_per_client && log.now_us() < end_us && !client.gone(); ++round) {
     const bool reader = workload.readers_ppm > 0 && prng.chance_ppm(workload.readers_ppm);
-    auto op = [&](const char* type, const char* f) {
-      HistoryLine fields = op_fields(log, client.process(), type, f, workload.key, lock.thread());
-      if (reader) fields.add("mode", "read");
-      return fields;
-    };
-    log.record(op("invoke", "acquire"));
+    const RoundOps ops{log, client.process(), workload.key, lock.thread(), reader};
+    log.record(ops.line("invoke", "acquire"));
     AcquireResult acquired;
     std::string redis_error;
     try {
       acquired = co_await lock.acquire(workload.key, Micros(workload.wait_us), reader);
     } catch (const RedisError& error) {
-      redis_error = error.what();  // the server refuses the lock's commands (CROSSSLOT on a cluster, ...)
+      redis_error = error.what();
     }
     if (!redis_error.empty()) {
-      // Retrying cannot help: the error is the outcome, and this client stops.
-      HistoryLine fields = op("fail", "acquire");
-      fields.add("detail", redis_error);
-      fields.add("error", true);
-      log.record(std::move(fields));
+      record_redis_error(ops, "acquire", nullptr, redis_error);
       co_return;
     }
     if (acquired.status != AcquireStatus::acquired) {
-      HistoryLine fields = op(acquired.status == AcquireStatus::unknown ? "info" : "fail", "acquire");
-      fields.add("detail", acquired.detail);
-      add_refusal(log, fields, acquired);
-      log.record(std::move(fields));
+      record_acquire_failure(ops, acquired);
     } else {
-      Lease lease = std::move(*acquired.lease);
-      HistoryLine fields = op("ok", "acquire");
-      add_lease(log, fields, lease);
-      log.record(std::move(fields));
-
-      const RegisterRead read = seams.resource.read(lease.fencing_token, lock.thread());
-      // Nesting is on the variant, so with one thread per process only (the scenario reader refuses it with
-      // threads).
-      if (!reader && lock.variant != nullptr && workload.nest_every > 0 && ++outer_acquires % workload.nest_every == 0) {
-        co_await run_nested(workload, client, *lock.variant, prng);
-      }
-      co_await clock.sleep(Micros(prng.between(workload.hold_min_us, workload.hold_max_us)));
-      std::string skipped_write;
-      if (!reader && !read.accepted) skipped_write = kReadRejected;
-      if (!reader && skipped_write.empty() && workload.check_lease_before_write) {
-        skipped_write = careful_write_refusal(workload, lock.current(lease));
-      }
-      if (!reader && skipped_write.empty()) {
-        const std::int64_t latency_us = draw_write_latency_us(workload, prng);
-        if (latency_us > 0) co_await clock.sleep(Micros(latency_us));
-        seams.resource.write(read.value + 1, read.version, lease.fencing_token, lock.thread());
-      }
-
-      HistoryLine invoke = op("invoke", "release");
-      invoke.add("token", lease.token);
-      if (!skipped_write.empty()) invoke.add("skipped_write", skipped_write);
-      log.record(std::move(invoke));
-      ReleaseStatus released = ReleaseStatus::unknown;
-      try {
-        released = co_await lock.release(lease, reader);
-      } catch (const RedisError& error) {
-        redis_error = error.what();  // CLUSTERDOWN from a master cut off from its cluster, ...
-      }
-      if (!redis_error.empty()) {
-        HistoryLine failed = op("fail", "release");
-        failed.add("token", lease.token);
-        failed.add("detail", redis_error);
-        failed.add("error", true);
-        log.record(std::move(failed));
-        co_return;
-      }
-      HistoryLine done = op(released == ReleaseStatus::unknown ? "info" : "ok", "release");
-      done.add("token", lease.token);
-      done.add("result", to_string(released));
-      log.record(std::move(done));
+      const bool goes_on = co_await hold_and_release(workload, client, lock, seams, ops, acquired, outer_acquires);
+      if (!goes_on) co_return;
     }
-    co_await clock.sleep(Micros(prng.between(workload.think_min_us, workload.think_max_us)));
+    co_await client.clock().sleep(Micros(prng.between(workload.think_min_us, workload.think_max_us)));
   }
 }
 
