@@ -90,6 +90,7 @@ Task<CountDownResult> LatchLock::count_down(std::string key, std::string partici
 }
 
 Task<CallResult> LatchLock::remaining(const std::string& key) {
+  LOCKCHECK_ASSERT(count_ > 0);  // the script counts what is missing of count_: with 0 every latch reads open
   std::vector<std::string> keys{key};
   std::vector<std::string> args{std::to_string(count_)};
   CallResult call = co_await eval(port_, node_, remaining_script(), std::move(keys), std::move(args));
