@@ -120,6 +120,17 @@ bool SimNode::has_key(const std::string& key) const {
   return !it->second.expire_at_ms || *it->second.expire_at_ms >= node_->now_ms();
 }
 
+bool SimNode::evict(const std::string& key) {
+  const bool evicted = node_->evict_key(key);
+  flush_events();  // written now, not with a later command's events (nor never, on a replica)
+  return evicted;
+}
+
+void SimNode::evict_one() {
+  node_->evict_one();
+  flush_events();
+}
+
 void SimNode::flush_events() {
   for (auto& event : pending_) {
     // A key expires only past its deadline on the node clock (what the checkers' "expired" causes rest on).

@@ -98,6 +98,10 @@ class SimNode final : public mock::Observer {
 
   // Whether the node has `key` live (present and not past its deadline on the node's clock).
   bool has_key(const std::string& key) const;
+  // Evicts `key` (the evict fault) and records it at once: a replica runs no expiry tick that would write it,
+  // and a master's tick would write it up to 100 ms late. Whether the key was there.
+  bool evict(const std::string& key);
+  void evict_one();  // as evict(), of the key the node's maxmemory policy picks
 
  private:
   struct PendingEvent {

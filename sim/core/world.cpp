@@ -203,7 +203,7 @@ void World::evict_lock_key(SimNode& target) {
     if (target.has_key(key)) present.push_back(key);
   }
   if (present.empty()) return;
-  const bool evicted = target.mock().evict_key(present[eviction_prng_.below(present.size())]);
+  const bool evicted = target.evict(present[eviction_prng_.below(present.size())]);
   LOCKCHECK_ASSERT(evicted);  // a key the node has live is there to evict
 }
 

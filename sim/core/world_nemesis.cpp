@@ -156,7 +156,7 @@ struct World::Faults {
     if (fault.evict_target == EvictTarget::lock) {
       world.evict_lock_key(world.node(fault.node));
     } else {
-      world.node(fault.node).mock().evict_one();
+      world.node(fault.node).evict_one();
     }
   }
 

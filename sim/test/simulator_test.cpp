@@ -1,6 +1,7 @@
 // The simulator runs the library's token lock unchanged under every fault family, deterministically.
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <set>
 #include <string>
 
@@ -212,6 +213,36 @@ TEST(Simulator, EvictionRemovesTheLockKey) {
   }
   const RunResult run = simulate(config, 8);
   EXPECT_GT(count_lines(run, R"("event":"evicted")"), 0u);
+}
+
+// An eviction is a fact of the moment it happens: its server line carries the fault's time, on a master (it
+// waited for the next expiry tick, up to 100 ms later) and on a replica (which has no tick, and never wrote it).
+TEST(Simulator, AnEvictionIsRecordedWhenItHappensOnAMasterAndOnAReplica) {
+  RunConfig config = base_config();
+  config.nodes = std::vector<NodeConfig>(2);
+  config.nodes[1].replica_of = 0;
+  config.workload.hold_min_us = 300000;
+  config.workload.hold_max_us = 300000;
+  std::set<std::int64_t> fault_times_us;
+  for (int i = 0; i < 10; ++i) {
+    FaultSpec evict{.at_us = 500000 + i * 350000 + 50000, .kind = FaultKind::evict, .node = i % 2};
+    evict.evict_target = EvictTarget::lock;
+    config.faults.push_back(evict);
+    fault_times_us.insert(evict.at_us);
+  }
+  const RunResult run = simulate(config, 8);
+  const std::regex evicted(R"re("t":(\d+),"kind":"server","node":(\d+),"event":"evicted")re");
+  std::set<int> nodes;
+  int lines = 0;
+  for (const std::string& line : run.history.lines()) {
+    std::smatch match;
+    if (!std::regex_search(line, match, evicted)) continue;
+    ++lines;
+    nodes.insert(std::stoi(match[2].str()));
+    EXPECT_EQ(fault_times_us.count(std::stoll(match[1].str())), 1u) << "recorded at its fault's time: " << line;
+  }
+  EXPECT_GT(lines, 3);
+  EXPECT_EQ(nodes, (std::set<int>{0, 1})) << "the replica's evictions are recorded too";
 }
 
 // A variant's bookkeeping keys (reentrant-hash's request records) outnumber its lock key: a random victim
