@@ -193,6 +193,28 @@ ClientFindJudge::Tally ClientFindJudge::rerun(const RunPlan& plan, const ClientS
   return tally;
 }
 
+Confirmation confirmation_after(int violated, int runs, const ClientSearchSettings& settings) {
+  if (violated >= settings.min_reproductions) return Confirmation::confirmed;
+  const bool one_short = violated > 0 && violated + 1 == settings.min_reproductions;
+  return one_short && runs <= settings.confirm_runs ? Confirmation::rerun_more : Confirmation::not_a_find;
+}
+
+ClientFindJudge::Tally ClientFindJudge::confirm(const Find& find, const std::string& property) {
+  const auto never_settled = [](int, int) { return false; };
+  std::map<std::string, Tally>& cached = confirmed_[find.run];
+  if (cached.empty()) rerun(find.plan, settings_.client, property, settings_.confirm_runs, never_settled, &cached);
+  const Tally first = cached[property];
+  if (confirmation_after(first.violated, first.runs, settings_) != Confirmation::rerun_more) return first;
+  std::fprintf(stderr, "explore %s: run %llu's %s violation reproduced %d of %d reruns: %d more\n", settings_.label.c_str(),
+               static_cast<unsigned long long>(find.run), property.c_str(), first.violated, first.runs, settings_.confirm_runs);
+  RunPlan later = find.plan;
+  later.seed += static_cast<std::uint64_t>(settings_.confirm_runs);  // the next seeds: no rerun repeats one
+  std::map<std::string, Tally> more;
+  rerun(later, settings_.client, property, settings_.confirm_runs, never_settled, &more);
+  for (auto& [name, tally] : more) add_to(cached[name], tally);
+  return cached[property];
+}
+
 bool ClientFindJudge::reproduces(const RunPlan& plan, const std::string& property, int refuted_after, int& spent) const {
   const int need = settings_.min_reproductions, runs = settings_.confirm_runs;
   const Tally tally = rerun(plan, settings_.client, property, runs, [&](int violated, int finished) {
@@ -392,23 +414,19 @@ FindDecision ClientFindJudge::judge(Find& find) {
   }
   // 2. Confirmed: the schedule as found, on its seed and the next ones (for every property the run broke at once).
   int spent = 0;
-  Tally confirmed;
-  if (const auto earlier = confirmed_.find(find.run); earlier != confirmed_.end()) {
-    confirmed = earlier->second[property];
-  } else {
-    confirmed = rerun(find.plan, settings_.client, property, settings_.confirm_runs, [](int, int) { return false; }, &confirmed_[find.run]);
-  }
-  if (confirmed.violated < settings_.min_reproductions) {
+  const Tally confirmed = confirm(find, property);
+  if (confirmation_after(confirmed.violated, confirmed.runs, settings_) != Confirmation::confirmed) {
     std::fprintf(stderr, "explore %s: run %llu's %s violation reproduced %d of %d reruns: not a find\n", settings_.label.c_str(),
                  static_cast<unsigned long long>(find.run), property.c_str(), confirmed.violated, confirmed.runs);
     return FindDecision::not_confirmed;
   }
   std::fprintf(stderr, "explore %s: run %llu's %s violation reproduced %d of %d reruns; deciding and shrinking it\n",
                settings_.label.c_str(), static_cast<unsigned long long>(find.run), property.c_str(), confirmed.violated, confirmed.runs);
-  // 3. The reference as often as the client's rate asks, on the run as found.
-  std::optional<std::string> limit = limit_on(find.plan, reference_runs(confirmed.violated), "found");
+  // 3. The reference as often as the client's rate asks, on the run as found (the rate as of R reruns).
+  const int reproduced_of_r = std::max(1, confirmed.violated * settings_.confirm_runs / std::max(1, confirmed.runs));
+  std::optional<std::string> limit = limit_on(find.plan, reference_runs(reproduced_of_r), "found");
   // 4. Shrunk while it reproduces.
-  if (!limit) find.one_minimal = shrink(find, confirmed.violated, spent);
+  if (!limit) find.one_minimal = shrink(find, reproduced_of_r, spent);
   record.shrink_runs = spent;
   // 5. Written, and the file judged on each of its R seeds, as `lockcheck judge FILE` runs them.
   for (int i = 0; i < settings_.confirm_runs; ++i) seeds.push_back(find.minimal.seed + static_cast<std::uint64_t>(i));

@@ -49,6 +49,13 @@ struct ClientSearchSettings {
   std::string work_dir;                 // each run's scratch (files removed after)
 };
 
+// What R reruns of a find's schedule say (`violated` of `runs` finished): confirmed at min_reproductions; one short
+// of it, seen again but once, after the first R: R more reruns, and confirmed at min_reproductions of 2R (a slow
+// client's race that shows in a quarter of the runs is seen once in five about as often as twice: at 2 of 5 such a
+// find was dropped more often than kept); otherwise not a find.
+enum class Confirmation : std::uint8_t { confirmed, rerun_more, not_a_find };
+Confirmation confirmation_after(int violated, int runs, const ClientSearchSettings& settings);
+
 // The starting configuration of `--client CMD`: the token variant's comparison workload (a single master, the
 // reference lock's kind) with a replica (so failover is in the model), a 500 ms TTL and 4 s runs (a judged run
 // lasts a few seconds), and, for a client that renews by itself, holds up to 3 TTLs.
@@ -108,6 +115,9 @@ class ClientFindJudge {
   // How many reference runs keep a client's rate honest: a lock that reproduced k of R breaks at least once in
   // that many runs with probability 95%, were it as likely to break (at least R, at most 20).
   int reference_runs(int reproduced) const;
+  // The find's reruns as found (confirm_runs of them, or twice that when the first ones were one short); cached
+  // for every property the run broke.
+  Tally confirm(const Find& find, const std::string& property);
   ClientSpec reference_client() const;
   // The reference on `plan` (the find's, or its shrunk one) in `runs` runs at most, stopping at a violation.
   Tally reference_on(const Find& find, const RunPlan& plan, int runs);

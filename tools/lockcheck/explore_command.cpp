@@ -153,7 +153,7 @@ TargetOutcome explore_target(const Target& given, const ExploreCommandOptions& o
     for (const auto& met : outcome.result.limits) outcome.limit_files.push_back(client->judge().file_of(met.example));
     outcome.corpus_notes.push_back(client->cost_summary(outcome.result.runs, outcome.seconds));
     if (outcome.result.not_confirmed > 0) {
-      outcome.corpus_notes.push_back(fmt::format("{} violation(s) reproduced fewer than 2 of {} reruns: not finds",
+      outcome.corpus_notes.push_back(fmt::format("{} violation(s) reproduced fewer than 2 of {} reruns (of twice that, after one): not finds",
                                                  outcome.result.not_confirmed, options.client.confirm_runs));
     }
     return outcome;

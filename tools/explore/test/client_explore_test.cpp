@@ -109,6 +109,21 @@ TEST(ExploreClient, ReferenceIsTheLockOfTheDeploymentsKind) {
   EXPECT_NE(client_reference_for(sentinel).none_because.find("[sentinel]"), std::string::npos);
 }
 
+TEST(ExploreClient, AFindSeenOnceInItsFirstRerunsIsRerunAsOftenAgain) {
+  ClientSearchSettings settings;  // R = 5, at least 2 reproductions
+  EXPECT_EQ(confirmation_after(2, 5, settings), Confirmation::confirmed);
+  EXPECT_EQ(confirmation_after(5, 5, settings), Confirmation::confirmed);
+  EXPECT_EQ(confirmation_after(0, 5, settings), Confirmation::not_a_find) << "never seen again: a fluke";
+  // Once in five: a race that shows in a quarter of the runs does that about as often as twice in five.
+  EXPECT_EQ(confirmation_after(1, 5, settings), Confirmation::rerun_more);
+  EXPECT_EQ(confirmation_after(1, 4, settings), Confirmation::rerun_more) << "a run the judge could not make";
+  EXPECT_EQ(confirmation_after(2, 10, settings), Confirmation::confirmed);
+  EXPECT_EQ(confirmation_after(1, 10, settings), Confirmation::not_a_find) << "R more at most, once";
+  settings.min_reproductions = 1;
+  EXPECT_EQ(confirmation_after(0, 5, settings), Confirmation::not_a_find);
+  EXPECT_EQ(confirmation_after(1, 5, settings), Confirmation::confirmed);
+}
+
 TEST(ExploreClient, ALinkDelayOfOneClientIsDrawnAroundTheTtl) {
   sim::RunConfig base = client_base(false);
   base.nodes = std::vector<sim::NodeConfig>(3);
