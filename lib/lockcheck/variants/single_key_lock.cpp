@@ -109,19 +109,34 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
       tried = co_await attempt_with_ttl(run.key, run.token, run.maybe_ours, run.ttl, run.request);
     }
     if (tried.call.replied()) {
-      const AfterReply next = co_await take_reply(run, tried, sent_at);
+      const AfterReply next = take_reply(run, tried, sent_at);
+      if (next == AfterReply::error) {
+        if (run.maybe_ours) co_await release_token(run.key, run.token, run.request.id);
+        throw_error_reply("acquire", run.key, tried.call.reply);
+      }
       if (next == AfterReply::granted) {
         // A grant hands its lease out.
         LOCKCHECK_ASSERT(run.result.status == AcquireStatus::acquired && run.result.lease);
         co_return std::move(run.result);
+      }
+      if (next == AfterReply::late_grant) {
+        co_await release(*run.late_grant);
+        run.late_grant.reset();
+        // That hold is given back: later attempts are a new request, which must count a hold of their own.
+        run.request.id = new_request_id();
       }
       if (next == AfterReply::stop) break;
     } else {
       if (tried.call.status == CallStatus::unknown) run.maybe_ours = true;
       run.result.detail = tried.call.detail;
     }
-    const bool again = co_await pause_before_retry(run, tried.call.replied());
-    if (!again) break;
+    const RetryPause pause = pause_before_retry(run, tried.call.replied());
+    if (pause.kind == RetryPause::Kind::give_up) break;
+    if (pause.kind == RetryPause::Kind::wait_for_release) {
+      co_await wait_to_retry(run.key, pause.pause, pause.left);
+    } else {
+      co_await clock_.sleep(pause.pause);
+    }
   }
 
   co_await gave_up(run.key, run.token);
@@ -129,18 +144,15 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
                                         run.any_reply);
 }
 
-Task<SingleKeyLock::AfterReply> SingleKeyLock::take_reply(AcquireRun& run, const Attempt& tried, MonoTime sent_at) {
+SingleKeyLock::AfterReply SingleKeyLock::take_reply(AcquireRun& run, const Attempt& tried, MonoTime sent_at) {
   run.any_reply = true;
-  if (tried.call.reply.is_error()) {
-    if (run.maybe_ours) co_await release_token(run.key, run.token, run.request.id);
-    throw_error_reply("acquire", run.key, tried.call.reply);
-  }
+  if (tried.call.reply.is_error()) return AfterReply::error;  // maybe_ours kept: the clean-up reads it
   run.maybe_ours = false;
   if (!tried.granted) {
     ++run.busy_attempts;
     run.result.detail = tried.refused_because.empty() ? "held by another owner" : tried.refused_because;
     if (tried.refused_because.empty()) run.result.refused_at = clock_.monotonic_now();
-    co_return tried.final_refusal ? AfterReply::stop : AfterReply::retry;
+    return tried.final_refusal ? AfterReply::stop : AfterReply::retry;
   }
   const Micros ttl_us = std::chrono::duration_cast<Micros>(run.ttl);
   Lease lease = granted_lease(run.key, run.token, sent_at, ttl_us - drift_margin(options_), tried.fencing_token,
@@ -150,36 +162,29 @@ Task<SingleKeyLock::AfterReply> SingleKeyLock::take_reply(AcquireRun& run, const
   if (clock_.monotonic_now() < lease.valid_until) {
     run.result.status = AcquireStatus::acquired;
     run.result.lease = std::move(lease);
-    co_return AfterReply::granted;
+    return AfterReply::granted;
   }
-  co_await release(lease);
-  // That hold is given back: later attempts are a new request, which must count a hold of their own.
-  run.request.id = new_request_id();
+  run.late_grant = std::move(lease);
   run.result.detail = "the grant arrived after its validity had run out";
-  co_return AfterReply::retry;
+  return AfterReply::late_grant;
 }
 
-Task<bool> SingleKeyLock::pause_before_retry(AcquireRun& run, bool replied) {
-  // Another attempt comes only while the acquire holds nothing: a grant is handed back, never dropped.
-  LOCKCHECK_ASSERT(!run.result.lease);
+SingleKeyLock::RetryPause SingleKeyLock::pause_before_retry(AcquireRun& run, bool replied) {
+  // Another attempt comes only while the acquire holds nothing: a grant is handed out or back, never dropped.
+  LOCKCHECK_ASSERT(!run.result.lease && !run.late_grant);
   const MonoTime now = clock_.monotonic_now();
   if (now >= run.give_up_at) {
-    if (replied || run.unknown_budget == 0) co_return false;
+    if (replied || run.unknown_budget == 0) return {};
     --run.unknown_budget;
-    co_await clock_.sleep(options_.retry.delay_min);
-    co_return true;
+    return {RetryPause::Kind::sleep, options_.retry.delay_min};
   }
   const Micros pause = std::min(backoff_delay(options_.retry, entropy_, std::max<std::uint32_t>(run.busy_attempts, 1)),
                                 run.give_up_at - now);
   // Only a refusal waits for the holder's release (pub/sub variants). After a lost reply the retry comes after
   // the pause: it must run while the request's record of the lost attempt lives (at least one TTL), or it
   // counts that attempt's hold a second time (redisson-like's waiters waited a whole TTL for a message here).
-  if (replied) {
-    co_await wait_to_retry(run.key, pause, run.give_up_at - now);
-  } else {
-    co_await clock_.sleep(pause);
-  }
-  co_return true;
+  if (replied) return {RetryPause::Kind::wait_for_release, pause, run.give_up_at - now};
+  return {RetryPause::Kind::sleep, pause};
 }
 
 Task<void> SingleKeyLock::gave_up(const std::string& key, const std::string& token) {
