@@ -43,7 +43,7 @@ struct ClientSearchSettings {
   bool renews = false;                  // the client renews its lease by itself (holds past the TTL are drawn)
   unsigned parallel = 3;                // judged runs at once
   int confirm_runs = 5;                 // R: reruns of a find's schedule
-  int min_reproductions = 2;            // of R, for a find (and each shrinking step) to count
+  int min_reproductions = 2;            // of R (of 2R, one short: confirmation_after), for a find and a shrink step
   int shrink_runs = 16;                 // judged runs a find's shrinking may spend
   std::string out_dir;                  // where find files go
   std::string work_dir;                 // each run's scratch (files removed after)
