@@ -23,8 +23,10 @@ std::optional<Lease> CountingSemaphore::try_acquire_lease(Micros wait) {
   return std::nullopt;
 }
 
-ReleaseStatus CountingSemaphore::release(Lease& lease) { return run_sync(algorithm().release(lease)); }
+ReleaseStatus CountingSemaphore::release(Lease& lease) {
+  return run_sync(algorithm_for(lease, "release").release(lease));
+}
 
-RenewStatus CountingSemaphore::renew(Lease& lease) { return run_sync(algorithm().renew(lease)); }
+RenewStatus CountingSemaphore::renew(Lease& lease) { return run_sync(algorithm_for(lease, "renew").renew(lease)); }
 
 }  // namespace lockcheck

@@ -21,8 +21,8 @@ std::optional<Lease> FairMutex::try_acquire(Micros wait) {
   return std::nullopt;
 }
 
-ReleaseStatus FairMutex::release(Lease& lease) { return run_sync(algorithm().release(lease)); }
+ReleaseStatus FairMutex::release(Lease& lease) { return run_sync(algorithm_for(lease, "release").release(lease)); }
 
-RenewStatus FairMutex::renew(Lease& lease) { return run_sync(algorithm().renew(lease)); }
+RenewStatus FairMutex::renew(Lease& lease) { return run_sync(algorithm_for(lease, "renew").renew(lease)); }
 
 }  // namespace lockcheck

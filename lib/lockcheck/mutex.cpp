@@ -29,9 +29,9 @@ std::optional<Lease> Mutex::try_acquire(Micros wait) {
   return lease_or_throw(run_sync(algorithm().acquire(key(), wait)), key());
 }
 
-ReleaseStatus Mutex::release(Lease& lease) { return run_sync(algorithm().release(lease)); }
+ReleaseStatus Mutex::release(Lease& lease) { return run_sync(algorithm_for(lease, "release").release(lease)); }
 
-RenewStatus Mutex::renew(Lease& lease) { return run_sync(algorithm().renew(lease)); }
+RenewStatus Mutex::renew(Lease& lease) { return run_sync(algorithm_for(lease, "renew").renew(lease)); }
 
 Guard Mutex::guard() {
   std::optional<Lease> lease = try_acquire(lock_wait());

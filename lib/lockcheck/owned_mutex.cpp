@@ -6,6 +6,14 @@
 
 namespace lockcheck {
 
+LockAlgorithm& OwnedMutex::algorithm_for(const Lease& lease, const char* operation) {
+  if (lease.token.empty()) {
+    throw InvalidArgument(
+        fmt::format("{} of lock '{}': the lease holds nothing (no acquire returned it)", operation, key()));
+  }
+  return *algorithm_;
+}
+
 OwnedMutex::OwnedMutex(Client& client, std::string key, OwnedMutexSettings settings, const BuildAlgorithm& build)
     : settings_(std::move(settings)),
       algorithm_(build(client, spawner_)),

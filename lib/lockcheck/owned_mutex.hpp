@@ -75,6 +75,9 @@ class OwnedMutex {
   bool try_lock_in(Micros wait, HoldMode mode);
   void lock_in(HoldMode mode);
   LockAlgorithm& algorithm() { return *algorithm_; }
+  // The algorithm, for the lease-level release and renew: throws InvalidArgument for a lease no acquire returned
+  // (no token), which the algorithms take as broken invariant (they abort).
+  LockAlgorithm& algorithm_for(const Lease& lease, const char* operation);
   std::uint32_t hold_count() const { return core_.holds(this_thread_owner()); }
   Micros lock_wait() const { return settings_.lock_wait; }
   void report(const std::string& message) const noexcept;

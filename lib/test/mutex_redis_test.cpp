@@ -365,6 +365,11 @@ TEST(MutexInputs, BadInputsGiveClearErrors) {
   EXPECT_THROW(Mutex(client, "", quick_options()), InvalidArgument);
   EXPECT_THROW(Mutex(client, "k", quick_options(0ms)), InvalidArgument);
   EXPECT_THROW(Mutex(client, "k", quick_options(Millis(1LL << 40))), InvalidArgument);
+  // A lease no acquire returned is bad input at the lease-level API, not a broken invariant of the lock (abort).
+  Mutex mutex(client, "k", quick_options());
+  Lease none;
+  EXPECT_THROW(mutex.release(none), InvalidArgument);
+  EXPECT_THROW(mutex.renew(none), InvalidArgument);
 }
 
 TEST(MutexErrors, ErrorRepliesAreTypedNotSwallowed) {
