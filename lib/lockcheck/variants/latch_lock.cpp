@@ -22,6 +22,14 @@ const Script& remaining_script() {
   return script;
 }
 
+// The latch's scripts answer the count still missing; anything else (a proxy that did not run them) is no count,
+// and would read as 0: an open latch nobody counted down.
+void require_count(const Reply& reply, const char* operation, const std::string& key) {
+  if (reply.kind != Reply::Kind::integer) {
+    throw RedisError(fmt::format("{} latch '{}': the server answered {}, not a count", operation, key, to_string(reply)));
+  }
+}
+
 }  // namespace
 
 LatchLock::LatchLock(Port& port, Clock& clock, Entropy& entropy, LockOptions options, std::uint32_t count,
@@ -73,10 +81,7 @@ Task<CountDownResult> LatchLock::count_down(std::string key, std::string partici
       continue;
     }
     if (call.reply.is_error()) throw RedisError(fmt::format("count_down of latch '{}' failed: {}", key, call.reply.text));
-    // The script answers the count still missing; anything else is no count (a proxy that did not run it).
-    if (call.reply.kind != Reply::Kind::integer) {
-      throw RedisError(fmt::format("count_down of latch '{}': the server answered {}, not a count", key, to_string(call.reply)));
-    }
+    require_count(call.reply, "count_down of", key);
     maybe_ran = true;
     result.remaining = call.reply.integer;
     if (co_await replicated()) {
@@ -97,10 +102,7 @@ Task<CallResult> LatchLock::remaining(const std::string& key) {
   if (call.replied() && call.reply.is_error()) {
     throw RedisError(fmt::format("wait on latch '{}' failed: {}", key, call.reply.text));
   }
-  // Anything but a count would read as 0, an open latch nobody counted down.
-  if (call.replied() && call.reply.kind != Reply::Kind::integer) {
-    throw RedisError(fmt::format("wait on latch '{}': the server answered {}, not a count", key, to_string(call.reply)));
-  }
+  if (call.replied()) require_count(call.reply, "wait on", key);
   co_return call;
 }
 
