@@ -147,7 +147,9 @@ Task<CallResult> SimPort::await_message(std::size_t service, std::string channel
     co_return CallResult::of(Reply::bulk(std::move(payload)));
   }
   auto pending = std::make_shared<PendingCall>();
-  inbox.waiter = pending;
+  // Waiters that timed out leave here (a channel no message ever reaches would keep them all).
+  std::erase_if(inbox.waiters, [](const std::shared_ptr<PendingCall>& waiter) { return waiter->settled; });
+  inbox.waiters.push_back(pending);
   const std::int64_t deadline_local = process_.local_now() + std::max<std::int64_t>(timeout.count(), 0);
   process_.schedule(process_.clock_model().true_time_of(deadline_local), [pending] {
     pending->settle(CallResult::failed(CallStatus::unknown, "no message before the timeout"));
@@ -159,8 +161,12 @@ Task<CallResult> SimPort::await_message(std::size_t service, std::string channel
 
 void ClientProcess::receive_message(std::size_t service, const std::string& channel, std::string payload) {
   Inbox& box = inbox(service, channel);
-  if (box.waiter && !box.waiter->settled) {
-    std::exchange(box.waiter, {})->settle(CallResult::of(Reply::bulk(std::move(payload))));
+  // Bounded by the waiters: each round removes one.
+  while (!box.waiters.empty()) {
+    const std::shared_ptr<PendingCall> waiter = std::move(box.waiters.front());
+    box.waiters.pop_front();
+    if (waiter->settled) continue;  // timed out already
+    waiter->settle(CallResult::of(Reply::bulk(std::move(payload))));
     return;
   }
   box.queued.push_back(std::move(payload));

@@ -134,10 +134,11 @@ class ClientProcess final : public Spawner {
   std::shared_ptr<Spawned> spawn(Task<void> task) override;
 
   // Pub/sub messages delivered to this process, per (service, channel): queued (the newest few) until a
-  // waiter takes one. Cleared by a crash, like a closed connection.
+  // waiter takes one; each message wakes one waiter, the longest waiting first (as the threads of a real
+  // client take turns on one subscribed connection). Cleared by a crash, like a closed connection.
   struct Inbox {
     std::deque<std::string> queued;
-    std::shared_ptr<PendingCall> waiter;
+    std::deque<std::shared_ptr<PendingCall>> waiters;  // a timed-out one stays until the next wait or message
   };
   Inbox& inbox(std::size_t service, const std::string& channel) { return inboxes_[{service, channel}]; }
   void receive_message(std::size_t service, const std::string& channel, std::string payload);
