@@ -23,17 +23,25 @@ Task<void> wait_for_message(World& world, int waiter, std::vector<Woken>& woken)
   woken.push_back(Woken{waiter, message.replied() ? message.reply.text : std::string(), world.scheduler().now()});
 }
 
-TEST(PubSubWaiters, EachMessageWakesOneWaiterOldestFirst) {
-  RunConfig config;
-  config.clients = std::vector<ClientConfig>(1);
-  config.nodes = std::vector<NodeConfig>(1);
-  World world(config, 3);
+// One process on one node, and what its waiters got.
+class PubSubWaiters : public ::testing::Test {
+ protected:
+  static RunConfig one_process_one_node() {
+    RunConfig config;
+    config.clients = std::vector<ClientConfig>(1);
+    config.nodes = std::vector<NodeConfig>(1);
+    return config;
+  }
+  World world{one_process_one_node(), 3};
   ClientProcess& process = world.client(0);
   std::vector<Woken> woken;
+};
+
+TEST_F(PubSubWaiters, EachMessageWakesOneWaiterOldestFirst) {
   (void)process.spawn(wait_for_message(world, 1, woken));
   (void)process.spawn(wait_for_message(world, 2, woken));
-  world.scheduler().at(100'000, [&process] { process.receive_message(0, "released", "first"); });
-  world.scheduler().at(200'000, [&process] { process.receive_message(0, "released", "second"); });
+  world.scheduler().at(100'000, [this] { process.receive_message(0, "released", "first"); });
+  world.scheduler().at(200'000, [this] { process.receive_message(0, "released", "second"); });
   world.scheduler().run_until(10'000'000, 1'000'000);
 
   ASSERT_EQ(woken.size(), 2u);
@@ -45,15 +53,9 @@ TEST(PubSubWaiters, EachMessageWakesOneWaiterOldestFirst) {
   EXPECT_EQ(woken[1].at_us, 200'000);
 }
 
-TEST(PubSubWaiters, AWaiterThatTimedOutTakesNoLaterMessage) {
-  RunConfig config;
-  config.clients = std::vector<ClientConfig>(1);
-  config.nodes = std::vector<NodeConfig>(1);
-  World world(config, 3);
-  ClientProcess& process = world.client(0);
-  std::vector<Woken> woken;
+TEST_F(PubSubWaiters, AWaiterThatTimedOutTakesNoLaterMessage) {
   (void)process.spawn(wait_for_message(world, 1, woken));
-  world.scheduler().at(6'000'000, [&world, &process, &woken] {
+  world.scheduler().at(6'000'000, [this] {
     (void)process.spawn(wait_for_message(world, 2, woken));
     process.receive_message(0, "released", "late");
   });
