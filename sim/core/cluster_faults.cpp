@@ -2,6 +2,7 @@
 #include "core/cluster_faults.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include "lockcheck/assert.hpp"
 #include "lockcheck/key_slot.hpp"
@@ -28,13 +29,22 @@ void ClusterFaults::slot_migration(const FaultSpec& fault, FaultLine& line) {
   cluster_.begin_migration(slot, to);
   // The keys move at once, as redis-cli's MIGRATE loop does (clients asking the old owner for them then get
   // -ASK); at the end the slot is the target's (-MOVED).
-  world_.scheduler.after(std::min<std::int64_t>(kMigrateAfterUs, fault.duration_us), [this, slot] {
+  // A step that meets a node down fails as redis-cli's MIGRATE or SETSLOT NODE would, and the reshard stops
+  // there: the keys stay where they are and the slot stays open (a later reshard of it is refused above).
+  auto stopped = std::make_shared<bool>(false);
+  world_.scheduler.after(std::min<std::int64_t>(kMigrateAfterUs, fault.duration_us), [this, slot, from, to, stopped] {
+    if (!node(from).up() || !node(to).up()) {
+      *stopped = true;
+      return;
+    }
     int source = -1, target = -1;
     if (!cluster_.move_keys(slot, source, target)) return;
-    if (node(source).up()) world_.replication.replicate(node(source));
-    if (node(target).up()) world_.replication.replicate(node(target));
+    LOCKCHECK_ASSERT(source == from && target == to);  // nothing else moves an open slot
+    world_.replication.replicate(node(source));
+    world_.replication.replicate(node(target));
   });
-  world_.scheduler.after(fault.duration_us, [this, slot, to] {
+  world_.scheduler.after(fault.duration_us, [this, slot, to, stopped] {
+    if (*stopped || !node(to).up()) return;
     if (cluster_.finish_migration(slot)) world_.write_fault_line(fault_lines::slot_migrated(to, slot));
   });
 }
