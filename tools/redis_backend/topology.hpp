@@ -170,6 +170,7 @@ class Topology {
   int lock_slot_ = 0;
   int lock_slot_owner_ = -1;
   int migration_target_ = -1;
+  bool migration_stopped_ = false;  // a step met a node down: the slot stays open (no later reshard)
   int refusing_port_ = 0;  // bound, never listening: keeps clients off a restarting node
   int refusing_fd_ = -1;
   Gaps retired_gaps_;  // of observers already stopped

@@ -64,6 +64,8 @@ void Topology::cluster_failover(int replica, int old_master) {
 bool Topology::begin_slot_migration(int target, int& from) {
   from = lock_slot_owner_;
   if (migration_target_ >= 0 || from == target || replica_of_.at(static_cast<std::size_t>(target)) >= 0) return false;
+  if (!servers_[static_cast<std::size_t>(target)]->up() || !servers_[static_cast<std::size_t>(from)]->up()) return false;
+  migration_stopped_ = false;
   const std::string slot = std::to_string(lock_slot_);
   run_command(servers_[static_cast<std::size_t>(target)]->port(),
               {"CLUSTER", "SETSLOT", slot, "IMPORTING", node_ids_[static_cast<std::size_t>(from)]});
@@ -75,6 +77,12 @@ bool Topology::begin_slot_migration(int target, int& from) {
 
 void Topology::migrate_slot_keys() {
   if (migration_target_ < 0) return;
+  // A MIGRATE that meets a node down fails, and redis-cli --cluster stops the reshard there: the keys stay with
+  // their owner and the slot stays open, as the simulator's ClusterFaults::slot_migration has it.
+  if (!servers_[static_cast<std::size_t>(lock_slot_owner_)]->up() || !servers_[static_cast<std::size_t>(migration_target_)]->up()) {
+    migration_stopped_ = true;
+    return;
+  }
   const int source = servers_[static_cast<std::size_t>(lock_slot_owner_)]->port();
   const Reply keys = run_command(source, {"CLUSTER", "GETKEYSINSLOT", std::to_string(lock_slot_), "1000"});
   if (keys.elements.empty()) return;
@@ -84,7 +92,11 @@ void Topology::migrate_slot_keys() {
 }
 
 bool Topology::finish_slot_migration() {
-  if (migration_target_ < 0) return false;
+  if (migration_target_ < 0 || migration_stopped_) return false;
+  if (!servers_[static_cast<std::size_t>(migration_target_)]->up()) {
+    migration_stopped_ = true;  // SETSLOT NODE at the target failed: the slot stays open
+    return false;
+  }
   const std::string slot = std::to_string(lock_slot_);
   const std::string& id = node_ids_[static_cast<std::size_t>(migration_target_)];
   // The target first, then the old owner (which then answers -MOVED), then the other masters; gossip would
@@ -95,7 +107,12 @@ bool Topology::finish_slot_migration() {
       order.push_back(static_cast<int>(node));
     }
   }
-  for (int node : order) run_command(servers_[static_cast<std::size_t>(node)]->port(), {"CLUSTER", "SETSLOT", slot, "NODE", id});
+  for (int node : order) {
+    // A node down learns the new owner from the target's higher epoch once it is back.
+    if (servers_[static_cast<std::size_t>(node)]->up()) {
+      run_command(servers_[static_cast<std::size_t>(node)]->port(), {"CLUSTER", "SETSLOT", slot, "NODE", id});
+    }
+  }
   lock_slot_owner_ = migration_target_;
   migration_target_ = -1;
   return true;
