@@ -45,6 +45,9 @@ class RedisServer {
   void kill();
   // Starts again on the same port (after kill()), waiting until it answers as the process it started.
   void restart();
+  // Options every later start adds to the command line: a setting a test made with CONFIG SET that must outlive
+  // a restart, as a line of a config file does (a cluster node's cluster-announce-port).
+  void keep_across_restarts(std::vector<std::string> args) { extra_args_.insert(extra_args_.end(), args.begin(), args.end()); }
   // SIGSTOP / SIGCONT: the server keeps its sockets (connects and writes still succeed into kernel buffers)
   // but answers nothing until resumed, like a GC pause or a VM freeze. The destructor's SIGKILL still works.
   void pause();

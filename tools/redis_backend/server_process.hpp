@@ -45,6 +45,8 @@ class ServerProcess {
   bool up() const { return server_->pid() > 0; }  // not killed, or restarted since
   // Starts again on the same port; keep_data false removes the AOF first (a restart without data).
   void restart(bool keep_data);
+  // RedisServer::keep_across_restarts.
+  void keep_across_restarts(std::vector<std::string> args) { server_->keep_across_restarts(std::move(args)); }
 
  private:
   void configure_program() const;

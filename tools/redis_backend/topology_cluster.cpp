@@ -26,6 +26,10 @@ void Topology::start_cluster(const std::string& directory, const std::string& cl
                        "--cluster-announce-bus-port", std::to_string(bus_links_.back()->port())};
     servers_[i] = std::make_unique<ServerProcess>(spec);
     announce_links_.push_back(std::make_unique<LinkProxy>(servers_[i]->port(), 0));
+    // form_cluster sets it with CONFIG SET (the proxy needs the server's port first); a restart keeps it, as a
+    // config file line would: a restarted node announcing its own port is named so in -MOVED, -ASK and CLUSTER
+    // SLOTS, a port the clients do not know.
+    servers_[i]->keep_across_restarts({"--cluster-announce-port", std::to_string(announce_links_.back()->port())});
     members.push_back(ClusterMember{servers_[i]->port(), bus_links_.back()->port(), announce_links_.back()->port(), replica_of_[i]});
   }
   form_cluster(members, config_.cluster);
