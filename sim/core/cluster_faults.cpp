@@ -117,6 +117,17 @@ bool ClusterFaults::restart_failed_master(int id, RestartMode mode) {
   return true;
 }
 
+void ClusterFaults::hold_down_restarted_master(int id) {
+  if (node(id).replica_of() >= 0 || cluster_.master_of(id) >= 0) return;
+  cluster_.hold_down_after_start(id);
+  // Redis 7.0's clusterUpdateState: a master keeps its state FAIL for CLUSTER_WRITABLE_DELAY after it starts.
+  constexpr std::int64_t kWritableDelayUs = 2'000'000;
+  world_.scheduler.after(kWritableDelayUs, [this, id, incarnation = node(id).crashes()] {
+    // A crash since then started another delay, which ends it.
+    if (node(id).crashes() == incarnation) cluster_.writable(id);
+  });
+}
+
 void ClusterFaults::heal() {
   for (auto& old_master : world_.nodes) {
     const int id = old_master->id();

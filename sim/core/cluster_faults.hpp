@@ -25,6 +25,8 @@ class ClusterFaults {
   // node_restart of a master failed over while down: it loads its nodes.conf, learns that its slots have a
   // newer owner and rejoins as that node's replica. False when `node` was not failed over.
   bool restart_failed_master(int node, RestartMode mode);
+  // node_restart of a master that kept its slots: CLUSTERDOWN for Redis's writable delay (2 s), then it serves.
+  void hold_down_restarted_master(int node);
 
  private:
   SimNode& node(int id) { return world_.node(id); }

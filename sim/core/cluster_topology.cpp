@@ -53,8 +53,26 @@ ClusterTopology::ClusterTopology(const ClusterConfig& config, std::vector<std::u
 
 void ClusterTopology::share_view() {
   for (auto& node : nodes_) {
-    if (!isolated(node->id())) node->mock().set_cluster_view(view_, node->id());
+    const int id = node->id();
+    if (isolated(id)) continue;
+    if (starting_.count(id) == 0) {
+      node->mock().set_cluster_view(view_, id);
+      continue;
+    }
+    auto down = std::make_shared<mock::ClusterView>(*view_);
+    down->state_ok = false;
+    node->mock().set_cluster_view(std::move(down), id);
   }
+}
+
+void ClusterTopology::hold_down_after_start(int node) {
+  LOCKCHECK_ASSERT(master_of(node) < 0);  // only a master waits (a replica serves no write anyway)
+  starting_.insert(node);
+  share_view();
+}
+
+void ClusterTopology::writable(int node) {
+  if (starting_.erase(node) > 0) share_view();
 }
 
 void ClusterTopology::rejoin(int node) {

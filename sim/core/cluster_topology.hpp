@@ -35,6 +35,11 @@ class ClusterTopology {
   // (CLUSTERDOWN: it lost the majority), until rejoin().
   void failover(int old_master, int promoted, bool old_master_isolated = false);
   bool isolated(int node) const { return isolated_.count(node) != 0; }
+  // A master just restarted starts with its cluster state FAIL (CLUSTERDOWN to every keyed command) until
+  // writable() ends it: Redis's CLUSTER_WRITABLE_DELAY. Meanwhile it keeps no view of its own past the down
+  // flag; the cluster's changes reach it at writable().
+  void hold_down_after_start(int node);
+  void writable(int node);
   // The master `node` replicates in the cluster's view (-1 for a master).
   int master_of(int node) const;
   // A failed old master (isolated, or restarted after its failover) reaches the majority again and takes the
@@ -61,6 +66,7 @@ class ClusterTopology {
   std::vector<std::string> addresses_;
   std::vector<std::unique_ptr<ClusterPort>> ports_;
   std::set<int> isolated_;
+  std::set<int> starting_;  // restarted masters still within their writable delay
 };
 
 }  // namespace lockcheck::sim

@@ -39,6 +39,7 @@ class SimNode final : public mock::Observer {
 
   int id() const { return id_; }
   bool up() const { return up_; }
+  std::uint64_t crashes() const { return crashes_; }  // how often it crashed: tells one incarnation from the next
   int replica_of() const { return replica_of_; }
   ClockModel& clock() { return clock_; }
   mock::Node& mock() { return *node_; }

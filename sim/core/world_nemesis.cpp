@@ -80,6 +80,7 @@ struct World::Faults {
     line.write();
     if (world.cluster_ && world.cluster_faults_->restart_failed_master(fault.node, fault.mode)) return;
     world.node(fault.node).restart(fault.mode);
+    if (world.cluster_) world.cluster_faults_->hold_down_restarted_master(fault.node);
     // A failed-over master comes back and the sentinels turn it into a replica (taken as instant here).
     if (world.sentinel_) world.sentinel_faults_->rejoin_as_replica(fault.node);
   }

@@ -113,6 +113,23 @@ TEST(ClusterSim, AMigrationWhoseTargetIsDownMovesNoKeyAndHandsNoSlot) {
   EXPECT_EQ(count_lines(run, R"("result":"not_owned")"), 0u);
 }
 
+// A master restarted (not failed over) starts with its cluster state FAIL and turns it OK only 2 s after its
+// start (Redis's CLUSTER_WRITABLE_DELAY in clusterUpdateState), so that the cluster can reconfigure it first:
+// until then it answers CLUSTERDOWN. The simulator once let it serve at once.
+TEST(ClusterSim, ARestartedMasterAnswersClusterDownForTwoSeconds) {
+  RunConfig config = cluster_config(3, 0);  // "lock" (slot 8718) on node 1
+  config.duration_us = 5000000;
+  config.clients = std::vector<ClientConfig>(2);
+  config.workload.hold_min_us = 50000;
+  config.workload.hold_max_us = 100000;
+  config.faults.push_back(FaultSpec{.at_us = 1000000, .kind = FaultKind::node_crash, .node = 1});
+  config.faults.push_back(FaultSpec{.at_us = 1200000, .kind = FaultKind::node_restart, .node = 1, .mode = RestartMode::kept});
+  const RunResult run = simulate(config, 5);
+  const std::string created = R"("kind":"server","node":1,"event":"created","key":"lock")";
+  EXPECT_EQ(count_lines_between(run, created, 1000000, 3200000), 0u) << "no grant while its state is FAIL";
+  EXPECT_GT(count_lines_between(run, created, 3200000), 0u) << "it serves again once the delay is over";
+}
+
 TEST(ClusterSim, TwoKeyLockKeepsWorkingAfterItsSlotMigrates) {
   // The fenced lock's script touches "{lock}" and "{lock}:fence": while the slot moves and the lock is free,
   // the importing node answers -TRYAGAIN (one key there, one missing). Nothing ran: clients wait and retry,
