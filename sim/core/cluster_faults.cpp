@@ -118,6 +118,7 @@ bool ClusterFaults::restart_failed_master(int id, RestartMode mode) {
 }
 
 void ClusterFaults::hold_down_restarted_master(int id) {
+  LOCKCHECK_ASSERT(node(id).up());  // called once its restart is done
   if (node(id).replica_of() >= 0 || cluster_.master_of(id) >= 0) return;
   cluster_.hold_down_after_start(id);
   // Redis 7.0's clusterUpdateState: a master keeps its state FAIL for CLUSTER_WRITABLE_DELAY after it starts.

@@ -54,6 +54,8 @@ ClusterTopology::ClusterTopology(const ClusterConfig& config, std::vector<std::u
 void ClusterTopology::share_view() {
   for (auto& node : nodes_) {
     const int id = node->id();
+    // An isolated old master was failed over: restarted, it is no master, so it never waits as one.
+    LOCKCHECK_ASSERT(!(isolated(id) && starting_.count(id) > 0));
     if (isolated(id)) continue;
     if (starting_.count(id) == 0) {
       node->mock().set_cluster_view(view_, id);

@@ -171,6 +171,7 @@ void ClientProcess::receive_message(std::size_t service, const std::string& chan
   }
   box.queued.push_back(std::move(payload));
   while (box.queued.size() > kMaxQueuedMessages) box.queued.pop_front();
+  LOCKCHECK_ASSERT(!box.queued.empty() && box.queued.size() <= kMaxQueuedMessages);
 }
 
 ClientProcess::ClientProcess(ProcessHost& world, int id, ClockModel clock, std::uint64_t seed)
