@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "client_link_delay.hpp"
+#include "lockcheck/assert.hpp"
 #include "nemesis/fault_space.hpp"
 #include "known_limit.hpp"
 #include "shrink.hpp"  // tools/shrink
@@ -191,6 +192,13 @@ ClientFindJudge::Tally ClientFindJudge::rerun(const RunPlan& plan, const ClientS
   for (auto& thread : threads) thread.join();
   if (error) std::rethrow_exception(error);
   return tally;
+}
+
+std::string client_evidence(int confirmed_violated, int confirmed_runs, int file_violated, int file_runs) {
+  LOCKCHECK_ASSERT(confirmed_violated > 0 && confirmed_violated <= confirmed_runs && file_violated <= file_runs);
+  const std::string as_found = fmt::format("{} of {} reruns as found", confirmed_violated, confirmed_runs);
+  if (file_violated == 0) return fmt::format("{} (the written file's {} runs: none)", as_found, file_runs);
+  return fmt::format("{}, {} of {} runs of the written file", as_found, file_violated, file_runs);
 }
 
 Confirmation confirmation_after(int violated, int runs, const ClientSearchSettings& settings) {
@@ -420,6 +428,8 @@ FindDecision ClientFindJudge::judge(Find& find) {
                  static_cast<unsigned long long>(find.run), property.c_str(), confirmed.violated, confirmed.runs);
     return FindDecision::not_confirmed;
   }
+  // When the written file reproduces it, its first violation replaces this one (step 5).
+  find.violation_us = confirmed.violation_us;
   std::fprintf(stderr, "explore %s: run %llu's %s violation reproduced %d of %d reruns; deciding and shrinking it\n",
                settings_.label.c_str(), static_cast<unsigned long long>(find.run), property.c_str(), confirmed.violated, confirmed.runs);
   // 3. The reference as often as the client's rate asks, on the run as found (the rate as of R reruns).
@@ -482,9 +492,9 @@ FindDecision ClientFindJudge::judge(Find& find) {
   find.decided_by = limit ? *limit
                     : theory ? fmt::format("no case of the theory explains it, and {}", theory_because)
                              : fmt::format("{} ({}) keeps it under the same schedule ({} runs with no violation, "
-                                           "against {} of {} for the client)",
-                                           reference_lock(), reference_name(), record.reference_runs, from_file.violated,
-                                           from_file.runs);
+                                           "against {} for the client)",
+                                           reference_lock(), reference_name(), record.reference_runs,
+                                           client_evidence(confirmed.violated, confirmed.runs, from_file.violated, from_file.runs));
   // The file says the final decision (and takes a limit's name when it was decided only now).
   std::error_code ignored;
   std::filesystem::remove(path, ignored);

@@ -56,6 +56,11 @@ struct ClientSearchSettings {
 enum class Confirmation : std::uint8_t { confirmed, rerun_more, not_a_find };
 Confirmation confirmation_after(int violated, int runs, const ClientSearchSettings& settings);
 
+// What a find's own-bug decision cites for the client: its reruns as found (`confirmed_violated` of
+// `confirmed_runs`), and the written file's runs when those saw it too. A file that reproduced nothing in its
+// few runs (a race seen in 2 of 10) is no evidence of its own; the reruns as found are.
+std::string client_evidence(int confirmed_violated, int confirmed_runs, int file_violated, int file_runs);
+
 // The starting configuration of `--client CMD`: the token variant's comparison workload (a single master, the
 // reference lock's kind) with a replica (so failover is in the model), a 500 ms TTL and 4 s runs (a judged run
 // lasts a few seconds), and, for a client that renews by itself, holds up to 3 TTLs.

@@ -124,6 +124,13 @@ TEST(ExploreClient, AFindSeenOnceInItsFirstRerunsIsRerunAsOftenAgain) {
   EXPECT_EQ(confirmation_after(1, 5, settings), Confirmation::confirmed);
 }
 
+// rl369's bench printed an own bug "against 0 of 5 for the client" (its written file reproduced none of 5,
+// the schedule as found 2 of 10): the reruns as found are the evidence, the file's runs only beside them.
+TEST(ExploreClient, AnOwnBugCitesTheRerunsAsFoundWhenItsFileReproducedNone) {
+  EXPECT_EQ(client_evidence(2, 10, 0, 5), "2 of 10 reruns as found (the written file's 5 runs: none)");
+  EXPECT_EQ(client_evidence(5, 5, 4, 5), "5 of 5 reruns as found, 4 of 5 runs of the written file");
+}
+
 TEST(ExploreClient, ALinkDelayOfOneClientIsDrawnAroundTheTtl) {
   sim::RunConfig base = client_base(false);
   base.nodes = std::vector<sim::NodeConfig>(3);
