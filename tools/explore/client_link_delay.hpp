@@ -14,7 +14,8 @@
 namespace lockcheck::explore {
 
 // Redraws `config`'s link overrides from `base`'s own: in one run of three, one client (below config's count)
-// gets every one of its links delayed by 0.5 to 1.5 TTLs each way (whole milliseconds), and the command timeout
+// gets every one of its links delayed by 0.5 to 1.5 TTLs each way (whole milliseconds); in half of those runs the
+// clients are cut to two (the slow one and one contender, faults on the others moved to them), and the command timeout
 // is raised to twice the round trip at least, so that the delay is a slow reply, not a timeout (as slow_node
 // keeps within the timeout). Otherwise `base`'s links and command timeout as they are. Each way, not the round
 // trip, is what must pass the TTL less a hold: the client's SET starts its TTL when it lands, and the grant's

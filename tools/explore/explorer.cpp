@@ -274,7 +274,10 @@ RunPlan Explorer::mutated_plan() {
       default:
         draw_workload(base_, can_renew_, prng_, plan.config);
         options_.pins.apply(plan.config);
-        if (options_.draw_links) options_.draw_links(plan.config, prng_);
+        // A kept run whose slow link was all it had needs a fault once the redraw leaves its links fast.
+        if (options_.draw_links && !options_.draw_links(plan.config, prng_) && faults.empty() && !kinds_.empty()) {
+          draw_fault_in(kinds_[prng_.below(kinds_.size())], plan.config);
+        }
         break;
     }
   }

@@ -171,6 +171,30 @@ TEST(ExploreClient, ALinkDelayOfOneClientIsDrawnAroundTheTtl) {
   EXPECT_LT(delayed, 140);
 }
 
+TEST(ExploreClient, HalfTheSlowLinkRunsKeepOneFastContender) {
+  // A slow client wins its SET only on a free key; with four fast clients taking turns it seldom is.
+  const sim::RunConfig base = client_base(false);
+  sim::Prng prng(5);
+  int slow = 0, two = 0;
+  for (int draw = 0; draw < 600; ++draw) {
+    sim::RunConfig config = base;
+    config.clients = std::vector<sim::ClientConfig>(5);
+    config.faults = {sim::FaultSpec{.at_us = 1000, .kind = sim::FaultKind::pause, .process = 4, .duration_us = 1000}};
+    if (!draw_client_link_delay(base, config, prng)) {
+      EXPECT_EQ(config.clients.size(), 5u) << "no slow link, the clients as drawn";
+      continue;
+    }
+    ++slow;
+    if (config.clients.size() == 5) continue;
+    ++two;
+    ASSERT_EQ(config.clients.size(), 2u);
+    EXPECT_LT(delayed_processes(base, config).at(0), 2);
+    EXPECT_EQ(config.faults.at(0).process, 0) << "the fault on process 4 moves to one of the two";
+  }
+  EXPECT_GT(two, slow / 4);
+  EXPECT_LT(two, slow * 3 / 4);
+}
+
 TEST(ExploreClient, RedrawingALinkDelayNeverLengthensARunPastOneDrawsExtra) {
   // A kept run is mutated again and again, and each mutation may redraw its link delay: the run is the base's
   // length plus eight of the delay it has now, never the extras of every earlier draw piled up (runs of 17 s
