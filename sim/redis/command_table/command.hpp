@@ -1,9 +1,12 @@
 #pragma once
-// A command table's row: name, arity (Redis convention: n exact, -n at least n), flags and handler.
+// A command table's row: every fact about a command (name, arity, flags, where its keys are, its group, handler,
+// a container's subcommands), so a command is added in one place: its family's table.
 #include <cstdint>
 #include <span>
 #include <string_view>
 
+#include "redis/command_table/command_group.hpp"
+#include "redis/command_table/key_spec.hpp"
 #include "redis/keyspace/keyspace.hpp"
 #include "lockcheck/reply.hpp"
 
@@ -43,12 +46,24 @@ struct SubcommandSpec {
   int arity;              // Redis's convention, counting the container: n exactly, -n at least n
 };
 
+// Built by a constructor, not as an aggregate: a row that leaves out its keys does not compile (an aggregate
+// would quietly take a default, and COMMAND INFO and the ACL key checks would read argument 1 as its key).
 struct CommandSpec {
-  std::string_view name;      // lower case
+  constexpr CommandSpec(std::string_view name, int arity, std::uint32_t flags, KeySpec keys, Handler handler,
+                        std::span<const SubcommandSpec> subcommands = {}, CommandGroup group = CommandGroup::kOfFamily)
+      : name(name), arity(arity), flags(flags), keys(keys), handler(handler), subcommands(subcommands), group(group) {}
+  // A row whose group is not its family's.
+  constexpr CommandSpec(std::string_view name, int arity, std::uint32_t flags, KeySpec keys, Handler handler,
+                        CommandGroup group)
+      : CommandSpec(name, arity, flags, keys, handler, {}, group) {}
+
+  std::string_view name;  // lower case
   int arity;
   std::uint32_t flags;
+  KeySpec keys;
   Handler handler;
-  std::span<const SubcommandSpec> subcommands{};  // a container's; empty: not a container
+  std::span<const SubcommandSpec> subcommands;  // a container's; empty: not a container
+  CommandGroup group;                           // once in a table, never kOfFamily
 };
 
 // In the process's command table (command_table.hpp: the one the first Node installed):

@@ -30,6 +30,16 @@ bool same_name(std::string_view lower, std::string_view name) {
   return true;
 }
 
+// A KeySpec the key finders can walk: a range with a forward step (last -1 or -2 counts from the end) or none,
+// a count only after a range that ends before it, and GETKEYS told to follow a count only where there is one.
+bool readable(const KeySpec& keys) {
+  const bool no_range = keys.first == 0 && keys.last == 0 && keys.step == 0;
+  const bool range = keys.first > 0 && keys.step > 0 && (keys.last >= keys.first || keys.last == -1 || keys.last == -2);
+  const bool counted = keys.count_at > 0;
+  return (no_range || range) && keys.count_at >= 0 && (counted || keys.getkeys == CountedGetkeys::kIfRanged) &&
+         (!counted || (keys.last >= 0 && keys.count_at > keys.last));
+}
+
 std::atomic<const CommandTable*> installed{nullptr};
 
 const CommandTable& installed_table() {
@@ -40,9 +50,13 @@ const CommandTable& installed_table() {
 
 }  // namespace
 
-void CommandTable::add(std::initializer_list<CommandSpec> rows) {
+void CommandTable::add(CommandGroup family_group, std::initializer_list<CommandSpec> rows) {
   if (frozen_) throw std::logic_error("CommandTable::add after freeze()");
-  specs_.insert(specs_.end(), rows.begin(), rows.end());
+  if (family_group == CommandGroup::kOfFamily) throw std::logic_error("CommandTable::add: name the family's group");
+  for (CommandSpec row : rows) {
+    if (row.group == CommandGroup::kOfFamily) row.group = family_group;
+    specs_.push_back(row);
+  }
 }
 
 void CommandTable::freeze() {
@@ -56,6 +70,7 @@ void CommandTable::freeze() {
     if (i > 0 && specs_[i - 1].name == name) {
       throw std::logic_error("command '" + std::string(name) + "' is registered twice");
     }
+    if (!readable(specs_[i].keys)) throw std::logic_error("command '" + std::string(name) + "': its KeySpec is not one");
   }
   std::size_t slot_count = 1;
   while (slot_count < specs_.size() * kMinSlotsPerCommand) slot_count *= 2;  // a power of two: mask, not modulo
