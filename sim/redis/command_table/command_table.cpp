@@ -40,6 +40,35 @@ bool readable(const KeySpec& keys) {
          (!counted || (keys.last >= 0 && keys.count_at > keys.last));
 }
 
+// Words as CommandSpec::key_access has them: R, W, RW or -, one space apart; empty for none.
+bool access_words(std::string_view words) {
+  // One word per round: at most words.size() rounds.
+  for (std::size_t round = 0; round <= words.size() && !words.empty(); ++round) {
+    const std::size_t space = words.find(' ');
+    const std::string_view word = words.substr(0, space);
+    if (word != "R" && word != "W" && word != "RW" && word != "-") return false;
+    words = space == std::string_view::npos ? std::string_view{} : words.substr(space + 1);
+    if (space != std::string_view::npos && words.empty()) return false;  // a trailing space
+  }
+  return true;
+}
+
+// The row's keys as the key finders and the ACL read them: a container's are its subcommands' (a key of its own
+// would be read before them), each with one word of access.
+std::string row_problem(const CommandSpec& row) {
+  if (!readable(row.keys)) return "its KeySpec is not one";
+  if (!access_words(row.key_access)) return "its key access is not words of R, W, RW or -";
+  if (row.subcommands.empty()) return {};
+  if (row.keys.first != 0 || row.keys.count_at != 0) return "a container with keys of its own";
+  for (const SubcommandSpec& sub : row.subcommands) {
+    const bool one_word = !sub.key_access.empty() && sub.key_access.find(' ') == std::string_view::npos;
+    if ((sub.key_at > 0) != one_word || sub.key_at < 0 || !access_words(sub.key_access)) {
+      return "subcommand '" + std::string(sub.name) + "' needs a key index and one access word, or neither";
+    }
+  }
+  return {};
+}
+
 std::atomic<const CommandTable*> installed{nullptr};
 
 const CommandTable& installed_table() {
@@ -70,7 +99,9 @@ void CommandTable::freeze() {
     if (i > 0 && specs_[i - 1].name == name) {
       throw std::logic_error("command '" + std::string(name) + "' is registered twice");
     }
-    if (!readable(specs_[i].keys)) throw std::logic_error("command '" + std::string(name) + "': its KeySpec is not one");
+    if (const std::string problem = row_problem(specs_[i]); !problem.empty()) {
+      throw std::logic_error("command '" + std::string(name) + "': " + problem);
+    }
   }
   std::size_t slot_count = 1;
   while (slot_count < specs_.size() * kMinSlotsPerCommand) slot_count *= 2;  // a power of two: mask, not modulo

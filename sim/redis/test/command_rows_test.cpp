@@ -13,9 +13,11 @@
 namespace lockcheck::mock::testing {
 namespace {
 
-// A row cannot leave its keys out: no constructor takes a row without a KeySpec.
+// A row cannot leave its keys out: no constructor takes a row without a KeySpec and its access.
 static_assert(!std::is_constructible_v<CommandSpec, std::string_view, int, std::uint32_t, Handler>);
-static_assert(std::is_constructible_v<CommandSpec, std::string_view, int, std::uint32_t, KeySpec, Handler>);
+static_assert(!std::is_constructible_v<CommandSpec, std::string_view, int, std::uint32_t, KeySpec, Handler>);
+static_assert(std::is_constructible_v<CommandSpec, std::string_view, int, std::uint32_t, KeySpec, std::string_view,
+                                      Handler>);
 
 const CommandSpec& row(std::string_view name) {
   const CommandSpec* spec = all_families_commands().find(name);
@@ -41,6 +43,15 @@ TEST(CommandRows, HoldTheirKeys) {
   EXPECT_EQ(row("sintercard").keys.getkeys, CountedGetkeys::kStrict);
 }
 
+TEST(CommandRows, HoldWhatTheyDoToTheirKeys) {
+  EXPECT_EQ(row("get").key_access, "R");
+  EXPECT_EQ(row("zunionstore").key_access, "W R");  // the destination, then the sources
+  EXPECT_EQ(row("exists").key_access, "-");
+  EXPECT_EQ(row("spublish").key_access, "");  // a shard channel is no key to the ACL
+  EXPECT_EQ(row("memory").subcommands.back().name, "usage");
+  EXPECT_EQ(row("memory").subcommands.back().key_at, 2);
+}
+
 TEST(CommandRows, HoldTheirGroupTheFamilysUnlessTheyNameAnother) {
   EXPECT_EQ(row("zadd").group, CommandGroup::kSortedSet);
   EXPECT_EQ(row("hincrbyfloat").group, CommandGroup::kHash);  // a row of the string family
@@ -64,17 +75,23 @@ TEST_F(CommandRowKeys, KeyIndexesFollowTheRow) {
 }
 
 TEST(CommandTableRows, RefusesARowItCannotRead) {
-  const auto refuse = [](KeySpec keys) {
+  const auto refuse = [](KeySpec keys, std::string_view access = "R") {
     CommandTable table;
-    table.add(CommandGroup::kString, {{"get", 2, 0, keys, nullptr}});
+    table.add(CommandGroup::kString, {{"get", 2, 0, keys, access, nullptr}});
     EXPECT_THROW(table.freeze(), std::logic_error);
   };
   refuse(key_range(2, 1, 1));                                          // ends before it starts
   refuse(key_range(1, -1, 0));                                         // never moves on
   refuse(KeySpec{.first = 1, .last = -1, .step = 1, .count_at = 2});   // a count inside the range
   refuse(KeySpec{.getkeys = CountedGetkeys::kLenient});                // GETKEYS told to follow a count it lacks
+  refuse(kFirstKey, "read");
+  refuse(kFirstKey, "R ");
+  constexpr SubcommandSpec kKeyWithoutAccess[] = {{"usage", -3, 2}};
+  CommandTable container;
+  container.add(CommandGroup::kServer, {{"memory", -2, 0, kNoKeys, "", nullptr, kKeyWithoutAccess}});
+  EXPECT_THROW(container.freeze(), std::logic_error);
   CommandTable table;
-  EXPECT_THROW(table.add(CommandGroup::kOfFamily, {{"get", 2, 0, kFirstKey, nullptr}}), std::logic_error);
+  EXPECT_THROW(table.add(CommandGroup::kOfFamily, {{"get", 2, 0, kFirstKey, "R", nullptr}}), std::logic_error);
 }
 
 }  // namespace

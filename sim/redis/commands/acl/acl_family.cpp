@@ -1,6 +1,6 @@
 // The acl family's rows of the command table: name (lower case), arity (Redis's convention: n exactly,
-// -n at least n), flags, keys (key_spec.hpp), handler, a container's subcommands and a group other than the
-// family's (command_group.hpp), as Redis 7.0's command table has them.
+// -n at least n), flags, keys (key_spec.hpp) and their ACL access, handler, a container's subcommands and a group
+// other than the family's (command_group.hpp), as Redis 7.0's command table has them.
 #include "redis/commands/acl/acl_family.hpp"
 
 #include "redis/command_table/command_table.hpp"
@@ -19,7 +19,7 @@ constexpr SubcommandSpec kAclSubcommandSpecs[] = {
 
 void register_acl_commands(CommandTable& table) {
   table.add(CommandGroup::kServer, {
-      {"acl", -2, kNoScript, kNoKeys, cmd::acl, kAclSubcommandSpecs},
+      {"acl", -2, kNoScript, kNoKeys, "", cmd::acl, kAclSubcommandSpecs},
   });
 }
 

@@ -1,6 +1,6 @@
 // The connection family's rows of the command table: name (lower case), arity (Redis's convention: n exactly,
-// -n at least n), flags, keys (key_spec.hpp), handler, a container's subcommands and a group other than the
-// family's (command_group.hpp), as Redis 7.0's command table has them.
+// -n at least n), flags, keys (key_spec.hpp) and their ACL access, handler, a container's subcommands and a group
+// other than the family's (command_group.hpp), as Redis 7.0's command table has them.
 #include "redis/commands/connection/connection_family.hpp"
 
 #include "redis/command_table/command_table.hpp"
@@ -20,9 +20,9 @@ constexpr SubcommandSpec kClientSubcommandSpecs[] = {
 
 void register_connection_commands(CommandTable& table) {
   table.add(CommandGroup::kConnection, {
-      {"auth", -2, kNoScript | kNoAuth | kAllowBusy, kNoKeys, cmd::auth},
-      {"client", -2, kNoScript, kNoKeys, cmd::client, kClientSubcommandSpecs},
-      {"hello", -1, kNoScript | kNoAuth | kAllowBusy, kNoKeys, cmd::hello},
+      {"auth", -2, kNoScript | kNoAuth | kAllowBusy, kNoKeys, "", cmd::auth},
+      {"client", -2, kNoScript, kNoKeys, "", cmd::client, kClientSubcommandSpecs},
+      {"hello", -1, kNoScript | kNoAuth | kAllowBusy, kNoKeys, "", cmd::hello},
   });
 }
 
