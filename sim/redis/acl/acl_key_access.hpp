@@ -1,6 +1,7 @@
 #pragma once
-// What a command does to each of its keys, from Redis 7.0.15's key specs: whether it reads the key's value
-// (ACCESS, needs %R) and whether it changes it (INSERT/DELETE/UPDATE, needs %W). ACL key checks use it.
+// What a command does to each of its keys, from its row (CommandSpec::key_access: Redis 7.0.15's key specs):
+// whether it reads the key's value (ACCESS, needs %R) and whether it changes it (INSERT/DELETE/UPDATE, needs %W).
+// ACL key checks use it.
 #include <cstdint>
 #include <string_view>
 #include <vector>

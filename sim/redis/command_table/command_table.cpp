@@ -30,6 +30,45 @@ bool same_name(std::string_view lower, std::string_view name) {
   return true;
 }
 
+// A KeySpec the key finders can walk: a range with a forward step (last -1 or -2 counts from the end) or none,
+// a count only after a range that ends before it, and GETKEYS told to follow a count only where there is one.
+bool readable(const KeySpec& keys) {
+  const bool no_range = keys.first == 0 && keys.last == 0 && keys.step == 0;
+  const bool range = keys.first > 0 && keys.step > 0 && (keys.last >= keys.first || keys.last == -1 || keys.last == -2);
+  const bool counted = keys.count_at > 0;
+  return (no_range || range) && keys.count_at >= 0 && (counted || keys.getkeys == CountedGetkeys::kIfRanged) &&
+         (!counted || (keys.last >= 0 && keys.count_at > keys.last));
+}
+
+// Words as CommandSpec::key_access has them: R, W, RW or -, one space apart; empty for none.
+bool access_words(std::string_view words) {
+  // One word per round: at most words.size() rounds.
+  for (std::size_t round = 0; round <= words.size() && !words.empty(); ++round) {
+    const std::size_t space = words.find(' ');
+    const std::string_view word = words.substr(0, space);
+    if (word != "R" && word != "W" && word != "RW" && word != "-") return false;
+    words = space == std::string_view::npos ? std::string_view{} : words.substr(space + 1);
+    if (space != std::string_view::npos && words.empty()) return false;  // a trailing space
+  }
+  return true;
+}
+
+// The row's keys as the key finders and the ACL read them: a container's are its subcommands' (a key of its own
+// would be read before them), each with one word of access.
+std::string row_problem(const CommandSpec& row) {
+  if (!readable(row.keys)) return "its KeySpec is not one";
+  if (!access_words(row.key_access)) return "its key access is not words of R, W, RW or -";
+  if (row.subcommands.empty()) return {};
+  if (row.keys.first != 0 || row.keys.count_at != 0) return "a container with keys of its own";
+  for (const SubcommandSpec& sub : row.subcommands) {
+    const bool one_word = !sub.key_access.empty() && sub.key_access.find(' ') == std::string_view::npos;
+    if ((sub.key_at > 0) != one_word || sub.key_at < 0 || !access_words(sub.key_access)) {
+      return "subcommand '" + std::string(sub.name) + "' needs a key index and one access word, or neither";
+    }
+  }
+  return {};
+}
+
 std::atomic<const CommandTable*> installed{nullptr};
 
 const CommandTable& installed_table() {
@@ -40,9 +79,13 @@ const CommandTable& installed_table() {
 
 }  // namespace
 
-void CommandTable::add(std::initializer_list<CommandSpec> rows) {
+void CommandTable::add(CommandGroup family_group, std::initializer_list<CommandSpec> rows) {
   if (frozen_) throw std::logic_error("CommandTable::add after freeze()");
-  specs_.insert(specs_.end(), rows.begin(), rows.end());
+  if (family_group == CommandGroup::kOfFamily) throw std::logic_error("CommandTable::add: name the family's group");
+  for (CommandSpec row : rows) {
+    if (row.group == CommandGroup::kOfFamily) row.group = family_group;
+    specs_.push_back(row);
+  }
 }
 
 void CommandTable::freeze() {
@@ -55,6 +98,9 @@ void CommandTable::freeze() {
     }
     if (i > 0 && specs_[i - 1].name == name) {
       throw std::logic_error("command '" + std::string(name) + "' is registered twice");
+    }
+    if (const std::string problem = row_problem(specs_[i]); !problem.empty()) {
+      throw std::logic_error("command '" + std::string(name) + "': " + problem);
     }
   }
   std::size_t slot_count = 1;

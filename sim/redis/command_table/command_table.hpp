@@ -14,10 +14,11 @@ namespace lockcheck::mock {
 
 class CommandTable {
  public:
-  // A family's rows; a name added twice is refused (std::logic_error) when the table is frozen.
-  void add(std::initializer_list<CommandSpec> rows);
-  // Sorts the rows by name (COMMAND's listings, INFO commandstats), checks them (unique, lower case) and builds
-  // the name index. Rows added after freeze() are refused.
+  // A family's rows, in `family_group` unless a row names its own (kOfFamily here: std::logic_error). A name
+  // added twice is refused (std::logic_error) when the table is frozen.
+  void add(CommandGroup family_group, std::initializer_list<CommandSpec> rows);
+  // Sorts the rows by name (COMMAND's listings, INFO commandstats), checks them (unique, lower case, keys
+  // COMMAND INFO and GETKEYS can read) and builds the name index. Rows added after freeze() are refused.
   void freeze();
   bool frozen() const { return frozen_; }
 

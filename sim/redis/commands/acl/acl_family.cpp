@@ -1,5 +1,6 @@
 // The acl family's rows of the command table: name (lower case), arity (Redis's convention: n exactly,
-// -n at least n), flags, handler and a container's subcommands, as Redis 7.0's command table has them.
+// -n at least n), flags, keys (key_spec.hpp) and their ACL access, handler, a container's subcommands and a group
+// other than the family's (command_group.hpp), as Redis 7.0's command table has them.
 #include "redis/commands/acl/acl_family.hpp"
 
 #include "redis/command_table/command_table.hpp"
@@ -17,8 +18,8 @@ constexpr SubcommandSpec kAclSubcommandSpecs[] = {
 }  // namespace
 
 void register_acl_commands(CommandTable& table) {
-  table.add({
-      {"acl", -2, kNoScript, cmd::acl, kAclSubcommandSpecs},
+  table.add(CommandGroup::kServer, {
+      {"acl", -2, kNoScript, kNoKeys, "", cmd::acl, kAclSubcommandSpecs},
   });
 }
 

@@ -1,5 +1,6 @@
 // The admin family's rows of the command table: name (lower case), arity (Redis's convention: n exactly,
-// -n at least n), flags, handler and a container's subcommands, as Redis 7.0's command table has them.
+// -n at least n), flags, keys (key_spec.hpp) and their ACL access, handler, a container's subcommands and a group
+// other than the family's (command_group.hpp), as Redis 7.0's command table has them.
 #include "redis/commands/admin/admin_family.hpp"
 
 #include "redis/command_table/command_table.hpp"
@@ -19,18 +20,18 @@ constexpr SubcommandSpec kConfigSubcommandSpecs[] = {
 }  // namespace
 
 void register_admin_commands(CommandTable& table) {
-  table.add({
-      {"command", -1, kNoScript, cmd::command, kCommandSubcommandSpecs},
-      {"config", -2, kNoScript, cmd::config, kConfigSubcommandSpecs},
-      {"echo", 2, 0, cmd::echo},
-      {"info", -1, 0, cmd::info},
-      {"monitor", 1, kNoScript, cmd::monitor},
-      {"ping", -1, kPubSub, cmd::ping},
-      {"quit", -1, kNoScript | kPubSub | kNoQueue | kAllowBusy, cmd::quit},
-      {"role", 1, kNoScript, cmd::role},
-      {"shutdown", -1, kNoScript | kNoQueue, cmd::shutdown},
-      {"time", 1, 0, cmd::time},
-      {"wait", 3, kNoScript, cmd::wait},
+  table.add(CommandGroup::kServer, {
+      {"command", -1, kNoScript, kNoKeys, "", cmd::command, kCommandSubcommandSpecs},
+      {"config", -2, kNoScript, kNoKeys, "", cmd::config, kConfigSubcommandSpecs},
+      {"echo", 2, 0, kNoKeys, "", cmd::echo, CommandGroup::kConnection},
+      {"info", -1, 0, kNoKeys, "", cmd::info},
+      {"monitor", 1, kNoScript, kNoKeys, "", cmd::monitor},
+      {"ping", -1, kPubSub, kNoKeys, "", cmd::ping, CommandGroup::kConnection},
+      {"quit", -1, kNoScript | kPubSub | kNoQueue | kAllowBusy, kNoKeys, "", cmd::quit, CommandGroup::kConnection},
+      {"role", 1, kNoScript, kNoKeys, "", cmd::role},
+      {"shutdown", -1, kNoScript | kNoQueue, kNoKeys, "", cmd::shutdown},
+      {"time", 1, 0, kNoKeys, "", cmd::time},
+      {"wait", 3, kNoScript, kNoKeys, "", cmd::wait, CommandGroup::kGeneric},
   });
 }
 

@@ -1,7 +1,5 @@
-// COMMAND [COUNT | LIST | INFO names | DOCS names], generated from the command table (name, arity, flags);
-// key positions and groups follow from the command's family.
-#include <algorithm>
-#include <initializer_list>
+// COMMAND [COUNT | LIST | INFO names | DOCS names | GETKEYS ...], generated from the command table's rows (name,
+// arity, flags, keys, group).
 
 #include "redis/acl/acl_categories.hpp"
 #include "redis/command_table/command_keys.hpp"
@@ -13,39 +11,6 @@
 
 namespace lockcheck::mock::cmd {
 namespace {
-
-// COMMAND DOCS's group, as 7.0.15 files each command (CommandInfoDifferential compares every one with
-// redis-server).
-std::string_view group_of(std::string_view name) {
-  const auto one_of = [name](std::initializer_list<std::string_view> names) {
-    return std::find(names.begin(), names.end(), name) != names.end();
-  };
-  if (name.starts_with("eval") || name.starts_with("fcall") || one_of({"script", "function"})) return "scripting";
-  if (name.find("subscribe") != std::string_view::npos || one_of({"publish", "spublish", "pubsub"})) return "pubsub";
-  if (one_of({"multi", "exec", "discard", "watch", "unwatch"})) return "transactions";
-  if (one_of({"auth", "client", "echo", "hello", "ping", "quit", "select", "reset"})) return "connection";
-  if (one_of({"asking", "cluster", "readonly", "readwrite"})) return "cluster";
-  if (one_of({"acl", "command", "config", "dbsize", "flushall", "flushdb", "info", "time", "role", "swapdb", "memory",
-              "shutdown", "monitor"})) {
-    return "server";
-  }
-  if (name.starts_with("bit") || one_of({"getbit", "setbit"})) return "bitmap";
-  if (name.starts_with("geo")) return "geo";
-  if (one_of({"lcs", "substr"})) return "string";
-  if (name[0] == 'h') return "hash";
-  if (name[0] == 'x') return "stream";
-  if (name[0] == 'z' || name.starts_with("bz")) return "sorted-set";
-  if (name[0] == 'l' || name.starts_with("bl") || name.starts_with("br") || one_of({"rpop", "rpush", "rpoplpush", "rpushx"})) {
-    return "list";
-  }
-  if (name[0] == 's' && !one_of({"set", "setnx", "setex", "setrange", "strlen", "scan", "sort", "sort_ro"})) return "set";
-  if (name.find("expire") != std::string_view::npos || key_positions(name).first == 0 ||
-      one_of({"del", "exists", "unlink", "type", "ttl", "pttl", "persist", "keys", "scan", "rename", "renamenx", "copy",
-              "touch", "randomkey", "move", "sort", "sort_ro", "dump", "restore", "wait"})) {
-    return "generic";
-  }
-  return "string";
-}
 
 std::string to_upper_ascii(std::string_view text) {
   std::string out(text);
@@ -77,7 +42,7 @@ Reply acl_category_set(std::string_view name, std::string_view access, const std
 }
 
 Reply command_info(const CommandSpec& spec) {
-  const KeyPositions keys = key_positions(spec.name);
+  const KeySpec& keys = spec.keys;
   std::vector<std::string_view> flags;
   if (spec.flags & kWrite) flags.push_back("write");
   else if (keys.first != 0) flags.push_back("readonly");
@@ -85,11 +50,8 @@ Reply command_info(const CommandSpec& spec) {
   if (spec.flags & kNoScript) flags.push_back("noscript");
   if (spec.flags & kPubSub) flags.push_back("pubsub");
   if (spec.flags & kNoAuth) flags.push_back("no_auth");
-  if (spec.name.starts_with("eval") || spec.name.starts_with("fcall") || spec.name.starts_with("xread") ||
-      spec.name == "georadius" || spec.name == "georadiusbymember") {
-    flags.push_back("movablekeys");  // GEORADIUS's STORE key and XREAD's streams are found by keyword
-  }
-  const std::string group(group_of(spec.name));
+  if (keys.movable) flags.push_back("movablekeys");
+  const std::string group(group_name(spec.group));
   const std::string category = "@" + (group == "sorted-set" ? std::string("sortedset") : group);
   std::vector<Reply> key_specs;
   if (keys.first != 0) {
@@ -113,7 +75,7 @@ Reply command_info(const CommandSpec& spec) {
 Reply command_docs(const CommandSpec& spec) {
   return Reply::map({Reply::bulk("summary"), Reply::bulk("The " + to_upper_ascii(spec.name) + " command (lockcheck mock)"),
                      Reply::bulk("since"), Reply::bulk("1.0.0"), Reply::bulk("group"),
-                     Reply::bulk(std::string(group_of(spec.name)))});
+                     Reply::bulk(std::string(group_name(spec.group)))});
 }
 
 Reply subcommand_arity(std::string_view sub) {
@@ -126,15 +88,13 @@ Reply subcommand_arity(std::string_view sub) {
 Reply command_getkeys(const Command& args, bool with_flags) {
   const CommandSpec* spec = find_command(to_lower(args[2]));
   if (spec == nullptr) return Reply::error("ERR Invalid command specified");
-  const std::string_view name = spec->name;
   // A container's subcommand (CONFIG GET ...): none has keys; one Redis does not know is no command at all.
   const Command inner(args.begin() + 2, args.end());
   if (auto refused = subcommand_error(inner); refused && refused->text.starts_with("ERR unknown subcommand")) {
     return Reply::error("ERR Invalid command specified");
   }
-  const bool by_numkeys = name.starts_with("eval") || name.starts_with("fcall");
-  const KeyPositions positions = key_positions(name);
-  if (!by_numkeys && name != "sintercard" && positions.first == 0) {
+  const KeySpec& key_spec = spec->keys;
+  if (key_spec.first == 0 && key_spec.getkeys == CountedGetkeys::kIfRanged) {
     return Reply::error("ERR The command has no key arguments");
   }
   const auto argc = static_cast<std::int64_t>(args.size() - 2);
@@ -143,7 +103,7 @@ Reply command_getkeys(const Command& args, bool with_flags) {
   }
   std::optional<std::vector<std::size_t>> inner_indexes = command_key_indexes(inner);
   if (!inner_indexes) {
-    if (by_numkeys) return Reply::array({});
+    if (key_spec.getkeys == CountedGetkeys::kLenient) return Reply::array({});
     return Reply::error("ERR Invalid arguments specified for command");
   }
   std::vector<std::size_t> key_indexes;  // into args

@@ -1,5 +1,6 @@
 // The blocking family's rows of the command table: name (lower case), arity (Redis's convention: n exactly,
-// -n at least n), flags, handler and a container's subcommands, as Redis 7.0's command table has them.
+// -n at least n), flags, keys (key_spec.hpp) and their ACL access, handler, a container's subcommands and a group
+// other than the family's (command_group.hpp), as Redis 7.0's command table has them.
 #include "redis/commands/blocking/blocking_family.hpp"
 
 #include "redis/command_table/command_table.hpp"
@@ -7,13 +8,13 @@
 namespace lockcheck::mock {
 
 void register_blocking_commands(CommandTable& table) {
-  table.add({
-      {"blmove", 6, kWO | kNoScript, cmd::blmove},
-      {"blpop", -3, kW | kNoScript, cmd::blpop},
-      {"brpop", -3, kW | kNoScript, cmd::brpop},
-      {"brpoplpush", 4, kWO | kNoScript, cmd::brpoplpush},
-      {"bzpopmax", -3, kW | kNoScript, cmd::bzpopmax},
-      {"bzpopmin", -3, kW | kNoScript, cmd::bzpopmin},
+  table.add(CommandGroup::kList, {
+      {"blmove", 6, kWO | kNoScript, kFirstTwoKeys, "RW W", cmd::blmove},
+      {"blpop", -3, kW | kNoScript, kKeysThenTimeout, "RW", cmd::blpop},
+      {"brpop", -3, kW | kNoScript, kKeysThenTimeout, "RW", cmd::brpop},
+      {"brpoplpush", 4, kWO | kNoScript, kFirstTwoKeys, "RW W", cmd::brpoplpush},
+      {"bzpopmax", -3, kW | kNoScript, kKeysThenTimeout, "RW", cmd::bzpopmax, CommandGroup::kSortedSet},
+      {"bzpopmin", -3, kW | kNoScript, kKeysThenTimeout, "RW", cmd::bzpopmin, CommandGroup::kSortedSet},
   });
 }
 

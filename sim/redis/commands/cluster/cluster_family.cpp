@@ -1,5 +1,6 @@
 // The cluster family's rows of the command table: name (lower case), arity (Redis's convention: n exactly,
-// -n at least n), flags, handler and a container's subcommands, as Redis 7.0's command table has them.
+// -n at least n), flags, keys (key_spec.hpp) and their ACL access, handler, a container's subcommands and a group
+// other than the family's (command_group.hpp), as Redis 7.0's command table has them.
 #include "redis/commands/cluster/cluster_family.hpp"
 
 #include "redis/command_table/command_table.hpp"
@@ -7,11 +8,11 @@
 namespace lockcheck::mock {
 
 void register_cluster_commands(CommandTable& table) {
-  table.add({
-      {"asking", 1, 0, cmd::asking},
-      {"cluster", -2, 0, cmd::cluster},
-      {"readonly", 1, 0, cmd::readonly},
-      {"readwrite", 1, 0, cmd::readwrite},
+  table.add(CommandGroup::kCluster, {
+      {"asking", 1, 0, kNoKeys, "", cmd::asking},
+      {"cluster", -2, 0, kNoKeys, "", cmd::cluster},
+      {"readonly", 1, 0, kNoKeys, "", cmd::readonly},
+      {"readwrite", 1, 0, kNoKeys, "", cmd::readwrite},
   });
 }
 

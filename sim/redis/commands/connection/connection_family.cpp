@@ -1,5 +1,6 @@
 // The connection family's rows of the command table: name (lower case), arity (Redis's convention: n exactly,
-// -n at least n), flags, handler and a container's subcommands, as Redis 7.0's command table has them.
+// -n at least n), flags, keys (key_spec.hpp) and their ACL access, handler, a container's subcommands and a group
+// other than the family's (command_group.hpp), as Redis 7.0's command table has them.
 #include "redis/commands/connection/connection_family.hpp"
 
 #include "redis/command_table/command_table.hpp"
@@ -18,10 +19,10 @@ constexpr SubcommandSpec kClientSubcommandSpecs[] = {
 }  // namespace
 
 void register_connection_commands(CommandTable& table) {
-  table.add({
-      {"auth", -2, kNoScript | kNoAuth | kAllowBusy, cmd::auth},
-      {"client", -2, kNoScript, cmd::client, kClientSubcommandSpecs},
-      {"hello", -1, kNoScript | kNoAuth | kAllowBusy, cmd::hello},
+  table.add(CommandGroup::kConnection, {
+      {"auth", -2, kNoScript | kNoAuth | kAllowBusy, kNoKeys, "", cmd::auth},
+      {"client", -2, kNoScript, kNoKeys, "", cmd::client, kClientSubcommandSpecs},
+      {"hello", -1, kNoScript | kNoAuth | kAllowBusy, kNoKeys, "", cmd::hello},
   });
 }
 

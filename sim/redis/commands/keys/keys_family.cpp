@@ -1,5 +1,6 @@
 // The keys family's rows of the command table: name (lower case), arity (Redis's convention: n exactly,
-// -n at least n), flags, handler and a container's subcommands, as Redis 7.0's command table has them.
+// -n at least n), flags, keys (key_spec.hpp) and their ACL access, handler, a container's subcommands and a group
+// other than the family's (command_group.hpp), as Redis 7.0's command table has them.
 #include "redis/commands/keys/keys_family.hpp"
 
 #include "redis/command_table/command_table.hpp"
@@ -8,52 +9,52 @@ namespace lockcheck::mock {
 namespace {
 
 // Redis 7.0.15's subcommands of MEMORY and OBJECT (one the mock does not run still passes the check,
-// then its handler answers as Redis does for an unsupported case).
+// then its handler answers as Redis does for an unsupported case); those naming a key, where and with what access.
 constexpr SubcommandSpec kMemorySubcommandSpecs[] = {
-    {"doctor", 2}, {"help", 2}, {"malloc-stats", 2}, {"purge", 2}, {"stats", 2}, {"usage", -3},
+    {"doctor", 2}, {"help", 2}, {"malloc-stats", 2}, {"purge", 2}, {"stats", 2}, {"usage", -3, 2, "-"},
 };
 constexpr SubcommandSpec kObjectSubcommandSpecs[] = {
-    {"encoding", 3}, {"freq", 3}, {"help", 2}, {"idletime", 3}, {"refcount", 3},
+    {"encoding", 3, 2, "-"}, {"freq", 3, 2, "-"}, {"help", 2}, {"idletime", 3, 2, "-"}, {"refcount", 3, 2, "-"},
 };
 
 }  // namespace
 
 void register_keys_commands(CommandTable& table) {
-  table.add({
-      {"copy", -3, kWO, cmd::copy},
-      {"dbsize", 1, 0, cmd::dbsize},
-      {"del", -2, kW, cmd::del},
-      {"exists", -2, 0, cmd::exists},
-      {"expire", -3, kW, cmd::expire},
-      {"expireat", -3, kW, cmd::expireat},
-      {"expiretime", 2, 0, cmd::expiretime},
-      {"flushall", -1, kW, cmd::flushall},
-      {"flushdb", -1, kW, cmd::flushdb},
-      {"hscan", -3, 0, cmd::hscan},
-      {"keys", 2, 0, cmd::keys},
-      {"memory", -2, 0, cmd::memory, kMemorySubcommandSpecs},
-      {"mget", -2, 0, cmd::mget},
-      {"move", 3, kW, cmd::move},
-      {"mset", -3, kWO, cmd::mset},
-      {"msetnx", -3, kWO, cmd::msetnx},
-      {"object", -2, 0, cmd::object, kObjectSubcommandSpecs},
-      {"persist", 2, kW, cmd::persist},
-      {"pexpire", -3, kW, cmd::pexpire},
-      {"pexpireat", -3, kW, cmd::pexpireat},
-      {"pexpiretime", 2, 0, cmd::pexpiretime},
-      {"pttl", 2, 0, cmd::pttl},
-      {"randomkey", 1, 0, cmd::randomkey},
-      {"rename", 3, kW, cmd::rename},
-      {"renamenx", 3, kW, cmd::renamenx},
-      {"scan", -2, 0, cmd::scan},
-      {"select", 2, 0, cmd::select},
-      {"sort", -2, kWO, cmd::sort},
-      {"sort_ro", -2, 0, cmd::sort_ro},
-      {"swapdb", 3, kW, cmd::swapdb},
-      {"touch", -2, 0, cmd::touch},
-      {"ttl", 2, 0, cmd::ttl},
-      {"type", 2, 0, cmd::type},
-      {"unlink", -2, kW, cmd::del},
+  table.add(CommandGroup::kGeneric, {
+      {"copy", -3, kWO, kFirstTwoKeys, "R W", cmd::copy},
+      {"dbsize", 1, 0, kNoKeys, "", cmd::dbsize, CommandGroup::kServer},
+      {"del", -2, kW, kEveryKey, "W", cmd::del},
+      {"exists", -2, 0, kEveryKey, "-", cmd::exists},
+      {"expire", -3, kW, kFirstKey, "W", cmd::expire},
+      {"expireat", -3, kW, kFirstKey, "W", cmd::expireat},
+      {"expiretime", 2, 0, kFirstKey, "R", cmd::expiretime},
+      {"flushall", -1, kW, kNoKeys, "", cmd::flushall, CommandGroup::kServer},
+      {"flushdb", -1, kW, kNoKeys, "", cmd::flushdb, CommandGroup::kServer},
+      {"hscan", -3, 0, kFirstKey, "R", cmd::hscan, CommandGroup::kHash},
+      {"keys", 2, 0, kNoKeys, "", cmd::keys},
+      {"memory", -2, 0, kNoKeys, "", cmd::memory, kMemorySubcommandSpecs, CommandGroup::kServer},
+      {"mget", -2, 0, kEveryKey, "R", cmd::mget, CommandGroup::kString},
+      {"move", 3, kW, kFirstKey, "RW", cmd::move},
+      {"mset", -3, kWO, kKeyValuePairs, "W", cmd::mset, CommandGroup::kString},
+      {"msetnx", -3, kWO, kKeyValuePairs, "W", cmd::msetnx, CommandGroup::kString},
+      {"object", -2, 0, kNoKeys, "", cmd::object, kObjectSubcommandSpecs},
+      {"persist", 2, kW, kFirstKey, "W", cmd::persist},
+      {"pexpire", -3, kW, kFirstKey, "W", cmd::pexpire},
+      {"pexpireat", -3, kW, kFirstKey, "W", cmd::pexpireat},
+      {"pexpiretime", 2, 0, kFirstKey, "R", cmd::pexpiretime},
+      {"pttl", 2, 0, kFirstKey, "R", cmd::pttl},
+      {"randomkey", 1, 0, kNoKeys, "", cmd::randomkey},
+      {"rename", 3, kW, kFirstTwoKeys, "RW W", cmd::rename},
+      {"renamenx", 3, kW, kFirstTwoKeys, "RW W", cmd::renamenx},
+      {"scan", -2, 0, kNoKeys, "", cmd::scan},
+      {"select", 2, 0, kNoKeys, "", cmd::select, CommandGroup::kConnection},
+      {"sort", -2, kWO, kFirstKey, "R R W", cmd::sort},
+      {"sort_ro", -2, 0, kFirstKey, "R R", cmd::sort_ro},
+      {"swapdb", 3, kW, kNoKeys, "", cmd::swapdb, CommandGroup::kServer},
+      {"touch", -2, 0, kEveryKey, "-", cmd::touch},
+      {"ttl", 2, 0, kFirstKey, "R", cmd::ttl},
+      {"type", 2, 0, kFirstKey, "-", cmd::type},
+      {"unlink", -2, kW, kEveryKey, "W", cmd::del},
   });
 }
 

@@ -1,5 +1,6 @@
 // The pubsub family's rows of the command table: name (lower case), arity (Redis's convention: n exactly,
-// -n at least n), flags, handler and a container's subcommands, as Redis 7.0's command table has them.
+// -n at least n), flags, keys (key_spec.hpp) and their ACL access, handler, a container's subcommands and a group
+// other than the family's (command_group.hpp), as Redis 7.0's command table has them.
 #include "redis/commands/pubsub/pubsub_family.hpp"
 
 #include "redis/command_table/command_table.hpp"
@@ -16,16 +17,16 @@ constexpr SubcommandSpec kPubsubSubcommandSpecs[] = {
 }  // namespace
 
 void register_pubsub_commands(CommandTable& table) {
-  table.add({
-      {"psubscribe", -2, kNoScript | kPubSub, cmd::psubscribe},
-      {"publish", 3, 0, cmd::publish},
-      {"pubsub", -2, 0, cmd::pubsub, kPubsubSubcommandSpecs},
-      {"punsubscribe", -1, kNoScript | kPubSub, cmd::punsubscribe},
-      {"spublish", 3, 0, cmd::spublish},
-      {"ssubscribe", -2, kNoScript | kPubSub, cmd::ssubscribe},
-      {"subscribe", -2, kNoScript | kPubSub, cmd::subscribe},
-      {"sunsubscribe", -1, kNoScript | kPubSub, cmd::sunsubscribe},
-      {"unsubscribe", -1, kNoScript | kPubSub, cmd::unsubscribe},
+  table.add(CommandGroup::kPubsub, {
+      {"psubscribe", -2, kNoScript | kPubSub, kNoKeys, "", cmd::psubscribe},
+      {"publish", 3, 0, kNoKeys, "", cmd::publish},
+      {"pubsub", -2, 0, kNoKeys, "", cmd::pubsub, kPubsubSubcommandSpecs},
+      {"punsubscribe", -1, kNoScript | kPubSub, kNoKeys, "", cmd::punsubscribe},
+      {"spublish", 3, 0, kFirstKey, "", cmd::spublish},
+      {"ssubscribe", -2, kNoScript | kPubSub, kEveryKey, "", cmd::ssubscribe},
+      {"subscribe", -2, kNoScript | kPubSub, kNoKeys, "", cmd::subscribe},
+      {"sunsubscribe", -1, kNoScript | kPubSub, kEveryKey, "", cmd::sunsubscribe},
+      {"unsubscribe", -1, kNoScript | kPubSub, kNoKeys, "", cmd::unsubscribe},
   });
 }
 

@@ -1,5 +1,6 @@
 // The scripting family's rows of the command table: name (lower case), arity (Redis's convention: n exactly,
-// -n at least n), flags, handler and a container's subcommands, as Redis 7.0's command table has them.
+// -n at least n), flags, keys (key_spec.hpp) and their ACL access, handler, a container's subcommands and a group
+// other than the family's (command_group.hpp), as Redis 7.0's command table has them.
 #include "redis/commands/scripting/scripting_family.hpp"
 
 #include "redis/command_table/command_table.hpp"
@@ -20,15 +21,15 @@ constexpr SubcommandSpec kScriptSubcommandSpecs[] = {
 }  // namespace
 
 void register_scripting_commands(CommandTable& table) {
-  table.add({
-      {"eval", -3, kNoScript, cmd::eval},
-      {"eval_ro", -3, kNoScript, cmd::eval_ro},
-      {"evalsha", -3, kNoScript, cmd::evalsha},
-      {"evalsha_ro", -3, kNoScript, cmd::evalsha_ro},
-      {"fcall", -3, kNoScript, cmd::fcall},
-      {"fcall_ro", -3, kNoScript, cmd::fcall_ro},
-      {"function", -2, kNoScript, cmd::function, kFunctionSubcommandSpecs},
-      {"script", -2, kNoScript, cmd::script, kScriptSubcommandSpecs},
+  table.add(CommandGroup::kScripting, {
+      {"eval", -3, kNoScript, kScriptKeys, "RW", cmd::eval},
+      {"eval_ro", -3, kNoScript, kScriptKeys, "R", cmd::eval_ro},
+      {"evalsha", -3, kNoScript, kScriptKeys, "RW", cmd::evalsha},
+      {"evalsha_ro", -3, kNoScript, kScriptKeys, "R", cmd::evalsha_ro},
+      {"fcall", -3, kNoScript, kScriptKeys, "RW", cmd::fcall},
+      {"fcall_ro", -3, kNoScript, kScriptKeys, "R", cmd::fcall_ro},
+      {"function", -2, kNoScript, kNoKeys, "", cmd::function, kFunctionSubcommandSpecs},
+      {"script", -2, kNoScript, kNoKeys, "", cmd::script, kScriptSubcommandSpecs},
   });
 }
 
