@@ -95,6 +95,8 @@ void ClusterTopology::failover(int old_master, int promoted, bool old_master_iso
   // The promoted node is a replica of the old master, which the cluster takes for a master: a replica never
   // follows another replica, so no failover leaves a chain behind.
   LOCKCHECK_ASSERT(master_of(old_master) < 0 && master_of(promoted) == old_master);
+  // A master failed over within its writable delay waits no more: it is no master of the cluster now.
+  starting_.erase(old_master);
   if (old_master_isolated) {
     auto down = std::make_shared<mock::ClusterView>(*view_);
     down->state_ok = false;

@@ -161,6 +161,19 @@ RunConfig split_brain_of_node_1(Millis ttl) {
   return config;
 }
 
+// A master restarted at 0.7 s waits out its writable delay until 2.7 s; cut off at 1 s, the majority fails it over
+// at 2.5 s, within the delay: it is no master to wait any more, and its old view stays down until the heal.
+TEST(ClusterSim, AMasterFailedOverWithinItsWritableDelayStaysDownUntilItRejoins) {
+  RunConfig config = split_brain_of_node_1(Millis(500));
+  config.faults.insert(config.faults.begin(), {FaultSpec{.at_us = 500000, .kind = FaultKind::node_crash, .node = 1},
+                                               FaultSpec{.at_us = 700000, .kind = FaultKind::node_restart, .node = 1,
+                                                         .mode = RestartMode::kept}});
+  const RunResult run = simulate(config, 3);
+  EXPECT_EQ(count_lines(run, R"("fault":"failover","node":4,"from":1)"), 1u);
+  EXPECT_EQ(count_lines_between(run, R"("kind":"server","node":1,"event":"created")", 700000, 4000000), 0u)
+      << "down within its delay, then failed over: no grant on node 1 until it rejoins";
+}
+
 TEST(ClusterSim, SplitBrainMasterServesItsSideThenRefusesThenRejoinsAsReplica) {
   const RunConfig config = split_brain_of_node_1(Millis(500));
   const RunResult run = simulate(config, 6);
