@@ -8,25 +8,62 @@
 #include <map>
 
 #include "checkers.hpp"
+#include "lockcheck/assert.hpp"
 #include "semaphore_history.hpp"
 #include "describe.hpp"
 #include "history_facts.hpp"
 #include "shared_key_readers.hpp"
 
 namespace lockcheck::properties {
+namespace {
+
+struct Owner {
+  std::int64_t process = -1;
+  std::string token;
+  std::int64_t set_i = 0;
+  bool shared = false;  // a readers' key: every reader may extend it, and the last one deletes it
+};
+using Owners = std::map<std::pair<std::int64_t, std::string>, Owner>;  // (node, key) -> current instance
+
+// Replicas record no key events (sim/README.md), so the owners follow the roles: a promoted node holds what its
+// old master held (what it lacked comes as the old master's `lost` lines at the failover's time), and a node that
+// rejoins as a replica holds nothing of its own any more (its new master's data, which a failover to it copies).
+class RoleFollower {
+ public:
+  void on_fault(const FaultEvent& fault, Owners& owners) {
+    if (fault.is(sim::FaultFollowUp::rejoin)) erase_node(fault.node, owners);
+    if (!fault.is(sim::FaultKind::failover)) return;
+    LOCKCHECK_ASSERT(fault.from >= 0 && fault.node >= 0);  // the history reader refuses a failover without them
+    erase_node(fault.node, owners);
+    Owners copied;
+    for (const auto& [id, owner] : owners) {
+      if (id.first == fault.from) copied[{fault.node, id.second}] = owner;
+    }
+    owners.merge(copied);
+    promoted_from_[fault.from] = {fault.node, fault.t};
+  }
+  // A `lost` line on an old master at its failover's time: the promoted node never had that instance.
+  void on_lost(const ServerEvent& event, Owners& owners) const {
+    const auto it = promoted_from_.find(event.node);
+    if (it != promoted_from_.end() && it->second.second == event.t) owners.erase({it->second.first, event.key});
+  }
+
+ private:
+  static void erase_node(std::int64_t node, Owners& owners) {
+    std::erase_if(owners, [node](const auto& entry) { return entry.first.first == node; });
+  }
+  std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> promoted_from_;  // old master -> (promoted, t)
+};
+
+}  // namespace
 
 Verdict check_owner_only_release(const History& history) {
   if (history.meta.permits > 0) return judged_by_permit_safety("owner_only_release", history);
   Verdict verdict;
   verdict.property = "owner_only_release";
   std::set<std::string> keys = lock_keys(history);
-  struct Owner {
-    std::int64_t process = -1;
-    std::string token;
-    std::int64_t set_i = 0;
-    bool shared = false;  // a readers' key: every reader may extend it, and the last one deletes it
-  };
-  std::map<std::pair<std::int64_t, std::string>, Owner> owners;  // (node, key) -> current instance
+  Owners owners;
+  RoleFollower roles;
   // One reader deleting a readers' key while another still holds a read lease frees that reader's hold too
   // (F18), which the readers' exemption does not excuse.
   SharedKeyReaders readers(history);
@@ -35,6 +72,7 @@ Verdict check_owner_only_release(const History& history) {
   std::int64_t violations = 0;
   for (const Event& event : history.events) {
     if (const auto* op = std::get_if<Op>(&event)) in_flight.observe(*op);
+    if (const auto* fault = std::get_if<FaultEvent>(&event)) roles.on_fault(*fault, owners);
     const auto* server = std::get_if<ServerEvent>(&event);
     if (server == nullptr || keys.count(server->key) == 0) continue;
     std::pair<std::int64_t, std::string> id{server->node, server->key};
@@ -79,8 +117,11 @@ Verdict check_owner_only_release(const History& history) {
         break;
       }
       case ServerEventKind::expired:
-      case ServerEventKind::evicted:
-      case ServerEventKind::lost: owners.erase(id); break;
+      case ServerEventKind::evicted: owners.erase(id); break;
+      case ServerEventKind::lost:
+        roles.on_lost(*server, owners);
+        owners.erase(id);
+        break;
       case ServerEventKind::modified:
       case ServerEventKind::expire_removed: break;
     }

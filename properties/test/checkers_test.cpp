@@ -344,6 +344,25 @@ HistoryBuilder shared_readers_history(bool last_is_reader) {
   return h;
 }
 
+// Replicas record no key events: a promoted node holds what its old master held, and a node that rejoined as a
+// replica holds its new master's data, not what it held as a master. explore found the token lock "breaking"
+// owner_only_release on a cluster so: node 1's first holder (process 2) was still taken for its owner after node 1
+// had rejoined as node 4's replica and been promoted back, when process 3 released its own instance there.
+TEST(Checkers, AReleaseOnANodePromotedBackAfterItRejoinedIsTheOwnersOwn) {
+  HistoryBuilder h(5000);
+  h.set_nx_px(100, 2, "tokA", 5000, 1);
+  h.fault(1'000'000, {{"fault", "failover"}, {"node", 4}, {"from", 1}});
+  h.set_nx_px(2'000'000, 3, "tokB", 5000, 4);
+  h.fault(3'000'000, {{"fault", "node_restart"}, {"node", 1}, {"mode", "kept"}});
+  h.fault(3'000'000, {{"fault", "rejoin"}, {"node", 1}, {"master", 4}});
+  h.fault(4'000'000, {{"fault", "node_crash"}, {"node", 4}});
+  h.fault(5'000'000, {{"fault", "failover"}, {"node", 1}, {"from", 4}, {"by", "cluster"}});
+  h.invoke(5'100'000, 3, "release", "tokB");
+  h.server(5'100'500, 1, "deleted", 3, "", 5'100, -1, "DEL");
+  const Verdict verdict = check_owner_only_release(h.parse());
+  EXPECT_EQ(verdict.outcome, Outcome::holds) << to_string(verdict);
+}
+
 TEST(Checkers, FellowReadersMayExtendAndDeleteASharedKey) {
   const History history = shared_readers_history(true).parse();
   EXPECT_EQ(check_owner_only_release(history).outcome, Outcome::holds) << to_string(check_owner_only_release(history));
