@@ -28,6 +28,7 @@ namespace {
 
 using Outcome = RunOutcome;
 
+
 Outcome run_plan(const RunPlan& plan) {
   const sim::RunResult run = sim::simulate(plan.config, plan.seed);
   const properties::History history = properties::parse_history_lines(run.history.lines());
@@ -457,11 +458,9 @@ bool Explorer::decide(Find& find) {
   }
   if (own_reference) {
     find.reference.clear();
-    if (known_limit(property, find.plan.config.faults, fencing, find.verdict.tags)) {
+    if (const auto limit = known_limit_of_run(property, find.plan.config, find.plan.seed, fencing, find.verdict.tags)) {
       find.own_bug = false;
-      find.decided_by = fmt::format("the theory: '{}' is the reference lock of its kind, and the schedule holds a fault that "
-                                    "breaks every lock of the kind",
-                                    base_.variant);
+      find.decided_by = fmt::format("the theory: {} ('{}' is the reference lock of its kind)", limit->because, base_.variant);
       return false;
     }
   } else {
@@ -479,7 +478,7 @@ bool Explorer::decide(Find& find) {
   }
   if (options_.shrink_simulations > 0) shrink_find(find);
   if (own_reference) {
-    const auto limit = known_limit(property, find.minimal.config.faults, fencing, find.verdict.tags);
+    const auto limit = known_limit_of_run(property, find.minimal.config, find.minimal.seed, fencing, find.verdict.tags);
     find.own_bug = !limit;
     find.decided_by = limit ? fmt::format("the theory: {} ('{}' is the reference lock of its kind)", limit->because, base_.variant)
                             : fmt::format("no case of the theory explains it, and '{}' is the reference lock of its kind",
@@ -490,7 +489,7 @@ bool Explorer::decide(Find& find) {
       judge_reference(find.minimal.config, find.minimal.seed, find.selector(), reference_, options_.reference_seeds);
   if (!minimal.ran) {
     // The reference cannot run this workload: the theory decides, as for a reference lock.
-    const auto limit = known_limit(property, find.minimal.config.faults, fencing, find.verdict.tags);
+    const auto limit = known_limit_of_run(property, find.minimal.config, find.minimal.seed, fencing, find.verdict.tags);
     find.own_bug = !limit;
     find.decided_by = fmt::format("the theory ({} cannot run this workload){}", reference_, limit ? ": " + limit->because : "");
     return find.own_bug;

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "core/simulate.hpp"
+#include "properties/history.hpp"
 #include "properties/verdict.hpp"
 
 namespace lockcheck::explore {
@@ -81,6 +85,28 @@ std::optional<KnownLimit> known_limit(std::string_view property, const std::vect
                       "", "F4, F21"};
   }
   return std::nullopt;
+}
+
+std::optional<KnownLimit> known_limit_of_run(std::string_view property, const sim::RunConfig& config, std::uint64_t seed,
+                                             sim::Fencing fencing, const std::vector<std::string>& tags) {
+  std::vector<sim::FaultSpec> faults = config.faults;
+  if (const auto scheduled = known_limit(property, faults, fencing, tags)) return scheduled;
+  if (config.cluster.shards == 0 && config.sentinel.sentinels == 0) return std::nullopt;
+  const properties::History history = properties::parse_history_lines(sim::simulate(config, seed).history.lines());
+  for (const properties::Event& event : history.events) {
+    const auto* fault = std::get_if<properties::FaultEvent>(&event);
+    if (fault == nullptr || !fault->is(sim::FaultKind::failover)) continue;
+    const bool scheduled = std::any_of(config.faults.begin(), config.faults.end(), [&](const sim::FaultSpec& spec) {
+      return spec.kind == sim::FaultKind::failover && spec.at_us == fault->t;
+    });
+    if (!scheduled) faults.push_back(sim::FaultSpec{.at_us = fault->t, .kind = sim::FaultKind::failover, .node = static_cast<int>(fault->node)});
+  }
+  std::optional<KnownLimit> limit = known_limit(property, faults, fencing, tags);
+  if (limit && limit->fault == sim::to_string(sim::FaultKind::failover)) {
+    limit->because += fmt::format(", the {}'s own after a node_crash", config.cluster.shards > 0 ? "cluster" : "sentinels");
+    limit->fault = std::string(sim::to_string(sim::FaultKind::node_crash));
+  }
+  return limit;
 }
 
 }  // namespace lockcheck::explore

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/fault.hpp"
+#include "model/run_config.hpp"
 #include "model/workload_config.hpp"
 
 namespace lockcheck::explore {
@@ -29,5 +30,12 @@ struct KnownLimit {
 // then (no kind to leave out).
 std::optional<KnownLimit> known_limit(std::string_view property, const std::vector<sim::FaultSpec>& faults,
                                       sim::Fencing fencing, const std::vector<std::string>& tags = {});
+
+// known_limit on the run itself: a run's schedule with the failovers a [cluster] or the [sentinel]s made on their
+// own (a node_crash that outlasted the node timeout or down-after: in its history, not in its schedule), which
+// lose an unreplicated grant as a scheduled one does (F5). Such a limit is left out with the node_crash (`fault`).
+// Simulates the run once when the schedule alone names no limit and the topology fails over by itself.
+std::optional<KnownLimit> known_limit_of_run(std::string_view property, const sim::RunConfig& config, std::uint64_t seed,
+                                             sim::Fencing fencing, const std::vector<std::string>& tags = {});
 
 }  // namespace lockcheck::explore

@@ -374,6 +374,28 @@ TEST(Explore, WithoutTheKnownLimitsTheTokenLocksServerExclusionHolds) {
   EXPECT_GT(result.held.at("mutual_exclusion_server"), 100);
 }
 
+// A [cluster] fails a crashed master over by itself after its node timeout: no failover in the schedule, one in
+// the history. The token lock (its own reference, decided by the theory) lost a grant so, and explore called it
+// the token lock's own bug (cluster-master-crash-ttl-over-node-timeout-breaks, seed 5, run 15: one node_crash).
+// It is F5, left out with the node_crash.
+TEST(Explore, TheClustersOwnFailoverAfterANodeCrashIsAKnownLimit) {
+  const sim::Scenario scenario =
+      sim::load_scenario(std::string(LOCKCHECK_SOURCE_DIR) + "/scenarios/cluster-master-crash-ttl-over-node-timeout-breaks.toml");
+  const sim::Fencing unfenced = sim::Fencing::off;
+  EXPECT_FALSE(known_limit("mutual_exclusion_server", scenario.config.faults, unfenced)) << "the schedule: a crash, a restart";
+  const auto limit = known_limit_of_run("mutual_exclusion_server", scenario.config, 1, unfenced);
+  ASSERT_TRUE(limit) << "the run: the cluster's failover after the node timeout";
+  EXPECT_EQ(limit->cases, "F5");
+  EXPECT_EQ(limit->fault, "node_crash") << "what --without leaves out";
+  EXPECT_NE(limit->because.find("the cluster's own after a node_crash"), std::string::npos) << limit->because;
+  EXPECT_FALSE(known_limit_of_run("owner_only_release", scenario.config, 1, unfenced)) << "no lock must lose this";
+  sim::RunConfig standalone = scenario.config;
+  standalone.cluster = sim::ClusterConfig{};
+  standalone.nodes = std::vector<sim::NodeConfig>(1);
+  standalone.faults = {sim::FaultSpec{.at_us = 1000000, .kind = sim::FaultKind::node_crash, .node = 0}};
+  EXPECT_FALSE(known_limit_of_run("mutual_exclusion_server", standalone, 1, unfenced)) << "no replica, no failover";
+}
+
 // A find explains itself: what the user's script did to the key, before and after, in the user's file names.
 // The GETSET lock of older tutorials overwrites the holder's token even when it refuses.
 TEST(Explore, AFindSaysWhatTheScriptDidToTheKey) {
