@@ -491,8 +491,8 @@ FindDecision ClientFindJudge::judge(Find& find) {
   find.own_bug = !limit;
   find.decided_by = limit ? *limit
                     : theory ? fmt::format("no case of the theory explains it, and {}", theory_because)
-                             : fmt::format("{} ({}) keeps it under the same schedule ({} runs with no violation, "
-                                           "against {} for the client)",
+                             : fmt::format("{} ({}) keeps it under the same schedule ({} runs with no violation; "
+                                           "the client broke it in {})",
                                            reference_lock(), reference_name(), record.reference_runs,
                                            client_evidence(confirmed.violated, confirmed.runs, from_file.violated, from_file.runs));
   // The file says the final decision (and takes a limit's name when it was decided only now).
