@@ -36,7 +36,7 @@ bool readable(const KeySpec& keys) {
   const bool no_range = keys.first == 0 && keys.last == 0 && keys.step == 0;
   const bool range = keys.first > 0 && keys.step > 0 && (keys.last >= keys.first || keys.last == -1 || keys.last == -2);
   const bool counted = keys.count_at > 0;
-  return (no_range || range) && keys.count_at >= 0 && (counted || keys.getkeys == CountedGetkeys::kIfRanged) &&
+  return (no_range || range) && keys.count_at >= 0 && (counted || keys.getkeys == CountedGetkeys::kStrict) &&
          (!counted || (keys.last >= 0 && keys.count_at > keys.last));
 }
 

@@ -5,11 +5,10 @@
 
 namespace lockcheck::mock {
 
-// What COMMAND GETKEYS makes of a command whose keys follow a count (the mock's answers, kept as they were).
+// What COMMAND GETKEYS makes of a count that does not fit the arguments (redis-server 7.0.15, by redis-cli).
 enum class CountedGetkeys : std::uint8_t {
-  kIfRanged,  // answers only when INFO's range has a key ("no key arguments": ZUNION, LMPOP); a bad count errs
-  kStrict,    // follows the count even with an empty range; a bad count is an error (SINTERCARD)
-  kLenient,   // follows the count even with an empty range; a bad count means no keys (EVAL, FCALL)
+  kStrict,   // an error (ZUNION, SINTERCARD, LMPOP, ZUNIONSTORE)
+  kLenient,  // no keys (EVAL, FCALL: their getkeys procedure gives up quietly)
 };
 
 struct KeySpec {
@@ -19,7 +18,7 @@ struct KeySpec {
   int count_at = 0;
   // COMMAND INFO's movablekeys: some keys are found by a count or a keyword (GEORADIUS's STORE, XREAD's STREAMS).
   bool movable = false;
-  CountedGetkeys getkeys = CountedGetkeys::kIfRanged;
+  CountedGetkeys getkeys = CountedGetkeys::kStrict;
 };
 
 // The shapes rows use most. A row states one: CommandSpec has no constructor without a KeySpec.

@@ -23,6 +23,22 @@ TEST_F(CommandGetkeys, FindsKeysByPositionAndByNumkeys) {
   EXPECT_REPLY(run({"command", "getkeysandflags", "get", "k"}), A({A({B("k"), A({S("RO")})})}));  // a set in RESP3
 }
 
+// Keys after a count and nothing before it: 7.0.15 follows the count (redis-cli, this session); the mock said
+// "The command has no key arguments". A count that does not fit is an error for them, as for SINTERCARD.
+TEST_F(CommandGetkeys, CountedKeysWithNoRangeBeforeThemAreFound) {
+  for (const char* name : {"zunion", "zinter", "zdiff", "zintercard", "sintercard"}) {
+    EXPECT_REPLY(run({"command", "getkeys", name, "2", "a", "b"}), A({B("a"), B("b")})) << name;
+    EXPECT_REPLY(run({"command", "getkeys", name, "5", "a", "b"}), E("ERR Invalid arguments specified for command")) << name;
+  }
+  EXPECT_REPLY(run({"command", "getkeys", "lmpop", "2", "a", "b", "left"}), A({B("a"), B("b")}));
+  EXPECT_REPLY(run({"command", "getkeys", "zmpop", "2", "a", "b", "min"}), A({B("a"), B("b")}));
+  EXPECT_REPLY(run({"command", "getkeys", "blmpop", "0", "2", "a", "b", "left"}), A({B("a"), B("b")}));
+  EXPECT_REPLY(run({"command", "getkeys", "bzmpop", "0", "2", "a", "b", "min"}), A({B("a"), B("b")}));
+  EXPECT_REPLY(run({"command", "getkeys", "zunion", "abc", "a"}), E("ERR Invalid arguments specified for command"));
+  EXPECT_REPLY(run({"command", "getkeys", "zunionstore", "d", "2", "a", "b"}), A({B("d"), B("a"), B("b")}));
+  EXPECT_REPLY(run({"command", "getkeys", "zunionstore", "d", "5", "a"}), E("ERR Invalid arguments specified for command"));
+}
+
 TEST_F(CommandGetkeys, ErrorsInRedisOrder) {
   EXPECT_REPLY(run({"command", "getkeys", "get"}), E("ERR wrong number of arguments for 'command|getkeys' command"));
   EXPECT_REPLY(run({"command", "getkeys", "get", "a", "b"}), E("ERR Invalid number of arguments specified for command"));

@@ -41,6 +41,7 @@ TEST(CommandRows, HoldTheirKeys) {
   EXPECT_TRUE(same_keys(row("blmpop").keys, counted_keys(2)));
   EXPECT_TRUE(same_keys(row("xread").keys, movable_keys(kNoKeys)));
   EXPECT_EQ(row("sintercard").keys.getkeys, CountedGetkeys::kStrict);
+  EXPECT_EQ(row("eval").keys.getkeys, CountedGetkeys::kLenient);
 }
 
 TEST(CommandRows, HoldWhatTheyDoToTheirKeys) {

@@ -83,7 +83,7 @@ Reply subcommand_arity(std::string_view sub) {
 }
 
 // COMMAND GETKEYS / GETKEYSANDFLAGS command args...: the keys `command` would touch, found as Redis finds them
-// (arity first; EVAL/FCALL and SINTERCARD by their numkeys, where a bad numkeys means no keys rather than an error).
+// (arity first; counted keys by their count, where a count that does not fit is an error, or for EVAL/FCALL no keys).
 // The flags are the mock's key-spec flags (RW or RO), not Redis's finer access/update/insert/delete ones.
 Reply command_getkeys(const Command& args, bool with_flags) {
   const CommandSpec* spec = find_command(to_lower(args[2]));
@@ -94,7 +94,7 @@ Reply command_getkeys(const Command& args, bool with_flags) {
     return Reply::error("ERR Invalid command specified");
   }
   const KeySpec& key_spec = spec->keys;
-  if (key_spec.first == 0 && key_spec.getkeys == CountedGetkeys::kIfRanged) {
+  if (key_spec.first == 0 && key_spec.count_at == 0) {
     return Reply::error("ERR The command has no key arguments");
   }
   const auto argc = static_cast<std::int64_t>(args.size() - 2);

@@ -14,7 +14,7 @@ void register_set_commands(CommandTable& table) {
       {"sdiff", -2, 0, kEveryKey, "R", cmd::sdiff},
       {"sdiffstore", -3, kWO, kEveryKey, "W R", cmd::sdiffstore},
       {"sinter", -2, 0, kEveryKey, "R", cmd::sinter},
-      {"sintercard", -3, 0, {.count_at = 1, .getkeys = CountedGetkeys::kStrict}, "R", cmd::sintercard},
+      {"sintercard", -3, 0, {.count_at = 1}, "R", cmd::sintercard},
       {"sinterstore", -3, kWO, kEveryKey, "W R", cmd::sinterstore},
       {"sismember", 3, 0, kFirstKey, "-", cmd::sismember},
       {"smembers", 2, 0, kFirstKey, "R", cmd::smembers},
