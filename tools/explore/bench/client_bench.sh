@@ -9,6 +9,8 @@
 #   tools/explore/bench/client_bench.sh [--build DIR] [--seeds "1 2 3"] [--budget-s 600] [--parallel P]
 #                                       [--fixed | --fixed-only] [BUG...]      BUG: rs175, rl369, rs24 (default all)
 # KEEP=DIR keeps each search's log and output folder (its find files) there.
+# Exit status 1 when a target is missed (issue 36's: the buggy version's own bug confirmed within the budget from
+# at least 4 of 5 root seeds; the fixed version with no own bug), each named on a "MISSED" line; 2 on bad usage.
 set -uo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 build_dir="$repo_root/build" seeds="1" budget_s=600 parallel=3 fixed=0 bugs=()
@@ -39,6 +41,7 @@ declare -A spec=(
   [rs24]="redis-semaphore@3.2.1 ioredis@4.30.1|redis-semaphore@4.1.0 ioredis@4.30.1|track/redis_semaphore_v3.js|mutex:lock"
 )
 
+missed=()
 echo "| bug | version | root seed | first own bug | first violation (s) | own bug confirmed (s) | search runs | judged runs | wall (s) | judged runs/s | CPU per judged run (s) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for bug in "${bugs[@]}"; do
@@ -54,6 +57,7 @@ for bug in "${bugs[@]}"; do
     dir="$work/$bug-$which"
     # shellcheck disable=SC2086
     sh "$adapters/install.sh" --only "$dir" $pkgs > /dev/null 2>&1 || { echo "client_bench: npm install of $pkgs failed" >&2; exit 2; }
+    searched=0 within=0
     for seed in $seeds; do
       out="$dir/out-$seed"
       start=$(date +%s.%N)
@@ -72,9 +76,17 @@ for bug in "${bugs[@]}"; do
       own=$(sed -n 's/.*first own bug confirmed at \([0-9.]*\) s.*/\1/p' <<< "$summary")
       printf '| %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %s | %s |\n' "$bug" "$pkgs" "$seed" "${found:-none}" \
         "${first_violation:--}" "${own:--}" "${search_runs:--}" "${judged:--}" "$wall" "${rate:--}" "${cpu:--}"
+      ((searched += 1))
+      if [[ -n "$found" && "$found" != ERROR* && -n "$own" ]] && (($(echo "$own <= $budget_s" | bc))); then ((within += 1)); fi
+      [[ "$which" == fixed && -n "$found" ]] && missed+=("$bug: the fixed version ($pkgs) had an own bug ($found) from root seed $seed")
       if [[ -n "${KEEP:-}" ]]; then
         mkdir -p "$KEEP" && cp "$out.log" "$KEEP/$bug-$which-seed$seed.log" && cp -r "$out" "$KEEP/$bug-$which-seed$seed"
       fi
     done
+    if [[ "$which" == buggy ]] && ((within * 5 < searched * 4)); then
+      missed+=("$bug: own bug within ${budget_s} s from $within of $searched root seeds (target: 4 of 5)")
+    fi
   done
 done
+for line in "${missed[@]}"; do echo "MISSED: $line"; done
+((${#missed[@]} == 0))
