@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -46,6 +47,22 @@ class InFlight {
  private:
   std::map<std::int64_t, std::set<std::string>> pending_f_;  // process -> fs of its invokes not completed yet
   std::set<std::pair<std::int64_t, std::int64_t>> reading_;  // (process, thread) in read mode
+};
+
+// The simulator reports what a promoted node lacked as `lost` lines on its old master, at the failover's time:
+// which node such a line is about. Fed every failover; asked of every `lost` line.
+class FailoverLosses {
+ public:
+  void on_failover(const FaultEvent& fault) { latest_[fault.from] = {fault.node, fault.t}; }
+  // The promoted node a `lost` line stands for; nullopt for a loss of the node's own.
+  std::optional<std::int64_t> promoted_for(const ServerEvent& lost) const {
+    const auto it = latest_.find(lost.node);
+    if (it == latest_.end() || it->second.second != lost.t) return std::nullopt;
+    return it->second.first;
+  }
+
+ private:
+  std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> latest_;  // old master -> (promoted, failover t)
 };
 
 // Node clock faults on `node` in (from_us, to_us], in words ("node 0's clock jumped +2000 ms at t=1.5s"), or "".

@@ -183,7 +183,7 @@ class Checker {
   // the old master held. If it did not, the history shows it: the old master's copy is reported `lost`, or
   // another owner simply `created` the key on the promoted node while that instance was still entitled.
   void on_failover(const FaultEvent& fault) {
-    failover_to_[fault.from] = fault;
+    losses_.on_failover(fault);
     for (const auto& [node_key, state] : states_) {
       if (node_key.first != fault.from) continue;
       KeyState& promoted = states_[{fault.node, node_key.second}];
@@ -498,9 +498,9 @@ class Checker {
   // The simulator reports what the promoted node lacked as `lost` on the old master, at the failover's
   // time: the promoted node's copy of that instance is then known to be gone.
   void carry_failover_loss(const ServerEvent& event) {
-    auto it = failover_to_.find(event.node);
-    if (it == failover_to_.end() || it->second.t != event.t) return;
-    KeyState& promoted = states_[{it->second.node, event.key}];
+    const std::optional<std::int64_t> promoted_node = losses_.promoted_for(event);
+    if (!promoted_node) return;
+    KeyState& promoted = states_[{*promoted_node, event.key}];
     if (!promoted.current || promoted.current->token != event.value) return;
     Instance held = *promoted.current;
     promoted.current.reset();
@@ -564,7 +564,7 @@ class Checker {
   std::map<std::pair<std::int64_t, std::string>, KeyState> states_;
   std::map<std::int64_t, FaultEvent> last_node_fault_;
   std::map<std::int64_t, std::int64_t> cut_off_since_;  // split_brain: node -> true time it was cut off
-  std::map<std::int64_t, FaultEvent> failover_to_;  // old master -> its latest failover
+  FailoverLosses losses_;
   std::vector<NodeHold> holds_;  // quorum locks only: every instance's entitled stretch
   bool seen_lock_event_ = false;
   std::int64_t violations_ = 0;

@@ -40,19 +40,18 @@ class RoleFollower {
       if (id.first == fault.from) copied[{fault.node, id.second}] = owner;
     }
     owners.merge(copied);
-    promoted_from_[fault.from] = {fault.node, fault.t};
+    losses_.on_failover(fault);
   }
   // A `lost` line on an old master at its failover's time: the promoted node never had that instance.
   void on_lost(const ServerEvent& event, Owners& owners) const {
-    const auto it = promoted_from_.find(event.node);
-    if (it != promoted_from_.end() && it->second.second == event.t) owners.erase({it->second.first, event.key});
+    if (const auto promoted = losses_.promoted_for(event)) owners.erase({*promoted, event.key});
   }
 
  private:
   static void erase_node(std::int64_t node, Owners& owners) {
     std::erase_if(owners, [node](const auto& entry) { return entry.first.first == node; });
   }
-  std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> promoted_from_;  // old master -> (promoted, t)
+  FailoverLosses losses_;
 };
 
 }  // namespace

@@ -181,7 +181,7 @@ void HolderKeys::join(const Holder& holder, const ServerEvent& event, KeyHolders
 }
 
 void HolderKeys::on_failover(const FaultEvent& fault) {
-  failover_to_[fault.from] = fault;
+  losses_.on_failover(fault);
   for (const auto& [node_key, state] : states_) {
     if (node_key.first != fault.from) continue;
     KeyHolders& promoted = states_[{fault.node, node_key.second}];
@@ -198,9 +198,9 @@ void HolderKeys::on_failover(const FaultEvent& fault) {
 
 // The simulator reports what the promoted node lacked as `lost` on the old master, at the failover's time.
 void HolderKeys::carry_failover_loss(const ServerEvent& event) {
-  const auto it = failover_to_.find(event.node);
-  if (it == failover_to_.end() || it->second.t != event.t) return;
-  const auto promoted_it = states_.find({it->second.node, event.key});
+  const std::optional<std::int64_t> promoted_node = losses_.promoted_for(event);
+  if (!promoted_node) return;
+  const auto promoted_it = states_.find({*promoted_node, event.key});
   if (promoted_it == states_.end()) return;
   KeyHolders& promoted = promoted_it->second;
   std::vector<Held> gone = std::move(promoted.holders);

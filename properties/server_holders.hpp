@@ -77,7 +77,7 @@ class HolderKeys {
   Flag flag_;
   RemovalWording removal_wording_;
   std::map<std::pair<std::int64_t, std::string>, KeyHolders> states_;
-  std::map<std::int64_t, FaultEvent> failover_to_;  // old master -> its latest failover
+  FailoverLosses losses_;
 };
 
 }  // namespace lockcheck::properties

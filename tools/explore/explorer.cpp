@@ -28,7 +28,6 @@ namespace {
 
 using Outcome = RunOutcome;
 
-
 Outcome run_plan(const RunPlan& plan) {
   const sim::RunResult run = sim::simulate(plan.config, plan.seed);
   const properties::History history = properties::parse_history_lines(run.history.lines());
