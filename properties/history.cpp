@@ -99,6 +99,19 @@ class Fields {
     return out;
   }
 
+  // "estimated_validity": [2, 0]; absent: none.
+  std::set<std::int64_t> integer_set(std::string_view name) const {
+    std::set<std::int64_t> out;
+    if (!has(name)) return out;
+    const json& list = nested(name);
+    if (!list.is_array()) fail(fmt::format("field '{}' must be an array", name));
+    for (const json& value : list) {
+      if (!value.is_number_integer()) fail(fmt::format("each of '{}' must be an integer", name));
+      out.insert(value.get<std::int64_t>());
+    }
+    return out;
+  }
+
   // "holders": [{"token": ..., "mode": "read" | "write"}, ...]; absent: nullopt.
   std::optional<std::vector<Holder>> holders() const {
     if (!has("holders")) return std::nullopt;
@@ -189,6 +202,7 @@ Meta parse_meta(const Fields& in) {
   meta.lossy_links = in.boolean_or("lossy_links", false);
   meta.lock_keys = in.derived_keys();
   meta.script_files = in.string_map("script_files");
+  meta.estimated_validity = in.integer_set("estimated_validity");
   return meta;
 }
 

@@ -5,6 +5,7 @@
 #include <istream>
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -65,6 +66,11 @@ struct Meta {
   // "script_files": {sha1: file name} of the user's scripts (variant "script"), so a server line's "script"
   // names the file ("renew.lua") instead of the SHA1 Redis knows it by. Empty when absent.
   std::map<std::string, std::string> script_files;
+  // "estimated_validity": the processes (external clients run by `lockcheck judge`) whose library reported no
+  // validity of its own: their ops' valid_until is lockcheck's estimate, the request's sending + the TTL, which
+  // counts neither a retry inside the acquire nor a background refresh (tools/judge/PROTOCOL.md, "Validity").
+  // Empty when absent.
+  std::set<std::int64_t> estimated_validity;
 };
 
 enum class OpType : std::uint8_t { invoke, ok, fail, info };

@@ -31,15 +31,25 @@ std::string ending(const std::string& reason) {
 
 // Why a holder's stretch was believed rather than valid, or "" when it was inside its validity: its validity
 // ran out before its acquire returned (it was paused or delayed in the middle of it), or before its last use
-// of the resource.
-std::string outside_validity(const Belief& belief) {
+// of the resource. A client that reports no validity of its own (meta "estimated_validity") has lockcheck's
+// estimate instead, which counts no retry inside the acquire and no background refresh: said as an estimate.
+std::string outside_validity(const History& history, const Belief& belief) {
+  const bool estimated = history.meta.estimated_validity.contains(belief.process);
+  const std::string validity =
+      estimated ? fmt::format("{}'s client reports no validity of its own; lockcheck's estimate of it (the request's "
+                              "sending + the TTL) ended at t={}",
+                              holder_name(belief), format_time_us(belief.valid_until_us))
+                : std::string();
   if (belief.valid_until_us < belief.start_us) {
-    std::string text = fmt::format("{}'s validity had ended at t={}, before its acquire returned at t={}", holder_name(belief),
-                                   format_time_us(belief.valid_until_us), format_time_us(belief.start_us));
+    std::string text = estimated ? fmt::format("{}, before its acquire returned at t={}", validity, format_time_us(belief.start_us))
+                                 : fmt::format("{}'s validity had ended at t={}, before its acquire returned at t={}",
+                                               holder_name(belief), format_time_us(belief.valid_until_us),
+                                               format_time_us(belief.start_us));
     if (belief.end_reason == "acted") text += fmt::format(", and it used the resource at t={} believing it held the lock", format_time_us(belief.end_us));
     return text;
   }
   if (belief.end_reason != "acted") return {};
+  if (estimated) return fmt::format("{}, and it used the resource at t={} believing it held the lock", validity, format_time_us(belief.end_us));
   return fmt::format("{}'s validity ended at t={}, but it still used the resource at t={} believing it held the lock",
                      holder_name(belief), format_time_us(belief.valid_until_us), format_time_us(belief.end_us));
 }
@@ -49,8 +59,8 @@ std::string describe_overlap(const History& history, const Belief& first, const 
   auto mode = [](const Belief& belief) { return belief.shared ? " for reading" : ""; };
   // A holder that used the resource after its validity, or whose validity ended before its acquire returned,
   // overlapped the other in belief, not in validity: the clauses after say when its validity ended.
-  const std::string first_outside = outside_validity(first);
-  std::string second_outside = outside_validity(second);
+  const std::string first_outside = outside_validity(history, first);
+  std::string second_outside = outside_validity(history, second);
   const bool in_belief_only = !first_outside.empty() || !second_outside.empty();
   // One clause explains the wording: the second holder's only when its validity ended before its acquire
   // returned (news the first's clause cannot give) or when the first holder was inside its own.

@@ -256,22 +256,44 @@ TEST(Checkers, CrashedHolderIntervalEndsAtTheCrash) {
 // The later holder was paused in the middle of its acquire: its validity (from its request, 200 ms + 1 s) ended
 // at 1.2 s, before its acquire returned at 1.3 s. It overlapped the first holder in belief (it wrote at 1.4 s),
 // never inside its validity: the witness said "both inside their validity".
-TEST(Checkers, AHolderWhoseValidityEndedInsideItsAcquireIsNotSaidToBeInsideIt) {
-  HistoryBuilder b;
+// Process 2's acquire, sent at 0.2 s, returns at 1.3 s with a validity until 1.2 s; it writes at 1.4 s while
+// process 1 holds. Called with a pause of process 2 in between, or none.
+Verdict late_second_holder(HistoryBuilder& b, bool paused) {
   b.acquire_ok(100, 1, "tokA", 2'000'000);
   b.invoke(200'000, 2, "acquire");
-  b.fault(250'000, {{"fault", "pause"}, {"process", 2}, {"duration_us", 1'000'000}});
-  b.fault(1'250'000, {{"fault", "resume"}, {"process", 2}});
+  if (paused) {
+    b.fault(250'000, {{"fault", "pause"}, {"process", 2}, {"duration_us", 1'000'000}});
+    b.fault(1'250'000, {{"fault", "resume"}, {"process", 2}});
+  }
   b.acquire_ok(1'300'000, 2, "tokB", 1'200'000);
   b.write(1'400'000, 2, 0, 1, true, false);
   b.invoke(1'500'000, 1, "release", "tokA");
   b.invoke(1'600'000, 2, "release", "tokB");
-  const Verdict verdict = verdict_of(b.parse(), "mutual_exclusion_client");
+  return verdict_of(b.parse(), "mutual_exclusion_client");
+}
+
+TEST(Checkers, AHolderWhoseValidityEndedInsideItsAcquireIsNotSaidToBeInsideIt) {
+  HistoryBuilder b;
+  const Verdict verdict = late_second_holder(b, true);
   EXPECT_EQ(verdict.outcome, Outcome::violated);
   EXPECT_FALSE(contains(verdict.cause, "both inside their validity")) << verdict.cause;
   EXPECT_TRUE(contains(verdict.cause, ": both believed they held it for 100 ms")) << verdict.cause;
   EXPECT_TRUE(contains(verdict.cause, "process 2's validity had ended at t=1.2s, before its acquire returned at t=1.3s"))
       << verdict.cause;
+}
+
+// The same, from a client that reports no validity of its own (meta "estimated_validity": `lockcheck judge`'s
+// redis-semaphore, redis-py): its valid_until is lockcheck's estimate from the request's sending, which a retry
+// inside the acquire or a background refresh would move, so the witness must not say its validity had ended.
+TEST(Checkers, AnEstimatedValidityIsCalledAnEstimateInTheWitness) {
+  HistoryBuilder b;
+  b.meta("estimated_validity", json::array({2}));
+  const Verdict verdict = late_second_holder(b, false);
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_FALSE(contains(verdict.cause, "validity had ended")) << verdict.cause;
+  EXPECT_TRUE(contains(verdict.cause, "process 2's client reports no validity of its own; lockcheck's estimate of it "
+                                      "(the request's sending + the TTL) ended at t=1.2s, before its acquire returned "
+                                      "at t=1.3s")) << verdict.cause;
 }
 
 // Tokens are shortened to their first 8 characters, which a library's tokens may share (a client id and a

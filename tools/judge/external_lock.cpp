@@ -161,8 +161,12 @@ Task<RenewStatus> ExternalLock::renew(Lease& lease) {
 // The library's validity counts from when the client read the request, which is after lockcheck sent it: from
 // the sending, the lease ends no later than the library's own, whatever held up the pipe or the reply
 // (a pause of the client and its worker between the reply and its reading cannot stretch it).
-MonoTime ExternalLock::valid_until(const Reply& ok, MonoTime sent_at) const {
+MonoTime ExternalLock::valid_until(const Reply& ok, MonoTime sent_at) {
   if (const std::optional<Micros> library = ok.valid_for()) return sent_at + *library;
+  if (!estimated_validity_reported_) {
+    estimated_validity_reported_ = true;
+    if (on_estimated_validity_) on_estimated_validity_();
+  }
   return sent_at + settings_.ttl;  // the server's TTL started after the sending
 }
 

@@ -57,6 +57,9 @@ class ExternalLock final : public LockAlgorithm {
   // Called once, when a request goes unanswered past its bound and the client has been killed: the worker
   // records it then, so the record survives the worker's own end.
   void on_hang(std::function<void(const ClientHang&)> report) { on_hang_ = std::move(report); }
+  // Called once, at the first `ok` without `valid_ms`: from then on its leases carry lockcheck's estimate, and
+  // the run's meta says so ("estimated_validity"), so that a witness calls it an estimate.
+  void on_estimated_validity(std::function<void()> report) { on_estimated_validity_ = std::move(report); }
   // Since then every request is an `info` at once: the client is gone, and the workload ends its rounds.
   bool hung() const { return hung_; }
 
@@ -74,13 +77,15 @@ class ExternalLock final : public LockAlgorithm {
  private:
   Reply hang(const nlohmann::json& message, const RunningBudget& waited, std::chrono::milliseconds bound);
   // Until when an `ok` to a request sent at `sent_at` lets the lease be trusted (PROTOCOL.md, "Validity").
-  MonoTime valid_until(const Reply& ok, MonoTime sent_at) const;
+  MonoTime valid_until(const Reply& ok, MonoTime sent_at);
 
   ExternalProcess& process_;
   Clock& clock_;
   ExternalSettings settings_;
   Hello hello_;
   std::function<void(const ClientHang&)> on_hang_;
+  std::function<void()> on_estimated_validity_;
+  bool estimated_validity_reported_ = false;
   bool hung_ = false;
   std::int64_t next_id_ = 1;
   std::int64_t leases_ = 0;

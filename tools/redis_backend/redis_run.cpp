@@ -313,7 +313,12 @@ class Run {
     // Through a SentinelPort too: one node at a time.
     // Hangs are reported beside the history, not in it: found after the end too, and not an event of the lock.
     std::vector<std::string> client_hangs;
+    std::set<std::int64_t> estimated_validity;  // so is which clients report no validity: the meta says it
     std::erase_if(records, [&](const Record& record) {
+      if (record.kind == "client_validity_estimated") {
+        estimated_validity.insert(record.fields.at("process").get<std::int64_t>());
+        return true;
+      }
       if (record.kind != "client_hung") return false;
       client_hangs.push_back(judge::ClientHang::from_json(record.fields).describe());
       return true;
@@ -325,6 +330,7 @@ class Run {
     sim::Json meta = sim::history_meta(config_, seed_);
     meta["backend"] = "redis";
     meta["clients_ready_ms"] = zero_us_ / 1000;  // from the servers' start to time 0 (every client ready)
+    if (!estimated_validity.empty()) meta["estimated_validity"] = estimated_validity;
     if (topology_.cluster()) {
       // Which node serves which slots at the start, as the simulator's meta line says.
       Json shards = Json::array();

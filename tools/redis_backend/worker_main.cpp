@@ -157,6 +157,7 @@ int main(int argc, char** argv) {
                                                process});
       // Recorded when it happens: the run may kill this worker soon after (its end).
       external->on_hang([&](const judge::ClientHang& hang) { out.record("client_hung", hang.to_json()); });
+      external->on_estimated_validity([&] { out.record("client_validity_estimated", sim::Json{{"process", process}}); });
     }
     LockAlgorithm& the_lock = external ? static_cast<LockAlgorithm&>(*external) : *lock;
     WorkerClient client(WorkerSeams{process, &the_lock, &clock, &spawner, &out, resource_port, config.workload.fencing, seed,

@@ -62,18 +62,25 @@ TEST(ExternalLock, TheLibrarysOwnValidityReplacesTheEstimate) {
                                       R"({"id":ID,"type":"ok"})", R"({"id":ID,"type":"ok","valid_ms":-20})"});
   FixedClock clock;
   ExternalLock lock(process, clock, settings());
+  // The run's meta names the clients whose leases carry the estimate (a witness then calls it one): reported
+  // once, at the first reply without valid_ms, and not before.
+  int estimates_reported = 0;
+  lock.on_estimated_validity([&] { ++estimates_reported; });
   AcquireResult acquired = run_sync(lock.acquire("lock", Micros(0)));
   ASSERT_EQ(acquired.status, AcquireStatus::acquired);
   EXPECT_EQ(acquired.lease->valid_until, clock.monotonic_now() + Millis(300));
   EXPECT_EQ(run_sync(lock.renew(*acquired.lease)), RenewStatus::renewed);
   EXPECT_EQ(acquired.lease->valid_until, clock.monotonic_now() + Micros(420500));
+  EXPECT_EQ(estimates_reported, 0);
   EXPECT_EQ(run_sync(lock.renew(*acquired.lease)), RenewStatus::renewed);
   EXPECT_EQ(acquired.lease->valid_until, clock.monotonic_now() + Millis(500));
+  EXPECT_EQ(estimates_reported, 1);
   // A library that hands back a lease whose validity already ran out says so: the lease is lost at once.
   AcquireResult expired = run_sync(lock.acquire("lock", Micros(0)));
   ASSERT_EQ(expired.status, AcquireStatus::acquired);
   EXPECT_EQ(expired.lease->valid_until, clock.monotonic_now() - Millis(20));
   EXPECT_TRUE(expired.lease->lost());
+  EXPECT_EQ(estimates_reported, 1);
 }
 
 TEST(ExternalLock, AValidityThatIsNotANumberIsAnError) {
