@@ -10,6 +10,10 @@ seeds, the fixed side must hold in every seed it ran (none violated, none unknow
 the judge fail. Prints one table line per side (TRACK_RECORD.md's table) and exits 1 if any row failed, 2 if
 a side could not be installed or judged at all. --runs N judges seeds 1..N instead of the file's (the quick
 form: a row's min_violated is then capped at N).
+A rows file may name a row's scenario (`file`, relative to the rows file) and give a side as `reference`, a
+lockcheck reference client beside the lockcheck binary (e.g. "lockcheck_judge_mutex --watchdog") instead of
+packages and an adapter: FINDINGS.md's bugs have no fixed version, and the reference lock holds instead
+(findings/rows.toml).
 Standard library only (Python 3.11+: tomllib).
 """
 import argparse
@@ -58,16 +62,25 @@ def problems(side, tally, report, exit_code, min_violated):
     return found
 
 
+def side_name(spec):
+    return spec["reference"] if "reference" in spec else " ".join(spec["packages"])
+
+
 def judge_side(args, row, side, work):
     spec = row[side]
     folder = os.path.join(work, side)
-    install = ["sh", os.path.join(ADAPTERS, "install.sh"), "--only", folder, *spec["packages"]]
-    done = subprocess.run(install, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(install)} failed:\n{done.stdout}")
+    if "reference" in spec:
+        client = os.path.join(os.path.dirname(os.path.abspath(args.lockcheck)), spec["reference"])
+    else:
+        install = ["sh", os.path.join(ADAPTERS, "install.sh"), "--only", folder, *spec["packages"]]
+        done = subprocess.run(install, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(install)} failed:\n{done.stdout}")
+        client = f"{args.node} {os.path.join(ADAPTERS, spec['adapter'])}"
     out = os.path.join(work, f"{side}.json")
-    command = [args.lockcheck, "judge", os.path.join(HERE, row["name"] + ".toml"),
-               "--client", f"{args.node} {os.path.join(ADAPTERS, spec['adapter'])}", "--json", out]
+    scenario = os.path.join(os.path.dirname(os.path.abspath(args.rows)), row["file"]) if "file" in row \
+        else os.path.join(HERE, row["name"] + ".toml")
+    command = [args.lockcheck, "judge", scenario, "--client", client, "--json", out]
     if row.get("keys"):
         command += ["--keys", ",".join(row["keys"])]
     if args.runs:
@@ -93,7 +106,7 @@ def run_row(args, row):
                 min_violated = min(min_violated, args.runs)
             found = problems(side, tally, report, exit_code, min_violated)
             expected = f"violated >= {min_violated}" if side == "buggy" else "holds, every seed judged"
-            version = " ".join(row[side]["packages"])
+            version = side_name(row[side])
             verdict = observed(tally) if tally else "not checked"
             print(f"| {row['name']} | {version} | {row['property']} | {verdict} | {expected} | "
                   f"{'ok' if not found else 'MISMATCH'} |", flush=True)
