@@ -11,10 +11,20 @@
 #include <vector>
 
 #include "lockcheck/clock.hpp"
+#include "lockcheck/cluster_port.hpp"
 #include "lockcheck/entropy.hpp"
 #include "lockcheck/hiredis_port.hpp"
 
 namespace lockcheck {
+
+// Every node of one Redis Cluster, masters and replicas, each as the cluster announces it (CLUSTER SLOTS names
+// nodes by that host and port). The locks then see the cluster as one node: each command goes to the master of
+// its key's hash slot, following MOVED, ASK and failovers (ClusterPort). A node the cluster gains later is not
+// followed: list every node.
+struct ClusterNodes {
+  std::vector<ConnectionOptions> nodes;
+  ClusterPortOptions routing{};
+};
 
 class Client {
  public:
@@ -22,8 +32,10 @@ class Client {
   explicit Client(ConnectionOptions options);
   // Several independent nodes (for Redlock); connections are made on first use, as nodes may be down.
   explicit Client(std::vector<ConnectionOptions> nodes);
+  // One Redis Cluster; connections are made on first use. Throws InvalidArgument for an empty node list.
+  explicit Client(ClusterNodes cluster);
 
-  Port& port() { return port_; }
+  Port& port() { return cluster_ ? static_cast<Port&>(*cluster_) : static_cast<Port&>(port_); }
   Clock& clock() { return clock_; }
   Entropy& entropy() { return entropy_; }
 
@@ -31,6 +43,7 @@ class Client {
   HiredisPort port_;
   SystemClock clock_;
   OsEntropy entropy_;
+  std::unique_ptr<ClusterPort> cluster_;  // set for a cluster: routes over port_'s connections to every node
 };
 
 }  // namespace lockcheck

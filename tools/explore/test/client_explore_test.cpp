@@ -98,11 +98,12 @@ TEST(ExploreClient, ReferenceIsTheLockOfTheDeploymentsKind) {
   replicated.nodes = std::vector<sim::NodeConfig>(3);
   replicated.nodes[1].replica_of = replicated.nodes[2].replica_of = 0;
   EXPECT_EQ(client_reference_for(replicated).program, "lockcheck_judge_mutex");
-  // Neither adapter speaks a [cluster] or a [sentinel]: none, and why.
+  // A [cluster], whatever its masters, is one lock on one slot's master: the Mutex as a cluster client.
   sim::RunConfig cluster = quorum;
   cluster.cluster.shards = 3;
-  EXPECT_TRUE(client_reference_for(cluster).program.empty());
-  EXPECT_NE(client_reference_for(cluster).none_because.find("[cluster]"), std::string::npos);
+  EXPECT_EQ(client_reference_for(cluster).program, "lockcheck_judge_mutex");
+  EXPECT_FALSE(client_reference_for(cluster).quorum);
+  // Neither adapter speaks a [sentinel]: none, and why.
   sim::RunConfig sentinel = client_base(false);
   sentinel.sentinel.sentinels = 3;
   EXPECT_TRUE(client_reference_for(sentinel).program.empty());
