@@ -13,7 +13,8 @@ form: a row's min_violated is then capped at N).
 A rows file may name a row's scenario (`file`, relative to the rows file) and give a side as `reference`, a
 lockcheck reference client beside the lockcheck binary (e.g. "lockcheck_judge_mutex --watchdog") instead of
 packages and an adapter: FINDINGS.md's bugs have no fixed version, and the reference lock holds instead
-(findings/rows.toml).
+(findings/rows.toml). A side with no packages runs the adapter with the library already installed (a `.py`
+adapter with --python: Debian's python3-redis), and may name itself (`version`).
 Standard library only (Python 3.11+: tomllib).
 """
 import argparse
@@ -63,7 +64,7 @@ def problems(side, tally, report, exit_code, min_violated):
 
 
 def side_name(spec):
-    return spec["reference"] if "reference" in spec else " ".join(spec["packages"])
+    return spec.get("version") or spec.get("reference") or " ".join(spec["packages"])
 
 
 def judge_side(args, row, side, work):
@@ -72,11 +73,13 @@ def judge_side(args, row, side, work):
     if "reference" in spec:
         client = os.path.join(os.path.dirname(os.path.abspath(args.lockcheck)), spec["reference"])
     else:
-        install = ["sh", os.path.join(ADAPTERS, "install.sh"), "--only", folder, *spec["packages"]]
-        done = subprocess.run(install, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if done.returncode != 0:
-            raise RuntimeError(f"{' '.join(install)} failed:\n{done.stdout}")
-        client = f"{args.node} {os.path.join(ADAPTERS, spec['adapter'])}"
+        if spec.get("packages"):
+            install = ["sh", os.path.join(ADAPTERS, "install.sh"), "--only", folder, *spec["packages"]]
+            done = subprocess.run(install, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if done.returncode != 0:
+                raise RuntimeError(f"{' '.join(install)} failed:\n{done.stdout}")
+        interpreter = args.python if spec["adapter"].endswith(".py") else args.node
+        client = f"{interpreter} {os.path.join(ADAPTERS, spec['adapter'])}"
     out = os.path.join(work, f"{side}.json")
     scenario = os.path.join(os.path.dirname(os.path.abspath(args.rows)), row["file"]) if "file" in row \
         else os.path.join(HERE, row["name"] + ".toml")
@@ -120,6 +123,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lockcheck", required=True, help="the lockcheck binary")
     parser.add_argument("--node", default="node", help="the node interpreter the adapters run with")
+    parser.add_argument("--python", default=sys.executable,
+                        help="the python3 the Python adapters run with (one with the client's library: Debian's)")
     parser.add_argument("--runs", type=int, default=0, help="judge seeds 1..N instead of the file's")
     parser.add_argument("--rows", default=os.path.join(HERE, "rows.toml"))
     parser.add_argument("names", nargs="*", help="rows to run (default: all)")
