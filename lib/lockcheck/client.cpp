@@ -12,6 +12,22 @@ std::vector<ConnectionOptions> cluster_nodes_or_throw(const ClusterNodes& cluste
   return cluster.nodes;
 }
 
+// The data nodes, then the sentinels: the SentinelPort's nodes in that order.
+std::vector<ConnectionOptions> sentinel_nodes_or_throw(const SentinelNodes& sentinel) {
+  if (sentinel.data_nodes.empty()) throw InvalidArgument("a Sentinel Client needs at least one data node");
+  if (sentinel.sentinels.empty()) throw InvalidArgument("a Sentinel Client needs at least one sentinel");
+  if (sentinel.master_name.empty()) throw InvalidArgument("a Sentinel Client needs the master's name");
+  std::vector<ConnectionOptions> nodes = sentinel.data_nodes;
+  nodes.insert(nodes.end(), sentinel.sentinels.begin(), sentinel.sentinels.end());
+  return nodes;
+}
+
+std::vector<std::string> addresses_of(const std::vector<ConnectionOptions>& nodes) {
+  std::vector<std::string> addresses;
+  for (const ConnectionOptions& node : nodes) addresses.push_back(node.host + ":" + std::to_string(node.port));
+  return addresses;
+}
+
 }  // namespace
 
 Client::Client(ConnectionOptions options) : port_({std::move(options)}) { port_.connect(0); }
@@ -19,9 +35,15 @@ Client::Client(ConnectionOptions options) : port_({std::move(options)}) { port_.
 Client::Client(std::vector<ConnectionOptions> nodes) : port_(std::move(nodes)) {}
 
 Client::Client(ClusterNodes cluster) : port_(cluster_nodes_or_throw(cluster)) {
-  std::vector<std::string> addresses;
-  for (const ConnectionOptions& node : cluster.nodes) addresses.push_back(node.host + ":" + std::to_string(node.port));
-  cluster_ = std::make_unique<ClusterPort>(port_, clock_, std::move(addresses), cluster.routing);
+  routed_ = std::make_unique<ClusterPort>(port_, clock_, addresses_of(cluster.nodes), cluster.routing);
+}
+
+Client::Client(SentinelNodes sentinel) : port_(sentinel_nodes_or_throw(sentinel)) {
+  const std::vector<ConnectionOptions> nodes = sentinel_nodes_or_throw(sentinel);
+  std::vector<std::size_t> sentinels;
+  for (std::size_t k = 0; k < sentinel.sentinels.size(); ++k) sentinels.push_back(sentinel.data_nodes.size() + k);
+  routed_ = std::make_unique<SentinelPort>(port_, addresses_of(nodes), std::move(sentinels), std::move(sentinel.master_name),
+                                           sentinel.routing);
 }
 
 }  // namespace lockcheck

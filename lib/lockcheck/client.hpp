@@ -8,12 +8,14 @@
 // Every call is bounded by ConnectionOptions::connect_timeout and command_timeout: a paused, dead or slow
 // server makes calls fail or report an unknown outcome, never block forever (lib/test/broken_connection_redis_test.cpp).
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "lockcheck/clock.hpp"
 #include "lockcheck/cluster_port.hpp"
 #include "lockcheck/entropy.hpp"
 #include "lockcheck/hiredis_port.hpp"
+#include "lockcheck/sentinel_port.hpp"
 
 namespace lockcheck {
 
@@ -26,6 +28,17 @@ struct ClusterNodes {
   ClusterPortOptions routing{};
 };
 
+// A Redis Sentinel deployment: every data node (the master and its replicas) and every sentinel, each as the
+// sentinels name it, and the name the sentinels monitor the master by. The locks then see the deployment as one
+// node, the master the sentinels name, looked up again after a failover (SentinelPort). A data node the
+// deployment gains later is not followed: list every one.
+struct SentinelNodes {
+  std::vector<ConnectionOptions> data_nodes;
+  std::vector<ConnectionOptions> sentinels;
+  std::string master_name;
+  SentinelPortOptions routing{};
+};
+
 class Client {
  public:
   // Connects to one Redis now, so a bad host, port or password fails here with a clear ConnectionError.
@@ -34,8 +47,11 @@ class Client {
   explicit Client(std::vector<ConnectionOptions> nodes);
   // One Redis Cluster; connections are made on first use. Throws InvalidArgument for an empty node list.
   explicit Client(ClusterNodes cluster);
+  // One Sentinel deployment; connections are made on first use. Throws InvalidArgument when a list or the master's
+  // name is empty.
+  explicit Client(SentinelNodes sentinel);
 
-  Port& port() { return cluster_ ? static_cast<Port&>(*cluster_) : static_cast<Port&>(port_); }
+  Port& port() { return routed_ ? *routed_ : static_cast<Port&>(port_); }
   Clock& clock() { return clock_; }
   Entropy& entropy() { return entropy_; }
 
@@ -43,7 +59,7 @@ class Client {
   HiredisPort port_;
   SystemClock clock_;
   OsEntropy entropy_;
-  std::unique_ptr<ClusterPort> cluster_;  // set for a cluster: routes over port_'s connections to every node
+  std::unique_ptr<Port> routed_;  // a cluster's ClusterPort or a deployment's SentinelPort, over port_'s connections
 };
 
 }  // namespace lockcheck

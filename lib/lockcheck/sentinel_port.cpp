@@ -74,16 +74,20 @@ Task<bool> SentinelPort::discover() {
     std::lock_guard lock(mutex_);
     first = ask_first_;
   }
+  // A node that did not answer ROLE is not asked again in this lookup when another sentinel names it too: the
+  // sentinels mostly agree, and each ask of an unreachable node costs a whole command timeout.
+  std::vector<std::size_t> unanswered;
   for (std::size_t i = 0; i < sentinels_.size(); ++i) {
     const std::size_t which = (first + i) % sentinels_.size();
     Command ask{"SENTINEL", "GET-MASTER-ADDR-BY-NAME", master_name_};
     CallResult named = co_await nodes_.call(sentinels_[which], std::move(ask));
     if (!named.replied()) continue;
     const auto candidate = node_named_by(named.reply);
-    if (!candidate) continue;
+    if (!candidate || std::find(unanswered.begin(), unanswered.end(), *candidate) != unanswered.end()) continue;
     Command role{"ROLE"};
     CallResult confirmed = co_await nodes_.call(*candidate, std::move(role));
     const Reply& reply = confirmed.reply;
+    if (!confirmed.replied()) unanswered.push_back(*candidate);
     if (!confirmed.replied() || reply.kind != Reply::Kind::array || reply.elements.empty() ||
         reply.elements[0].text != "master") {
       continue;
@@ -103,10 +107,12 @@ Task<CallResult> SentinelPort::call(std::size_t node, Command command) {
     auto master = known_master();
     if (!master) {
       if (!co_await discover()) {
-        // Every sentinel was asked; the next lookup asks from the next one.
+        // Every sentinel was asked and no master answered: asking them all again at once would find the same
+        // (and cost the same timeouts), so the caller's own retry and backoff apply; the next call asks from
+        // the next sentinel.
         std::lock_guard lock(mutex_);
         ask_first_ = (ask_first_ + 1) % std::max<std::size_t>(sentinels_.size(), 1);
-        continue;
+        break;
       }
       master = known_master();
     }

@@ -9,8 +9,10 @@
 // The master is looked up again after a command that could not be sent (the node is gone: nothing ran, so
 // the command is retried at the new master), after -READONLY (the node was demoted to a replica) and after
 // -LOADING (a node still loading its data), both of which refuse without running anything; each call makes
-// at most `max_rediscoveries` lookups. A command that may have run (CallStatus::unknown) is never retried
-// here, but the next command looks the master up first.
+// at most `max_rediscoveries` lookups, and stops at the first that finds no master answering (its caller's retry
+// and backoff apply), so a call waits on an unreachable master's timeout about once, not once per sentinel and
+// lookup. A command that may have run (CallStatus::unknown) is never retried here, but the next command looks
+// the master up first.
 //
 // The same code runs in production (over HiredisPort) and in simulation (over the simulator's port).
 // Thread-safe when `nodes` is: the known master has a mutex of its own, never held across an await.

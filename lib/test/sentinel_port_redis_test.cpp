@@ -7,7 +7,9 @@
 #include <memory>
 #include <thread>
 
+#include "lockcheck/client.hpp"
 #include "lockcheck/hiredis_port.hpp"
+#include "lockcheck/mutex.hpp"
 #include "lockcheck/sentinel_port.hpp"
 #include "redis_server.hpp"
 
@@ -83,6 +85,25 @@ TEST_F(RealSentinel, AfterAFailoverTheDemotedMastersReadonlySendsTheCommandToThe
   EXPECT_EQ(run_sync(port.call(0, {"SET", "lock", "b"})).reply, Reply::ok());
   EXPECT_EQ(port.known_master(), 1u);
   EXPECT_EQ(on(1, {"GET", "lock"}), Reply::bulk("b"));
+}
+
+// The public API on a Sentinel deployment: a Client given the data nodes and the sentinels locks on the master
+// the sentinel names, and a second Client sees the lock held (lockcheck_judge_mutex on a [sentinel] is this).
+TEST_F(RealSentinel, AMutexOfASentinelClientLocksOnTheNamedMaster) {
+  const std::vector<ConnectionOptions> data_nodes(nodes.begin(), nodes.begin() + 2);
+  const std::vector<ConnectionOptions> sentinels(nodes.begin() + 2, nodes.end());
+  Client client(SentinelNodes{data_nodes, sentinels, "mymaster"});
+  Client other(SentinelNodes{data_nodes, sentinels, "mymaster"});
+  Mutex mutex(client, "lock");
+  Mutex rival(other, "lock");
+  std::optional<Lease> lease = mutex.try_acquire(Micros(0));
+  ASSERT_TRUE(lease.has_value());
+  EXPECT_EQ(on(0, {"GET", "lock"}), Reply::bulk(lease->token));
+  EXPECT_FALSE(rival.try_acquire(Micros(0)).has_value());
+  EXPECT_EQ(mutex.release(*lease), ReleaseStatus::released);
+  EXPECT_EQ(on(0, {"EXISTS", "lock"}), Reply::integer_reply(0));
+  EXPECT_THROW(Client(SentinelNodes{data_nodes, sentinels, ""}), InvalidArgument);
+  EXPECT_THROW(Client(SentinelNodes{data_nodes, {}, "mymaster"}), InvalidArgument);
 }
 
 }  // namespace

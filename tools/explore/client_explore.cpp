@@ -104,9 +104,9 @@ sim::RunConfig client_base(bool renews) {
 }
 
 ClientReference client_reference_for(const sim::RunConfig& base) {
-  // On a [cluster] the Mutex adapter is a cluster client (lockcheck::ClusterNodes): a lock on one slot's master.
-  if (base.sentinel.sentinels > 0) return ClientReference{"", "", "no reference adapter speaks a [sentinel]"};
-  if (base.cluster.shards > 0) return ClientReference{"lockcheck_judge_mutex", "Mutex", ""};
+  // On a [cluster] or a [sentinel] the Mutex adapter is a cluster or Sentinel client (lockcheck::ClusterNodes,
+  // SentinelNodes): a lock on one master, whatever the count of masters.
+  if (base.cluster.shards > 0 || base.sentinel.sentinels > 0) return ClientReference{"lockcheck_judge_mutex", "Mutex", ""};
   if (sim::master_nodes(base).size() > 1) return ClientReference{"lockcheck_judge_redlock", "RedlockMutex", "", true};
   return ClientReference{"lockcheck_judge_mutex", "Mutex", ""};
 }

@@ -23,8 +23,9 @@ namespace lockcheck::explore {
 // base's topology): lockcheck's Mutex (`lockcheck_judge_mutex`) on one master, with or without replicas; its
 // RedlockMutex (`lockcheck_judge_redlock`) on several independent masters, where a quorum client (node-redlock
 // over N masters, redis-semaphore's RedlockMutex) runs and where a fault on one node (its clock, its restart)
-// breaks a single-master lock but not a quorum; the Mutex as a cluster client on a [cluster]; none on a
-// [sentinel], which neither adapter speaks: there the theory decides (known_limit.hpp).
+// breaks a single-master lock but not a quorum; the Mutex as a cluster or Sentinel client on a [cluster] or a
+// [sentinel]. `program` empty (none) is kept for a deployment no adapter speaks: there the theory decides
+// (known_limit.hpp).
 struct ClientReference {
   std::string program;        // the adapter's file name (beside the lockcheck binary); empty: none
   std::string lock;           // the library type, as reports name it ("Mutex", "RedlockMutex")

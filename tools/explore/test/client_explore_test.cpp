@@ -103,11 +103,10 @@ TEST(ExploreClient, ReferenceIsTheLockOfTheDeploymentsKind) {
   cluster.cluster.shards = 3;
   EXPECT_EQ(client_reference_for(cluster).program, "lockcheck_judge_mutex");
   EXPECT_FALSE(client_reference_for(cluster).quorum);
-  // Neither adapter speaks a [sentinel]: none, and why.
+  // A [sentinel]: the Mutex as a Sentinel client.
   sim::RunConfig sentinel = client_base(false);
   sentinel.sentinel.sentinels = 3;
-  EXPECT_TRUE(client_reference_for(sentinel).program.empty());
-  EXPECT_NE(client_reference_for(sentinel).none_because.find("[sentinel]"), std::string::npos);
+  EXPECT_EQ(client_reference_for(sentinel).program, "lockcheck_judge_mutex");
 }
 
 TEST(ExploreClient, AFindSeenOnceInItsFirstRerunsIsRerunAsOftenAgain) {
