@@ -85,6 +85,9 @@ def markdown_lines(loaded):
         for i, f in enumerate(own):
             details.append((client, i, f))
     w("")
+    w("Longer searches find more than this budget: the own bugs no tracker describes, each with its file, its "
+      "reproduction rate and a CTest, are in [tools/judge/FINDINGS.md](../tools/judge/FINDINGS.md).")
+    w("")
     for client, i, f in details:
         w(f"### <a id=\"explore-{client['name']}-{i}\"></a>{client['library']} {client['version']}: {_property(f)}, its own bug")
         w("")
