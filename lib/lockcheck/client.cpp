@@ -39,10 +39,14 @@ Client::Client(ClusterNodes cluster) : port_(cluster_nodes_or_throw(cluster)) {
 }
 
 Client::Client(SentinelNodes sentinel) : port_(sentinel_nodes_or_throw(sentinel)) {
-  const std::vector<ConnectionOptions> nodes = sentinel_nodes_or_throw(sentinel);
+  // port_'s nodes, in its order: the data nodes, then the sentinels.
+  std::vector<std::string> addresses = addresses_of(sentinel.data_nodes);
   std::vector<std::size_t> sentinels;
-  for (std::size_t k = 0; k < sentinel.sentinels.size(); ++k) sentinels.push_back(sentinel.data_nodes.size() + k);
-  routed_ = std::make_unique<SentinelPort>(port_, addresses_of(nodes), std::move(sentinels), std::move(sentinel.master_name),
+  for (const std::string& address : addresses_of(sentinel.sentinels)) {
+    sentinels.push_back(addresses.size());
+    addresses.push_back(address);
+  }
+  routed_ = std::make_unique<SentinelPort>(port_, std::move(addresses), std::move(sentinels), std::move(sentinel.master_name),
                                            sentinel.routing);
 }
 

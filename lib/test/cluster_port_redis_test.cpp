@@ -10,7 +10,7 @@
 #include "lockcheck/cluster_port.hpp"
 #include "lockcheck/hiredis_port.hpp"
 #include "lockcheck/key_slot.hpp"
-#include "lockcheck/mutex.hpp"
+#include "lock_testing.hpp"
 #include "redis_server.hpp"
 
 namespace lockcheck {
@@ -110,17 +110,7 @@ TEST_F(RealCluster, ShardChannelOfALockKeyIsSubscribedAndDeliveredOnItsShard) {
 TEST_F(RealCluster, AMutexOfAClusterClientLocksOnTheKeysMaster) {
   Client client(ClusterNodes{nodes});
   Client other(ClusterNodes{nodes});
-  Mutex mutex(client, "foo");  // slot 12182: node 1
-  Mutex rival(other, "foo");
-  std::optional<Lease> lease = mutex.try_acquire(Micros(0));
-  ASSERT_TRUE(lease.has_value());
-  EXPECT_EQ(on(1, {"GET", "foo"}), Reply::bulk(lease->token));
-  EXPECT_FALSE(rival.try_acquire(Micros(0)).has_value());
-  EXPECT_EQ(mutex.release(*lease), ReleaseStatus::released);
-  EXPECT_EQ(on(1, {"EXISTS", "foo"}), Reply::integer_reply(0));
-  std::optional<Lease> next = rival.try_acquire(Micros(0));
-  ASSERT_TRUE(next.has_value());
-  EXPECT_EQ(rival.release(*next), ReleaseStatus::released);
+  testing::expect_one_holder_at_a_time(client, other, "foo", [&](Command command) { return on(1, std::move(command)); });  // slot 12182
   EXPECT_THROW(Client(ClusterNodes{}), InvalidArgument);
 }
 

@@ -9,8 +9,8 @@
 
 #include "lockcheck/client.hpp"
 #include "lockcheck/hiredis_port.hpp"
-#include "lockcheck/mutex.hpp"
 #include "lockcheck/sentinel_port.hpp"
+#include "lock_testing.hpp"
 #include "redis_server.hpp"
 
 namespace lockcheck {
@@ -94,14 +94,7 @@ TEST_F(RealSentinel, AMutexOfASentinelClientLocksOnTheNamedMaster) {
   const std::vector<ConnectionOptions> sentinels(nodes.begin() + 2, nodes.end());
   Client client(SentinelNodes{data_nodes, sentinels, "mymaster"});
   Client other(SentinelNodes{data_nodes, sentinels, "mymaster"});
-  Mutex mutex(client, "lock");
-  Mutex rival(other, "lock");
-  std::optional<Lease> lease = mutex.try_acquire(Micros(0));
-  ASSERT_TRUE(lease.has_value());
-  EXPECT_EQ(on(0, {"GET", "lock"}), Reply::bulk(lease->token));
-  EXPECT_FALSE(rival.try_acquire(Micros(0)).has_value());
-  EXPECT_EQ(mutex.release(*lease), ReleaseStatus::released);
-  EXPECT_EQ(on(0, {"EXISTS", "lock"}), Reply::integer_reply(0));
+  testing::expect_one_holder_at_a_time(client, other, "lock", [&](Command command) { return on(0, std::move(command)); });
   EXPECT_THROW(Client(SentinelNodes{data_nodes, sentinels, ""}), InvalidArgument);
   EXPECT_THROW(Client(SentinelNodes{data_nodes, {}, "mymaster"}), InvalidArgument);
 }

@@ -313,7 +313,7 @@ class Run {
     // Through a SentinelPort too: one node at a time.
     // Hangs are reported beside the history, not in it: found after the end too, and not an event of the lock.
     std::vector<std::string> client_hangs;
-    std::set<std::int64_t> estimated_validity;  // so is which clients report no validity: the meta says it
+    std::set<std::int64_t> estimated_validity;  // the clients that report no validity of their own: said in the meta
     std::erase_if(records, [&](const Record& record) {
       if (record.kind == "client_validity_estimated") {
         estimated_validity.insert(record.fields.at("process").get<std::int64_t>());

@@ -49,9 +49,10 @@ int main(int argc, char** argv) {
   std::optional<lockcheck::Client> client;
   if (topology == "sentinel") {
     const std::string master = env("LOCKCHECK_SENTINEL_MASTER", "mymaster");
-    std::vector<lockcheck::ConnectionOptions> nodes = data_nodes(connections(), master);
+    std::vector<lockcheck::ConnectionOptions> sentinels = connections();
+    std::vector<lockcheck::ConnectionOptions> nodes = data_nodes(sentinels, master);
     if (nodes.empty()) { std::cerr << "lockcheck_judge_mutex: no sentinel named the data nodes of '" << master << "'\n"; return 2; }
-    client.emplace(lockcheck::SentinelNodes{std::move(nodes), connections(), master});
+    client.emplace(lockcheck::SentinelNodes{std::move(nodes), std::move(sentinels), master});
   } else if (topology == "cluster") {
     client.emplace(lockcheck::ClusterNodes{connections()});  // every node's front: the library routes by slot
   } else {
