@@ -123,8 +123,11 @@ std::vector<Bug> corpus(const std::string& scripts, const std::string& mutants) 
                  {"mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource"}),
       script_bug("refresh-any", "owner_only_release", mutants + "/refresh_any_acquire.lua", good_release, "",
                  {"bounded_unavailability"}),
-      script_bug("set-xx-renew", "owner_only_release", good_acquire, good_release, mutants + "/set_xx_renew.lua",
-                 {"mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource"}),
+      // Its first symptom is two holders on the server (a stale holder's renewal writes its token over the new
+      // holder's); a foreign release follows only when that stale holder then releases before the key expires,
+      // which all-on and swarm never met in 60 CPU-s from 20 roots (guided: 1 root of 3 in 30 CPU-s).
+      script_bug("set-xx-renew", "mutual_exclusion_server", good_acquire, good_release, mutants + "/set_xx_renew.lua",
+                 {"owner_only_release", "mutual_exclusion_client", "mutual_exclusion_resource"}),
       // The renewal contract (the key lives the TTL from the renewal, no more) is what it breaks: the renewal
       // checker sees it at the first renewal that piles time up; bounded unavailability needs a crash after
       // five or more renewals, then a run long enough to judge it.
