@@ -12,6 +12,13 @@
 //      script that extends by the TTL instead of to it). Only the key the renew names (not a bookkeeping key a
 //      script also writes), and not an absolute deadline (PEXPIREAT): one computed from a clock reading is
 //      shifted by the node clocks' jumps and differences, which other properties judge.
+//  (e) A renewal that answered ok but moved no deadline of its key: no expire_set by the process on that key,
+//      on any node, between the renew's invoke and its ok (a script that checks the owner, then runs PEXPIRE
+//      ... NX on a key that has a TTL, which changes nothing, and answers 1 anyway). The holder's validity is
+//      extended, the key's is not. Judged only where the nodes' lines show the holder's acquire (a key created
+//      or overwritten with its token by the process): there they show every deadline the process set. A renewal
+//      that removed the key's expiry instead (SET ... XX without KEEPTTL or PX) is told as such: that key never
+//      expires.
 // A renewal that reports `lost` after a fault (pause, partition, clock) is the lock telling the truth (S10).
 #include <fmt/format.h>
 
@@ -20,6 +27,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <vector>
 
 #include "beliefs.hpp"
 #include "checkers.hpp"
@@ -106,6 +114,15 @@ Verdict check_renewal(const History& history) {
   std::map<std::int64_t, bool> releasing;  // process -> a release of it is in flight
   std::map<std::tuple<std::int64_t, std::string>, std::pair<std::int64_t, std::int64_t>> created_at;  // (node, key) -> (t, by)
   std::map<std::int64_t, std::multiset<std::string>> renews_in_flight;  // process -> keys of its unanswered renews
+  // (e): the acquisitions the nodes' lines show, (process, token, key); and per (process, key) the renews in
+  // flight, each with whether the process has moved that key's deadline since its invoke.
+  std::set<std::tuple<std::int64_t, std::string, std::string>> shown_acquisitions;
+  struct RenewInFlight {
+    const Op* invoke = nullptr;
+    bool moved_deadline = false;
+    const ServerEvent* removed_deadline = nullptr;  // the process's own removal of the key's expiry meanwhile
+  };
+  std::map<std::pair<std::int64_t, std::string>, std::vector<RenewInFlight>> renew_moves;
   std::int64_t renewals = 0;
   std::int64_t violations = 0;
   auto flag = [&](std::vector<std::int64_t> witnesses, std::string cause) {
@@ -121,6 +138,7 @@ Verdict check_renewal(const History& history) {
       released_by_process.erase(fault->process);
       active.erase(fault->process);
       renews_in_flight.erase(fault->process);
+      std::erase_if(renew_moves, [&](const auto& entry) { return entry.first.first == fault->process; });
     }
     if (const auto* server = std::get_if<ServerEvent>(&event)) {
       // A deadline set by the command that created the key is an acquire's (a SET ... PX that a slow node
@@ -129,6 +147,20 @@ Verdict check_renewal(const History& history) {
       if (server->event == ServerEventKind::created) created_at[place] = {server->t, server->by};
       const auto created = created_at.find(place);
       const bool set_by_creation = created != created_at.end() && created->second == std::pair{server->t, server->by};
+      if (!server->replicated && server->by >= 0) {
+        if ((server->event == ServerEventKind::created || server->event == ServerEventKind::overwritten) &&
+            !server->value.empty()) {
+          shown_acquisitions.insert({server->by, server->value, server->key});
+        }
+        if (server->event == ServerEventKind::expire_set) {
+          for (RenewInFlight& renew : renew_moves[{server->by, server->key}]) renew.moved_deadline = true;
+        }
+        if (server->event == ServerEventKind::expire_removed) {
+          for (RenewInFlight& renew : renew_moves[{server->by, server->key}]) {
+            if (renew.removed_deadline == nullptr) renew.removed_deadline = server;
+          }
+        }
+      }
       // (a) from the node's facts: a deadline change by a process that had released and not acquired since.
       auto it = released_by_process.find(server->by);
       if (server->event == ServerEventKind::expire_set && !set_by_creation && !server->replicated && it != released_by_process.end() &&
@@ -163,6 +195,33 @@ Verdict check_renewal(const History& history) {
         keys.insert(op->key);
       } else if (auto it = keys.find(op->key); it != keys.end()) {
         keys.erase(it);
+      }
+      // (e) the answer of the renew of this token in flight (threads of a process renew their own tokens).
+      std::vector<RenewInFlight>& pending = renew_moves[{op->process, op->key}];
+      if (op->type == OpType::invoke) {
+        pending.push_back({op});
+      } else if (auto it = std::find_if(pending.begin(), pending.end(), [&](const RenewInFlight& renew) { return renew.invoke->token == op->token; });
+                 it != pending.end()) {
+        const RenewInFlight renew = *it;
+        pending.erase(it);
+        if (op->type == OpType::ok && !renew.moved_deadline && shown_acquisitions.count({op->process, op->token, op->key}) > 0) {
+          const std::string answered =
+              fmt::format("process {}'s renewal of '{}' (token {}), sent at t={}, answered ok at t={}{}", op->process,
+                          op->key, short_token(op->token), format_time_us(renew.invoke->t), format_time_us(op->t),
+                          op->valid_until_us ? fmt::format(" (validity to t={})", format_time_us(*op->valid_until_us)) : "");
+          if (const ServerEvent* removed = renew.removed_deadline) {
+            flag({renew.invoke->i, removed->i, op->i},
+                 fmt::format("{}, but it removed the deadline of '{}' on node {} at t={} ({}) and set none: the key no "
+                             "longer expires, so a holder that dies after this renewal keeps the lock forever",
+                             answered, op->key, removed->node, format_time_us(removed->t), what_ran(*removed)));
+          } else {
+            flag({renew.invoke->i, op->i},
+                 fmt::format("{} but moved no deadline of '{}': no deadline change by process {} reached any node in "
+                             "between, so the key still expires when it would have, inside the validity the holder now "
+                             "believes in (a renew that answers yes without extending the key)",
+                             answered, op->key, op->process));
+          }
+        }
       }
     }
     std::int64_t& holds = depth[{op->process, op->thread, op->key}];

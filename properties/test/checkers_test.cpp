@@ -2,6 +2,7 @@
 // (research/harness-anchors.md section 7, S1-S11). Times are true microseconds; TTL 1000 ms unless stated.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -96,6 +97,7 @@ TEST(Checkers, AThreadTakingOverFromAnotherOfItsProcessIsNoRenewalAfterRelease) 
   b.set_nx_px(10'200, 1, "tokB", 1000);
   thread_op(b, 10'300, 2, "ok", "acquire", "tokB", 910'000);
   b.op(10'400, {{"type", "invoke"}, {"process", 1}, {"f", "renew"}, {"key", "lock"}, {"local", 10'400}, {"token", "tokB"}});
+  b.pexpire(10'450, 1, "tokB", 1000);
   b.renew_ok(10'500, 1, "tokB", 1'000'000);
   thread_op(b, 500'000, 2, "invoke", "release", "tokB");
   b.server(500'050, 0, "deleted", 1, "", 500, -1, "EVALSHA");
@@ -1047,6 +1049,7 @@ TEST(Checkers, F20RenewalAfterReleaseAndLossWithoutFaults) {
   HistoryBuilder fine;
   acquire(fine, 1'000, 1, "tokA");
   fine.invoke(300'000, 1, "renew", "tokA");
+  fine.pexpire(300'050, 1, "tokA", 1000);
   fine.renew_ok(300'100, 1, "tokA", 1'200'000);
   release(fine, 500'000, 1, "tokA");
   EXPECT_EQ(outcome_of(fine, "renewal"), Outcome::holds);
@@ -1084,6 +1087,51 @@ TEST(Checkers, RenewalThatSetsTheDeadlinePastTheTtlIsViolated) {
   EXPECT_EQ(outcome_of(other_keys, "renewal"), Outcome::holds);
 }
 
+// (e) A renew that answers ok but moves no deadline (a script that checks the owner, then runs PEXPIRE with NX,
+// which sets a TTL only on a key without one, and returns 1 anyway): the holder's validity is extended, the
+// key's is not, so the key expires inside the holder's section. Judged only where the node's lines show the
+// holder's acquire (its token created the key): there they show every deadline the process set.
+TEST(Checkers, RenewalThatAnsweredOkButMovedNoDeadlineIsViolated) {
+  HistoryBuilder no_deadline;
+  acquire(no_deadline, 1'000, 1, "tokA");
+  const std::int64_t invoke = no_deadline.invoke(300'000, 1, "renew", "tokA");
+  const std::int64_t ok = no_deadline.renew_ok(300'100, 1, "tokA", 1'300'000);
+  release(no_deadline, 500'000, 1, "tokA");
+  Verdict verdict = verdict_of(no_deadline.parse(), "renewal");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_EQ(verdict.witnesses, (std::vector<std::int64_t>{invoke, ok}));
+  EXPECT_TRUE(contains(verdict.cause, "moved no deadline of 'lock'")) << verdict.cause;
+
+  // The same renewal with its PEXPIRE landing holds: RenewalThatSetsTheDeadlinePastTheTtlIsViolated's to_the_ttl.
+
+  HistoryBuilder other_process;  // another process's deadline change does not count as this renewal's
+  acquire(other_process, 1'000, 1, "tokA");
+  other_process.invoke(300'000, 1, "renew", "tokA");
+  other_process.server(300'050, 0, "expire_set", 2, "tokA", 300, 300 + 1'000, "PEXPIRE");
+  other_process.renew_ok(300'100, 1, "tokA", 1'300'000);
+  EXPECT_EQ(outcome_of(other_process, "renewal"), Outcome::violated);
+
+  HistoryBuilder stripped;  // SET ... XX without KEEPTTL: the renewal removed the key's expiry and set none
+  acquire(stripped, 1'000, 1, "tokA");
+  stripped.invoke(300'000, 1, "renew", "tokA");
+  stripped.server(300'050, 0, "overwritten", 1, "tokA", 300, -1, "SET");
+  const std::int64_t removed = stripped.server(300'050, 0, "expire_removed", 1, "tokA", 300, -1, "SET");
+  stripped.renew_ok(300'100, 1, "tokA", 1'300'000);
+  Verdict stripped_verdict = verdict_of(stripped.parse(), "renewal");
+  EXPECT_EQ(stripped_verdict.outcome, Outcome::violated);
+  EXPECT_TRUE(contains(stripped_verdict.cause, "the key no longer expires")) << stripped_verdict.cause;
+  EXPECT_NE(std::find(stripped_verdict.witnesses.begin(), stripped_verdict.witnesses.end(), removed),
+            stripped_verdict.witnesses.end());
+
+  HistoryBuilder no_facts;  // no server line of the holder's acquire (a history without node facts): not judged
+  no_facts.invoke(1'000, 1, "acquire");
+  no_facts.acquire_ok(1'100, 1, "tokA", 901'000);
+  no_facts.invoke(300'000, 1, "renew", "tokA");
+  no_facts.renew_ok(300'100, 1, "tokA", 1'300'000);
+  release(no_facts, 500'000, 1, "tokA");
+  EXPECT_EQ(outcome_of(no_facts, "renewal"), Outcome::holds);
+}
+
 TEST(Checkers, RenewalAfterAnInnerReentrantReleaseIsFine) {
   HistoryBuilder b;
   acquire(b, 1'000, 1, "tokA");
@@ -1092,6 +1140,7 @@ TEST(Checkers, RenewalAfterAnInnerReentrantReleaseIsFine) {
   b.invoke(20'000, 1, "release", "tokA");  // inner release: still held once
   b.complete(20'100, 1, "release", "ok", "released", "tokA");
   b.invoke(300'000, 1, "renew", "tokA");
+  b.pexpire(300'050, 1, "tokA", 1000);
   b.renew_ok(300'100, 1, "tokA", 1'200'000);
   b.invoke(500'000, 1, "release", "tokA");  // the outer release, inside the renewed validity
   EXPECT_EQ(outcome_of(b, "renewal"), Outcome::holds);

@@ -107,6 +107,12 @@ class HistoryBuilder {
     return created;
   }
 
+  // A renewal's PEXPIRE landing on `node`: the key's deadline moved to ttl_ms from the node's now.
+  std::int64_t pexpire(std::int64_t t, std::int64_t process, const std::string& token, std::int64_t ttl_ms,
+                       std::int64_t node = 0) {
+    return server(t, node, "expire_set", process, token, t / 1000, t / 1000 + ttl_ms, "PEXPIRE");
+  }
+
   // --- resource and faults -------------------------------------------------------------------------------
   std::int64_t read(std::int64_t t, std::int64_t process, std::int64_t version) {
     return line(t, "resource", {{"process", process}, {"f", "read"}, {"value", version}, {"version", version}});

@@ -18,6 +18,7 @@ TEST(RenewalChecker, ALateAcquireSetAfterTheReleaseIsNoRenewal) {
   h.server(200, 0, "expire_set", 1, "a", 1, 1001);
   h.acquire_ok(300, 1, "a", 900'000);
   h.op(400'000, {{"type", "invoke"}, {"process", 1}, {"f", "renew"}, {"key", "lock"}, {"local", 400'000}, {"token", "a"}});
+  h.pexpire(400'200, 1, "a", 1000);
   h.renew_ok(400'500, 1, "a", 1'300'000);
   h.invoke(500'000, 1, "release", "a");
   h.server(500'100, 0, "deleted", 1, "", 500, -1, "DEL");
@@ -36,6 +37,7 @@ TEST(RenewalChecker, APexpireAfterTheReleaseIsStillARenewalThatOutlivedTheLock) 
   h.server(200, 0, "expire_set", 1, "a", 1, 1001);
   h.acquire_ok(300, 1, "a", 900'000);
   h.op(400'000, {{"type", "invoke"}, {"process", 1}, {"f", "renew"}, {"key", "lock"}, {"local", 400'000}, {"token", "a"}});
+  h.pexpire(400'200, 1, "a", 1000);
   h.renew_ok(400'500, 1, "a", 1'300'000);
   h.invoke(500'000, 1, "release", "a");
   h.complete(500'200, 1, "release", "ok", "not_owned", "a");

@@ -234,6 +234,7 @@ HistoryBuilder renewal_that_stops(bool record_the_stop) {
   b.set_nx_px(150, 1, "tokA", 1000);
   b.acquire_ok(200, 1, "tokA", 900'000);
   b.invoke(300'000, 1, "renew", "tokA");
+  b.pexpire(300'050, 1, "tokA", 1000);
   b.renew_ok(300'100, 1, "tokA", 1'200'000);
   if (record_the_stop) {
     b.complete(600'000, 1, "renewal_stop", "info", "", "tokA");

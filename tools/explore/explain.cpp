@@ -23,7 +23,8 @@ constexpr std::size_t kMostSentences = 8;
 // What a node's copy of a key holds at one moment, as the history's server lines tell it.
 struct KeyState {
   std::string owner;  // a token ("" none)
-  std::int64_t left_ms = -1;  // what the node then had left of its TTL; -1: no expiry
+  std::int64_t left_ms = -1;  // what the node had left of its TTL at set_at_us; -1: no expiry
+  std::int64_t set_at_us = 0;  // the true time of the server line that set left_ms
 };
 
 class Story {
@@ -41,6 +42,11 @@ class Story {
       if (witnesses.count(properties::event_index(event)) > 0) last_us = std::max(last_us, properties::event_time(event));
     }
     std::map<std::pair<std::int64_t, std::string>, KeyState> keys;  // (node, key) -> state
+    struct Change {
+      std::int64_t t = -1, by = -1;
+      KeyState before;  // the key before the first line of this (t, by)
+    };
+    std::map<std::pair<std::int64_t, std::string>, Change> last_change;  // (node, key) -> its latest command's
     std::map<std::pair<std::int64_t, int>, const Op*> invoked;      // (process, fn) -> its pending invoke
     std::map<std::pair<std::int64_t, int>, const Op*> unknown;      // (process, fn) -> its last info reply
     for (const Event& event : history_.events) {
@@ -48,7 +54,11 @@ class Story {
       const bool witness = witnesses.count(index) > 0;
       if (const auto* server = std::get_if<ServerEvent>(&event)) {
         KeyState& state = keys[{server->node, server->key}];
-        const KeyState before = state;
+        // One command's lines on a key (SET ... XX: overwritten, then expire_removed) each carry the key as the
+        // command left it: "before" is the key before the command's first line.
+        Change& change = last_change[{server->node, server->key}];
+        if (change.t != server->t || change.by != server->by) change = Change{server->t, server->by, state};
+        const KeyState before = change.before;
         after(*server, state);
         if (witness && server->by >= 0 && !server->replicated) said(describe_change(*server, before, state));
         continue;
@@ -103,14 +113,19 @@ class Story {
     if (!server.value.empty()) state.owner = server.value;
     if (server.holders && !server.holders->empty()) state.owner = server.holders->front().token;
     state.left_ms = server.expire_at_ms < 0 ? -1 : server.expire_at_ms - server.node_time_ms;
+    state.set_at_us = server.t;
   }
 
-  std::string holder(const KeyState& state) const {
+  // What the key held at true time at_us. The TTL left is counted down from the line that set it by the true
+  // time since (exact unless the node's clock jumped or drifted meanwhile, which the story tells apart): a
+  // renewal that moved no deadline then shows the TTL it left, not the one the acquire set.
+  std::string holder(const KeyState& state, std::int64_t at_us) const {
     if (state.owner.empty()) return "nothing";
     const auto process = token_process_.find(state.owner);
     const std::string whose = process == token_process_.end() ? "a token" : fmt::format("process {}'s token", process->second);
+    const std::int64_t left_ms = state.left_ms - (at_us - state.set_at_us) / 1000;
     return fmt::format("{} ({}, {})", whose, properties::short_token(state.owner),
-                       state.left_ms < 0 ? std::string("no expiry") : fmt::format("{} ms left", state.left_ms));
+                       state.left_ms < 0 ? std::string("no expiry") : fmt::format("{} ms left", std::max<std::int64_t>(left_ms, 0)));
   }
 
   // The parser names the user's scripts by their file (the meta line's script_files); a catalogue script is
@@ -123,7 +138,7 @@ class Story {
 
   std::string describe_change(const ServerEvent& server, const KeyState& before, const KeyState& now) const {
     return fmt::format("{} by process {} at t={} on node {}: the key held {} before, {} after", what_ran(server), server.by,
-                       properties::format_time_us(server.t), server.node, holder(before), holder(now));
+                       properties::format_time_us(server.t), server.node, holder(before, server.t), holder(now, server.t));
   }
 
   std::string describe_answer(const Op& op, const Op* invoke,
@@ -131,7 +146,7 @@ class Story {
     // What the key held on each node when the operation answered: a grant while another token held it, say.
     std::vector<std::string> held;
     for (const auto& [where, state] : keys) {
-      if (where.second == op.key) held.push_back(fmt::format("{} on node {}", holder(state), where.first));
+      if (where.second == op.key) held.push_back(fmt::format("{} on node {}", holder(state, op.t), where.first));
     }
     return fmt::format("process {}'s {} (sent at t={}) answered ok at t={}{} while the key held {}", op.process, op.f,
                        invoke != nullptr ? properties::format_time_us(invoke->t) : std::string("?"),

@@ -107,7 +107,10 @@ std::vector<Bug> corpus(const std::string& scripts, const std::string& mutants) 
                  {"mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource"}),
       script_bug("unchecked-renew", "owner_only_release", good_acquire, good_release, scripts + "/unchecked_renew.lua",
                  {"mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource"}),
-      script_bug("ttl-stripping-renew", "bounded_unavailability", good_acquire, good_release, scripts + "/ttl_stripping_renew.lua"),
+      // The renewal that strips the TTL breaks the renew contract at once (renewal); a holder's death after it
+      // then keeps the lock forever (bounded unavailability).
+      script_bug("ttl-stripping-renew", "bounded_unavailability", good_acquire, good_release, scripts + "/ttl_stripping_renew.lua",
+                 {"renewal"}),
       script_bug("no-nx", "mutual_exclusion_server", mutants + "/no_nx_acquire.lua", good_release, "",
                  {"mutual_exclusion_client", "mutual_exclusion_resource"}),
       script_bug("client-clock-expiry", "mutual_exclusion_server", mutants + "/client_clock_acquire.lua", good_release, "",
@@ -139,6 +142,10 @@ std::vector<Bug> corpus(const std::string& scripts, const std::string& mutants) 
       // with no fault at all), besides overwriting the holder's token.
       script_bug("getset", "mutual_exclusion_server", mutants + "/getset_acquire.lua", good_release, "",
                  {"mutual_exclusion_client", "mutual_exclusion_resource", "owner_only_release", "bounded_unavailability"}),
+      // A renew that answers yes and extends nothing (PEXPIRE ... NX on a key that has a TTL): the renewal
+      // checker sees the first such renewal; the key then expires under a holder that believes it valid.
+      script_bug("pexpire-nx-renew", "renewal", good_acquire, good_release, mutants + "/pexpire_nx_renew.lua",
+                 {"mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource"}),
       // Redisson's synchronizers (issue 37), after the older corpus so that --first 19 is still that corpus.
       // A synchronizer's documented bug is the clause of its property it breaks (properties/clauses.hpp).
       catalogue_bug("redisson-latch", "latch/never_opened"),

@@ -415,30 +415,68 @@ TEST(Explore, OnClustersTheReferenceLockHasNoOwnBug) {
   }
 }
 
-// A find explains itself: what the user's script did to the key, before and after, in the user's file names.
-// The GETSET lock of older tutorials overwrites the holder's token even when it refuses.
-TEST(Explore, AFindSaysWhatTheScriptDidToTheKey) {
+// The first find of a 50-run search of a user's scripts (paths under the source tree; renew "" for none), with
+// its story in one string.
+struct ScriptFind {
+  Find find;
+  std::string story;
+};
+ScriptFind first_find_of_scripts(const std::string& acquire, const std::string& release, const std::string& renew) {
   const auto read = [](const std::string& path) {
     std::ifstream in(std::string(LOCKCHECK_SOURCE_DIR) + "/" + path);
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
   };
+  const auto file_name = [](const std::string& path) { return path.substr(path.rfind('/') + 1); };
   sim::RunConfig base = explore_base_for_variant("script");
-  base.scripts = UserScripts{read("tools/explore/bench/mutants/getset_acquire.lua"), read("scenarios/scripts/token_release.lua"), ""};
-  base.scripts.acquire_name = "getset_acquire.lua";
+  base.scripts = UserScripts{read(acquire), read(release), renew.empty() ? "" : read(renew)};
+  base.scripts.acquire_name = file_name(acquire);
+  base.scripts.release_name = file_name(release);
+  if (!renew.empty()) base.scripts.renew_name = file_name(renew);
   ExploreOptions options;
   options.budget_runs = 50;
   options.shrink_simulations = 64;
-  Explorer explorer(base, false, options);
+  Explorer explorer(base, /*can_renew=*/!renew.empty(), options);
   for (int step = 0; step < 1000 && explorer.step(); ++step) {
   }
-  ASSERT_FALSE(explorer.result().finds.empty());
-  const Find& find = explorer.result().finds.front();
-  std::string story;
-  for (const std::string& sentence : find.story) story += sentence + "\n";
-  EXPECT_NE(story.find("getset_acquire.lua (GETSET)"), std::string::npos) << story;
-  EXPECT_NE(story.find("before, a token"), std::string::npos) << "the refused acquire's token is left in the key: " << story;
+  if (explorer.result().finds.empty()) return {};
+  ScriptFind first{explorer.result().finds.front(), ""};
+  for (const std::string& sentence : first.find.story) first.story += sentence + "\n";
+  return first;
+}
+
+// A find explains itself: what the user's script did to the key, before and after, in the user's file names.
+// The GETSET lock of older tutorials overwrites the holder's token even when it refuses.
+TEST(Explore, AFindSaysWhatTheScriptDidToTheKey) {
+  const ScriptFind first =
+      first_find_of_scripts("tools/explore/bench/mutants/getset_acquire.lua", "scenarios/scripts/token_release.lua", "");
+  ASSERT_FALSE(first.story.empty());
+  EXPECT_NE(first.story.find("getset_acquire.lua (GETSET)"), std::string::npos) << first.story;
+  EXPECT_NE(first.story.find("before, a token"), std::string::npos) << "the refused acquire's token is left in the key: " << first.story;
+}
+
+// A renew that answers yes and extends nothing is the renewal property's own bug, and its story shows the TTL
+// the renewal left (counted down since the acquire set it), not the TTL the acquire set.
+TEST(Explore, ARenewThatMovesNoDeadlineIsARenewalOwnBugWhoseStoryShowsTheTtlLeft) {
+  const ScriptFind first = first_find_of_scripts("scenarios/scripts/token_acquire.lua", "scenarios/scripts/token_release.lua",
+                                                 "tools/explore/bench/mutants/pexpire_nx_renew.lua");
+  EXPECT_EQ(first.find.verdict.property, "renewal");
+  EXPECT_NE(first.find.verdict.cause.find("moved no deadline"), std::string::npos) << first.find.verdict.cause;
+  EXPECT_NE(first.story.find("renew (sent at"), std::string::npos) << first.story;
+  EXPECT_EQ(first.story.find("1000 ms left"), std::string::npos) << "the renewal came a third of the TTL in: " << first.story;
+}
+
+// A renew that strips the TTL (SET ... XX) is the renewal property's own bug too, and the story shows the key
+// before the script's SET (its TTL) and after it (none): one command's lines are told as one change.
+TEST(Explore, ARenewThatStripsTheTtlIsToldAsTheKeyLosingItsExpiry) {
+  const ScriptFind first = first_find_of_scripts("scenarios/scripts/token_acquire.lua", "scenarios/scripts/token_release.lua",
+                                                 "scenarios/scripts/ttl_stripping_renew.lua");
+  EXPECT_EQ(first.find.verdict.property, "renewal");
+  EXPECT_NE(first.find.verdict.cause.find("the key no longer expires"), std::string::npos) << first.find.verdict.cause;
+  EXPECT_NE(first.story.find("ttl_stripping_renew.lua (SET)"), std::string::npos) << first.story;
+  EXPECT_NE(first.story.find("ms left) before"), std::string::npos) << "the key had its TTL before the SET: " << first.story;
+  EXPECT_NE(first.story.find("no expiry) after"), std::string::npos) << first.story;
 }
 
 }  // namespace
