@@ -12,6 +12,7 @@ namespace {
 
 constexpr const char* kKey = "lockcheck:probe";
 constexpr const char* kTtlMs = "1000";
+constexpr std::int64_t kRenewAfterMs = 333;  // the TTL over the watchdog's default renew_divisor (3)
 constexpr const char* kTokenA = "0123456789abcdef0123456789abcdef";
 constexpr const char* kTokenB = "fedcba9876543210fedcba9876543210";
 
@@ -19,10 +20,15 @@ constexpr const char* kTokenB = "fedcba9876543210fedcba9876543210";
 constexpr const char* kTokenAcquire =
     "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end\nreturn 0";
 
-// The scripts of a set loaded on one fresh node, run as the probe's steps. The node's clock stands still, so
-// no key expires between steps: each answer follows from the steps before it.
+// The scripts of a set loaded on one fresh node, run as the probe's steps. The node's clock stands still but
+// for one step, kRenewAfterMs before the first renew, less than the TTL, so no key expires between steps: each
+// answer follows from the steps before it.
 class Probe {
  public:
+  Probe() = default;
+  Probe(const Probe&) = delete;  // the node's clock reads this probe's now_ms_
+  Probe& operator=(const Probe&) = delete;
+
   std::optional<ScriptRefusal> load(const char* which, const std::string& source, const std::string& file) {
     const Reply loaded = node_.execute({"SCRIPT", "LOAD", source}, session_);
     if (loaded.is_error()) return ScriptRefusal{which, name_script_in_error(loaded.text, file)};
@@ -56,11 +62,13 @@ class Probe {
   }
 
   bool key_exists() { return node_.execute({"EXISTS", kKey}, session_).is_integer(1); }
+  void advance_ms(std::int64_t ms) { now_ms_ += ms; }
 
  private:
   static std::size_t index(std::string_view which) { return which == "acquire" ? 0 : which == "release" ? 1 : 2; }
 
-  mock::Node node_{mock::NodeOptions{.clock = [] { return kWallEpochUs / 1000; }}};
+  std::int64_t now_ms_ = kWallEpochUs / 1000;
+  mock::Node node_{mock::NodeOptions{.clock = [this] { return now_ms_; }}};
   mock::Session session_;
   std::string shas_[3];
 };
@@ -83,6 +91,9 @@ std::optional<ScriptRefusal> check_user_scripts(const UserScripts& scripts) {
   if (auto refused = probe.step("acquire", acquire, kTokenA, "acquiring a free key", true)) return refused;
   // Past this point a no is the lock's own behaviour for a run to judge, unless the key acquire made is there.
   if (renews) {
+    // A watchdog renews a third of the TTL in, never in the acquire's millisecond: there a renew that only
+    // extends (PEXPIRE ... GT) would find the same deadline and rightly answer 0.
+    probe.advance_ms(kRenewAfterMs);
     if (auto refused = probe.step("renew", renew, kTokenA, "renewing the lock acquire had just taken", probe.key_exists())) {
       return refused;
     }

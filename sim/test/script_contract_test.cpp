@@ -47,6 +47,17 @@ TEST(ScriptContract, ProbeAcceptsTheShapesProductionScriptsReturn) {
                      "contract: it returned \"yes\"; the contract wants 1, true or OK (yes), or 0, false or nil (no)");
 }
 
+// A renew with PEXPIRE's GT option (extend only, never shorten) answers 0 when the new deadline is not later
+// than the key's: the probe renews a third of the TTL after the acquire, as the watchdog does, not in the same
+// millisecond, where the deadline would be the same and the correct script refused.
+TEST(ScriptContract, ProbeRenewsLaterThanTheAcquireSoAnExtendOnlyRenewSaysYes) {
+  constexpr const char* kGreaterRenew = R"(if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2], 'GT')
+end
+return 0)";
+  EXPECT_EQ(check_user_script("renew", kGreaterRenew), "");
+}
+
 // One answer function for the three scripts: the same shapes mean the same thing whichever script gave them.
 TEST(ScriptContract, OneAnswerForAcquireReleaseAndRenew) {
   EXPECT_EQ(script_answer(Reply::integer_reply(1)), ScriptAnswer::yes);
@@ -182,10 +193,10 @@ return 0)";
   EXPECT_GT(count_lines(run, R"("type":"ok","process":0,"f":"renew")"), 1u) << "SET's OK counts as renewed";
 }
 
-// Answers 2 once less than a second of the TTL is left: never on the probe (its key keeps exactly 1000 ms),
-// always in these runs (TTL 500 ms). `what` is the script's real work.
+// Answers 2 once less than 600 ms of the TTL is left: never on the probe (its TTL is 1000 ms, and its renew
+// comes 333 ms in, with 667 ms left), always in these runs (TTL 500 ms). `what` is the script's real work.
 std::string answers_two_near_expiry(const std::string& what) {
-  return "if redis.call('get', KEYS[1]) == ARGV[1] then\n  local late = redis.call('pttl', KEYS[1]) < 1000\n  " + what +
+  return "if redis.call('get', KEYS[1]) == ARGV[1] then\n  local late = redis.call('pttl', KEYS[1]) < 600\n  " + what +
          "\n  if late then return 2 end\n  return 1\nend\nreturn 0";
 }
 
