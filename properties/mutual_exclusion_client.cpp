@@ -110,7 +110,9 @@ Verdict check_mutual_exclusion_client(const History& history) {
         verdict.witnesses = {other->start_i, belief.start_i};
         if (other->acted_i >= 0) verdict.witnesses.push_back(other->acted_i);
         verdict.cause = describe_overlap(history, *other, belief);
-        if (other->end_reason == "acted") verdict.tags.push_back(kPastOwnValidity);
+        // A late holder's find only when the new acquisition came after its validity ended: one that came
+        // inside it overlapped a validity the lock still promised (a key that lives less than the validity).
+        if (other->end_reason == "acted" && belief.start_us >= other->valid_until_us) verdict.tags.push_back(kPastOwnValidity);
       }
       break;  // one violation per new stretch keeps the count meaningful
     }

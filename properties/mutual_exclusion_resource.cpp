@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <variant>
+#include <vector>
 
 #include "beliefs.hpp"
 #include "checkers.hpp"
@@ -72,13 +74,29 @@ Verdict check_mutual_exclusion_resource(const History& history) {
     verdict.outcome = Outcome::violated;
     verdict.summary = fmt::format("{} stale write(s) accepted of {} writes (lost updates)", lost, writes);
     // One of the two writes was made by a holder after its own validity had ended (mutual_exclusion_client's
-    // "acted" stretches): a late holder, whatever let its lease lapse.
-    for (const Belief& belief : belief_intervals(history)) {
-      if (belief.end_reason != "acted") continue;
-      if (std::find(verdict.witnesses.begin(), verdict.witnesses.end(), belief.acted_i) == verdict.witnesses.end()) {
-        continue;
+    // "acted" stretches): a late holder, whatever let its lease lapse; but only if the other witnessed
+    // writer's hold began after that validity ended. One that began inside it overlapped a validity the lock
+    // still promised (a key that lives less than the validity), which is not the late holder's doing.
+    const std::vector<Belief> beliefs = belief_intervals(history);
+    const auto witnessed = [&](std::int64_t i) {
+      return std::find(verdict.witnesses.begin(), verdict.witnesses.end(), i) != verdict.witnesses.end();
+    };
+    const auto began_inside = [&](const Belief& late) {
+      for (const std::int64_t i : verdict.witnesses) {
+        const auto* write = std::get_if<ResourceEvent>(&history.events[static_cast<std::size_t>(i)]);
+        if (write == nullptr || write->f != "write" || write->process == late.process) continue;
+        for (const Belief& hold : beliefs) {
+          if (hold.process == write->process && hold.start_us <= write->t && write->t <= hold.end_us &&
+              hold.start_us < late.valid_until_us) {
+            return true;
+          }
+        }
       }
-      verdict.tags.push_back(kPastOwnValidity);
+      return false;
+    };
+    for (const Belief& belief : beliefs) {
+      if (belief.end_reason != "acted" || !witnessed(belief.acted_i)) continue;
+      if (!began_inside(belief)) verdict.tags.push_back(kPastOwnValidity);
       break;
     }
   }

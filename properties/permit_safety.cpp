@@ -148,8 +148,10 @@ std::int64_t too_many_holders(const History& history, std::int64_t permits, std:
                             short_token(other->token), format_time_us(other->start_us), format_time_us(other->end_us));
     }
     finding.witnesses.push_back(belief.start_i);
+    // A late holder's find only when the newcomer came after that holder's validity ended (as
+    // mutual_exclusion_client says it).
     for (const Belief* other : inside) {
-      if (other->end_reason == "acted") finding.tags.push_back(kPastOwnValidity);
+      if (other->end_reason == "acted" && belief.start_us >= other->valid_until_us) finding.tags.push_back(kPastOwnValidity);
     }
     finding.cause = fmt::format("{} holders of '{}' at once, a semaphore of {} permit(s): {} believed they held a "
                                 "permit, and {} acquired one (token {}) at t={}",

@@ -178,6 +178,33 @@ TEST(Checkers, S1LateCompareAndDeleteReturningZeroIsNotAReleaseViolation) {
   EXPECT_EQ(resource.tags, std::vector<std::string>{kPastOwnValidity}) << "the lost update's late writer is p1";
 }
 
+// A lock that promised more than its key keeps (EX in whole seconds, rounded down: a TTL of 1500 ms gives a
+// key of 1000 ms, a validity of 1.485 s): p2 acquires at 1.04 s, inside p1's validity, and p1, holding long,
+// writes after its validity. The late write is p1's, but the overlap began while the lock still promised p1
+// the key: the lock broke its promise, so neither verdict is tagged as a late holder's (explore would call the
+// find a known limit, F4, without asking the reference lock).
+TEST(Checkers, AnOverlapThatBeganInsideTheLateHoldersValidityIsNotTheLateHolders) {
+  HistoryBuilder b(1500);
+  b.invoke(1'000, 1, "acquire");
+  b.set_nx_px(1'050, 1, "tokA", 1000);  // the key lives 1000 ms
+  b.acquire_ok(1'100, 1, "tokA", 1'485'000);
+  b.read(2'000, 1, 0);
+  b.server(1'001'100, 0, "expired", -1, "tokA", 1001, 1001, "");
+  b.invoke(1'030'000, 2, "acquire");
+  b.set_nx_px(1'040'000, 2, "tokB", 1000);
+  b.acquire_ok(1'040'100, 2, "tokB", 2'525'000);
+  b.read(1'050'000, 2, 0);
+  b.write(1'100'000, 2, 0, 1, true, false);
+  b.write(1'600'000, 1, 0, 2, true, true);  // p1, after its validity: p2's update is lost
+  const History history = b.parse();
+  const Verdict client = verdict_of(history, "mutual_exclusion_client");
+  EXPECT_EQ(client.outcome, Outcome::violated);
+  EXPECT_TRUE(client.tags.empty()) << to_string(client);
+  const Verdict resource = verdict_of(history, "mutual_exclusion_resource");
+  EXPECT_EQ(resource.outcome, Outcome::violated);
+  EXPECT_TRUE(resource.tags.empty()) << to_string(resource);
+}
+
 TEST(Checkers, S11FencingRejectsTheStaleWriteSoTheResourceHolds) {
   HistoryBuilder b = pause_past_ttl(true);
   EXPECT_EQ(outcome_of(b, "mutual_exclusion_resource"), Outcome::holds);
