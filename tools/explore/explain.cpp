@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <variant>
@@ -148,10 +149,20 @@ class Story {
     for (const auto& [where, state] : keys) {
       if (where.second == op.key) held.push_back(fmt::format("{} on node {}", holder(state, op.t), where.first));
     }
-    return fmt::format("process {}'s {} (sent at t={}) answered ok at t={}{} while the key held {}", op.process, op.f,
+    // A TTL the operation itself set that is not the lock's (EX in whole seconds for 1500 ms): the key lives
+    // shorter or longer than the validity the lock gave.
+    std::string set_ttl;
+    const std::int64_t ttl_ms = history_.meta.ttl_ms;
+    for (const auto& [where, state] : keys) {
+      if (where.second != op.key || state.owner != op.token || state.left_ms < 0 || ttl_ms <= 0) continue;
+      if (invoke != nullptr && state.set_at_us >= invoke->t && std::abs(state.left_ms - ttl_ms) > 1) {
+        set_ttl = fmt::format(" (it set a TTL of {} ms on node {}; the lock's TTL is {} ms)", state.left_ms, where.first, ttl_ms);
+      }
+    }
+    return fmt::format("process {}'s {} (sent at t={}) answered ok at t={}{} while the key held {}{}", op.process, op.f,
                        invoke != nullptr ? properties::format_time_us(invoke->t) : std::string("?"),
                        properties::format_time_us(op.t), op.result.empty() ? "" : " (" + op.result + ")",
-                       held.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(held, "; ")));
+                       held.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(held, "; ")), set_ttl);
   }
 
   void clock_fault(const FaultEvent& fault) {

@@ -88,7 +88,7 @@ void fit_processes(sim::RunConfig& config) {
 }
 
 // The workload shrunk too, one simplification at a time, each kept only while the seed still violates:
-// no watchdog, no nesting, fewer clients (down to two, and never below a client a fault names).
+// no watchdog, no nesting, the base's TTL, fewer clients (down to two, and never below a client a fault names).
 // Without the watchdog, holds stay within the TTL unless the base's own holds pass it: a shrunk find must be
 // a run the search could have drawn, not a holder outstaying a lease nothing renews. True when it changed.
 bool shrink_workload(sim::RunConfig& config, const sim::RunConfig& base, std::uint64_t seed, const std::string& property,
@@ -113,6 +113,17 @@ bool shrink_workload(sim::RunConfig& config, const sim::RunConfig& base, std::ui
   if (config.workload.nest_every > 0) {
     sim::RunConfig candidate = config;
     candidate.workload.nest_every = 0;
+    keep_if_violated(candidate);
+  }
+  // A drawn TTL back to the base's (holds scaled with it, as they were drawn against it).
+  if (config.lock.ttl != base.lock.ttl && !pins.ttl_ms) {
+    sim::RunConfig candidate = config;
+    candidate.lock.ttl = base.lock.ttl;
+    if (!pins.hold_us) {
+      candidate.workload.hold_max_us = std::max<std::int64_t>(
+          2000, config.workload.hold_max_us * base.lock.ttl.count() / config.lock.ttl.count() / 1000 * 1000);
+      candidate.workload.hold_min_us = candidate.workload.hold_max_us / 2 / 1000 * 1000;
+    }
     keep_if_violated(candidate);
   }
   int named = -1;
@@ -140,6 +151,7 @@ void WorkloadPins::apply(sim::RunConfig& config) const {
     config.workload.hold_min_us = hold_us->first;
     config.workload.hold_max_us = hold_us->second;
   }
+  if (ttl_ms) config.lock.ttl = Millis(*ttl_ms);
 }
 
 std::int64_t rarest_mark_runs(const MarkCounts& marks, const MarkCounts& runs_reaching) {
@@ -424,7 +436,7 @@ bool Explorer::take(const RunPlan& plan, const properties::Exercise& exercise,
     } else if (!options_.decide) {
       find.decided_by = "not decided (every violation counts)";
       if (options_.shrink_simulations > 0) shrink_find(find);
-    } else if (!decide(find)) {
+    } else if (!decide(find) && !own_bug_once_shrunk(find)) {
       // A known limit neither ends the search nor takes the property's slot: the lock's own bug may be next.
       note_limit(std::move(find));
       continue;
@@ -575,6 +587,29 @@ void Explorer::learn_from_minimal_run(Find& find, bool tell_story) {
   if (!tell_story) return;
   const shrink::Judged judged = shrink::judge_history(history, find.selector());
   if (judged.violated()) find.story = explain_find(history, judged.verdict);
+}
+
+bool Explorer::own_bug_once_shrunk(Find& find) {
+  const bool first_of_property = std::none_of(result_.limits.begin(), result_.limits.end(), [&](const ExploreResult::LimitMet& met) {
+    return met.example.selector() == find.selector();
+  });
+  if (!first_of_property || options_.shrink_simulations == 0 || options_.run) return false;
+  if (find.shrink_simulations == 0) shrink_find(find);
+  const sim::RunConfig& shrunk = find.minimal.config;
+  const sim::RunConfig& found = find.plan.config;
+  if (shrunk.faults == found.faults && shrunk.clients.size() == found.clients.size() && shrunk.lock.ttl == found.lock.ttl &&
+      shrunk.renewal.watchdog == found.renewal.watchdog && shrunk.workload.nest_every == found.workload.nest_every &&
+      shrunk.workload.hold_max_us == found.workload.hold_max_us && shrunk.duration_us == found.duration_us) {
+    return false;  // the run decided already
+  }
+  Find again = find;
+  again.plan = find.minimal;
+  again.own_bug = false;
+  again.shrink_simulations = 0;
+  if (!decide(again)) return false;
+  again.run = find.run;
+  find = std::move(again);
+  return true;
 }
 
 void Explorer::note_limit(Find find) {

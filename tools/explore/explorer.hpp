@@ -39,6 +39,7 @@ struct WorkloadPins {
   std::optional<sim::Fencing> fencing;
   std::optional<bool> watchdog;
   std::optional<std::pair<std::int64_t, std::int64_t>> hold_us;  // min, max
+  std::optional<std::int64_t> ttl_ms;  // a user's scripts' TTL (drawn otherwise)
   void apply(sim::RunConfig& config) const;
 };
 
@@ -173,6 +174,10 @@ class Explorer {
   // violation of the find's property it meets, or nullopt.
   std::optional<Find> reference_search(const Find& find) const;
   void note_limit(Find find);
+  // A known limit that is its property's first (the one shrunk as the example) decided once more on its
+  // shrunk run: shrinking keeps the property violated, not the limit's cause, and may shed the faults of the
+  // limit and keep the lock's own bug. True (and `find` is that own bug, decided) when it did.
+  bool own_bug_once_shrunk(Find& find);
   // From the find's minimal run (one simulation): counts a mark it reached that no run of the search had, and
   // with `tell_story` what the lock did in it (explain.hpp).
   void learn_from_minimal_run(Find& find, bool tell_story);

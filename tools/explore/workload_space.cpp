@@ -12,7 +12,14 @@ std::int64_t ttl_us(const sim::RunConfig& config) { return config.lock.ttl.count
 }  // namespace
 
 void draw_workload(const sim::RunConfig& base, bool can_renew, sim::Prng& prng, sim::RunConfig& out) {
-  const std::int64_t ttl = ttl_us(base);
+  // A user's scripts get the TTL as an argument (ARGV[2]), and arithmetic on it is theirs to get wrong (EX in
+  // whole seconds, rounded down, is right only for whole seconds): their runs draw it, the base's, 1.5 or 2.5
+  // times it. The library's own variants keep the base's (their draws stay as they were).
+  if (base.variant == "script") {
+    static constexpr std::int64_t kTtlHalves[] = {2, 3, 5};
+    out.lock.ttl = base.lock.ttl * kTtlHalves[prng.below(3)] / 2;
+  }
+  const std::int64_t ttl = ttl_us(out);
   out.clients = std::vector<sim::ClientConfig>(static_cast<std::size_t>(prng.between(2, 5)));
   if (base.workload.nest_every > 0) {
     static constexpr std::uint32_t kNestEvery[] = {1, 2, 3};

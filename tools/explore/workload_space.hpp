@@ -9,8 +9,8 @@
 
 namespace lockcheck::explore {
 
-// Draws the workload shape within the base's bounds: client count, hold times against the TTL, nesting for
-// a variant the base nests, renewal on or off where the lock can renew.
+// Draws the workload shape within the base's bounds: the TTL of a user's scripts, client count, hold times
+// against the TTL, nesting for a variant the base nests, renewal on or off where the lock can renew.
 void draw_workload(const sim::RunConfig& base, bool can_renew, sim::Prng& prng, sim::RunConfig& out);
 
 }  // namespace lockcheck::explore

@@ -420,6 +420,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"off", "writes", "reads-and-writes"}));
   explore->add_option("--watchdog", pin_watchdog, "Renewal by the watchdog on or off (not drawn)")->check(CLI::IsMember({"on", "off"}));
   explore->add_option("--hold-ms", pin_hold, "Hold times MIN,MAX in ms (not drawn; past the TTL only where the lock renews)");
+  std::int64_t pin_ttl_ms = 0;
+  explore->add_option("--ttl-ms", pin_ttl_ms, "The TTL your scripts are given, in ms (not drawn; drawn: the base's, 1.5 or 2.5 times it)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{86'400'000}));
   explore->add_option("--client", explore_options.client.command,
                       "An external lock client's command line (tools/judge/PROTOCOL.md), e.g. \"node tools/judge/adapters/node_redlock.js\": "
                       "its runs are judged on real redis-servers (with a SCENARIO.toml: in place of its [client] command)");
@@ -524,6 +527,7 @@ int main(int argc, char** argv) {
                                                : sim::Fencing::reads_and_writes;
       }
       if (!pin_watchdog.empty()) pins.watchdog = pin_watchdog == "on";
+      if (pin_ttl_ms > 0) pins.ttl_ms = pin_ttl_ms;
       if (!pin_hold.empty()) {
         long long low = 0, high = 0;
         char extra = 0;

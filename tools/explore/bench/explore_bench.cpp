@@ -146,6 +146,10 @@ std::vector<Bug> corpus(const std::string& scripts, const std::string& mutants) 
       // checker sees the first such renewal; the key then expires under a holder that believes it valid.
       script_bug("pexpire-nx-renew", "renewal", good_acquire, good_release, mutants + "/pexpire_nx_renew.lua",
                  {"mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource"}),
+      // EX in whole seconds, rounded down: only a TTL that is not whole seconds shows it (explore draws the TTL
+      // of a user's scripts: the base's, 1.5 and 2.5 times it).
+      script_bug("whole-seconds", "mutual_exclusion_client", mutants + "/whole_seconds_acquire.lua", good_release, "",
+                 {"mutual_exclusion_server", "mutual_exclusion_resource"}),
       // Redisson's synchronizers (issue 37), after the older corpus so that --first 19 is still that corpus.
       // A synchronizer's documented bug is the clause of its property it breaks (properties/clauses.hpp).
       catalogue_bug("redisson-latch", "latch/never_opened"),

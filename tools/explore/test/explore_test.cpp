@@ -479,5 +479,16 @@ TEST(Explore, ARenewThatStripsTheTtlIsToldAsTheKeyLosingItsExpiry) {
   EXPECT_NE(first.story.find("no expiry) after"), std::string::npos) << first.story;
 }
 
+// An acquire that sets the TTL in whole seconds is right for the base's 1000 ms: explore draws a user's TTL
+// (1.5 and 2.5 times the base's too), finds the key that lives less than the validity as the lock's own bug,
+// and the story says which TTL the script set against the lock's.
+TEST(Explore, AnAcquireThatRoundsTheTtlIsFoundUnderADrawnTtl) {
+  const ScriptFind first =
+      first_find_of_scripts("tools/explore/bench/mutants/whole_seconds_acquire.lua", "scenarios/scripts/token_release.lua", "");
+  EXPECT_TRUE(first.find.own_bug) << first.find.decided_by;
+  EXPECT_NE(first.find.minimal.config.lock.ttl, Millis(1000));
+  EXPECT_NE(first.story.find("the lock's TTL is"), std::string::npos) << first.story;
+}
+
 }  // namespace
 }  // namespace lockcheck::explore
