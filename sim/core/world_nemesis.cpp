@@ -91,7 +91,8 @@ struct World::Faults {
     if (old_master < 0) return;  // already a master
     line.write(Json{{"from", old_master}});
     SimNode& master = world.node(old_master);
-    const mock::Dataset before = master.up() ? master.mock().snapshot() : mock::Dataset{};
+    // What the old master held: now, or when it crashed (a promoted replica lacks it either way).
+    const mock::Dataset before = master.up() ? master.mock().snapshot() : master.data_at_crash();
     if (master.up()) master.crash();  // Sentinel fences the old master off; it rejoins only as a replica
     world.replication_.drop_waits(old_master);
     replica.promote();
