@@ -93,4 +93,8 @@ void conclude(Verdict& verdict, std::int64_t violations, std::int64_t exercised,
   }
 }
 
+bool late_holder(const Verdict& verdict) {
+  return std::find(verdict.tags.begin(), verdict.tags.end(), kPastOwnValidity) != verdict.tags.end();
+}
+
 }  // namespace lockcheck::properties

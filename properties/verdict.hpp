@@ -59,6 +59,8 @@ std::pair<std::string, std::string> split_selector(const std::string& selector);
 // mutual_exclusion_client: the overlapping holder used the resource after its own validity had ended;
 // mutual_exclusion_resource: one of the two writes of the lost update was such a holder's.
 inline constexpr const char* kPastOwnValidity = "holder_past_own_validity";
+// The verdict's first violation is a late holder's (kPastOwnValidity): the other acquired after its validity.
+bool late_holder(const Verdict& verdict);
 
 void to_json(nlohmann::json& out, const Verdict& verdict);
 std::string to_string(const Verdict& verdict);  // "property: outcome — summary [witnesses i=..] cause: .."

@@ -375,6 +375,7 @@ bool Explorer::may_end_search(const std::vector<properties::Verdict>& verdicts) 
 }
 
 bool Explorer::wanted(const properties::Verdict& slot) const {
+  if (!options_.late_holders_count && properties::late_holder(slot)) return false;
   if (options_.only_property.empty()) return true;
   const auto [property, clause] = properties::split_selector(options_.only_property);
   return slot.property == property && (clause.empty() || slot.clause == clause);
@@ -459,8 +460,7 @@ bool Explorer::decide(Find& find) {
   // the workload's careless holder did not (it writes without checking its lease, so that F4 shows). Every
   // lock without fencing fails so (F4, F21); --check-lease runs careful holders.
   const bool fenced_reads = fencing == sim::Fencing::reads_and_writes;
-  const bool past_own_validity =
-      std::find(find.verdict.tags.begin(), find.verdict.tags.end(), properties::kPastOwnValidity) != find.verdict.tags.end();
+  const bool past_own_validity = properties::late_holder(find.verdict);
   if (past_own_validity && (property == "mutual_exclusion_client" || (property == "mutual_exclusion_resource" && !fenced_reads))) {
     find.own_bug = false;
     find.decided_by = "the holder used the resource after the validity its lock gave it had ended: the lock kept its "
@@ -478,7 +478,8 @@ bool Explorer::decide(Find& find) {
     find.reference = reference_;
     // The run as found: if the reference breaks too, the schedule holds a limit of the model (one simulation or
     // a few, and no shrink: known limits are common under every fault of the model).
-    const ReferenceJudgement whole = judge_reference(find.plan.config, find.plan.seed, find.selector(), reference_, 1);
+    const ReferenceJudgement whole =
+        judge_reference(find.plan.config, find.plan.seed, find.selector(), reference_, 1, properties::late_holder(find.verdict));
     if (whole.ran && whole.violated) {
       find.own_bug = false;
       find.reference_seed = whole.seed;
@@ -497,7 +498,8 @@ bool Explorer::decide(Find& find) {
     return find.own_bug;
   }
   const ReferenceJudgement minimal =
-      judge_reference(find.minimal.config, find.minimal.seed, find.selector(), reference_, options_.reference_seeds);
+      judge_reference(find.minimal.config, find.minimal.seed, find.selector(), reference_, options_.reference_seeds,
+                      properties::late_holder(find.verdict));
   if (!minimal.ran) {
     // The reference cannot run this workload: the theory decides, as for a reference lock.
     const auto limit = known_limit_of_run(property, find.minimal.config, find.minimal.seed, fencing, find.verdict.tags);
@@ -545,6 +547,7 @@ std::optional<Find> Explorer::reference_search(const Find& find) const {
   search.only_property = find.selector();
   search.shrink_simulations = 0;
   search.decide = false;
+  search.late_holders_count = properties::late_holder(find.verdict);
   search.pins = options_.pins;
   for (const sim::FaultKind kind : applicable_kinds(base_)) {
     if (drawn_on_its_own(kind) && std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) search.without.push_back(kind);

@@ -80,6 +80,10 @@ struct ExploreOptions {
   // false: every violation (of only_property, when set) is a find as it is, neither shrunk by kind nor
   // decided (the reference's own search; the benchmark's limit cells).
   bool decide = true;
+  // false: a violation whose holder acted after its own validity (properties::kPastOwnValidity, F4) is no find
+  // (the reference's own search for a find whose holders were inside their validity: a careless holder of the
+  // reference explains no broken promise of the lock).
+  bool late_holders_count = true;
   WorkloadPins pins;        // workload knobs fixed on the command line (never redrawn, never shrunk away)
   // Real runs (explore --client, client_explore.hpp): set, each run goes here instead of the simulator, and each
   // find to `judge_find` (which confirms, shrinks and decides it by rerunning) instead of the simulator's shrink

@@ -126,7 +126,7 @@ std::int64_t phase_after_grant(const std::vector<std::int64_t>& grants_us, std::
 }
 
 ReferenceJudgement judge_reference(const sim::RunConfig& config, std::uint64_t seed, const std::string& property,
-                                   const std::string& reference, int seeds) {
+                                   const std::string& reference, int seeds, bool late_holders_count) {
   ReferenceJudgement judgement;
   // The same schedule on every seed tried: a random nemesis is drawn (on the find's seed) into fixed faults.
   sim::RunConfig fixed = config;
@@ -154,7 +154,7 @@ ReferenceJudgement judge_reference(const sim::RunConfig& config, std::uint64_t s
     }
     judgement.ran = true;
     ++judgement.simulations;
-    if (run.judged.violated()) {
+    if (run.judged.violated() && (late_holders_count || !properties::late_holder(run.judged.verdict))) {
       judgement.violated = true;
       judgement.seed = run_seed;
       judgement.faults = faults;

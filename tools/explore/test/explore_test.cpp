@@ -13,6 +13,7 @@
 #include "workload_space.hpp"
 #include "find_file.hpp"
 #include "known_limit.hpp"
+#include "reference.hpp"
 #include "run_length.hpp"
 #include "scenario/scenario.hpp"
 #include "scenario/write_scenario.hpp"
@@ -415,13 +416,14 @@ TEST(Explore, OnClustersTheReferenceLockHasNoOwnBug) {
   }
 }
 
-// The first find of a 50-run search of a user's scripts (paths under the source tree; renew "" for none), with
-// its story in one string.
+// The first find of a 50-run search of a user's scripts (paths under the source tree; renew "" for none), of
+// `property` when given, with its story in one string.
 struct ScriptFind {
   Find find;
   std::string story;
 };
-ScriptFind first_find_of_scripts(const std::string& acquire, const std::string& release, const std::string& renew) {
+ScriptFind first_find_of_scripts(const std::string& acquire, const std::string& release, const std::string& renew,
+                                 const std::string& property = "") {
   const auto read = [](const std::string& path) {
     std::ifstream in(std::string(LOCKCHECK_SOURCE_DIR) + "/" + path);
     std::ostringstream text;
@@ -437,6 +439,7 @@ ScriptFind first_find_of_scripts(const std::string& acquire, const std::string& 
   ExploreOptions options;
   options.budget_runs = 50;
   options.shrink_simulations = 64;
+  options.only_property = property;
   Explorer explorer(base, /*can_renew=*/!renew.empty(), options);
   for (int step = 0; step < 1000 && explorer.step(); ++step) {
   }
@@ -460,7 +463,7 @@ TEST(Explore, AFindSaysWhatTheScriptDidToTheKey) {
 // the renewal left (counted down since the acquire set it), not the TTL the acquire set.
 TEST(Explore, ARenewThatMovesNoDeadlineIsARenewalOwnBugWhoseStoryShowsTheTtlLeft) {
   const ScriptFind first = first_find_of_scripts("scenarios/scripts/token_acquire.lua", "scenarios/scripts/token_release.lua",
-                                                 "tools/explore/bench/mutants/pexpire_nx_renew.lua");
+                                                 "tools/explore/bench/mutants/pexpire_nx_renew.lua", "renewal");
   EXPECT_EQ(first.find.verdict.property, "renewal");
   EXPECT_NE(first.find.verdict.cause.find("moved no deadline"), std::string::npos) << first.find.verdict.cause;
   EXPECT_NE(first.story.find("renew (sent at"), std::string::npos) << first.story;
@@ -471,7 +474,7 @@ TEST(Explore, ARenewThatMovesNoDeadlineIsARenewalOwnBugWhoseStoryShowsTheTtlLeft
 // before the script's SET (its TTL) and after it (none): one command's lines are told as one change.
 TEST(Explore, ARenewThatStripsTheTtlIsToldAsTheKeyLosingItsExpiry) {
   const ScriptFind first = first_find_of_scripts("scenarios/scripts/token_acquire.lua", "scenarios/scripts/token_release.lua",
-                                                 "scenarios/scripts/ttl_stripping_renew.lua");
+                                                 "scenarios/scripts/ttl_stripping_renew.lua", "renewal");
   EXPECT_EQ(first.find.verdict.property, "renewal");
   EXPECT_NE(first.find.verdict.cause.find("the key no longer expires"), std::string::npos) << first.find.verdict.cause;
   EXPECT_NE(first.story.find("ttl_stripping_renew.lua (SET)"), std::string::npos) << first.story;
@@ -488,6 +491,38 @@ TEST(Explore, AnAcquireThatRoundsTheTtlIsFoundUnderADrawnTtl) {
   EXPECT_TRUE(first.find.own_bug) << first.find.decided_by;
   EXPECT_NE(first.find.minimal.config.lock.ttl, Millis(1000));
   EXPECT_NE(first.story.find("the lock's TTL is"), std::string::npos) << first.story;
+}
+
+// Shrinking keeps a find's property violated, not its cause: a known limit's example, once shrunk, may have
+// shed the limit's faults and kept the lock's own bug (here a key that lives 1000 ms for a 1500 ms lock, found
+// first in a run whose pause made a late holder). Every example of a known limit is one on its shrunk run: a
+// late holder's (F4), or one the reference lock breaks too.
+TEST(Explore, AKnownLimitsExampleIsAKnownLimitOnceShrunk) {
+  const auto read = [](const std::string& path) {
+    std::ifstream in(std::string(LOCKCHECK_SOURCE_DIR) + "/" + path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  sim::RunConfig base = explore_base_for_variant("script");
+  base.scripts = UserScripts{read("tools/explore/bench/mutants/whole_seconds_acquire.lua"),
+                             read("scenarios/scripts/token_release.lua"), ""};
+  ExploreOptions options;
+  options.budget_runs = 40;
+  options.shrink_simulations = 64;
+  options.all_properties = true;
+  options.pins.ttl_ms = 1500;
+  Explorer explorer(base, false, options);
+  for (int step = 0; step < 1000 && explorer.step(); ++step) {
+  }
+  EXPECT_FALSE(explorer.result().finds.empty()) << "the key that lives less than the validity is the lock's own bug";
+  for (const ExploreResult::LimitMet& met : explorer.result().limits) {
+    const Find& example = met.example;
+    const bool late_holder = properties::late_holder(example.verdict);
+    const ReferenceJudgement again =
+        judge_reference(example.minimal.config, example.minimal.seed, example.selector(), "token", 48, late_holder);
+    EXPECT_TRUE(late_holder || again.violated) << example.selector() << ": " << example.verdict.cause;
+  }
 }
 
 }  // namespace
