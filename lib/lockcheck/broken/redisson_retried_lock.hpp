@@ -39,6 +39,8 @@ class RetriedHashLock : public lockcheck::detail::PubSubReentrantHashLock {
   Task<Attempt> attempt_with_ttl(const std::string& key, const std::string& token, bool after_lost_reply,
                                  Millis ttl, const Request& request) override;
   const Script& acquire_script() const override;
+  // Redisson's acquire records nothing: a retry after a lost reply runs it again, and counts again.
+  std::optional<Micros> acquire_record_life() const override { return std::nullopt; }
   virtual std::vector<std::string> acquire_keys(const std::string& key) const { return {key}; }
   // Whether a grant's reply is a fencing token (else it is 1).
   virtual bool fencing() const { return false; }

@@ -6,6 +6,15 @@
 #include "lockcheck/scripts.hpp"
 
 namespace lockcheck {
+namespace {
+
+std::string reentry_refused(const std::string& key) {
+  return fmt::format("reentry refused: this lock object's hold on '{}' is gone (the key expired or another owner has "
+                     "it); release its lease and acquire afresh", key);
+}
+
+}  // namespace
+
 
 const std::string& ReentrantHashLock::owner_id() {
   if (owner_id_.empty()) owner_id_ = entropy_.token_hex() + ":1";
@@ -83,6 +92,30 @@ Task<detail::SingleKeyLock::Attempt> ReentrantHashLock::attempt(const std::strin
   co_return co_await attempt_with_ttl(key, token, after_lost_reply, options_.ttl, Request{new_request_id(), {}});
 }
 
+Task<detail::SingleKeyLock::PastRecordCheck> ReentrantHashLock::check_past_record(const std::string& key,
+                                                                                  const std::string& token,
+                                                                                  const Request& request) {
+  LOCKCHECK_ASSERT(!token.empty() && !request.id.empty());  // an acquire's token and request, as acquire_loop drew them
+  PastRecordCheck check;
+  Command hexists{std::string("HEXISTS"), key, token};
+  CallResult counted = co_await call(std::move(hexists));
+  if (!counted.replied()) {
+    check.next = PastRecord::taken;  // no answer: asked again after the pause, as a lost attempt is retried
+    check.attempt.call = std::move(counted);
+    co_return check;
+  }
+  if (!counted.reply.is_integer(0)) co_return check;  // our field is counted (or an error): give up
+  if (!request.reenter_only) {
+    check.next = PastRecord::retry_afresh;
+    co_return check;
+  }
+  check.next = PastRecord::taken;
+  check.attempt.call = std::move(counted);
+  check.attempt.final_refusal = true;
+  check.attempt.refused_because = reentry_refused(key);
+  co_return check;
+}
+
 Task<detail::SingleKeyLock::Attempt> ReentrantHashLock::attempt_with_ttl(const std::string& key,
                                                                          const std::string& token,
                                                                          bool after_lost_reply, Millis ttl,
@@ -98,9 +131,7 @@ Task<detail::SingleKeyLock::Attempt> ReentrantHashLock::attempt_with_ttl(const s
   Attempt tried = co_await script_attempt(acquire_script(), std::move(keys), std::move(args));
   if (request.reenter_only && tried.call.replied() && !tried.granted) {
     tried.final_refusal = true;
-    tried.refused_because = fmt::format(
-        "reentry refused: this lock object's hold on '{}' is gone (the key expired or another owner has it); "
-        "release its lease and acquire afresh", key);
+    tried.refused_because = reentry_refused(key);
   }
   co_return tried;
 }

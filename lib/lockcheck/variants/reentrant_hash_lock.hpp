@@ -96,6 +96,10 @@ class ReentrantHashLock : public detail::SingleKeyLock {
   // reentrant_hash_release.lua keeps a release's result at least the TTL (longer while the key lives then; a
   // later renewal does not extend it).
   std::optional<Micros> request_record_life() const override { return Micros(options().ttl); }
+  // Past the record's life: HEXISTS says whether our field is still counted. Counted: give up (a retry could
+  // count the lost attempt's hold again). Gone: a nested acquire is refused as a reentry whose hold is gone; an
+  // outer one retries afresh.
+  Task<PastRecordCheck> check_past_record(const std::string& key, const std::string& token, const Request& request) override;
   Task<CallResult> renew_call(const std::string& key, const std::string& token) override;
   // The release script (lib/scripts/reentrant_hash_release.lua) for `request`; when it removes the last hold
   // it also PUBLISHes on `announce_on`, unless that is empty (SPUBLISHes, when `shard_channel`).

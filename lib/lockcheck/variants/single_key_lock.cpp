@@ -98,12 +98,17 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
   run.request = Request{new_request_id(), {}, reenters(key)};
   run.key = std::move(key);
   run.unknown_budget = options_.retry.unknown_outcome_attempts;
+  run.request_sent_at = clock_.monotonic_now();
 
   while (run.result.attempts < options_.retry.max_attempts) {
-    ++run.result.attempts;
     const MonoTime sent_at = clock_.monotonic_now();
     Attempt tried;
-    if (run.shared) {
+    const PastRecord past = co_await past_record(run, tried);
+    if (past == PastRecord::give_up) break;
+    ++run.result.attempts;
+    if (past == PastRecord::taken) {
+      // The check stands for this attempt: a refusal, or no answer (checked again after the pause).
+    } else if (run.shared) {
       tried = co_await attempt_shared(run.key, run.token, run.maybe_ours, run.ttl);
     } else {
       tried = co_await attempt_with_ttl(run.key, run.token, run.maybe_ours, run.ttl, run.request);
@@ -124,6 +129,7 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
         run.late_grant.reset();
         // That hold is given back: later attempts are a new request, which must count a hold of their own.
         run.request.id = new_request_id();
+        run.request_sent_at = clock_.monotonic_now();
       }
       if (next == AfterReply::stop) break;
     } else {
@@ -185,6 +191,38 @@ SingleKeyLock::RetryPause SingleKeyLock::pause_before_retry(AcquireRun& run, boo
   // counts that attempt's hold a second time (redisson-like's waiters waited a whole TTL for a message here).
   if (replied) return {RetryPause::Kind::wait_for_release, pause, run.give_up_at - now};
   return {RetryPause::Kind::sleep, pause};
+}
+
+Task<SingleKeyLock::PastRecord> SingleKeyLock::past_record(AcquireRun& run, Attempt& tried) {
+  // An acquire's record lives the TTL it asked for (a nested acquire may ask less than the options' TTL).
+  std::optional<Micros> record_life = acquire_record_life();
+  if (record_life) record_life = std::min(*record_life, std::chrono::duration_cast<Micros>(run.ttl));
+  // A retry after a lost reply counts nothing twice only while the request's record of that attempt lives.
+  if (!run.maybe_ours || !record_life || clock_.monotonic_now() - run.request_sent_at < *record_life - drift_margin(options_)) {
+    co_return PastRecord::retry_afresh;  // within the record's life: the retry as it is
+  }
+  PastRecordCheck check = co_await check_past_record(run.key, run.token, run.request);
+  // Only a check that got an answer or none may stand for an attempt; give_up and retry_afresh carry nothing.
+  LOCKCHECK_ASSERT(check.next == PastRecord::taken || !check.attempt.call.replied());
+  if (check.next == PastRecord::give_up) {
+    run.result.detail += "; no retry past the request record's life";
+  } else if (check.next == PastRecord::taken) {
+    tried = std::move(check.attempt);
+  } else {
+    // Nothing of ours is left: the retry is a new request.
+    run.maybe_ours = false;
+    run.request.id = new_request_id();
+    run.request_sent_at = clock_.monotonic_now();
+  }
+  co_return check.next;
+}
+
+Task<SingleKeyLock::PastRecordCheck> SingleKeyLock::check_past_record(const std::string& key, const std::string& token,
+                                                                       const Request& request) {
+  (void)key;
+  (void)token;
+  (void)request;
+  co_return PastRecordCheck{};
 }
 
 Task<void> SingleKeyLock::gave_up(const std::string& key, const std::string& token) {

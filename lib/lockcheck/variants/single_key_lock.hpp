@@ -55,6 +55,12 @@ class SingleKeyLock : public LockAlgorithm {
     // A refusal no later attempt can change (a reentry whose hold is gone): the acquire stops at once.
     bool final_refusal = false;
   };
+  // What an acquire does past its request record's life (check_past_record() below says which).
+  enum class PastRecord { give_up, retry_afresh, taken };
+  struct PastRecordCheck {
+    PastRecord next = PastRecord::give_up;
+    Attempt attempt;  // next == taken
+  };
 
   // One acquire's or release's identity, the same on each of its retries. A variant whose commands are not
   // safe to repeat as they are (a reentrant hold count) records each request's first result under `id`, so a
@@ -102,6 +108,7 @@ class SingleKeyLock : public LockAlgorithm {
     MonoTime give_up_at{};
     AcquireResult result;
     bool maybe_ours = false;  // an attempt's reply was lost: the key may hold our token
+    MonoTime request_sent_at{};  // the first send of the current request id (its record is no older)
     bool any_reply = false;
     std::uint32_t busy_attempts = 0;
     std::uint32_t unknown_budget = 0;  // retries left past the budget, to settle a lost reply
@@ -113,6 +120,9 @@ class SingleKeyLock : public LockAlgorithm {
   // An attempt that got a reply: an error (acquire_loop cleans up what a lost attempt may have set, then throws),
   // a grant still valid (run.result's lease), a grant that came too late (run.late_grant), a refusal counted.
   enum class AfterReply { granted, late_grant, error, retry, stop };
+  // Before an attempt: within the request record's life (or none lost), retry_afresh, the attempt as it is;
+  // past it, what check_past_record() says (give_up; taken, with `tried` filled; retry_afresh, a new request).
+  Task<PastRecord> past_record(AcquireRun& run, Attempt& tried);
   AfterReply take_reply(AcquireRun& run, const Attempt& tried, MonoTime sent_at);
   // The wait before the next attempt: backoff within the budget, for the holder's release after a refusal (pub/sub
   // variants); past the budget, only to settle a lost reply; or giving up.
@@ -143,6 +153,17 @@ class SingleKeyLock : public LockAlgorithm {
   // retry later than that could take away a second hold, so release_token() stops retrying then and the
   // release is unknown. Default: none (compare-and-delete is safe to repeat at any time).
   virtual std::optional<Micros> request_record_life() const { return std::nullopt; }
+  // An acquire's retry after a lost reply comes later than request_record_life() (a pause, a long stall): the
+  // record that makes the retry count nothing twice may be gone. What the variant can still learn without
+  // repeating the lost attempt: give up (the cleanup settles what that attempt did, or the outcome is unknown),
+  // retry as a new request (nothing of ours is left for a retry to count again), or an attempt to take as this
+  // one (a refusal; or a check that got no answer, which the loop retries as it would a lost attempt).
+  // Default: give up.
+  virtual Task<PastRecordCheck> check_past_record(const std::string& key, const std::string& token,
+                                                  const Request& request);
+  // How long an acquire's record lives at least (its TTL caps it). Default: request_record_life(); none for a
+  // variant whose acquire records nothing (Redisson's own script: a retry there counts again, as it does).
+  virtual std::optional<Micros> acquire_record_life() const { return request_record_life(); }
   // Waits before the next attempt of a busy lock (only after a refusal: after a lost reply the loop sleeps
   // `pause`). `pause` is the backoff delay (already within the budget), `left` what remains of the wait budget.
   // Default: sleep `pause`. Pub/sub variants wait for a release.
