@@ -147,7 +147,7 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
 
   co_await gave_up(run.key, run.token);
   co_return co_await end_failed_acquire(std::move(run.result), run.key, run.token, run.request.id, run.maybe_ours,
-                                        run.any_reply);
+                                        run.any_reply, run.gave_up_past_record);
 }
 
 SingleKeyLock::AfterReply SingleKeyLock::take_reply(AcquireRun& run, const Attempt& tried, MonoTime sent_at) {
@@ -205,6 +205,7 @@ Task<SingleKeyLock::PastRecord> SingleKeyLock::past_record(AcquireRun& run, Atte
   // Only a check that got an answer or none may stand for an attempt; give_up and retry_afresh carry nothing.
   LOCKCHECK_ASSERT(check.next == PastRecord::taken || !check.attempt.call.replied());
   if (check.next == PastRecord::give_up) {
+    run.gave_up_past_record = true;
     run.result.detail += "; no retry past the request record's life";
   } else if (check.next == PastRecord::taken) {
     tried = std::move(check.attempt);
@@ -247,12 +248,18 @@ Lease SingleKeyLock::granted_lease(const std::string& key, const std::string& to
 
 Task<AcquireResult> SingleKeyLock::end_failed_acquire(AcquireResult result, const std::string& key,
                                                       const std::string& token, std::string request_id,
-                                                      bool maybe_ours, bool any_reply) {
+                                                      bool maybe_ours, bool any_reply, bool past_record) {
   if (maybe_ours) {
     const ReleaseStatus cleanup = co_await release_token(key, token, std::move(request_id));
     if (cleanup == ReleaseStatus::unknown) {
       result.status = AcquireStatus::unknown;
       result.detail = fmt::format("acquire outcome unknown and cleanup unreachable ({})", result.detail);
+      co_return result;
+    }
+    if (past_record && cleanup != ReleaseStatus::released) {
+      result.status = AcquireStatus::unknown;
+      result.detail = fmt::format("acquire outcome unknown: its record expired before a retry, and a hold it may "
+                                  "have counted stays until the key's TTL ({})", result.detail);
       co_return result;
     }
     result.detail += "; the key our lost attempt may have set was cleaned up";

@@ -109,6 +109,7 @@ class SingleKeyLock : public LockAlgorithm {
     AcquireResult result;
     bool maybe_ours = false;  // an attempt's reply was lost: the key may hold our token
     MonoTime request_sent_at{};  // the first send of the current request id (its record is no older)
+    bool gave_up_past_record = false;  // past_record() gave up: our field counted, the record maybe gone
     bool any_reply = false;
     std::uint32_t busy_attempts = 0;
     std::uint32_t unknown_budget = 0;  // retries left past the budget, to settle a lost reply
@@ -136,9 +137,11 @@ class SingleKeyLock : public LockAlgorithm {
   Lease granted_lease(const std::string& key, const std::string& token, MonoTime sent_at, Micros valid_for,
                       std::int64_t fencing_token, bool shared);
   // An acquire that ran out of attempts or budget: the key a lost attempt may have set is cleaned up (under
-  // `request_id`), then busy, unreachable or, when that cleanup is unanswered, unknown.
+  // `request_id`), then busy, unreachable or, when that cleanup is unanswered, unknown. `past_record`: it gave
+  // up past its request record's life with our field counted, so a cleanup that gives nothing back leaves the
+  // outcome unknown too (the lost attempt's hold may be among those counted, until the key's TTL).
   Task<AcquireResult> end_failed_acquire(AcquireResult result, const std::string& key, const std::string& token,
-                                         std::string request_id, bool maybe_ours, bool any_reply);
+                                         std::string request_id, bool maybe_ours, bool any_reply, bool past_record);
   // One shared (read) attempt, for read-write variants. Default: throws InvalidArgument (no shared mode).
   virtual Task<Attempt> attempt_shared(const std::string& key, const std::string& token, bool after_lost_reply,
                                        Millis ttl);
