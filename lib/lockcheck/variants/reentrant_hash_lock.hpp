@@ -20,6 +20,10 @@
 // sits in the lock key's Redis Cluster slot; it costs one small key per acquire and per release until it
 // expires. Its lifetime covers the retries as long as they come within one TTL of each other, which they do
 // whenever the TTL exceeds a command timeout plus the backoff (a lock whose TTL does not cannot be held anyway).
+// A retry that comes later (the process paused, a long stall; renewals extend the lock key, not the record)
+// does not run the acquire again: HEXISTS says whether our field is still counted. Counted: the acquire gives
+// up, unknown unless its cleanup gives the hold back (the lost attempt's hold may stay until the key's TTL).
+// Gone: a nested acquire is refused as a reentry whose hold is gone; an outer one retries as a new request.
 //
 // A nested acquire re-enters a hold; it never starts a fresh one. While this object has granted a lease on a
 // key that is still alive and not released (Lease::hold_mark), an acquire of that key sends "reenter": the
