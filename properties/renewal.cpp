@@ -113,9 +113,9 @@ Verdict check_renewal(const History& history) {
   std::map<std::int64_t, std::set<std::int64_t>> active;
   std::map<std::int64_t, bool> releasing;  // process -> a release of it is in flight
   std::map<std::tuple<std::int64_t, std::string>, std::pair<std::int64_t, std::int64_t>> created_at;  // (node, key) -> (t, by)
-  std::map<std::int64_t, std::multiset<std::string>> renews_in_flight;  // process -> keys of its unanswered renews
-  // (e): the acquisitions the nodes' lines show, (process, token, key); and per (process, key) the renews in
-  // flight, each with whether the process has moved that key's deadline since its invoke.
+  // Per (process, key) its unanswered renews, each with whether the process has moved that key's deadline
+  // since its invoke ((d) asks whether one is in flight, (e) what it did); and the acquisitions the nodes'
+  // lines show, (process, token, key).
   std::set<std::tuple<std::int64_t, std::string, std::string>> shown_acquisitions;
   struct RenewInFlight {
     const Op* invoke = nullptr;
@@ -137,7 +137,6 @@ Verdict check_renewal(const History& history) {
       }
       released_by_process.erase(fault->process);
       active.erase(fault->process);
-      renews_in_flight.erase(fault->process);
       std::erase_if(renew_moves, [&](const auto& entry) { return entry.first.first == fault->process; });
     }
     if (const auto* server = std::get_if<ServerEvent>(&event)) {
@@ -175,7 +174,7 @@ Verdict check_renewal(const History& history) {
       // (d) a renewal that set the deadline past the TTL from now.
       const std::int64_t ahead_ms = server->expire_at_ms - server->node_time_ms;
       if (server->event == ServerEventKind::expire_set && !server->replicated && server->expire_at_ms >= 0 &&
-          renews_in_flight[server->by].count(server->key) > 0 && relative_expiry(server->command) &&
+          !renew_moves[{server->by, server->key}].empty() && relative_expiry(server->command) &&
           history.meta.ttl_ms > 0 && ahead_ms > history.meta.ttl_ms) {
         flag({server->i},
              fmt::format("process {}'s renewal set the deadline of '{}' on node {} at t={} {} ms ahead, more than "
@@ -190,21 +189,19 @@ Verdict check_renewal(const History& history) {
     if (op == nullptr) continue;
     ProcessToken id{op->process, op->token};
     if (op->fn == OpFn::renew) {
-      std::multiset<std::string>& keys = renews_in_flight[op->process];
-      if (op->type == OpType::invoke) {
-        keys.insert(op->key);
-      } else if (auto it = keys.find(op->key); it != keys.end()) {
-        keys.erase(it);
-      }
-      // (e) the answer of the renew of this token in flight (threads of a process renew their own tokens).
+      // The answer settles the renew of its token in flight (threads of a process renew their own tokens), or
+      // else the oldest one of that key.
       std::vector<RenewInFlight>& pending = renew_moves[{op->process, op->key}];
       if (op->type == OpType::invoke) {
         pending.push_back({op});
-      } else if (auto it = std::find_if(pending.begin(), pending.end(), [&](const RenewInFlight& renew) { return renew.invoke->token == op->token; });
-                 it != pending.end()) {
+      } else if (!pending.empty()) {
+        auto it = std::find_if(pending.begin(), pending.end(), [&](const RenewInFlight& renew) { return renew.invoke->token == op->token; });
+        const bool same_token = it != pending.end();
+        if (!same_token) it = pending.begin();
         const RenewInFlight renew = *it;
         pending.erase(it);
-        if (op->type == OpType::ok && !renew.moved_deadline && shown_acquisitions.count({op->process, op->token, op->key}) > 0) {
+        // (e) a renew ok that moved no deadline of its key.
+        if (same_token && op->type == OpType::ok && !renew.moved_deadline && shown_acquisitions.count({op->process, op->token, op->key}) > 0) {
           const std::string answered =
               fmt::format("process {}'s renewal of '{}' (token {}), sent at t={}, answered ok at t={}{}", op->process,
                           op->key, short_token(op->token), format_time_us(renew.invoke->t), format_time_us(op->t),

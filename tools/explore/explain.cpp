@@ -144,18 +144,17 @@ class Story {
 
   std::string describe_answer(const Op& op, const Op* invoke,
                               const std::map<std::pair<std::int64_t, std::string>, KeyState>& keys) const {
-    // What the key held on each node when the operation answered: a grant while another token held it, say.
-    std::vector<std::string> held;
-    for (const auto& [where, state] : keys) {
-      if (where.second == op.key) held.push_back(fmt::format("{} on node {}", holder(state, op.t), where.first));
-    }
-    // A TTL the operation itself set that is not the lock's (EX in whole seconds for 1500 ms): the key lives
+    // What the key held on each node when the operation answered: a grant while another token held it, say;
+    // and a TTL the operation itself set that is not the lock's (EX in whole seconds for 1500 ms): the key lives
     // shorter or longer than the validity the lock gave.
+    std::vector<std::string> held;
     std::string set_ttl;
     const std::int64_t ttl_ms = history_.meta.ttl_ms;
     for (const auto& [where, state] : keys) {
-      if (where.second != op.key || state.owner != op.token || state.left_ms < 0 || ttl_ms <= 0) continue;
-      if (invoke != nullptr && state.set_at_us >= invoke->t && std::abs(state.left_ms - ttl_ms) > 1) {
+      if (where.second != op.key) continue;
+      held.push_back(fmt::format("{} on node {}", holder(state, op.t), where.first));
+      if (state.owner == op.token && state.left_ms >= 0 && ttl_ms > 0 && invoke != nullptr &&
+          state.set_at_us >= invoke->t && std::abs(state.left_ms - ttl_ms) > 1) {
         set_ttl = fmt::format(" (it set a TTL of {} ms on node {}; the lock's TTL is {} ms)", state.left_ms, where.first, ttl_ms);
       }
     }

@@ -479,7 +479,7 @@ bool Explorer::decide(Find& find) {
     // The run as found: if the reference breaks too, the schedule holds a limit of the model (one simulation or
     // a few, and no shrink: known limits are common under every fault of the model).
     const ReferenceJudgement whole =
-        judge_reference(find.plan.config, find.plan.seed, find.selector(), reference_, 1, properties::late_holder(find.verdict));
+        judge_reference(find.plan.config, find.plan.seed, find.selector(), reference_, 1, past_own_validity);
     if (whole.ran && whole.violated) {
       find.own_bug = false;
       find.reference_seed = whole.seed;
@@ -499,7 +499,7 @@ bool Explorer::decide(Find& find) {
   }
   const ReferenceJudgement minimal =
       judge_reference(find.minimal.config, find.minimal.seed, find.selector(), reference_, options_.reference_seeds,
-                      properties::late_holder(find.verdict));
+                      past_own_validity);
   if (!minimal.ran) {
     // The reference cannot run this workload: the theory decides, as for a reference lock.
     const auto limit = known_limit_of_run(property, find.minimal.config, find.minimal.seed, fencing, find.verdict.tags);
@@ -610,7 +610,6 @@ bool Explorer::own_bug_once_shrunk(Find& find) {
   again.own_bug = false;
   again.shrink_simulations = 0;
   if (!decide(again)) return false;
-  again.run = find.run;
   find = std::move(again);
   return true;
 }

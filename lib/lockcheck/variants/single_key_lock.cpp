@@ -248,7 +248,7 @@ Lease SingleKeyLock::granted_lease(const std::string& key, const std::string& to
 
 Task<AcquireResult> SingleKeyLock::end_failed_acquire(AcquireResult result, const std::string& key,
                                                       const std::string& token, std::string request_id,
-                                                      bool maybe_ours, bool any_reply, bool past_record) {
+                                                      bool maybe_ours, bool any_reply, bool gave_up_past_record) {
   if (maybe_ours) {
     const ReleaseStatus cleanup = co_await release_token(key, token, std::move(request_id));
     if (cleanup == ReleaseStatus::unknown) {
@@ -256,7 +256,7 @@ Task<AcquireResult> SingleKeyLock::end_failed_acquire(AcquireResult result, cons
       result.detail = fmt::format("acquire outcome unknown and cleanup unreachable ({})", result.detail);
       co_return result;
     }
-    if (past_record && cleanup != ReleaseStatus::released) {
+    if (gave_up_past_record && cleanup != ReleaseStatus::released) {
       result.status = AcquireStatus::unknown;
       result.detail = fmt::format("acquire outcome unknown: its record expired before a retry, and a hold it may "
                                   "have counted stays until the key's TTL ({})", result.detail);

@@ -137,11 +137,12 @@ class SingleKeyLock : public LockAlgorithm {
   Lease granted_lease(const std::string& key, const std::string& token, MonoTime sent_at, Micros valid_for,
                       std::int64_t fencing_token, bool shared);
   // An acquire that ran out of attempts or budget: the key a lost attempt may have set is cleaned up (under
-  // `request_id`), then busy, unreachable or, when that cleanup is unanswered, unknown. `past_record`: it gave
-  // up past its request record's life with our field counted, so a cleanup that gives nothing back leaves the
-  // outcome unknown too (the lost attempt's hold may be among those counted, until the key's TTL).
+  // `request_id`), then busy, unreachable or, when that cleanup is unanswered, unknown. `gave_up_past_record`:
+  // it gave up past its request record's life with our field counted, so a cleanup that gives nothing back
+  // leaves the outcome unknown too (the lost attempt's hold may be among those counted, until the key's TTL).
   Task<AcquireResult> end_failed_acquire(AcquireResult result, const std::string& key, const std::string& token,
-                                         std::string request_id, bool maybe_ours, bool any_reply, bool past_record);
+                                         std::string request_id, bool maybe_ours, bool any_reply,
+                                         bool gave_up_past_record);
   // One shared (read) attempt, for read-write variants. Default: throws InvalidArgument (no shared mode).
   virtual Task<Attempt> attempt_shared(const std::string& key, const std::string& token, bool after_lost_reply,
                                        Millis ttl);
