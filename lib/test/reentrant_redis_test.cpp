@@ -238,19 +238,19 @@ TYPED_TEST(ReentrantRetry, LostAcquireReplyCountsTheHoldOnce) {
 }
 
 // A nested acquire ran, its reply was lost, and the retry came only after a stall longer than the request's
-// record (one TTL) while the lock key lived on (its watchdog renewed it: the renewal extends the key, not the
-// record). The retry must not count the lost attempt's hold a second time: past the record, the lock asks
-// whether its field is still counted and gives up instead (found by the explore gate, redisson-like, 1000
-// runs, seed 5: the owner's last release left a hold counted).
+// record while the lock key lived on (its watchdog renewed it: the renewal extends the key, not the record).
+// The retry must not count the lost attempt's hold a second time: past the record, the lock asks whether its
+// field is still counted and gives up instead (found by the explore gate, redisson-like, 1000 runs, seed 5:
+// the owner's last release left a hold counted). The outer lease is the options' 30 s, so no load expires it;
+// the nested one asks 1 s (its record's life), the stall lasts 1.5 s, and the "renewal" runs as it begins.
 using HashRetry = ReentrantRetry<ReentrantHashLock>;
 TEST_F(HashRetry, ARetryPastTheRequestRecordCountsNothingAgain) {
-  options = quick(300ms);
   ReentrantHashLock lock = make_lock();
   AcquireResult outer = run_sync(lock.acquire("lock:late", Micros::zero()));
   ASSERT_EQ(outer.status, AcquireStatus::acquired) << outer.detail;
   port.lose_next_replies(1);
-  port.stall_next_lost_reply(Micros(500ms), [this] { admin.command({"PEXPIRE", "lock:late", "30000"}); });
-  AcquireResult inner = run_sync(lock.acquire("lock:late", Micros(1s)));
+  port.stall_next_lost_reply(Micros(1500ms), [this] { admin.command({"PEXPIRE", "lock:late", "30000"}); });
+  AcquireResult inner = run_sync(lock.acquire_with_ttl("lock:late", Micros(3s), Millis(1000)));
   // Unknown, not busy: the lost attempt's hold may be among those counted (the record that would let the cleanup
   // give it back is gone), and the checkers must not read the failure as "counted nothing".
   EXPECT_EQ(inner.status, AcquireStatus::unknown) << inner.detail;
