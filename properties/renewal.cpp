@@ -2,6 +2,9 @@
 //  (a) A renewal after release: a renew invoke by a process after its outermost release invoke of that token
 //      (F20: a watchdog that outlives its holder), or a deadline change (`expire_set`) the process caused on
 //      the node after that release completed and before its next acquire — a renewal the lock did not report.
+//      Not a deadline change within one TTL of the end of a failed acquire of the process: an attempt of it whose
+//      reply never came may still be on its way, and landing late (a semaphore's acquire adds its member to a
+//      key others keep alive, and moves its deadline) it holds at most one TTL, as any doubted attempt may.
 //  (b) A renewal that silently stops: a live, reachable holder (no fault names it, no network or node fault in
 //      the run) whose renewal was on (it renewed that token) and whose validity ran out inside its section with
 //      no renewal attempted since the validity was last set. A recorded `renewal_stop` names the reason (a cap).
@@ -112,6 +115,7 @@ Verdict check_renewal(const History& history) {
   // only when none is, since a node's facts name the process, not the thread.
   std::map<std::int64_t, std::set<std::int64_t>> active;
   std::map<std::int64_t, bool> releasing;  // process -> a release of it is in flight
+  std::map<std::int64_t, std::int64_t> failed_acquire_end;  // process -> when its last failed acquire ended
   std::map<std::tuple<std::int64_t, std::string>, std::pair<std::int64_t, std::int64_t>> created_at;  // (node, key) -> (t, by)
   // Per (process, key) its unanswered renews, each with whether the process has moved that key's deadline
   // since its invoke ((d) asks whether one is in flight, (e) what it did); and the acquisitions the nodes'
@@ -123,6 +127,10 @@ Verdict check_renewal(const History& history) {
     const ServerEvent* removed_deadline = nullptr;  // the process's own removal of the key's expiry meanwhile
   };
   std::map<std::pair<std::int64_t, std::string>, std::vector<RenewInFlight>> renew_moves;
+  const auto late_attempt_of_a_failed_acquire = [&](std::int64_t process, std::int64_t t_us) {
+    const auto failed = failed_acquire_end.find(process);
+    return failed != failed_acquire_end.end() && t_us - failed->second <= history.meta.ttl_ms * 1000;
+  };
   std::int64_t renewals = 0;
   std::int64_t violations = 0;
   auto flag = [&](std::vector<std::int64_t> witnesses, std::string cause) {
@@ -164,7 +172,8 @@ Verdict check_renewal(const History& history) {
       auto it = released_by_process.find(server->by);
       if (server->event == ServerEventKind::expire_set && !set_by_creation && !server->replicated && it != released_by_process.end() &&
           keys_of_locks.count(server->key) > 0 &&
-          !releasing[server->by] && (server->value.empty() || server->value == it->second->token)) {
+          !releasing[server->by] && (server->value.empty() || server->value == it->second->token) &&
+          !late_attempt_of_a_failed_acquire(server->by, server->t)) {
         flag({it->second->i, server->i},
              fmt::format("process {} changed the deadline of '{}' on node {} at t={} after releasing it at t={} (a "
                          "renewal that outlived the lock)",
@@ -227,6 +236,7 @@ Verdict check_renewal(const History& history) {
       active[op->process].insert(op->thread);
     }
     if (op->fn == OpFn::acquire && op->type == OpType::fail && holds == 0) active[op->process].erase(op->thread);
+    if (op->fn == OpFn::acquire && op->type == OpType::fail) failed_acquire_end[op->process] = op->t;
     if (op->fn == OpFn::acquire && op->type == OpType::ok) {
       ++holds;
       released.erase(id);

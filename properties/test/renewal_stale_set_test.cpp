@@ -45,5 +45,42 @@ TEST(RenewalChecker, APexpireAfterTheReleaseIsStillARenewalThatOutlivedTheLock) 
   EXPECT_EQ(check_renewal(h.parse()).outcome, Outcome::violated);
 }
 
+// A semaphore's key is shared: an acquire adds its member to a key others keep alive, so it modifies the key
+// (no creation) and moves its deadline. Process 2 holds, renews once and releases a permit; then one more ZADD and PEXPIREAT
+// of its own land, after an earlier acquire of it failed (`failed_acquire_first`) or with none.
+History semaphore_change_after_release(bool failed_acquire_first) {
+  HistoryBuilder h;
+  if (failed_acquire_first) {
+    h.invoke(100, 2, "acquire");
+    h.complete(100'000, 2, "acquire", "fail", "unreachable");
+  }
+  h.invoke(150'000, 2, "acquire");
+  h.server(150'100, 1, "modified", 2, "", 150, 1150, "ZADD");
+  h.server(150'100, 1, "expire_set", 2, "", 150, 1150, "PEXPIREAT");
+  h.acquire_ok(150'200, 2, "b", 1'000'000);
+  h.op(170'000, {{"type", "invoke"}, {"process", 2}, {"f", "renew"}, {"key", "lock"}, {"local", 170'000}, {"token", "b"}});
+  h.server(170'100, 1, "expire_set", 2, "", 170, 1170, "PEXPIREAT");
+  h.renew_ok(170'200, 2, "b", 1'100'000);
+  h.invoke(200'000, 2, "release", "b");
+  h.server(200'100, 1, "modified", 2, "", 200, 1150, "ZREM");
+  h.complete(200'200, 2, "release", "ok", "released", "b");
+  h.server(201'000, 1, "modified", 2, "", 201, 1201, "ZADD");
+  h.server(201'000, 1, "expire_set", 2, "", 201, 1201, "PEXPIREAT");
+  return h.parse();
+}
+
+// The failed acquire's attempt, held back by a slow node, lands after the later release: a doubted attempt
+// landing late, which holds at most one TTL, not a renewal. Found by the explore gate at 1000 runs, seed 5, on
+// `semaphore`, where it was reported as the lock's own renewal bug.
+TEST(RenewalChecker, AFailedAcquiresAttemptLandingAfterALaterReleaseIsNoRenewal) {
+  const Verdict verdict = check_renewal(semaphore_change_after_release(true));
+  EXPECT_EQ(verdict.outcome, Outcome::holds) << verdict.summary << verdict.cause;
+}
+
+// With no failed acquire before it, the same deadline change is still a renewal that outlived the lock.
+TEST(RenewalChecker, ADeadlineChangeAfterAReleaseWithNoFailedAcquireIsStillARenewal) {
+  EXPECT_EQ(check_renewal(semaphore_change_after_release(false)).outcome, Outcome::violated);
+}
+
 }  // namespace
 }  // namespace lockcheck::properties
