@@ -11,7 +11,8 @@
 //      await that returned late, gave up after the bound, or was still waiting when the run ended past it is a
 //      violation: the latch that never opens (a lost zero message, a failover that lost a count_down). The bound
 //      grows by the time the awaiting process could not act or reach the server: its pauses, its partitions
-//      (until a heal), a node down (until it restarts); an await whose process crashed is not judged.
+//      (until a heal), a node down (until it restarts), lost messages and a slow node (until the fault of their
+//      kind that ends them); an await whose process crashed is not judged.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -112,6 +113,24 @@ class Stalls {
           node_down_since.erase(down);
         }
       }
+    }
+    // Lost messages and a slow node, until the fault of their kind that ends them: every poll then may be lost
+    // or held back, and a run of lost polls has no bound.
+    std::vector<const FaultEvent*> faults;
+    for (const Event& event : history.events) {
+      if (const auto* fault = std::get_if<FaultEvent>(&event)) faults.push_back(fault);
+    }
+    for (std::size_t k = 0; k < faults.size(); ++k) {
+      const FaultEvent& fault = *faults[k];
+      if (!(fault.is(sim::FaultKind::loss) || fault.is(sim::FaultKind::slow_node)) || fault.is_own_kind_end()) continue;
+      std::int64_t until_us = kForever;
+      for (std::size_t j = k + 1; j < faults.size(); ++j) {
+        if (faults[j]->ends(fault)) {
+          until_us = faults[j]->t;
+          break;
+        }
+      }
+      everyone_.push_back({fault.t, until_us});
     }
     for (const auto& [process, since] : cut) per_process_[process].push_back({since, kForever});
     for (const auto& [node, since] : node_down_since) everyone_.push_back({since, kForever});
