@@ -11,8 +11,9 @@
 //      await that returned late, gave up after the bound, or was still waiting when the run ended past it is a
 //      violation: the latch that never opens (a lost zero message, a failover that lost a count_down). The bound
 //      grows by the time the awaiting process could not act or reach the server: its pauses, its partitions
-//      (until a heal), a node down (until it restarts), lost messages and a slow node (until the fault of their
-//      kind that ends them); an await whose process crashed is not judged.
+//      (until a heal), a node down (until it restarts), a slow node (until the slow_node that ends it); while
+//      messages are lost it stretches by 1 / (1 - q), q the chance a round trip is lost; an await whose process
+//      crashed is not judged.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -114,23 +115,29 @@ class Stalls {
         }
       }
     }
-    // Lost messages and a slow node, until the fault of their kind that ends them: every poll then may be lost
-    // or held back, and a run of lost polls has no bound.
+    // A slow node, until the slow_node that ends it, holds every poll back; a loss, until the loss that ends or
+    // replaces it, loses a share of them (below).
     std::vector<const FaultEvent*> faults;
     for (const Event& event : history.events) {
       if (const auto* fault = std::get_if<FaultEvent>(&event)) faults.push_back(fault);
     }
     for (std::size_t k = 0; k < faults.size(); ++k) {
       const FaultEvent& fault = *faults[k];
-      if (!(fault.is(sim::FaultKind::loss) || fault.is(sim::FaultKind::slow_node)) || fault.is_own_kind_end()) continue;
+      const bool slow = fault.is(sim::FaultKind::slow_node);
+      if (!(slow || fault.is(sim::FaultKind::loss)) || fault.is_own_kind_end()) continue;
       std::int64_t until_us = kForever;
       for (std::size_t j = k + 1; j < faults.size(); ++j) {
-        if (faults[j]->ends(fault)) {
+        if (faults[j]->is(*fault.kind) && (slow ? faults[j]->ends(fault) : true)) {
           until_us = faults[j]->t;
           break;
         }
       }
-      everyone_.push_back({fault.t, until_us});
+      if (slow) {
+        everyone_.push_back({fault.t, until_us});
+      } else {
+        const double kept = (1.0 - static_cast<double>(fault.request_ppm) / 1e6) * (1.0 - static_cast<double>(fault.reply_ppm) / 1e6);
+        losses_.push_back({{fault.t, until_us}, 1.0 - kept});
+      }
     }
     for (const auto& [process, since] : cut) per_process_[process].push_back({since, kForever});
     for (const auto& [node, since] : node_down_since) everyone_.push_back({since, kForever});
@@ -142,8 +149,36 @@ class Stalls {
     return std::any_of(it->second.begin(), it->second.end(), [&](std::int64_t t) { return t >= from_us && t <= to_us; });
   }
 
-  // `start` + `bound`, moved on by every stall of `process` (or of everyone) that began before the deadline.
+  // `start` + `bound`, moved on by every stall of `process` (or of everyone) that began before the deadline, and
+  // stretched by 1 / (1 - q) while a loss loses a round trip with probability q: a re-polling await then needs
+  // 1 / (1 - q) times the polls, and its chance to miss every one stays that of the bound without loss (Redisson's
+  // latch, which waits for a message instead of polling, still misses it past the stretch).
   std::int64_t deadline(std::int64_t process, std::int64_t start_us, std::int64_t bound_us) const {
+    std::int64_t stretched_us = bound_us;
+    // Each pass takes in the worst loss the deadline now reaches; the deadline only grows, so at most one pass per
+    // loss, and one more that changes nothing.
+    double worst = 0;
+    for (std::size_t pass = 0; pass <= losses_.size(); ++pass) {
+      const std::int64_t until_us = stalled_deadline(process, start_us, stretched_us);
+      double reached = 0;
+      for (const Loss& loss : losses_) {
+        if (loss.span.from_us < until_us && loss.span.until_us > start_us) reached = std::max(reached, loss.lost_share);
+      }
+      if (reached <= worst) return until_us;
+      worst = reached;
+      if (worst >= 1.0) return kForever;
+      stretched_us = static_cast<std::int64_t>(static_cast<double>(bound_us) / (1.0 - worst));
+    }
+    return stalled_deadline(process, start_us, stretched_us);
+  }
+
+ private:
+  struct Loss {
+    Stall span;
+    double lost_share = 0;  // the chance a round trip loses its request or its reply
+  };
+
+  std::int64_t stalled_deadline(std::int64_t process, std::int64_t start_us, std::int64_t bound_us) const {
     std::vector<Stall> stalls = everyone_;
     if (const auto it = per_process_.find(process); it != per_process_.end()) {
       stalls.insert(stalls.end(), it->second.begin(), it->second.end());
@@ -158,7 +193,7 @@ class Stalls {
     return deadline_us;
   }
 
- private:
+  std::vector<Loss> losses_;
   std::map<std::int64_t, std::vector<Stall>> per_process_;
   std::map<std::int64_t, std::vector<std::int64_t>> crashes_;
   std::vector<Stall> everyone_;
@@ -247,9 +282,12 @@ Verdict check_latch(const History& history) {
       first(kNeverOpened, deadline_us, std::move(lines),
             fmt::format("the count of latch '{}' reached zero at t={} (process {}'s count_down, the {} of {}); process "
                         "{}'s await, under way from t={}, {}: {} after it could have seen the latch open, past the "
-                        "bound of {}", key, format_time_us(zero->done_t), zero->process, count, count, await.process,
+                        "bound of {}{}", key, format_time_us(zero->done_t), zero->process, count, count, await.process,
                         format_time_us(await.invoke_t), how, format_duration_us(returned_us - start_us),
-                        format_duration_us(deadline_us - start_us)));
+                        format_duration_us(bound_us),
+                        deadline_us - start_us == bound_us
+                            ? ""
+                            : fmt::format(" ({} with the stalls and lost messages it met)", format_duration_us(deadline_us - start_us))));
     }
   }
   const std::pair<std::int64_t, Verdict::ClauseViolation>* earliest = nullptr;
