@@ -305,7 +305,9 @@ Task<ReleaseStatus> SingleKeyLock::release_token(const std::string& key, const s
     }
     if (result.reply.is_error()) throw_error_reply("release", key, result.reply);
     if (result.reply.is_integer(1)) co_return ReleaseStatus::released;
-    co_return earlier_reply_lost ? ReleaseStatus::released : ReleaseStatus::not_owned;
+    // Without a record, a lost send may have released the key this retry found gone. With one, the retry
+    // answers what the first run that got through did (its record), so its 0 is the truth.
+    co_return earlier_reply_lost && !record_life ? ReleaseStatus::released : ReleaseStatus::not_owned;
   }
   co_return ReleaseStatus::unknown;
 }
