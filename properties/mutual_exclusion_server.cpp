@@ -48,6 +48,7 @@ struct Ghost {
   Instance instance;
   std::int64_t removed_i = 0;
   std::string cause;
+  bool by_a_fault = false;  // the node lost it (early expiry, restart, failover, eviction), no process's command
   // For an early expiry: look up the node's clock faults in (set, expiry] only if this ghost is reported,
   // so a run full of early expiries stays linear.
   std::int64_t clock_node = -1;
@@ -104,6 +105,7 @@ class Checker {
                                   violations_);
     verdict.witnesses = first_witnesses_;
     verdict.cause = first_cause_;
+    if (first_by_a_fault_) verdict.tags.push_back(kTakenByAFault);
     return verdict;
   }
 
@@ -160,11 +162,13 @@ class Checker {
     return it == owners_.end() ? -1 : it->second;
   }
 
-  void flag(std::vector<std::int64_t> witnesses, const std::function<std::string()>& cause) {
+  // `by_a_fault`: the first owner's instance left the node through a fault, not a process's command (kTakenByAFault).
+  void flag(std::vector<std::int64_t> witnesses, const std::function<std::string()>& cause, bool by_a_fault = false) {
     if (!witnesses.empty()) flagged_pairs_.insert({witnesses.front(), witnesses.back()});
     if (violations_++ == 0) {
       first_witnesses_ = std::move(witnesses);
       first_cause_ = cause();
+      first_by_a_fault_ = by_a_fault;
     }
   }
 
@@ -200,7 +204,7 @@ class Checker {
                                            "since t={}, still held {}'s instance (token {}) that never replicated",
                                            fault.node, format_time_us(fault.t), fault.from,
                                            format_time_us(cut->second), owner_name(held.owner), short_token(held.token)),
-                               -1, 0, 0};
+                               true, -1, 0, 0};
         continue;
       }
       promoted.current = state.current;
@@ -267,7 +271,7 @@ class Checker {
                              "time",
                              how, owner_name(owner), event.node, format_time_us(event.t),
                              format_duration_us(held.entitled_until_us - event.t), owner_name(held.owner));
-        });
+        }, held.failover_i >= 0);
       }
       flag_ghost_takeover(event, state, owner);
     }
@@ -299,7 +303,7 @@ class Checker {
   void note_master_grant(const ServerEvent& event, const Instance& granted) {
     if (auto overlap = master_grants_.overlapped(event, granted.owner);
         overlap && flagged_pairs_.count({overlap->earlier_i, event.i}) == 0) {
-      flag(overlap->witnesses, [&] { return overlap->cause; });
+      flag(overlap->witnesses, [&] { return overlap->cause; }, true);  // two masters at once: a failover or a split brain
     }
     master_grants_.add(MasterGrants::Grant{event.node, event.key, granted.owner, granted.token, granted.created_i,
                                            event.t, granted.entitled_until_us,
@@ -337,7 +341,7 @@ class Checker {
       state.current.reset();
       close_hold(event.node, event.key, held, event.t, false);
       const std::int64_t removed_i = held.failover_i >= 0 ? held.failover_i : event.i;
-      state.ghost = Ghost{held, removed_i, vanished_cause(held, event.node), -1, 0, 0};
+      state.ghost = Ghost{held, removed_i, vanished_cause(held, event.node), held.failover_i >= 0, -1, 0, 0};
       return true;
     }
     return state.ghost && !same_owner(state.ghost->instance, owner, event.value) &&
@@ -356,12 +360,12 @@ class Checker {
                            full_cause(ghost), owner_name(owner), event.node, format_time_us(event.t),
                            format_duration_us(until - event.t), owner_name(ghost.instance.owner),
                            format_time_us(until));
-      });
+      }, ghost.by_a_fault);
     } else if (until == kForever) {
       flag({ghost.instance.created_i, ghost.removed_i, event.i}, [&] {
         return fmt::format("{}; then {} took the key on node {} at t={} (the instance had no expiry)",
                            full_cause(ghost), owner_name(owner), event.node, format_time_us(event.t));
-      });
+      }, ghost.by_a_fault);
     }
   }
 
@@ -504,7 +508,7 @@ class Checker {
     if (!promoted.current || promoted.current->token != event.value) return;
     Instance held = *promoted.current;
     promoted.current.reset();
-    promoted.ghost = Ghost{held, event.i, held.failover_cause, -1, 0, 0};
+    promoted.ghost = Ghost{held, event.i, held.failover_cause, true, -1, 0, 0};
   }
 
   void on_removed(const ServerEvent& event, KeyState& state) {
@@ -523,7 +527,9 @@ class Checker {
         event.t >= held.entitled_until_us - entitlement_tolerance_us(held.ttl_us)) {
       return;  // gone on time (or late: a backward node clock, S7, costs liveness only)
     }
-    state.ghost = Ghost{held, event.i, removal_cause(event, held), -1, 0, 0};
+    const bool by_a_fault = event.event == ServerEventKind::expired || event.event == ServerEventKind::lost ||
+                            event.event == ServerEventKind::evicted;
+    state.ghost = Ghost{held, event.i, removal_cause(event, held), by_a_fault, -1, 0, 0};
     if (event.event == ServerEventKind::expired) {
       state.ghost->clock_node = event.node;
       state.ghost->clock_from_us = held.set_t_us;
@@ -538,6 +544,7 @@ class Checker {
   }
 
   const History& history_;
+  bool first_by_a_fault_ = false;
   std::set<std::string> keys_;
   std::map<std::string, std::int64_t> owners_;
   OwnerLeases leases_;

@@ -97,4 +97,8 @@ bool late_holder(const Verdict& verdict) {
   return std::find(verdict.tags.begin(), verdict.tags.end(), kPastOwnValidity) != verdict.tags.end();
 }
 
+bool taken_by_a_fault(const Verdict& verdict) {
+  return std::find(verdict.tags.begin(), verdict.tags.end(), kTakenByAFault) != verdict.tags.end();
+}
+
 }  // namespace lockcheck::properties

@@ -61,6 +61,11 @@ std::pair<std::string, std::string> split_selector(const std::string& selector);
 inline constexpr const char* kPastOwnValidity = "holder_past_own_validity";
 // The verdict's first violation is a late holder's (kPastOwnValidity): the other acquired after its validity.
 bool late_holder(const Verdict& verdict);
+// mutual_exclusion_server: the first owner's instance was taken from the node by a fault, not by a command of a
+// process (it expired early on a node's clock, was lost at a restart or a failover, evicted, or a rival master
+// granted it): the node, not the lock, broke the promise (F5, F6, F7, F9, F10, F12).
+inline constexpr const char* kTakenByAFault = "instance_taken_by_a_fault";
+bool taken_by_a_fault(const Verdict& verdict);
 
 void to_json(nlohmann::json& out, const Verdict& verdict);
 std::string to_string(const Verdict& verdict);  // "property: outcome — summary [witnesses i=..] cause: .."

@@ -514,6 +514,16 @@ bool Explorer::decide(Find& find) {
                                   reference_, minimal.seed, moved(minimal.faults, find.minimal.config.faults), minimal.cause);
     return false;
   }
+  // The run's own facts: a fault, not a command, took the first owner's key (the reference, timed otherwise, may
+  // never meet that coincidence). The theory names the case.
+  if (const auto taken = taken_by_a_fault(property, find.verdict, find.minimal.config, find.minimal.seed, fencing)) {
+    if (const auto limit = known_limit_of_run(property, find.minimal.config, find.minimal.seed, fencing, find.verdict.tags)) {
+      find.own_bug = false;
+      find.decided_by = fmt::format("the run's own facts: {}; a fault took the first owner's key, not a command of "
+                                    "the lock ({})", *taken, limit->because);
+      return false;
+    }
+  }
   if (const std::optional<Find> met = reference_search(find)) {
     find.own_bug = false;
     find.reference_seed = met->plan.seed;

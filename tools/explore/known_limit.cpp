@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/simulate.hpp"
+#include "properties/checkers.hpp"
 #include "properties/history.hpp"
 #include "properties/verdict.hpp"
 
@@ -107,6 +108,23 @@ std::optional<KnownLimit> known_limit_of_run(std::string_view property, const si
     limit->fault = std::string(sim::to_string(sim::FaultKind::node_crash));
   }
   return limit;
+}
+
+std::optional<std::string> taken_by_a_fault(std::string_view property, const properties::Verdict& verdict,
+                                            const sim::RunConfig& config, std::uint64_t seed, sim::Fencing fencing) {
+  if (property == "mutual_exclusion_server") {
+    if (properties::taken_by_a_fault(verdict)) return verdict.cause;
+    return std::nullopt;
+  }
+  const bool client_level = property == "mutual_exclusion_client" ||
+                            (property == "mutual_exclusion_resource" && fencing == sim::Fencing::off);
+  if (!client_level) return std::nullopt;
+  const properties::History history = properties::parse_history_lines(sim::simulate(config, seed).history.lines());
+  const properties::Verdict server = properties::check_mutual_exclusion_server(history);
+  if (server.outcome == properties::Outcome::violated && properties::taken_by_a_fault(server)) {
+    return "on the nodes, " + server.cause;
+  }
+  return std::nullopt;
 }
 
 }  // namespace lockcheck::explore

@@ -14,6 +14,7 @@
 #include "model/fault.hpp"
 #include "model/run_config.hpp"
 #include "model/workload_config.hpp"
+#include "properties/verdict.hpp"
 
 namespace lockcheck::explore {
 
@@ -37,5 +38,14 @@ std::optional<KnownLimit> known_limit(std::string_view property, const std::vect
 // Simulates the run once when the schedule alone names no limit and the topology fails over by itself.
 std::optional<KnownLimit> known_limit_of_run(std::string_view property, const sim::RunConfig& config, std::uint64_t seed,
                                              sim::Fencing fencing, const std::vector<std::string>& tags = {});
+
+// What the run's own facts say took the first owner's instance from the node, when a fault did and no command of
+// a process (properties::kTakenByAFault: an early expiry on a node's clock, a loss at a restart or a failover, an
+// eviction, a rival master): the server verdict's cause. For mutual_exclusion_server the find's verdict says;
+// for a client-level or unfenced resource find, the server verdict of the same run (simulated once): two holders
+// at once because the node had taken the first one's key. nullopt otherwise. A differential reference can miss
+// such a coincidence (its timing differs); these facts cannot.
+std::optional<std::string> taken_by_a_fault(std::string_view property, const properties::Verdict& verdict,
+                                            const sim::RunConfig& config, std::uint64_t seed, sim::Fencing fencing);
 
 }  // namespace lockcheck::explore
