@@ -105,14 +105,17 @@ void World::send(ClientProcess& process, std::size_t service, Command command, s
   }
   const int id = process.id();
   if (network_.drops_request(id, node)) return;  // the timeout settles it
+  // The incarnation the request's connection reaches: a crash of the node ends that connection.
+  const std::uint64_t incarnation = static_cast<std::size_t>(node) < nodes_.size() ? nodes_[static_cast<std::size_t>(node)]->crashes() : 0;
   // The last use of `pending` here: moved, not copied (each copy of a shared_ptr is an atomic increment).
   scheduler_.after(network_.delay_us(id, node) + network_.slow_by_us(node),
-                   [this, id, node, command = std::move(command), pending = std::move(pending)]() mutable {
-                     deliver(id, node, command, std::move(pending));
+                   [this, id, node, incarnation, command = std::move(command), pending = std::move(pending)]() mutable {
+                     deliver(id, node, incarnation, command, std::move(pending));
                    });
 }
 
-void World::deliver(int process, int node_id, const Command& command, std::shared_ptr<PendingCall> pending) {
+void World::deliver(int process, int node_id, std::uint64_t incarnation, const Command& command,
+                    std::shared_ptr<PendingCall> pending) {
   // send() named a process and an endpoint of this world.
   LOCKCHECK_ASSERT(process >= 0 && static_cast<std::size_t>(process) < clients_.size() && node_id >= 0);
   if (sentinel_ && sentinel_->is_sentinel(node_id)) {
@@ -126,6 +129,14 @@ void World::deliver(int process, int node_id, const Command& command, std::share
     // The host answers with a reset: the client learns at once that nothing ran.
     client.schedule(scheduler_.now() + network_.delay_us(process, node_id), [pending, node_id] {
       pending->settle(CallResult::failed(CallStatus::not_sent, fmt::format("connection refused by node {}", node_id)));
+    });
+    return;
+  }
+  if (node.crashes() != incarnation) {
+    // Sent on a connection to the incarnation that crashed: the restarted node never saw that connection and
+    // resets it (TCP). Nothing ran there, but the caller cannot tell whether the old incarnation ran it first.
+    client.schedule(scheduler_.now() + network_.delay_us(process, node_id), [pending, node_id] {
+      pending->settle(CallResult::failed(CallStatus::unknown, fmt::format("connection reset: node {} restarted", node_id)));
     });
     return;
   }

@@ -64,7 +64,8 @@ class World final : public Nemesis, public ProcessHost, private ReplyPath {
   Port& lock_port(ClientProcess& process);
   // A renewing variant's background renewal, as renew ops in the history (sim/README.md).
   void record_renewal(ClientProcess& process, const RenewalEvent& event);
-  void deliver(int process, int node, const Command& command, std::shared_ptr<PendingCall> pending);
+  // `incarnation`: the node's crash count when the command was sent (SimNode::crashes()).
+  void deliver(int process, int node, std::uint64_t incarnation, const Command& command, std::shared_ptr<PendingCall> pending);
   // Sends `reply` back over the link (unless the link drops it; the client's timeout then settles it).
   void reply_to(int process, int node, Reply&& reply, std::shared_ptr<PendingCall> pending) override;
   // The connection to `node` broke under a blocked call: the client learns it one link delay later.
