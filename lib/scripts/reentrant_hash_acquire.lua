@@ -6,6 +6,8 @@
 -- expires with the key; returns 1. A retry after a lost reply finds the record and our field, and counts
 -- nothing again: it only sets the TTLs once more and returns 1. (A record whose hold is gone, with the key,
 -- counts for nothing.) Someone else's: 0, nothing recorded, so a later attempt may still be granted.
+-- The record lives two TTLs longer than the client trusts it (one TTL): a node clock running ahead expires it
+-- early, and a retry that still trusts it must find it, or it counts the hold again.
 local ours = redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1
 if not ours and (ARGV[3] == 'reenter' or redis.call('EXISTS', KEYS[1]) == 1) then
   return 0
@@ -14,5 +16,5 @@ if not (ours and redis.call('EXISTS', KEYS[2]) == 1) then
   redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('SET', KEYS[2], 1, 'PX', ARGV[2])
+redis.call('SET', KEYS[2], 1, 'PX', 3 * tonumber(ARGV[2]))
 return 1

@@ -6,7 +6,8 @@
 -- cleanup, the acquire's grant recorded, which the cleanup consumes): one hold less; when none is left the key
 -- is deleted and, given ARGV[3], the release announced there (so a waiter wakes at once instead of polling);
 -- result 1. Not ours (or gone, or the acquire never counted): 0, no effect. The result is recorded in KEYS[2]
--- for as long as the key lives, at least ARGV[2] ms.
+-- for as long as the key lives, at least ARGV[2] ms, and two TTLs more: a node clock running ahead expires it
+-- early, and a retry the client still trusts it for must find it, or it counts a hold down twice.
 local done = redis.call('GET', KEYS[2])
 if done then
   return tonumber(done)
@@ -23,6 +24,6 @@ if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 and (KEYS[3] == nil or redis.cal
     end
   end
 end
-local keep = math.max(redis.call('PTTL', KEYS[1]), tonumber(ARGV[2]))
+local keep = math.max(redis.call('PTTL', KEYS[1]), tonumber(ARGV[2])) + 2 * tonumber(ARGV[2])
 redis.call('SET', KEYS[2], released, 'PX', keep)
 return released

@@ -5,6 +5,8 @@
 -- Free, or already ours: count one more hold; set the TTL to ARGV[2] only when that is longer than what is
 -- left (a reentry never shortens the lock); record the grant in KEYS[2], which expires with the key; returns
 -- 1. A retry after a lost reply finds the record and our field, and counts nothing again. Someone else's: 0.
+-- The record lives two TTLs past the key's deadline: a node clock running ahead expires it early, and a retry
+-- the client still trusts it for must find it.
 local ours = redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1
 if not ours and (ARGV[3] == 'reenter' or redis.call('EXISTS', KEYS[1]) == 1) then
   return 0
@@ -18,5 +20,5 @@ if left < ttl then
   redis.call('PEXPIRE', KEYS[1], ttl)
   left = ttl
 end
-redis.call('SET', KEYS[2], 1, 'PX', left)
+redis.call('SET', KEYS[2], 1, 'PX', left + 2 * ttl)
 return 1

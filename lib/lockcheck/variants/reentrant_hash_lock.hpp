@@ -12,7 +12,9 @@
 // Retries: a hold count is not safe to repeat as it is, and a retry after a lost reply cannot know whether the
 // lost command ran. So each acquire and each release carries a request id (the owner id and a counter: one per
 // acquire() or release() call, the same on each of its retries), and its script records what it did in a
-// request key, request_key(key, id), which expires with the lock key (at least one TTL from then). A retried
+// request key, request_key(key, id), which expires with the lock key (at least one TTL from then), and two TTLs
+// later than that: the client trusts it for one TTL, and a node clock running ahead must not take it from a
+// retry within that TTL (found by the explore gate: a release counted down twice). A retried
 // acquire whose grant is recorded, our field still there, counts nothing again (it only resets the TTL); a
 // retried release returns its recorded result and changes nothing; the cleanup of an abandoned acquire (its
 // reply lost, its budget spent) gives back one hold only if that acquire's grant is recorded. The idea of
