@@ -105,7 +105,7 @@ std::vector<UnavailableStretch> quorum_lock_unavailable(const History& history, 
         majority_down_since = -1;
       }
     } else if (fault->is(sim::FaultKind::slow_node)) {
-      if (fault->duration_us > 0) {
+      if (!fault->is_own_kind_end()) {  // its size is its line's delay_us; zero ends the slow node
         slow_since.emplace(fault->node, fault->t);
       } else if (const auto slow = slow_since.find(fault->node); slow != slow_since.end()) {
         blocked.emplace_back(slow->second, fault->t);
