@@ -5,6 +5,7 @@
 // very instant A invokes release) are not an overlap.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -13,6 +14,7 @@
 #include "semaphore_history.hpp"
 #include "describe.hpp"
 #include "history_facts.hpp"
+#include "model/fault.hpp"
 
 namespace lockcheck::properties {
 
@@ -52,6 +54,30 @@ std::string outside_validity(const History& history, const Belief& belief) {
   if (estimated) return fmt::format("{}, and it used the resource at t={} believing it held the lock", validity, format_time_us(belief.end_us));
   return fmt::format("{}'s validity ended at t={}, but it still used the resource at t={} believing it held the lock",
                      holder_name(belief), format_time_us(belief.valid_until_us), format_time_us(belief.end_us));
+}
+
+// How much longer than the key a validity counted on `process`'s clock from `from_us` to `to_us` may have lasted
+// in true time: the clock's slowness beyond the lock's drift margin (the theory row's), over each stretch at one
+// drift rate (a client_clock_drift sets the rate until the process's next one).
+std::int64_t slow_clock_excess_us(const History& history, std::int64_t process, std::int64_t from_us, std::int64_t to_us) {
+  const std::int64_t margin_ppm = sim::fault_row(sim::FaultKind::client_clock_drift).limit_back.beyond_drift_ppm;
+  std::int64_t rate_ppm = 0;
+  std::int64_t since_us = 0;
+  double excess_us = 0;
+  const auto add = [&](std::int64_t until_us) {
+    const std::int64_t overlap_us = std::min(until_us, to_us) - std::max(since_us, from_us);
+    if (overlap_us > 0 && -rate_ppm > margin_ppm) excess_us += static_cast<double>(overlap_us) * static_cast<double>(-rate_ppm - margin_ppm) / 1e6;
+  };
+  for (const Event& event : history.events) {
+    const auto* fault = std::get_if<FaultEvent>(&event);
+    if (fault == nullptr || !fault->is(sim::FaultKind::client_clock_drift) || fault->process != process) continue;
+    if (fault->t >= to_us) break;
+    add(fault->t);
+    rate_ppm = fault->drift_ppm;
+    since_us = fault->t;
+  }
+  add(to_us);
+  return static_cast<std::int64_t>(excess_us);
 }
 
 std::string describe_overlap(const History& history, const Belief& first, const Belief& second) {
@@ -113,6 +139,11 @@ Verdict check_mutual_exclusion_client(const History& history) {
         // A late holder's find only when the new acquisition came after its validity ended: one that came
         // inside it overlapped a validity the lock still promised (a key that lives less than the validity).
         if (other->end_reason == "acted" && belief.start_us >= other->valid_until_us) verdict.tags.push_back(kPastOwnValidity);
+        // Its validity counted from its acquire's send, at most a TTL before its stretch began.
+        const std::int64_t overlap_us = std::min(other->end_us, belief.end_us) - belief.start_us;
+        if (overlap_us <= slow_clock_excess_us(history, other->process, other->start_us - history.meta.ttl_ms * 1000, other->end_us)) {
+          verdict.tags.push_back(kHolderClockSlow);
+        }
       }
       break;  // one violation per new stretch keeps the count meaningful
     }

@@ -97,8 +97,10 @@ bool late_holder(const Verdict& verdict) {
   return std::find(verdict.tags.begin(), verdict.tags.end(), kPastOwnValidity) != verdict.tags.end();
 }
 
-bool taken_by_a_fault(const Verdict& verdict) {
-  return std::find(verdict.tags.begin(), verdict.tags.end(), kTakenByAFault) != verdict.tags.end();
+bool has_tag(const Verdict& verdict, std::string_view tag) {
+  return std::find(verdict.tags.begin(), verdict.tags.end(), tag) != verdict.tags.end();
 }
+
+bool taken_by_a_fault(const Verdict& verdict) { return has_tag(verdict, kTakenByAFault); }
 
 }  // namespace lockcheck::properties

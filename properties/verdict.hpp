@@ -66,6 +66,10 @@ bool late_holder(const Verdict& verdict);
 // granted it): the node, not the lock, broke the promise (F5, F6, F7, F9, F10, F12).
 inline constexpr const char* kTakenByAFault = "instance_taken_by_a_fault";
 bool taken_by_a_fault(const Verdict& verdict);
+// mutual_exclusion_client: the first holder's clock ran slower than the lock's drift margin while it held, by
+// enough to explain the whole overlap (its validity, counted on that clock, outlasted its key: F12, F13).
+inline constexpr const char* kHolderClockSlow = "holder_clock_slow_beyond_margin";
+bool has_tag(const Verdict& verdict, std::string_view tag);
 
 void to_json(nlohmann::json& out, const Verdict& verdict);
 std::string to_string(const Verdict& verdict);  // "property: outcome — summary [witnesses i=..] cause: .."

@@ -110,11 +110,14 @@ std::optional<KnownLimit> known_limit_of_run(std::string_view property, const si
   return limit;
 }
 
-std::optional<std::string> taken_by_a_fault(std::string_view property, const properties::Verdict& verdict,
+std::optional<std::string> shown_by_the_run(std::string_view property, const properties::Verdict& verdict,
                                             const sim::RunConfig& config, std::uint64_t seed, sim::Fencing fencing) {
   if (property == "mutual_exclusion_server") {
     if (properties::taken_by_a_fault(verdict)) return verdict.cause;
     return std::nullopt;
+  }
+  if (property == "mutual_exclusion_client" && properties::has_tag(verdict, properties::kHolderClockSlow)) {
+    return "the first holder's clock ran slower than the lock's drift margin by more than the overlap";
   }
   const bool client_level = property == "mutual_exclusion_client" ||
                             (property == "mutual_exclusion_resource" && fencing == sim::Fencing::off);

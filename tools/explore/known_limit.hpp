@@ -39,13 +39,14 @@ std::optional<KnownLimit> known_limit(std::string_view property, const std::vect
 std::optional<KnownLimit> known_limit_of_run(std::string_view property, const sim::RunConfig& config, std::uint64_t seed,
                                              sim::Fencing fencing, const std::vector<std::string>& tags = {});
 
-// What the run's own facts say took the first owner's instance from the node, when a fault did and no command of
-// a process (properties::kTakenByAFault: an early expiry on a node's clock, a loss at a restart or a failover, an
-// eviction, a rival master): the server verdict's cause. For mutual_exclusion_server the find's verdict says;
-// for a client-level or unfenced resource find, the server verdict of the same run (simulated once): two holders
-// at once because the node had taken the first one's key. nullopt otherwise. A differential reference can miss
-// such a coincidence (its timing differs); these facts cannot.
-std::optional<std::string> taken_by_a_fault(std::string_view property, const properties::Verdict& verdict,
+// What the run's own facts say caused the find, when a fault did and the lock kept its promise: the node took
+// the first owner's instance, not a command of a process (properties::kTakenByAFault: an early expiry on a node's
+// clock, a loss at a restart or a failover, an eviction, a rival master), read off the find's verdict for
+// mutual_exclusion_server and off the same run's server verdict (simulated once) for a client-level or unfenced
+// resource find; or the first holder's clock ran slower than the lock's drift margin by enough to explain the
+// whole overlap (properties::kHolderClockSlow). The cause in words; nullopt otherwise. A differential reference
+// can miss such a coincidence (its timing differs); these facts cannot.
+std::optional<std::string> shown_by_the_run(std::string_view property, const properties::Verdict& verdict,
                                             const sim::RunConfig& config, std::uint64_t seed, sim::Fencing fencing);
 
 }  // namespace lockcheck::explore
