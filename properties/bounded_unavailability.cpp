@@ -26,7 +26,36 @@ struct Finding {
   Outcome outcome = Outcome::holds;
   std::vector<std::int64_t> witnesses;
   std::string cause;
+  bool late_on_node_clock = false;  // kLateOnNodeClock: a node clock held back explains the lateness
 };
+
+// How much later than its TTL in true time a key set on some node from `from_us` may have expired by `to_us`:
+// the most any one node's clock was set back (node_clock_jump) or ran slow (node_clock_drift, until the node's
+// next drift) in that span. S7: every lock's key outlives its TTL so.
+std::int64_t node_clock_held_back_us(const History& history, std::int64_t from_us, std::int64_t to_us) {
+  std::map<std::int64_t, double> held_back_us;  // node -> microseconds
+  std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> drift;  // node -> (since, ppm)
+  const auto add_drift = [&](std::int64_t node, std::int64_t until_us) {
+    const auto it = drift.find(node);
+    if (it == drift.end() || it->second.second >= 0) return;
+    const std::int64_t span_us = std::min(until_us, to_us) - std::max(it->second.first, from_us);
+    if (span_us > 0) held_back_us[node] += static_cast<double>(span_us) * static_cast<double>(-it->second.second) / 1e6;
+  };
+  for (const Event& event : history.events) {
+    const auto* fault = std::get_if<FaultEvent>(&event);
+    if (fault == nullptr || fault->t > to_us) continue;
+    if (fault->is(sim::FaultKind::node_clock_jump) && fault->delta_us < 0 && fault->t >= from_us) {
+      held_back_us[fault->node] += static_cast<double>(-fault->delta_us);
+    } else if (fault->is(sim::FaultKind::node_clock_drift)) {
+      add_drift(fault->node, fault->t);
+      drift[fault->node] = {fault->t, fault->drift_ppm};
+    }
+  }
+  for (const auto& [node, since] : drift) add_drift(node, to_us);
+  double most_us = 0;
+  for (const auto& [node, us] : held_back_us) most_us = std::max(most_us, us);
+  return static_cast<std::int64_t>(most_us);
+}
 
 // (a): a lock key that exists with no deadline for longer than the bound, or still so when the run ends
 // at least `bound_us` after it lost its deadline.
@@ -271,6 +300,12 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
       continue;
     }
     if (late_fail != nullptr) {
+      const std::int64_t refused_at_us = late_fail->refused_at_us.value_or(late_fail->t);
+      // One node's clock explains a single master's lock; a lock over several masters keeps or loses its
+      // availability by how many of them it needs, which one node's clock does not decide.
+      const bool late_on_node_clock =
+          history.meta.quorum <= 1 &&
+          refused_at_us - deadline_us <= node_clock_held_back_us(history, crash.fault->t - ttl_us, refused_at_us);
       findings.push_back(
           {Outcome::violated,
            {crash.ok_i, crash.fault->i, late_fail->i},
@@ -281,7 +316,8 @@ std::vector<Finding> dead_holders(const History& history, std::int64_t deadline_
                        crash.waiting ? "was refused the free lock" : "found it held",
                        format_time_us(late_fail->refused_at_us.value_or(late_fail->t)),
                        format_duration_us(late_fail->refused_at_us.value_or(late_fail->t) - crash.fault->t),
-                       format_duration_us(deadline_after_us))});
+                       format_duration_us(deadline_after_us)),
+           late_on_node_clock});
     } else if (first_ok == nullptr && end_us < deadline_us) {
       findings.push_back({Outcome::unknown, {crash.fault->i}, ""});  // the run ended too soon to tell
     }
@@ -332,6 +368,7 @@ Verdict check_bounded_unavailability(const History& history) {
                                   format_duration_us(ttl_us + bound_us));
     verdict.witnesses = first.witnesses;
     verdict.cause = first.cause;
+    if (first.late_on_node_clock) verdict.tags.push_back(kLateOnNodeClock);
   } else if (crashes_judged + creations_watched > 0) {
     // Something could have shown the violation and did not; cases the run ended too soon for are named.
     verdict.outcome = Outcome::holds;

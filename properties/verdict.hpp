@@ -69,6 +69,9 @@ bool taken_by_a_fault(const Verdict& verdict);
 // mutual_exclusion_client: the first holder's clock ran slower than the lock's drift margin while it held, by
 // enough to explain the whole overlap (its validity, counted on that clock, outlasted its key: F12, F13).
 inline constexpr const char* kHolderClockSlow = "holder_clock_slow_beyond_margin";
+// bounded_unavailability: a dead holder's single-master lock came back late by no more than a node's clock was set
+// back or ran slow meanwhile (its key outlived its TTL in true time: S7).
+inline constexpr const char* kLateOnNodeClock = "key_late_on_a_node_clock";
 bool has_tag(const Verdict& verdict, std::string_view tag);
 
 void to_json(nlohmann::json& out, const Verdict& verdict);

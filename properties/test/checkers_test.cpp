@@ -833,6 +833,21 @@ TEST(Checkers, DeadHolderJudgedByWhenTheLockWasFoundHeldNotWhenTheAcquireGaveUp)
   EXPECT_NE(verdict.cause.find("still found it held at t=5.5s"), std::string::npos) << verdict.cause;
 }
 
+// A dead holder's lock found held 5.4 s after the crash, past TTL + bound (4 s) by 1.4 s: a node clock set back 2 s
+// meanwhile explains it (S7: the key outlived its TTL in true time), and the verdict says so to explore
+// (kLateOnNodeClock; the gate at 1000 runs, seed 53: watch-cas's key lived 4.7 s longer on a node whose clock
+// stepped back twice, and was called its own bug). A set-back of 1 s explains only part of it.
+TEST(Checkers, ADeadHoldersLockLateByNoMoreThanANodeClockWasSetBackIsTaggedSo) {
+  for (const std::int64_t back_us : {2'000'000, 1'000'000}) {
+    const Verdict verdict = verdict_of(dead_holder_then_refusal(5'600'000, 5'500'000, [&](HistoryBuilder& b) {
+                                         b.fault(150'000, {{"fault", "node_clock_jump"}, {"node", 0}, {"delta_us", -back_us}});
+                                       }).parse(),
+                                       "bounded_unavailability");
+    ASSERT_EQ(verdict.outcome, Outcome::violated) << verdict.summary;
+    EXPECT_EQ(has_tag(verdict, kLateOnNodeClock), back_us == 2'000'000) << back_us;
+  }
+}
+
 // What a late refusal found must be the dead holder's lock: here its key was lost in a restart before it died and
 // another client (a live holder, whose watchdog keeps it) held the lock past the bound; a refusal then is
 // ordinary contention (found by explore as a false find on watchdog). Likewise a key a restarted incarnation of

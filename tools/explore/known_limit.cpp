@@ -116,6 +116,9 @@ std::optional<std::string> shown_by_the_run(std::string_view property, const pro
     if (properties::taken_by_a_fault(verdict)) return verdict.cause;
     return std::nullopt;
   }
+  if (property == "bounded_unavailability" && properties::has_tag(verdict, properties::kLateOnNodeClock)) {
+    return "a node's clock was set back or ran slow by more than the lock came back late";
+  }
   if (property == "mutual_exclusion_client" && properties::has_tag(verdict, properties::kHolderClockSlow)) {
     return "the first holder's clock ran slower than the lock's drift margin by more than the overlap";
   }

@@ -44,7 +44,8 @@ std::optional<KnownLimit> known_limit_of_run(std::string_view property, const si
 // clock, a loss at a restart or a failover, an eviction, a rival master), read off the find's verdict for
 // mutual_exclusion_server and off the same run's server verdict (simulated once) for a client-level or unfenced
 // resource find; or the first holder's clock ran slower than the lock's drift margin by enough to explain the
-// whole overlap (properties::kHolderClockSlow). The cause in words; nullopt otherwise. A differential reference
+// whole overlap (properties::kHolderClockSlow); or a dead holder's lock came back late by no more than a node's
+// clock was held back (properties::kLateOnNodeClock). The cause in words; nullopt otherwise. A differential reference
 // can miss such a coincidence (its timing differs); these facts cannot.
 std::optional<std::string> shown_by_the_run(std::string_view property, const properties::Verdict& verdict,
                                             const sim::RunConfig& config, std::uint64_t seed, sim::Fencing fencing);
