@@ -5,6 +5,8 @@
 // eviction are the server's doing, not a release.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <map>
 
 #include "checkers.hpp"
@@ -67,6 +69,15 @@ Verdict check_owner_only_release(const History& history) {
   // (F18), which the readers' exemption does not excuse.
   SharedKeyReaders readers(history);
   InFlight in_flight;
+  const std::map<std::string, std::int64_t> token_owner = token_owners(history);
+  // A command that lists its own process among a shared key's holders put that process's hold there: it is a
+  // reader of the key (a late duplicate of its acquire re-lists a released token), and a reader may extend it.
+  const auto lists_itself = [&](const ServerEvent& server) {
+    return server.holders && std::any_of(server.holders->begin(), server.holders->end(), [&](const Holder& holder) {
+             const auto owner = token_owner.find(holder.token);
+             return owner != token_owner.end() && owner->second == server.by;
+           });
+  };
   std::int64_t judged = 0;
   std::int64_t violations = 0;
   for (const Event& event : history.events) {
@@ -92,7 +103,7 @@ Verdict check_owner_only_release(const History& history) {
         bool removes = server->event == ServerEventKind::deleted;
         if (it != owners.end() && !server->replicated && server->by >= 0 && it->second.process >= 0) {
           ++judged;
-          const bool fellow_reader = it->second.shared && in_flight.reading(server->by);
+          const bool fellow_reader = it->second.shared && (in_flight.reading(server->by) || lists_itself(*server));
           // A reader removing the readers' key while another reader's lease still runs removes that hold.
           std::int64_t still_reading = -1;
           if (removes && it->second.shared && !others_reading.empty()) still_reading = others_reading.front().process;

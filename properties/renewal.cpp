@@ -4,7 +4,8 @@
 //      the node after that release completed and before its next acquire — a renewal the lock did not report.
 //      Not a deadline change within one TTL of the end of a failed acquire of the process: an attempt of it whose
 //      reply never came may still be on its way, and landing late (a semaphore's acquire adds its member to a
-//      key others keep alive, and moves its deadline) it holds at most one TTL, as any doubted attempt may.
+//      key others keep alive, and moves its deadline) it holds at most one TTL, as any doubted attempt may. Nor
+//      one that lists the released token among a shared key's holders again (a duplicated attempt of its acquire).
 //  (b) A renewal that silently stops: a live, reachable holder (no fault names it, no network or node fault in
 //      the run) whose renewal was on (it renewed that token) and whose validity ran out inside its section with
 //      no renewal attempted since the validity was last set. A recorded `renewal_stop` names the reason (a cap).
@@ -127,6 +128,12 @@ Verdict check_renewal(const History& history) {
     const ServerEvent* removed_deadline = nullptr;  // the process's own removal of the key's expiry meanwhile
   };
   std::map<std::pair<std::int64_t, std::string>, std::vector<RenewInFlight>> renew_moves;
+  // The change lists the released token among the key's holders again: an attempt of that token's acquire,
+  // duplicated and landing late, put it back (it holds at most one TTL); a renewal only extends a listed token.
+  const auto relists = [](const ServerEvent& server, const std::string& token) {
+    return server.holders && std::any_of(server.holders->begin(), server.holders->end(),
+                                         [&](const Holder& holder) { return holder.token == token; });
+  };
   const auto late_attempt_of_a_failed_acquire = [&](std::int64_t process, std::int64_t t_us) {
     const auto failed = failed_acquire_end.find(process);
     return failed != failed_acquire_end.end() && t_us - failed->second <= history.meta.ttl_ms * 1000;
@@ -173,7 +180,7 @@ Verdict check_renewal(const History& history) {
       if (server->event == ServerEventKind::expire_set && !set_by_creation && !server->replicated && it != released_by_process.end() &&
           keys_of_locks.count(server->key) > 0 &&
           !releasing[server->by] && (server->value.empty() || server->value == it->second->token) &&
-          !late_attempt_of_a_failed_acquire(server->by, server->t)) {
+          !late_attempt_of_a_failed_acquire(server->by, server->t) && !relists(*server, it->second->token)) {
         flag({it->second->i, server->i},
              fmt::format("process {} changed the deadline of '{}' on node {} at t={} after releasing it at t={} (a "
                          "renewal that outlived the lock)",

@@ -82,5 +82,37 @@ TEST(RenewalChecker, ADeadlineChangeAfterAReleaseWithNoFailedAcquireIsStillARene
   EXPECT_EQ(check_renewal(semaphore_change_after_release(false)).outcome, Outcome::violated);
 }
 
+// Two readers of a read-write hash; reader 1 releases; then one more command of process 1 sets the shared key's
+// deadline, listing (`relisted`) its released token among the holders again or not. Relisted, it is an attempt
+// of that token's acquire, duplicated and landing late (a slow node held the first attempt while the retry got
+// through): a reader joining, neither a renewal after the release nor an extension of reader 0's hold (the gate
+// at 1000 runs, seed 55, on rw-owned). Not relisted, it is both.
+History reader_changes_deadline_after_release(bool relisted) {
+  using Holders = std::vector<std::pair<std::string, std::string>>;
+  HistoryBuilder h;
+  h.meta("variant", "rw-owned");
+  h.read_invoke(100, 0, "acquire");
+  h.hash_event(200, "created", 0, Holders{{"r0", "read"}}, 1000, 1);
+  h.read_acquire_ok(300, 0, "r0", 990'000);
+  h.read_invoke(1'000, 1, "acquire");
+  h.hash_event(1'100, "modified", 1, Holders{{"r0", "read"}, {"r1", "read"}}, 1000, 1);
+  h.read_acquire_ok(1'200, 1, "r1", 990'000);
+  h.read_invoke(190'000, 1, "release", "r1");
+  h.hash_event(190'100, "modified", 1, Holders{{"r0", "read"}}, 1000, 1);
+  h.op(190'200, {{"type", "ok"}, {"process", 1}, {"f", "release"}, {"key", "lock"}, {"local", 190'200}, {"mode", "read"},
+                 {"token", "r1"}, {"result", "released"}});
+  const Holders after = relisted ? Holders{{"r0", "read"}, {"r1", "read"}} : Holders{{"r0", "read"}};
+  h.hash_event(191'000, "expire_set", 1, after, 1000, 1);
+  return h.parse();
+}
+
+TEST(RenewalChecker, ALateDuplicateAcquireRelistingItsReleasedTokenIsNoRenewal) {
+  for (const bool relisted : {true, false}) {
+    const History history = reader_changes_deadline_after_release(relisted);
+    EXPECT_EQ(check_renewal(history).outcome == Outcome::violated, !relisted) << "relisted: " << relisted;
+    EXPECT_EQ(check_owner_only_release(history).outcome == Outcome::violated, !relisted) << "relisted: " << relisted;
+  }
+}
+
 }  // namespace
 }  // namespace lockcheck::properties
