@@ -25,6 +25,9 @@ bool frees(ServerEventKind kind) {
 struct Watch {
   const Op* release_ok = nullptr;
   std::string token;
+  // The nodes the release's commands ran on: for a one-master lock, a copy elsewhere (a deposed master that came
+  // back with data from before the release, F5) never saw it, and counts nothing the process answers for.
+  std::set<std::int64_t> nodes;
 };
 
 // Whether the lock counts holds: a hash whose field a script increments (HINCRBY), as Redisson's and the
@@ -46,6 +49,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
   const std::set<std::string> keys = lock_keys(history);
   std::map<ProcessKey, std::int64_t> depth;
   std::map<ProcessKey, std::string> release_token;  // an outermost release in flight: the token it released
+  std::map<ProcessKey, std::set<std::int64_t>> release_nodes;  // ... and the nodes its commands ran on
   std::set<ProcessKey> maybe_counted;  // an acquire or release of unknown outcome since the key was last freed
   std::map<ProcessKey, Watch> watches;
   std::map<NodeKey, KeyOwner> named;
@@ -76,9 +80,10 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
         const auto outermost = release_token.find(id);
         if (outermost != release_token.end() && op->type == OpType::ok && op->result == "released" &&
             maybe_counted.count(id) == 0 && depth[id] == 0) {
-          watches[id] = Watch{op, outermost->second};
+          watches[id] = Watch{op, outermost->second, release_nodes[id]};
         }
         if (outermost != release_token.end()) release_token.erase(outermost);
+        release_nodes.erase(id);
       }
       continue;
     }
@@ -93,6 +98,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
     }
     const auto* server = std::get_if<ServerEvent>(&event);
     if (server == nullptr || server->replicated || keys.count(server->key) == 0) continue;
+    if (release_token.count({server->by, server->key}) > 0) release_nodes[{server->by, server->key}].insert(server->node);
     KeyOwner& copy = named[{server->node, server->key}];
     // What the copy named before this line: a hold left behind shows in what happens to it next.
     for (auto it = watches.begin(); it != watches.end();) {
@@ -106,6 +112,9 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
       // A node that is one of two masters of the data (a failed-over master restarted, a split-brain's old
       // master): the release reached one of them, and the other's copy is F5's, not a count gone wrong.
       if (!roles.rivals(server->node).empty()) continue;
+      // One master's lock: a copy on a node the release never ran on is a deposed master's. A lock over several
+      // masters (meta quorum) holds on each of them, and its release must reach them all.
+      if (history.meta.quorum <= 0 && !watch.nodes.empty() && watch.nodes.count(server->node) == 0) continue;
       if (server->event == ServerEventKind::expired) {
         report(id, *server, fmt::format("the key expired at t={} still naming it", format_time_us(server->t)));
       } else if (server->event == ServerEventKind::modified && server->by == id.first) {
