@@ -46,8 +46,11 @@ Verdict check_latch(const History& history);
 // that nothing kept from polling still waits, and no waiter waits in front of a free lock for a whole bound
 // (fairness_hang_bound_us) with nobody granted. Unknown for other locks.
 Verdict check_fairness(const History& history);
-// The bound of a free lock with a waiter in front of it: one TTL.
+// The bound of a free lock with a waiter in front of it: one TTL, and a waiter lease more for each waiter ahead
+// that its own fault stalled meanwhile.
 std::int64_t fairness_hang_bound_us(std::int64_t ttl_us);
+// How long a correct fair lock keeps a waiter's place without a poll (lockcheck's fair lock: half the TTL).
+std::int64_t fair_waiter_lease_us(std::int64_t ttl_us);
 
 // All verdicts, always in this order: mutual_exclusion_server, mutual_exclusion_client,
 // mutual_exclusion_resource, owner_only_release, bounded_unavailability, reentrancy, renewal, fencing,

@@ -92,6 +92,18 @@ std::optional<FairnessFinding> first_hang(const History& history, const std::vec
       watched = true;
       if (free.until_us <= since_us + bound_us || waiter.until_us <= since_us + bound_us) continue;
       if (!excuses.of(waiter.process, since_us, since_us + bound_us).empty()) continue;
+      // Each waiter ahead whose own fault (a pause, a crash, a cut link) stalled it while this one waited keeps its
+      // place for a waiter lease before it lapses (fair_lock.hpp): a correct fair lock cannot tell it from a slow
+      // one, and such places lapse one after another. The bound grows by a lease for each (the gate at 1000 runs,
+      // seed 67: a paused head, then the next waiter cut off just before its turn, 1.002 s in front of a free lock).
+      std::int64_t stalled_ahead = 0;
+      for (const Wait& ahead : waits) {
+        if (ahead.from_us >= waiter.from_us) break;
+        if (ahead.key != waiter.key || ahead.process == waiter.process || ahead.until_us <= since_us) continue;
+        if (!excuses.of(ahead.process, since_us, std::min(ahead.until_us, free.until_us)).empty()) ++stalled_ahead;
+      }
+      const std::int64_t grown_us = bound_us + stalled_ahead * fair_waiter_lease_us(history.meta.ttl_ms * 1000);
+      if (free.until_us <= since_us + grown_us || waiter.until_us <= since_us + grown_us) continue;
       const std::string freed = free.from_i == 0 ? std::string("from the start")
                                                  : fmt::format("from t={}", format_time_us(free.from_us));
       const std::string retaken = free.until_us == kForever
@@ -115,6 +127,7 @@ std::optional<FairnessFinding> first_hang(const History& history, const std::vec
 }  // namespace
 
 std::int64_t fairness_hang_bound_us(std::int64_t ttl_us) { return ttl_us; }
+std::int64_t fair_waiter_lease_us(std::int64_t ttl_us) { return ttl_us / 2; }
 
 Verdict check_fairness(const History& history) {
   Verdict verdict;

@@ -135,6 +135,18 @@ TEST(Fairness, AWaiterInFrontOfAFreeLockForAWholeTtlHung) {
   (void)late;
 }
 
+// A waiter ahead stalled by its own fault keeps its place for a waiter lease (half the TTL) before it lapses, and
+// such places lapse one after another: with p1 paused ahead, p2 granted 1.25 s after the lock became free is in
+// time (1 s and one lease); without the pause it hung (the gate at 1000 runs, seed 67, on `fair`).
+TEST(Fairness, AWaiterAheadStalledByItsOwnFaultMovesTheBoundByALease) {
+  for (const bool paused_ahead : {true, false}) {
+    HistoryBuilder b = two_waiters(paused_ahead ? HistoryBuilder::json{{"fault", "pause"}, {"process", 1}, {"duration_us", 900'000}}
+                                                : HistoryBuilder::json(nullptr));
+    granted(b, 1'750'000, 2, "b");
+    EXPECT_EQ(verdict_of(b.parse(), "fairness").outcome == Outcome::violated, !paused_ahead) << "paused ahead: " << paused_ahead;
+  }
+}
+
 TEST(Fairness, DoesNotApplyToAnUnfairLock) {
   HistoryBuilder b = fair_lock(false);
   b.invoke(1'000, 0, "acquire");
