@@ -242,6 +242,7 @@ Op parse_op(const Fields& in) {
   op.detail = in.string_or("detail", "");
   op.result = in.string_or("result", "");
   op.refused_at_us = in.optional_integer("refused_at");
+  op.attempts = in.integer_or("attempts", 1);
   op.error = in.boolean_or("error", false);
   const std::string mode = in.string_or("mode", "write");
   if (mode != "read" && mode != "write") in.fail(fmt::format("unknown op mode '{}' (expected read or write)", mode));

@@ -99,6 +99,8 @@ struct Op {
                        // fail: unreachable | not_refused (it says nothing of who held the lock)
   // An acquire fail's "refused_at": the true time its last attempt found the lock held (absent: the fail's t).
   std::optional<std::int64_t> refused_at_us;
+  // An acquire ok's "attempts" when more than one was sent (absent: 1): an earlier attempt may still land late.
+  std::int64_t attempts = 1;
   bool shared = false;  // "mode":"read": a shared (read) acquisition of a read-write lock; absent = write
   bool error = false;   // "error":true: the server refused the command (CROSSSLOT, ...), `detail` says how
 };

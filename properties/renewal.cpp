@@ -2,9 +2,11 @@
 //  (a) A renewal after release: a renew invoke by a process after its outermost release invoke of that token
 //      (F20: a watchdog that outlives its holder), or a deadline change (`expire_set`) the process caused on
 //      the node after that release completed and before its next acquire — a renewal the lock did not report.
-//      Not a deadline change within one TTL of the end of a failed acquire of the process: an attempt of it whose
-//      reply never came may still be on its way, and landing late (a semaphore's acquire adds its member to a
-//      key others keep alive, and moves its deadline) it holds at most one TTL, as any doubted attempt may. Nor
+//      Not a deadline change within one TTL of the end of a failed acquire of the process, or of one that took
+//      more than one attempt ("attempts"): an attempt whose reply never came may still be on its way, and landing
+//      late (a semaphore's acquire adds its member to a key others keep alive, and moves its deadline) it holds
+//      at most one TTL, as any doubted attempt may. Likewise within one TTL of a crash of the process: its dead
+//      incarnation's requests still on their way land under the same process id. Nor
 //      one that lists the released token among a shared key's holders again (a duplicated attempt of its acquire).
 //  (b) A renewal that silently stops: a live, reachable holder (no fault names it, no network or node fault in
 //      the run) whose renewal was on (it renewed that token) and whose validity ran out inside its section with
@@ -116,7 +118,8 @@ Verdict check_renewal(const History& history) {
   // only when none is, since a node's facts name the process, not the thread.
   std::map<std::int64_t, std::set<std::int64_t>> active;
   std::map<std::int64_t, bool> releasing;  // process -> a release of it is in flight
-  std::map<std::int64_t, std::int64_t> failed_acquire_end;  // process -> when its last failed acquire ended
+  // process -> when its last acquire that failed or took more than one attempt ended (one may still land)
+  std::map<std::int64_t, std::int64_t> doubted_acquire_end;
   std::map<std::tuple<std::int64_t, std::string>, std::pair<std::int64_t, std::int64_t>> created_at;  // (node, key) -> (t, by)
   // Per (process, key) its unanswered renews, each with whether the process has moved that key's deadline
   // since its invoke ((d) asks whether one is in flight, (e) what it did); and the acquisitions the nodes'
@@ -134,9 +137,9 @@ Verdict check_renewal(const History& history) {
     return server.holders && std::any_of(server.holders->begin(), server.holders->end(),
                                          [&](const Holder& holder) { return holder.token == token; });
   };
-  const auto late_attempt_of_a_failed_acquire = [&](std::int64_t process, std::int64_t t_us) {
-    const auto failed = failed_acquire_end.find(process);
-    return failed != failed_acquire_end.end() && t_us - failed->second <= history.meta.ttl_ms * 1000;
+  const auto late_attempt_of_a_doubted_acquire = [&](std::int64_t process, std::int64_t t_us) {
+    const auto failed = doubted_acquire_end.find(process);
+    return failed != doubted_acquire_end.end() && t_us - failed->second <= history.meta.ttl_ms * 1000;
   };
   std::int64_t renewals = 0;
   std::int64_t violations = 0;
@@ -152,6 +155,8 @@ Verdict check_renewal(const History& history) {
       }
       released_by_process.erase(fault->process);
       active.erase(fault->process);
+      // What the dead incarnation had sent may still land, under the same process id.
+      doubted_acquire_end[fault->process] = fault->t;
       std::erase_if(renew_moves, [&](const auto& entry) { return entry.first.first == fault->process; });
     }
     if (const auto* server = std::get_if<ServerEvent>(&event)) {
@@ -180,7 +185,7 @@ Verdict check_renewal(const History& history) {
       if (server->event == ServerEventKind::expire_set && !set_by_creation && !server->replicated && it != released_by_process.end() &&
           keys_of_locks.count(server->key) > 0 &&
           !releasing[server->by] && (server->value.empty() || server->value == it->second->token) &&
-          !late_attempt_of_a_failed_acquire(server->by, server->t) && !relists(*server, it->second->token)) {
+          !late_attempt_of_a_doubted_acquire(server->by, server->t) && !relists(*server, it->second->token)) {
         flag({it->second->i, server->i},
              fmt::format("process {} changed the deadline of '{}' on node {} at t={} after releasing it at t={} (a "
                          "renewal that outlived the lock)",
@@ -243,7 +248,9 @@ Verdict check_renewal(const History& history) {
       active[op->process].insert(op->thread);
     }
     if (op->fn == OpFn::acquire && op->type == OpType::fail && holds == 0) active[op->process].erase(op->thread);
-    if (op->fn == OpFn::acquire && op->type == OpType::fail) failed_acquire_end[op->process] = op->t;
+    if (op->fn == OpFn::acquire && (op->type == OpType::fail || (op->type == OpType::ok && op->attempts > 1))) {
+      doubted_acquire_end[op->process] = op->t;
+    }
     if (op->fn == OpFn::acquire && op->type == OpType::ok) {
       ++holds;
       released.erase(id);

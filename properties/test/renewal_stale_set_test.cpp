@@ -48,16 +48,27 @@ TEST(RenewalChecker, APexpireAfterTheReleaseIsStillARenewalThatOutlivedTheLock) 
 // A semaphore's key is shared: an acquire adds its member to a key others keep alive, so it modifies the key
 // (no creation) and moves its deadline. Process 2 holds, renews once and releases a permit; then one more ZADD and PEXPIREAT
 // of its own land, after an earlier acquire of it failed (`failed_acquire_first`) or with none.
-History semaphore_change_after_release(bool failed_acquire_first) {
+// `attempts`: how many the granted acquire sent (more than one: its ok line says so, and an earlier one may land).
+History semaphore_change_after_release(bool failed_acquire_first, int attempts = 1, bool crashed_acquiring_first = false) {
   HistoryBuilder h;
   if (failed_acquire_first) {
     h.invoke(100, 2, "acquire");
     h.complete(100'000, 2, "acquire", "fail", "unreachable");
   }
+  if (crashed_acquiring_first) {
+    h.invoke(100, 2, "acquire");
+    h.fault(100'000, {{"fault", "crash"}, {"process", 2}});
+    h.fault(140'000, {{"fault", "restart"}, {"process", 2}});
+  }
   h.invoke(150'000, 2, "acquire");
   h.server(150'100, 1, "modified", 2, "", 150, 1150, "ZADD");
   h.server(150'100, 1, "expire_set", 2, "", 150, 1150, "PEXPIREAT");
-  h.acquire_ok(150'200, 2, "b", 1'000'000);
+  if (attempts > 1) {
+    h.op(150'200, {{"type", "ok"}, {"process", 2}, {"f", "acquire"}, {"key", "lock"}, {"local", 150'200}, {"token", "b"},
+                   {"valid_until", 1'000'000}, {"valid_until_local", 1'000'000}, {"fencing", 0}, {"attempts", attempts}});
+  } else {
+    h.acquire_ok(150'200, 2, "b", 1'000'000);
+  }
   h.op(170'000, {{"type", "invoke"}, {"process", 2}, {"f", "renew"}, {"key", "lock"}, {"local", 170'000}, {"token", "b"}});
   h.server(170'100, 1, "expire_set", 2, "", 170, 1170, "PEXPIREAT");
   h.renew_ok(170'200, 2, "b", 1'100'000);
@@ -77,7 +88,21 @@ TEST(RenewalChecker, AFailedAcquiresAttemptLandingAfterALaterReleaseIsNoRenewal)
   EXPECT_EQ(verdict.outcome, Outcome::holds) << verdict.summary << verdict.cause;
 }
 
-// With no failed acquire before it, the same deadline change is still a renewal that outlived the lock.
+// The granted acquire itself sent two attempts: the first, held back, may land after the release (the gate at 1000
+// runs, seed 29, on semaphore, after the failed-acquire case above was fixed).
+TEST(RenewalChecker, AnAttemptOfARetriedAcquireLandingAfterItsReleaseIsNoRenewal) {
+  const Verdict verdict = check_renewal(semaphore_change_after_release(false, 2));
+  EXPECT_EQ(verdict.outcome, Outcome::holds) << verdict.summary << verdict.cause;
+}
+
+// The process crashed with an acquire on its way and restarted: that dead incarnation's attempt lands under the same
+// process id after the new incarnation's release (the gate at 1000 runs, seed 29, on semaphore once more).
+TEST(RenewalChecker, ADeadIncarnationsAttemptLandingAfterTheNewOnesReleaseIsNoRenewal) {
+  const Verdict verdict = check_renewal(semaphore_change_after_release(false, 1, true));
+  EXPECT_EQ(verdict.outcome, Outcome::holds) << verdict.summary << verdict.cause;
+}
+
+// With no failed or retried acquire before it, the same deadline change is still a renewal that outlived the lock.
 TEST(RenewalChecker, ADeadlineChangeAfterAReleaseWithNoFailedAcquireIsStillARenewal) {
   EXPECT_EQ(check_renewal(semaphore_change_after_release(false)).outcome, Outcome::violated);
 }

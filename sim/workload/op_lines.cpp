@@ -9,11 +9,12 @@ HistoryLine op_fields(OpLog& log, int process, const char* type, const char* f, 
   return fields;
 }
 
-void add_lease(OpLog& log, HistoryLine& fields, const Lease& lease) {
+void add_lease(OpLog& log, HistoryLine& fields, const Lease& lease, std::uint32_t attempts) {
   fields.add("token", lease.token);
   fields.add("valid_until", log.true_time_of(lease.valid_until));
   fields.add("valid_until_local", log.local_of(lease.valid_until));
   fields.add("fencing", lease.fencing_token);
+  if (attempts > 1) fields.add("attempts", attempts);
 }
 
 }  // namespace lockcheck::sim

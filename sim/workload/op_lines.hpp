@@ -12,7 +12,7 @@ namespace lockcheck::sim {
 HistoryLine op_fields(OpLog& log, int process, const char* type, const char* f, const std::string& key, int thread = 0);
 
 // What an acquire's ok line says of the lease: its token, its deadline in true and local time, its fencing
-// token.
-void add_lease(OpLog& log, HistoryLine& fields, const Lease& lease);
+// token; and, when the acquire sent more than one attempt, how many (`attempts`: an earlier one may still land).
+void add_lease(OpLog& log, HistoryLine& fields, const Lease& lease, std::uint32_t attempts = 1);
 
 }  // namespace lockcheck::sim

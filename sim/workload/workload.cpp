@@ -66,7 +66,7 @@ Task<void> run_nested(const WorkloadConfig& workload, WorkloadClient& client, Lo
   }
   Lease lease = std::move(*acquired.lease);
   HistoryLine fields = nested_op("ok", "acquire");
-  add_lease(log, fields, lease);
+  add_lease(log, fields, lease, acquired.attempts);
   log.record(std::move(fields));
 
   co_await client.clock().sleep(Micros(prng.between(workload.nested_hold_min_us, workload.nested_hold_max_us)));
@@ -147,7 +147,7 @@ Task<bool> hold_and_release(const WorkloadConfig& workload, WorkloadClient& clie
                             std::uint32_t& outer_acquires) {
   Lease lease = std::move(*acquired.lease);
   HistoryLine granted = ops.line("ok", "acquire");
-  add_lease(ops.log, granted, lease);
+  add_lease(ops.log, granted, lease, acquired.attempts);
   ops.log.record(std::move(granted));
 
   const std::string skipped_write = co_await use_resource(workload, client, lock, seams, lease, ops.reader, outer_acquires);
