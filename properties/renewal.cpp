@@ -2,12 +2,12 @@
 //  (a) A renewal after release: a renew invoke by a process after its outermost release invoke of that token
 //      (F20: a watchdog that outlives its holder), or a deadline change (`expire_set`) the process caused on
 //      the node after that release completed and before its next acquire — a renewal the lock did not report.
-//      Not a deadline change within one TTL of the end of a failed acquire of the process, or of one that took
-//      more than one attempt ("attempts"): an attempt whose reply never came may still be on its way, and landing
-//      late (a semaphore's acquire adds its member to a key others keep alive, and moves its deadline) it holds
-//      at most one TTL, as any doubted attempt may. Likewise within one TTL of a crash of the process: its dead
-//      incarnation's requests still on their way land under the same process id. Nor
-//      one that lists the released token among a shared key's holders again (a duplicated attempt of its acquire).
+//      Not so within one TTL of the end of a failed acquire of the process, of one that took more than one
+//      attempt ("attempts"), or of the process's crash (its dead incarnation's requests land under the same
+//      process id): an attempt whose reply never came may still be on its way, and landing late (a semaphore's
+//      acquire adds its member to a key others keep alive, and moves its deadline) it holds at most one TTL, as
+//      any doubted attempt may. Nor a change that lists the released token among a shared key's holders again
+//      (a duplicated attempt of its acquire).
 //  (b) A renewal that silently stops: a live, reachable holder (no fault names it, no network or node fault in
 //      the run) whose renewal was on (it renewed that token) and whose validity ran out inside its section with
 //      no renewal attempted since the validity was last set. A recorded `renewal_stop` names the reason (a cap).
@@ -118,7 +118,8 @@ Verdict check_renewal(const History& history) {
   // only when none is, since a node's facts name the process, not the thread.
   std::map<std::int64_t, std::set<std::int64_t>> active;
   std::map<std::int64_t, bool> releasing;  // process -> a release of it is in flight
-  // process -> when its last acquire that failed or took more than one attempt ended (one may still land)
+  // process -> when its last acquire that failed or took more than one attempt ended, or it crashed (an attempt
+  // may still land)
   std::map<std::int64_t, std::int64_t> doubted_acquire_end;
   std::map<std::tuple<std::int64_t, std::string>, std::pair<std::int64_t, std::int64_t>> created_at;  // (node, key) -> (t, by)
   // Per (process, key) its unanswered renews, each with whether the process has moved that key's deadline
@@ -138,8 +139,8 @@ Verdict check_renewal(const History& history) {
                                          [&](const Holder& holder) { return holder.token == token; });
   };
   const auto late_attempt_of_a_doubted_acquire = [&](std::int64_t process, std::int64_t t_us) {
-    const auto failed = doubted_acquire_end.find(process);
-    return failed != doubted_acquire_end.end() && t_us - failed->second <= history.meta.ttl_ms * 1000;
+    const auto doubted = doubted_acquire_end.find(process);
+    return doubted != doubted_acquire_end.end() && t_us - doubted->second <= history.meta.ttl_ms * 1000;
   };
   std::int64_t renewals = 0;
   std::int64_t violations = 0;
