@@ -113,6 +113,8 @@ class ClientProcess final : public Spawner {
   bool alive() const { return !crashed_; }
   // Started at least once (a crash before its first start counts: the process then waits for a restart).
   bool started() const { return epoch_ > 0; }
+  // Changes at every start and crash: which incarnation of the process sent a command.
+  std::uint64_t epoch() const { return epoch_; }
   bool paused() const { return paused_; }
   std::int64_t local_now();
 

@@ -109,7 +109,12 @@ void World::send(ClientProcess& process, std::size_t service, Command command, s
   const std::uint64_t incarnation = static_cast<std::size_t>(node) < nodes_.size() ? nodes_[static_cast<std::size_t>(node)]->crashes() : 0;
   // The last use of `pending` here: moved, not copied (each copy of a shared_ptr is an atomic increment).
   scheduler_.after(network_.delay_us(id, node) + network_.slow_by_us(node),
-                   [this, id, node, incarnation, command = std::move(command), pending = std::move(pending)]() mutable {
+                   [this, id, node, incarnation, sender = process.epoch(), command = std::move(command),
+                    pending = std::move(pending)]() mutable {
+                     // Sent by an incarnation of the process that has since crashed and been restarted: its
+                     // connection ended at the restart (World::start_client), so the command runs nowhere.
+                     const ClientProcess& client = *clients_[static_cast<std::size_t>(id)];
+                     if (client.alive() && client.epoch() != sender) return;
                      deliver(id, node, incarnation, command, std::move(pending));
                    });
 }

@@ -60,5 +60,23 @@ TEST(SimTransaction, ACommandInFlightAcrossANodeCrashDiesWithItsConnection) {
   EXPECT_TRUE(has_key(world, "lock")) << "the DEL ran on the restarted node";
 }
 
+// A command a client sent before it crashed, still on its way after the client restarted, belongs to the dead
+// incarnation's connection, which ended at the restart: it runs on no session, least of all the new one (where a
+// DEL meant for a transaction would run at once). Found by the explore gate at 1000 runs, seed 77: watch-cas's
+// DEL of a dead incarnation deleted another client's lock.
+TEST(SimTransaction, ACommandOfADeadIncarnationNeverRunsOnItsSuccessorsConnection) {
+  RunConfig config = one_client_one_node();
+  config.link.delay_min_us = 5000;  // the request is still on its way when the client crashes and restarts
+  config.link.delay_max_us = 5000;
+  World world(config, 1);
+  // Not the workload's key: the restarted incarnation's own workload may take that one.
+  EXPECT_EQ(call_master(world, {"SET", "other-key", "other", "PX", "30000"}, 20000), to_string(Reply::ok()));
+  world.send(world.client(0), 0, {"DEL", "other-key"}, std::make_shared<PendingCall>());
+  world.apply(FaultSpec{.kind = FaultKind::crash, .process = 0});
+  world.apply(FaultSpec{.kind = FaultKind::restart, .process = 0});
+  world.scheduler().run_until(world.scheduler().now() + 20000, 1000000);
+  EXPECT_TRUE(has_key(world, "other-key")) << "the dead incarnation's DEL ran on the restarted client's connection";
+}
+
 }  // namespace
 }  // namespace lockcheck::sim
