@@ -40,24 +40,37 @@ TEST(SimTransaction, ACrashedClientsOpenTransactionDiesWithItsConnection) {
   EXPECT_EQ(call(world, {"EXEC"}), to_string(Reply::error("ERR EXEC without MULTI")));
 }
 
+// A DEL of "victim" (set by the same client first) sent on 5 ms links, then `crash` and `restart` applied while it
+// is on its way; runs 20 ms. Returns the DEL's call. ("victim" is not the workload's key: a restarted client's own
+// workload may take that one.)
+std::shared_ptr<PendingCall> del_across(World& world, const FaultSpec& crash, const FaultSpec& restart) {
+  EXPECT_EQ(call_master(world, {"SET", "victim", "other", "PX", "30000"}, 20000), to_string(Reply::ok()));
+  auto pending = std::make_shared<PendingCall>();
+  world.send(world.client(0), 0, {"DEL", "victim"}, pending);
+  world.apply(crash);
+  world.apply(restart);
+  world.scheduler().run_until(world.scheduler().now() + 20000, 1000000);
+  return pending;
+}
+
+RunConfig slow_links() {
+  RunConfig config = one_client_one_node();
+  config.link.delay_min_us = 5000;
+  config.link.delay_max_us = 5000;
+  return config;
+}
+
 // A command on its way when the node crashed never reaches the restarted node: its connection died with the old
 // incarnation (TCP), so it is not run on a new session, and its caller learns the connection was reset. Found by
 // the explore gate at 1000 runs, seed 29: watch-cas's DEL, sent after its MULTI on a connection that a node crash
 // ended, reached the restarted node, ran outside any transaction and deleted another client's lock.
 TEST(SimTransaction, ACommandInFlightAcrossANodeCrashDiesWithItsConnection) {
-  RunConfig config = one_client_one_node();
-  config.link.delay_min_us = 5000;  // the request is still on its way when the node crashes and restarts
-  config.link.delay_max_us = 5000;
-  World world(config, 1);
-  EXPECT_EQ(call_master(world, {"SET", "lock", "other", "PX", "30000"}, 20000), to_string(Reply::ok()));
-  auto pending = std::make_shared<PendingCall>();
-  world.send(world.client(0), 0, {"DEL", "lock"}, pending);
-  world.apply(FaultSpec{.kind = FaultKind::node_crash, .node = 0});
-  world.apply(FaultSpec{.kind = FaultKind::node_restart, .node = 0, .mode = RestartMode::kept});
-  world.scheduler().run_until(world.scheduler().now() + 20000, 1000000);
+  World world(slow_links(), 1);
+  const auto pending = del_across(world, FaultSpec{.kind = FaultKind::node_crash, .node = 0},
+                                  FaultSpec{.kind = FaultKind::node_restart, .node = 0, .mode = RestartMode::kept});
   ASSERT_TRUE(pending->settled);
   EXPECT_FALSE(pending->result.replied()) << to_string(pending->result.reply);
-  EXPECT_TRUE(has_key(world, "lock")) << "the DEL ran on the restarted node";
+  EXPECT_TRUE(has_key(world, "victim")) << "the DEL ran on the restarted node";
 }
 
 // A command a client sent before it crashed, still on its way after the client restarted, belongs to the dead
@@ -65,17 +78,9 @@ TEST(SimTransaction, ACommandInFlightAcrossANodeCrashDiesWithItsConnection) {
 // DEL meant for a transaction would run at once). Found by the explore gate at 1000 runs, seed 77: watch-cas's
 // DEL of a dead incarnation deleted another client's lock.
 TEST(SimTransaction, ACommandOfADeadIncarnationNeverRunsOnItsSuccessorsConnection) {
-  RunConfig config = one_client_one_node();
-  config.link.delay_min_us = 5000;  // the request is still on its way when the client crashes and restarts
-  config.link.delay_max_us = 5000;
-  World world(config, 1);
-  // Not the workload's key: the restarted incarnation's own workload may take that one.
-  EXPECT_EQ(call_master(world, {"SET", "other-key", "other", "PX", "30000"}, 20000), to_string(Reply::ok()));
-  world.send(world.client(0), 0, {"DEL", "other-key"}, std::make_shared<PendingCall>());
-  world.apply(FaultSpec{.kind = FaultKind::crash, .process = 0});
-  world.apply(FaultSpec{.kind = FaultKind::restart, .process = 0});
-  world.scheduler().run_until(world.scheduler().now() + 20000, 1000000);
-  EXPECT_TRUE(has_key(world, "other-key")) << "the dead incarnation's DEL ran on the restarted client's connection";
+  World world(slow_links(), 1);
+  del_across(world, FaultSpec{.kind = FaultKind::crash, .process = 0}, FaultSpec{.kind = FaultKind::restart, .process = 0});
+  EXPECT_TRUE(has_key(world, "victim")) << "the dead incarnation's DEL ran on the restarted client's connection";
 }
 
 }  // namespace
