@@ -72,11 +72,25 @@ Verdict check_owner_only_release(const History& history) {
   const std::map<std::string, std::int64_t> token_owner = token_owners(history);
   // A command that lists its own process among a shared key's holders put that process's hold there: it is a
   // reader of the key (a late duplicate of its acquire re-lists a released token), and a reader may extend it.
+  // So is one whose command added a holder the key did not list before: the token it put there is its own, though
+  // no ok line may name it (a duplicated attempt of an acquire that never returned).
+  std::map<std::pair<std::int64_t, std::string>, std::vector<Holder>> listed;  // (node, key) -> its last holders
+  std::map<std::int64_t, std::int64_t> joined_at;                            // process -> when its command added one
   const auto lists_itself = [&](const ServerEvent& server) {
+    if (const auto joined = joined_at.find(server.by); joined != joined_at.end() && joined->second == server.t) return true;
     return server.holders && std::any_of(server.holders->begin(), server.holders->end(), [&](const Holder& holder) {
              const auto owner = token_owner.find(holder.token);
              return owner != token_owner.end() && owner->second == server.by;
            });
+  };
+  const auto note_holders = [&](const ServerEvent& server) {
+    if (!server.holders || server.replicated) return;
+    std::vector<Holder>& before = listed[{server.node, server.key}];
+    const bool added = std::any_of(server.holders->begin(), server.holders->end(), [&](const Holder& holder) {
+      return std::none_of(before.begin(), before.end(), [&](const Holder& was) { return was.token == holder.token; });
+    });
+    if (added && server.by >= 0) joined_at[server.by] = server.t;
+    before = *server.holders;
   };
   std::int64_t judged = 0;
   std::int64_t violations = 0;
@@ -86,6 +100,7 @@ Verdict check_owner_only_release(const History& history) {
     const auto* server = std::get_if<ServerEvent>(&event);
     if (server == nullptr || keys.count(server->key) == 0) continue;
     std::pair<std::int64_t, std::string> id{server->node, server->key};
+    note_holders(*server);
     const bool reader_joins = server->by >= 0 && !server->holders && in_flight.reading(server->by);
     const std::vector<SharedKeyReaders::Reader> others_reading = readers.others_still_reading(*server);
     readers.observe(*server, in_flight);

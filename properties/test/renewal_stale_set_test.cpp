@@ -112,7 +112,7 @@ TEST(RenewalChecker, ADeadlineChangeAfterAReleaseWithNoFailedAcquireIsStillARene
 // of that token's acquire, duplicated and landing late (a slow node held the first attempt while the retry got
 // through): a reader joining, neither a renewal after the release nor an extension of reader 0's hold (the gate
 // at 1000 runs, seed 55, on rw-owned). Not relisted, it is both.
-History reader_changes_deadline_after_release(bool relisted) {
+History reader_changes_deadline_after_release(bool relisted, const std::string& listed_token = "r1") {
   using Holders = std::vector<std::pair<std::string, std::string>>;
   HistoryBuilder h;
   h.meta("variant", "rw-owned");
@@ -126,9 +126,16 @@ History reader_changes_deadline_after_release(bool relisted) {
   h.hash_event(190'100, "modified", 1, Holders{{"r0", "read"}}, 1000, 1);
   h.op(190'200, {{"type", "ok"}, {"process", 1}, {"f", "release"}, {"key", "lock"}, {"local", 190'200}, {"mode", "read"},
                  {"token", "r1"}, {"result", "released"}});
-  const Holders after = relisted ? Holders{{"r0", "read"}, {"r1", "read"}} : Holders{{"r0", "read"}};
+  const Holders after = relisted ? Holders{{"r0", "read"}, {listed_token, "read"}} : Holders{{"r0", "read"}};
+  if (relisted) h.hash_event(191'000, "modified", 1, after, 1000, 1);  // the attempt's HSET, then its PEXPIRE
   h.hash_event(191'000, "expire_set", 1, after, 1000, 1);
   return h.parse();
+}
+
+// The attempt lists a token no ok line names (its acquire never returned: the gate at 1000 runs, seed 87): the
+// command added that holder, so it is the process's own, a reader joining, not a foreign extension.
+TEST(OwnerOnlyRelease, ACommandThatAddsAHolderOfItsOwnJoinsTheReaders) {
+  EXPECT_EQ(check_owner_only_release(reader_changes_deadline_after_release(true, "r9")).outcome, Outcome::holds);
 }
 
 TEST(RenewalChecker, ALateDuplicateAcquireRelistingItsReleasedTokenIsNoRenewal) {
