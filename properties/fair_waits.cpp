@@ -115,17 +115,7 @@ FaultExcuses::FaultExcuses(const History& history, std::int64_t settle_us) : set
   if (history.meta.lossy_links) {
     windows_.push_back({-1, 0, kForever, "the links dropped messages all run ([link] loss)"});
   }
-  std::vector<const FaultEvent*> faults;
-  for (const Event& event : history.events) {
-    if (const auto* fault = std::get_if<FaultEvent>(&event)) faults.push_back(fault);
-  }
-  // When the fault at `at` ends: the first later line that ends it (`ends` says which), else never.
-  const auto ended = [&](std::size_t at, auto ends) {
-    for (std::size_t j = at + 1; j < faults.size(); ++j) {
-      if (ends(*faults[j])) return faults[j]->t;
-    }
-    return kForever;
-  };
+  const std::vector<const FaultEvent*> faults = fault_lines(history);
   for (std::size_t k = 0; k < faults.size(); ++k) {
     const FaultEvent& fault = *faults[k];
     const std::string when = format_time_us(fault.t);
@@ -142,7 +132,7 @@ FaultExcuses::FaultExcuses(const History& history, std::int64_t settle_us) : set
       case sim::ExcuseSpan::never:
       case sim::ExcuseSpan::instant: break;
       case sim::ExcuseSpan::for_duration: until_us = fault.t + fault.duration_us; break;
-      case sim::ExcuseSpan::until_ended: until_us = ended(k, [&](const FaultEvent& later) { return later.ends(fault); }); break;
+      case sim::ExcuseSpan::until_ended: until_us = fault_ended_at(faults, k); break;
       case sim::ExcuseSpan::for_delta_back: until_us = fault.t + std::max<std::int64_t>(0, -fault.delta_us); break;
     }
     windows_.push_back({excuse.of_process ? fault.process : -1, fault.t, until_us,

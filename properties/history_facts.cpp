@@ -146,4 +146,19 @@ std::string process_faults(const History& history, std::int64_t process, std::in
   return text;
 }
 
+std::vector<const FaultEvent*> fault_lines(const History& history) {
+  std::vector<const FaultEvent*> faults;
+  for (const Event& event : history.events) {
+    if (const auto* fault = std::get_if<FaultEvent>(&event)) faults.push_back(fault);
+  }
+  return faults;
+}
+
+std::int64_t fault_ended_at(const std::vector<const FaultEvent*>& faults, std::size_t at) {
+  for (std::size_t j = at + 1; j < faults.size(); ++j) {
+    if (faults[j]->ends(*faults[at])) return faults[j]->t;
+  }
+  return kForever;
+}
+
 }  // namespace lockcheck::properties

@@ -117,21 +117,12 @@ class Stalls {
     }
     // A slow node, until the slow_node that ends it, holds every poll back; a loss, until the loss that ends or
     // replaces it, loses a share of them (below).
-    std::vector<const FaultEvent*> faults;
-    for (const Event& event : history.events) {
-      if (const auto* fault = std::get_if<FaultEvent>(&event)) faults.push_back(fault);
-    }
+    const std::vector<const FaultEvent*> faults = fault_lines(history);
     for (std::size_t k = 0; k < faults.size(); ++k) {
       const FaultEvent& fault = *faults[k];
       const bool slow = fault.is(sim::FaultKind::slow_node);
       if (!(slow || fault.is(sim::FaultKind::loss)) || fault.is_own_kind_end()) continue;
-      std::int64_t until_us = kForever;
-      for (std::size_t j = k + 1; j < faults.size(); ++j) {
-        if (faults[j]->is(*fault.kind) && (slow ? faults[j]->ends(fault) : true)) {
-          until_us = faults[j]->t;
-          break;
-        }
-      }
+      const std::int64_t until_us = fault_ended_at(faults, k);
       if (slow) {
         everyone_.push_back({fault.t, until_us});
       } else {

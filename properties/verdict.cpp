@@ -93,13 +93,11 @@ void conclude(Verdict& verdict, std::int64_t violations, std::int64_t exercised,
   }
 }
 
-bool late_holder(const Verdict& verdict) {
-  return std::find(verdict.tags.begin(), verdict.tags.end(), kPastOwnValidity) != verdict.tags.end();
-}
-
 bool has_tag(const Verdict& verdict, std::string_view tag) {
   return std::find(verdict.tags.begin(), verdict.tags.end(), tag) != verdict.tags.end();
 }
+
+bool late_holder(const Verdict& verdict) { return has_tag(verdict, kPastOwnValidity); }
 
 bool taken_by_a_fault(const Verdict& verdict) { return has_tag(verdict, kTakenByAFault); }
 
