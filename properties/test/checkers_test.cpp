@@ -972,7 +972,13 @@ TEST(Checkers, ReentrancyAStaleCopyOnANodeTheReleaseNeverReachedIsNotJudged) {
     b.complete(90'200, 1, "release", "ok", "released", "tokA");
     if (release_node == 1) b.fault(240'000, {{"fault", "node_crash"}, {"node", 1}});
     b.server(1'000'100, 0, "expired", -1, "", 1'000, 1'000, "");
-    EXPECT_EQ(verdict_of(b.parse(), "reentrancy").outcome == Outcome::violated, release_node == 0) << release_node;
+    // Without a nested acquire the property is not exercised as a whole (unknown), but the leftover-hold check runs
+    // on this history: release_node 0 is its violation.
+    const Verdict verdict = verdict_of(b.parse(), "reentrancy");
+    EXPECT_EQ(verdict.outcome, release_node == 0 ? Outcome::violated : Outcome::unknown) << release_node << ": " << verdict.summary;
+    if (release_node == 1) {
+      EXPECT_TRUE(contains(verdict.summary, "no nested acquisition")) << verdict.summary;
+    }
   }
 }
 
