@@ -95,28 +95,33 @@ std::uint64_t World::connection_epoch(int process, std::size_t service) const {
 void World::send(ClientProcess& process, std::size_t service, Command command, std::shared_ptr<PendingCall> pending) {
   LOCKCHECK_ASSERT(pending != nullptr && !pending->settled);  // a call is settled once, after it was sent
   const int node = service < routing_.size() ? routing_[service] : -1;
-  process.schedule(scheduler_.now() + config_.command_timeout_us, [pending] {
+  const int id = process.id();
+  process.schedule(scheduler_.now() + config_.command_timeout_us, [this, id, node, pending] {
     // Nearly every call has its reply by then: the failure (its text allocates) is made only when it settles.
-    if (!pending->settled) pending->settle(CallResult::failed(CallStatus::unknown, "command timed out"));
+    if (pending->settled) return;
+    if (node >= 0) connection_order_.reconnect(id, node);  // the port drops a connection that timed out
+    pending->settle(CallResult::failed(CallStatus::unknown, "command timed out"));
   });
   if (node < 0) {
     process.schedule(scheduler_.now(), [pending] { pending->settle(CallResult::failed(CallStatus::not_sent, "no such node")); });
     return;
   }
-  const int id = process.id();
   if (network_.drops_request(id, node)) return;  // the timeout settles it
   // The incarnation the request's connection reaches: a crash of the node ends that connection.
-  const std::uint64_t incarnation = static_cast<std::size_t>(node) < nodes_.size() ? nodes_[static_cast<std::size_t>(node)]->crashes() : 0;
+  const std::uint64_t incarnation = incarnation_of(node);
+  const TrueTime due_us = scheduler_.now() + network_.delay_us(id, node) + network_.slow_by_us(node);
+  const TrueTime arrival_us = connection_order_.arrival_us(id, node, process.epoch(), incarnation,
+                                                           ConnectionOrder::Direction::request, due_us);
   // The last use of `pending` here: moved, not copied (each copy of a shared_ptr is an atomic increment).
-  scheduler_.after(network_.delay_us(id, node) + network_.slow_by_us(node),
-                   [this, id, node, incarnation, sender = process.epoch(), command = std::move(command),
-                    pending = std::move(pending)]() mutable {
-                     // Sent by an incarnation of the process that has since crashed and been restarted: its
-                     // connection ended at the restart (World::start_client), so the command runs nowhere.
-                     const ClientProcess& client = *clients_[static_cast<std::size_t>(id)];
-                     if (client.alive() && client.epoch() != sender) return;
-                     deliver(id, node, incarnation, command, std::move(pending));
-                   });
+  scheduler_.at(arrival_us,
+                [this, id, node, incarnation, sender = process.epoch(), command = std::move(command),
+                 pending = std::move(pending)]() mutable {
+                  // Sent by an incarnation of the process that has since crashed and been restarted: its
+                  // connection ended at the restart (World::start_client), so the command runs nowhere.
+                  const ClientProcess& client = *clients_[static_cast<std::size_t>(id)];
+                  if (client.alive() && client.epoch() != sender) return;
+                  deliver(id, node, incarnation, command, std::move(pending));
+                });
 }
 
 void World::deliver(int process, int node_id, std::uint64_t incarnation, const Command& command,
@@ -161,10 +166,17 @@ void World::deliver(int process, int node_id, std::uint64_t incarnation, const C
   reply_to(process, node_id, std::move(reply), std::move(pending));
 }
 
+std::uint64_t World::incarnation_of(int node) const {
+  return static_cast<std::size_t>(node) < nodes_.size() ? nodes_[static_cast<std::size_t>(node)]->crashes() : 0;
+}
+
 void World::reply_to(int process, int node_id, Reply&& reply, std::shared_ptr<PendingCall> pending) {
+  LOCKCHECK_ASSERT(process >= 0 && static_cast<std::size_t>(process) < clients_.size());  // a process of this run
   ClientProcess& client = *clients_[static_cast<std::size_t>(process)];
   if (network_.drops_reply(process, node_id)) return;
-  client.schedule(scheduler_.now() + network_.delay_us(process, node_id),
+  const TrueTime due_us = scheduler_.now() + network_.delay_us(process, node_id);
+  client.schedule(connection_order_.arrival_us(process, node_id, client.epoch(), incarnation_of(node_id),
+                                               ConnectionOrder::Direction::reply, due_us),
                   [pending = std::move(pending), reply = std::move(reply)]() mutable {
                     pending->settle_reply(reply);
                   });

@@ -11,6 +11,7 @@
 #include "core/blocking_pops.hpp"
 #include "core/cluster_faults.hpp"
 #include "core/cluster_topology.hpp"
+#include "core/connection_order.hpp"
 #include "core/network.hpp"
 #include "model/run_config.hpp"
 #include "model/history.hpp"
@@ -64,6 +65,8 @@ class World final : public Nemesis, public ProcessHost, private ReplyPath {
   Port& lock_port(ClientProcess& process);
   // A renewing variant's background renewal, as renew ops in the history (sim/README.md).
   void record_renewal(ClientProcess& process, const RenewalEvent& event);
+  // A node's crash count (0 for a sentinel): which of its incarnations a connection made now reaches.
+  std::uint64_t incarnation_of(int node) const;
   // `incarnation`: the node's crash count when the command was sent (SimNode::crashes()).
   void deliver(int process, int node, std::uint64_t incarnation, const Command& command, std::shared_ptr<PendingCall> pending);
   // Sends `reply` back over the link (unless the link drops it; the client's timeout then settles it).
@@ -83,6 +86,7 @@ class World final : public Nemesis, public ProcessHost, private ReplyPath {
   History history_;
   Register resource_;
   Network network_;
+  ConnectionOrder connection_order_;  // TCP order on each process-node connection
   Prng eviction_prng_;
   std::vector<std::unique_ptr<SimNode>> nodes_;
   std::vector<std::unique_ptr<ClientProcess>> clients_;
