@@ -15,22 +15,31 @@ ConnectionOrder::Connection& ConnectionOrder::at(int process, int node) {
   return connections_[p][n];
 }
 
+std::uint64_t ConnectionOrder::number(int process, int node) const {
+  const auto p = static_cast<std::size_t>(process);
+  const auto n = static_cast<std::size_t>(node);
+  return p < connections_.size() && n < connections_[p].size() ? connections_[p][n].number : 0;
+}
+
 std::int64_t ConnectionOrder::arrival_us(int process, int node, std::uint64_t process_epoch,
                                          std::uint64_t node_incarnation, Direction direction, std::int64_t due_us) {
   LOCKCHECK_ASSERT(due_us >= 0);  // due now or later, in the run's true time
   Connection& connection = at(process, node);
   if (connection.process_epoch != process_epoch || connection.node_incarnation != node_incarnation) {
-    connection = Connection{process_epoch, node_incarnation, 0, 0};  // either end restarted: a new connection
+    connection = Connection{process_epoch, node_incarnation, 0, 0, connection.number};  // either end restarted
   }
   std::int64_t& last_us = direction == Direction::request ? connection.last_request_us : connection.last_reply_us;
   last_us = std::max(last_us, due_us);
   return last_us;
 }
 
-void ConnectionOrder::reconnect(int process, int node) {
+std::int64_t ConnectionOrder::reconnect(int process, int node, std::int64_t now_us) {
   Connection& connection = at(process, node);
+  const std::int64_t end_arrives_us = std::max(now_us, connection.last_request_us);
   connection.last_request_us = 0;
   connection.last_reply_us = 0;
+  ++connection.number;
+  return end_arrives_us;
 }
 
 }  // namespace lockcheck::sim

@@ -19,8 +19,11 @@ class ConnectionOrder {
   // (in its incarnation `node_incarnation`).
   std::int64_t arrival_us(int process, int node, std::uint64_t process_epoch, std::uint64_t node_incarnation,
                           Direction direction, std::int64_t due_us);
-  // The client dropped its connection to `node` (a call timed out): the next message opens a new one.
-  void reconnect(int process, int node);
+  // The client dropped its connection to `node` at `now_us` (a call timed out): the next message opens a new
+  // one. Returns when the old connection's end reaches the node: after everything sent on it.
+  std::int64_t reconnect(int process, int node, std::int64_t now_us);
+  // How often the process's connection to `node` was dropped: which connection a message sent now is on.
+  std::uint64_t number(int process, int node) const;
 
  private:
   struct Connection {
@@ -28,6 +31,7 @@ class ConnectionOrder {
     std::uint64_t node_incarnation = 0;
     std::int64_t last_request_us = 0;
     std::int64_t last_reply_us = 0;
+    std::uint64_t number = 0;  // reconnects so far; kept across either end's restart, so it only grows
   };
   Connection& at(int process, int node);
 

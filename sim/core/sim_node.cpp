@@ -196,7 +196,7 @@ void SimNode::fsync() { *fsynced_ = node_->snapshot(); }
 
 void SimNode::close_connections(int process) {
   LOCKCHECK_ASSERT(process >= 0 && process < kSubscriberSession);  // its two session ids stay apart
-  end_closing_connection(process);
+  end_dropped_connection(process, kCrashedConnection);  // a crash before: that connection has ended
   for (const int session_id : {process, process + kSubscriberSession}) {
     auto it = sessions_.find(session_id);
     if (it == sessions_.end()) continue;
@@ -204,7 +204,7 @@ void SimNode::close_connections(int process) {
     // end, and nothing a dead subscriber sent changes data); the command connection ends after its in-flight
     // commands.
     if (session_id == process && !it->second->blocked) {
-      closing_[process] = std::move(it->second);
+      closing_[{process, kCrashedConnection}] = std::move(it->second);
     } else {
       node_->disconnect(*it->second);
     }
@@ -213,15 +213,49 @@ void SimNode::close_connections(int process) {
 }
 
 void SimNode::end_closing_connection(int process) {
-  const auto it = closing_.find(process);
+  // Bounded: each pass erases one of the process's entries.
+  for (auto it = closing_.lower_bound({process, 0}); it != closing_.end() && it->first.first == process;) {
+    node_->disconnect(*it->second);
+    it = closing_.erase(it);
+  }
+}
+
+Reply SimNode::execute_from_crashed(int process, const Command& command, bool& changed) {
+  const auto it = closing_.find({process, kCrashedConnection});
+  if (it == closing_.end()) return execute(process, command, changed);
+  return run_on(*it->second, command, changed);
+}
+
+void SimNode::drop_command_connection(int process, std::uint64_t connection) {
+  LOCKCHECK_ASSERT(process >= 0 && process < kSubscriberSession && connection != kCrashedConnection);
+  const auto it = sessions_.find(process);
+  if (it == sessions_.end()) {
+    // Nothing sent on it has arrived yet: what is on its way still runs on it.
+    auto session = std::make_unique<mock::Session>();
+    session->client_id = process;
+    closing_[{process, connection}] = std::move(session);
+    return;
+  }
+  if (it->second->blocked) {
+    node_->disconnect(*it->second);  // the server frees a blocked client at once
+  } else {
+    closing_[{process, connection}] = std::move(it->second);
+  }
+  sessions_.erase(it);
+}
+
+void SimNode::end_dropped_connection(int process, std::uint64_t connection) {
+  const auto it = closing_.find({process, connection});
   if (it == closing_.end()) return;
   node_->disconnect(*it->second);
   closing_.erase(it);
 }
 
-Reply SimNode::execute_from_crashed(int process, const Command& command, bool& changed) {
-  const auto it = closing_.find(process);
-  if (it == closing_.end()) return execute(process, command, changed);
+std::optional<Reply> SimNode::execute_on_dropped(int process, std::uint64_t connection, const Command& command,
+                                                 bool& changed) {
+  LOCKCHECK_ASSERT(up_);  // World::deliver refuses commands at a crashed node
+  const auto it = closing_.find({process, connection});
+  if (it == closing_.end()) return std::nullopt;
   return run_on(*it->second, command, changed);
 }
 

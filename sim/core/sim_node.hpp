@@ -62,8 +62,15 @@ class SimNode final : public mock::Observer {
   // watched keys (a restarted process connects afresh). Its command connection closes once what the process
   // sent before it died has arrived: kept for execute_from_crashed() until the process restarts.
   void close_connections(int process);
-  // The crashed process starts again: its old command connection has ended.
+  // The crashed process starts again: its old command connections have ended.
   void end_closing_connection(int process);
+  // The live process dropped its command connection numbered `connection` (a call timed out): what it sent
+  // on it still arrives and runs there (execute_on_dropped) until the connection's end reaches the node
+  // (end_dropped_connection); its next command opens a new session, without the old one's MULTI or WATCH.
+  void drop_command_connection(int process, std::uint64_t connection);
+  void end_dropped_connection(int process, std::uint64_t connection);
+  // Runs a command sent on dropped connection `connection`; nullopt when that connection has ended here.
+  std::optional<Reply> execute_on_dropped(int process, std::uint64_t connection, const Command& command, bool& changed);
   // The 10 Hz active expiry cycle.
   void active_expiry();
   // A replica takes master `from`'s data set as of sequence `sequence` (ignored when older than what it has,
@@ -129,7 +136,10 @@ class SimNode final : public mock::Observer {
   // files that drive a node's data directly include redis/server/node.hpp).
   std::map<int, std::unique_ptr<mock::Session>> sessions_;
   std::map<int, std::uint64_t> sessions_opened_;  // process -> sessions made for it
-  std::map<int, std::unique_ptr<mock::Session>> closing_;  // a crashed process's command connection
+  // Command connections on their way out, by (process, number): a crashed process's (kCrashedConnection), or
+  // those a live process dropped (numbered as in ConnectionOrder).
+  static constexpr std::uint64_t kCrashedConnection = ~std::uint64_t{0};
+  std::map<std::pair<int, std::uint64_t>, std::unique_ptr<mock::Session>> closing_;
   std::uint64_t crashes_ = 0;  // every session ends at a crash, whether or not its process has sent since
   std::vector<PendingEvent> pending_;
   bool up_ = true;

@@ -89,7 +89,10 @@ World::~World() {
 std::uint64_t World::connection_epoch(int process, std::size_t service) const {
   const int node = service < routing_.size() ? routing_[service] : -1;
   if (node < 0 || (sentinel_ && sentinel_->is_sentinel(node))) return 0;
-  return (static_cast<std::uint64_t>(node + 1) << 48) ^ nodes_[static_cast<std::size_t>(node)]->session_epoch(process);
+  // A dropped connection (a timeout) is a new one too, though the node sees its session only when used.
+  const std::uint64_t dropped = connection_order_.number(process, node);
+  return (static_cast<std::uint64_t>(node + 1) << 48) ^ nodes_[static_cast<std::size_t>(node)]->session_epoch(process) ^
+         (dropped * 0x9E3779B97F4A7C15ull);
 }
 
 void World::send(ClientProcess& process, std::size_t service, Command command, std::shared_ptr<PendingCall> pending) {
@@ -99,7 +102,7 @@ void World::send(ClientProcess& process, std::size_t service, Command command, s
   process.schedule(scheduler_.now() + config_.command_timeout_us, [this, id, node, pending] {
     // Nearly every call has its reply by then: the failure (its text allocates) is made only when it settles.
     if (pending->settled) return;
-    if (node >= 0) connection_order_.reconnect(id, node);  // the port drops a connection that timed out
+    if (node >= 0) drop_connection(id, node);  // as the production port does with a connection that timed out
     pending->settle(CallResult::failed(CallStatus::unknown, "command timed out"));
   });
   if (node < 0) {
@@ -113,19 +116,31 @@ void World::send(ClientProcess& process, std::size_t service, Command command, s
   const TrueTime arrival_us = connection_order_.arrival_us(id, node, process.epoch(), incarnation,
                                                            ConnectionOrder::Direction::request, due_us);
   // The last use of `pending` here: moved, not copied (each copy of a shared_ptr is an atomic increment).
+  const Connection connection{incarnation, connection_order_.number(id, node)};
   scheduler_.at(arrival_us,
-                [this, id, node, incarnation, sender = process.epoch(), command = std::move(command),
+                [this, id, node, connection, sender = process.epoch(), command = std::move(command),
                  pending = std::move(pending)]() mutable {
                   // Sent by an incarnation of the process that has since crashed and been restarted: its
                   // connection ended at the restart (World::start_client), so the command runs nowhere.
                   const ClientProcess& client = *clients_[static_cast<std::size_t>(id)];
                   if (client.alive() && client.epoch() != sender) return;
-                  deliver(id, node, incarnation, command, std::move(pending));
+                  deliver(id, node, connection, command, std::move(pending));
                 });
 }
 
-void World::deliver(int process, int node_id, std::uint64_t incarnation, const Command& command,
+void World::drop_connection(int process, int node) {
+  const std::uint64_t dropped = connection_order_.number(process, node);
+  const TrueTime end_arrives_us = connection_order_.reconnect(process, node, scheduler_.now());
+  if (static_cast<std::size_t>(node) >= nodes_.size()) return;  // a sentinel keeps no session
+  SimNode& target = *nodes_[static_cast<std::size_t>(node)];
+  if (!target.up()) return;  // its sessions ended with it
+  target.drop_command_connection(process, dropped);
+  scheduler_.at(end_arrives_us, [&target, process, dropped] { target.end_dropped_connection(process, dropped); });
+}
+
+void World::deliver(int process, int node_id, Connection connection, const Command& command,
                     std::shared_ptr<PendingCall> pending) {
+  const std::uint64_t incarnation = connection.node_incarnation;
   // send() named a process and an endpoint of this world.
   LOCKCHECK_ASSERT(process >= 0 && static_cast<std::size_t>(process) < clients_.size() && node_id >= 0);
   if (sentinel_ && sentinel_->is_sentinel(node_id)) {
@@ -152,6 +167,13 @@ void World::deliver(int process, int node_id, std::uint64_t incarnation, const C
   }
   if (sentinel_ && config_.sentinel.min_replicas_to_write > 0 && node.replica_of() < 0) sentinel_faults_->gate_writes(node);
   bool changed = false;
+  if (connection.number != connection_order_.number(process, node_id)) {
+    // Sent on a connection the client has dropped since: it runs on that connection's session if its end has
+    // not reached the node yet, and its reply goes nowhere (the client closed the connection).
+    (void)node.execute_on_dropped(process, connection.number, command, changed);
+    if (changed && node.replica_of() < 0) replication_.replicate(node);
+    return;
+  }
   Reply reply = client.alive() ? node.execute(process, command, changed) : node.execute_from_crashed(process, command, changed);
   if (changed && node.replica_of() < 0) replication_.replicate(node);
   blocking_pops_.send_late_replies(node_id);  // this command may have served clients blocked in BLPOP & co.

@@ -67,8 +67,16 @@ class World final : public Nemesis, public ProcessHost, private ReplyPath {
   void record_renewal(ClientProcess& process, const RenewalEvent& event);
   // A node's crash count (0 for a sentinel): which of its incarnations a connection made now reaches.
   std::uint64_t incarnation_of(int node) const;
-  // `incarnation`: the node's crash count when the command was sent (SimNode::crashes()).
-  void deliver(int process, int node, std::uint64_t incarnation, const Command& command, std::shared_ptr<PendingCall> pending);
+  // The connection a command was sent on: the node's incarnation then (SimNode::crashes()) and the
+  // connection's number (ConnectionOrder::number).
+  struct Connection {
+    std::uint64_t node_incarnation = 0;
+    std::uint64_t number = 0;
+  };
+  void deliver(int process, int node, Connection connection, const Command& command, std::shared_ptr<PendingCall> pending);
+  // The client gives up on its connection to `node` (a call timed out): it reconnects for what it sends next,
+  // and the node ends the old session once what was sent on it has arrived.
+  void drop_connection(int process, int node);
   // Sends `reply` back over the link (unless the link drops it; the client's timeout then settles it).
   void reply_to(int process, int node, Reply&& reply, std::shared_ptr<PendingCall> pending) override;
   // The connection to `node` broke under a blocked call: the client learns it one link delay later.

@@ -83,5 +83,24 @@ TEST(SimTransaction, ACommandOfADeadIncarnationNeverRunsOnItsSuccessorsConnectio
   EXPECT_TRUE(has_key(world, "victim")) << "the dead incarnation's DEL ran on the restarted client's connection";
 }
 
+// A call that timed out ends its connection, as the production port drops it (lib/lockcheck/hiredis_port.cpp):
+// the transaction open on it ends with it, and the port's connection epoch changes at once, so a MULTI's write
+// guarded by call_on_connection is refused, never queued on another connection or run outside the transaction.
+TEST(SimTransaction, ACallThatTimedOutEndsItsConnectionsTransaction) {
+  World world(one_client_one_node(), 1);
+  EXPECT_EQ(call(world, {"MULTI"}), to_string(Reply::ok()));
+  const std::uint64_t epoch = world.connection_epoch(0, 0);
+  world.apply(FaultSpec{.kind = FaultKind::loss, .reply_loss_ppm = 1000000});
+  auto queued = std::make_shared<PendingCall>();
+  world.send(world.client(0), 0, {"SET", "lock", "me", "PX", "30000"}, queued);
+  world.scheduler().run_until(world.scheduler().now() + 61000000, 1000000);
+  ASSERT_TRUE(queued->settled);
+  EXPECT_FALSE(queued->result.replied()) << "the QUEUED reply was lost: the call timed out";
+  EXPECT_NE(world.connection_epoch(0, 0), epoch) << "the port would go on using the connection it dropped";
+  world.apply(FaultSpec{.kind = FaultKind::loss, .reply_loss_ppm = 0});
+  EXPECT_EQ(call(world, {"EXEC"}), to_string(Reply::error("ERR EXEC without MULTI")));
+  EXPECT_FALSE(has_key(world, "lock")) << "the SET queued on the dropped connection ran";
+}
+
 }  // namespace
 }  // namespace lockcheck::sim
