@@ -14,6 +14,7 @@
 
 #include "lockcheck/errors.hpp"
 #include "lockcheck/hiredis_reply.hpp"
+#include "lockcheck/no_sigpipe.hpp"
 
 namespace lockcheck {
 namespace {
@@ -30,7 +31,11 @@ std::string setup_command(redisContext* context, const std::vector<std::string>&
     argv.push_back(arg.data());
     lengths.push_back(arg.size());
   }
-  auto* reply = static_cast<redisReply*>(redisCommandArgv(context, static_cast<int>(argv.size()), argv.data(), lengths.data()));
+  redisReply* reply = nullptr;
+  {
+    const detail::NoSigpipe no_sigpipe;
+    reply = static_cast<redisReply*>(redisCommandArgv(context, static_cast<int>(argv.size()), argv.data(), lengths.data()));
+  }
   if (reply == nullptr) return context->errstr;
   std::string error = reply->type == REDIS_REPLY_ERROR ? std::string(reply->str, reply->len) : "";
   freeReplyObject(reply);
@@ -241,8 +246,11 @@ std::vector<CallResult> HiredisPort::exchange_locked(const std::vector<NodeComma
       continue;
     }
     int done = 0;
-    for (int round = 0; round < 1024 && done == 0; ++round) {
-      if (redisBufferWrite(node.context, &done) != REDIS_OK) break;
+    {
+      const detail::NoSigpipe no_sigpipe;
+      for (int round = 0; round < 1024 && done == 0; ++round) {
+        if (redisBufferWrite(node.context, &done) != REDIS_OK) break;
+      }
     }
     if (done == 0) {
       settled[i] = CallResult::failed(CallStatus::unknown, fmt::format("{}: write failed: {}", node.name(), node.context->errstr));
@@ -418,7 +426,12 @@ Task<CallResult> HiredisPort::subscribe_with(std::size_t index, std::string chan
   // command timeout bounds each read; the count bounds the loop.
   for (std::size_t read = 0; read < 10000; ++read) {
     void* raw = nullptr;
-    if (redisGetReply(node.subscriber, &raw) != REDIS_OK || raw == nullptr) break;
+    int status = REDIS_OK;
+    {
+      const detail::NoSigpipe no_sigpipe;  // the first read writes the SUBSCRIBE first
+      status = redisGetReply(node.subscriber, &raw);
+    }
+    if (status != REDIS_OK || raw == nullptr) break;
     Reply reply = reply_from_hiredis(static_cast<redisReply*>(raw));
     freeReplyObject(raw);
     if (reply.kind == Reply::Kind::array && reply.elements.size() == 3 && reply.elements[0].text == confirmation &&

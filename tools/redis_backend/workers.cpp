@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -135,9 +136,12 @@ std::string Workers::reap() {
     int status = 0;
     if (waitpid(pids_[i], &status, WNOHANG) != pids_[i]) continue;
     pids_[i] = -1;
+    if (WIFSIGNALED(status)) {
+      return fmt::format("worker {} was killed by signal {} ({})", i, WTERMSIG(status), strsignal(WTERMSIG(status)));
+    }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      return "worker " + std::to_string(i) + " failed (exit status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-             ", its message is on standard error)";
+      return fmt::format("worker {} failed (exit status {}, its message is on standard error)", i,
+                         WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     }
   }
   return {};
