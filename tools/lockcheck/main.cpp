@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -267,6 +268,9 @@ int main(int argc, char** argv) {
   // the buffer holds any report line whole.
   static char stdout_buffer[1 << 16];
   std::setvbuf(stdout, stdout_buffer, _IOLBF, sizeof stdout_buffer);
+  // Real Redis nodes are killed on purpose: a write to one is a failed call (EPIPE), never the end of this
+  // program (the library guards its own writes; this covers the tool's observers and resource client).
+  signal(SIGPIPE, SIG_IGN);
   CLI::App app{"lockcheck: Redis lock variants under a deterministic fault-injecting simulator"};
   app.require_subcommand(1);
 

@@ -5,6 +5,7 @@
 // The run starts it (redis_run.cpp); it is not meant to be started by hand.
 #include <CLI/CLI.hpp>
 
+#include <csignal>
 #include <cstdio>
 #include <mutex>
 #include <optional>
@@ -63,6 +64,9 @@ std::vector<std::string> external_client_env(const sim::RunConfig& config, const
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Real Redis nodes are killed on purpose: a write to one is a failed call (EPIPE), never the end of this
+  // program (the library guards its own writes; this covers the tool's observers and resource client).
+  signal(SIGPIPE, SIG_IGN);
   CLI::App app{"lockcheck_redis_worker: one client process of a lockcheck run on real Redis"};
   std::string config_path, routing_path, clock_path, out_path;
   int process = 0, services = 1, resource_port = 0;
