@@ -10,9 +10,11 @@
 //      server refused. A refusal after a whole bound (unavailability_bound_us, the one
 //      bounded_unavailability grants a dead holder's lock) in which fewer than N permits were accounted for at
 //      every instant is a permit that nobody holds and nobody gets back. Failed acquires account for nothing
-//      ("fail" means certainly not acquired): one that held a permit for a moment (a grant given back), like the
-//      moment between a grant and its ok, is covered by the bound, since it cannot keep the count short for a
-//      whole bound on its own. A waiter's acquire counts only from its ok, or every waiter would cover a leak.
+//      ("fail" means certainly not acquired), and a waiter's acquire counts only from its ok, or every waiter
+//      would cover a leak; but where a server line shows the call's script taking a permit (a ZADD of its id, a
+//      counter going down), the permit counts from that line: until the failed call returned (it gave the grant
+//      back), or on into its ok. Two such calls at once, under lost replies, can keep the count short for a
+//      whole bound though the server held every permit (explore's gate, seed 137).
 //  (c) at the server level, for semaphores that keep a counter of free permits (Redisson's): no node counts more
 //      than N free permits (a release that returned a permit twice shows there, at its INCRBY). A sorted set of
 //      permit ids (`semaphore`) has no value on its server lines and is judged by (a) and (b) only.
@@ -20,9 +22,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -38,6 +42,17 @@ namespace {
 
 using HolderId = std::tuple<std::int64_t, std::int64_t, std::string>;  // (process, thread, key)
 
+// A counter of free permits (a string holding an integer), as Redisson's semaphores keep one; nullopt for any
+// other value (a sorted set's lines carry none).
+std::optional<std::int64_t> counter_value(const std::string& value) {
+  if (value.empty() || value.size() > 18) return std::nullopt;
+  const std::size_t digits_from = value[0] == '-' ? 1 : 0;
+  if (digits_from == value.size() || value.find_first_not_of("0123456789", digits_from) != std::string::npos) {
+    return std::nullopt;
+  }
+  return std::stoll(value);
+}
+
 // A stretch in which a holder may have had a permit in the server's eyes.
 struct MaybeHeld {
   HolderId holder;
@@ -47,7 +62,29 @@ struct MaybeHeld {
   std::int64_t doubt_i = -1;     // the line after which the permit was only in doubt (crash, unknown outcome)
   std::int64_t doubt_us = -1;
   std::string doubt;             // what put it in doubt, in words; empty: it ended with a known outcome
+  bool acquiring = false;           // its acquire has not returned yet
+  bool releasing = false;           // its release is in flight
+  std::int64_t granted_us = -1;     // when a server line showed its acquire's script taking a permit
+  std::int64_t given_back_us = -1;  // when a server line showed its release's script giving it back
 };
+
+// What a server line shows a script doing to a semaphore's permits: taking one (a counter of free permits
+// going down, or a write that does not only remove: a ZADD of a permit id), giving one back (the counter going
+// up, or a removal: a ZREM), or neither (the first count a counter shows).
+enum class PermitChange { taken, given_back, none };
+
+PermitChange permit_change(const ServerEvent& event, std::optional<std::int64_t> counter_before) {
+  if (const std::optional<std::int64_t> counter = counter_value(event.value)) {
+    if (!counter_before.has_value() || *counter == *counter_before) return PermitChange::none;
+    return *counter < *counter_before ? PermitChange::taken : PermitChange::given_back;
+  }
+  std::string command = event.command;
+  std::transform(command.begin(), command.end(), command.begin(), [](unsigned char c) { return std::toupper(c); });
+  static const std::set<std::string, std::less<>> kOnlyRemove{
+      "ZREM", "ZREMRANGEBYSCORE", "ZREMRANGEBYRANK", "ZREMRANGEBYLEX", "ZPOPMIN", "ZPOPMAX", "DEL", "UNLINK",
+      "HDEL", "SREM", "SPOP", "LREM", "LPOP", "RPOP", "INCR", "INCRBY", "INCRBYFLOAT"};
+  return kOnlyRemove.count(command) == 0 ? PermitChange::taken : PermitChange::given_back;
+}
 
 std::string holder_words(const HolderId& holder) {
   const auto& [process, thread, key] = holder;
@@ -66,23 +103,59 @@ class MaybeHeldTracker {
       MaybeHeld started;
       started.holder = id;
       started.from_us = op.t;
+      started.acquiring = true;
       open_[id] = std::move(started);
       return;
     }
     auto it = open_.find(id);
     if (it == open_.end()) return;
     MaybeHeld& held = it->second;
+    if (op.fn == OpFn::release && op.type == OpType::invoke) {
+      held.releasing = true;
+      return;
+    }
+    // From its ok or its unknown outcome, or from the grant a server line showed before that.
+    const std::int64_t held_from_us = held.granted_us >= 0 ? std::min(held.granted_us, op.t) : op.t;
+    if (op.fn == OpFn::acquire) held.acquiring = false;
     if (op.fn == OpFn::acquire && op.type == OpType::ok) {
       held.acquired_i = op.i;
-      held.from_us = op.t;
+      held.from_us = held_from_us;
     } else if (op.fn == OpFn::acquire && op.type == OpType::fail) {
-      open_.erase(it);  // certainly not acquired: it accounts for no permit (see the file's comment)
+      // Not acquired: it accounts for no permit, but for the one its script was granted until it gave it back.
+      if (held.granted_us < 0) {
+        open_.erase(it);
+      } else {
+        held.from_us = held_from_us;
+        close(it, op.t);
+      }
     } else if (op.type == OpType::info || (op.fn == OpFn::release && op.type == OpType::fail)) {
-      if (op.fn == OpFn::acquire) held.from_us = op.t;
+      if (op.fn == OpFn::acquire) held.from_us = held_from_us;
       doubt(it, op.t, op.i, op.fn == OpFn::acquire ? "its acquire's outcome stayed unknown"
                                                   : "its release's outcome stayed unknown");
     } else if (op.fn == OpFn::release && op.type == OpType::ok) {
-      close(it, op.t);
+      // Until the give-back a server line showed, if one did: the server's times on both ends, so a permit
+      // handed over between a release's INCRBY and its reply is not counted twice.
+      close(it, held.given_back_us >= 0 ? std::min(held.given_back_us, op.t) : op.t);
+    }
+  }
+
+  // A server line written by a process's script while its acquire or release of that key is in flight (the
+  // node's own writes, a replica's copies and a process's other calls aside): a permit taken counts from then,
+  // one given back until then.
+  void on_server(const ServerEvent& event) {
+    const bool written = event.event == ServerEventKind::created || event.event == ServerEventKind::modified;
+    std::optional<std::int64_t>& counter = counters_[{event.node, event.key}];
+    const std::optional<std::int64_t> counter_before = counter;
+    if (written) counter = counter_value(event.value);
+    if (!written || event.by < 0 || event.replicated) return;
+    const PermitChange change = permit_change(event, counter_before);
+    for (auto& [id, held] : open_) {
+      const auto& [process, thread, key] = id;
+      if (process != event.by || key != event.key) continue;
+      if (change == PermitChange::taken && held.acquiring && held.granted_us < 0) held.granted_us = event.ran_from_us();
+      if (change == PermitChange::given_back && held.releasing && held.given_back_us < 0) {
+        held.given_back_us = event.ran_from_us();
+      }
     }
   }
 
@@ -114,6 +187,7 @@ class MaybeHeldTracker {
   }
 
   std::int64_t lease_us_;
+  std::map<std::pair<std::int64_t, std::string>, std::optional<std::int64_t>> counters_;  // (node, key) -> free
   std::map<HolderId, MaybeHeld> open_;
   std::vector<MaybeHeld> done_;
 };
@@ -216,6 +290,7 @@ std::int64_t lost_permits(const History& history, std::int64_t permits, std::int
     if (const auto* fault = std::get_if<FaultEvent>(&event); fault != nullptr && fault->is(sim::FaultKind::crash)) {
       tracker.on_crash(*fault);
     }
+    if (const auto* server = std::get_if<ServerEvent>(&event)) tracker.on_server(*server);
   }
   std::map<std::string, std::vector<MaybeHeld>> by_key;
   for (MaybeHeld& each : tracker.finish()) by_key[std::get<2>(each.holder)].push_back(std::move(each));
@@ -259,16 +334,6 @@ std::int64_t lost_permits(const History& history, std::int64_t permits, std::int
   return violations;
 }
 
-// A counter of free permits (a string holding an integer), as Redisson's semaphores keep one; nullopt for any
-// other value (a sorted set's lines carry none).
-std::optional<std::int64_t> counter_value(const std::string& value) {
-  if (value.empty() || value.size() > 18) return std::nullopt;
-  const std::size_t digits_from = value[0] == '-' ? 1 : 0;
-  if (digits_from == value.size() || value.find_first_not_of("0123456789", digits_from) != std::string::npos) {
-    return std::nullopt;
-  }
-  return std::stoll(value);
-}
 
 // (c), at the server level: a counter of free permits above N. Only a release that returned a permit twice (or
 // a reclaim of one still counted free) raises it past the semaphore's size.

@@ -113,6 +113,66 @@ TEST(PermitSafety, WaitersDoNotCoverALeakButAReleaseInFlightHolds) {
   EXPECT_EQ(in_flight.outcome, Outcome::holds) << to_string(in_flight);
 }
 
+// Acquires in flight hold permits in the server's eyes from the moment their script added them: one whose reply
+// was lost and that gave up (cleaning up) after a second, one whose retry answered a second after its grant. Two
+// such calls at a time left the tracker counting one permit for the whole bound before a refusal, though the
+// server held both (explore's gate at 1000 runs, seed 137, called the reference semaphore's refusal a lost
+// permit). A grant a server line shows counts from that line; without the lines, waiters still cover nothing.
+void grants_in_flight(HistoryBuilder& b, bool with_server_lines) {
+  auto grant = [&](std::int64_t t, std::int64_t by) {
+    if (with_server_lines) b.server(t, 0, "modified", by, "", t / 1000, t / 1000 + 1000, "ZADD");
+  };
+  hold_from(b, 1000, 0, "a");
+  b.invoke(100'000, 2, "acquire");
+  grant(850'000, 2);
+  b.invoke(1'000'000, 0, "release", "a");
+  b.complete(1'500'000, 0, "release", "info", "unknown", "a");
+  b.invoke(1'544'000, 0, "acquire");
+  grant(2'446'000, 0);
+  b.complete(2'806'000, 2, "acquire", "fail", "unreachable");  // gave up, its grant cleaned up
+  b.invoke(2'813'000, 2, "acquire");
+  b.invoke(3'024'000, 1, "acquire");
+  grant(3'213'000, 2);
+  b.complete(3'425'000, 1, "acquire", "fail");  // refused: both permits are taken on the server
+  b.complete(3'449'000, 0, "acquire", "fail", "unreachable");
+  b.acquire_ok(4'217'000, 2, "c", kNoLease);
+}
+
+TEST(PermitSafety, AGrantInFlightCountsFromTheServerLineThatShowsIt) {
+  HistoryBuilder shown = semaphore(2);
+  grants_in_flight(shown, true);
+  const Verdict verdict = verdict_of(shown.parse(), "permit_safety");
+  EXPECT_EQ(verdict.outcome, Outcome::holds) << to_string(verdict);
+
+  HistoryBuilder unseen = semaphore(2);
+  grants_in_flight(unseen, false);
+  const Verdict blind = verdict_of(unseen.parse(), "permit_safety");
+  EXPECT_EQ(blind.outcome, Outcome::violated) << to_string(blind);
+}
+
+// One permit of two lost (a counter of free permits recreated at 1 after an eviction), the other handed from
+// process to process: each hand-over's DECRBY runs before the release's reply arrives. Counted from the server's
+// grant, the taker would overlap the giver for those microseconds and hide the leak, unless the giver's permit
+// also ends at the server line that gave it back.
+TEST(PermitSafety, AHandOverBetweenAReleasesGiveBackAndItsReplyIsNotTwoPermits) {
+  HistoryBuilder b = semaphore(2);
+  b.server(1000, 0, "created", 0, "1", 1, -1, "INCRBY");
+  std::int64_t t = 10'000;
+  for (int round = 0; round < 40; ++round, t += 100'000) {
+    const std::int64_t giver = round % 2;
+    const std::int64_t taker = 1 - giver;
+    b.invoke(t, taker, "acquire");
+    b.invoke(t + 10'000, giver, "release", "g" + std::to_string(round));
+    b.server(t + 10'100, 0, "modified", giver, "1", (t + 10'100) / 1000, -1, "INCRBY");
+    b.server(t + 10'110, 0, "modified", taker, "0", (t + 10'110) / 1000, -1, "DECRBY");
+    b.complete(t + 10'120, giver, "release", "ok", "released", "g" + std::to_string(round));
+    b.acquire_ok(t + 10'130, taker, "g" + std::to_string(round + 1), kNoLease);
+  }
+  refused_at(b, t, 2);
+  const Verdict verdict = verdict_of(b.parse(), "permit_safety");
+  EXPECT_EQ(verdict.outcome, Outcome::violated) << to_string(verdict);
+}
+
 // Redisson's counter of free permits, at the server level: above N is a permit returned twice (the retried
 // release's second INCRBY), flagged at that line before any extra holder shows.
 TEST(PermitSafety, ACounterOfMoreFreePermitsThanTheSemaphoreHasIsCaughtAtTheServer) {
