@@ -109,6 +109,23 @@ std::string describe_overlap(const History& history, const Belief& first, const 
 
 }  // namespace
 
+namespace {
+
+// Whether a node reported the first holder's instance `lost` (a failover to a replica without its latest write,
+// a restart without its data) after the holder's stretch began and by the time the other acquired: the overlap
+// then rests on what the fault took, the theory's F5/F10, not on the lock (kTakenByAFault).
+bool instance_lost_meanwhile(const History& history, const Belief& first, std::int64_t other_start_us) {
+  for (const Event& event : history.events) {
+    const auto* server = std::get_if<ServerEvent>(&event);
+    if (server == nullptr || server->event != ServerEventKind::lost || server->key != first.key) continue;
+    if (server->t < first.start_us || server->t > other_start_us) continue;
+    if (!first.token.empty() && server->value.compare(0, first.token.size(), first.token) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 Verdict check_mutual_exclusion_client(const History& history) {
   if (history.meta.permits > 0) return judged_by_permit_safety("mutual_exclusion_client", history);
   Verdict verdict;
@@ -144,6 +161,7 @@ Verdict check_mutual_exclusion_client(const History& history) {
         if (overlap_us <= slow_clock_excess_us(history, other->process, other->start_us - history.meta.ttl_ms * 1000, other->end_us)) {
           verdict.tags.push_back(kHolderClockSlow);
         }
+        if (instance_lost_meanwhile(history, *other, belief.start_us)) verdict.tags.push_back(kTakenByAFault);
       }
       break;  // one violation per new stretch keeps the count meaningful
     }

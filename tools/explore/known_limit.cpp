@@ -122,6 +122,8 @@ std::optional<std::string> shown_by_the_run(std::string_view property, const pro
   if (property == "mutual_exclusion_client" && properties::has_tag(verdict, properties::kHolderClockSlow)) {
     return "the first holder's clock ran slower than the lock's drift margin by more than the overlap";
   }
+  constexpr const char* kLostInstance = "a node lost the first holder's instance (a failover or a restart) before the other acquired";
+  if (property == "mutual_exclusion_client" && properties::taken_by_a_fault(verdict)) return kLostInstance;
   const bool client_level = property == "mutual_exclusion_client" ||
                             (property == "mutual_exclusion_resource" && fencing == sim::Fencing::off);
   if (!client_level) return std::nullopt;
@@ -129,6 +131,10 @@ std::optional<std::string> shown_by_the_run(std::string_view property, const pro
   const properties::Verdict server = properties::check_mutual_exclusion_server(history);
   if (server.outcome == properties::Outcome::violated && properties::taken_by_a_fault(server)) {
     return "on the nodes, " + server.cause;
+  }
+  if (property == "mutual_exclusion_resource") {
+    const properties::Verdict client = properties::check_mutual_exclusion_client(history);
+    if (client.outcome == properties::Outcome::violated && properties::taken_by_a_fault(client)) return kLostInstance;
   }
   return std::nullopt;
 }

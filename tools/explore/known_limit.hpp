@@ -43,7 +43,9 @@ std::optional<KnownLimit> known_limit_of_run(std::string_view property, const si
 // the first owner's instance, not a command of a process (properties::kTakenByAFault: an early expiry on a node's
 // clock, a loss at a restart or a failover, an eviction, a rival master), read off the find's verdict for
 // mutual_exclusion_server and off the same run's server verdict (simulated once) for a client-level or unfenced
-// resource find; or the first holder's clock ran slower than the lock's drift margin by enough to explain the
+// resource find; or a node reported the first holder's instance lost before the other acquired, though the
+// nodes never saw two owners (kTakenByAFault on the client verdict: its own inner release deleted what a
+// promoted replica had); or the first holder's clock ran slower than the lock's drift margin by enough to explain the
 // whole overlap (properties::kHolderClockSlow); or a dead holder's lock came back late by no more than a node's
 // clock was held back (properties::kLateOnNodeClock). The cause in words; nullopt otherwise. A differential reference
 // can miss such a coincidence (its timing differs); these facts cannot.
