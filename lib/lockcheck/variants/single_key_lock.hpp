@@ -125,6 +125,9 @@ class SingleKeyLock : public LockAlgorithm {
   // past it, what check_past_record() says (give_up; taken, with `tried` filled; retry_afresh, a new request).
   Task<PastRecord> past_record(AcquireRun& run, Attempt& tried);
   AfterReply take_reply(AcquireRun& run, const Attempt& tried, MonoTime sent_at);
+  // Gives back the grant that came too late (run.late_grant). False when the give-back got no answer: run.result
+  // is then the acquire's unknown outcome, and no attempt may follow.
+  Task<bool> gave_back_late_grant(AcquireRun& run);
   // The wait before the next attempt: backoff within the budget, for the holder's release after a refusal (pub/sub
   // variants); past the budget, only to settle a lost reply; or giving up.
   struct RetryPause {
