@@ -84,7 +84,18 @@ std::vector<FreeStretch> free_stretches(const History& history) {
     open[key] = out.size();
     out.push_back(FreeStretch{key, 0, 0, kForever});
   }
+  // Replicas write no key lines of their own: a promoted one holds what its old master held, unless the history
+  // reports the old master's copy `lost` at the failover itself (the promoted node lacked it). Without this a
+  // replica-to-be's loss at a later restart freed the lock on paper (the gate at 1000 runs, seed 135).
+  std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> promoted_from;  // old master -> (promoted, at)
   for (const Event& event : history.events) {
+    if (const auto* fault = std::get_if<FaultEvent>(&event); fault != nullptr && fault->is(sim::FaultKind::failover)) {
+      promoted_from[fault->from] = {fault->node, fault->t};
+      for (auto& [key, nodes] : holding) {
+        if (nodes.count(fault->from) > 0) nodes.insert(fault->node);
+      }
+      continue;
+    }
     const auto* server = std::get_if<ServerEvent>(&event);
     if (server == nullptr || server->replicated || keys.count(server->key) == 0) continue;
     std::set<std::int64_t>& nodes = holding[server->key];
@@ -98,7 +109,13 @@ std::vector<FreeStretch> free_stretches(const History& history) {
       case ServerEventKind::deleted:
       case ServerEventKind::expired:
       case ServerEventKind::evicted:
-      case ServerEventKind::lost: nodes.erase(server->node); break;
+      case ServerEventKind::lost: {
+        nodes.erase(server->node);
+        const auto failover = promoted_from.find(server->node);
+        const bool at_the_failover = failover != promoted_from.end() && failover->second.second == server->t;
+        if (server->event == ServerEventKind::lost && at_the_failover) nodes.erase(failover->second.first);
+        break;
+      }
     }
     if (!was_held && !nodes.empty()) {
       out[open.at(server->key)].until_us = server->t;
