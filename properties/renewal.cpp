@@ -2,7 +2,8 @@
 //  (a) A renewal after release: a renew invoke by a process after its outermost release invoke of that token
 //      (F20: a watchdog that outlives its holder), or a deadline change (`expire_set`) the process caused on
 //      the node after that release completed and before its next acquire — a renewal the lock did not report.
-//      Not so within one TTL of the end of a failed acquire of the process, of one that took more than one
+//      Not so within one TTL of the end of a failed acquire of the process or of one whose outcome stayed
+//      unknown, of one that took more than one
 //      attempt ("attempts"), or of the process's crash (its dead incarnation's requests land under the same
 //      process id): an attempt whose reply never came may still be on its way, and landing late (a semaphore's
 //      acquire adds its member to a key others keep alive, and moves its deadline) it holds at most one TTL, as
@@ -249,7 +250,8 @@ Verdict check_renewal(const History& history) {
       active[op->process].insert(op->thread);
     }
     if (op->fn == OpFn::acquire && op->type == OpType::fail && holds == 0) active[op->process].erase(op->thread);
-    if (op->fn == OpFn::acquire && (op->type == OpType::fail || (op->type == OpType::ok && op->attempts > 1))) {
+    if (op->fn == OpFn::acquire &&
+        (op->type == OpType::fail || op->type == OpType::info || (op->type == OpType::ok && op->attempts > 1))) {
       doubted_acquire_end[op->process] = op->t;
     }
     if (op->fn == OpFn::acquire && op->type == OpType::ok) {
