@@ -119,9 +119,8 @@ std::optional<std::string> shown_by_the_run(std::string_view property, const pro
   if (property == "bounded_unavailability" && properties::has_tag(verdict, properties::kLateOnNodeClock)) {
     return "a node's clock was set back or ran slow by more than the lock came back late";
   }
-  if (property == "mutual_exclusion_client" && properties::has_tag(verdict, properties::kHolderClockSlow)) {
-    return "the first holder's clock ran slower than the lock's drift margin by more than the overlap";
-  }
+  constexpr const char* kClockSlow = "the first holder's clock ran slower than the lock's drift margin by more than the overlap";
+  if (property == "mutual_exclusion_client" && properties::has_tag(verdict, properties::kHolderClockSlow)) return kClockSlow;
   constexpr const char* kLostInstance = "a node lost the first holder's instance (a failover or a restart) before the other acquired";
   if (property == "mutual_exclusion_client" && properties::taken_by_a_fault(verdict)) return kLostInstance;
   const bool client_level = property == "mutual_exclusion_client" ||
@@ -133,8 +132,12 @@ std::optional<std::string> shown_by_the_run(std::string_view property, const pro
     return "on the nodes, " + server.cause;
   }
   if (property == "mutual_exclusion_resource") {
+    // The lost update of an unfenced resource is the client-level overlap's: what explains that explains it.
     const properties::Verdict client = properties::check_mutual_exclusion_client(history);
     if (client.outcome == properties::Outcome::violated && properties::taken_by_a_fault(client)) return kLostInstance;
+    if (client.outcome == properties::Outcome::violated && properties::has_tag(client, properties::kHolderClockSlow)) {
+      return kClockSlow;
+    }
   }
   return std::nullopt;
 }

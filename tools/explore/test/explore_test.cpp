@@ -397,6 +397,23 @@ TEST(Explore, TheClustersOwnFailoverAfterANodeCrashIsAKnownLimit) {
   EXPECT_FALSE(known_limit_of_run("mutual_exclusion_server", standalone, 1, unfenced)) << "no replica, no failover";
 }
 
+// A lost update of an unfenced resource rests on the client-level overlap: when the first holder's clock ran slow
+// past the drift margin by more than that overlap (the client verdict's kHolderClockSlow), the lost update is the
+// same known limit. The gate at 1000 runs, seed 195 (and 113), called token-wait's lost update its own bug: the
+// slow clock was read for mutual_exclusion_client only.
+TEST(Explore, ALostUpdateOnASlowHoldersClockIsShownByTheRun) {
+  const sim::Scenario scenario = sim::load_scenario(
+      std::string(LOCKCHECK_SOURCE_DIR) + "/tools/explore/test/fixtures/token-wait-slow-holder-clock-lost-update.toml");
+  const std::uint64_t seed = scenario.seeds.front();
+  properties::Verdict violated;
+  violated.outcome = properties::Outcome::violated;
+  const auto shown = shown_by_the_run("mutual_exclusion_resource", violated, scenario.config, seed, sim::Fencing::off);
+  ASSERT_TRUE(shown) << "the lost update was called the lock's own";
+  EXPECT_NE(shown->find("clock ran slower than the lock's drift margin"), std::string::npos) << *shown;
+  EXPECT_FALSE(shown_by_the_run("mutual_exclusion_resource", violated, scenario.config, seed, sim::Fencing::reads_and_writes))
+      << "a fenced resource's lost update is the lock's";
+}
+
 // The gate on clusters: the token lock is the reference of its kind, so an own bug of it is a gap in the theory or
 // a checker's mistake. Both were met on these scenarios (seed 5): the cluster's own failover after a node_crash
 // taken for the lock's bug, and a release on a node promoted back after it rejoined taken for another's.
