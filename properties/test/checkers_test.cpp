@@ -1035,16 +1035,21 @@ TEST(Checkers, ReentrancyAFreeingOnAnotherNodeClearsNoDoubt) {
 // crash: a release after that was undone, and the owner's old hold is counted again without a line saying so. The
 // owner's next acquire re-enters it and its last release leaves it: F10, not a count the process is wrong about
 // (the gate at 1000 runs, seed 199, on redisson-like). A restart that kept its data leaves the judgement as it was.
+// Process 1 creates the hash on node 0 at 1 ms, and its release at `release_us` deletes it: correct counting.
+void held_then_freed(HistoryBuilder& b, std::int64_t release_us) {
+  b.invoke(1'000, 1, "acquire");
+  b.server(1'050, 0, "created", 1, "tokA", 1, 1'001, "HINCRBY");
+  b.acquire_ok(1'100, 1, "tokA", 900'000);
+  b.invoke(release_us, 1, "release", "tokA");
+  b.server(release_us + 50, 0, "modified", 1, "", release_us / 1000, -1, "HINCRBY");
+  b.server(release_us + 50, 0, "deleted", 1, "", release_us / 1000, -1, "DEL");
+  b.complete(release_us + 100, 1, "release", "ok", "released", "tokA");
+}
+
 TEST(Checkers, ReentrancyAfterARestartFromAnOlderAofEveryProcessesCountIsInDoubt) {
   for (const char* mode : {"aof_everysec", "kept"}) {
     HistoryBuilder b;
-    b.invoke(1'000, 1, "acquire");
-    b.server(1'050, 0, "created", 1, "tokA", 1, 1'001, "HINCRBY");
-    b.acquire_ok(1'100, 1, "tokA", 900'000);
-    b.invoke(200'000, 1, "release", "tokA");
-    b.server(200'050, 0, "modified", 1, "", 200, -1, "HINCRBY");
-    b.server(200'050, 0, "deleted", 1, "", 200, -1, "DEL");
-    b.complete(200'100, 1, "release", "ok", "released", "tokA");
+    held_then_freed(b, 200'000);
     b.fault(210'000, {{"fault", "node_crash"}, {"node", 0}});
     b.fault(300'000, {{"fault", "node_restart"}, {"node", 0}, {"mode", mode}});
     // What the restart reports lost is the copy at the crash (another holder's, say): it frees nothing of the older one.
@@ -1066,13 +1071,7 @@ TEST(Checkers, ReentrancyAfterARestartFromAnOlderAofEveryProcessesCountIsInDoubt
 // Correct counting: the last release deletes the key, and the next acquire creates it afresh.
 TEST(Checkers, ReentrancyTheLastReleaseThatDeletesTheKeyHolds) {
   HistoryBuilder b;
-  b.invoke(1'000, 1, "acquire");
-  b.server(1'050, 0, "created", 1, "tokA", 1, 1'001, "HINCRBY");
-  b.acquire_ok(1'100, 1, "tokA", 900'000);
-  b.invoke(300'000, 1, "release", "tokA");
-  b.server(300'050, 0, "modified", 1, "", 300, -1, "HINCRBY");
-  b.server(300'050, 0, "deleted", 1, "", 300, -1, "DEL");
-  b.complete(300'100, 1, "release", "ok", "released", "tokA");
+  held_then_freed(b, 300'000);
   b.invoke(310'000, 1, "acquire");
   b.server(310'050, 0, "created", 1, "tokA", 310, 1'310, "HINCRBY");
   b.acquire_ok(310'100, 1, "tokA", 1'200'000);
