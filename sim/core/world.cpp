@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "model/meta_line.hpp"
@@ -167,17 +168,19 @@ void World::deliver(int process, int node_id, Connection connection, const Comma
   }
   if (sentinel_ && config_.sentinel.min_replicas_to_write > 0 && node.replica_of() < 0) sentinel_faults_->gate_writes(node);
   bool changed = false;
-  if (connection.number != connection_order_.number(process, node_id)) {
-    // Sent on a connection the client has dropped since: it runs on that connection's session if its end has
-    // not reached the node yet, and its reply goes nowhere (the client closed the connection).
-    (void)node.execute_on_dropped(process, connection.number, command, changed);
-    if (changed && node.replica_of() < 0) replication_.replicate(node);
-    return;
-  }
-  Reply reply = client.alive() ? node.execute(process, command, changed) : node.execute_from_crashed(process, command, changed);
+  // Sent on a connection the client has dropped since: it runs on that connection's session if its end has not
+  // reached the node yet, and its reply goes nowhere (the client closed the connection).
+  const bool on_dropped = connection.number != connection_order_.number(process, node_id);
+  std::optional<Reply> reply = on_dropped      ? node.execute_on_dropped(process, connection.number, command, changed)
+                               : client.alive() ? node.execute(process, command, changed)
+                                                : node.execute_from_crashed(process, command, changed);
   if (changed && node.replica_of() < 0) replication_.replicate(node);
   blocking_pops_.send_late_replies(node_id);  // this command may have served clients blocked in BLPOP & co.
-  if (const auto wait = node.take_wait_request(); wait && node.replica_of() < 0) {
+  // Taken even for a dropped connection's WAIT, which answers nobody: left on the node, the next command would.
+  const auto wait = node.take_wait_request();
+  if (on_dropped) return;
+  LOCKCHECK_ASSERT(reply.has_value());  // a command on the current connection always runs and answers
+  if (wait && node.replica_of() < 0) {
     replication_.start_wait(process, node_id, *wait, std::move(pending));
     return;
   }
@@ -185,7 +188,7 @@ void World::deliver(int process, int node_id, Connection connection, const Comma
     blocking_pops_.park(process, node_id, std::move(pending));
     return;
   }
-  reply_to(process, node_id, std::move(reply), std::move(pending));
+  reply_to(process, node_id, std::move(*reply), std::move(pending));
 }
 
 std::uint64_t World::incarnation_of(int node) const {

@@ -73,5 +73,24 @@ TEST(SimConnectionOrder, AfterATimeoutTheNextCommandMayOvertakeTheOldConnections
   EXPECT_GT(overtaken, 0) << "no seed let a new connection's SET overtake the timed-out one's";
 }
 
+// A WAIT on a dropped connection still runs there, but answers nobody: it must not leave its request on the node
+// for the next command of the process to take (a GET would then be parked as a WAIT and answered with a count).
+TEST(SimConnectionOrder, AWaitOnADroppedConnectionLeavesNothingForTheNextCommand) {
+  RunConfig config = one_client_config(2);
+  config.nodes[1].replica_of = 0;
+  config.link.delay_min_us = 1000;
+  config.link.delay_max_us = 1000;
+  config.command_timeout_us = 8000;
+  World world(config, 1);
+  world.apply(FaultSpec{.kind = FaultKind::slow_node, .node = 0, .duration_us = 20000});
+  auto waited = std::make_shared<PendingCall>();
+  world.send(world.client(0), 0, {"WAIT", "1", "0"}, waited);  // arrives at 21 ms, after its 8 ms timeout
+  world.apply(FaultSpec{.kind = FaultKind::slow_node, .node = 0, .duration_us = 0});
+  world.scheduler().run_until(world.scheduler().now() + 30000, 1000000);
+  ASSERT_TRUE(waited->settled);
+  EXPECT_FALSE(waited->result.replied()) << "the WAIT was meant to time out";
+  EXPECT_EQ(call_master(world, {"GET", "k"}, 5000), to_string(Reply::nil())) << "the GET was answered as a WAIT";
+}
+
 }  // namespace
 }  // namespace lockcheck::sim
