@@ -197,19 +197,25 @@ void SimNode::fsync() { *fsynced_ = node_->snapshot(); }
 void SimNode::close_connections(int process) {
   LOCKCHECK_ASSERT(process >= 0 && process < kSubscriberSession);  // its two session ids stay apart
   end_dropped_connection(process, kCrashedConnection);  // a crash before: that connection has ended
-  for (const int session_id : {process, process + kSubscriberSession}) {
-    auto it = sessions_.find(session_id);
-    if (it == sessions_.end()) continue;
-    // A blocked or subscribed connection ends at once (the server frees a blocked client on the connection's
-    // end, and nothing a dead subscriber sent changes data); the command connection ends after its in-flight
-    // commands.
-    if (session_id == process && !it->second->blocked) {
-      closing_[{process, kCrashedConnection}] = std::move(it->second);
-    } else {
-      node_->disconnect(*it->second);
-    }
+  retire_command_session(process, kCrashedConnection);
+  // A subscribed connection ends at once: nothing a dead subscriber sent changes data.
+  if (const auto it = sessions_.find(process + kSubscriberSession); it != sessions_.end()) {
+    node_->disconnect(*it->second);
     sessions_.erase(it);
   }
+}
+
+bool SimNode::retire_command_session(int process, std::uint64_t connection) {
+  LOCKCHECK_ASSERT(closing_.count({process, connection}) == 0);  // a connection ends once
+  const auto it = sessions_.find(process);
+  if (it == sessions_.end()) return false;
+  if (it->second->blocked) {
+    node_->disconnect(*it->second);  // the server frees a blocked client at the connection's end
+  } else {
+    closing_[{process, connection}] = std::move(it->second);  // what is still on its way runs on it
+  }
+  sessions_.erase(it);
+  return true;
 }
 
 void SimNode::end_closing_connection(int process) {
@@ -228,20 +234,11 @@ Reply SimNode::execute_from_crashed(int process, const Command& command, bool& c
 
 void SimNode::drop_command_connection(int process, std::uint64_t connection) {
   LOCKCHECK_ASSERT(process >= 0 && process < kSubscriberSession && connection != kCrashedConnection);
-  const auto it = sessions_.find(process);
-  if (it == sessions_.end()) {
-    // Nothing sent on it has arrived yet: what is on its way still runs on it.
-    auto session = std::make_unique<mock::Session>();
-    session->client_id = process;
-    closing_[{process, connection}] = std::move(session);
-    return;
-  }
-  if (it->second->blocked) {
-    node_->disconnect(*it->second);  // the server frees a blocked client at once
-  } else {
-    closing_[{process, connection}] = std::move(it->second);
-  }
-  sessions_.erase(it);
+  if (retire_command_session(process, connection)) return;
+  // Nothing sent on it has arrived yet: what is on its way still runs on it.
+  auto session = std::make_unique<mock::Session>();
+  session->client_id = process;
+  closing_[{process, connection}] = std::move(session);
 }
 
 void SimNode::end_dropped_connection(int process, std::uint64_t connection) {

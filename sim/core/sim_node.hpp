@@ -122,6 +122,9 @@ class SimNode final : public mock::Observer {
     std::int64_t expire_at_ms;
   };
   void flush_events();
+  // Ends `process`'s command session as its connection `connection` ends: a blocked client is freed at once, any
+  // other session kept in closing_ for what is still on its way. False when it had none.
+  bool retire_command_session(int process, std::uint64_t connection);
   Reply run_on(mock::Session& session, const Command& command, bool& changed);  // execute()'s core, on a session
   std::string string_value(const std::string& key) const;
   std::int64_t deadline_of(const std::string& key) const;
