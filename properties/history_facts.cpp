@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "describe.hpp"
 
@@ -144,6 +145,11 @@ std::string process_faults(const History& history, std::int64_t process, std::in
     }
   }
   return text;
+}
+
+std::string upper_command(std::string command) {
+  for (char& c : command) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return command;
 }
 
 std::vector<const FaultEvent*> fault_lines(const History& history) {

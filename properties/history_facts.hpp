@@ -71,6 +71,9 @@ std::string node_clock_faults(const History& history, std::int64_t node, std::in
 // Process pauses and client clock faults of `process` in [from_us, to_us], in words, or "".
 std::string process_faults(const History& history, std::int64_t process, std::int64_t from_us, std::int64_t to_us);
 
+// A server line's command as Redis names it whatever its case ("hincrby" from a script is HINCRBY).
+std::string upper_command(std::string command);
+
 // The history's fault lines in order, and when the one at `at` ends: the first later line that ends it
 // (FaultEvent::ends: a heal its partition, the next loss a loss), else kForever.
 std::vector<const FaultEvent*> fault_lines(const History& history);

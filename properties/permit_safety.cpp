@@ -22,7 +22,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
@@ -78,8 +77,7 @@ PermitChange permit_change(const ServerEvent& event, std::optional<std::int64_t>
     if (!counter_before.has_value() || *counter == *counter_before) return PermitChange::none;
     return *counter < *counter_before ? PermitChange::taken : PermitChange::given_back;
   }
-  std::string command = event.command;
-  std::transform(command.begin(), command.end(), command.begin(), [](unsigned char c) { return std::toupper(c); });
+  const std::string command = upper_command(event.command);
   static const std::set<std::string, std::less<>> kOnlyRemove{
       "ZREM", "ZREMRANGEBYSCORE", "ZREMRANGEBYRANK", "ZREMRANGEBYLEX", "ZPOPMIN", "ZPOPMAX", "DEL", "UNLINK",
       "HDEL", "SREM", "SPOP", "LREM", "LPOP", "RPOP", "INCR", "INCRBY", "INCRBYFLOAT"};

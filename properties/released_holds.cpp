@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <map>
 #include <set>
 
@@ -36,9 +35,7 @@ bool counts_holds(const History& history) {
   for (const Event& event : history.events) {
     const auto* server = std::get_if<ServerEvent>(&event);
     if (server == nullptr) continue;
-    std::string command = server->command;
-    for (char& c : command) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (command == "HINCRBY") return true;
+    if (upper_command(server->command) == "HINCRBY") return true;
   }
   return false;
 }

@@ -30,7 +30,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 #include <tuple>
@@ -85,9 +84,9 @@ bool excused(const History& history, std::int64_t process, std::int64_t from_us,
 
 // A deadline set relative to the node's now (PEXPIRE, EXPIRE, SET ... PX/EX, GETEX ... PX), not at an absolute
 // time a clock reading gave (PEXPIREAT, EXPIREAT).
-bool relative_expiry(std::string command) {
-  for (char& c : command) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return command != "PEXPIREAT" && command != "EXPIREAT";
+bool relative_expiry(const std::string& command) {
+  const std::string name = upper_command(command);
+  return name != "PEXPIREAT" && name != "EXPIREAT";
 }
 
 // What set the deadline: the user's script by its file (the reader put the name in for its SHA1), a built-in
