@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <istream>
 #include <map>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -56,6 +57,9 @@ std::int64_t fair_waiter_lease_us(std::int64_t ttl_us);
 // mutual_exclusion_resource, owner_only_release, bounded_unavailability, reentrancy, renewal, fencing,
 // permit_safety, latch, fairness. A latch's history gets 'not applicable' from every property but latch.
 std::vector<Verdict> check_all(const History& history);
+// The one verdict of check_all named `property`, computed alone (explore's --property judges each run by
+// one checker, not eleven). Throws std::invalid_argument for a name outside sim::kProperties.
+Verdict check_one(const History& history, std::string_view property);
 
 // Parse a JSONL history and run check_all. Throws ParseError (with the line number) on a bad history.
 std::vector<Verdict> check_jsonl(std::istream& in);

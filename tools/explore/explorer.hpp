@@ -62,7 +62,8 @@ struct ExploreOptions {
   unsigned jobs = 1;
   bool all_properties = false;    // go on after the first find, one find per property
   std::string only_property;      // when set, only a violation of this property is a find (the benchmark); a
-                                  // selector ("latch/never_opened": that clause only, properties/verdict.hpp)
+                                  // selector ("latch/never_opened": that clause only, properties/verdict.hpp).
+                                  // Only its checker judges the search's runs: `held` counts it alone
   int max_faults = 6;             // faults drawn per fresh run (a fault and the one that ends it count once);
                                   // guided: per shortest run, times 2, 4 or 8 (Explorer::fault_cap)
   // With 64, a timing-sensitive find (rw-hash-timestamps' renewal racing its release) kept 41 faults; 256: 19;
