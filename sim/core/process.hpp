@@ -132,6 +132,14 @@ class ClientProcess final : public Spawner {
     });
   }
 
+  // Runs `action` now on this process's behalf, or holds it while the process is paused (as schedule() does
+  // when its time comes). The caller knows the process alive.
+  template <typename F>
+  void run_or_hold(F&& action) {
+    if (paused_) held_.emplace_back(std::forward<F>(action));
+    else action();
+  }
+
   void start(std::unique_ptr<LockAlgorithm> lock, Task<void> workload);
   std::shared_ptr<Spawned> spawn(Task<void> task) override;
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 
@@ -23,7 +24,8 @@ World::World(const RunConfig& config, std::uint64_t seed)
       network_(config_, seed),
       eviction_prng_(derive_seed(seed, "eviction")),
       replication_(config_, seed, scheduler_, nodes_, *this),
-      blocking_pops_(scheduler_, nodes_, *this) {
+      blocking_pops_(scheduler_, nodes_, *this),
+      call_deadlines_(scheduler_, std::bind_front(&World::time_out, this)) {
   for (std::size_t i = 0; i < config_.nodes.size(); ++i) {
     nodes_.push_back(std::make_unique<SimNode>(static_cast<int>(i), config_.nodes[i], history_, scheduler_));
   }
@@ -100,12 +102,7 @@ void World::send(ClientProcess& process, std::size_t service, Command command, s
   LOCKCHECK_ASSERT(pending != nullptr && !pending->settled);  // a call is settled once, after it was sent
   const int node = service < routing_.size() ? routing_[service] : -1;
   const int id = process.id();
-  process.schedule(scheduler_.now() + config_.command_timeout_us, [this, id, node, pending] {
-    // Nearly every call has its reply by then: the failure (its text allocates) is made only when it settles.
-    if (pending->settled) return;
-    if (node >= 0) drop_connection(id, node);  // as the production port does with a connection that timed out
-    pending->settle(CallResult::failed(CallStatus::unknown, "command timed out"));
-  });
+  call_deadlines_.add(process, scheduler_.now() + config_.command_timeout_us, node, pending);
   if (node < 0) {
     process.schedule(scheduler_.now(), [pending] { pending->settle(CallResult::failed(CallStatus::not_sent, "no such node")); });
     return;
@@ -127,6 +124,12 @@ void World::send(ClientProcess& process, std::size_t service, Command command, s
                   if (client.alive() && client.epoch() != sender) return;
                   deliver(id, node, connection, command, std::move(pending));
                 });
+}
+
+void World::time_out(int process, int node, PendingCall& pending) {
+  // Settled only now: the failure's text allocates, and nearly every call has its reply by then.
+  if (node >= 0) drop_connection(process, node);  // as the production port does with a connection that timed out
+  pending.settle(CallResult::failed(CallStatus::unknown, "command timed out"));
 }
 
 void World::drop_connection(int process, int node) {

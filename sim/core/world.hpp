@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/blocking_pops.hpp"
+#include "core/call_deadlines.hpp"
 #include "core/cluster_faults.hpp"
 #include "core/cluster_topology.hpp"
 #include "core/connection_order.hpp"
@@ -76,6 +77,8 @@ class World final : public Nemesis, public ProcessHost, private ReplyPath {
   void deliver(int process, int node, Connection connection, const Command& command, std::shared_ptr<PendingCall> pending);
   // The client gives up on its connection to `node` (a call timed out): it reconnects for what it sends next,
   // and the node ends the old session once what was sent on it has arrived.
+  // A call got no answer within the command timeout: the client drops its connection and gives up on it.
+  void time_out(int process, int node, PendingCall& pending);
   void drop_connection(int process, int node);
   // Sends `reply` back over the link (unless the link drops it; the client's timeout then settles it).
   void reply_to(int process, int node, Reply&& reply, std::shared_ptr<PendingCall> pending) override;
@@ -105,6 +108,7 @@ class World final : public Nemesis, public ProcessHost, private ReplyPath {
   std::unique_ptr<SentinelFaults> sentinel_faults_;
   Replication replication_;  // the nodes' replication links and WAIT
   BlockingPops blocking_pops_;  // calls parked in BLPOP & co. until a late reply
+  CallDeadlines call_deadlines_;  // each call's command timeout
 };
 
 // The client's whole life: acquire, read-modify-write the resource, release, think; until the run ends.
