@@ -192,6 +192,8 @@ Meta parse_meta(const Fields& in) {
   meta.nodes = in.integer_or("nodes", 0);
   meta.fencing = in.boolean_or("fencing", false);
   meta.end_us = in.integer_or("end", -1);
+  meta.replication_lag_max_us = in.integer_or("replication_lag_max_us", -1);
+  if (meta.replication_lag_max_us < -1) in.fail("field 'replication_lag_max_us' must not be negative");
   meta.quorum = in.integer_or("quorum", 0);
   if (meta.quorum < 0) in.fail("field 'quorum' must not be negative");
   meta.permits = in.integer_or("permits", 0);

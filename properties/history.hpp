@@ -40,6 +40,9 @@ struct Meta {
   std::int64_t nodes = 0;
   bool fencing = false;
   std::int64_t end_us = -1;  // "end": true time the run stopped; -1 when absent (then the last event's t)
+  // "replication_lag_max_us": the longest a replica takes to apply a master's write (simulated runs with
+  // replicas); -1 when absent (a real deployment: unknown, so a failover may have lost any write).
+  std::int64_t replication_lag_max_us = -1;
   // "quorum": how many nodes' instances make one hold of a quorum lock (Redlock: a majority of its
   // independent masters); 0 when absent: every node's instance is a hold of its own.
   std::int64_t quorum = 0;

@@ -20,7 +20,8 @@ struct ReleasedHoldLeft {
 // Every such release, in history order; none for a lock that counts no holds (no HINCRBY in its server lines).
 // Not judged: a process with an acquire or a release whose outcome stayed
 // unknown (`info`) since the key was last freed (that acquire may have counted a hold, that release may not have
-// taken one away; the lock says so), copies carried by a failover (replicas record no key events), and a copy on
+// taken one away; the lock says so), counts a promoted replica took over from a master that had newer writes
+// (F5: written within the replication lag before the failover), copies carried by a failover (replicas record no key events), and a copy on
 // a node that is then one of two masters of the data (a failed-over master restarted, a split-brain's old one).
 std::vector<ReleasedHoldLeft> released_holds_left(const History& history);
 

@@ -33,6 +33,13 @@ Json history_meta(const RunConfig& config, std::uint64_t seed) {
   meta["fencing"] = config.workload.fencing != Fencing::off;  // checkers read a boolean
   if (config.workload.fencing != Fencing::off) meta["fencing_mode"] = to_string(config.workload.fencing);
   meta["end"] = config.duration_us;
+  // The longest a replica takes to apply a master's write: a failover loses only writes that recent (or made
+  // while the promoted replica's link was cut), which the checkers then hold in doubt.
+  std::int64_t replication_lag_max_us = -1;
+  for (const NodeConfig& node : config.nodes) {
+    if (node.replica_of >= 0) replication_lag_max_us = std::max(replication_lag_max_us, node.replication_lag_max_us);
+  }
+  if (replication_lag_max_us >= 0) meta["replication_lag_max_us"] = replication_lag_max_us;
   // A semaphore's size: its histories are judged by permit_safety, not by mutual exclusion.
   if (config.external.command.empty()) {
     if (const VariantRow* row = find_variant(config.variant); row != nullptr && row->counts_permits) {
