@@ -32,6 +32,7 @@ class Fields {
   bool has(std::string_view name) const {
     if (flat_ != nullptr) {
       const FlatValue* value = flat_->find(name);
+      asked_ = {name, value};  // every read of a field asks has() first: flat() then finds it once, not twice
       return value != nullptr && value->kind != FlatValue::Kind::null;
     }
     return object_->contains(std::string(name)) && !object_->at(std::string(name)).is_null();
@@ -138,7 +139,8 @@ class Fields {
  private:
   // A present field of a scanned line, of one of two kinds; of another, the parser answers.
   const FlatValue& flat(std::string_view name, FlatValue::Kind kind, FlatValue::Kind other) const {
-    const FlatValue& value = *flat_->find(name);
+    const bool asked = asked_.value != nullptr && asked_.name == name;
+    const FlatValue& value = asked ? *asked_.value : *flat_->find(name);
     if (value.kind != kind && value.kind != other) throw NeedsJsonParser{};
     return value;
   }
@@ -177,6 +179,12 @@ class Fields {
   const json* object_ = nullptr;
   const FlatLine* flat_ = nullptr;
   std::int64_t line_;
+  // The field has() last looked up: a read asks has() and then flat() for one name.
+  struct Asked {
+    std::string_view name;
+    const FlatValue* value = nullptr;
+  };
+  mutable Asked asked_;
 };
 
 Meta parse_meta(const Fields& in) {
