@@ -21,7 +21,8 @@ bool is_noscript(const CallResult& result) { return result.replied() && result.r
 
 }  // namespace
 
-Script::Script(std::string_view source) : source_(source), sha_(sha1_hex(source)) {}
+// Remembered: a program may build the same script's lock many times (a simulated run, one per client).
+Script::Script(std::string_view source) : source_(source), sha_(remembered_sha1_hex(source)) {}
 
 Command eval_source_command(const Script& script, const std::vector<std::string>& keys,
                             const std::vector<std::string>& args) {

@@ -3,6 +3,8 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <unordered_map>
 
 namespace lockcheck {
 namespace {
@@ -54,6 +56,18 @@ std::string sha1_hex(std::string_view data) {
     for (int shift = 28; shift >= 0; shift -= 4) hex.push_back(digits[(word >> shift) & 0xF]);
   }
   return hex;
+}
+
+const std::string& remembered_sha1_hex(std::string_view data) {
+  constexpr std::size_t kRemembered = 256;
+  struct Hash {
+    using is_transparent = void;  // looked up by a string_view, without a copy
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+  };
+  thread_local std::unordered_map<std::string, std::string, Hash, std::equal_to<>> known;
+  if (const auto found = known.find(data); found != known.end()) return found->second;
+  if (known.size() >= kRemembered) known.clear();
+  return known.emplace(std::string(data), sha1_hex(data)).first->second;
 }
 
 }  // namespace lockcheck

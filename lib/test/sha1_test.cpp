@@ -14,5 +14,17 @@ TEST(Sha1, MatchesKnownDigests) {
   EXPECT_EQ(sha1_hex(std::string(1000000, 'a')), "34aa973cd4c4daa4f61eeb2bdbad27316534016f");
 }
 
+// Remembered digests are the digests, before the memory fills, across its forgetting (600 bodies: past the 256
+// it keeps) and when a body comes back.
+TEST(Sha1, RememberedDigestsAreTheDigests) {
+  for (int round = 0; round < 2; ++round) {
+    for (int body = 0; body < 600; ++body) {
+      const std::string text = "return " + std::to_string(body);
+      ASSERT_EQ(remembered_sha1_hex(text), sha1_hex(text)) << text << ", round " << round;
+    }
+  }
+  EXPECT_EQ(remembered_sha1_hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
+}
+
 }  // namespace
 }  // namespace lockcheck

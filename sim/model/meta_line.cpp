@@ -81,7 +81,7 @@ Json history_meta(const RunConfig& config, std::uint64_t seed) {
     for (const auto& [source, name] :
          {std::pair{&scripts.acquire, &scripts.acquire_name}, std::pair{&scripts.release, &scripts.release_name},
           std::pair{config.renewal.watchdog ? &scripts.renew : &no_renew, &scripts.renew_name}}) {
-      if (!source->empty()) files[sha1_hex(*source)] = *name;
+      if (!source->empty()) files[remembered_sha1_hex(*source)] = *name;
     }
     meta["script_files"] = std::move(files);
   }

@@ -8,22 +8,9 @@
 #include "redis/util/text.hpp"
 
 #include <string>
-#include <unordered_map>
 
 namespace lockcheck::mock::cmd {
 namespace {
-
-// A body's SHA1, remembered: a simulated run sends the same few bodies by EVAL thousands of times (Redlock's
-// undo, scripts sent whole), and hashing one cost more than running it. Redis hashes every EVAL; the reply is
-// the same either way. Bounded, as a fuzzer's bodies are all different.
-const std::string& body_sha1(const std::string& body) {
-  constexpr std::size_t kRemembered = 256;
-  thread_local std::unordered_map<std::string, std::string> known;
-  if (known.size() >= kRemembered && !known.contains(body)) known.clear();
-  auto [it, inserted] = known.try_emplace(body);
-  if (inserted) it->second = sha1_hex(body);
-  return it->second;
-}
 
 Reply eval_generic(CommandContext& ctx, bool by_sha, bool read_only) {
   const Command& args = ctx.args;
@@ -43,7 +30,9 @@ Reply eval_generic(CommandContext& ctx, bool by_sha, bool read_only) {
     char lower[40];  // EVALSHA is case-insensitive; lowered in place, as every EVALSHA of a run pays for it
     return lua.run(lower_into(args[1], lower), keys, argv, read_only, args);
   }
-  const std::string& sha = body_sha1(args[1]);
+  // Remembered: a simulated run sends the same few bodies by EVAL thousands of times (Redlock's undo, scripts
+  // sent whole), and hashing one cost more than running it. Redis hashes every EVAL; the reply is the same.
+  const std::string& sha = remembered_sha1_hex(args[1]);
   if (!lua.has(sha)) {
     if (auto failure = lua.load(sha, args[1])) return std::move(*failure);
   }
