@@ -103,22 +103,24 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
       }
       if (fault->is(sim::FaultKind::replica_partition)) replica_cut_at.try_emplace(fault->node, fault->t);
       if (fault->is(sim::FaultKind::heal)) replica_cut_at.clear();
-      // A replica promoted by a failover may lack the old master's latest writes (F5): a release it never got
-      // leaves a hold it counts and no line says so (the gate at 1000 runs, seed 301). The count of a process
-      // that wrote it on the old master within the replication lag before (or since the replica's link was
-      // cut) is in doubt until a freeing on the promoted node, where it now lives (the old master dropping its
-      // copy as it turns replica clears nothing). With the lag unknown (a real deployment), any write may be lost.
+      // A failover moves the counts kept on the old master to the promoted replica: that is where a freeing
+      // clears doubt about them from now on (the old master dropping its copy, or losing it at a restart, clears
+      // nothing: the gate at 1000 runs, seed 323). And the replica may lack the old master's latest writes (F5):
+      // a release it never got leaves a hold it counts and no line says so (seed 301). The count of a process
+      // that wrote it on the old master within the replication lag before (or since the replica's link was cut)
+      // is in doubt until such a freeing. With the lag unknown (a real deployment), any write may be lost.
       if (fault->is(sim::FaultKind::failover)) {
         const auto cut = replica_cut_at.find(fault->node);
         const std::int64_t in_sync_until_us = cut != replica_cut_at.end() ? std::min(cut->second, fault->t) : fault->t;
         const std::int64_t lag_us = history.meta.replication_lag_max_us;
-        for (const auto& [id, holds] : depth) {
-          const auto node = written_on.find(id);
-          if (node != written_on.end() && node->second != fault->from) continue;
-          const auto at = written_at.find(id);
-          if (lag_us >= 0 && at != written_at.end() && at->second < in_sync_until_us - lag_us) continue;  // replicated
+        for (auto& [id, node] : written_on) {
+          if (node != fault->from) continue;
+          node = fault->node;
+          if (lag_us >= 0 && written_at.at(id) < in_sync_until_us - lag_us) continue;  // replicated by then
           maybe_counted.insert(id);
-          written_on[id] = fault->node;
+        }
+        for (const auto& [id, holds] : depth) {
+          if (written_on.count(id) == 0) maybe_counted.insert(id);  // its count is on no node we saw: in doubt
         }
       }
       if (fault->is(sim::FaultKind::crash)) {

@@ -1140,6 +1140,40 @@ TEST(Checkers, ReentrancyAfterAFailoverTheCountsThePromotedReplicaTookOverAreInD
   }
 }
 
+// After a failover the owner's counts live on the promoted node: only a freeing there clears a doubt about them.
+// Process 1 holds on node 0, node 0 crashes, its release's outcome stays unknown (the hold may still be counted);
+// node 1 takes over long after, with the replicated copy; node 0 comes back empty (a `lost` line there). The owner's
+// next acquire on node 1 re-enters the hold its unknown release left, and its last release leaves one: not the
+// lock's (the gate at 1000 runs, seed 323, on redisson-like). Had the key been freed on node 1 in between, it is.
+TEST(Checkers, ReentrancyAfterAFailoverOnlyAFreeingOnThePromotedNodeClearsADoubt) {
+  for (const std::int64_t freeing_node : {0, 1}) {
+    HistoryBuilder b;
+    b.meta("nodes", 2);
+    b.meta("replication_lag_max_us", 5'000);
+    b.invoke(1'000, 1, "acquire");
+    b.server(1'050, 0, "created", 1, "tokA", 1, 1'001, "HINCRBY");
+    b.acquire_ok(1'100, 1, "tokA", 900'000);
+    b.fault(10'000, {{"fault", "node_crash"}, {"node", 0}});
+    b.invoke(11'000, 1, "release", "tokA");
+    b.complete(15'000, 1, "release", "info", "unknown", "tokA");
+    b.fault(100'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
+    if (freeing_node == 0) {
+      b.fault(200'000, {{"fault", "node_restart"}, {"node", 0}, {"mode", "lost"}});
+      b.server(200'000, 0, "lost", -1, "tokA", 200, 1'001, "");
+    } else {
+      b.server(200'000, 1, "deleted", -1, "", 200, -1, "DEL");  // someone freed the key on node 1
+      b.server(200'100, 1, "created", 1, "tokA", 200, 1'200, "HINCRBY");
+    }
+    b.invoke(300'000, 1, "acquire");
+    b.server(300'050, 1, "modified", 1, "tokA", 300, 1'300, "HINCRBY");  // 1 -> 2: the old hold kept
+    b.acquire_ok(300'100, 1, "tokA", 1'200'000);
+    nested_hold(b, 1, 310'000);
+    last_release_leaves_a_hold_reentered(b, 1, 400'000);
+    const Verdict verdict = verdict_of(b.parse(), "reentrancy");
+    EXPECT_EQ(verdict.outcome, freeing_node == 1 ? Outcome::violated : Outcome::holds) << freeing_node << ": " << verdict.summary;
+  }
+}
+
 // Correct counting: the last release deletes the key, and the next acquire creates it afresh.
 TEST(Checkers, ReentrancyTheLastReleaseThatDeletesTheKeyHolds) {
   HistoryBuilder b;
