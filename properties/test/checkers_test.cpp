@@ -1035,6 +1035,18 @@ void last_release_leaves_a_hold_reentered(HistoryBuilder& b, std::int64_t node, 
   b.acquire_ok(t + 10'100, 1, "tokA", 1'300'000);
 }
 
+// The key freed at `t`: node 0 comes back empty from a restart (a `lost` line there), or on node 1 someone
+// deletes it and process 1 creates it afresh.
+void free_the_key(HistoryBuilder& b, std::int64_t node, std::int64_t t) {
+  if (node == 0) {
+    b.fault(t, {{"fault", "node_restart"}, {"node", 0}, {"mode", "lost"}});
+    b.server(t, 0, "lost", -1, "tokA", t / 1000, 1'000, "");
+  } else {
+    b.server(t, 1, "deleted", -1, "", t / 1000, -1, "DEL");
+    b.server(t + 100, 1, "created", 1, "tokA", t / 1000, t / 1000 + 1'000, "HINCRBY");
+  }
+}
+
 // A freeing on another node clears no doubt about the hold on the node the process writes to: node 1 (promoted)
 // counts the owner's hold, its release there got no answer (node 1 down), node 1 came back with its data, and the
 // owner's next acquire counted a second hold; node 0, a replica now, lost its copy at a restart meanwhile. The
@@ -1056,13 +1068,7 @@ TEST(Checkers, ReentrancyAFreeingOnAnotherNodeClearsNoDoubt) {
     b.server(21'100, 1, "modified", 1, "tokA", 21, 1'021, "HINCRBY");  // 1 -> 2: the old hold kept
     b.acquire_ok(21'200, 1, "tokA", 1'000'000);
     nested_hold(b, 1, 21'300);
-    if (freeing_node == 0) {
-      b.fault(30'000, {{"fault", "node_restart"}, {"node", 0}, {"mode", "lost"}});
-      b.server(30'000, 0, "lost", -1, "tokA", 30, 1'000, "");
-    } else {
-      b.server(30'000, 1, "deleted", -1, "", 30, -1, "DEL");  // someone freed the key on node 1
-      b.server(30'100, 1, "created", 1, "tokA", 30, 1'030, "HINCRBY");
-    }
+    free_the_key(b, freeing_node, 30'000);
     b.invoke(40'000, 1, "release", "tokA");
     b.server(40'100, 1, "modified", 1, "tokA", 40, 1'040, "HINCRBY");  // 2 -> 1 (or 1 -> 0 as far as told)
     b.complete(40'200, 1, "release", "ok", "released", "tokA");
@@ -1157,13 +1163,7 @@ TEST(Checkers, ReentrancyAfterAFailoverOnlyAFreeingOnThePromotedNodeClearsADoubt
     b.invoke(11'000, 1, "release", "tokA");
     b.complete(15'000, 1, "release", "info", "unknown", "tokA");
     b.fault(100'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
-    if (freeing_node == 0) {
-      b.fault(200'000, {{"fault", "node_restart"}, {"node", 0}, {"mode", "lost"}});
-      b.server(200'000, 0, "lost", -1, "tokA", 200, 1'001, "");
-    } else {
-      b.server(200'000, 1, "deleted", -1, "", 200, -1, "DEL");  // someone freed the key on node 1
-      b.server(200'100, 1, "created", 1, "tokA", 200, 1'200, "HINCRBY");
-    }
+    free_the_key(b, freeing_node, 200'000);
     b.invoke(300'000, 1, "acquire");
     b.server(300'050, 1, "modified", 1, "tokA", 300, 1'300, "HINCRBY");  // 1 -> 2: the old hold kept
     b.acquire_ok(300'100, 1, "tokA", 1'200'000);
