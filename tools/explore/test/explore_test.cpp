@@ -282,6 +282,20 @@ TEST(Explore, OnCorrectVariantsNoFindIsTheLocksOwnBug) {
   EXPECT_GE(limits_met, 10) << "the known limits themselves must be met, or this judges nothing";
 }
 
+// A find is decided on its minimal run too: the gate at 1000 runs, seed 339, met redisson-like's client-level
+// overlap in its 91st run, shrunk it to one loss fault, and there the overlap was a late holder's (its nested
+// acquire retried lost requests for a second, its lease lapsed, and it wrote anyway): the holder's, not the
+// lock's. Decided on the run as found only, it was called the lock's own bug.
+TEST(Explore, AFindWhoseMinimalRunIsALateHoldersIsAKnownLimit) {
+  const ExploreResult result = explore_runs("redisson-like", 339, 100, 2, Strategy::guided, true);
+  for (const Find& find : result.finds) ADD_FAILURE() << find.property << " called its own bug: " << find.decided_by;
+  // The search met client-level overlaps at all (each a known limit now): this judged something.
+  const bool client_level_met = std::any_of(result.limits.begin(), result.limits.end(), [](const ExploreResult::LimitMet& met) {
+    return met.example.property == "mutual_exclusion_client";
+  });
+  EXPECT_TRUE(client_level_met);
+}
+
 // Every broken variant's documented weak spot is found, by no hint but the property, as the lock's own bug:
 // the reference of its kind keeps the property under the same schedule. client-reentrant's renewal cap among
 // them: drawn holds pass the TTL for a lock that renews by itself.
