@@ -2,13 +2,15 @@
 # `lockcheck run --backend redis` end to end, beyond verdicts: it leaves nothing behind (interrupted with SIGINT
 # mid-run it exits 3 and no process or file of the run survives; a finished run leaves none either), and a
 # scenario it cannot make real is refused with exit 2 and the reason. On a real Redis Cluster, a lock whose keys
-# span slots is refused by the server, and the run says so (CROSSSLOT) and leaves no cluster node behind.
-# Usage: cli_test.sh lockcheck SCENARIO UNSUPPORTED_SCENARIO CROSSSLOT_SCENARIO
+# span slots is refused by the server, and the run says so (CROSSSLOT) and leaves no cluster node behind. A
+# history recorded on real Redis claims no replication lag bound (the simulator's meta line has one).
+# Usage: cli_test.sh lockcheck SCENARIO UNSUPPORTED_SCENARIO CROSSSLOT_SCENARIO REPLICA_SCENARIO
 set -uo pipefail
 lockcheck="$1"
 scenario="$2"
 unsupported="$3"
 crossslot="$4"
+replica="$5"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -55,5 +57,15 @@ expect "a lock spanning slots on a cluster: the run names the server's refusal" 
   grep -q "server errors (seed 1): .*CROSSSLOT Keys in request don't hash to the same slot" "$work/crossslot.out"
 expect "a cluster run leaves no process" no_leftovers
 expect "a cluster run leaves no file" test -z "$(ls -A "$work/tmp")"
+
+lacks() { ! grep -q "$1" "$2"; }  # lacks TEXT FILE
+"$lockcheck" run "$replica" --seed 1 --backend mock --history-dir "$work/simulated" > /dev/null 2>&1
+head -n 1 "$work/simulated"/*.jsonl > "$work/simulated.meta"
+expect "a simulated run with a replica states its replication lag bound" grep -q '"replication_lag_max_us"' "$work/simulated.meta"
+TMPDIR="$work/tmp" "$lockcheck" run "$replica" --seed 1 --backend redis --history-dir "$work/real" > /dev/null 2>&1
+head -n 1 "$work/real"/*.jsonl > "$work/real.meta"
+expect "a real run's history is the redis backend's" grep -q '"backend":"redis"' "$work/real.meta"
+expect "a real run states no replication lag bound" lacks '"replication_lag_max_us"' "$work/real.meta"
+expect "a replica run leaves no process" no_leftovers
 
 exit $((failures > 0))
