@@ -256,10 +256,12 @@ std::optional<Reply> SimNode::execute_on_dropped(int process, std::uint64_t conn
   return run_on(*it->second, command, changed);
 }
 
-void SimNode::active_expiry() {
-  if (!up_) return;
+bool SimNode::active_expiry() {
+  if (!up_) return false;
   node_->expire_some(20);
+  const bool expired = !pending_.empty();
   flush_events();
+  return expired;
 }
 
 std::size_t SimNode::migrate_slot_to(int slot, SimNode& target) {

@@ -71,8 +71,9 @@ class SimNode final : public mock::Observer {
   void end_dropped_connection(int process, std::uint64_t connection);
   // Runs a command sent on dropped connection `connection`; nullopt when that connection has ended here.
   std::optional<Reply> execute_on_dropped(int process, std::uint64_t connection, const Command& command, bool& changed);
-  // The 10 Hz active expiry cycle.
-  void active_expiry();
+  // The 10 Hz active expiry cycle; true when it expired something (a master then replicates: Redis propagates
+  // a DEL for each key it expires).
+  bool active_expiry();
   // A replica takes master `from`'s data set as of sequence `sequence` (ignored when older than what it has,
   // or when it no longer follows `from`).
   void apply_replication(int from, std::uint64_t sequence, const mock::Dataset& dataset);

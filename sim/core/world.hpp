@@ -55,6 +55,8 @@ class World final : public Nemesis, public ProcessHost, private ReplyPath {
 
   // Runs the whole scenario: starts clients, schedules faults, runs to the end. Returns events run.
   std::uint64_t run();
+  // Starts every node's periodic work (active expiry, AOF fsync): run() does, and a test driving a world by hand.
+  void start_maintenance();
 
  private:
   struct Faults;  // what each kind of fault does to the world (world_nemesis.cpp)
