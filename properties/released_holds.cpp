@@ -51,7 +51,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
   std::set<ProcessKey> maybe_counted;  // an acquire or release of unknown outcome since the key was last freed
   std::map<ProcessKey, std::int64_t> written_on;  // the node the process's commands last changed the key on
   std::map<ProcessKey, std::int64_t> written_at;  // ... and when
-  std::map<std::int64_t, std::int64_t> replica_cut_at;  // replica node -> since when its replication link is cut
+  std::map<std::int64_t, std::int64_t> replica_cut_at;  // replica node -> since when it may be out of sync
   std::map<std::int64_t, std::int64_t> aof_restarted_at;  // node -> when it last came back from its AOF
   std::map<ProcessKey, Watch> watches;
   std::map<NodeKey, KeyOwner> named;
@@ -101,14 +101,18 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
         }
         std::erase_if(watches, [&](const auto& entry) { return entry.second.nodes.count(fault->node) > 0; });
       }
-      if (fault->is(sim::FaultKind::replica_partition)) replica_cut_at.try_emplace(fault->node, fault->t);
+      // A replica out of sync: its link cut, or the node down (once back, it is behind until its master's next
+      // write reaches it, which no line says). Until a heal, or its own promotion, conservatively.
+      if (fault->is(sim::FaultKind::replica_partition) || fault->is(sim::FaultKind::node_crash)) {
+        replica_cut_at.try_emplace(fault->node, fault->t);
+      }
       if (fault->is(sim::FaultKind::heal)) replica_cut_at.clear();
       // A failover moves the counts kept on the old master to the promoted replica: that is where a freeing
       // clears doubt about them from now on (the old master dropping its copy, or losing it at a restart, clears
       // nothing: the gate at 1000 runs, seed 323). And the replica may lack the old master's latest writes (F5):
       // a release it never got leaves a hold it counts and no line says so (seed 301). The count of a process
-      // that wrote it on the old master within the replication lag before (or since the replica's link was cut)
-      // is in doubt until such a freeing. With the lag unknown (a real deployment), any write may be lost.
+      // that wrote it on the old master within the replication lag before (or since the replica's link was cut or
+      // it crashed) is in doubt until such a freeing. With the lag unknown (a real deployment), any write may be lost.
       if (fault->is(sim::FaultKind::failover)) {
         const auto cut = replica_cut_at.find(fault->node);
         const std::int64_t in_sync_until_us = cut != replica_cut_at.end() ? std::min(cut->second, fault->t) : fault->t;
@@ -122,6 +126,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
         for (const auto& [id, holds] : depth) {
           if (written_on.count(id) == 0) maybe_counted.insert(id);  // its count is on no node we saw: in doubt
         }
+        replica_cut_at.erase(fault->node);  // a master now: what it has is what it serves
       }
       if (fault->is(sim::FaultKind::crash)) {
         for (auto& [id, holds] : depth) {

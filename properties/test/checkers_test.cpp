@@ -1174,6 +1174,35 @@ TEST(Checkers, ReentrancyAfterAFailoverOnlyAFreeingOnThePromotedNodeClearsADoubt
   }
 }
 
+// A replica that crashed is out of sync from its crash until its master's next write reaches it, whenever it
+// came back: node 1 crashed at 5 ms, before the inner release's decrement (20.25 ms) on node 0, and was promoted
+// at 100 ms (far past the 5 ms lag) with the count of two. The owner's last release there leaves one hold: F5's, not
+// the lock's. Without the replica's crash, the same lines are a count gone wrong.
+TEST(Checkers, ReentrancyAReplicaThatCrashedIsOutOfSyncFromItsCrash) {
+  for (const bool replica_crashed : {true, false}) {
+    HistoryBuilder b;
+    b.meta("nodes", 2);
+    b.meta("replication_lag_max_us", 5'000);
+    b.invoke(1'000, 1, "acquire");
+    b.server(1'050, 0, "created", 1, "tokA", 1, 1'001, "HINCRBY");
+    b.acquire_ok(1'100, 1, "tokA", 900'000);
+    b.invoke(2'000, 1, "acquire");
+    b.server(2'050, 0, "modified", 1, "tokA", 2, -1, "HINCRBY");  // count 2, replicated by 7 ms
+    b.acquire_ok(2'100, 1, "tokA", 1'000'000);
+    if (replica_crashed) {
+      b.fault(5'000, {{"fault", "node_crash"}, {"node", 1}});
+      b.fault(10'000, {{"fault", "node_restart"}, {"node", 1}, {"mode", "kept"}});
+    }
+    b.invoke(20'200, 1, "release", "tokA");
+    b.server(20'250, 0, "modified", 1, "tokA", 20, -1, "HINCRBY");  // count 1 on node 0 only
+    b.complete(20'300, 1, "release", "ok", "released", "tokA");
+    b.fault(100'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
+    last_release_leaves_a_hold_reentered(b, 1, 200'000);
+    const Verdict verdict = verdict_of(b.parse(), "reentrancy");
+    EXPECT_EQ(verdict.outcome, replica_crashed ? Outcome::holds : Outcome::violated) << replica_crashed << ": " << verdict.summary;
+  }
+}
+
 // Correct counting: the last release deletes the key, and the next acquire creates it afresh.
 TEST(Checkers, ReentrancyTheLastReleaseThatDeletesTheKeyHolds) {
   HistoryBuilder b;
