@@ -1146,6 +1146,17 @@ TEST(Checkers, ReentrancyAfterAFailoverTheCountsThePromotedReplicaTookOverAreInD
   }
 }
 
+// Two nodes, a 5 ms replication lag; process 1 creates the hash on node 0 at 1 ms (one hold).
+HistoryBuilder held_on_node_0_of_two() {
+  HistoryBuilder b;
+  b.meta("nodes", 2);
+  b.meta("replication_lag_max_us", 5'000);
+  b.invoke(1'000, 1, "acquire");
+  b.server(1'050, 0, "created", 1, "tokA", 1, 1'001, "HINCRBY");
+  b.acquire_ok(1'100, 1, "tokA", 900'000);
+  return b;
+}
+
 // After a failover the owner's counts live on the promoted node: only a freeing there clears a doubt about them.
 // Process 1 holds on node 0, node 0 crashes, its release's outcome stays unknown (the hold may still be counted);
 // node 1 takes over long after, with the replicated copy; node 0 comes back empty (a `lost` line there). The owner's
@@ -1153,12 +1164,7 @@ TEST(Checkers, ReentrancyAfterAFailoverTheCountsThePromotedReplicaTookOverAreInD
 // lock's (the gate at 1000 runs, seed 323, on redisson-like). Had the key been freed on node 1 in between, it is.
 TEST(Checkers, ReentrancyAfterAFailoverOnlyAFreeingOnThePromotedNodeClearsADoubt) {
   for (const std::int64_t freeing_node : {0, 1}) {
-    HistoryBuilder b;
-    b.meta("nodes", 2);
-    b.meta("replication_lag_max_us", 5'000);
-    b.invoke(1'000, 1, "acquire");
-    b.server(1'050, 0, "created", 1, "tokA", 1, 1'001, "HINCRBY");
-    b.acquire_ok(1'100, 1, "tokA", 900'000);
+    HistoryBuilder b = held_on_node_0_of_two();
     b.fault(10'000, {{"fault", "node_crash"}, {"node", 0}});
     b.invoke(11'000, 1, "release", "tokA");
     b.complete(15'000, 1, "release", "info", "unknown", "tokA");
@@ -1180,12 +1186,7 @@ TEST(Checkers, ReentrancyAfterAFailoverOnlyAFreeingOnThePromotedNodeClearsADoubt
 // the lock's. Without the replica's crash, the same lines are a count gone wrong.
 TEST(Checkers, ReentrancyAReplicaThatCrashedIsOutOfSyncFromItsCrash) {
   for (const bool replica_crashed : {true, false}) {
-    HistoryBuilder b;
-    b.meta("nodes", 2);
-    b.meta("replication_lag_max_us", 5'000);
-    b.invoke(1'000, 1, "acquire");
-    b.server(1'050, 0, "created", 1, "tokA", 1, 1'001, "HINCRBY");
-    b.acquire_ok(1'100, 1, "tokA", 900'000);
+    HistoryBuilder b = held_on_node_0_of_two();
     b.invoke(2'000, 1, "acquire");
     b.server(2'050, 0, "modified", 1, "tokA", 2, -1, "HINCRBY");  // count 2, replicated by 7 ms
     b.acquire_ok(2'100, 1, "tokA", 1'000'000);
