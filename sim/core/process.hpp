@@ -124,11 +124,7 @@ class ClientProcess final : public Spawner {
   void schedule(std::int64_t when, F&& action) {
     scheduler_.at(when, [this, epoch = epoch_, action = std::forward<F>(action)]() mutable {
       if (epoch != epoch_ || crashed_) return;
-      if (paused_) {
-        held_.emplace_back(std::move(action));
-        return;
-      }
-      action();
+      run_or_hold(std::move(action));
     });
   }
 

@@ -126,9 +126,10 @@ bool SimNode::evict(const std::string& key) {
   return evicted;
 }
 
-void SimNode::evict_one() {
-  node_->evict_one();
+bool SimNode::evict_one() {
+  const bool evicted = node_->evict_one();
   flush_events();
+  return evicted;
 }
 
 void SimNode::flush_events() {

@@ -110,7 +110,7 @@ class SimNode final : public mock::Observer {
   // Evicts `key` (the evict fault) and records it at once: a replica runs no expiry tick that would write it,
   // and a master's tick would write it up to 100 ms late. Whether the key was there.
   bool evict(const std::string& key);
-  void evict_one();  // as evict(), of the key the node's maxmemory policy picks
+  bool evict_one();  // as evict(), of the key the node's maxmemory policy picks; false when none
 
  private:
   struct PendingEvent {

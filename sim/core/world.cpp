@@ -256,7 +256,7 @@ void World::maintenance_tick(int node_id) {
   if (scheduler_.now() + interval <= config_.duration_us) schedule_maintenance(node_id);
 }
 
-void World::evict_lock_key(SimNode& target) {
+bool World::evict_lock_key(SimNode& target) {
   const LockShape shape = lock_shape_of(config_);
   std::vector<std::string> keys{config_.workload.key};
   for (const LockShape::DerivedKey& derived : shape.derived_keys) keys.push_back(derived.key);
@@ -265,9 +265,10 @@ void World::evict_lock_key(SimNode& target) {
   for (const std::string& key : keys) {
     if (target.has_key(key)) present.push_back(key);
   }
-  if (present.empty()) return;
+  if (present.empty()) return false;
   const bool evicted = target.evict(present[eviction_prng_.below(present.size())]);
   LOCKCHECK_ASSERT(evicted);  // a key the node has live is there to evict
+  return true;
 }
 
 void World::start_client(int id) {

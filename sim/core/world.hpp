@@ -92,7 +92,7 @@ class World final : public Nemesis, public ProcessHost, private ReplyPath {
   void maintenance_tick(int node);
   // Evicts one of the lock's keys that `node` has (its key, the keys its variant derives, the state its
   // guarantee rests on), drawn at random.
-  void evict_lock_key(SimNode& node);
+  bool evict_lock_key(SimNode& node);  // false when it had none of them
   RunConfig config_;
   std::uint64_t seed_;
   Scheduler scheduler_;

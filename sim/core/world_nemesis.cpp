@@ -157,15 +157,9 @@ struct World::Faults {
     LOCKCHECK_ASSERT(fault.node >= 0 && fault.node < world.node_count());  // the reader checked the node exists
     line.write();
     SimNode& target = world.node(fault.node);
-    const auto keys = [&target] { return target.mock().keyspace().database(0).entries.size(); };
-    const std::size_t keys_before = keys();
-    if (fault.evict_target == EvictTarget::lock) {
-      world.evict_lock_key(target);
-    } else {
-      target.evict_one();
-    }
+    const bool evicted = fault.evict_target == EvictTarget::lock ? world.evict_lock_key(target) : target.evict_one();
     // A master's eviction reaches its replicas (Redis propagates a DEL for each key it evicts), as its writes do.
-    if (target.up() && target.replica_of() < 0 && keys() != keys_before) world.replication_.replicate(target);
+    if (evicted && target.up() && target.replica_of() < 0) world.replication_.replicate(target);
   }
 
   void slot_migration(const FaultSpec& fault, FaultLine& line) {
