@@ -49,8 +49,11 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
   std::map<ProcessKey, std::string> release_token;  // an outermost release in flight: the token it released
   std::map<ProcessKey, std::set<std::int64_t>> release_nodes;  // ... and the nodes its commands ran on
   std::set<ProcessKey> maybe_counted;  // an acquire or release of unknown outcome since the key was last freed
-  std::map<ProcessKey, std::int64_t> written_on;  // the node the process's commands last changed the key on
-  std::map<ProcessKey, std::int64_t> written_at;  // ... and when
+  struct Written {
+    std::int64_t node;  // the node the process's commands last changed the key on
+    std::int64_t t;     // ... and when
+  };
+  std::map<ProcessKey, Written> written_on;
   std::map<std::int64_t, std::int64_t> replica_cut_at;  // replica node -> since when it may be out of sync
   std::map<std::int64_t, std::int64_t> aof_restarted_at;  // node -> when it last came back from its AOF
   std::map<ProcessKey, Watch> watches;
@@ -97,7 +100,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
         aof_restarted_at[fault->node] = fault->t;
         for (const auto& [id, holds] : depth) {
           const auto node = written_on.find(id);
-          if (node == written_on.end() || node->second == fault->node) maybe_counted.insert(id);
+          if (node == written_on.end() || node->second.node == fault->node) maybe_counted.insert(id);
         }
         std::erase_if(watches, [&](const auto& entry) { return entry.second.nodes.count(fault->node) > 0; });
       }
@@ -117,10 +120,10 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
         const auto cut = replica_cut_at.find(fault->node);
         const std::int64_t in_sync_until_us = cut != replica_cut_at.end() ? std::min(cut->second, fault->t) : fault->t;
         const std::int64_t lag_us = history.meta.replication_lag_max_us;
-        for (auto& [id, node] : written_on) {
-          if (node != fault->from) continue;
-          node = fault->node;
-          if (lag_us >= 0 && written_at.at(id) < in_sync_until_us - lag_us) continue;  // replicated by then
+        for (auto& [id, written] : written_on) {
+          if (written.node != fault->from) continue;
+          written.node = fault->node;
+          if (lag_us >= 0 && written.t < in_sync_until_us - lag_us) continue;  // replicated by then
           maybe_counted.insert(id);
         }
         for (const auto& [id, holds] : depth) {
@@ -138,10 +141,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
     const auto* server = std::get_if<ServerEvent>(&event);
     if (server == nullptr || server->replicated || keys.count(server->key) == 0) continue;
     if (release_token.count({server->by, server->key}) > 0) release_nodes[{server->by, server->key}].insert(server->node);
-    if (server->by >= 0) {
-      written_on[{server->by, server->key}] = server->node;
-      written_at[{server->by, server->key}] = server->t;
-    }
+    if (server->by >= 0) written_on[{server->by, server->key}] = Written{server->node, server->t};
     KeyOwner& copy = named[{server->node, server->key}];
     // What the copy named before this line: a hold left behind shows in what happens to it next.
     for (auto it = watches.begin(); it != watches.end();) {
@@ -180,7 +180,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
       // about the master's (the gate at 1000 runs, seed 167).
       std::erase_if(maybe_counted, [&](const ProcessKey& id) {
         const auto node = written_on.find(id);
-        return id.second == server->key && (node == written_on.end() || node->second == server->node);
+        return id.second == server->key && (node == written_on.end() || node->second.node == server->node);
       });
     }
   }
