@@ -139,7 +139,8 @@ class Fields {
  private:
   // A present field of a scanned line, of one of two kinds; of another, the parser answers.
   const FlatValue& flat(std::string_view name, FlatValue::Kind kind, FlatValue::Kind other) const {
-    const bool asked = asked_.value != nullptr && asked_.name == name;
+    // The same view that has() was given (one read passes its name down): comparing where it points is enough.
+    const bool asked = asked_.value != nullptr && asked_.name.data() == name.data() && asked_.name.size() == name.size();
     const FlatValue& value = asked ? *asked_.value : *flat_->find(name);
     if (value.kind != kind && value.kind != other) throw NeedsJsonParser{};
     return value;

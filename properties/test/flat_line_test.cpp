@@ -81,13 +81,21 @@ TEST(FlatLine, ReadsWhitespaceRepeatsNullAndTheEdgesOfSixtyFourBits) {
   EXPECT_EQ(flat.find("a")->non_negative, 2u) << "the parser keeps the last of a repeated name";
 }
 
-// Names are found by a hash of their first eight bytes and their length: names that share those bytes, names
-// of every length up to past eight, names absent, and a line with as many fields as a scanned line may have.
+// Names are found by a hash of their first eight bytes and their length and told apart by their first sixteen
+// bytes, then the rest: names that share those bytes, names of every length up to past sixteen, names absent,
+// and a line with as many fields as a scanned line may have.
 TEST(FlatLine, TellsApartNamesThatShareTheirFirstBytes) {
   FlatLine flat;
   ASSERT_TRUE(flat.scan(R"({"valid_until":1,"valid_until_local":2,"valid_un":3,"valid_u":4,"":5,"v":6})"));
   EXPECT_TRUE(same_as_parser(R"({"valid_until":1,"valid_until_local":2,"valid_un":3,"valid_u":4,"":5,"v":6})", flat));
   for (const char* absent : {"valid_until_", "valid_unti", "valid", "valid_until_locaL", "w", "vv"}) {
+    EXPECT_EQ(flat.find(absent), nullptr) << absent;
+  }
+  const std::string long_names =
+      R"({"replication_lag_max_us":1,"replication_lag_max_ut":2,"replication_lag_m":3,"replication_lag_":4,"replication_lag":5})";
+  ASSERT_TRUE(flat.scan(long_names));
+  EXPECT_TRUE(same_as_parser(long_names, flat));
+  for (const char* absent : {"replication_lag_max_u", "replication_lag_max_usx", "replication_lag_n", "replication_la"}) {
     EXPECT_EQ(flat.find(absent), nullptr) << absent;
   }
   std::string full = "{";
@@ -109,6 +117,32 @@ TEST(FlatLine, LeavesToTheParserEveryLineOutsideItsShape) {
        }) {
     FlatLine flat;
     EXPECT_FALSE(flat.scan(line)) << line;
+  }
+}
+
+// A string is read eight bytes at a time: a byte that ends it or needs the parser is seen at every offset of a
+// long value and a long name.
+TEST(FlatLine, SeesEveryByteOfALongStringWhereverItIs) {
+  const std::string plain(40, 'a');
+  for (std::size_t at = 0; at < plain.size(); ++at) {
+    for (const std::string& odd : {std::string("\\\""), std::string("\\n"), std::string("\x01"), std::string("\xc3\xa9"),
+                                   std::string("\x7f"), std::string(" ")}) {
+      std::string value = plain;
+      value.replace(at, 1, odd);
+      for (const std::string& line : {"{\"a\":\"" + value + "\"}", "{\"" + value + "\":1}"}) {
+        FlatLine flat;
+        const bool plain_byte = odd == "\x7f" || odd == " ";  // an escape, a control byte or UTF-8 is the parser's
+        ASSERT_EQ(flat.scan(line), plain_byte) << line;
+        if (plain_byte) {
+          EXPECT_TRUE(same_as_parser(line, flat)) << line;
+        }
+      }
+    }
+    const std::string quoted = "{\"a\":\"" + plain.substr(0, at) + "\",\"b\":1}";
+    FlatLine flat;
+    ASSERT_TRUE(flat.scan(quoted)) << quoted;
+    EXPECT_EQ(flat.find("a")->text, plain.substr(0, at));
+    EXPECT_EQ(flat.find("b")->non_negative, 1u);
   }
 }
 
