@@ -188,6 +188,24 @@ class Fields {
   mutable Asked asked_;
 };
 
+// Times the checkers add, subtract and turn from a node's milliseconds into microseconds: bounded so that a sum of
+// two, or a difference of two millisecond times in microseconds, stays within 64 bits (the history fuzzer found
+// a node time of 1.7e17 ms overflowing a grant's deadline). 2^60 us is 36,000 years.
+constexpr std::int64_t kMaxTimeUs = std::int64_t{1} << 60;
+constexpr std::int64_t kMaxTimeMs = kMaxTimeUs / 1000;
+
+std::int64_t bounded(const Fields& in, std::string_view name, std::int64_t value, std::int64_t bound) {
+  if (value > bound || value < -bound) in.fail(fmt::format("field '{}' is out of range ({} is beyond {})", name, value, bound));
+  return value;
+}
+std::optional<std::int64_t> bounded(const Fields& in, std::string_view name, std::optional<std::int64_t> value) {
+  if (value) bounded(in, name, *value, kMaxTimeUs);
+  return value;
+}
+std::int64_t time_us_or(const Fields& in, std::string_view name, std::int64_t fallback) {
+  return bounded(in, name, in.integer_or(name, fallback), kMaxTimeUs);
+}
+
 Meta parse_meta(const Fields& in) {
   Meta meta;
   meta.schema = in.integer("schema");
@@ -195,13 +213,13 @@ Meta parse_meta(const Fields& in) {
   meta.scenario = in.string_or("scenario", "");
   meta.seed = in.unsigned_or("seed", 0);
   meta.variant = in.string_or("variant", "");
-  meta.ttl_ms = in.integer("ttl_ms");
+  meta.ttl_ms = bounded(in, "ttl_ms", in.integer("ttl_ms"), kMaxTimeMs);
   if (meta.ttl_ms < 0) in.fail("field 'ttl_ms' must not be negative");
   meta.clients = in.integer_or("clients", 0);
   meta.nodes = in.integer_or("nodes", 0);
   meta.fencing = in.boolean_or("fencing", false);
-  meta.end_us = in.integer_or("end", -1);
-  meta.replication_lag_max_us = in.integer_or("replication_lag_max_us", -1);
+  meta.end_us = time_us_or(in, "end", -1);
+  meta.replication_lag_max_us = time_us_or(in, "replication_lag_max_us", -1);
   if (meta.replication_lag_max_us < -1) in.fail("field 'replication_lag_max_us' must not be negative");
   meta.quorum = in.integer_or("quorum", 0);
   if (meta.quorum < 0) in.fail("field 'quorum' must not be negative");
@@ -245,14 +263,14 @@ Op parse_op(const Fields& in) {
     op.fn = OpFn::other;  // a function a newer workload added; the checkers here ignore it
   }
   op.key = in.string_or("key", "");
-  op.local_us = in.optional_integer("local");
+  op.local_us = bounded(in, "local", in.optional_integer("local"));
   op.token = in.string_or("token", "");
-  op.valid_until_us = in.optional_integer("valid_until");
-  op.valid_until_local_us = in.optional_integer("valid_until_local");
+  op.valid_until_us = bounded(in, "valid_until", in.optional_integer("valid_until"));
+  op.valid_until_local_us = bounded(in, "valid_until_local", in.optional_integer("valid_until_local"));
   op.fencing = in.optional_integer("fencing");
   op.detail = in.string_or("detail", "");
   op.result = in.string_or("result", "");
-  op.refused_at_us = in.optional_integer("refused_at");
+  op.refused_at_us = bounded(in, "refused_at", in.optional_integer("refused_at"));
   op.attempts = in.integer_or("attempts", 1);
   op.error = in.boolean_or("error", false);
   const std::string mode = in.string_or("mode", "write");
@@ -294,10 +312,10 @@ FaultEvent parse_fault(const Fields& in) {
   event.process = in.integer_or("process", -1);
   event.node = in.integer_or("node", -1);
   event.from = in.integer_or("from", -1);
-  event.duration_us = in.integer_or("duration_us", 0);
-  event.delta_us = in.integer_or("delta_us", 0);
+  event.duration_us = time_us_or(in, "duration_us", 0);
+  event.delta_us = time_us_or(in, "delta_us", 0);
   event.drift_ppm = in.integer_or("drift_ppm", 0);
-  event.delay_us = in.integer_or("delay_us", 0);
+  event.delay_us = time_us_or(in, "delay_us", 0);
   event.request_ppm = in.integer_or("request_ppm", 0);
   event.reply_ppm = in.integer_or("reply_ppm", 0);
   event.mode = in.string_or("mode", "");
@@ -335,9 +353,9 @@ ServerEvent parse_server(const Fields& in) {
   event.by = in.integer_or("by", -1);
   event.command = in.string_or("command", "");
   event.script = in.string_or("script", "");
-  event.node_time_ms = in.integer("node_time_ms");
-  event.expire_at_ms = in.integer_or("expire_at_ms", -1);
-  event.since_us = in.integer_or("since_us", -1);
+  event.node_time_ms = bounded(in, "node_time_ms", in.integer("node_time_ms"), kMaxTimeMs);
+  event.expire_at_ms = bounded(in, "expire_at_ms", in.integer_or("expire_at_ms", -1), kMaxTimeMs);
+  event.since_us = time_us_or(in, "since_us", -1);
   event.replicated = in.boolean_or("replicated", false);
   event.holders = in.holders();
   return event;
@@ -428,7 +446,7 @@ class HistoryReader {
   // parser is read again from the start).
   void take(const Fields& fields) {
     std::int64_t i = fields.integer("i");
-    std::int64_t t = fields.integer("t");
+    std::int64_t t = bounded(fields, "t", fields.integer("t"), kMaxTimeUs);
     std::string kind = fields.string("kind");
     // Witnesses are line indices, so they must be unique and in order; checkers walk events in time order.
     auto expected_i = static_cast<std::int64_t>(history_.events.size());

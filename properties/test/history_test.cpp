@@ -112,6 +112,24 @@ TEST(History, ErrorsOnAFieldOfTheWrongTypeQuoteTheValue) {
             "history line 1: field 'lock_keys' must be an array");
 }
 
+// The checkers add times and turn a node's milliseconds into microseconds: a time beyond 2^60 us (or its
+// milliseconds) is refused at parse time, naming the field, before any of that arithmetic could overflow (the
+// history fuzzer: a node time of 1.7e17 ms overflowed mutual_exclusion_server's grant).
+TEST(History, TimesBeyondWhatTheCheckersCanAddAreRefused) {
+  std::string meta = std::string(kMeta) + "\n";
+  const std::string server = R"({"i":1,"t":1,"kind":"server","node":0,"event":"created","key":"k","by":0,)";
+  EXPECT_EQ(parse_error(meta + server + R"("node_time_ms":176722555555600000,"expire_at_ms":1767225602000})"),
+            "history line 2: field 'node_time_ms' is out of range (176722555555600000 is beyond 1152921504606846)");
+  EXPECT_EQ(parse_error(meta + server + R"("node_time_ms":0,"expire_at_ms":-1152921504606847})"),
+            "history line 2: field 'expire_at_ms' is out of range (-1152921504606847 is beyond 1152921504606846)");
+  EXPECT_EQ(parse_error(meta + R"({"i":1,"t":1152921504606846977,"kind":"end"})"),
+            "history line 2: field 't' is out of range (1152921504606846977 is beyond 1152921504606846976)");
+  EXPECT_EQ(parse_error(meta + R"({"i":1,"t":1,"kind":"op","type":"ok","process":0,"f":"acquire","token":"a",)"
+                               R"("valid_until":-1152921504606846977})"),
+            "history line 2: field 'valid_until' is out of range (-1152921504606846977 is beyond 1152921504606846976)");
+  EXPECT_EQ(parse_error(meta + server + R"("node_time_ms":1152921504606846,"expire_at_ms":-1})"), "no error");
+}
+
 TEST(History, ReadsTheSameFromLinesAsFromText) {
   const std::vector<std::string> lines = {
       kMeta,
