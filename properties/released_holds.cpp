@@ -99,9 +99,13 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
       // hold counted again with no line saying so (F10). Every count on that node is in doubt until a freeing.
       if (fault->is(sim::FaultKind::node_restart) && fault->mode == "aof_everysec") {
         aof_restarted_at[fault->node] = fault->t;
+        // Every process that wrote there, not only those that had counted a hold: an acquire still in flight may
+        // have made the older copy (the gate at 1000 runs, seed 665).
+        for (const auto& [id, written] : written_on) {
+          if (written.node == fault->node) maybe_counted.insert(id);
+        }
         for (const auto& [id, holds] : depth) {
-          const auto node = written_on.find(id);
-          if (node == written_on.end() || node->second.node == fault->node) maybe_counted.insert(id);
+          if (written_on.count(id) == 0) maybe_counted.insert(id);
         }
         std::erase_if(watches, [&](const auto& entry) { return entry.second.nodes.count(fault->node) > 0; });
       }
