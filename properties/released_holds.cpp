@@ -61,6 +61,12 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
   std::map<NodeKey, KeyOwner> named;
   MasterRoles roles;
   std::vector<ReleasedHoldLeft> found;
+  // A process whose count sits on no node we saw change the key (a hold from a reply alone): in doubt.
+  const auto doubt_counts_written_nowhere = [&] {
+    for (const auto& [id, holds] : depth) {
+      if (written_on.count(id) == 0) maybe_counted.insert(id);
+    }
+  };
   const auto report = [&](const ProcessKey& id, const ServerEvent& server, const std::string& what) {
     const Watch& watch = watches.at(id);
     found.push_back({{watch.release_ok->i, server.i},
@@ -104,9 +110,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
         for (const auto& [id, written] : written_on) {
           if (written.node == fault->node) maybe_counted.insert(id);
         }
-        for (const auto& [id, holds] : depth) {
-          if (written_on.count(id) == 0) maybe_counted.insert(id);
-        }
+        doubt_counts_written_nowhere();
         std::erase_if(watches, [&](const auto& entry) { return entry.second.nodes.count(fault->node) > 0; });
       }
       // A replica out of sync: its link cut, until a heal; or the node down, until its own promotion (once back
@@ -135,9 +139,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
           if (lag_us >= 0 && written.t < in_sync_until_us - lag_us) continue;  // replicated by then
           maybe_counted.insert(id);
         }
-        for (const auto& [id, holds] : depth) {
-          if (written_on.count(id) == 0) maybe_counted.insert(id);  // its count is on no node we saw: in doubt
-        }
+        doubt_counts_written_nowhere();
         replica_cut_at.erase(fault->node);  // a master now: what it has is what it serves
         replica_crashed_at.erase(fault->node);
       }
