@@ -129,6 +129,61 @@ bool FlatLine::scan(std::string_view line) {
   return false;
 }
 
+bool FlatLine::assign(std::int64_t index, const sim::History::LineView& line) {
+  size_ = 0;
+  slots_.fill(0);
+  if (!line.text.empty()) return false;
+  const auto add_integer = [this](std::string_view name, std::int64_t value) {
+    Field& field = fields_[size_];
+    field.name = name;
+    field.value = FlatValue{};
+    // As the JSON parser keeps a number: unsigned unless negative.
+    if (value < 0) {
+      field.value.kind = FlatValue::Kind::integer;
+      field.value.integer = value;
+    } else {
+      field.value.kind = FlatValue::Kind::non_negative;
+      field.value.non_negative = static_cast<std::uint64_t>(value);
+    }
+  };
+  const auto file = [this] {
+    fields_[size_].key = key_of(fields_[size_].name);
+    this->index(size_);
+    ++size_;
+  };
+  add_integer("i", index);
+  file();
+  add_integer("t", line.t_us);
+  file();
+  fields_[size_].name = "kind";
+  fields_[size_].value = FlatValue{FlatValue::Kind::string, false, 0, 0, line.kind};
+  file();
+  sim::HistoryFieldReader reader(line.fields);
+  sim::HistoryField recorded;
+  // Bounded: at most kMaxFields passes.
+  while (reader.next(recorded)) {
+    if (size_ == kMaxFields) return false;
+    switch (recorded.type) {
+      case sim::HistoryField::Type::signed_integer: add_integer(recorded.name, recorded.signed_value); break;
+      case sim::HistoryField::Type::unsigned_integer:
+        fields_[size_].name = recorded.name;
+        fields_[size_].value = FlatValue{FlatValue::Kind::non_negative, false, 0, recorded.unsigned_value, {}};
+        break;
+      case sim::HistoryField::Type::boolean:
+        fields_[size_].name = recorded.name;
+        fields_[size_].value = FlatValue{FlatValue::Kind::boolean, recorded.boolean, 0, 0, {}};
+        break;
+      case sim::HistoryField::Type::string:
+        fields_[size_].name = recorded.name;
+        fields_[size_].value = FlatValue{FlatValue::Kind::string, false, 0, 0, recorded.text};
+        break;
+      case sim::HistoryField::Type::json: return false;
+    }
+    file();
+  }
+  return true;
+}
+
 void FlatLine::index(std::size_t index) {
   const Field& field = fields_[index];
   // Bounded: at most kMaxFields of the kSlots slots are taken.

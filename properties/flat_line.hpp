@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "model/history.hpp"
+
 namespace lockcheck::properties {
 
 struct FlatValue {
@@ -26,6 +28,10 @@ class FlatLine {
  public:
   // Reads `line`; false when it is not a flat object of such values (or has more than kMaxFields fields).
   bool scan(std::string_view line);
+  // A line the simulator recorded (i, t, kind and its fields), read without text; false when a field's value
+  // is JSON text (an array, an object, a string nlohmann escapes) or the line has more than kMaxFields
+  // fields: such a line goes to the JSON parser as text.
+  bool assign(std::int64_t index, const sim::History::LineView& line);
   // The named field (the last one when a name repeats: the JSON parser keeps the last); nullptr when absent.
   // Inline and hashed (a parsed event asks for each of its fields by name, present or not: a dozen lookups
   // per line, which a walk over the fields made a third of parsing).

@@ -414,6 +414,22 @@ class HistoryReader {
   // `lines`: how many lines are coming, when known (an event per line at most).
   explicit HistoryReader(std::size_t lines = 0) { history_.events.reserve(lines); }
 
+  // A line the simulator recorded: its fields read as they were recorded, or (a value only the JSON parser
+  // reads) its text.
+  void recorded(const sim::History& history, std::size_t index) {
+    if (flat_.assign(static_cast<std::int64_t>(index), history.line(index))) {
+      ++line_number_;
+      try {
+        take(Fields(flat_, line_number_));
+        return;
+      } catch (const NeedsJsonParser&) {
+        // A field of another type than wanted: the parser reads the line's text and says what is wrong.
+      }
+      --line_number_;
+    }
+    line(history.line_text(index));
+  }
+
   void line(std::string_view text) {
     ++line_number_;
     if (text.find_first_not_of(" \t\r") == std::string_view::npos) return;
@@ -520,6 +536,12 @@ History parse_history(std::string_view text) {
     reader.line(text.substr(begin, end - begin));
     begin = end + 1;
   }
+  return std::move(reader).finish();
+}
+
+History parse_history(const sim::History& recorded) {
+  HistoryReader reader(recorded.size());
+  for (std::size_t index = 0; index < recorded.size(); ++index) reader.recorded(recorded, index);
   return std::move(reader).finish();
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "model/fault.hpp"
+#include "model/history.hpp"
 
 namespace lockcheck::properties {
 
@@ -64,6 +65,7 @@ struct Meta {
     std::string key;
     std::string lock;     // the key client ops name
     bool shared = false;  // "mode": "read": held jointly by the readers; "write": by one owner
+    bool operator==(const DerivedKey&) const = default;
   };
   std::vector<DerivedKey> lock_keys;
   // "script_files": {sha1: file name} of the user's scripts (variant "script"), so a server line's "script"
@@ -74,6 +76,8 @@ struct Meta {
   // counts neither a retry inside the acquire nor a background refresh (tools/judge/PROTOCOL.md, "Validity").
   // Empty when absent.
   std::set<std::int64_t> estimated_validity;
+
+  bool operator==(const Meta&) const = default;
 };
 
 enum class OpType : std::uint8_t { invoke, ok, fail, info };
@@ -106,6 +110,8 @@ struct Op {
   std::int64_t attempts = 1;
   bool shared = false;  // "mode":"read": a shared (read) acquisition of a read-write lock; absent = write
   bool error = false;   // "error":true: the server refused the command (CROSSSLOT, ...), `detail` says how
+
+  bool operator==(const Op&) const = default;
 };
 
 // The protected register: reads and writes inside the critical section.
@@ -123,6 +129,8 @@ struct ResourceEvent {
   std::optional<std::int64_t> fencing;
   bool accepted = true;
   bool stale = false;                        // writes only
+
+  bool operator==(const ResourceEvent&) const = default;
 };
 
 // What the nemesis did. Fields a fault kind does not use keep their defaults (-1 / 0 / "").
@@ -145,6 +153,8 @@ struct FaultEvent {
   // failover: the old master, alive and cut off, still believes it is the master and keeps what it granted
   // on its side (a Sentinel or cluster split-brain) instead of being fenced off at the failover.
   bool from_serving = false;
+
+  bool operator==(const FaultEvent&) const = default;
 
   bool is(sim::FaultKind of) const { return kind == of; }
   bool is(sim::FaultFollowUp of) const { return follow_up == of; }
@@ -174,6 +184,7 @@ std::string_view to_string(ServerEventKind kind);
 struct Holder {
   std::string token;
   bool write = false;  // "mode": "write"; else a read (shared) hold
+  bool operator==(const Holder&) const = default;
 };
 
 // A fact a node recorded about one key.
@@ -199,6 +210,8 @@ struct ServerEvent {
   // Extension: every holder in the key's hash after the event (read-write locks with one field per holder);
   // nullopt when the line has no `holders` (string locks, single-owner hashes, a key that is gone).
   std::optional<std::vector<Holder>> holders;
+
+  bool operator==(const ServerEvent&) const = default;
 };
 
 using Event = std::variant<Meta, Op, ResourceEvent, FaultEvent, ServerEvent>;
@@ -211,6 +224,8 @@ struct History {
   bool closed = false;
   std::int64_t closed_at_us = -1;  // its t
 
+  bool operator==(const History&) const = default;
+
   // The true time the run ends: meta "end" when given, else the last event's t.
   std::int64_t end_us() const;
 };
@@ -221,6 +236,9 @@ History parse_history(std::string_view text);
 // The same history given as its lines, each without its newline: a simulated run's lines as they are kept
 // in memory, judged without first joining them into one text.
 History parse_history_lines(std::span<const std::string> lines);
+// A simulated run's history as the simulator recorded it, read without rendering it as text (the same events
+// and errors as parsing its lines()).
+History parse_history(const sim::History& recorded);
 
 std::int64_t event_index(const Event& event);  // its "i"
 std::int64_t event_time(const Event& event);   // its "t"

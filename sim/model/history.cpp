@@ -47,105 +47,55 @@ void append_integer(std::string& out, Integer value) {
   out.append(digits, end);
 }
 
-bool plain(std::string_view text) {
-  unsigned char needs = 0;
-  for (const char c : text) needs |= kEscape[static_cast<unsigned char>(c)];
-  return needs == 0;
-}
-
-// One field written in a stack buffer and appended to the line at once: a line has about ten fields, and
-// each std::string append costs more than copying its few bytes.
-class Piece {
- public:
-  static constexpr std::size_t kMaxName = 64;
-  static constexpr std::size_t kMaxString = 160;
-
-  // `,"field":` when the name needs no escaping (the literal names the simulator writes); false otherwise,
-  // and the caller writes the field the general way.
-  bool name(std::string_view field) { return quoted(field, kMaxName, ",\"", "\":"); }
-  // A string that needs no escaping, within kMaxString; false otherwise.
-  bool string(std::string_view text) { return quoted(text, kMaxString, "\"", "\""); }
-  template <typename Integer>
-  void integer(Integer value) {
-    size_ = static_cast<std::size_t>(std::to_chars(data_ + size_, data_ + sizeof data_, value).ptr - data_);
-  }
-  void put(std::string_view text) {
-    std::memcpy(data_ + size_, text.data(), text.size());
-    size_ += text.size();
-  }
-  std::string_view view() const { return {data_, size_}; }
-
- private:
-  bool quoted(std::string_view text, std::size_t max, std::string_view open, std::string_view close) {
-    if (text.size() > max || !plain(text)) return false;
-    put(open);
-    put(text);
-    put(close);
-    return true;
-  }
-
-  char data_[kMaxName + kMaxString + 32];
-  std::size_t size_ = 0;
-};
-
 }  // namespace
 
-HistoryLine::HistoryLine(std::int64_t t_us, std::string_view kind) : t_us_(t_us) {
-  text_.reserve(256);  // one allocation for a typical line, which History::record then keeps
-  Piece piece;
-  piece.put(",\"t\":");
-  piece.integer(t_us);
-  piece.put(",\"kind\":");
-  if (piece.string(kind)) {
-    text_ += piece.view();
-    return;
-  }
-  text_ += piece.view();
-  append_string(text_, kind);
+HistoryLine::HistoryLine(std::int64_t t_us, std::string_view kind) : t_us_(t_us), kind_(kind) {
+  fields_.reserve(192);  // one allocation for a typical line, which History::record then keeps
 }
 
-void HistoryLine::name(std::string_view name) {
-  text_ += ',';
-  append_string(text_, name);
-  text_ += ':';
+char* HistoryLine::begin_field(HistoryField::Type type, std::string_view name, std::size_t value_size) {
+  LOCKCHECK_ASSERT(name.size() <= UINT16_MAX);
+  const std::size_t at = fields_.size();
+  fields_.resize(at + 3 + name.size() + value_size);
+  char* out = fields_.data() + at;
+  out[0] = static_cast<char>(type);
+  const auto name_size = static_cast<std::uint16_t>(name.size());
+  std::memcpy(out + 1, &name_size, 2);
+  std::memcpy(out + 3, name.data(), name.size());
+  return out + 3 + name.size();
 }
 
-// One body for both integer kinds: the field name and digits through the short-line Piece when they fit.
-template <typename Integer>
-HistoryLine& HistoryLine::add_integer(std::string_view field, Integer value) {
-  if (Piece piece; piece.name(field)) {
-    piece.integer(value);
-    text_ += piece.view();
-    return *this;
-  }
-  name(field);
-  append_integer(text_, value);
+HistoryLine& HistoryLine::add_signed(std::string_view field, std::int64_t value) {
+  std::memcpy(begin_field(HistoryField::Type::signed_integer, field, 8), &value, 8);
   return *this;
 }
 
-HistoryLine& HistoryLine::add_signed(std::string_view field, std::int64_t value) { return add_integer(field, value); }
-
-HistoryLine& HistoryLine::add_unsigned(std::string_view field, std::uint64_t value) { return add_integer(field, value); }
+HistoryLine& HistoryLine::add_unsigned(std::string_view field, std::uint64_t value) {
+  std::memcpy(begin_field(HistoryField::Type::unsigned_integer, field, 8), &value, 8);
+  return *this;
+}
 
 HistoryLine& HistoryLine::add(std::string_view field, bool value) {
-  if (Piece piece; piece.name(field)) {
-    piece.put(value ? "true" : "false");
-    text_ += piece.view();
-    return *this;
-  }
-  name(field);
-  text_ += value ? "true" : "false";
+  *begin_field(HistoryField::Type::boolean, field, 1) = value ? 1 : 0;
+  return *this;
+}
+
+HistoryLine& HistoryLine::add_text(HistoryField::Type type, std::string_view field, std::string_view text) {
+  LOCKCHECK_ASSERT(text.size() <= UINT32_MAX);
+  char* out = begin_field(type, field, 4 + text.size());
+  const auto size = static_cast<std::uint32_t>(text.size());
+  std::memcpy(out, &size, 4);
+  std::memcpy(out + 4, text.data(), text.size());
   return *this;
 }
 
 HistoryLine& HistoryLine::add(std::string_view field, std::string_view value) {
-  if (Piece piece; piece.name(field) && piece.string(value)) {
-    text_ += piece.view();
-    return *this;
-  }
-  name(field);
-  append_string(text_, value);
-  return *this;
+  unsigned char needs = 0;
+  for (const char c : value) needs |= kEscape[static_cast<unsigned char>(c)];
+  // Control characters and bytes beyond ASCII are nlohmann's to escape, and invalid UTF-8 its to refuse, here
+  // and now as when lines were written as they were recorded.
+  if ((needs & 2) != 0) return add_text(HistoryField::Type::json, field, Json(std::string(value)).dump());
+  return add_text(HistoryField::Type::string, field, value);
 }
 
 HistoryLine& HistoryLine::add(std::string_view field, const Json& value) {
@@ -157,10 +107,44 @@ HistoryLine& HistoryLine::add(std::string_view field, const Json& value) {
     case Json::value_t::string: return add(field, std::string_view(value.get_ref<const std::string&>()));
     default: break;
   }
-  name(field);
-  text_ += value.dump();
-  return *this;
+  return add_text(HistoryField::Type::json, field, value.dump());
 }
+
+namespace {
+
+// `{"i":N` (when numbered) `,"t":T,"kind":"K"`, each field, `}`: the text of one recorded line.
+void render_line(std::string& out, const std::int64_t* index, std::int64_t t_us, std::string_view kind,
+                 std::string_view fields) {
+  out.reserve(out.size() + 64 + fields.size() * 2);
+  if (index != nullptr) {
+    out += "{\"i\":";
+    append_integer(out, *index);
+    out += ",\"t\":";
+  } else {
+    out += "{\"t\":";
+  }
+  append_integer(out, t_us);
+  out += ",\"kind\":";
+  append_string(out, kind);
+  HistoryFieldReader reader(fields);
+  HistoryField field;
+  // Bounded: each pass consumes one field of a finite encoding.
+  while (reader.next(field)) {
+    out += ',';
+    append_string(out, field.name);
+    out += ':';
+    switch (field.type) {
+      case HistoryField::Type::signed_integer: append_integer(out, field.signed_value); break;
+      case HistoryField::Type::unsigned_integer: append_integer(out, field.unsigned_value); break;
+      case HistoryField::Type::boolean: out += field.boolean ? "true" : "false"; break;
+      case HistoryField::Type::string: append_string(out, field.text); break;
+      case HistoryField::Type::json: out += field.text; break;
+    }
+  }
+  out += '}';
+}
+
+}  // namespace
 
 void History::record(std::int64_t t_us, const char* kind, const Json& fields) {
   // A field named like the three leading ones would replace it in place; only the Json path does that.
@@ -173,7 +157,7 @@ void History::record(std::int64_t t_us, const char* kind, const Json& fields) {
     line["t"] = t_us;
     line["kind"] = kind;
     for (const auto& [name, value] : fields.items()) line[name] = value;
-    lines_.push_back(line.dump());
+    lines_.push_back(Line{t_us, kind, {}, line.dump()});
     return;
   }
   HistoryLine line(t_us, kind);
@@ -182,25 +166,37 @@ void History::record(std::int64_t t_us, const char* kind, const Json& fields) {
 }
 
 std::string HistoryLine::unnumbered() && {
-  text_[0] = '{';  // the constructor's `,"t":`
-  text_ += '}';
-  return std::move(text_);
+  std::string text;
+  render_line(text, nullptr, t_us_, kind_, fields_);
+  return text;
 }
 
 void History::record(HistoryLine&& line) {
   LOCKCHECK_ASSERT(line.t_us_ >= last_t_us_);  // lines are recorded in true-time order
   last_t_us_ = line.t_us_;
-  char prefix[32] = "{\"i\":";
-  const auto end = std::to_chars(prefix + 5, prefix + sizeof prefix, static_cast<std::int64_t>(lines_.size())).ptr;
-  std::string& text = line.text_;
-  text.insert(0, prefix, static_cast<std::size_t>(end - prefix));
-  text += '}';
-  lines_.push_back(std::move(text));
+  lines_.push_back(Line{line.t_us_, std::move(line.kind_), std::move(line.fields_), {}});
+}
+
+std::string History::line_text(std::size_t index) const {
+  const Line& line = lines_[index];
+  if (!line.text.empty()) return line.text;
+  std::string text;
+  const auto number = static_cast<std::int64_t>(index);
+  render_line(text, &number, line.t_us, line.kind, line.fields);
+  return text;
+}
+
+const std::vector<std::string>& History::lines() const {
+  const std::lock_guard lock(text_.mutex);
+  std::vector<std::string>& rendered = text_.lines;
+  // Bounded: one pass per line not yet rendered.
+  for (std::size_t index = rendered.size(); index < lines_.size(); ++index) rendered.push_back(line_text(index));
+  return rendered;
 }
 
 std::string History::jsonl() const {
   std::string text;
-  for (const auto& line : lines_) {
+  for (const auto& line : lines()) {
     text += line;
     text += '\n';
   }
@@ -209,7 +205,7 @@ std::string History::jsonl() const {
 
 std::uint64_t History::hash() const {
   std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (const auto& line : lines_) {
+  for (const auto& line : lines()) {
     for (unsigned char c : line) {
       hash ^= c;
       hash *= 0x100000001b3ULL;

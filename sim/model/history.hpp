@@ -1,8 +1,13 @@
 #pragma once
-// The run's history, one JSON object per line in the schema of sim/README.md. Lines are rendered as they
-// are recorded (fields in a fixed order, integers only), so equal runs give byte-identical text.
+// The run's history, one JSON object per line in the schema of sim/README.md. Lines are recorded as their
+// fields (names and typed values, in the order they are added) and rendered as text when text is asked for
+// (lines(), jsonl(), hash()): fields in that fixed order, integers only, so equal runs give byte-identical text.
+// The checkers read the recorded fields without any text in between (properties::parse_history of a
+// History): writing a run's text and scanning it back cost explore a fifth of its runs.
 #include <concepts>
 #include <cstdint>
+#include <cstring>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,11 +18,65 @@ namespace lockcheck::sim {
 
 using Json = nlohmann::ordered_json;
 
-// One line's fields, written straight as text in the order they are added: the hot callers' path (a client's
-// ops, a node's key events, the resource), which builds no Json tree. The text is exactly what dumping the
-// ordered_json object with the same fields in the same order gives (nlohmann's escaping; anything beyond
-// printable ASCII is escaped by nlohmann itself), so History::record(t, kind, Json) and this agree byte for
-// byte. Each name must appear once, as in a Json object built by insertion.
+// One recorded field, as HistoryLine was given it. Views point into the History (or line) that holds it.
+struct HistoryField {
+  enum class Type : std::uint8_t {
+    signed_integer,
+    unsigned_integer,
+    boolean,
+    string,  // `text` is the value itself, which needs at most '"' and '\' escaped in JSON
+    json,    // `text` is the value's JSON text (arrays, objects, floats, strings nlohmann escapes)
+  };
+  Type type = Type::signed_integer;
+  std::string_view name;
+  std::int64_t signed_value = 0;
+  std::uint64_t unsigned_value = 0;
+  bool boolean = false;
+  std::string_view text;
+};
+
+// Reads the fields of one recorded line in order (the encoding HistoryLine writes).
+class HistoryFieldReader {
+ public:
+  explicit HistoryFieldReader(std::string_view bytes) : bytes_(bytes) {}
+  // The next field into `out`; false after the last.
+  bool next(HistoryField& out) {
+    if (at_ >= bytes_.size()) return false;
+    out.type = static_cast<HistoryField::Type>(bytes_[at_]);
+    const std::size_t name_size = read_u16(at_ + 1);
+    out.name = bytes_.substr(at_ + 3, name_size);
+    at_ += 3 + name_size;
+    switch (out.type) {
+      case HistoryField::Type::signed_integer: std::memcpy(&out.signed_value, bytes_.data() + at_, 8); at_ += 8; break;
+      case HistoryField::Type::unsigned_integer: std::memcpy(&out.unsigned_value, bytes_.data() + at_, 8); at_ += 8; break;
+      case HistoryField::Type::boolean: out.boolean = bytes_[at_] != 0; at_ += 1; break;
+      case HistoryField::Type::string:
+      case HistoryField::Type::json: {
+        std::uint32_t size = 0;
+        std::memcpy(&size, bytes_.data() + at_, 4);
+        out.text = bytes_.substr(at_ + 4, size);
+        at_ += 4 + size;
+        break;
+      }
+    }
+    return true;
+  }
+
+ private:
+  std::size_t read_u16(std::size_t at) const {
+    std::uint16_t value = 0;
+    std::memcpy(&value, bytes_.data() + at, 2);
+    return value;
+  }
+  std::string_view bytes_;
+  std::size_t at_ = 0;
+};
+
+// One line's fields in the order they are added: the hot callers' path (a client's ops, a node's key events,
+// the resource). Rendered, the text is exactly what dumping the ordered_json object with the same fields in
+// the same order gives (nlohmann's escaping; anything beyond printable ASCII is escaped by nlohmann itself),
+// so History::record(t, kind, Json) and this agree byte for byte. Each name must appear once, as in a Json
+// object built by insertion.
 class HistoryLine {
  public:
   HistoryLine(std::int64_t t_us, std::string_view kind);
@@ -46,30 +105,85 @@ class HistoryLine {
   friend class History;
   HistoryLine& add_signed(std::string_view name, std::int64_t value);
   HistoryLine& add_unsigned(std::string_view name, std::uint64_t value);
-  template <typename Integer>
-  HistoryLine& add_integer(std::string_view name, Integer value);
-  void name(std::string_view name);
+  // Appends a field's type and name and makes room for `value_size` bytes of its value, which it returns.
+  char* begin_field(HistoryField::Type type, std::string_view name, std::size_t value_size);
+  HistoryLine& add_text(HistoryField::Type type, std::string_view name, std::string_view text);
 
   std::int64_t t_us_;
-  // `,"t":T,"kind":"K"` and the fields; History::record puts `{"i":N` in front and `}` behind.
-  std::string text_;
+  std::string kind_;
+  std::string fields_;  // HistoryFieldReader's encoding
 };
 
 class History {
  public:
   // Appends one line: `fields` are written after "i", "t" and "kind", in their order.
   void record(std::int64_t t_us, const char* kind, const Json& fields);
-  // The same, from fields already written as text.
+  // The same, from fields already typed.
   void record(HistoryLine&& line);
 
-  const std::vector<std::string>& lines() const { return lines_; }
+  // One recorded line: its "t" and "kind" and its fields (HistoryFieldReader), or, for a line recorded from a
+  // Json object that names "i", "t" or "kind" itself, only its text.
+  struct LineView {
+    std::int64_t t_us = 0;
+    std::string_view kind;
+    std::string_view fields;
+    std::string_view text;  // non-empty only for such a line
+  };
+  std::size_t size() const { return lines_.size(); }
+  LineView line(std::size_t index) const {
+    const Line& at = lines_[index];
+    return LineView{at.t_us, at.kind, at.fields, at.text};
+  }
+  // Line `index` as text, without a newline.
+  std::string line_text(std::size_t index) const;
+
+  // Every line as text (rendered once, on the first call after a line was recorded).
+  const std::vector<std::string>& lines() const;
   std::string jsonl() const;
   // FNV-1a 64 over the JSONL text: what determinism tests compare.
   std::uint64_t hash() const;
 
  private:
+  struct Line {
+    std::int64_t t_us = 0;
+    std::string kind;
+    std::string fields;
+    std::string text;
+  };
+  // The rendered text, kept once asked for, under a mutex: a const History may be read from two threads.
+  // Copied and moved with the lines (a mutex is neither).
+  struct Text {
+    Text() = default;
+    Text(const Text& other) : lines(other.copy()) {}
+    Text(Text&& other) noexcept : lines(other.take()) {}
+    Text& operator=(const Text& other) {
+      if (this != &other) set(other.copy());
+      return *this;
+    }
+    Text& operator=(Text&& other) noexcept {
+      if (this != &other) set(other.take());
+      return *this;
+    }
+    ~Text() = default;
+    std::vector<std::string> copy() const {
+      const std::lock_guard lock(mutex);
+      return lines;
+    }
+    std::vector<std::string> take() noexcept {
+      const std::lock_guard lock(mutex);
+      return std::move(lines);
+    }
+    void set(std::vector<std::string> from) {
+      const std::lock_guard lock(mutex);
+      lines = std::move(from);
+    }
+    mutable std::mutex mutex;
+    mutable std::vector<std::string> lines;
+  };
+
   std::int64_t last_t_us_ = 0;
-  std::vector<std::string> lines_;
+  std::vector<Line> lines_;
+  Text text_;
 };
 
 }  // namespace lockcheck::sim

@@ -32,7 +32,7 @@ using Outcome = RunOutcome;
 // that checker alone; the other ten would cost as much again and could make no find.
 Outcome run_plan(const RunPlan& plan, const std::string& only_property) {
   const sim::RunResult run = sim::simulate(plan.config, plan.seed);
-  const properties::History history = properties::parse_history_lines(run.history.lines());
+  const properties::History history = properties::parse_history(run.history);
   // A user script outside its contract is bad input, not a find: the search stops on it (exit 2).
   if (const auto breach = properties::first_script_contract_breach(history)) {
     throw std::invalid_argument(fmt::format("a lock script broke its contract in a run (seed {}, {}); scenarios/README.md, "
@@ -604,7 +604,7 @@ void Explorer::learn_from_minimal_run(Find& find, bool tell_story) {
   if (minimal_is_plan && !tell_story) return;
   // One simulation serves both: the marks and the story.
   const properties::History history =
-      properties::parse_history_lines(sim::simulate(find.minimal.config, find.minimal.seed).history.lines());
+      properties::parse_history(sim::simulate(find.minimal.config, find.minimal.seed).history);
   if (!minimal_is_plan) {
     // The minimal run is a run of the search too: a mark it reaches is reached (a find under a clock jump while
     // the lock was held must not leave that mark "never").

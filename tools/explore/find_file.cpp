@@ -57,7 +57,7 @@ WrittenFind write_find(const Find& find, const sim::Scenario::Scripts& scripts, 
     written.problem = "the file's history differs from the minimal run's (a setting the file format cannot state)";
     return written;
   }
-  written.reproduced = shrink::judge_history(properties::parse_history_lines(from_file.history.lines()), find.selector()).violated();
+  written.reproduced = shrink::judge_history(properties::parse_history(from_file.history), find.selector()).violated();
   if (!written.reproduced) written.problem = "the file's run does not violate the property";
   return written;
 }

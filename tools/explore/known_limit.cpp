@@ -93,7 +93,7 @@ std::optional<KnownLimit> known_limit_of_run(std::string_view property, const si
   std::vector<sim::FaultSpec> faults = config.faults;
   if (const auto scheduled = known_limit(property, faults, fencing, tags)) return scheduled;
   if (config.cluster.shards == 0 && config.sentinel.sentinels == 0) return std::nullopt;
-  const properties::History history = properties::parse_history_lines(sim::simulate(config, seed).history.lines());
+  const properties::History history = properties::parse_history(sim::simulate(config, seed).history);
   for (const properties::Event& event : history.events) {
     const auto* fault = std::get_if<properties::FaultEvent>(&event);
     if (fault == nullptr || !fault->is(sim::FaultKind::failover)) continue;
@@ -126,7 +126,7 @@ std::optional<std::string> shown_by_the_run(std::string_view property, const pro
   const bool client_level = property == "mutual_exclusion_client" ||
                             (property == "mutual_exclusion_resource" && fencing == sim::Fencing::off);
   if (!client_level) return std::nullopt;
-  const properties::History history = properties::parse_history_lines(sim::simulate(config, seed).history.lines());
+  const properties::History history = properties::parse_history(sim::simulate(config, seed).history);
   const properties::Verdict server = properties::check_mutual_exclusion_server(history);
   if (server.outcome == properties::Outcome::violated && properties::taken_by_a_fault(server)) {
     return "on the nodes, " + server.cause;

@@ -104,7 +104,7 @@ struct Tried {
 };
 
 Tried try_run(const sim::RunConfig& config, std::uint64_t seed, const std::string& property) {
-  const properties::History history = properties::parse_history_lines(sim::simulate(config, seed).history.lines());
+  const properties::History history = properties::parse_history(sim::simulate(config, seed).history);
   Tried tried{shrink::judge_history(history, property), {}};
   for (const properties::Event& event : history.events) {
     const auto* server = std::get_if<properties::ServerEvent>(&event);

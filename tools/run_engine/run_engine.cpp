@@ -91,7 +91,7 @@ SeedRun run_one(const sim::Scenario& scenario, std::uint64_t seed, const RunOpti
           << (run ? run->history.jsonl() : jsonl);
     }
     const properties::History history =
-        run ? properties::parse_history_lines(run->history.lines()) : properties::parse_history(jsonl);
+        run ? properties::parse_history(run->history) : properties::parse_history(jsonl);
     out.verdicts = properties::check_all(history);
     // `[expect] progress = "starved"`: the scenario's claim that nothing can be acquired, judged per seed.
     for (const sim::Expectation& expectation : scenario.expectations) {

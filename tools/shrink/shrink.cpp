@@ -10,7 +10,7 @@
 namespace lockcheck::shrink {
 
 Judged judge_run(const sim::RunConfig& config, std::uint64_t seed, const std::string& property) {
-  return judge_history(properties::parse_history_lines(sim::simulate(config, seed).history.lines()), property);
+  return judge_history(properties::parse_history(sim::simulate(config, seed).history), property);
 }
 
 Judged judge_history(const properties::History& history, const std::string& selector) {
