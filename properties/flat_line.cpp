@@ -119,7 +119,6 @@ bool FlatLine::scan(std::string_view line) {
     Field& field = fields_[size_];
     field.value = FlatValue{};
     if (!in.string(field.name) || !in.take(':') || !scan_value(in, field.value)) return false;
-    field.key = key_of(field.name);
     index(size_);
     if (in.take(',')) continue;
     if (!in.take('}')) return false;
@@ -147,7 +146,6 @@ bool FlatLine::assign(std::int64_t index, const sim::History::LineView& line) {
     }
   };
   const auto file = [this] {
-    fields_[size_].key = key_of(fields_[size_].name);
     this->index(size_);
     ++size_;
   };
@@ -187,9 +185,9 @@ bool FlatLine::assign(std::int64_t index, const sim::History::LineView& line) {
 void FlatLine::index(std::size_t index) {
   const Field& field = fields_[index];
   // Bounded: at most kMaxFields of the kSlots slots are taken.
-  for (std::size_t slot = slot_of(field.key, field.name.size());; slot = (slot + 1) % kSlots) {
+  for (std::size_t slot = slot_of(field.name);; slot = (slot + 1) % kSlots) {
     const std::uint8_t at = slots_[slot];
-    if (at == 0 || named(fields_[at - 1], field.name, field.key)) {
+    if (at == 0 || same_name(fields_[at - 1].name, field.name)) {
       slots_[slot] = static_cast<std::uint8_t>(index + 1);
       return;
     }

@@ -98,6 +98,11 @@ TEST(FlatLine, TellsApartNamesThatShareTheirFirstBytes) {
   for (const char* absent : {"replication_lag_max_u", "replication_lag_max_usx", "replication_lag_n", "replication_la"}) {
     EXPECT_EQ(flat.find(absent), nullptr) << absent;
   }
+  // The same length and the same first, middle and last bytes: one slot, told apart by the whole name.
+  const std::string same_slot = R"({"axmya":1,"aymxa":2,"azmza":3})";
+  ASSERT_TRUE(flat.scan(same_slot));
+  EXPECT_TRUE(same_as_parser(same_slot, flat));
+  EXPECT_EQ(flat.find("awmwa"), nullptr);
   std::string full = "{";
   for (int i = 0; i < 32; ++i) full += (i == 0 ? "" : ",") + fmt::format(R"("field_number_{}":{})", i, i);
   full += "}";

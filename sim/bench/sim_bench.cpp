@@ -7,6 +7,7 @@
 #include <ctime>
 
 #include "core/simulate.hpp"
+#include "properties/history.hpp"
 
 namespace {
 
@@ -123,6 +124,31 @@ void BM_RedlockFiveNodes(benchmark::State& state) {
   run_and_report(state, config);
 }
 BENCHMARK(BM_RedlockFiveNodes)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The checkers' side of a run: its history read as the simulator recorded it (what explore, shrink and `run` do),
+// against the same history's text parsed (what `check` does with a file), alternately in the same run:
+// ns_per_line (recorded) and text_ns_per_line, and text_over_recorded (their ratio).
+void BM_ReadRecordedHistory(benchmark::State& state) {
+  RunConfig config = ten_clients_one_node();
+  config.variant = "redlock";
+  config.nodes = std::vector<lockcheck::sim::NodeConfig>(5);
+  const auto run = lockcheck::sim::simulate(config, 1);
+  const std::vector<std::string>& text = run.history.lines();
+  std::chrono::steady_clock::duration recorded{}, parsed{};
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(lockcheck::properties::parse_history(run.history).events.size());
+    const auto middle = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(lockcheck::properties::parse_history_lines(text).events.size());
+    parsed += std::chrono::steady_clock::now() - middle;
+    recorded += middle - start;
+  }
+  const double lines = static_cast<double>(text.size()) * static_cast<double>(state.iterations());
+  state.counters["ns_per_line"] = std::chrono::duration<double, std::nano>(recorded).count() / lines;
+  state.counters["text_ns_per_line"] = std::chrono::duration<double, std::nano>(parsed).count() / lines;
+  state.counters["text_over_recorded"] = std::chrono::duration<double>(parsed) / std::chrono::duration<double>(recorded);
+}
+BENCHMARK(BM_ReadRecordedHistory)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
