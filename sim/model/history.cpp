@@ -157,7 +157,11 @@ void History::record(std::int64_t t_us, const char* kind, const Json& fields) {
     line["t"] = t_us;
     line["kind"] = kind;
     for (const auto& [name, value] : fields.items()) line[name] = value;
-    lines_.push_back(Line{t_us, kind, {}, line.dump()});
+    Line recorded = append(t_us, kind, {});
+    LOCKCHECK_ASSERT(texts_.size() < static_cast<std::size_t>(INT32_MAX));
+    recorded.text = static_cast<std::int32_t>(texts_.size());
+    texts_.push_back(line.dump());
+    lines_.push_back(recorded);
     return;
   }
   HistoryLine line(t_us, kind);
@@ -174,12 +178,24 @@ std::string HistoryLine::unnumbered() && {
 void History::record(HistoryLine&& line) {
   LOCKCHECK_ASSERT(line.t_us_ >= last_t_us_);  // lines are recorded in true-time order
   last_t_us_ = line.t_us_;
-  lines_.push_back(Line{line.t_us_, std::move(line.kind_), std::move(line.fields_), {}});
+  lines_.push_back(append(line.t_us_, line.kind_, line.fields_));
+}
+
+History::Line History::append(std::int64_t t_us, std::string_view kind, std::string_view fields) {
+  LOCKCHECK_ASSERT(kind.size() <= UINT32_MAX && fields.size() <= UINT32_MAX);
+  Line line;
+  line.t_us = t_us;
+  line.kind_at = bytes_.size();
+  line.kind_size = static_cast<std::uint32_t>(kind.size());
+  line.fields_size = static_cast<std::uint32_t>(fields.size());
+  bytes_.append(kind);
+  bytes_.append(fields);
+  return line;
 }
 
 std::string History::line_text(std::size_t index) const {
-  const Line& line = lines_[index];
-  if (!line.text.empty()) return line.text;
+  const LineView line = this->line(index);
+  if (!line.text.empty()) return std::string(line.text);
   std::string text;
   const auto number = static_cast<std::int64_t>(index);
   render_line(text, &number, line.t_us, line.kind, line.fields);

@@ -130,9 +130,12 @@ class History {
     std::string_view text;  // non-empty only for such a line
   };
   std::size_t size() const { return lines_.size(); }
+  // Its views hold until the next line is recorded.
   LineView line(std::size_t index) const {
     const Line& at = lines_[index];
-    return LineView{at.t_us, at.kind, at.fields, at.text};
+    const std::string_view bytes(bytes_);
+    return LineView{at.t_us, bytes.substr(at.kind_at, at.kind_size), bytes.substr(at.kind_at + at.kind_size, at.fields_size),
+                    at.text < 0 ? std::string_view() : std::string_view(texts_[static_cast<std::size_t>(at.text)])};
   }
   // Line `index` as text, without a newline.
   std::string line_text(std::size_t index) const;
@@ -144,12 +147,16 @@ class History {
   std::uint64_t hash() const;
 
  private:
+  // A line's kind and fields are bytes of bytes_ (one buffer for the run: a line costs no allocation of its
+  // own, and the lines grow as plain records).
   struct Line {
     std::int64_t t_us = 0;
-    std::string kind;
-    std::string fields;
-    std::string text;
+    std::size_t kind_at = 0;  // its fields follow the kind
+    std::uint32_t kind_size = 0;
+    std::uint32_t fields_size = 0;
+    std::int32_t text = -1;  // a line recorded as text only: its index in texts_
   };
+  Line append(std::int64_t t_us, std::string_view kind, std::string_view fields);
   // The rendered text, kept once asked for, under a mutex: a const History may be read from two threads.
   // Copied and moved with the lines (a mutex is neither).
   struct Text {
@@ -183,6 +190,8 @@ class History {
 
   std::int64_t last_t_us_ = 0;
   std::vector<Line> lines_;
+  std::string bytes_;
+  std::vector<std::string> texts_;
   Text text_;
 };
 
