@@ -1229,6 +1229,33 @@ TEST(Checkers, ReentrancyAReplicaThatCrashedIsOutOfSyncFromItsCrash) {
   }
 }
 
+// A freeing on the master that the replica never got is a write the failover loses too: process 1's hold expired
+// on node 0 while node 1's link was cut, so node 1, promoted, still counts it, and the owner's next acquire there
+// re-enters it (F5: the explore gate at 1000 runs, seed 671, on reentrant-maxttl, where node 1's clock ran behind
+// so its copy outlived the master's). In sync, the expiry reached node 1 and the same re-entry is a count gone wrong.
+TEST(Checkers, ReentrancyAFreeingTheReplicaMissedIsLostAtTheFailoverToo) {
+  for (const bool replica_cut : {false, true}) {
+    HistoryBuilder b = held_on_node_0_of_two();
+    if (replica_cut) b.fault(10'000, {{"fault", "replica_partition"}, {"node", 1}});
+    b.server(1'001'000, 0, "expired", -1, "", 1'001, 1'001, "");
+    b.invoke(1'010'000, 1, "release", "tokA");
+    b.complete(1'010'100, 1, "release", "ok", "not_owned", "tokA");
+    b.fault(1'100'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
+    b.invoke(1'150'000, 1, "acquire");
+    b.server(1'150'050, 1, "modified", 1, "tokA", 1'150, 2'150, "HINCRBY");  // the old count, and one more
+    b.acquire_ok(1'150'100, 1, "tokA", 2'000'000);
+    b.invoke(1'160'000, 1, "acquire");  // nested
+    b.server(1'160'050, 1, "modified", 1, "tokA", 1'160, 2'160, "HINCRBY");
+    b.acquire_ok(1'160'100, 1, "tokA", 2'000'000);
+    b.invoke(1'170'000, 1, "release", "tokA");
+    b.server(1'170'050, 1, "modified", 1, "tokA", 1'170, 2'170, "HINCRBY");
+    b.complete(1'170'100, 1, "release", "ok", "released", "tokA");
+    last_release_leaves_a_hold_reentered(b, 1, 1'200'000);
+    const Verdict verdict = verdict_of(b.parse(), "reentrancy");
+    EXPECT_EQ(verdict.outcome, replica_cut ? Outcome::holds : Outcome::violated) << replica_cut << ": " << verdict.summary;
+  }
+}
+
 // Correct counting: the last release deletes the key, and the next acquire creates it afresh.
 TEST(Checkers, ReentrancyTheLastReleaseThatDeletesTheKeyHolds) {
   HistoryBuilder b;
