@@ -110,7 +110,7 @@ bool scan_value(Cursor& in, FlatValue& value) {
 
 bool FlatLine::scan(std::string_view line) {
   size_ = 0;
-  slots_.fill(0);
+  by_id_.fill(0);
   Cursor in(line);
   if (!in.take('{')) return false;
   if (in.take('}')) return in.at_end();
@@ -130,7 +130,7 @@ bool FlatLine::scan(std::string_view line) {
 
 bool FlatLine::assign(std::int64_t index, const sim::History::LineView& line) {
   size_ = 0;
-  slots_.fill(0);
+  by_id_.fill(0);
   if (!line.text.empty()) return false;
   const auto add_integer = [this](std::string_view name, std::int64_t value) {
     Field& field = fields_[size_];
@@ -145,17 +145,18 @@ bool FlatLine::assign(std::int64_t index, const sim::History::LineView& line) {
       field.value.non_negative = static_cast<std::uint64_t>(value);
     }
   };
-  const auto file = [this] {
-    this->index(size_);
+  // The simulator recorded each name's number (history_fields.hpp): no name is looked up here.
+  const auto file = [this](std::uint8_t id) {
+    if (id != kNoFieldId) by_id_[id] = static_cast<std::uint8_t>(size_ + 1);
     ++size_;
   };
   add_integer("i", index);
-  file();
+  file(FieldName("i").id);
   add_integer("t", line.t_us);
-  file();
+  file(FieldName("t").id);
   fields_[size_].name = "kind";
   fields_[size_].value = FlatValue{FlatValue::Kind::string, false, 0, 0, line.kind};
-  file();
+  file(FieldName("kind").id);
   sim::HistoryFieldReader reader(line.fields);
   sim::HistoryField recorded;
   // Bounded: at most kMaxFields passes.
@@ -177,21 +178,9 @@ bool FlatLine::assign(std::int64_t index, const sim::History::LineView& line) {
         break;
       case sim::HistoryField::Type::json: return false;
     }
-    file();
+    file(recorded.id);
   }
   return true;
-}
-
-void FlatLine::index(std::size_t index) {
-  const Field& field = fields_[index];
-  // Bounded: at most kMaxFields of the kSlots slots are taken.
-  for (std::size_t slot = slot_of(field.name);; slot = (slot + 1) % kSlots) {
-    const std::uint8_t at = slots_[slot];
-    if (at == 0 || same_name(fields_[at - 1].name, field.name)) {
-      slots_[slot] = static_cast<std::uint8_t>(index + 1);
-      return;
-    }
-  }
 }
 
 }  // namespace lockcheck::properties

@@ -29,46 +29,45 @@ class Fields {
 
   [[noreturn]] void fail(const std::string& what) const { throw ParseError(line_, what); }
 
-  bool has(std::string_view name) const {
+  bool has(FieldName name) const {
     if (flat_ != nullptr) {
-      const FlatValue* value = flat_->find(name);
-      asked_ = {name, value};  // every read of a field asks has() first: flat() then finds it once, not twice
+      const FlatValue* value = flat_->field(name);
       return value != nullptr && value->kind != FlatValue::Kind::null;
     }
-    return object_->contains(std::string(name)) && !object_->at(std::string(name)).is_null();
+    return object_->contains(std::string(name.text())) && !object_->at(std::string(name.text())).is_null();
   }
 
-  std::int64_t integer(std::string_view name) const {
-    if (!has(name)) fail(fmt::format("missing integer field '{}'", name));
+  std::int64_t integer(FieldName name) const {
+    if (!has(name)) fail(fmt::format("missing integer field '{}'", name.text()));
     return as_integer(name);
   }
-  std::int64_t integer_or(std::string_view name, std::int64_t fallback) const {
+  std::int64_t integer_or(FieldName name, std::int64_t fallback) const {
     return has(name) ? as_integer(name) : fallback;
   }
-  std::optional<std::int64_t> optional_integer(std::string_view name) const {
+  std::optional<std::int64_t> optional_integer(FieldName name) const {
     if (!has(name)) return std::nullopt;
     return as_integer(name);
   }
-  std::uint64_t unsigned_or(std::string_view name, std::uint64_t fallback) const {
+  std::uint64_t unsigned_or(FieldName name, std::uint64_t fallback) const {
     if (!has(name)) return fallback;
     if (flat_ != nullptr) {
       const FlatValue& value = flat(name, FlatValue::Kind::non_negative, FlatValue::Kind::integer);
       if (value.kind == FlatValue::Kind::non_negative) return value.non_negative;
       if (value.integer >= 0) return static_cast<std::uint64_t>(value.integer);
-      fail(fmt::format("field '{}' must be a non-negative integer", name));
+      fail(fmt::format("field '{}' must be a non-negative integer", name.text()));
     }
-    const json& value = object_->at(std::string(name));
+    const json& value = object_->at(std::string(name.text()));
     if (value.is_number_unsigned()) return value.get<std::uint64_t>();
     if (value.is_number_integer() && value.get<std::int64_t>() >= 0) {
       return static_cast<std::uint64_t>(value.get<std::int64_t>());
     }
-    fail(fmt::format("field '{}' must be a non-negative integer", name));
+    fail(fmt::format("field '{}' must be a non-negative integer", name.text()));
   }
-  std::string string(std::string_view name) const {
-    if (!has(name)) fail(fmt::format("missing string field '{}'", name));
+  std::string string(FieldName name) const {
+    if (!has(name)) fail(fmt::format("missing string field '{}'", name.text()));
     return as_string(name);
   }
-  std::string string_or(std::string_view name, const char* fallback) const {
+  std::string string_or(FieldName name, const char* fallback) const {
     return has(name) ? as_string(name) : std::string(fallback);
   }
   // "lock_keys": [{"key": ..., "lock": ..., "mode": "read" | "write"}, ...]; absent: none.
@@ -88,26 +87,26 @@ class Fields {
   }
 
   // "script_files": {"<sha1>": "renew.lua", ...}; absent: none.
-  std::map<std::string, std::string> string_map(std::string_view name) const {
+  std::map<std::string, std::string> string_map(FieldName name) const {
     std::map<std::string, std::string> out;
     if (!has(name)) return out;
     const json& map = nested(name);
-    if (!map.is_object()) fail(fmt::format("field '{}' must be an object", name));
+    if (!map.is_object()) fail(fmt::format("field '{}' must be an object", name.text()));
     for (const auto& [key, value] : map.items()) {
-      if (!value.is_string()) fail(fmt::format("each value of '{}' must be a string", name));
+      if (!value.is_string()) fail(fmt::format("each value of '{}' must be a string", name.text()));
       out.emplace(key, value.get<std::string>());
     }
     return out;
   }
 
   // "estimated_validity": [2, 0]; absent: none.
-  std::set<std::int64_t> integer_set(std::string_view name) const {
+  std::set<std::int64_t> integer_set(FieldName name) const {
     std::set<std::int64_t> out;
     if (!has(name)) return out;
     const json& list = nested(name);
-    if (!list.is_array()) fail(fmt::format("field '{}' must be an array", name));
+    if (!list.is_array()) fail(fmt::format("field '{}' must be an array", name.text()));
     for (const json& value : list) {
-      if (!value.is_number_integer()) fail(fmt::format("each of '{}' must be an integer", name));
+      if (!value.is_number_integer()) fail(fmt::format("each of '{}' must be an integer", name.text()));
       out.insert(value.get<std::int64_t>());
     }
     return out;
@@ -128,64 +127,56 @@ class Fields {
     }
     return holders;
   }
-  bool boolean_or(std::string_view name, bool fallback) const {
+  bool boolean_or(FieldName name, bool fallback) const {
     if (!has(name)) return fallback;
     if (flat_ != nullptr) return flat(name, FlatValue::Kind::boolean, FlatValue::Kind::boolean).boolean;
-    const json& value = object_->at(std::string(name));
-    if (!value.is_boolean()) fail(fmt::format("field '{}' must be true or false", name));
+    const json& value = object_->at(std::string(name.text()));
+    if (!value.is_boolean()) fail(fmt::format("field '{}' must be true or false", name.text()));
     return value.get<bool>();
   }
 
  private:
   // A present field of a scanned line, of one of two kinds; of another, the parser answers.
-  const FlatValue& flat(std::string_view name, FlatValue::Kind kind, FlatValue::Kind other) const {
-    // The same view that has() was given (one read passes its name down): comparing where it points is enough.
-    const bool asked = asked_.value != nullptr && asked_.name.data() == name.data() && asked_.name.size() == name.size();
-    const FlatValue& value = asked ? *asked_.value : *flat_->find(name);
+  const FlatValue& flat(FieldName name, FlatValue::Kind kind, FlatValue::Kind other) const {
+    const FlatValue& value = *flat_->field(name);
     if (value.kind != kind && value.kind != other) throw NeedsJsonParser{};
     return value;
   }
   // An array or object field: a scanned line has none (scan() leaves such lines to the parser).
-  const json& nested(std::string_view name) const {
+  const json& nested(FieldName name) const {
     if (flat_ != nullptr) throw NeedsJsonParser{};
-    return object_->at(std::string(name));
+    return object_->at(std::string(name.text()));
   }
-  std::int64_t as_integer(std::string_view name) const {
+  std::int64_t as_integer(FieldName name) const {
     if (flat_ != nullptr) {
       const FlatValue& value = flat(name, FlatValue::Kind::integer, FlatValue::Kind::non_negative);
       if (value.kind == FlatValue::Kind::integer) return value.integer;
       if (value.non_negative > static_cast<std::uint64_t>(INT64_MAX)) {
-        fail(fmt::format("field '{}' does not fit in a signed 64-bit integer", name));
+        fail(fmt::format("field '{}' does not fit in a signed 64-bit integer", name.text()));
       }
       return static_cast<std::int64_t>(value.non_negative);
     }
-    const json& value = object_->at(std::string(name));
+    const json& value = object_->at(std::string(name.text()));
     // Times are integers by contract; a float means the writer lost precision somewhere.
     if (value.is_number_integer()) {
       if (value.is_number_unsigned() &&
           value.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
-        fail(fmt::format("field '{}' does not fit in a signed 64-bit integer", name));
+        fail(fmt::format("field '{}' does not fit in a signed 64-bit integer", name.text()));
       }
       return value.get<std::int64_t>();
     }
-    fail(fmt::format("field '{}' must be an integer, got {}", name, value.dump()));
+    fail(fmt::format("field '{}' must be an integer, got {}", name.text(), value.dump()));
   }
-  std::string as_string(std::string_view name) const {
+  std::string as_string(FieldName name) const {
     if (flat_ != nullptr) return std::string(flat(name, FlatValue::Kind::string, FlatValue::Kind::string).text);
-    const json& value = object_->at(std::string(name));
-    if (!value.is_string()) fail(fmt::format("field '{}' must be a string, got {}", name, value.dump()));
+    const json& value = object_->at(std::string(name.text()));
+    if (!value.is_string()) fail(fmt::format("field '{}' must be a string, got {}", name.text(), value.dump()));
     return value.get<std::string>();
   }
 
   const json* object_ = nullptr;
   const FlatLine* flat_ = nullptr;
   std::int64_t line_;
-  // The field has() last looked up: a read asks has() and then flat() for one name.
-  struct Asked {
-    std::string_view name;
-    const FlatValue* value = nullptr;
-  };
-  mutable Asked asked_;
 };
 
 // Times the checkers add, subtract and turn from a node's milliseconds into microseconds: bounded so that a sum of
@@ -194,15 +185,15 @@ class Fields {
 constexpr std::int64_t kMaxTimeUs = std::int64_t{1} << 60;
 constexpr std::int64_t kMaxTimeMs = kMaxTimeUs / 1000;
 
-std::int64_t bounded(const Fields& in, std::string_view name, std::int64_t value, std::int64_t bound) {
-  if (value > bound || value < -bound) in.fail(fmt::format("field '{}' is out of range ({} is beyond {})", name, value, bound));
+std::int64_t bounded(const Fields& in, FieldName name, std::int64_t value, std::int64_t bound) {
+  if (value > bound || value < -bound) in.fail(fmt::format("field '{}' is out of range ({} is beyond {})", name.text(), value, bound));
   return value;
 }
-std::optional<std::int64_t> bounded(const Fields& in, std::string_view name, std::optional<std::int64_t> value) {
+std::optional<std::int64_t> bounded(const Fields& in, FieldName name, std::optional<std::int64_t> value) {
   if (value) bounded(in, name, *value, kMaxTimeUs);
   return value;
 }
-std::int64_t time_us_or(const Fields& in, std::string_view name, std::int64_t fallback) {
+std::int64_t time_us_or(const Fields& in, FieldName name, std::int64_t fallback) {
   return bounded(in, name, in.integer_or(name, fallback), kMaxTimeUs);
 }
 

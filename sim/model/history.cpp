@@ -53,34 +53,38 @@ HistoryLine::HistoryLine(std::int64_t t_us, std::string_view kind) : t_us_(t_us)
   fields_.reserve(192);  // one allocation for a typical line, which History::record then keeps
 }
 
-char* HistoryLine::begin_field(HistoryField::Type type, std::string_view name, std::size_t value_size) {
-  LOCKCHECK_ASSERT(name.size() <= UINT16_MAX);
+char* HistoryLine::begin_field(HistoryField::Type type, Named name, std::size_t value_size) {
+  LOCKCHECK_ASSERT(name.text.size() <= UINT16_MAX);
+  const std::size_t name_bytes = name.id == kNoFieldId ? 2 + name.text.size() : 0;
   const std::size_t at = fields_.size();
-  fields_.resize(at + 3 + name.size() + value_size);
+  fields_.resize(at + 2 + name_bytes + value_size);
   char* out = fields_.data() + at;
   out[0] = static_cast<char>(type);
-  const auto name_size = static_cast<std::uint16_t>(name.size());
-  std::memcpy(out + 1, &name_size, 2);
-  std::memcpy(out + 3, name.data(), name.size());
-  return out + 3 + name.size();
+  out[1] = static_cast<char>(name.id);
+  if (name.id == kNoFieldId) {
+    const auto name_size = static_cast<std::uint16_t>(name.text.size());
+    std::memcpy(out + 2, &name_size, 2);
+    std::memcpy(out + 4, name.text.data(), name.text.size());
+  }
+  return out + 2 + name_bytes;
 }
 
-HistoryLine& HistoryLine::add_signed(std::string_view field, std::int64_t value) {
+HistoryLine& HistoryLine::add_signed(Named field, std::int64_t value) {
   std::memcpy(begin_field(HistoryField::Type::signed_integer, field, 8), &value, 8);
   return *this;
 }
 
-HistoryLine& HistoryLine::add_unsigned(std::string_view field, std::uint64_t value) {
+HistoryLine& HistoryLine::add_unsigned(Named field, std::uint64_t value) {
   std::memcpy(begin_field(HistoryField::Type::unsigned_integer, field, 8), &value, 8);
   return *this;
 }
 
-HistoryLine& HistoryLine::add(std::string_view field, bool value) {
+HistoryLine& HistoryLine::add_boolean(Named field, bool value) {
   *begin_field(HistoryField::Type::boolean, field, 1) = value ? 1 : 0;
   return *this;
 }
 
-HistoryLine& HistoryLine::add_text(HistoryField::Type type, std::string_view field, std::string_view text) {
+HistoryLine& HistoryLine::add_text(HistoryField::Type type, Named field, std::string_view text) {
   LOCKCHECK_ASSERT(text.size() <= UINT32_MAX);
   char* out = begin_field(type, field, 4 + text.size());
   const auto size = static_cast<std::uint32_t>(text.size());
@@ -89,7 +93,7 @@ HistoryLine& HistoryLine::add_text(HistoryField::Type type, std::string_view fie
   return *this;
 }
 
-HistoryLine& HistoryLine::add(std::string_view field, std::string_view value) {
+HistoryLine& HistoryLine::add_string(Named field, std::string_view value) {
   unsigned char needs = 0;
   for (const char c : value) needs |= kEscape[static_cast<unsigned char>(c)];
   // Control characters and bytes beyond ASCII are nlohmann's to escape, and invalid UTF-8 its to refuse, here
@@ -98,13 +102,13 @@ HistoryLine& HistoryLine::add(std::string_view field, std::string_view value) {
   return add_text(HistoryField::Type::string, field, value);
 }
 
-HistoryLine& HistoryLine::add(std::string_view field, const Json& value) {
+HistoryLine& HistoryLine::add_json(Named field, const Json& value) {
   // Scalars as the typed adds write them (what dump() gives); anything else through dump().
   switch (value.type()) {
     case Json::value_t::number_integer: return add_signed(field, value.get<std::int64_t>());
     case Json::value_t::number_unsigned: return add_unsigned(field, value.get<std::uint64_t>());
-    case Json::value_t::boolean: return add(field, value.get<bool>());
-    case Json::value_t::string: return add(field, std::string_view(value.get_ref<const std::string&>()));
+    case Json::value_t::boolean: return add_boolean(field, value.get<bool>());
+    case Json::value_t::string: return add_string(field, value.get_ref<const std::string&>());
     default: break;
   }
   return add_text(HistoryField::Type::json, field, value.dump());
@@ -165,7 +169,7 @@ void History::record(std::int64_t t_us, const char* kind, const Json& fields) {
     return;
   }
   HistoryLine line(t_us, kind);
-  for (const auto& [name, value] : fields.items()) line.add(name, value);
+  for (const auto& [name, value] : fields.items()) line.add_named(name, value);
   record(std::move(line));
 }
 

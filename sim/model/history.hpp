@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/history_fields.hpp"
+
 namespace lockcheck::sim {
 
 using Json = nlohmann::ordered_json;
@@ -28,6 +30,7 @@ struct HistoryField {
     json,    // `text` is the value's JSON text (arrays, objects, floats, strings nlohmann escapes)
   };
   Type type = Type::signed_integer;
+  std::uint8_t id = kNoFieldId;  // its name's number in kFieldNames; kNoFieldId for a name the list lacks
   std::string_view name;
   std::int64_t signed_value = 0;
   std::uint64_t unsigned_value = 0;
@@ -35,7 +38,8 @@ struct HistoryField {
   std::string_view text;
 };
 
-// Reads the fields of one recorded line in order (the encoding HistoryLine writes).
+// Reads the fields of one recorded line in order (the encoding HistoryLine writes: a field's type, its name's
+// number, its name only when the list lacks it, then its value).
 class HistoryFieldReader {
  public:
   explicit HistoryFieldReader(std::string_view bytes) : bytes_(bytes) {}
@@ -43,9 +47,16 @@ class HistoryFieldReader {
   bool next(HistoryField& out) {
     if (at_ >= bytes_.size()) return false;
     out.type = static_cast<HistoryField::Type>(bytes_[at_]);
-    const std::size_t name_size = read_u16(at_ + 1);
-    out.name = bytes_.substr(at_ + 3, name_size);
-    at_ += 3 + name_size;
+    out.id = static_cast<std::uint8_t>(bytes_[at_ + 1]);
+    at_ += 2;
+    if (out.id != kNoFieldId) {
+      out.name = kFieldNames[out.id];
+    } else {
+      std::uint16_t name_size = 0;
+      std::memcpy(&name_size, bytes_.data() + at_, 2);
+      out.name = bytes_.substr(at_ + 2, name_size);
+      at_ += 2 + name_size;
+    }
     switch (out.type) {
       case HistoryField::Type::signed_integer: std::memcpy(&out.signed_value, bytes_.data() + at_, 8); at_ += 8; break;
       case HistoryField::Type::unsigned_integer: std::memcpy(&out.unsigned_value, bytes_.data() + at_, 8); at_ += 8; break;
@@ -63,11 +74,6 @@ class HistoryFieldReader {
   }
 
  private:
-  std::size_t read_u16(std::size_t at) const {
-    std::uint16_t value = 0;
-    std::memcpy(&value, bytes_.data() + at, 2);
-    return value;
-  }
   std::string_view bytes_;
   std::size_t at_ = 0;
 };
@@ -76,26 +82,30 @@ class HistoryFieldReader {
 // the resource). Rendered, the text is exactly what dumping the ordered_json object with the same fields in
 // the same order gives (nlohmann's escaping; anything beyond printable ASCII is escaped by nlohmann itself),
 // so History::record(t, kind, Json) and this agree byte for byte. Each name must appear once, as in a Json
-// object built by insertion.
+// object built by insertion. A literal name is numbered when it compiles (history_fields.hpp); add_named takes
+// a name known only at run time.
 class HistoryLine {
  public:
   HistoryLine(std::int64_t t_us, std::string_view kind);
 
   template <std::integral Integer>
     requires(!std::same_as<Integer, bool>)
-  HistoryLine& add(std::string_view name, Integer value) {
-    if constexpr (std::is_signed_v<Integer>) {
-      return add_signed(name, static_cast<std::int64_t>(value));
-    } else {
-      return add_unsigned(name, static_cast<std::uint64_t>(value));
-    }
+  HistoryLine& add(FieldName name, Integer value) {
+    return add_integer(Named{name.id, {}}, value);
   }
-  HistoryLine& add(std::string_view name, bool value);
-  HistoryLine& add(std::string_view name, std::string_view value);
-  HistoryLine& add(std::string_view name, const char* value) { return add(name, std::string_view(value)); }
-  HistoryLine& add(std::string_view name, const std::string& value) { return add(name, std::string_view(value)); }
+  HistoryLine& add(FieldName name, bool value) { return add_boolean(Named{name.id, {}}, value); }
+  HistoryLine& add(FieldName name, std::string_view value) { return add_string(Named{name.id, {}}, value); }
+  HistoryLine& add(FieldName name, const char* value) { return add_string(Named{name.id, {}}, value); }
+  HistoryLine& add(FieldName name, const std::string& value) { return add_string(Named{name.id, {}}, value); }
   // Any other value (arrays, objects): rendered by nlohmann.
-  HistoryLine& add(std::string_view name, const Json& value);
+  HistoryLine& add(FieldName name, const Json& value) { return add_json(Named{name.id, {}}, value); }
+  // A field whose name is known only at run time (a Json object's).
+  HistoryLine& add_named(std::string_view name, const Json& value) { return add_json(named(name), value); }
+  template <std::integral Integer>
+    requires(!std::same_as<Integer, bool>)
+  HistoryLine& add_named(std::string_view name, Integer value) {
+    return add_integer(named(name), value);
+  }
 
   // The line without History's "i": `{"t":T,"kind":"K",...}`, as the redis backend's workers write their
   // lines (the run numbers the merged history).
@@ -103,11 +113,31 @@ class HistoryLine {
 
  private:
   friend class History;
-  HistoryLine& add_signed(std::string_view name, std::int64_t value);
-  HistoryLine& add_unsigned(std::string_view name, std::uint64_t value);
+  // A field's name: its number, or (kNoFieldId) its text.
+  struct Named {
+    std::uint8_t id;
+    std::string_view text;
+  };
+  static Named named(std::string_view name) {
+    const std::uint8_t id = field_id(name);
+    return Named{id, id == kNoFieldId ? name : std::string_view()};
+  }
+  template <typename Integer>
+  HistoryLine& add_integer(Named name, Integer value) {
+    if constexpr (std::is_signed_v<Integer>) {
+      return add_signed(name, static_cast<std::int64_t>(value));
+    } else {
+      return add_unsigned(name, static_cast<std::uint64_t>(value));
+    }
+  }
+  HistoryLine& add_signed(Named name, std::int64_t value);
+  HistoryLine& add_unsigned(Named name, std::uint64_t value);
+  HistoryLine& add_boolean(Named name, bool value);
+  HistoryLine& add_string(Named name, std::string_view value);
+  HistoryLine& add_json(Named name, const Json& value);
   // Appends a field's type and name and makes room for `value_size` bytes of its value, which it returns.
-  char* begin_field(HistoryField::Type type, std::string_view name, std::size_t value_size);
-  HistoryLine& add_text(HistoryField::Type type, std::string_view name, std::string_view text);
+  char* begin_field(HistoryField::Type type, Named name, std::size_t value_size);
+  HistoryLine& add_text(HistoryField::Type type, Named name, std::string_view text);
 
   std::int64_t t_us_;
   std::string kind_;

@@ -57,7 +57,7 @@ TEST(RecordedHistory, ValuesOnlyTheJsonParserReadsAreReadFromTheText) {
   utf8.add("type", "invoke").add("process", 1).add("f", "release").add("key", "k").add("detail", "caf\xc3\xa9\n");
   history.record(std::move(utf8));
   HistoryLine server(30, "server");
-  server.add("node", 0).add("event", "created").add("key", "k").add("node_time_ms", 5).add("big", std::uint64_t{1} << 63);
+  server.add("node", 0).add("event", "created").add("key", "k").add("node_time_ms", 5).add_named("big", std::uint64_t{1} << 63);
   history.record(std::move(server));
   const properties::History read = properties::parse_history(history);
   EXPECT_EQ(read, properties::parse_history_lines(history.lines()));
@@ -87,6 +87,19 @@ TEST(RecordedHistory, AnErrorNamesTheLineAsTheTextsDoes) {
   }
   EXPECT_NE(from_text, "");
   EXPECT_EQ(from_recorded, from_text);
+}
+
+// Every name of the list is found by its number at run time (the Json path and the text scanner number names so),
+// the compile-time number is the same, and a name the list lacks has none.
+TEST(HistoryFields, EveryNameIsFoundByItsNumber) {
+  for (std::size_t id = 0; id < kFieldNameCount; ++id) {
+    EXPECT_EQ(field_id(kFieldNames[id]), id) << kFieldNames[id];
+    EXPECT_EQ(field_id_of(kFieldNames[id]), id) << kFieldNames[id];
+  }
+  static_assert(FieldName("valid_until_local").id == field_id_of("valid_until_local"));
+  for (const std::string_view absent : {"", "valid_until_", "valid_unti", "Token", "big", "replication_lag_max_u"}) {
+    EXPECT_EQ(field_id(absent), kNoFieldId) << absent;
+  }
 }
 
 }  // namespace
