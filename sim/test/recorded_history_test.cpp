@@ -67,6 +67,22 @@ TEST(RecordedHistory, ValuesOnlyTheJsonParserReadsAreReadFromTheText) {
   EXPECT_EQ(read.meta.lock_keys.size(), 1u);
 }
 
+// A line far longer than a typical one (past the room HistoryLine reserves) is recorded and read whole.
+TEST(RecordedHistory, ALongLineIsRecordedWhole) {
+  History history;
+  history.record(0, "meta", Json{{"schema", 1}, {"ttl_ms", 100}});
+  HistoryLine op(10, "op");
+  op.add("type", "ok").add("process", 0).add("f", "acquire").add("key", "k").add("token", std::string(150, 't'));
+  op.add("detail", std::string(300, 'd')).add("attempts", 2);
+  history.record(std::move(op));
+  const properties::History read = properties::parse_history(history);
+  EXPECT_EQ(read, properties::parse_history_lines(history.lines()));
+  const auto& acquired = std::get<properties::Op>(read.events.at(1));
+  EXPECT_EQ(acquired.token, std::string(150, 't'));
+  EXPECT_EQ(acquired.detail, std::string(300, 'd'));
+  EXPECT_EQ(acquired.attempts, 2);
+}
+
 // An error in a recorded line names the line as parsing its text does.
 TEST(RecordedHistory, AnErrorNamesTheLineAsTheTextsDoes) {
   History history;
