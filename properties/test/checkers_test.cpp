@@ -1199,6 +1199,35 @@ TEST(Checkers, ReentrancyAfterAFailoverOnlyAFreeingOnThePromotedNodeClearsADoubt
   }
 }
 
+// Data a master loses at its restart is lost there only: a replica keeps its copy (a `lost` line is no write the
+// replication stream carries), and once promoted it counts the hold again. A doubt about the owner's count (its
+// release's outcome unknown) then stays past the master's loss (the gate at 1000 runs, seed 301 once more, when
+// redisson-like's acquire gave its old request back: node 0 restarted empty, then node 1 was promoted). A DEL on
+// the master, which the replica gets, clears it.
+TEST(Checkers, ReentrancyADataLossAtAMastersRestartClearsNoDoubtAboutAReplicasCopy) {
+  for (const bool deleted_instead : {false, true}) {
+    HistoryBuilder b = held_on_node_0_of_two();
+    b.fault(10'000, {{"fault", "node_crash"}, {"node", 0}});
+    b.invoke(11'000, 1, "release", "tokA");
+    b.complete(15'000, 1, "release", "info", "unknown", "tokA");
+    if (deleted_instead) {
+      b.server(50'000, 0, "deleted", -1, "", 50, -1, "DEL");
+      b.server(60'000, 0, "created", 1, "tokA", 60, 1'060, "HINCRBY");  // made afresh, replicated by 65 ms
+    } else {
+      b.fault(50'000, {{"fault", "node_restart"}, {"node", 0}, {"mode", "lost"}});
+      b.server(50'000, 0, "lost", -1, "tokA", 50, 1'001, "");
+    }
+    b.fault(100'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
+    b.invoke(300'000, 1, "acquire");
+    b.server(300'050, 1, "modified", 1, "tokA", 300, 1'300, "HINCRBY");  // 1 -> 2: the old hold kept
+    b.acquire_ok(300'100, 1, "tokA", 1'200'000);
+    nested_hold(b, 1, 310'000);
+    last_release_leaves_a_hold_reentered(b, 1, 400'000);
+    const Verdict verdict = verdict_of(b.parse(), "reentrancy");
+    EXPECT_EQ(verdict.outcome, deleted_instead ? Outcome::violated : Outcome::holds) << deleted_instead << ": " << verdict.summary;
+  }
+}
+
 // A replica that crashed is out of sync from its crash until its master's next write reaches it, whenever it
 // came back: node 1 crashed at 5 ms, before the inner release's decrement (20.25 ms) on node 0, and was promoted
 // at 100 ms (far past the 5 ms lag) with the count of two. The owner's last release there leaves one hold: F5's, not
