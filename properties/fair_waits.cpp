@@ -88,15 +88,10 @@ std::vector<FreeStretch> free_stretches(const History& history) {
   // reports the old master's copy `lost` at the failover itself (the promoted node lacked it). Without this a
   // replica-to-be's loss at a later restart freed the lock on paper (the gate at 1000 runs, seed 135).
   std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> promoted_from;  // old master -> (promoted, at)
-  // A node back from an AOF written every second: its `lost` line reports the copy at the crash, and the older
-  // copy it came back with may still hold the key, which no line says (the gate at 1000 runs, seed 801).
-  std::map<std::int64_t, std::int64_t> aof_restarted_at;  // node -> when
+  // A node back from its AOF may still hold the key its `lost` line reports (the gate at 1000 runs, seed 801).
+  AofRestarts aof_restarts;
   for (const Event& event : history.events) {
-    if (const auto* fault = std::get_if<FaultEvent>(&event);
-        fault != nullptr && fault->is(sim::FaultKind::node_restart) && fault->mode == "aof_everysec") {
-      aof_restarted_at[fault->node] = fault->t;
-      continue;
-    }
+    if (const auto* fault = std::get_if<FaultEvent>(&event); fault != nullptr && aof_restarts.on_fault(*fault)) continue;
     if (const auto* fault = std::get_if<FaultEvent>(&event); fault != nullptr && fault->is(sim::FaultKind::failover)) {
       promoted_from[fault->from] = {fault->node, fault->t};
       for (auto& [key, nodes] : holding) {
@@ -118,10 +113,7 @@ std::vector<FreeStretch> free_stretches(const History& history) {
       case ServerEventKind::expired:
       case ServerEventKind::evicted:
       case ServerEventKind::lost: {
-        const auto restarted = aof_restarted_at.find(server->node);
-        const bool at_an_aof_restart = server->event == ServerEventKind::lost && restarted != aof_restarted_at.end() &&
-                                       restarted->second == server->t;
-        if (!at_an_aof_restart) nodes.erase(server->node);
+        if (!aof_restarts.lost_at_a_restart(*server)) nodes.erase(server->node);
         const auto failover = promoted_from.find(server->node);
         const bool at_the_failover = failover != promoted_from.end() && failover->second.second == server->t;
         if (server->event == ServerEventKind::lost && at_the_failover) nodes.erase(failover->second.first);

@@ -49,6 +49,26 @@ class InFlight {
   std::set<std::pair<std::int64_t, std::int64_t>> reading_;  // (process, thread) in read mode
 };
 
+// Nodes back from an AOF written every second: the `lost` line at the restart's instant reports the copy at the
+// crash, and the older copy the node came back with may still hold the key, which no line says. Fed every fault;
+// asked of every `lost` line (released_holds and the fairness checker's free stretches read it alike).
+class AofRestarts {
+ public:
+  // Whether `fault` is such a restart (and remembers it).
+  bool on_fault(const FaultEvent& fault) {
+    if (!fault.is(sim::FaultKind::node_restart) || fault.mode != "aof_everysec") return false;
+    at_[fault.node] = fault.t;
+    return true;
+  }
+  bool lost_at_a_restart(const ServerEvent& server) const {
+    const auto restarted = at_.find(server.node);
+    return server.event == ServerEventKind::lost && restarted != at_.end() && restarted->second == server.t;
+  }
+
+ private:
+  std::map<std::int64_t, std::int64_t> at_;  // node -> when it last came back from its AOF
+};
+
 // The simulator reports what a promoted node lacked as `lost` lines on its old master, at the failover's time:
 // which node such a line is about. Fed every failover; asked of every `lost` line.
 class FailoverLosses {

@@ -61,7 +61,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
   };
   std::map<std::int64_t, Healed> replica_healed;  // replica node -> its last cut link, mended
   std::map<std::int64_t, std::int64_t> replica_crashed_at;  // replica node -> since when it lacks writes (a crash)
-  std::map<std::int64_t, std::int64_t> aof_restarted_at;  // node -> when it last came back from its AOF
+  AofRestarts aof_restarts;
   std::map<NodeKey, std::int64_t> freed_at;  // (node, key) -> when the key was last freed there
   std::map<ProcessKey, Watch> watches;
   std::map<NodeKey, KeyOwner> named;
@@ -109,8 +109,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
       roles.on_fault(*fault);
       // Back from an AOF written every second: a release up to a second before the crash may be undone, an old
       // hold counted again with no line saying so (F10). Every count on that node is in doubt until a freeing.
-      if (fault->is(sim::FaultKind::node_restart) && fault->mode == "aof_everysec") {
-        aof_restarted_at[fault->node] = fault->t;
+      if (aof_restarts.on_fault(*fault)) {
         // Every process that wrote there, not only those that had counted a hold: an acquire still in flight may
         // have made the older copy (the gate at 1000 runs, seed 665).
         for (const auto& [id, written] : written_on) {
@@ -206,9 +205,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
       std::erase_if(watches, [&](const auto& entry) { return entry.first.second == server->key; });
     }
     // What an AOF restart reports lost is the copy at the crash; the older one it came back with may count anything.
-    const auto restarted = aof_restarted_at.find(server->node);
-    const bool lost_at_aof_restart = server->event == ServerEventKind::lost && restarted != aof_restarted_at.end() &&
-                                     restarted->second == server->t;
+    const bool lost_at_aof_restart = aof_restarts.lost_at_a_restart(*server);
     // Data a master loses at its restart is lost there only: a replica keeps its copy, which a failover may promote
     // (the gate at 1000 runs, seed 301, once redisson-like gave old requests back). With more than one node, such
     // a loss clears no doubt; a DEL or an expiry, which the replicas get, does.
