@@ -1176,6 +1176,25 @@ HistoryBuilder held_on_node_0_of_two() {
   return b;
 }
 
+// Process 1 holds on node 0, node 0 crashes, and its release's outcome stays unknown: the hold may still be counted.
+HistoryBuilder released_unknown_with_node_0_down() {
+  HistoryBuilder b = held_on_node_0_of_two();
+  b.fault(10'000, {{"fault", "node_crash"}, {"node", 0}});
+  b.invoke(11'000, 1, "release", "tokA");
+  b.complete(15'000, 1, "release", "info", "unknown", "tokA");
+  return b;
+}
+
+// After a failover to node 1 (by then): the owner's next acquire there re-enters the hold its unknown release left,
+// a nested hold comes and goes, and its last release leaves one.
+void reenters_the_kept_hold_on_node_1(HistoryBuilder& b) {
+  b.invoke(300'000, 1, "acquire");
+  b.server(300'050, 1, "modified", 1, "tokA", 300, 1'300, "HINCRBY");  // 1 -> 2: the old hold kept
+  b.acquire_ok(300'100, 1, "tokA", 1'200'000);
+  nested_hold(b, 1, 310'000);
+  last_release_leaves_a_hold_reentered(b, 1, 400'000);
+}
+
 // After a failover the owner's counts live on the promoted node: only a freeing there clears a doubt about them.
 // Process 1 holds on node 0, node 0 crashes, its release's outcome stays unknown (the hold may still be counted);
 // node 1 takes over long after, with the replicated copy; node 0 comes back empty (a `lost` line there). The owner's
@@ -1183,17 +1202,10 @@ HistoryBuilder held_on_node_0_of_two() {
 // lock's (the gate at 1000 runs, seed 323, on redisson-like). Had the key been freed on node 1 in between, it is.
 TEST(Checkers, ReentrancyAfterAFailoverOnlyAFreeingOnThePromotedNodeClearsADoubt) {
   for (const std::int64_t freeing_node : {0, 1}) {
-    HistoryBuilder b = held_on_node_0_of_two();
-    b.fault(10'000, {{"fault", "node_crash"}, {"node", 0}});
-    b.invoke(11'000, 1, "release", "tokA");
-    b.complete(15'000, 1, "release", "info", "unknown", "tokA");
+    HistoryBuilder b = released_unknown_with_node_0_down();
     b.fault(100'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
     free_the_key(b, freeing_node, 200'000);
-    b.invoke(300'000, 1, "acquire");
-    b.server(300'050, 1, "modified", 1, "tokA", 300, 1'300, "HINCRBY");  // 1 -> 2: the old hold kept
-    b.acquire_ok(300'100, 1, "tokA", 1'200'000);
-    nested_hold(b, 1, 310'000);
-    last_release_leaves_a_hold_reentered(b, 1, 400'000);
+    reenters_the_kept_hold_on_node_1(b);
     const Verdict verdict = verdict_of(b.parse(), "reentrancy");
     EXPECT_EQ(verdict.outcome, freeing_node == 1 ? Outcome::violated : Outcome::holds) << freeing_node << ": " << verdict.summary;
   }
@@ -1206,10 +1218,7 @@ TEST(Checkers, ReentrancyAfterAFailoverOnlyAFreeingOnThePromotedNodeClearsADoubt
 // the master, which the replica gets, clears it.
 TEST(Checkers, ReentrancyADataLossAtAMastersRestartClearsNoDoubtAboutAReplicasCopy) {
   for (const bool deleted_instead : {false, true}) {
-    HistoryBuilder b = held_on_node_0_of_two();
-    b.fault(10'000, {{"fault", "node_crash"}, {"node", 0}});
-    b.invoke(11'000, 1, "release", "tokA");
-    b.complete(15'000, 1, "release", "info", "unknown", "tokA");
+    HistoryBuilder b = released_unknown_with_node_0_down();
     if (deleted_instead) {
       b.server(50'000, 0, "deleted", -1, "", 50, -1, "DEL");
       b.server(60'000, 0, "created", 1, "tokA", 60, 1'060, "HINCRBY");  // made afresh, replicated by 65 ms
@@ -1218,11 +1227,7 @@ TEST(Checkers, ReentrancyADataLossAtAMastersRestartClearsNoDoubtAboutAReplicasCo
       b.server(50'000, 0, "lost", -1, "tokA", 50, 1'001, "");
     }
     b.fault(100'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
-    b.invoke(300'000, 1, "acquire");
-    b.server(300'050, 1, "modified", 1, "tokA", 300, 1'300, "HINCRBY");  // 1 -> 2: the old hold kept
-    b.acquire_ok(300'100, 1, "tokA", 1'200'000);
-    nested_hold(b, 1, 310'000);
-    last_release_leaves_a_hold_reentered(b, 1, 400'000);
+    reenters_the_kept_hold_on_node_1(b);
     const Verdict verdict = verdict_of(b.parse(), "reentrancy");
     EXPECT_EQ(verdict.outcome, deleted_instead ? Outcome::violated : Outcome::holds) << deleted_instead << ": " << verdict.summary;
   }
