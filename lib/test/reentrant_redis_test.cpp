@@ -180,6 +180,10 @@ class LossyPort final : public Port {
     meanwhile_ = std::move(meanwhile);
   }
   void drop_next_requests(int count) { requests_to_drop_ = count; }
+  // The next script that runs answers only after `delay` (a slow network: a grant arriving after its validity),
+  // and a copy of it is kept for resend_copy() (the same request still on its way, landing later).
+  void delay_next_reply(Micros delay) { reply_delay_ = delay; }
+  Task<CallResult> resend_copy(std::size_t node) { co_return co_await inner_.call(node, kept_copy_); }
   // Passes the next `pass` requests on, then drops `count` (a cleanup's first send after a check that got through).
   void drop_requests_after(int pass, int count) {
     requests_to_pass_ = pass;
@@ -197,8 +201,13 @@ class LossyPort final : public Port {
       --requests_to_drop_;
       co_return CallResult::failed(CallStatus::unknown, "request dropped by the test");
     }
+    const Command copy = reply_delay_ > Micros::zero() ? command : Command{};
     CallResult result = co_await inner_.call(node, std::move(command));
     const bool ran = result.replied() && !(result.reply.is_error() && result.reply.text.rfind("NOSCRIPT", 0) == 0);
+    if (ran && reply_delay_ > Micros::zero() && clock_ != nullptr) {
+      kept_copy_ = copy;
+      co_await clock_->sleep(std::exchange(reply_delay_, Micros::zero()));
+    }
     if (ran && replies_to_lose_ > 0) {
       --replies_to_lose_;
       if (meanwhile_) std::exchange(meanwhile_, {})();
@@ -212,6 +221,8 @@ class LossyPort final : public Port {
   Port& inner_;
   Clock* clock_;
   Micros stall_{0};
+  Micros reply_delay_{0};
+  Command kept_copy_;
   std::function<void()> meanwhile_;
   int replies_to_lose_ = 0;
   int requests_to_drop_ = 0;
@@ -304,6 +315,27 @@ TYPED_TEST(ReentrantRetry, LostReleaseReplyReleasesOneHold) {
   EXPECT_TRUE(this->admin.exists("lock:retry")) << "the outer hold was freed by the inner release's retry";
   EXPECT_EQ(run_sync(lock.release(*outer.lease)), ReleaseStatus::released);
   EXPECT_FALSE(this->admin.exists("lock:retry"));
+}
+
+// A grant that arrives after its validity ran out is given back, and the acquire goes on under a new request.
+// A copy of the late-granted attempt still on its way, landing once the key is gone (here after the owner's
+// release of the later grant), must count nothing: given back by a plain release, the attempt's record still
+// said "granted", so the copy made the key afresh with a hold of ours that no lease stands for, and the owner's
+// next acquire re-entered it (its last release then left one counted until the TTL).
+TYPED_TEST(ReentrantRetry, ACopyOfALateGrantGivenBackCountsNothing) {
+  this->options = quick(1000ms);
+  TypeParam lock = this->make_lock();
+  this->port.delay_next_reply(Micros(1200ms));  // past the validity (TTL less the drift margin), within the TTL
+  AcquireResult held = run_sync(lock.acquire("lock:copy", Micros(3s)));
+  ASSERT_EQ(held.status, AcquireStatus::acquired) << held.detail;
+  EXPECT_GE(held.attempts, 2u) << "the first grant came too late and was given back";
+  EXPECT_EQ(run_sync(lock.release(*held.lease)), ReleaseStatus::released);
+  ASSERT_FALSE(this->admin.exists("lock:copy"));
+
+  const CallResult copy = run_sync(this->port.resend_copy(0));
+  ASSERT_TRUE(copy.replied()) << copy.detail;
+  EXPECT_TRUE(copy.reply.is_integer(0)) << "the copy of a request given back was granted";
+  EXPECT_FALSE(this->admin.exists("lock:copy")) << "a copy of the late grant's request counted a hold again";
 }
 
 // A nested acquire that never reached Redis, given up at once: its cleanup must not take away the outer hold.

@@ -146,7 +146,12 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
 
 Task<bool> SingleKeyLock::gave_back_late_grant(AcquireRun& run) {
   LOCKCHECK_ASSERT(run.late_grant.has_value());  // take_reply() kept the grant that came too late
-  const ReleaseStatus given_back = co_await release(*run.late_grant);
+  // Given back as the request it was granted to (a cleanup's release), not as a lease: a reentrant variant
+  // then leaves that request's record "given back", so a copy of its attempt still on its way, landing once the
+  // key is gone, counts nothing (with the record still "granted" it made the key afresh, a hold no lease stands
+  // for, which the owner's next acquire re-entered).
+  run.late_grant->known_lost = true;
+  const ReleaseStatus given_back = co_await release_token(run.key, run.token, run.request.id);
   run.late_grant.reset();
   if (given_back == ReleaseStatus::unknown) {
     // The hold may still be counted on the node, and a reentrant one would be re-entered by our next attempt
