@@ -178,6 +178,42 @@ TEST(Checkers, S1LateCompareAndDeleteReturningZeroIsNotAReleaseViolation) {
   EXPECT_EQ(resource.tags, std::vector<std::string>{kPastOwnValidity}) << "the lost update's late writer is p1";
 }
 
+// The explore gate at 1000 runs, seed 923 (redisson-like): p1's watchdog renewal went out before a pause past
+// the TTL and its reply ("renewed", valid until 1.4 s) came back as p1 resumed at 2.003 s, at the instant of
+// p1's late write. A renewal whose validity is over when it is learnt starts no new stretch of belief: p1's
+// stretch runs from its grant to the renewal's validity, and the write after it is a late holder's. It started
+// a stretch at 2.003 s already past its validity, which ended where it began and was dropped: the late write
+// belonged to no belief, the client level held, and the lost update went untagged (explore called it the
+// lock's own bug, though the reference lock breaks the same way).
+TEST(Checkers, ARenewalLearntPastItsValidityStartsNoStretchOfBelief) {
+  HistoryBuilder b(1000);
+  acquire(b, 1'000, 1, "tokA");  // valid until 0.901 s
+  b.read(2'000, 1, 0);
+  b.invoke(500'000, 1, "renew", "tokA");
+  b.pexpire(600'000, 1, "tokA", 1000);  // the key now lives to 1.6 s
+  b.fault(700'000, {{"fault", "pause"}, {"process", 1}, {"duration_us", 1'303'000}});
+  b.server(1'600'000, 0, "expired", -1, "tokA", 1600, 1600, "");
+  b.invoke(1'700'000, 2, "acquire");
+  b.set_nx_px(1'701'000, 2, "tokB", 1000);
+  b.acquire_ok(1'702'000, 2, "tokB", 2'600'000);
+  b.read(1'710'000, 2, 0);
+  b.fault(2'003'000, {{"fault", "resume"}, {"process", 1}});
+  b.renew_ok(2'003'000, 1, "tokA", 1'400'000);  // sent at 0.5 s: valid to 1.4 s, over when learnt
+  b.write(2'003'000, 1, 0, 1, true, false);
+  b.invoke(2'003'000, 1, "release", "tokA");
+  b.complete(2'100'000, 1, "release", "ok", "not_owned", "tokA");
+  b.write(2'500'000, 2, 0, 2, true, true);  // computed from version 0: p1's update is lost
+  release(b, 2'550'000, 2, "tokB");
+  const History history = b.parse();
+  const Verdict client = verdict_of(history, "mutual_exclusion_client");
+  EXPECT_EQ(client.outcome, Outcome::violated) << to_string(client);
+  EXPECT_TRUE(contains(client.cause, "still used the resource at t=2.003s")) << client.cause;
+  EXPECT_EQ(client.tags, std::vector<std::string>{kPastOwnValidity}) << "a late holder's overlap (F4)";
+  const Verdict resource = verdict_of(history, "mutual_exclusion_resource");
+  EXPECT_EQ(resource.outcome, Outcome::violated) << to_string(resource);
+  EXPECT_EQ(resource.tags, std::vector<std::string>{kPastOwnValidity}) << "the lost update's late writer is p1";
+}
+
 // A lock that promised more than its key keeps (EX in whole seconds, rounded down: a TTL of 1500 ms gives a
 // key of 1000 ms, a validity of 1.485 s): p2 acquires at 1.04 s, inside p1's validity, and p1, holding long,
 // writes after its validity. The late write is p1's, but the overlap began while the lock still promised p1
