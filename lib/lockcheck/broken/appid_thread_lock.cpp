@@ -10,7 +10,7 @@ const std::string& AppIdThreadLock::token() {
 }
 
 Task<AcquireResult> AppIdThreadLock::acquire_with_ttl(std::string key, Micros wait, Millis ttl) {
-  co_return co_await acquire_loop(std::move(key), wait, ttl);
+  return acquire_loop(std::move(key), wait, ttl);
 }
 
 Task<detail::SingleKeyLock::Attempt> AppIdThreadLock::attempt(const std::string& key, const std::string& token,
@@ -28,7 +28,7 @@ Task<detail::SingleKeyLock::Attempt> AppIdThreadLock::attempt_with_ttl(const std
   static const Script script(scripts::appid_thread_acquire);
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, std::to_string(ttl.count())};
-  co_return co_await script_attempt(script, std::move(keys), std::move(args));
+  return script_attempt(script, std::move(keys), std::move(args));
 }
 
 }  // namespace lockcheck::broken

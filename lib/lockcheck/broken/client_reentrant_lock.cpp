@@ -39,7 +39,7 @@ Task<AcquireResult> ClientReentrantLock::acquire(std::string key, Micros wait) {
 
 Task<AcquireResult> ClientReentrantLock::acquire_with_ttl(std::string key, Micros wait, Millis ttl) {
   (void)ttl;  // the article's class has one TTL for every acquire
-  co_return co_await acquire(std::move(key), wait);
+  return acquire(std::move(key), wait);
 }
 
 Task<ReleaseStatus> ClientReentrantLock::release(Lease& lease) {

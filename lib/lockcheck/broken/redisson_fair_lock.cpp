@@ -48,13 +48,13 @@ Task<CallResult> RedissonFairLock::release_call(const std::string& key, const st
                                                 const Request& /*request*/) {
   std::vector<std::string> keys{key, queue_key(key), timeouts_key(key)};
   std::vector<std::string> args{token, ttl_ms(), channel_prefix(key), now_ms()};
-  co_return co_await run_script(redisson_fair_release_script(), std::move(keys), std::move(args));
+  return run_script(redisson_fair_release_script(), std::move(keys), std::move(args));
 }
 
 Task<CallResult> RedissonFairLock::renew_call(const std::string& key, const std::string& token) {
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, ttl_ms()};
-  co_return co_await run_script(redisson_fair_renew_script(), std::move(keys), std::move(args));
+  return run_script(redisson_fair_renew_script(), std::move(keys), std::move(args));
 }
 
 Task<void> RedissonFairLock::wait_to_retry(const std::string& key, Micros pause, Micros left) {

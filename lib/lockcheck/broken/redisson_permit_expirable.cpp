@@ -30,20 +30,20 @@ Task<detail::SingleKeyLock::Attempt> RedissonPermitExpirableSemaphore::attempt(
   // After a lost reply Redisson sends the same command again, with the same permit id.
   std::vector<std::string> keys{key, timeouts_key(key)};
   std::vector<std::string> args{token, std::to_string(clock_.wall_now().count()), ttl_ms()};
-  co_return co_await script_attempt(expirable_acquire_script(), std::move(keys), std::move(args));
+  return script_attempt(expirable_acquire_script(), std::move(keys), std::move(args));
 }
 
 Task<CallResult> RedissonPermitExpirableSemaphore::release_call(const std::string& key, const std::string& token,
                                                                 const Request& /*request*/) {
   std::vector<std::string> keys{key, timeouts_key(key)};
   std::vector<std::string> args{token, channel_of(key)};
-  co_return co_await run_script(expirable_release_script(), std::move(keys), std::move(args));
+  return run_script(expirable_release_script(), std::move(keys), std::move(args));
 }
 
 Task<CallResult> RedissonPermitExpirableSemaphore::renew_call(const std::string& key, const std::string& token) {
   std::vector<std::string> keys{timeouts_key(key)};
   std::vector<std::string> args{token, std::to_string(clock_.wall_now().count()), ttl_ms()};
-  co_return co_await run_script(expirable_renew_script(), std::move(keys), std::move(args));
+  return run_script(expirable_renew_script(), std::move(keys), std::move(args));
 }
 
 }  // namespace lockcheck::broken

@@ -34,14 +34,14 @@ Task<detail::SingleKeyLock::Attempt> RedissonSemaphore::attempt(const std::strin
                                                                            bool /*after_lost_reply*/) {
   // After a lost reply Redisson sends the same command again: a second permit if the first one was taken.
   std::vector<std::string> keys{key};
-  co_return co_await script_attempt(acquire_script(), std::move(keys), {});
+  return script_attempt(acquire_script(), std::move(keys), {});
 }
 
 Task<CallResult> RedissonSemaphore::release_call(const std::string& key, const std::string& /*token*/,
                                                  const Request& /*request*/) {
   std::vector<std::string> keys{key};
   std::vector<std::string> args{channel_of(key)};
-  co_return co_await run_script(release_script(), std::move(keys), std::move(args));
+  return run_script(release_script(), std::move(keys), std::move(args));
 }
 
 Task<CallResult> RedissonSemaphore::renew_call(const std::string& key, const std::string& /*token*/) {

@@ -5,7 +5,7 @@
 namespace lockcheck::broken {
 
 Task<AcquireResult> RwHashTimestampsLock::acquire_shared(std::string key, Micros wait) {
-  co_return co_await acquire_loop(std::move(key), wait, options_.ttl, true);
+  return acquire_loop(std::move(key), wait, options_.ttl, true);
 }
 
 // The write acquire script counts "our field is already there" as granted, so a retry after a lost reply
@@ -16,7 +16,7 @@ Task<detail::SingleKeyLock::Attempt> RwHashTimestampsLock::attempt(const std::st
   static const Script script(scripts::rw_hash_timestamps_acquire_write);
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, ttl_ms(), wall_now_ms()};
-  co_return co_await script_attempt(script, std::move(keys), std::move(args));
+  return script_attempt(script, std::move(keys), std::move(args));
 }
 
 // A retried read acquire rewrites our own read field: no second hold, no separate reclaim.
@@ -27,7 +27,7 @@ Task<detail::SingleKeyLock::Attempt> RwHashTimestampsLock::attempt_shared(const 
   static const Script script(scripts::rw_hash_timestamps_acquire_read);
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, std::to_string(ttl.count()), wall_now_ms()};
-  co_return co_await script_attempt(script, std::move(keys), std::move(args));
+  return script_attempt(script, std::move(keys), std::move(args));
 }
 
 Task<CallResult> RwHashTimestampsLock::release_call(const std::string& key, const std::string& token,
@@ -35,14 +35,14 @@ Task<CallResult> RwHashTimestampsLock::release_call(const std::string& key, cons
   static const Script script(scripts::rw_hash_timestamps_release);
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token};
-  co_return co_await run_script(script, std::move(keys), std::move(args));
+  return run_script(script, std::move(keys), std::move(args));
 }
 
 Task<CallResult> RwHashTimestampsLock::renew_call(const std::string& key, const std::string& token) {
   static const Script script(scripts::rw_hash_timestamps_renew);
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, ttl_ms(), wall_now_ms()};
-  co_return co_await run_script(script, std::move(keys), std::move(args));
+  return run_script(script, std::move(keys), std::move(args));
 }
 
 }  // namespace lockcheck::broken

@@ -8,7 +8,7 @@ namespace {
 }  // namespace
 
 Task<AcquireResult> RwTwoKeysLock::acquire_shared(std::string key, Micros wait) {
-  co_return co_await acquire_loop(std::move(key), wait, options_.ttl, true);
+  return acquire_loop(std::move(key), wait, options_.ttl, true);
 }
 
 Task<detail::SingleKeyLock::Attempt> RwTwoKeysLock::attempt(const std::string& key, const std::string& token,
@@ -17,7 +17,7 @@ Task<detail::SingleKeyLock::Attempt> RwTwoKeysLock::attempt(const std::string& k
   static const Script script(scripts::rw_two_keys_acquire_write);
   std::vector<std::string> keys{read_key(key), write_key(key)};
   std::vector<std::string> args{token, ttl_ms()};
-  co_return co_await script_attempt(script, std::move(keys), std::move(args));
+  return script_attempt(script, std::move(keys), std::move(args));
 }
 
 Task<detail::SingleKeyLock::Attempt> RwTwoKeysLock::attempt_shared(const std::string& key, const std::string& token,
@@ -28,20 +28,20 @@ Task<detail::SingleKeyLock::Attempt> RwTwoKeysLock::attempt_shared(const std::st
   static const Script script(scripts::rw_two_keys_acquire_read);
   std::vector<std::string> keys{read_key(key), write_key(key)};
   std::vector<std::string> args{std::to_string(ttl.count())};
-  co_return co_await script_attempt(script, std::move(keys), std::move(args));
+  return script_attempt(script, std::move(keys), std::move(args));
 }
 
 Task<CallResult> RwTwoKeysLock::release_call(const std::string& key, const std::string& token,
                                              const Request& /*request*/) {
   std::vector<std::string> keys{write_key(key)};
   std::vector<std::string> args{token};
-  co_return co_await run_script(token_release_script(), std::move(keys), std::move(args));
+  return run_script(token_release_script(), std::move(keys), std::move(args));
 }
 
 Task<CallResult> RwTwoKeysLock::renew_call(const std::string& key, const std::string& token) {
   std::vector<std::string> keys{write_key(key)};
   std::vector<std::string> args{token, ttl_ms()};
-  co_return co_await run_script(token_renew_script(), std::move(keys), std::move(args));
+  return run_script(token_renew_script(), std::move(keys), std::move(args));
 }
 
 Task<ReleaseStatus> RwTwoKeysLock::release(Lease& lease) {

@@ -7,7 +7,7 @@ Task<CallResult> SetNxExDelLock::release_call(const std::string& key, const std:
                                               const Request& /*request*/) {
   // THE BUG: no check that the key still holds our token.
   Command del{"DEL", key};
-  co_return co_await call(std::move(del));
+  return call(std::move(del));
 }
 
 }  // namespace lockcheck::broken

@@ -39,7 +39,7 @@ Task<detail::SingleKeyLock::Attempt> FairLock::attempt(const std::string& key, c
   // The script recognises our own token in the lock key, so a retry after a lost reply needs nothing else.
   std::vector<std::string> keys{key, queue_key(key), deadlines_key(key)};
   std::vector<std::string> args{token, ttl_ms(), std::to_string(waiter_lease().count())};
-  co_return co_await script_attempt(fair_acquire_script(), std::move(keys), std::move(args));
+  return script_attempt(fair_acquire_script(), std::move(keys), std::move(args));
 }
 
 Task<void> FairLock::wait_to_retry(const std::string& /*key*/, Micros pause, Micros /*left*/) {

@@ -21,7 +21,7 @@ std::string PubSubReentrantHashLock::channel_for(const std::string& key) const {
 
 Task<CallResult> PubSubReentrantHashLock::release_call(const std::string& key, const std::string& token,
                                                        const Request& request) {
-  co_return co_await run_release(key, token, request, channel_for(key), port_.shard_channels());
+  return run_release(key, token, request, channel_for(key), port_.shard_channels());
 }
 
 Task<void> PubSubReentrantHashLock::wait_to_retry(const std::string& key, Micros pause, Micros left) {

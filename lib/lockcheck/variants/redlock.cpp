@@ -108,7 +108,7 @@ std::vector<NodeCommand> Redlock::set_everywhere(const std::string& key, const s
 }
 
 Task<ReleaseStatus> Redlock::release_everywhere(const std::string& key, const std::string& token) {
-  co_return co_await release_on(key, token, nodes_, 0);
+  return release_on(key, token, nodes_, 0);
 }
 
 Task<ReleaseStatus> Redlock::release_on(const std::string& key, const std::string& token, std::vector<std::size_t> pending,
@@ -175,7 +175,7 @@ Task<void> Redlock::undo_attempt(const std::string& key, const std::string& toke
 Task<ReleaseStatus> Redlock::release(Lease& lease) {
   LOCKCHECK_ASSERT(!lease.token.empty());  // only a granted lease is released
   lease.known_lost = true;  // from here on the lease is never counted held, whatever the replies
-  co_return co_await release_everywhere(lease.key, lease.token);
+  return release_everywhere(lease.key, lease.token);
 }
 
 Task<RenewStatus> Redlock::renew(Lease& lease) {

@@ -57,7 +57,7 @@ const Script& ReentrantMaxTtlLock::renew_script() const {
 }
 
 Task<AcquireResult> ReentrantHashLock::acquire(std::string key, Micros wait) {
-  co_return co_await acquire_with_ttl(std::move(key), wait, options_.ttl);
+  return acquire_with_ttl(std::move(key), wait, options_.ttl);
 }
 
 Task<AcquireResult> ReentrantHashLock::acquire_with_ttl(std::string key, Micros wait, Millis ttl) {
@@ -138,7 +138,7 @@ Task<detail::SingleKeyLock::Attempt> ReentrantHashLock::attempt_with_ttl(const s
 
 Task<CallResult> ReentrantHashLock::release_call(const std::string& key, const std::string& token,
                                                  const Request& request) {
-  co_return co_await run_release(key, token, request, std::string());
+  return run_release(key, token, request, std::string());
 }
 
 Task<CallResult> ReentrantHashLock::run_release(const std::string& key, const std::string& token,
@@ -154,13 +154,13 @@ Task<CallResult> ReentrantHashLock::run_release(const std::string& key, const st
     args.push_back(std::move(announce_on));
     if (shard_channel) args.push_back("shard");
   }
-  co_return co_await run_script(script, std::move(keys), std::move(args));
+  return run_script(script, std::move(keys), std::move(args));
 }
 
 Task<CallResult> ReentrantHashLock::renew_call(const std::string& key, const std::string& token) {
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, ttl_ms()};
-  co_return co_await run_script(renew_script(), std::move(keys), std::move(args));
+  return run_script(renew_script(), std::move(keys), std::move(args));
 }
 
 Task<ReleaseStatus> ReentrantHashLock::release(Lease& lease) {

@@ -5,7 +5,7 @@
 namespace lockcheck {
 
 Task<AcquireResult> RwOwnedLock::acquire_shared(std::string key, Micros wait) {
-  co_return co_await acquire_loop(std::move(key), wait, options_.ttl, true);
+  return acquire_loop(std::move(key), wait, options_.ttl, true);
 }
 
 // Both acquire scripts count "already holds our token" as granted, so a retry after a lost reply needs no
@@ -16,7 +16,7 @@ Task<detail::SingleKeyLock::Attempt> RwOwnedLock::attempt(const std::string& key
   static const Script script(scripts::rw_owned_acquire_write);
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, ttl_ms()};
-  co_return co_await script_attempt(script, std::move(keys), std::move(args));
+  return script_attempt(script, std::move(keys), std::move(args));
 }
 
 Task<detail::SingleKeyLock::Attempt> RwOwnedLock::attempt_shared(const std::string& key, const std::string& token,
@@ -25,7 +25,7 @@ Task<detail::SingleKeyLock::Attempt> RwOwnedLock::attempt_shared(const std::stri
   static const Script script(scripts::rw_owned_acquire_read);
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, std::to_string(ttl.count())};
-  co_return co_await script_attempt(script, std::move(keys), std::move(args));
+  return script_attempt(script, std::move(keys), std::move(args));
 }
 
 Task<CallResult> RwOwnedLock::release_call(const std::string& key, const std::string& token,
@@ -33,14 +33,14 @@ Task<CallResult> RwOwnedLock::release_call(const std::string& key, const std::st
   static const Script script(scripts::rw_owned_release);
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token};
-  co_return co_await run_script(script, std::move(keys), std::move(args));
+  return run_script(script, std::move(keys), std::move(args));
 }
 
 Task<CallResult> RwOwnedLock::renew_call(const std::string& key, const std::string& token) {
   static const Script script(scripts::rw_owned_renew);
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, ttl_ms()};
-  co_return co_await run_script(script, std::move(keys), std::move(args));
+  return run_script(script, std::move(keys), std::move(args));
 }
 
 }  // namespace lockcheck

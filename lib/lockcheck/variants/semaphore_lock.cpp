@@ -32,20 +32,20 @@ Task<detail::SingleKeyLock::Attempt> SemaphoreLock::attempt(const std::string& k
   // The script recognises our own id, so a retry after a lost reply needs nothing else.
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, ttl_ms(), std::to_string(permits_)};
-  co_return co_await script_attempt(acquire_script(), std::move(keys), std::move(args));
+  return script_attempt(acquire_script(), std::move(keys), std::move(args));
 }
 
 Task<CallResult> SemaphoreLock::release_call(const std::string& key, const std::string& token,
                                              const Request& /*request*/) {
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token};
-  co_return co_await run_script(release_script(), std::move(keys), std::move(args));
+  return run_script(release_script(), std::move(keys), std::move(args));
 }
 
 Task<CallResult> SemaphoreLock::renew_call(const std::string& key, const std::string& token) {
   std::vector<std::string> keys{key};
   std::vector<std::string> args{token, ttl_ms()};
-  co_return co_await run_script(renew_script(), std::move(keys), std::move(args));
+  return run_script(renew_script(), std::move(keys), std::move(args));
 }
 
 }  // namespace lockcheck

@@ -29,11 +29,11 @@ Task<detail::SingleKeyLock::Attempt> WatchCasLock::attempt(const std::string& ke
 
 Task<CallResult> WatchCasLock::release_call(const std::string& key, const std::string& token,
                                             const Request& /*request*/) {
-  co_return co_await if_holds(key, token, command("DEL", key));
+  return if_holds(key, token, command("DEL", key));
 }
 
 Task<CallResult> WatchCasLock::renew_call(const std::string& key, const std::string& token) {
-  co_return co_await if_holds(key, token, command("PEXPIRE", key, ttl_ms()));
+  return if_holds(key, token, command("PEXPIRE", key, ttl_ms()));
 }
 
 Task<CallResult> WatchCasLock::if_holds(const std::string& key, const std::string& token, Command write) {
