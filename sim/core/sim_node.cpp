@@ -272,12 +272,12 @@ std::size_t SimNode::migrate_slot_to(int slot, SimNode& target) {
   return moved;
 }
 
-void SimNode::apply_replication(int from, std::uint64_t sequence, const mock::Dataset& dataset) {
+void SimNode::apply_replication(int from, std::uint64_t sequence, mock::Dataset& dataset, bool sole_copy) {
   // A promoted or re-pointed replica has left its old master's stream: what was still in flight is dropped,
   // as when Sentinel re-points the replication link.
   if (!up_ || replica_of_ != from || sequence <= applied_sequence_) return;
   applied_sequence_ = sequence;
-  node_->restore(dataset);
+  node_->restore(sole_copy ? std::move(dataset) : mock::Dataset(dataset));
 }
 
 void SimNode::crash() {

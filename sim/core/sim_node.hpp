@@ -76,7 +76,8 @@ class SimNode final : public mock::Observer {
   bool active_expiry();
   // A replica takes master `from`'s data set as of sequence `sequence` (ignored when older than what it has,
   // or when it no longer follows `from`).
-  void apply_replication(int from, std::uint64_t sequence, const mock::Dataset& dataset);
+  // `sole_copy`: no one else holds `dataset`, so it is moved into the node instead of copied.
+  void apply_replication(int from, std::uint64_t sequence, mock::Dataset& dataset, bool sole_copy);
   std::uint64_t applied_sequence() const { return applied_sequence_; }
   // The WAIT the last execute() ran, if any (cleared by taking it).
   std::optional<WaitRequest> take_wait_request() { return std::exchange(wait_request_, std::nullopt); }
