@@ -14,16 +14,16 @@ int append_bytes(lua_State*, const void* bytes, std::size_t size, void* out) {
   return 0;
 }
 
-// Compiles `source` in a scratch state and returns its bytecode with debug information (line numbers and the
-// chunk name stay as a text load gives them), or an empty string with `error` set.
-std::string compile(const char* source, const char* chunkname, std::string& error) {
+}  // namespace
+
+std::string compile_chunk(std::string_view source, const char* chunkname, std::string& error) {
   lua_State* scratch = luaL_newstate();
   if (scratch == nullptr) {
-    error = "out of memory compiling an embedded Lua library";
+    error = "out of memory compiling a Lua chunk";
     return {};
   }
   std::string bytecode;
-  if (luaL_loadbufferx(scratch, source, std::strlen(source), chunkname, "t") != LUA_OK) {
+  if (luaL_loadbufferx(scratch, source.data(), source.size(), chunkname, "t") != LUA_OK) {
     error = lua_tostring(scratch, -1) ? lua_tostring(scratch, -1) : "?";
   } else {
     lua_dump(scratch, append_bytes, &bytecode, 0);
@@ -31,8 +31,6 @@ std::string compile(const char* source, const char* chunkname, std::string& erro
   lua_close(scratch);
   return bytecode;
 }
-
-}  // namespace
 
 int load_embedded_chunk(lua_State* L, const char* source, const char* chunkname) {
   static std::mutex mutex;
@@ -43,7 +41,7 @@ int load_embedded_chunk(lua_State* L, const char* source, const char* chunkname)
     const std::lock_guard<std::mutex> lock(mutex);
     auto it = compiled.find(source);
     if (it == compiled.end()) {
-      std::string code = compile(source, chunkname, error);
+      std::string code = compile_chunk(source, chunkname, error);
       if (code.empty()) {
         lua_pushstring(L, error.c_str());
         return LUA_ERRSYNTAX;

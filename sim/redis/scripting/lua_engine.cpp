@@ -1,7 +1,6 @@
 #include "redis/scripting/lua_engine.hpp"
 
 #include <cstdlib>
-#include <cstring>
 #include <lua.hpp>
 #include <stdexcept>
 #include <string>
@@ -18,6 +17,7 @@
 #include "redis/scripting/lua_struct.hpp"
 #include "redis/scripting/lua_convert.hpp"
 #include "redis/scripting/lua_prelude.hpp"
+#include "redis/scripting/prepared_script.hpp"
 #include "redis/scripting/lua_redis_lib.hpp"
 
 namespace lockcheck::mock {
@@ -30,50 +30,6 @@ constexpr int kHookEvery = 10'000;
 // on it cannot fail and the state is made lazily; under it, at construction, where a setup that does not fit
 // has always failed.
 constexpr std::size_t kLazyFromLimitBytes = 16u << 20;
-
-constexpr std::string_view kCompileError = "ERR Error compiling script (new function): ";
-
-std::vector<std::string> split(std::string_view text, char separator) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  // Bounded by the number of separators.
-  while (true) {
-    std::size_t at = text.find(separator, start);
-    parts.emplace_back(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
-    if (at == std::string_view::npos) return parts;
-    start = at + 1;
-  }
-}
-
-// Reads a "#!lua flags=..." first line as Redis 7.0's evalExtractShebangFlags does, then blanks it
-// (keeping the newline, so line numbers stay). Returns Redis's error text for a shebang it refuses.
-std::optional<std::string> read_shebang(std::string& body, bool& shebang, bool& no_writes, bool& allow_oom) {
-  shebang = no_writes = allow_oom = false;
-  if (!body.starts_with("#!")) return std::nullopt;
-  std::size_t end = body.find('\n');
-  if (end == std::string::npos) return "ERR Invalid script shebang";
-  std::vector<std::string> parts;
-  for (std::string& word : split(std::string_view(body).substr(0, end), ' ')) {
-    std::erase_if(word, [](char c) { return c == '\t' || c == '\r'; });
-    if (!word.empty()) parts.push_back(std::move(word));
-  }
-  if (parts.empty()) return "ERR Invalid engine in script shebang";
-  if (parts[0] != "#!lua") return "ERR Unexpected engine in script shebang: " + parts[0];
-  for (std::size_t i = 1; i < parts.size(); ++i) {
-    if (!parts[i].starts_with("flags=")) return "ERR Unknown lua shebang option: " + parts[i];
-    std::string_view flags = std::string_view(parts[i]).substr(6);
-    for (const std::string& flag : flags.empty() ? std::vector<std::string>{} : split(flags, ',')) {
-      if (flag == "no-writes") no_writes = true;
-      else if (flag == "allow-oom") allow_oom = true;
-      else if (flag != "allow-stale" && flag != "no-cluster" && flag != "allow-cross-slot-keys") {
-        return "ERR Unexpected flag in script shebang: " + flag;
-      }
-    }
-  }
-  shebang = true;
-  std::memset(body.data(), ' ', end);
-  return std::nullopt;
-}
 
 void push_string_array(lua_State* L, std::span<const std::string> values) {
   lua_createtable(L, static_cast<int>(values.size()), 0);
@@ -270,25 +226,20 @@ LuaEngine::~LuaEngine() {
 }
 
 std::optional<Reply> LuaEngine::load(const std::string& sha, std::string_view body) {
-  std::string source(body);
-  Script script;
-  if (auto refused = read_shebang(source, script.shebang, script.no_writes, script.allow_oom)) return Reply::error(*refused);
-  if (auto issue = find_lua54_only_syntax(source)) {
-    return Reply::error(std::string(kCompileError) + "user_script:" + std::to_string(issue->line) + ": " + issue->message);
-  }
-  source = rewrite_for_lua51_numbers(source);
+  const std::shared_ptr<const PreparedScript> prepared = prepared_script(body);
+  if (prepared->refusal) return Reply::error(*prepared->refusal);
   lua_State* L = state();
   lua_settop(L, 0);
-  if (luaL_loadbufferx(L, source.data(), source.size(), "@user_script", "t") != LUA_OK) {
+  // A binary chunk this process compiled (prepared_script.hpp); a node short of memory may still refuse it.
+  if (luaL_loadbufferx(L, prepared->bytecode.data(), prepared->bytecode.size(), "@user_script", "b") != LUA_OK) {
     std::string message = lua51_error_wording(lua_tostring(L, -1) ? lua_tostring(L, -1) : "?");
     lua_settop(L, 0);
-    return Reply::error(std::string(kCompileError) + message);
+    return Reply::error(std::string(kScriptCompileError) + message);
   }
   // The chunk's first upvalue is _ENV: point it at the read-only proxy.
   lua_rawgeti(L, LUA_REGISTRYINDEX, env_ref_);
   lua_setupvalue(L, -2, 1);
-  script.function_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-  scripts_[sha] = script;
+  scripts_[sha] = Script{luaL_ref(L, LUA_REGISTRYINDEX), prepared->shebang, prepared->no_writes, prepared->allow_oom};
   return std::nullopt;
 }
 

@@ -17,14 +17,6 @@ namespace {
 
 const std::string kLibrary = "#!lua name=lib\nredis.register_function('hello', function() return 'hi' end)";
 
-std::string info_field(Node& node, Session& session, const std::string& field) {
-  const std::string info = node.execute({"info", "memory"}, session).text;
-  const std::size_t at = info.find("\r\n" + field + ":");
-  if (at == std::string::npos) return "(no " + field + ")";
-  const std::size_t start = at + field.size() + 3;
-  return info.substr(start, info.find("\r\n", start) - start);
-}
-
 // The same commands on a lazy node (the default script memory limit) and on an eager one (a 1 MiB limit, which
 // also shows the sandbox's setup fits in 1 MiB): replies and memory figures match after each.
 class LazyLuaState : public ::testing::Test {

@@ -46,4 +46,13 @@ inline Reply E(std::string text) { return Reply::error(std::move(text)); }
 inline Reply N() { return Reply::nil(); }
 inline Reply A(std::vector<Reply> elements) { return Reply::array(std::move(elements)); }
 
+// One field of INFO memory on `node` (used_memory_lua, used_memory, ...), or "(no FIELD)".
+inline std::string info_field(Node& node, Session& session, const std::string& field) {
+  const std::string info = node.execute({"info", "memory"}, session).text;
+  const std::size_t at = info.find("\r\n" + field + ":");
+  if (at == std::string::npos) return "(no " + field + ")";
+  const std::size_t start = at + field.size() + 3;
+  return info.substr(start, info.find("\r\n", start) - start);
+}
+
 }  // namespace lockcheck::mock::testing
