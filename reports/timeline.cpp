@@ -8,6 +8,8 @@
 #include <tuple>
 #include <utility>
 
+#include "properties/history_facts.hpp"
+
 namespace lockcheck::reports {
 namespace {
 
@@ -43,7 +45,8 @@ struct Hold {
 
 class Builder {
  public:
-  explicit Builder(const properties::History& history) : history_(history), end_us_(history.end_us()) {
+  explicit Builder(const properties::History& history)
+      : history_(history), end_us_(history.end_us()), lock_keys_(properties::lock_keys(history)) {
     for (std::int64_t p = 0; p < history.meta.clients; ++p) {
       lanes_.push_back(Lane{fmt::format("client-{}", p), fmt::format("client {}", p), {}, {}});
     }
@@ -238,7 +241,9 @@ class Builder {
   }
 
   void on_server(const ServerEvent& server) {
-    if (server.replicated) return;
+    // A lock's keys only: a variant's bookkeeping beside them (a reentrant request's record, a read-write token
+    // given back) is not a hold, and drew a bar per request.
+    if (server.replicated || lock_keys_.count(server.key) == 0) return;
     Lane* lane = node_lane(server.node);
     if (lane == nullptr) return;
     const std::string kind(properties::to_string(server.event));
@@ -264,6 +269,7 @@ class Builder {
   const properties::History& history_;
   std::int64_t end_us_;
   std::vector<Lane> lanes_;
+  std::set<std::string> lock_keys_;
   std::vector<Mark> global_marks_;
   std::map<SpanKey, Span> open_spans_;
   std::map<std::pair<std::int64_t, std::string>, int> depth_;

@@ -110,7 +110,7 @@ TEST(LockInvariants, AWatchdogOverALockThatKeepsTheContractRunsOn) {
 // Precondition on an argument: a request's record needs the request's id.
 TEST(LockInvariantsDeathTest, ARequestRecordNeedsARequestId) {
   EXPECT_EQ(ReentrantHashLock::request_key("k", "r"), "k:req:{k}:r");
-  EXPECT_DEATH(ReentrantHashLock::request_key("k", ""), broken("reentrant_hash_lock.cpp", "!request_id.empty"));
+  EXPECT_DEATH(ReentrantHashLock::request_key("k", ""), broken("same_slot_key.cpp", "!id.empty"));
 }
 
 // Precondition on a lease: only a granted lease (one with its token) is released or renewed.

@@ -4,6 +4,7 @@
 
 #include "lockcheck/assert.hpp"
 #include "lockcheck/scripts.hpp"
+#include "lockcheck/variants/same_slot_key.hpp"
 
 namespace lockcheck {
 namespace {
@@ -24,19 +25,7 @@ const std::string& ReentrantHashLock::owner_id() {
 std::string ReentrantHashLock::new_request_id() { return owner_id() + ":" + std::to_string(++requests_); }
 
 std::string ReentrantHashLock::request_key(const std::string& key, const std::string& request_id) {
-  // Without an id every request of the key would share one record, and a retry would read another's result.
-  LOCKCHECK_ASSERT(!request_id.empty());
-  // Redis Cluster's rule: the slot is the hash of what lies between the first '{' and the first '}' after it,
-  // when that is not empty; otherwise of the whole key.
-  std::string slot_part = key;
-  if (const std::size_t open = key.find('{'); open != std::string::npos) {
-    const std::size_t close = key.find('}', open + 1);
-    if (close != std::string::npos && close > open + 1) slot_part = key.substr(open + 1, close - open - 1);
-  }
-  // Appending keeps a hash tag where it is; a key without one is hashed whole, which "{<key>}" reproduces
-  // unless the key holds a brace of its own.
-  if (slot_part == key && key.find_first_of("{}") != std::string::npos) return key + ":req:" + request_id;
-  return key + ":req:{" + slot_part + "}:" + request_id;
+  return detail::same_slot_key(key, "req", request_id);
 }
 
 const Script& ReentrantHashLock::acquire_script() const {

@@ -85,10 +85,8 @@ class ReentrantHashLock : public detail::SingleKeyLock {
   // This object's owner field in the lock hash (drawn on first use, then fixed).
   const std::string& owner_id();
 
-  // Where the record of request `request_id` on lock `key` lives: "<key>:req:{<slot part>}:<request id>", the
-  // slot part being what Redis Cluster hashes in `key` (its hash tag, or the whole key), so the record shares
-  // the lock key's slot and its prefix (for ACL key patterns). A key with braces but no hash tag cannot be
-  // given its slot that way: its records are "<key>:req:<request id>" (give such a key a hash tag in Cluster).
+  // Where the record of request `request_id` on lock `key` lives: "<key>:req:{<slot part>}:<request id>", in the
+  // lock key's slot (same_slot_key.hpp).
   static std::string request_key(const std::string& key, const std::string& request_id);
 
  protected:

@@ -1,8 +1,13 @@
 #include "lockcheck/variants/rw_owned_lock.hpp"
 
 #include "lockcheck/scripts.hpp"
+#include "lockcheck/variants/same_slot_key.hpp"
 
 namespace lockcheck {
+
+std::string RwOwnedLock::given_back_key(const std::string& key, const std::string& token) {
+  return detail::same_slot_key(key, "done", token);
+}
 
 Task<AcquireResult> RwOwnedLock::acquire_shared(std::string key, Micros wait) {
   return acquire_loop(std::move(key), wait, options_.ttl, true);
@@ -14,7 +19,7 @@ Task<detail::SingleKeyLock::Attempt> RwOwnedLock::attempt(const std::string& key
                                                           bool after_lost_reply) {
   (void)after_lost_reply;
   static const Script script(scripts::rw_owned_acquire_write);
-  std::vector<std::string> keys{key};
+  std::vector<std::string> keys{key, given_back_key(key, token)};
   std::vector<std::string> args{token, ttl_ms()};
   return script_attempt(script, std::move(keys), std::move(args));
 }
@@ -23,7 +28,7 @@ Task<detail::SingleKeyLock::Attempt> RwOwnedLock::attempt_shared(const std::stri
                                                                  bool after_lost_reply, Millis ttl) {
   (void)after_lost_reply;
   static const Script script(scripts::rw_owned_acquire_read);
-  std::vector<std::string> keys{key};
+  std::vector<std::string> keys{key, given_back_key(key, token)};
   std::vector<std::string> args{token, std::to_string(ttl.count())};
   return script_attempt(script, std::move(keys), std::move(args));
 }
@@ -31,8 +36,8 @@ Task<detail::SingleKeyLock::Attempt> RwOwnedLock::attempt_shared(const std::stri
 Task<CallResult> RwOwnedLock::release_call(const std::string& key, const std::string& token,
                                            const Request& /*request*/) {
   static const Script script(scripts::rw_owned_release);
-  std::vector<std::string> keys{key};
-  std::vector<std::string> args{token};
+  std::vector<std::string> keys{key, given_back_key(key, token)};
+  std::vector<std::string> args{token, ttl_ms()};
   return run_script(script, std::move(keys), std::move(args));
 }
 

@@ -8,7 +8,9 @@
 //   * acquire_shared (read): when the key is absent or in read mode: our reader field, and PEXPIRE ttl only
 //     if that makes the key live longer (a reader never shortens it). A writer's key: busy.
 //   * release (either mode, one script): our writer field -> DEL the key; our reader field -> HDEL only that
-//     field, and DEL the key with the last reader; otherwise no effect (NOT_OWNED).
+//     field, and DEL the key with the last reader; otherwise no effect (NOT_OWNED). Either way the token is
+//     marked given back beside the key (given_back_key), and an acquire attempt of a token given back counts
+//     nothing: an attempt still on its way after the release would make a hold no lease stands for.
 //   * renew (either mode): the writer resets the TTL; a reader extends it, never shortens it.
 //
 // Why it is sound (server level): the key's TTL is never below any reader's lease (each reader acquire or
@@ -38,6 +40,10 @@ class RwOwnedLock final : public detail::SingleKeyLock {
       : SingleKeyLock(port, clock, entropy, options, node) {}
 
   Task<AcquireResult> acquire_shared(std::string key, Micros wait) override;
+
+  // Where a release (or an acquire's cleanup) marks `token` given back, so that an attempt of its acquire
+  // landing late counts nothing: "<key>:done:{<slot part>}:<token>", in the lock key's slot (same_slot_key.hpp).
+  static std::string given_back_key(const std::string& key, const std::string& token);
 
  protected:
   Task<Attempt> attempt(const std::string& key, const std::string& token, bool after_lost_reply) override;

@@ -165,7 +165,10 @@ Task<bool> SingleKeyLock::gave_back_late_grant(AcquireRun& run) {
     co_await gave_up(run.key, run.token);
     co_return false;
   }
-  // That hold is given back: later attempts are a new request, which must count a hold of their own.
+  // That hold is given back: later attempts are a new request, which must count a hold of their own, under a
+  // token of their own (rw-owned refuses every attempt of a token given back; a reentrant lock's is its owner id).
+  run.token = make_token();
+  LOCKCHECK_ASSERT(!run.token.empty());
   run.request.id = new_request_id();
   run.request_sent_at = clock_.monotonic_now();
   co_return true;
