@@ -300,9 +300,10 @@ Port& World::lock_port(ClientProcess& process) {
 }
 
 void World::record_renewal(ClientProcess& process, const RenewalEvent& event) {
-  history_.record(scheduler_.now(), "op",
-                  renew_op_fields(event, process.id(), process.local_now(),
-                                  process.clock_model().true_time_of(event.valid_until.count()), event.valid_until.count()));
+  HistoryLine line(scheduler_.now(), "op");
+  add_renew_op_fields(line, event, process.id(), process.local_now(),
+                      process.clock_model().true_time_of(event.valid_until.count()), event.valid_until.count());
+  history_.record(std::move(line));
 }
 
 std::uint64_t World::run() {

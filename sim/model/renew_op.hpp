@@ -15,6 +15,9 @@ namespace lockcheck::sim {
 // times (true time and the process's local time, both in the history's microseconds) are written only for a
 // renewal that succeeded.
 Json renew_op_fields(const RenewalEvent& event, std::int64_t process, std::int64_t local_us,
-                                    std::int64_t valid_until_true_us, std::int64_t valid_until_local_us);
+                     std::int64_t valid_until_true_us, std::int64_t valid_until_local_us);
+// The same fields onto a line being recorded (the simulator's path: no Json object in between).
+void add_renew_op_fields(HistoryLine& line, const RenewalEvent& event, std::int64_t process, std::int64_t local_us,
+                         std::int64_t valid_until_true_us, std::int64_t valid_until_local_us);
 
 }  // namespace lockcheck::sim

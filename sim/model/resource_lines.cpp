@@ -1,5 +1,7 @@
 #include "model/resource_lines.hpp"
 
+#include "model/json_fields.hpp"
+
 namespace lockcheck::sim {
 
 const char* to_string(Fencing fencing) {
@@ -39,16 +41,6 @@ void write_fields(Out& out, int process, std::int64_t value, std::int64_t read_v
   out.add("version", version).add("fencing", fencing_token).add("accepted", accepted).add("stale", stale);
   if (thread > 0) out.add("thread", thread);
 }
-
-// HistoryLine's add() onto a Json object, so the templates above serve the Json callers.
-struct JsonFields {
-  Json json = Json::object();
-  template <typename Value>
-  JsonFields& add(const char* name, Value value) {
-    json[name] = value;
-    return *this;
-  }
-};
 
 }  // namespace
 
