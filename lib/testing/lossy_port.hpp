@@ -24,7 +24,7 @@ class LossyPort final : public Port {
     meanwhile_ = std::move(meanwhile);
   }
   void drop_next_requests(int count) { requests_to_drop_ = count; }
-  // The next script that runs answers only after `delay` (a slow network: a grant arriving after its validity),
+  // The next command that runs answers only after `delay` (a slow network: a grant arriving after its validity),
   // and a copy of it is kept for resend_copy() (the same request still on its way, landing later).
   void delay_next_reply(Micros delay) { reply_delay_ = delay; }
   Task<CallResult> resend_copy(std::size_t node) { co_return co_await inner_.call(node, kept_copy_); }
