@@ -54,6 +54,10 @@ class InFlight {
 // asked of every `lost` line (released_holds and the fairness checker's free stretches read it alike).
 class AofRestarts {
  public:
+  // How old the copy a node comes back with may be, before its crash: AOF everysec fsyncs every second, and Redis
+  // postpones an fsync while the last one still runs, up to two seconds.
+  static constexpr std::int64_t kCopyAgeUs = 2'000'000;
+
   // Whether `fault` is such a restart (and remembers it).
   bool on_fault(const FaultEvent& fault) {
     if (!fault.is(sim::FaultKind::node_restart) || fault.mode != "aof_everysec") return false;
