@@ -152,7 +152,6 @@ Task<bool> SingleKeyLock::gave_back_late_grant(AcquireRun& run) {
   // then leaves that request's record "given back", so a copy of its attempt still on its way, landing once the
   // key is gone, counts nothing (with the record still "granted" it made the key afresh, a hold no lease stands
   // for, which the owner's next acquire re-entered).
-  run.late_grant->known_lost = true;
   const ReleaseStatus given_back = co_await release_token(run.key, run.token, run.request.id);
   run.late_grant.reset();
   if (given_back == ReleaseStatus::unknown) {
