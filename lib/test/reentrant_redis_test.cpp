@@ -264,7 +264,7 @@ TYPED_TEST(ReentrantRetry, LostReleaseReplyReleasesOneHold) {
 TYPED_TEST(ReentrantRetry, ACopyOfALateGrantGivenBackCountsNothing) {
   this->options = quick(1000ms);
   TypeParam lock = this->make_lock();
-  this->port.delay_next_reply(Micros(1200ms));  // past the validity (TTL less the drift margin), within the TTL
+  this->port.delay_next_reply(Micros(1200ms));  // past the validity and the key's TTL: given back, the key already gone
   AcquireResult held = run_sync(lock.acquire("lock:copy", Micros(3s)));
   ASSERT_EQ(held.status, AcquireStatus::acquired) << held.detail;
   EXPECT_GE(held.attempts, 2u) << "the first grant came too late and was given back";

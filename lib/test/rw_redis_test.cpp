@@ -108,7 +108,7 @@ TEST_F(RwOwned, ACopyOfAGivenBackReadAttemptCountsNothing) {
   Admin admin(server);
   testing::LossyPort port(client.port(), &client.clock());
   RwOwnedLock lock(port, client.clock(), client.entropy(), quick(1000ms));
-  port.delay_next_reply(Micros(1200ms));  // past the validity (TTL less the drift margin), within the TTL
+  port.delay_next_reply(Micros(1200ms));  // past the validity and the key's TTL: given back, the key already gone
   AcquireResult held = run_sync(lock.acquire_shared("lock:rw-copy", Micros(3s)));
   ASSERT_EQ(held.status, AcquireStatus::acquired) << held.detail;
   EXPECT_GE(held.attempts, 2u) << "the first grant came too late and was given back";
