@@ -1344,6 +1344,37 @@ TEST(Checkers, ReentrancyAReplicaHealedLessThanTheLagBeforeTheFailoverIsOutOfSyn
   }
 }
 
+// A replica that crashes while its link is cut keeps the copy of the cut's time: a heal while it is down mends
+// the link, not its data (the explore gate at 1000 runs, seed 415, on redisson-like: node 1's link cut at 0.45 s,
+// the owner's release on node 0 at 0.75 s, node 1 crashed at 0.82 s, a heal at 1.33 s, node 1 promoted at
+// 1.76 s with the owner's old count, which its next acquire re-entered). Healed, and caught up, before its
+// crash, the same lines are a count gone wrong.
+TEST(Checkers, ReentrancyAReplicaThatCrashedWhileCutIsOutOfSyncFromTheCut) {
+  for (const bool crashed_while_cut : {true, false}) {
+    HistoryBuilder b = held_on_node_0_of_two();
+    b.invoke(2'000, 1, "acquire");
+    b.server(2'050, 0, "modified", 1, "tokA", 2, -1, "HINCRBY");  // count 2, replicated by 7 ms
+    b.acquire_ok(2'100, 1, "tokA", 1'000'000);
+    b.fault(10'000, {{"fault", "replica_partition"}, {"node", 1}});
+    b.invoke(20'200, 1, "release", "tokA");
+    b.server(20'250, 0, "modified", 1, "tokA", 20, -1, "HINCRBY");  // count 1 on node 0 only
+    b.complete(20'300, 1, "release", "ok", "released", "tokA");
+    if (crashed_while_cut) {
+      b.fault(30'000, {{"fault", "node_crash"}, {"node", 1}});
+      b.fault(50'000, {{"fault", "heal"}});
+    } else {
+      b.fault(30'000, {{"fault", "heal"}});  // caught up by 35 ms
+      b.fault(50'000, {{"fault", "node_crash"}, {"node", 1}});
+    }
+    b.fault(100'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
+    b.fault(110'000, {{"fault", "node_restart"}, {"node", 1}, {"mode", "kept"}});
+    last_release_leaves_a_hold_reentered(b, 1, 200'000);
+    const Verdict verdict = verdict_of(b.parse(), "reentrancy");
+    EXPECT_EQ(verdict.outcome, crashed_while_cut ? Outcome::holds : Outcome::violated)
+        << crashed_while_cut << ": " << verdict.summary;
+  }
+}
+
 // A freeing on the master that the replica never got is a write the failover loses too: process 1's hold expired
 // on node 0 while node 1's link was cut, so node 1, promoted, still counts it, and the owner's next acquire there
 // re-enters it (F5: the explore gate at 1000 runs, seed 671, on reentrant-maxttl, where node 1's clock ran behind
