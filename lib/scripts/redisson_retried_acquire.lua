@@ -1,5 +1,5 @@
 -- redisson-like-retries acquire: Redisson's RLock lock script as Redisson sends it, with nothing recorded of the
--- request, so a retry of it counts again (redisson/redisson #4822). KEYS[1] the lock hash; ARGV[1] owner id;
+-- request, so a retry of it counts again (redisson/redisson #4822). KEYS[1] the lock hash; ARGV[1] hold field;
 -- ARGV[2] ttl ms; ARGV[3] "reenter" for a nested acquire, which may only count one more hold of ours (as
 -- reentrant_hash_acquire.lua: that fix is kept, so that the retry is this variant's only difference).
 -- Free, or already ours: count one more hold, set the TTL to ARGV[2]; returns 1. Someone else's: 0.

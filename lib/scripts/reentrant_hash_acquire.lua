@@ -1,6 +1,7 @@
 -- reentrant-hash acquire (Redisson's lock script, safe to retry). KEYS[1] the lock hash; KEYS[2] this acquire's
--- request record; ARGV[1] owner id; ARGV[2] ttl ms; ARGV[3]
--- "reenter" for a nested acquire: it may only count one more hold of ours, so without our field it returns 0
+-- request record; ARGV[1] hold field ("<owner id>:<generation>": one per outer acquire of a lock object, where
+-- Redisson's names the thread, so a late command of an earlier hold finds no field of its own); ARGV[2] ttl ms;
+-- ARGV[3] "reenter" for a nested acquire: it may only count one more hold of ours, so without our field it returns 0
 -- (the owner's outer hold is gone; Redisson's script would create the key afresh with a count of 1).
 -- Free, or already ours: count one more hold, set the TTL to ARGV[2] and record the grant in KEYS[2], which
 -- expires with the key; returns 1. A retry after a lost reply finds the record and our field, and counts

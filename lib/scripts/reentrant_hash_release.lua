@@ -1,6 +1,6 @@
 -- reentrant-hash release (reentrant-maxttl's and redisson-like's too), safe to retry. KEYS[1] the lock hash;
 -- KEYS[2] this release's request record; KEYS[3] (a cleanup only) the record of the acquire it gives back;
--- ARGV[1] owner id; ARGV[2] ttl ms; ARGV[3] (redisson-like only) the channel waiters listen on; ARGV[4] 'shard'
+-- ARGV[1] hold field; ARGV[2] ttl ms; ARGV[3] (redisson-like only) the channel waiters listen on; ARGV[4] 'shard'
 -- when it is a shard channel in KEYS[1]'s slot (a cluster: SPUBLISH reaches its subscribers on this shard).
 -- A retry after a lost reply returns the recorded result and changes nothing. Otherwise: ours (and, for a
 -- cleanup, the acquire's grant recorded, "1"): one hold less; when none is left the key

@@ -1,5 +1,5 @@
 -- reentrant-maxttl acquire (safe to retry). KEYS[1] the lock hash; KEYS[2] this acquire's request record;
--- ARGV[1] owner id; ARGV[2] ttl ms; ARGV[3]
+-- ARGV[1] hold field; ARGV[2] ttl ms; ARGV[3]
 -- "reenter" for a nested acquire: it may only count one more hold of ours, so without our field it returns 0
 -- (the owner's outer hold is gone; Redisson's script would create the key afresh with a count of 1).
 -- Free, or already ours: count one more hold; set the TTL to ARGV[2] only when that is longer than what is

@@ -1,6 +1,7 @@
 #pragma once
-// A Port for tests that forwards to a real one and, on request, loses replies, drops requests, or holds a reply
-// back (keeping a copy of its request to send again later): the faults of a network, made at chosen commands.
+// A Port for tests that forwards to a real one and, on request, loses replies, drops requests, holds a reply
+// back (keeping a copy of its request to send again later) or a request (sending it only later): the faults of a
+// network, made at chosen commands.
 #include <cstddef>
 #include <functional>
 #include <utility>
@@ -24,6 +25,12 @@ class LossyPort final : public Port {
     meanwhile_ = std::move(meanwhile);
   }
   void drop_next_requests(int count) { requests_to_drop_ = count; }
+  // The next request is held up on its way: the caller sees an unknown outcome, and the request is kept for
+  // resend_copy() (it lands later); the `then_drop` requests after it are dropped unsent (the caller gives up).
+  void hold_back_next_request(int then_drop = 0) {
+    hold_back_next_ = true;
+    requests_to_drop_ = then_drop;
+  }
   // The next command that runs answers only after `delay` (a slow network: a grant arriving after its validity),
   // and a copy of it is kept for resend_copy() (the same request still on its way, landing later).
   void delay_next_reply(Micros delay) { reply_delay_ = delay; }
@@ -40,6 +47,10 @@ class LossyPort final : public Port {
     } else if (requests_to_drop_after_pass_ > 0) {
       --requests_to_drop_after_pass_;
       co_return CallResult::failed(CallStatus::unknown, "request dropped by the test");
+    }
+    if (std::exchange(hold_back_next_, false)) {
+      kept_copy_ = std::move(command);
+      co_return CallResult::failed(CallStatus::unknown, "request held back by the test");
     }
     if (requests_to_drop_ > 0) {
       --requests_to_drop_;
@@ -68,6 +79,7 @@ class LossyPort final : public Port {
   Micros reply_delay_{0};
   Command kept_copy_;
   std::function<void()> meanwhile_;
+  bool hold_back_next_ = false;
   int replies_to_lose_ = 0;
   int requests_to_drop_ = 0;
   int requests_to_pass_ = 0;

@@ -74,7 +74,7 @@ void SimNode::on_key_event(const mock::KeyEvent& event) {
 namespace {
 
 // A key's value as the history names it: a string lock's value, or the one field of a single-field hash
-// (reentrant-hash, redisson-like: owner id -> hold count), which names the owner as a string lock's value
+// (reentrant-hash, redisson-like: hold field -> hold count), which names the owner as a string lock's value
 // does. Hashes with several fields name no single owner; a read-write lock's holders go to `holders` instead
 // (holders_of).
 std::string owner_text(const mock::Value& value) {

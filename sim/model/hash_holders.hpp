@@ -2,7 +2,7 @@
 // Who holds a read-write lock kept as one hash with a field per holder (rw-owned, rw-hash-timestamps), read
 // from the field names alone so the rule needs no table of variants: a field "<prefix>:<token>" whose prefix
 // is `r` or `read` is a read hold, `w` or `write` a write hold. Other fields name no holder (rw-owned's
-// "mode"; a reentrant hash's owner id, whose single field the history reports as the `value` instead).
+// "mode"; a reentrant hash's hold field, whose single field the history reports as the `value` instead).
 // Shared by the simulator and the real-Redis backend so both write the same `holders` (sim/README.md).
 #include <optional>
 #include <string>

@@ -154,7 +154,7 @@ bool same_content(const KeyState& a, const KeyState& b) {
 }
 
 // What a line shows as the key's `value`: a string's value, or the one field of a single-owner hash (the
-// owner id of reentrant-hash and redisson-like), as the simulator's nodes report it.
+// hold field of reentrant-hash and redisson-like), as the simulator's nodes report it.
 std::string shown_value(const KeyState& state) {
   if (!state.present) return {};
   if (state.value.empty() && state.fields.size() == 1) return state.fields.front();

@@ -42,7 +42,7 @@ inline constexpr const char* kObserverClientName = "lockcheck-observer";
 struct KeyState {
   bool present = false;
   std::string value;                // "" when not a string (a hash lock)
-  std::vector<std::string> fields;  // a hash lock's field names (owner ids), else empty
+  std::vector<std::string> fields;  // a hash lock's field names (holds), else empty
   std::int64_t expire_at_ms = -1;
 };
 

@@ -6,7 +6,7 @@
 // acquire is Redisson's lock script as Redisson sends it (lib/scripts/redisson_retried_acquire.lua), with no
 // record of the request. Redisson re-sends a command whose reply did not come within its timeout, or that
 // failed on a failover error, up to retryAttempts times retryInterval apart (3 and 1.5 s by default); here the
-// acquire loop's retry after a lost reply is that re-send: the same script again, under the same owner id.
+// acquire loop's retry after a lost reply is that re-send: the same script again, under the same hold field.
 //
 // Where it comes from: Redisson's RLock with its command retries on (redisson/redisson #4822: a hold count of 41
 // after 40 retries, the lock never released by its owner's unlock). `redisson-like` keeps a request record per
@@ -15,9 +15,9 @@
 // What it guarantees: what `redisson-like` does while no acquire's reply is lost.
 // Where it breaks: an acquire whose reply is lost (a timeout, a failover error) and that is re-sent counts a
 // second hold: the hash holds 2 for one acquire. The owner's release takes one away and reports the lock
-// released; the hash still names the owner (count 1) until its TTL runs out, and every later acquire by the
-// same lock object re-enters it instead of starting afresh, so an owner that comes back within the TTL never
-// lets go of it (reentrancy: the outermost release left a hold counted;
+// released; the hash still names the owner's hold (count 1) until its TTL runs out, and the lock stays taken that
+// long after its owner let go of it, its next acquire waiting for it like anyone's (reentrancy: the outermost
+// release left a hold counted;
 // scenarios/redisson-like-retries-breaks-lost-reply-counts-twice.toml).
 #include <memory>
 #include <string>
@@ -28,7 +28,7 @@
 namespace lockcheck::broken {
 
 // redisson-like's hash lock whose acquire is one script Redisson sends again on a retry, unchanged: KEYS are
-// acquire_keys(key), ARGV the owner id, the TTL in ms and "reenter" for a nested acquire; a reply above 0 grants
+// acquire_keys(key), ARGV the hold field, the TTL in ms and "reenter" for a nested acquire; a reply above 0 grants
 // (a fencing token, when fencing()). redisson-fenced's lock is one too, with the token counter among the keys.
 class RetriedHashLock : public lockcheck::detail::PubSubReentrantHashLock {
  public:

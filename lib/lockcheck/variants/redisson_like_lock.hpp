@@ -1,5 +1,5 @@
 #pragma once
-// `redisson-like` — Redisson's RLock, rebuilt: the reentrant hash lock (owner field -> hold count), kept alive
+// `redisson-like` — Redisson's RLock, rebuilt: the reentrant hash lock (hold field -> hold count), kept alive
 // by the watchdog, with waiters that sleep on pub/sub and wake when the holder releases.
 //
 // What it does: `reentrant-hash`'s scripts, safe to retry as there (request records, as Redisson's unlock
@@ -11,7 +11,7 @@
 // polling with backoff. An attempt whose reply was lost waits only the backoff before its retry (the loop's
 // rule: a lost reply says nothing of a holder), so the retry comes while the request record of the lost attempt
 // lives (waiting up to a TTL for a message there let the record expire and the retry count the hold twice).
-// Renewal every ttl/3 by the watchdog (WatchdogLock): compare-and-pexpire on the owner field, fail-stop, stops
+// Renewal every ttl/3 by the watchdog (WatchdogLock): compare-and-pexpire on the hold's field, fail-stop, stops
 // before release.
 //
 // Where it comes from: the article on Redisson (RedissonLock: lua scripts over a hash, the lock watchdog,

@@ -18,11 +18,13 @@ std::string reentry_refused(const std::string& key) {
 
 
 const std::string& ReentrantHashLock::owner_id() {
-  if (owner_id_.empty()) owner_id_ = entropy_.token_hex() + ":1";
+  if (owner_id_.empty()) owner_id_ = entropy_.token_hex();
   return owner_id_;
 }
 
-std::string ReentrantHashLock::new_request_id() { return owner_id() + ":" + std::to_string(++requests_); }
+std::string ReentrantHashLock::make_token() { return owner_id() + ":" + std::to_string(++generations_); }
+
+std::string ReentrantHashLock::new_request_id() { return owner_id() + ":r" + std::to_string(++requests_); }
 
 std::string ReentrantHashLock::request_key(const std::string& key, const std::string& request_id) {
   return detail::same_slot_key(key, "req", request_id);
@@ -55,25 +57,27 @@ Task<AcquireResult> ReentrantHashLock::acquire_with_ttl(std::string key, Micros 
   co_return result;
 }
 
-bool ReentrantHashLock::reenters(const std::string& key) {
+detail::SingleKeyLock::Identity ReentrantHashLock::identity_for(const std::string& key) {
   std::lock_guard lock(holds_mutex_);
   const auto found = holds_.find(key);
-  if (found == holds_.end()) return false;
-  std::vector<std::weak_ptr<HoldMark>>& marks = found->second;
-  LOCKCHECK_ASSERT(!marks.empty());  // a key stays listed only while it has marks (erased below when none is left)
-  std::erase_if(marks, [](const std::weak_ptr<HoldMark>& weak) {
-    const std::shared_ptr<HoldMark> mark = weak.lock();
-    return mark == nullptr || mark->released.load();
-  });
-  if (!marks.empty()) return true;
-  holds_.erase(found);
-  return false;
+  if (found != holds_.end()) {
+    std::vector<HeldLease>& held = found->second;
+    LOCKCHECK_ASSERT(!held.empty());  // a key stays listed only while it has leases (erased below when none is left)
+    std::erase_if(held, [](const HeldLease& lease) {
+      const std::shared_ptr<HoldMark> mark = lease.mark.lock();
+      return mark == nullptr || mark->released.load();
+    });
+    // The latest grant's: an older lease that still lives may name a hold that expired before it.
+    if (!held.empty()) return Identity{held.back().token, true};
+    holds_.erase(found);
+  }
+  return Identity{make_token(), false};
 }
 
 void ReentrantHashLock::remember_hold(Lease& lease) {
   lease.hold_mark = std::make_shared<HoldMark>();
   std::lock_guard lock(holds_mutex_);
-  holds_[lease.key].push_back(lease.hold_mark);
+  holds_[lease.key].push_back(HeldLease{lease.hold_mark, lease.token});
 }
 
 Task<detail::SingleKeyLock::Attempt> ReentrantHashLock::attempt(const std::string& key, const std::string& token,

@@ -95,9 +95,10 @@ Task<AcquireResult> SingleKeyLock::acquire_loop(std::string key, Micros wait, Mi
   run.ttl = ttl;
   run.shared = shared;
   run.give_up_at = clock_.monotonic_now() + std::max(wait, Micros::zero());
-  run.token = make_token();
+  Identity identity = identity_for(key);
+  run.token = std::move(identity.token);
   LOCKCHECK_ASSERT(!run.token.empty());  // every variant's make_token() draws one: "" would match a key set to ""
-  run.request = Request{new_request_id(), {}, reenters(key)};
+  run.request = Request{new_request_id(), {}, identity.reenter_only};
   run.key = std::move(key);
   run.unknown_budget = options_.retry.unknown_outcome_attempts;
   run.request_sent_at = clock_.monotonic_now();
@@ -165,8 +166,9 @@ Task<bool> SingleKeyLock::gave_back_late_grant(AcquireRun& run) {
     co_return false;
   }
   // That hold is given back: later attempts are a new request, which must count a hold of their own, under a
-  // token of their own (rw-owned refuses every attempt of a token given back; a reentrant lock's is its owner id).
-  run.token = make_token();
+  // token of their own (rw-owned refuses every attempt of a token given back); a reentry goes on under the token
+  // of the hold it re-enters.
+  run.token = identity_for(run.key).token;
   LOCKCHECK_ASSERT(!run.token.empty());
   run.request.id = new_request_id();
   run.request_sent_at = clock_.monotonic_now();

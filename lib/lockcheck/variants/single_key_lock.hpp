@@ -68,7 +68,7 @@ class SingleKeyLock : public LockAlgorithm {
   // grant a cleanup release gives back, only if that acquire took effect (empty for a lease's release). Both
   // are empty for every other variant, whose commands ignore them.
   // `reenter_only`: a nested acquire, made while this lock object still holds an unreleased lease on the key
-  // (reenters()): it may only count one more hold of this owner's, never create the key.
+  // (identity_for()): it may only count one more hold of this owner's, never create the key.
   struct Request {
     std::string id;
     std::string undoes;
@@ -79,10 +79,15 @@ class SingleKeyLock : public LockAlgorithm {
   virtual std::string make_token();
   // A new request id (see Request). Default: empty, for variants whose commands are safe to repeat.
   virtual std::string new_request_id();
-  // Whether an acquire of `key` now is a reentry (Request::reenter_only). Default: false (not reentrant).
-  virtual bool reenters(const std::string& key) {
+  // Who an acquire of `key` now acquires as: its token, and whether it is a reentry (Request::reenter_only),
+  // which then goes under the token of the hold it re-enters. Default: a new token (make_token()), no reentry.
+  struct Identity {
+    std::string token;
+    bool reenter_only = false;
+  };
+  virtual Identity identity_for(const std::string& key) {
     (void)key;
-    return false;
+    return Identity{make_token(), false};
   }
   // One acquire attempt. `after_lost_reply`: an earlier attempt's reply was lost, so the key may already
   // hold `token`; the attempt must then count that as granted. Error replies are returned, not thrown.
