@@ -1212,6 +1212,20 @@ HistoryBuilder held_on_node_0_of_two() {
   return b;
 }
 
+// Process 1 re-enters its hold on node 0 at 2 ms (count 2, replicated by 7 ms).
+void re_enters_on_node_0(HistoryBuilder& b) {
+  b.invoke(2'000, 1, "acquire");
+  b.server(2'050, 0, "modified", 1, "tokA", 2, -1, "HINCRBY");
+  b.acquire_ok(2'100, 1, "tokA", 1'000'000);
+}
+
+// ... and releases the inner hold at 20 ms (count 1 on node 0, replicated by 25.25 ms if the replica is in sync).
+void releases_the_inner_hold_on_node_0(HistoryBuilder& b) {
+  b.invoke(20'200, 1, "release", "tokA");
+  b.server(20'250, 0, "modified", 1, "tokA", 20, -1, "HINCRBY");
+  b.complete(20'300, 1, "release", "ok", "released", "tokA");
+}
+
 // Process 1 holds on node 0, node 0 crashes, and its release's outcome stays unknown: the hold may still be counted.
 HistoryBuilder released_unknown_with_node_0_down() {
   HistoryBuilder b = held_on_node_0_of_two();
@@ -1280,16 +1294,12 @@ TEST(Checkers, ReentrancyAReplicaThatCrashedIsOutOfSyncFromItsCrash) {
   enum class Replica { in_sync, crashed, crashed_then_healed };
   for (const Replica replica : {Replica::in_sync, Replica::crashed, Replica::crashed_then_healed}) {
     HistoryBuilder b = held_on_node_0_of_two();
-    b.invoke(2'000, 1, "acquire");
-    b.server(2'050, 0, "modified", 1, "tokA", 2, -1, "HINCRBY");  // count 2, replicated by 7 ms
-    b.acquire_ok(2'100, 1, "tokA", 1'000'000);
+    re_enters_on_node_0(b);
     if (replica != Replica::in_sync) {
       b.fault(5'000, {{"fault", "node_crash"}, {"node", 1}});
       b.fault(10'000, {{"fault", "node_restart"}, {"node", 1}, {"mode", "kept"}});
     }
-    b.invoke(20'200, 1, "release", "tokA");
-    b.server(20'250, 0, "modified", 1, "tokA", 20, -1, "HINCRBY");  // count 1 on node 0 only
-    b.complete(20'300, 1, "release", "ok", "released", "tokA");
+    releases_the_inner_hold_on_node_0(b);
     if (replica == Replica::crashed_then_healed) b.fault(100'000, {{"fault", "heal"}});
     b.fault(100'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
     last_release_leaves_a_hold_reentered(b, 1, 200'000);
@@ -1308,12 +1318,8 @@ TEST(Checkers, ReentrancyAReplicaThatCrashedIsOutOfSyncFromItsCrash) {
 TEST(Checkers, ReentrancyAReplicaBackFromItsAofMayLackWritesFromBeforeItsCrash) {
   for (const char* mode : {"kept", "aof_everysec"}) {
     HistoryBuilder b = held_on_node_0_of_two();
-    b.invoke(2'000, 1, "acquire");
-    b.server(2'050, 0, "modified", 1, "tokA", 2, -1, "HINCRBY");  // count 2, replicated by 7 ms
-    b.acquire_ok(2'100, 1, "tokA", 1'000'000);
-    b.invoke(20'200, 1, "release", "tokA");
-    b.server(20'250, 0, "modified", 1, "tokA", 20, -1, "HINCRBY");  // count 1, replicated by 25.25 ms
-    b.complete(20'300, 1, "release", "ok", "released", "tokA");
+    re_enters_on_node_0(b);
+    releases_the_inner_hold_on_node_0(b);
     b.fault(30'000, {{"fault", "node_crash"}, {"node", 1}});
     b.fault(50'000, {{"fault", "node_restart"}, {"node", 1}, {"mode", mode}});
     b.fault(100'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
@@ -1329,13 +1335,9 @@ TEST(Checkers, ReentrancyAReplicaBackFromItsAofMayLackWritesFromBeforeItsCrash) 
 TEST(Checkers, ReentrancyAReplicaHealedLessThanTheLagBeforeTheFailoverIsOutOfSync) {
   for (const std::int64_t healed_at : {100'000, 40'000}) {
     HistoryBuilder b = held_on_node_0_of_two();
-    b.invoke(2'000, 1, "acquire");
-    b.server(2'050, 0, "modified", 1, "tokA", 2, -1, "HINCRBY");  // count 2, replicated by 7 ms
-    b.acquire_ok(2'100, 1, "tokA", 1'000'000);
+    re_enters_on_node_0(b);
     b.fault(5'000, {{"fault", "replica_partition"}, {"node", 1}});
-    b.invoke(20'200, 1, "release", "tokA");
-    b.server(20'250, 0, "modified", 1, "tokA", 20, -1, "HINCRBY");  // count 1 on node 0 only
-    b.complete(20'300, 1, "release", "ok", "released", "tokA");
+    releases_the_inner_hold_on_node_0(b);
     b.fault(healed_at, {{"fault", "heal"}});
     b.fault(100'000, {{"fault", "failover"}, {"node", 1}, {"from", 0}});
     last_release_leaves_a_hold_reentered(b, 1, 200'000);
@@ -1352,13 +1354,9 @@ TEST(Checkers, ReentrancyAReplicaHealedLessThanTheLagBeforeTheFailoverIsOutOfSyn
 TEST(Checkers, ReentrancyAReplicaThatCrashedWhileCutIsOutOfSyncFromTheCut) {
   for (const bool crashed_while_cut : {true, false}) {
     HistoryBuilder b = held_on_node_0_of_two();
-    b.invoke(2'000, 1, "acquire");
-    b.server(2'050, 0, "modified", 1, "tokA", 2, -1, "HINCRBY");  // count 2, replicated by 7 ms
-    b.acquire_ok(2'100, 1, "tokA", 1'000'000);
+    re_enters_on_node_0(b);
     b.fault(10'000, {{"fault", "replica_partition"}, {"node", 1}});
-    b.invoke(20'200, 1, "release", "tokA");
-    b.server(20'250, 0, "modified", 1, "tokA", 20, -1, "HINCRBY");  // count 1 on node 0 only
-    b.complete(20'300, 1, "release", "ok", "released", "tokA");
+    releases_the_inner_hold_on_node_0(b);
     if (crashed_while_cut) {
       b.fault(30'000, {{"fault", "node_crash"}, {"node", 1}});
       b.fault(50'000, {{"fault", "heal"}});
