@@ -15,8 +15,10 @@ namespace lockcheck::testing {
 
 class HiredisClient {
  public:
-  // `timeout_s` bounds the connect and each reply.
-  HiredisClient(const std::string& host, int port, const std::string& password = "", int timeout_s = 5) {
+  // `timeout_s` bounds the connect and each reply: a hang's bound, not a guess of how fast redis-server answers.
+  // It was 5 s until a CI run on a stalled machine failed both differential tests on an idle PUNSUBSCRIBE
+  // ("Resource temporarily unavailable") that passed at once when run again.
+  HiredisClient(const std::string& host, int port, const std::string& password = "", int timeout_s = 60) {
     timeval timeout{timeout_s, 0};
     context_ = redisConnectWithTimeout(host.c_str(), port, timeout);
     if (context_ == nullptr || context_->err) throw std::runtime_error("cannot connect to redis at port " + std::to_string(port));
