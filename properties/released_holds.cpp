@@ -61,6 +61,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
   };
   std::map<std::int64_t, Healed> replica_healed;  // replica node -> its last cut link, mended
   std::map<std::int64_t, std::int64_t> replica_crashed_at;  // replica node -> since when it lacks writes (a crash)
+  std::map<std::int64_t, std::int64_t> last_crash_at;  // node -> its latest crash (an AOF restart's copy predates it)
   AofRestarts aof_restarts;
   std::map<NodeKey, std::int64_t> freed_at;  // (node, key) -> when the key was last freed there
   std::map<ProcessKey, Watch> watches;
@@ -119,8 +120,11 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
         std::erase_if(watches, [&](const auto& entry) { return entry.second.nodes.count(fault->node) > 0; });
         // A replica's copy is as old as its last fsync: what its master's stream brought it in that time before
         // its crash may be undone too (the gate at 1000 runs, seed 1165: a release it had got, then promoted).
-        if (const auto crashed = replica_crashed_at.find(fault->node); crashed != replica_crashed_at.end()) {
-          crashed->second -= AofRestarts::kCopyAgeUs;
+        // Two seconds before this restart's own crash, not before the copy an earlier restart brought back.
+        const auto crashed = replica_crashed_at.find(fault->node);
+        const auto last_crash = last_crash_at.find(fault->node);
+        if (crashed != replica_crashed_at.end() && last_crash != last_crash_at.end()) {
+          crashed->second = std::min(crashed->second, last_crash->second - AofRestarts::kCopyAgeUs);
         }
       }
       // A replica out of sync: its link cut, until a heal; or the node down, until its own promotion (once back
@@ -130,6 +134,7 @@ std::vector<ReleasedHoldLeft> released_holds_left(const History& history) {
       // A replica that crashes while its link is cut (or mended less than the lag before) has its copy of that
       // cut's time, and a heal while it is down brings it nothing (the gate at 1000 runs, seed 415).
       if (fault->is(sim::FaultKind::node_crash)) {
+        last_crash_at[fault->node] = fault->t;
         std::int64_t lacks_writes_since = fault->t;
         if (const auto cut = replica_cut_at.find(fault->node); cut != replica_cut_at.end()) {
           lacks_writes_since = std::min(lacks_writes_since, cut->second);
