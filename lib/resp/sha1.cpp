@@ -64,10 +64,29 @@ const std::string& remembered_sha1_hex(std::string_view data) {
     using is_transparent = void;  // looked up by a string_view, without a copy
     std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
   };
-  thread_local std::unordered_map<std::string, std::string, Hash, std::equal_to<>> known;
-  if (const auto found = known.find(data); found != known.end()) return found->second;
-  if (known.size() >= kRemembered) known.clear();
-  return known.emplace(std::string(data), sha1_hex(data)).first->second;
+  using Known = std::unordered_map<std::string, std::string, Hash, std::equal_to<>>;
+  thread_local Known known;
+  // The last few bodies looked up, most recent first: a lock sends the same two or three scripts over and over,
+  // and comparing a body with one of them costs a tenth of hashing it for the map (map nodes stay put until
+  // the map is cleared).
+  constexpr std::size_t kRecent = 4;
+  thread_local std::array<const Known::value_type*, kRecent> recent{};
+  const auto remember = [&](const Known::value_type* entry) -> const std::string& {
+    std::size_t at = 0;
+    while (at + 1 < kRecent && recent[at] != entry) ++at;  // bounded by kRecent
+    for (; at > 0; --at) recent[at] = recent[at - 1];
+    recent[0] = entry;
+    return entry->second;
+  };
+  for (const Known::value_type* entry : recent) {
+    if (entry != nullptr && entry->first == data) return remember(entry);
+  }
+  if (const auto found = known.find(data); found != known.end()) return remember(&*found);
+  if (known.size() >= kRemembered) {
+    known.clear();
+    recent.fill(nullptr);
+  }
+  return remember(&*known.emplace(std::string(data), sha1_hex(data)).first);
 }
 
 }  // namespace lockcheck

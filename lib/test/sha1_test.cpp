@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "lockcheck/sha1.hpp"
 
 namespace lockcheck {
@@ -24,6 +27,19 @@ TEST(Sha1, RememberedDigestsAreTheDigests) {
     }
   }
   EXPECT_EQ(remembered_sha1_hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
+}
+
+// The few bodies looked up last are answered first: bodies taking turns, more of them than are kept that way,
+// bodies that differ only in their last character or length, and the same bodies again after the memory forgot.
+TEST(Sha1, RecentDigestsAreTheDigestsWhateverTheOrder) {
+  const std::vector<std::string> bodies = {"return 1", "return 10", "return 2", "return 1 ", "", "return 1"};
+  for (int round = 0; round < 3; ++round) {
+    for (std::size_t step = 0; step < 40; ++step) {
+      const std::string& text = bodies[(step * (round + 1)) % bodies.size()];
+      ASSERT_EQ(remembered_sha1_hex(text), sha1_hex(text)) << "'" << text << "', round " << round << ", step " << step;
+    }
+    for (int body = 0; body < 300; ++body) remembered_sha1_hex("forget " + std::to_string(body));  // past the 256 kept
+  }
 }
 
 }  // namespace
