@@ -63,9 +63,11 @@ class Fields {
     }
     fail(fmt::format("field '{}' must be a non-negative integer", name.text()));
   }
-  std::string string(FieldName name) const {
+  std::string string(FieldName name) const { return std::string(text(name)); }
+  // A required string field's characters without a copy, valid while the line is (its fields or its JSON object).
+  std::string_view text(FieldName name) const {
     if (!has(name)) fail(fmt::format("missing string field '{}'", name.text()));
-    return as_string(name);
+    return as_text(name);
   }
   std::string string_or(FieldName name, const char* fallback) const {
     return has(name) ? as_string(name) : std::string(fallback);
@@ -167,11 +169,12 @@ class Fields {
     }
     fail(fmt::format("field '{}' must be an integer, got {}", name.text(), value.dump()));
   }
-  std::string as_string(FieldName name) const {
-    if (flat_ != nullptr) return std::string(flat(name, FlatValue::Kind::string, FlatValue::Kind::string).text);
+  std::string as_string(FieldName name) const { return std::string(as_text(name)); }
+  std::string_view as_text(FieldName name) const {
+    if (flat_ != nullptr) return flat(name, FlatValue::Kind::string, FlatValue::Kind::string).text;
     const json& value = object_->at(std::string(name.text()));
     if (!value.is_string()) fail(fmt::format("field '{}' must be a string, got {}", name.text(), value.dump()));
-    return value.get<std::string>();
+    return value.get_ref<const std::string&>();
   }
 
   const json* object_ = nullptr;
@@ -241,14 +244,15 @@ Op parse_op(const Fields& in) {
   op.process = in.integer("process");
   op.thread = in.integer_or("thread", 0);
   if (op.thread < 0) in.fail("field 'thread' must not be negative");
-  op.f = in.string("f");
-  if (op.f == "acquire") {
+  const std::string_view f = in.text("f");
+  op.f = std::string(f);
+  if (f == "acquire") {
     op.fn = OpFn::acquire;
-  } else if (op.f == "release") {
+  } else if (f == "release") {
     op.fn = OpFn::release;
-  } else if (op.f == "renew") {
+  } else if (f == "renew") {
     op.fn = OpFn::renew;
-  } else if (op.f == "renewal_stop") {
+  } else if (f == "renewal_stop") {
     op.fn = OpFn::renewal_stop;
   } else {
     op.fn = OpFn::other;  // a function a newer workload added; the checkers here ignore it
@@ -293,7 +297,7 @@ ResourceEvent parse_resource(const Fields& in) {
 
 FaultEvent parse_fault(const Fields& in) {
   FaultEvent event;
-  const std::string name = in.string("fault");
+  const std::string_view name = in.text("fault");
   event.kind = sim::fault_kind_named(name);
   if (!event.kind) {
     const std::optional<sim::FaultFollowUp> follow_up = sim::fault_follow_up_named(name);
@@ -328,7 +332,7 @@ ServerEventKind parse_server_kind(const Fields& in) {
       ServerEventKind::expire_set,     ServerEventKind::expire_removed, ServerEventKind::deleted,
       ServerEventKind::expired,        ServerEventKind::evicted,     ServerEventKind::lost,
   };
-  std::string name = in.string("event");
+  const std::string_view name = in.text("event");
   for (ServerEventKind kind : kAll) {
     if (to_string(kind) == name) return kind;
   }
@@ -454,7 +458,7 @@ class HistoryReader {
   void take(const Fields& fields) {
     std::int64_t i = fields.integer("i");
     std::int64_t t = bounded(fields, "t", fields.integer("t"), kMaxTimeUs);
-    std::string kind = fields.string("kind");
+    const std::string_view kind = fields.text("kind");
     // Witnesses are line indices, so they must be unique and in order; checkers walk events in time order.
     auto expected_i = static_cast<std::int64_t>(history_.events.size());
     if (i != expected_i) fields.fail(fmt::format("'i' is {}, expected {}", i, expected_i));
