@@ -5,7 +5,11 @@
 # are the older corpus's, in its order.
 # Each bench prints, per strategy, its runs and CPU-seconds over all its searches ("runs all-on : R runs in C
 # CPU-s, X runs per CPU-second"). An older bench without that line needs it added first (Search's
-# spent_cpu_seconds and the "runs" summary of explore_bench.cpp), which changes nothing it searches.
+# spent_cpu_seconds and the "runs" summary of explore_bench.cpp), which changes nothing it searches. Issue 34's
+# older build, ebbc48c, with that line (from this repository's root):
+#   git worktree add --detach ../lockcheck-ebbc48c ebbc48c && cd ../lockcheck-ebbc48c &&
+#   git apply "$OLDPWD/tools/explore/bench/ebbc48c_runs_line.patch" && LOCKCHECK_BUILD_DIR="$PWD/build" tools/setup explore_bench
+# then OLD_EXPLORE_BENCH is ../lockcheck-ebbc48c/build/tools/explore/explore_bench.
 # Prints both benches' lines and, per strategy, the ratio new / old; with ROUNDS > 1 (default 1) the pair runs
 # that many times and the median ratio per strategy follows, and the ratio of each side's best round.
 # MODE paired (the default): bug by bug, the two benches one after the other on that bug alone (--only), which
