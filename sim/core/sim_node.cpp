@@ -85,19 +85,9 @@ std::string owner_text(const mock::Value& value) {
   return "";
 }
 
-}  // namespace
-
-std::string SimNode::string_value(const std::string& key) const {
-  const auto& entries = node_->keyspace().database(0).entries;
-  const auto it = entries.find(key);
-  return it == entries.end() ? std::string() : owner_text(it->second.value);
-}
-
-std::optional<Json> SimNode::holders_of(const std::string& key) const {
-  const auto& entries = node_->keyspace().database(0).entries;
-  const auto it = entries.find(key);
-  if (it == entries.end()) return std::nullopt;
-  const auto* hash = std::get_if<mock::Hash>(&it->second.value);
+// A hash's fields as the history's holders (core/hash_holders.hpp); none for a string or another type.
+std::optional<Json> holders_of(const mock::Value& value) {
+  const auto* hash = std::get_if<mock::Hash>(&value);
   if (hash == nullptr) return std::nullopt;
   LOCKCHECK_ASSERT(!hash->empty());  // Redis keeps no empty hash: removing its last field deletes the key
   std::vector<std::string> names;
@@ -106,11 +96,12 @@ std::optional<Json> SimNode::holders_of(const std::string& key) const {
   return holders_json(names);
 }
 
-std::int64_t SimNode::deadline_of(const std::string& key) const {
+}  // namespace
+
+const mock::Entry* SimNode::stored_entry(const std::string& key) const {
   const auto& entries = node_->keyspace().database(0).entries;
   const auto it = entries.find(key);
-  if (it == entries.end() || !it->second.expire_at_ms) return -1;
-  return *it->second.expire_at_ms;
+  return it == entries.end() ? nullptr : &it->second;
 }
 
 bool SimNode::has_key(const std::string& key) const {
@@ -138,18 +129,25 @@ void SimNode::flush_events() {
     LOCKCHECK_ASSERT(event.kind != mock::KeyEventKind::expired || event.node_time_ms > event.expire_at_ms);
     const bool key_gone = event.kind == mock::KeyEventKind::deleted || event.kind == mock::KeyEventKind::expired ||
                           event.kind == mock::KeyEventKind::evicted;
+    // One lookup of the key for its value, holders and deadline.
+    const mock::Entry* entry = key_gone ? nullptr : stored_entry(event.key);
     HistoryLine fields(scheduler_.now(), "server");
     fields.add("node", id_).add("event", mock::to_string(event.kind)).add("key", event.key);
-    fields.add("value", key_gone ? std::string() : string_value(event.key)).add("by", event.client_id);
+    fields.add("value", entry != nullptr ? owner_text(entry->value) : std::string()).add("by", event.client_id);
     fields.add("command", event.command);
     // Several holders in one hash (read-write locks): each field names one, so the checker sees them all.
-    if (!key_gone) {
-      if (auto holders = holders_of(event.key)) fields.add("holders", *holders);
+    if (entry != nullptr) {
+      if (auto holders = holders_of(entry->value)) fields.add("holders", *holders);
     }
     if (!event.script_sha.empty()) fields.add("script", event.script_sha);
     fields.add("node_time_ms", event.node_time_ms);
-    fields.add("expire_at_ms", key_gone ? (event.kind == mock::KeyEventKind::expired ? event.expire_at_ms : -1)
-                                        : deadline_of(event.key));
+    std::int64_t expire_at_ms = -1;
+    if (key_gone) {
+      if (event.kind == mock::KeyEventKind::expired) expire_at_ms = event.expire_at_ms;
+    } else if (entry != nullptr && entry->expire_at_ms) {
+      expire_at_ms = *entry->expire_at_ms;
+    }
+    fields.add("expire_at_ms", expire_at_ms);
     history_.record(std::move(fields));
   }
   pending_.clear();

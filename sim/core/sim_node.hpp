@@ -20,6 +20,7 @@ namespace lockcheck::mock {
 class Node;
 struct Dataset;
 struct Session;
+struct Entry;
 }  // namespace lockcheck::mock
 
 namespace lockcheck::sim {
@@ -128,9 +129,8 @@ class SimNode final : public mock::Observer {
   // other session kept in closing_ for what is still on its way. False when it had none.
   bool retire_command_session(int process, std::uint64_t connection);
   Reply run_on(mock::Session& session, const Command& command, bool& changed);  // execute()'s core, on a session
-  std::string string_value(const std::string& key) const;
-  std::int64_t deadline_of(const std::string& key) const;
-  std::optional<Json> holders_of(const std::string& key) const;  // core/hash_holders.hpp
+  // The key's stored entry in database 0 (expired or not), or nullptr: what a recorded event reads of the key.
+  const mock::Entry* stored_entry(const std::string& key) const;
 
   int id_;
   History& history_;
