@@ -7,7 +7,7 @@ lockcheck=$1 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 started=$(date +%s)
-# 120 s: the 3 s run, the 11 s bound (wait 0.5 s + command timeout 0.5 s + 10 s) and wide slack; the old
+# 120 s: the 3 s run, the 12.3 s bound (wait 0.5 s + 18 × command timeout 0.1 s + 10 s) and wide slack; the old
 # code's hung run would be cut here, not by ctest.
 timeout 120 "$lockcheck" judge "$here/client-hangs.toml" --client "${LOCKCHECK_PYTHON:-python3} $here/hang_client.py" \
   --junit "$work/junit.xml" > "$work/out" 2>&1
