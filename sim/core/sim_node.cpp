@@ -105,10 +105,8 @@ const mock::Entry* SimNode::stored_entry(const std::string& key) const {
 }
 
 bool SimNode::has_key(const std::string& key) const {
-  const auto& entries = node_->keyspace().database(0).entries;
-  const auto it = entries.find(key);
-  if (it == entries.end()) return false;
-  return !it->second.expire_at_ms || *it->second.expire_at_ms >= node_->now_ms();
+  const mock::Entry* entry = stored_entry(key);
+  return entry != nullptr && (!entry->expire_at_ms || *entry->expire_at_ms >= node_->now_ms());
 }
 
 bool SimNode::evict(const std::string& key) {
