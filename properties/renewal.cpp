@@ -26,6 +26,11 @@
 //      or overwritten with its token by the process): there they show every deadline the process set. A renewal
 //      that removed the key's expiry instead (SET ... XX without KEEPTTL or PX) is told as such: that key never
 //      expires.
+//  (f) A renewal that answered ok after bringing its key back: the renew created the key again with its token
+//      (a `created` by the process on a lock key, between the renew's invoke and its ok), so the key had gone
+//      (expired, or taken and released by another holder meanwhile), and the holder now believes it held the
+//      lock all along. A renew must fail once its key is gone (a "self-healing" renew that SETs a missing key).
+//      Not a late attempt of a doubted acquire of the process (the creation may be that attempt landing).
 // A renewal that reports `lost` after a fault (pause, partition, clock) is the lock telling the truth (S10).
 #include <fmt/format.h>
 
@@ -130,6 +135,7 @@ Verdict check_renewal(const History& history) {
     const Op* invoke = nullptr;
     bool moved_deadline = false;
     const ServerEvent* removed_deadline = nullptr;  // the process's own removal of the key's expiry meanwhile
+    const ServerEvent* created_key = nullptr;       // (f) the process created the key with this renew's token
   };
   std::map<std::pair<std::int64_t, std::string>, std::vector<RenewInFlight>> renew_moves;
   // The change lists the released token among the key's holders again: an attempt of that token's acquire,
@@ -174,6 +180,12 @@ Verdict check_renewal(const History& history) {
         }
         if (server->event == ServerEventKind::expire_set) {
           for (RenewInFlight& renew : renew_moves[{server->by, server->key}]) renew.moved_deadline = true;
+        }
+        if (server->event == ServerEventKind::created && keys_of_locks.count(server->key) > 0 &&
+            !late_attempt_of_a_doubted_acquire(server->by, server->t)) {
+          for (RenewInFlight& renew : renew_moves[{server->by, server->key}]) {
+            if (renew.created_key == nullptr && renew.invoke->token == server->value) renew.created_key = server;
+          }
         }
         if (server->event == ServerEventKind::expire_removed) {
           for (RenewInFlight& renew : renew_moves[{server->by, server->key}]) {
@@ -222,6 +234,17 @@ Verdict check_renewal(const History& history) {
         if (!same_token) it = pending.begin();
         const RenewInFlight renew = *it;
         pending.erase(it);
+        // (f) a renew ok that created its key again.
+        if (same_token && op->type == OpType::ok && renew.created_key != nullptr) {
+          const ServerEvent& created = *renew.created_key;
+          flag({renew.invoke->i, created.i, op->i},
+               fmt::format("process {}'s renewal of '{}' (token {}), sent at t={}, answered ok at t={}, but the key "
+                           "was gone when it ran: it created '{}' again on node {} at t={} ({}). A renew that brings a "
+                           "lapsed lock back tells its holder it held the lock all along, though another client could "
+                           "take and release it in the gap; a renew must fail once its key is gone",
+                           op->process, op->key, short_token(op->token), format_time_us(renew.invoke->t),
+                           format_time_us(op->t), op->key, created.node, format_time_us(created.t), what_ran(created)));
+        }
         // (e) a renew ok that moved no deadline of its key.
         if (same_token && op->type == OpType::ok && !renew.moved_deadline && shown_acquisitions.count({op->process, op->token, op->key}) > 0) {
           const std::string answered =

@@ -1628,6 +1628,50 @@ TEST(Checkers, RenewalThatAnsweredOkButMovedNoDeadlineIsViolated) {
   EXPECT_EQ(outcome_of(no_facts, "renewal"), Outcome::holds);
 }
 
+// (f) A renew that answers ok after bringing its key back: the key had expired (and was free, or taken and
+// released by another holder meanwhile), and the renew script created it again with its token ("self-healing":
+// GET, then SET ... PX when the key is the caller's or missing). The holder believes it held the lock all along,
+// though others could take it in the gap; a renew must fail once its key is gone.
+TEST(Checkers, RenewalThatCreatedItsKeyAgainIsViolated) {
+  HistoryBuilder healed;  // TTL 1000 ms
+  acquire(healed, 1'000, 1, "tokA");
+  healed.fault(500'000, {{"fault", "pause"}, {"process", 1}, {"duration_us", 700'000}});  // its renewal comes late
+  healed.server(1'001'000, 0, "expired", -1, "", 1'001, -1, "");
+  healed.fault(1'200'000, {{"fault", "resume"}, {"process", 1}});
+  const std::int64_t invoke = healed.invoke(1'200'000, 1, "renew", "tokA");
+  const std::int64_t created = healed.set_nx_px(1'200'050, 1, "tokA", 1'000);  // SET ... PX as the node tells it
+  const std::int64_t ok = healed.renew_ok(1'200'100, 1, "tokA", 2'200'000);
+  release(healed, 1'500'000, 1, "tokA");
+  Verdict verdict = verdict_of(healed.parse(), "renewal");
+  EXPECT_EQ(verdict.outcome, Outcome::violated);
+  EXPECT_EQ(verdict.witnesses, (std::vector<std::int64_t>{invoke, created, ok}));
+  EXPECT_TRUE(contains(verdict.cause, "created 'lock' again on node 0")) << verdict.cause;
+
+  HistoryBuilder answered_lost;  // the same creation answered as lost: the holder stops (no belief to judge here)
+  acquire(answered_lost, 1'000, 1, "tokA");
+  answered_lost.fault(500'000, {{"fault", "pause"}, {"process", 1}, {"duration_us", 700'000}});  // its renewal comes late
+  answered_lost.server(1'001'000, 0, "expired", -1, "", 1'001, -1, "");
+  answered_lost.fault(1'200'000, {{"fault", "resume"}, {"process", 1}});
+  answered_lost.invoke(1'200'000, 1, "renew", "tokA");
+  answered_lost.set_nx_px(1'200'050, 1, "tokA", 1'000);
+  answered_lost.complete(1'200'100, 1, "renew", "fail", "lost", "tokA");
+  EXPECT_EQ(outcome_of(answered_lost, "renewal"), Outcome::holds);
+
+  HistoryBuilder late_acquire;  // the creation is a late attempt of an acquire that took two: not the renewal's
+  late_acquire.invoke(1'000, 1, "acquire");
+  late_acquire.set_nx_px(1'100, 1, "tokA", 1'000);
+  late_acquire.op(1'200, {{"type", "ok"}, {"process", 1}, {"f", "acquire"}, {"key", "lock"}, {"local", 1'200},
+                                  {"token", "tokA"}, {"valid_until", 1'001'000}, {"valid_until_local", 1'001'000},
+                                  {"fencing", 0}, {"attempts", 2}});
+  late_acquire.fault(500'000, {{"fault", "pause"}, {"process", 1}, {"duration_us", 500'000}});
+  late_acquire.fault(1'000'000, {{"fault", "resume"}, {"process", 1}});
+  late_acquire.server(1'001'000, 0, "expired", -1, "", 1'001, -1, "");
+  late_acquire.invoke(1'001'100, 1, "renew", "tokA");
+  late_acquire.set_nx_px(1'001'150, 1, "tokA", 1'000);
+  late_acquire.renew_ok(1'001'200, 1, "tokA", 2'001'000);
+  EXPECT_EQ(outcome_of(late_acquire, "renewal"), Outcome::holds) << verdict_of(late_acquire.parse(), "renewal").cause;
+}
+
 TEST(Checkers, RenewalAfterAnInnerReentrantReleaseIsFine) {
   HistoryBuilder b;
   acquire(b, 1'000, 1, "tokA");

@@ -150,6 +150,10 @@ std::vector<Bug> corpus(const std::string& scripts, const std::string& mutants) 
       // of a user's scripts: the base's, 1.5 and 2.5 times it).
       script_bug("whole-seconds", "mutual_exclusion_client", mutants + "/whole_seconds_acquire.lua", good_release, "",
                  {"mutual_exclusion_server", "mutual_exclusion_resource"}),
+      // A renew that SETs the key back when it has gone answers yes for a lapsed lock: the renewal checker sees the
+      // renew create its key (a failover that lost it, a holder slowed past its TTL).
+      script_bug("self-healing-renew", "renewal", good_acquire, good_release, mutants + "/self_healing_renew.lua",
+                 {"mutual_exclusion_client", "mutual_exclusion_resource"}),
       // Redisson's synchronizers (issue 37), after the older corpus so that --first 19 is still that corpus.
       // A synchronizer's documented bug is the clause of its property it breaks (properties/clauses.hpp).
       catalogue_bug("redisson-latch", "latch/never_opened"),

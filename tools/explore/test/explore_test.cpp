@@ -447,14 +447,14 @@ TEST(Explore, OnClustersTheReferenceLockHasNoOwnBug) {
   }
 }
 
-// The first find of a 50-run search of a user's scripts (paths under the source tree; renew "" for none), of
-// `property` when given, with its story in one string.
+// The first find of a search of `budget_runs` runs of a user's scripts (paths under the source tree; renew "" for
+// none), of `property` when given, with its story in one string.
 struct ScriptFind {
   Find find;
   std::string story;
 };
 ScriptFind first_find_of_scripts(const std::string& acquire, const std::string& release, const std::string& renew,
-                                 const std::string& property = "") {
+                                 const std::string& property = "", std::uint64_t budget_runs = 50) {
   const auto read = [](const std::string& path) {
     std::ifstream in(std::string(LOCKCHECK_SOURCE_DIR) + "/" + path);
     std::ostringstream text;
@@ -468,7 +468,7 @@ ScriptFind first_find_of_scripts(const std::string& acquire, const std::string& 
   base.scripts.release_name = file_name(release);
   if (!renew.empty()) base.scripts.renew_name = file_name(renew);
   ExploreOptions options;
-  options.budget_runs = 50;
+  options.budget_runs = budget_runs;
   options.shrink_simulations = 64;
   options.only_property = property;
   Explorer explorer(base, /*can_renew=*/!renew.empty(), options);
@@ -499,6 +499,19 @@ TEST(Explore, ARenewThatMovesNoDeadlineIsARenewalOwnBugWhoseStoryShowsTheTtlLeft
   EXPECT_NE(first.find.verdict.cause.find("moved no deadline"), std::string::npos) << first.find.verdict.cause;
   EXPECT_NE(first.story.find("renew (sent at"), std::string::npos) << first.story;
   EXPECT_EQ(first.story.find("1000 ms left"), std::string::npos) << "the renewal came a third of the TTL in: " << first.story;
+}
+
+// A "self-healing" renew that SETs its key back once it has gone is the renewal property's own bug: the story
+// shows the script creating the key (nothing before, the holder's token after).
+TEST(Explore, ARenewThatBringsItsKeyBackIsARenewalOwnBug) {
+  const ScriptFind first = first_find_of_scripts("scenarios/scripts/token_acquire.lua", "scenarios/scripts/token_release.lua",
+                                                 "tools/explore/bench/mutants/self_healing_renew.lua", "renewal",
+                                                 /*budget_runs=*/300);  // seed 1 finds it at run 79
+  EXPECT_EQ(first.find.verdict.property, "renewal");
+  EXPECT_TRUE(first.find.own_bug);
+  EXPECT_NE(first.find.verdict.cause.find("but the key was gone when it ran"), std::string::npos) << first.find.verdict.cause;
+  EXPECT_NE(first.story.find("self_healing_renew.lua (SET)"), std::string::npos) << first.story;
+  EXPECT_NE(first.story.find("the key held nothing before"), std::string::npos) << first.story;
 }
 
 // A renew that strips the TTL (SET ... XX) is the renewal property's own bug too, and the story shows the key
