@@ -234,23 +234,24 @@ Verdict check_renewal(const History& history) {
         if (!same_token) it = pending.begin();
         const RenewInFlight renew = *it;
         pending.erase(it);
+        // What (f) and (e) say first; formatted only for a renewal they flag.
+        const auto answered_ok = [&] {
+          return fmt::format("process {}'s renewal of '{}' (token {}), sent at t={}, answered ok at t={}{}", op->process,
+                             op->key, short_token(op->token), format_time_us(renew.invoke->t), format_time_us(op->t),
+                             op->valid_until_us ? fmt::format(" (validity to t={})", format_time_us(*op->valid_until_us)) : "");
+        };
         // (f) a renew ok that created its key again.
         if (same_token && op->type == OpType::ok && renew.created_key != nullptr) {
           const ServerEvent& created = *renew.created_key;
           flag({renew.invoke->i, created.i, op->i},
-               fmt::format("process {}'s renewal of '{}' (token {}), sent at t={}, answered ok at t={}, but the key "
-                           "was gone when it ran: it created '{}' again on node {} at t={} ({}). A renew that brings a "
-                           "lapsed lock back tells its holder it held the lock all along, though another client could "
-                           "take and release it in the gap; a renew must fail once its key is gone",
-                           op->process, op->key, short_token(op->token), format_time_us(renew.invoke->t),
-                           format_time_us(op->t), op->key, created.node, format_time_us(created.t), what_ran(created)));
+               fmt::format("{}, but the key was gone when it ran: it created '{}' again on node {} at t={} ({}). A renew "
+                           "that brings a lapsed lock back tells its holder it held the lock all along, though another "
+                           "client could take and release it in the gap; a renew must fail once its key is gone",
+                           answered_ok(), op->key, created.node, format_time_us(created.t), what_ran(created)));
         }
         // (e) a renew ok that moved no deadline of its key.
         if (same_token && op->type == OpType::ok && !renew.moved_deadline && shown_acquisitions.count({op->process, op->token, op->key}) > 0) {
-          const std::string answered =
-              fmt::format("process {}'s renewal of '{}' (token {}), sent at t={}, answered ok at t={}{}", op->process,
-                          op->key, short_token(op->token), format_time_us(renew.invoke->t), format_time_us(op->t),
-                          op->valid_until_us ? fmt::format(" (validity to t={})", format_time_us(*op->valid_until_us)) : "");
+          const std::string answered = answered_ok();
           if (const ServerEvent* removed = renew.removed_deadline) {
             flag({renew.invoke->i, removed->i, op->i},
                  fmt::format("{}, but it removed the deadline of '{}' on node {} at t={} ({}) and set none: the key no "
