@@ -154,6 +154,16 @@ std::vector<Bug> corpus(const std::string& scripts, const std::string& mutants) 
       // renew create its key (a failover that lost it, a holder slowed past its TTL).
       script_bug("self-healing-renew", "renewal", good_acquire, good_release, mutants + "/self_healing_renew.lua",
                  {"mutual_exclusion_client", "mutual_exclusion_resource"}),
+      // A renew that extends only when less than half the TTL is left, and answers yes either way: the renewal
+      // checker sees the key live less than the TTL from the renewal's answer.
+      script_bug("lazy-renew", "renewal", good_acquire, good_release, mutants + "/lazy_renew.lua",
+                 {"mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource"}),
+      // An acquire that answers yes to a retry finding its own token, with the first attempt's TTL: the holder's
+      // validity, counted from the retry, outlives its key (a lost reply and a retry show it).
+      script_bug("own-token-acquire", "mutual_exclusion_client", mutants + "/own_token_acquire.lua", good_release, "",
+                 {"mutual_exclusion_server", "mutual_exclusion_resource"}),
+      // PX given ARGV[3] (the wall clock) for ARGV[2] (the TTL): a holder that dies leaves the lock taken.
+      script_bug("ttl-argument-typo", "bounded_unavailability", mutants + "/ttl_argument_typo_acquire.lua", good_release, ""),
       // Redisson's synchronizers (issue 37), after the older corpus so that --first 19 is still that corpus.
       // A synchronizer's documented bug is the clause of its property it breaks (properties/clauses.hpp).
       catalogue_bug("redisson-latch", "latch/never_opened"),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # runs_per_cpu.sh OLD_EXPLORE_BENCH NEW_EXPLORE_BENCH N [ROOTS] [CAP_S] [ROUNDS] [MODE]: how many explore runs a
 # CPU-second buys, an older build's explore_bench beside this one's on the same N bugs, in the same run. N is the
-# older corpus's size (19 before the eight newer mutants); this bench takes its first N bugs (--first N), which
+# older corpus's size (19: the corpus before the newer mutants); this bench takes its first N bugs (--first N), which
 # are the older corpus's, in its order.
 # Each bench prints, per strategy, its runs and CPU-seconds over all its searches ("runs all-on : R runs in C
 # CPU-s, X runs per CPU-second"). An older bench without that line needs it added first (Search's

@@ -514,6 +514,28 @@ TEST(Explore, ARenewThatBringsItsKeyBackIsARenewalOwnBug) {
   EXPECT_NE(first.story.find("the key held nothing before"), std::string::npos) << first.story;
 }
 
+// An acquire that answers yes to a retry finding its own token, without setting the TTL again, is the lock's
+// own bug: the holder counts its validity from the retry while the key keeps the first attempt's TTL. The story
+// shows the acquire answering ok while the key held that process's token with less than the TTL left.
+TEST(Explore, AnAcquireThatAnswersYesToItsOwnTokenIsAnOwnBugWhoseStoryShowsTheTtlLeft) {
+  const ScriptFind first = first_find_of_scripts("tools/explore/bench/mutants/own_token_acquire.lua",
+                                                 "scenarios/scripts/token_release.lua", "", "mutual_exclusion_client",
+                                                 /*budget_runs=*/2000);
+  EXPECT_EQ(first.find.verdict.property, "mutual_exclusion_client");
+  EXPECT_TRUE(first.find.own_bug) << first.find.decided_by;  // seed 1 finds it at run 697
+  // Some acquire answered ok while its own token sat in the key with less than the run's TTL left.
+  const std::string_view marker = " ms left)";
+  std::int64_t least_left_ms = -1;
+  for (std::size_t at = first.story.find(marker); at != std::string::npos; at = first.story.find(marker, at + 1)) {
+    const std::size_t digits = first.story.find_last_not_of("0123456789", at - 1) + 1;
+    const std::int64_t left_ms = std::stoll(first.story.substr(digits, at - digits));
+    if (least_left_ms < 0 || left_ms < least_left_ms) least_left_ms = left_ms;
+  }
+  EXPECT_NE(first.story.find("acquire (sent at"), std::string::npos) << first.story;
+  EXPECT_GE(least_left_ms, 0) << first.story;
+  EXPECT_LT(least_left_ms, first.find.minimal.config.lock.ttl.count()) << first.story;
+}
+
 // A renew that strips the TTL (SET ... XX) is the renewal property's own bug too, and the story shows the key
 // before the script's SET (its TTL) and after it (none): one command's lines are told as one change.
 TEST(Explore, ARenewThatStripsTheTtlIsToldAsTheKeyLosingItsExpiry) {
