@@ -160,7 +160,10 @@ ReferenceJudgement judge_reference(const sim::RunConfig& config, std::uint64_t s
       judgement.faults = faults;
       judgement.cause = run.judged.verdict.cause;
     }
-    if (judgement.simulations == 1 && !fixed.faults.empty()) {
+    // Only when a next try will run (the reference held and more seeds are allowed): the lock's own run below
+    // costs a whole simulation, which the one-seed judgement of every find as found (Explorer::decide) paid for
+    // nothing: a quarter of explore's CPU on correct scripts, whose finds are known limits.
+    if (judgement.simulations == 1 && !fixed.faults.empty() && !judgement.violated && seeds > 1) {
       // The lock's grants on the find's own schedule and seed: each fault is aligned in turn (a loss period
       // from t=0 has no grant before it; the failover after it does), the reference's grants spread over.
       const std::vector<std::int64_t> lock_grants = try_run(fixed, seed, property).grants_us;
