@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -10,7 +11,7 @@
 
 #include "model/prng.hpp"
 #include "reference_scripts.hpp"
-#include "core/simulate.hpp"
+#include "remembered_runs.hpp"
 #include "properties/history.hpp"
 #include "lockcheck/variants/registry.hpp"
 #include "shrink.hpp"  // tools/shrink
@@ -104,9 +105,9 @@ struct Tried {
 };
 
 Tried try_run(const sim::RunConfig& config, std::uint64_t seed, const std::string& property) {
-  const properties::History history = properties::parse_history(sim::simulate(config, seed).history);
-  Tried tried{shrink::judge_history(history, property), {}};
-  for (const properties::Event& event : history.events) {
+  const std::shared_ptr<const properties::History> history = simulated_history(config, seed);
+  Tried tried{shrink::judge_history(*history, property), {}};
+  for (const properties::Event& event : history->events) {
     const auto* server = std::get_if<properties::ServerEvent>(&event);
     if (server != nullptr && server->event == properties::ServerEventKind::created && server->by >= 0 && !server->replicated) {
       tried.grants_us.push_back(server->t);
