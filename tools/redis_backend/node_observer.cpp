@@ -12,12 +12,15 @@
 
 #include "lockcheck/key_slot.hpp"
 #include "monitor_line.hpp"
+#include "server_process.hpp"
 
 namespace lockcheck::redis_backend {
 namespace {
 
 constexpr const char* kMarkerChannelPrefix = "lockcheck:marker:";
 constexpr const char* kKeyeventPrefix = "__keyevent@0__:";
+// Markers published by catch_up() from another connection, apart from the state reads' (counted from 1).
+constexpr std::uint64_t kCatchUpMarkerBase = std::uint64_t{1} << 62;
 
 struct ReplyDeleter {
   void operator()(redisReply* reply) const { freeReplyObject(reply); }
@@ -126,8 +129,31 @@ void NodeObserver::stop() {
 }
 
 void NodeObserver::drain() {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-  while (!done_ && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  // The killed node's sockets are closed: the stream ends once its backlog is read, however far behind the
+  // thread is (a loaded machine). The bound only keeps a hung connection from holding the run forever; what is
+  // left unread then is counted by finish() as unobserved.
+  constexpr auto kBacklogBound = std::chrono::seconds(60);
+  {
+    std::unique_lock lock(mutex_);
+    done_changed_.wait_for(lock, kBacklogBound, [this] { return done_.load(); });
+  }
+  stop();
+}
+
+void NodeObserver::catch_up() {
+  const std::uint64_t marker = kCatchUpMarkerBase + next_catch_up_++;
+  bool published = true;
+  try {
+    run_command(port_, {"PUBLISH", marker_channel_, std::to_string(marker)});
+  } catch (const std::exception&) {
+    published = false;  // the node went away after all: its stream ends
+  }
+  {
+    // Its message comes after everything the node did before it, in the one ordered stream.
+    constexpr auto kBacklogBound = std::chrono::seconds(60);
+    std::unique_lock lock(mutex_);
+    done_changed_.wait_for(lock, kBacklogBound, [&] { return done_.load() || (published && caught_up_to_ >= marker); });
+  }
   stop();
 }
 
@@ -228,6 +254,7 @@ void NodeObserver::loop() {
   std::lock_guard lock(mutex_);
   attribution_->finish();
   done_ = true;
+  done_changed_.notify_all();
 }
 
 void NodeObserver::observe() {
@@ -280,9 +307,23 @@ void NodeObserver::observe() {
           attribution_->notification(fill_hi, std::max(resolved_issued_us_, fill_lo),
                                      channel.substr(std::string(kKeyeventPrefix).size()), key);
         }
-        if (!outstanding_) outstanding_ = request_read();
+        if (!outstanding_ && reads_open_) {
+          try {
+            outstanding_ = request_read();
+          } catch (const std::exception&) {
+            // The node is going away (killed while this stream lagged behind it): its last lines are still
+            // in the stream, after this notification. Read them to the stream's end, without more reads.
+            reads_open_ = false;
+          }
+        }
       } else if (type == "message") {
         const std::uint64_t marker = std::stoull(text_of(reply->element[2]));
+        if (marker >= kCatchUpMarkerBase) {
+          std::lock_guard lock(mutex_);
+          caught_up_to_ = std::max(caught_up_to_, marker);
+          done_changed_.notify_all();
+          continue;
+        }
         auto read = reads_.find(marker);
         if (read == reads_.end()) continue;
         {

@@ -20,6 +20,7 @@
 // already migrated away: EXECABORT) tells nothing and is left out. The marker channel is the node's own,
 // since a cluster node's PUBLISH reaches every node.
 #include <atomic>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -54,6 +55,9 @@ class NodeObserver {
   void stop();
   // The node was killed: takes in what it wrote before it died (its connection then closes), then stops.
   void drain();
+  // The node lives on (demoted to a replica): takes in everything it did up to now, then stops. Waits for
+  // a marker published now to come through the stream, or for the stream's end (its connections were closed).
+  void catch_up();
   // What could not be judged; stop() first for the final count.
   Gaps gaps() const;
 
@@ -88,6 +92,10 @@ class NodeObserver {
   std::unique_ptr<NodeAttribution> attribution_;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> done_{false};  // the thread has finished
+  std::condition_variable done_changed_;  // with mutex_
+  std::uint64_t caught_up_to_ = 0;    // the last catch_up() marker the stream brought, with mutex_
+  std::uint64_t next_catch_up_ = 0;   // the caller's
+  bool reads_open_ = true;  // false once a state read failed: the node is going away (the thread's own)
   std::thread thread_;
 };
 

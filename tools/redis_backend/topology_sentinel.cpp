@@ -133,7 +133,7 @@ void Topology::record_rejoin(int node, int master, std::int64_t t_us) {
     sink_.add(t_us, "fault", sim::fault_lines::rejoin(node, master));
     return;
   }
-  observer->drain();
+  observer->catch_up();
   const std::map<std::string, KeyState> before = observer->last_state();
   retired_gaps_.add(observer->gaps());
   observer.reset();

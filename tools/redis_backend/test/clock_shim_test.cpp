@@ -13,19 +13,10 @@
 #include "record_sink.hpp"
 #include "server_clock.hpp"
 #include "server_process.hpp"
+#include "temp_dir.hpp"
 
 namespace lockcheck::redis_backend {
 namespace {
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "lockcheck-shim-test-XXXXXX").string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string path_;
-};
 
 // The server's wall clock now, as its MONITOR lines stamp it (microseconds): the real one plus the offset.
 std::int64_t server_wall_us(const ServerClock& clock) {
