@@ -130,29 +130,29 @@ void NodeObserver::stop() {
 
 void NodeObserver::drain() {
   // The killed node's sockets are closed: the stream ends once its backlog is read, however far behind the
-  // thread is (a loaded machine). The bound only keeps a hung connection from holding the run forever; what is
-  // left unread then is counted by finish() as unobserved.
-  constexpr auto kBacklogBound = std::chrono::seconds(60);
-  {
-    std::unique_lock lock(mutex_);
-    done_changed_.wait_for(lock, kBacklogBound, [this] { return done_.load(); });
-  }
-  stop();
+  // thread is (a loaded machine).
+  stop_after(std::nullopt);
 }
 
 void NodeObserver::catch_up() {
   const std::uint64_t marker = kCatchUpMarkerBase + next_catch_up_++;
-  bool published = true;
   try {
     run_command(port_, {"PUBLISH", marker_channel_, std::to_string(marker)});
   } catch (const std::exception&) {
-    published = false;  // the node went away after all: its stream ends
+    stop_after(std::nullopt);  // the node went away after all: its stream ends
+    return;
   }
+  // Its message comes after everything the node did before it, in the one ordered stream.
+  stop_after(marker);
+}
+
+void NodeObserver::stop_after(std::optional<std::uint64_t> marker) {
+  // The bound only keeps a hung connection from holding the run forever; what is left unread then is counted by
+  // finish() as unobserved.
+  constexpr auto kBacklogBound = std::chrono::seconds(60);
   {
-    // Its message comes after everything the node did before it, in the one ordered stream.
-    constexpr auto kBacklogBound = std::chrono::seconds(60);
     std::unique_lock lock(mutex_);
-    done_changed_.wait_for(lock, kBacklogBound, [&] { return done_.load() || (published && caught_up_to_ >= marker); });
+    done_changed_.wait_for(lock, kBacklogBound, [&] { return done_.load() || (marker && caught_up_to_ >= *marker); });
   }
   stop();
 }

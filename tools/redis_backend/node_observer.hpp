@@ -65,6 +65,8 @@ class NodeObserver {
   struct Connections;
   void loop();
   void observe();
+  // Waits until the stream has ended, or has brought catch_up()'s `marker` (bounded), then stops.
+  void stop_after(std::optional<std::uint64_t> marker);
   // Sends the read(s) of every lock key; returns the marker of the last one the node ran.
   std::uint64_t request_read();
   // One MULTI read of `keys` (one slot on a cluster node); nullopt when the node refused it.

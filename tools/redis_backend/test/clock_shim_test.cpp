@@ -1,11 +1,9 @@
 // The clock shim under a real redis-server: a +120 s jump expires a PX 60000 key at once and moves TIME.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <time.h>
 
 #include <chrono>
-#include <filesystem>
 #include <limits>
 #include <string>
 #include <thread>
