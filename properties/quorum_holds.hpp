@@ -29,6 +29,6 @@ struct QuorumFinding {
 };
 
 // Sweeps the holds of each key in true time. Holds ending exactly when another starts do not overlap.
-QuorumFinding two_majorities(std::vector<NodeHold> holds, std::int64_t quorum, std::int64_t nodes);
+QuorumFinding two_majorities(const std::vector<NodeHold>& holds, std::int64_t quorum, std::int64_t nodes);
 
 }  // namespace lockcheck::properties
