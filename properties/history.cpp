@@ -27,18 +27,26 @@ class Fields {
   Fields(const json& object, std::int64_t line) : object_(&object), line_(line) {}
   Fields(const FlatLine& flat, std::int64_t line) : flat_(&flat), line_(line) {}
 
-  [[noreturn]] void fail(const std::string& what) const { throw ParseError(line_, what); }
+  // Cold and out of line, with the formatting inside: the accessors below run for every field of every line,
+  // and inline message formatting kept the compiler from inlining them.
+  [[noreturn, gnu::cold, gnu::noinline]] void fail(const std::string& what) const { throw ParseError(line_, what); }
+  template <typename... Args>
+  [[noreturn, gnu::cold, gnu::noinline]] void fail(fmt::format_string<Args...> format, Args&&... args) const {
+    throw ParseError(line_, fmt::format(format, std::forward<Args>(args)...));
+  }
 
-  bool has(FieldName name) const {
-    if (flat_ != nullptr) {
+  // The scanned line's case inline (nearly every line is scanned), the parsed one's out of line: these run for
+  // every field of every line.
+  [[gnu::always_inline]] bool has(FieldName name) const {
+    if (flat_ != nullptr) [[likely]] {
       const FlatValue* value = flat_->field(name);
       return value != nullptr && value->kind != FlatValue::Kind::null;
     }
-    return object_->contains(std::string(name.text())) && !object_->at(std::string(name.text())).is_null();
+    return json_has(name);
   }
 
   std::int64_t integer(FieldName name) const {
-    if (!has(name)) fail(fmt::format("missing integer field '{}'", name.text()));
+    if (!has(name)) fail("missing integer field '{}'", name.text());
     return as_integer(name);
   }
   std::int64_t integer_or(FieldName name, std::int64_t fallback) const {
@@ -54,19 +62,19 @@ class Fields {
       const FlatValue& value = flat(name, FlatValue::Kind::non_negative, FlatValue::Kind::integer);
       if (value.kind == FlatValue::Kind::non_negative) return value.non_negative;
       if (value.integer >= 0) return static_cast<std::uint64_t>(value.integer);
-      fail(fmt::format("field '{}' must be a non-negative integer", name.text()));
+      fail("field '{}' must be a non-negative integer", name.text());
     }
     const json& value = object_->at(std::string(name.text()));
     if (value.is_number_unsigned()) return value.get<std::uint64_t>();
     if (value.is_number_integer() && value.get<std::int64_t>() >= 0) {
       return static_cast<std::uint64_t>(value.get<std::int64_t>());
     }
-    fail(fmt::format("field '{}' must be a non-negative integer", name.text()));
+    fail("field '{}' must be a non-negative integer", name.text());
   }
   std::string string(FieldName name) const { return std::string(text(name)); }
   // A required string field's characters without a copy, valid while the line is (its fields or its JSON object).
   std::string_view text(FieldName name) const {
-    if (!has(name)) fail(fmt::format("missing string field '{}'", name.text()));
+    if (!has(name)) fail("missing string field '{}'", name.text());
     return as_text(name);
   }
   std::string string_or(FieldName name, const char* fallback) const {
@@ -82,7 +90,7 @@ class Fields {
       if (!entry.is_object()) fail("each of 'lock_keys' must be an object");
       Fields derived(entry, line_);
       std::string mode = derived.string("mode");
-      if (mode != "read" && mode != "write") fail(fmt::format("lock_keys mode '{}' must be read or write", mode));
+      if (mode != "read" && mode != "write") fail("lock_keys mode '{}' must be read or write", mode);
       keys.push_back(Meta::DerivedKey{derived.string("key"), derived.string("lock"), mode == "read"});
     }
     return keys;
@@ -93,9 +101,9 @@ class Fields {
     std::map<std::string, std::string> out;
     if (!has(name)) return out;
     const json& map = nested(name);
-    if (!map.is_object()) fail(fmt::format("field '{}' must be an object", name.text()));
+    if (!map.is_object()) fail("field '{}' must be an object", name.text());
     for (const auto& [key, value] : map.items()) {
-      if (!value.is_string()) fail(fmt::format("each value of '{}' must be a string", name.text()));
+      if (!value.is_string()) fail("each value of '{}' must be a string", name.text());
       out.emplace(key, value.get<std::string>());
     }
     return out;
@@ -106,9 +114,9 @@ class Fields {
     std::set<std::int64_t> out;
     if (!has(name)) return out;
     const json& list = nested(name);
-    if (!list.is_array()) fail(fmt::format("field '{}' must be an array", name.text()));
+    if (!list.is_array()) fail("field '{}' must be an array", name.text());
     for (const json& value : list) {
-      if (!value.is_number_integer()) fail(fmt::format("each of '{}' must be an integer", name.text()));
+      if (!value.is_number_integer()) fail("each of '{}' must be an integer", name.text());
       out.insert(value.get<std::int64_t>());
     }
     return out;
@@ -124,7 +132,7 @@ class Fields {
       if (!entry.is_object()) fail("each of 'holders' must be an object");
       Fields holder(entry, line_);
       const std::string mode = holder.string("mode");
-      if (mode != "read" && mode != "write") fail(fmt::format("holder mode '{}' (expected read or write)", mode));
+      if (mode != "read" && mode != "write") fail("holder mode '{}' (expected read or write)", mode);
       holders.push_back(Holder{holder.string("token"), mode == "write"});
     }
     return holders;
@@ -133,7 +141,7 @@ class Fields {
     if (!has(name)) return fallback;
     if (flat_ != nullptr) return flat(name, FlatValue::Kind::boolean, FlatValue::Kind::boolean).boolean;
     const json& value = object_->at(std::string(name.text()));
-    if (!value.is_boolean()) fail(fmt::format("field '{}' must be true or false", name.text()));
+    if (!value.is_boolean()) fail("field '{}' must be true or false", name.text());
     return value.get<bool>();
   }
 
@@ -149,31 +157,40 @@ class Fields {
     if (flat_ != nullptr) throw NeedsJsonParser{};
     return object_->at(std::string(name.text()));
   }
-  std::int64_t as_integer(FieldName name) const {
-    if (flat_ != nullptr) {
+  [[gnu::always_inline]] std::int64_t as_integer(FieldName name) const {
+    if (flat_ != nullptr) [[likely]] {
       const FlatValue& value = flat(name, FlatValue::Kind::integer, FlatValue::Kind::non_negative);
       if (value.kind == FlatValue::Kind::integer) return value.integer;
       if (value.non_negative > static_cast<std::uint64_t>(INT64_MAX)) {
-        fail(fmt::format("field '{}' does not fit in a signed 64-bit integer", name.text()));
+        fail("field '{}' does not fit in a signed 64-bit integer", name.text());
       }
       return static_cast<std::int64_t>(value.non_negative);
     }
+    return json_integer(name);
+  }
+  [[gnu::noinline]] bool json_has(FieldName name) const {
+    return object_->contains(std::string(name.text())) && !object_->at(std::string(name.text())).is_null();
+  }
+  [[gnu::noinline]] std::int64_t json_integer(FieldName name) const {
     const json& value = object_->at(std::string(name.text()));
     // Times are integers by contract; a float means the writer lost precision somewhere.
     if (value.is_number_integer()) {
       if (value.is_number_unsigned() &&
           value.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
-        fail(fmt::format("field '{}' does not fit in a signed 64-bit integer", name.text()));
+        fail("field '{}' does not fit in a signed 64-bit integer", name.text());
       }
       return value.get<std::int64_t>();
     }
-    fail(fmt::format("field '{}' must be an integer, got {}", name.text(), value.dump()));
+    fail("field '{}' must be an integer, got {}", name.text(), value.dump());
   }
   std::string as_string(FieldName name) const { return std::string(as_text(name)); }
-  std::string_view as_text(FieldName name) const {
-    if (flat_ != nullptr) return flat(name, FlatValue::Kind::string, FlatValue::Kind::string).text;
+  [[gnu::always_inline]] std::string_view as_text(FieldName name) const {
+    if (flat_ != nullptr) [[likely]] return flat(name, FlatValue::Kind::string, FlatValue::Kind::string).text;
+    return json_text(name);
+  }
+  [[gnu::noinline]] std::string_view json_text(FieldName name) const {
     const json& value = object_->at(std::string(name.text()));
-    if (!value.is_string()) fail(fmt::format("field '{}' must be a string, got {}", name.text(), value.dump()));
+    if (!value.is_string()) fail("field '{}' must be a string, got {}", name.text(), value.dump());
     return value.get_ref<const std::string&>();
   }
 
@@ -189,7 +206,7 @@ constexpr std::int64_t kMaxTimeUs = std::int64_t{1} << 60;
 constexpr std::int64_t kMaxTimeMs = kMaxTimeUs / 1000;
 
 std::int64_t bounded(const Fields& in, FieldName name, std::int64_t value, std::int64_t bound) {
-  if (value > bound || value < -bound) in.fail(fmt::format("field '{}' is out of range ({} is beyond {})", name.text(), value, bound));
+  if (value > bound || value < -bound) in.fail("field '{}' is out of range ({} is beyond {})", name.text(), value, bound);
   return value;
 }
 std::optional<std::int64_t> bounded(const Fields& in, FieldName name, std::optional<std::int64_t> value) {
@@ -203,7 +220,7 @@ std::int64_t time_us_or(const Fields& in, FieldName name, std::int64_t fallback)
 Meta parse_meta(const Fields& in) {
   Meta meta;
   meta.schema = in.integer("schema");
-  if (meta.schema != 1) in.fail(fmt::format("unsupported schema {} (this checker reads schema 1)", meta.schema));
+  if (meta.schema != 1) in.fail("unsupported schema {} (this checker reads schema 1)", meta.schema);
   meta.scenario = in.string_or("scenario", "");
   meta.seed = in.unsigned_or("seed", 0);
   meta.variant = in.string_or("variant", "");
@@ -235,7 +252,7 @@ OpType parse_op_type(const Fields& in) {
   if (type == "ok") return OpType::ok;
   if (type == "fail") return OpType::fail;
   if (type == "info") return OpType::info;
-  in.fail(fmt::format("unknown op type '{}' (expected invoke, ok, fail or info)", type));
+  in.fail("unknown op type '{}' (expected invoke, ok, fail or info)", type);
 }
 
 Op parse_op(const Fields& in) {
@@ -269,7 +286,7 @@ Op parse_op(const Fields& in) {
   op.attempts = in.integer_or("attempts", 1);
   op.error = in.boolean_or("error", false);
   const std::string mode = in.string_or("mode", "write");
-  if (mode != "read" && mode != "write") in.fail(fmt::format("unknown op mode '{}' (expected read or write)", mode));
+  if (mode != "read" && mode != "write") in.fail("unknown op mode '{}' (expected read or write)", mode);
   op.shared = mode == "read";
   if (op.fn == OpFn::acquire && op.type == OpType::ok && op.token.empty() && !in.has("token")) {
     in.fail("acquire ok without 'token'");
@@ -284,7 +301,7 @@ ResourceEvent parse_resource(const Fields& in) {
   if (event.thread < 0) in.fail("field 'thread' must not be negative");
   event.f = in.string("f");
   if (event.f != "read" && event.f != "write") {
-    in.fail(fmt::format("unknown resource f '{}' (expected read or write)", event.f));
+    in.fail("unknown resource f '{}' (expected read or write)", event.f);
   }
   event.value = in.integer_or("value", 0);
   event.version = in.integer("version");
@@ -301,7 +318,7 @@ FaultEvent parse_fault(const Fields& in) {
   event.kind = sim::fault_kind_named(name);
   if (!event.kind) {
     const std::optional<sim::FaultFollowUp> follow_up = sim::fault_follow_up_named(name);
-    if (!follow_up) in.fail(fmt::format("unknown fault '{}'", name));
+    if (!follow_up) in.fail("unknown fault '{}'", name);
     event.follow_up = *follow_up;
   }
   event.process = in.integer_or("process", -1);
@@ -318,7 +335,7 @@ FaultEvent parse_fault(const Fields& in) {
   if ((event.is(sim::FaultKind::crash) || event.is(sim::FaultKind::pause) || event.is(sim::FaultFollowUp::resume) ||
        event.is(sim::FaultKind::restart)) &&
       event.process < 0) {
-    in.fail(fmt::format("fault '{}' needs 'process'", event.name()));
+    in.fail("fault '{}' needs 'process'", event.name());
   }
   if (event.is(sim::FaultKind::failover) && (event.node < 0 || event.from < 0)) {
     in.fail("fault 'failover' needs 'node' (the promoted replica) and 'from' (the old master)");
@@ -336,7 +353,7 @@ ServerEventKind parse_server_kind(const Fields& in) {
   for (ServerEventKind kind : kAll) {
     if (to_string(kind) == name) return kind;
   }
-  in.fail(fmt::format("unknown server event '{}'", name));
+  in.fail("unknown server event '{}'", name);
 }
 
 ServerEvent parse_server(const Fields& in) {
@@ -461,8 +478,8 @@ class HistoryReader {
     const std::string_view kind = fields.text("kind");
     // Witnesses are line indices, so they must be unique and in order; checkers walk events in time order.
     auto expected_i = static_cast<std::int64_t>(history_.events.size());
-    if (i != expected_i) fields.fail(fmt::format("'i' is {}, expected {}", i, expected_i));
-    if (t < previous_t_) fields.fail(fmt::format("'t' goes backwards ({} after {})", t, previous_t_));
+    if (i != expected_i) fields.fail("'i' is {}, expected {}", i, expected_i);
+    if (t < previous_t_) fields.fail("'t' goes backwards ({} after {})", t, previous_t_);
     if (history_.events.empty() && kind != "meta") fields.fail("the first line must be the 'meta' line");
     if (history_.closed) fields.fail("a line after the closing 'end' line");
     if (kind == "end") {
@@ -502,7 +519,7 @@ class HistoryReader {
       }
       history_.events.emplace_back(std::move(server));
     } else {
-      fields.fail(fmt::format("unknown kind '{}' (expected meta, op, resource, fault, server or end)", kind));
+      fields.fail("unknown kind '{}' (expected meta, op, resource, fault, server or end)", kind);
     }
     previous_t_ = t;
   }

@@ -4,8 +4,6 @@
 #include "redis/server/node.hpp"
 #include "lockcheck/assert.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <string_view>
 
 namespace lockcheck::sim {
@@ -66,7 +64,8 @@ void SimNode::expire_blocked() {
 
 void SimNode::on_key_event(const mock::KeyEvent& event) {
   std::string command(event.command);
-  std::transform(command.begin(), command.end(), command.begin(), [](unsigned char c) { return std::toupper(c); });
+  // ASCII only, as std::toupper is in the C locale the simulator runs in, without a library call per letter.
+  for (char& c : command) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
   pending_.push_back(PendingEvent{event.kind, std::string(event.key), event.node_time_ms, event.client_id,
                                   std::move(command), std::string(event.script_sha), event.expire_at_ms});
 }
@@ -77,12 +76,13 @@ namespace {
 // (reentrant-hash, redisson-like: hold field -> hold count), which names the owner as a string lock's value
 // does. Hashes with several fields name no single owner; a read-write lock's holders go to `holders` instead
 // (holders_of).
-std::string owner_text(const mock::Value& value) {
+// A view into `value`: valid while the value is (a recorded line copies it; a token would allocate as a string).
+std::string_view owner_text(const mock::Value& value) {
   if (const auto* text = std::get_if<std::string>(&value)) return *text;
   if (const auto* hash = std::get_if<mock::Hash>(&value); hash != nullptr && hash->size() == 1) {
     return hash->front().first;
   }
-  return "";
+  return {};
 }
 
 // A hash's fields as the history's holders (core/hash_holders.hpp); none for a string or another type.
@@ -131,7 +131,7 @@ void SimNode::flush_events() {
     const mock::Entry* entry = key_gone ? nullptr : stored_entry(event.key);
     HistoryLine fields(scheduler_.now(), "server");
     fields.add("node", id_).add("event", mock::to_string(event.kind)).add("key", event.key);
-    fields.add("value", entry != nullptr ? owner_text(entry->value) : std::string()).add("by", event.client_id);
+    fields.add("value", entry != nullptr ? owner_text(entry->value) : std::string_view()).add("by", event.client_id);
     fields.add("command", event.command);
     // Several holders in one hash (read-write locks): each field names one, so the checker sees them all.
     if (entry != nullptr) {

@@ -40,6 +40,24 @@ void append_string(std::string& out, std::string_view text) {
   out += '"';
 }
 
+// Whether a byte of `text` is a control character or beyond ASCII (kEscape's 2), eight bytes a step: every
+// token, key and command of every recorded line is checked, and a byte at a time was most of recording one.
+bool needs_nlohmann(std::string_view text) {
+  constexpr std::uint64_t kHighBits = 0x8080808080808080ULL, kSpaces = 0x2020202020202020ULL;
+  std::size_t at = 0;
+  for (; at + 8 <= text.size(); at += 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, text.data() + at, 8);
+    // A high bit set: a byte beyond ASCII. Otherwise (word - spaces) & ~word has a byte's high bit exactly when
+    // that byte is below 0x20 (the "has a byte less than n" test, exact while every byte is below 0x80).
+    if (((word | ((word - kSpaces) & ~word)) & kHighBits) != 0) return true;
+  }
+  for (; at < text.size(); ++at) {
+    if ((kEscape[static_cast<unsigned char>(text[at])] & 2) != 0) return true;
+  }
+  return false;
+}
+
 template <typename Integer>
 void append_integer(std::string& out, Integer value) {
   char digits[24];
@@ -94,11 +112,9 @@ HistoryLine& HistoryLine::add_text(HistoryField::Type type, Named field, std::st
 }
 
 HistoryLine& HistoryLine::add_string(Named field, std::string_view value) {
-  unsigned char needs = 0;
-  for (const char c : value) needs |= kEscape[static_cast<unsigned char>(c)];
   // Control characters and bytes beyond ASCII are nlohmann's to escape, and invalid UTF-8 its to refuse, here
   // and now as when lines were written as they were recorded.
-  if ((needs & 2) != 0) return add_text(HistoryField::Type::json, field, Json(std::string(value)).dump());
+  if (needs_nlohmann(value)) return add_text(HistoryField::Type::json, field, Json(std::string(value)).dump());
   return add_text(HistoryField::Type::string, field, value);
 }
 

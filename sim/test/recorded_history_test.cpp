@@ -67,6 +67,43 @@ TEST(RecordedHistory, ValuesOnlyTheJsonParserReadsAreReadFromTheText) {
   EXPECT_EQ(read.meta.lock_keys.size(), 1u);
 }
 
+// Each byte, at each place of a value long enough for the eight-byte check and its tail: read as recorded, the
+// value is what its text says, or refused as its text is (a byte beyond ASCII alone is invalid UTF-8).
+TEST(RecordedHistory, EveryByteAnywhereInAValueReadsAsItsText) {
+  const auto outcome = [](const auto& read) -> std::string {
+    try {
+      return std::get<properties::Op>(read().events.at(1)).detail;
+    } catch (const std::exception&) {
+      return "refused";
+    }
+  };
+  int refused = 0;
+  for (int byte = 0; byte < 256; ++byte) {
+    for (std::size_t place = 0; place < 19; ++place) {
+      std::string value(19, 'v');
+      value[place] = static_cast<char>(byte);
+      History history;
+      history.record(0, "meta", Json{{"schema", 1}, {"ttl_ms", 100}});
+      HistoryLine op(10, "op");
+      op.add("type", "ok").add("process", 0).add("f", "release");
+      try {
+        op.add("detail", value);
+        history.record(std::move(op));
+      } catch (const Json::exception&) {
+        ++refused;  // refused when recorded, as its text would be
+        continue;
+      }
+      const std::string recorded = outcome([&] { return properties::parse_history(history); });
+      const std::string text = outcome([&] { return properties::parse_history_lines(history.lines()); });
+      ASSERT_EQ(recorded, text) << "byte " << byte << " at " << place;
+      if (recorded != "refused") {
+        ASSERT_EQ(recorded, value) << "byte " << byte << " at " << place;
+      }
+    }
+  }
+  EXPECT_EQ(refused, 128 * 19);  // every byte beyond ASCII, alone, at every place
+}
+
 // A line far longer than a typical one (past the room HistoryLine reserves) is recorded and read whole.
 TEST(RecordedHistory, ALongLineIsRecordedWhole) {
   History history;
