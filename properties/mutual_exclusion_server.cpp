@@ -292,11 +292,12 @@ class Checker {
     next.owner = owner;
     if (event.expire_at_ms >= 0) grant(next, event);
     else lose_deadline(next, event);
-    state.current = next;
+    state.current = std::move(next);
+    const Instance& placed = *state.current;
     const bool new_grant = !keeps_instance && !reader_joins && !event.replicated && event.by >= 0 && owner >= 0 &&
-                           !next.shared && history_.meta.quorum == 0;
-    if (new_grant) note_master_grant(event, next);
-    if (keeps_instance) entitle(event, next);
+                           !placed.shared && history_.meta.quorum == 0;
+    if (new_grant) note_master_grant(event, placed);
+    if (keeps_instance) entitle(event, placed);
   }
 
   // A client's grant: judged against grants by a rival master (master_grants.hpp), then kept for later ones.
@@ -514,7 +515,7 @@ class Checker {
   void on_removed(const ServerEvent& event, KeyState& state) {
     if (event.event == ServerEventKind::lost) carry_failover_loss(event);
     if (!state.current) return;
-    Instance held = *state.current;
+    Instance held = std::move(*state.current);
     state.current.reset();
     state.ghost.reset();
     if (event.replicated) return;
