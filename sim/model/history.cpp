@@ -107,7 +107,7 @@ HistoryLine& HistoryLine::add_text(HistoryField::Type type, Named field, std::st
   char* out = begin_field(type, field, 4 + text.size());
   const auto size = static_cast<std::uint32_t>(text.size());
   std::memcpy(out, &size, 4);
-  std::memcpy(out + 4, text.data(), text.size());
+  if (!text.empty()) std::memcpy(out + 4, text.data(), text.size());  // an empty view may have no data() at all
   return *this;
 }
 
