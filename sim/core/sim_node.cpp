@@ -2,6 +2,7 @@
 
 #include "model/hash_holders.hpp"
 #include "redis/server/node.hpp"
+#include "redis/util/text.hpp"
 #include "lockcheck/assert.hpp"
 
 #include <string_view>
@@ -63,9 +64,7 @@ void SimNode::expire_blocked() {
 }
 
 void SimNode::on_key_event(const mock::KeyEvent& event) {
-  std::string command(event.command);
-  // ASCII only, as std::toupper is in the C locale the simulator runs in, without a library call per letter.
-  for (char& c : command) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+  std::string command = mock::to_upper(event.command);  // ASCII, as std::toupper in the C locale the simulator runs in
   pending_.push_back(PendingEvent{event.kind, std::string(event.key), event.node_time_ms, event.client_id,
                                   std::move(command), std::string(event.script_sha), event.expire_at_ms});
 }
