@@ -7,9 +7,11 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "history.hpp"
+#include "lockcheck/assert.hpp"
 
 namespace lockcheck::properties {
 
@@ -87,6 +89,39 @@ class FailoverLosses {
 
  private:
   std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> latest_;  // old master -> (promoted, failover t)
+};
+
+// Replicas record no key events (sim/README.md), so what a node's copy of a key holds follows the roles: a
+// promoted node holds what its old master held (what it lacked comes as the old master's `lost` lines at the
+// failover's time), and a node that rejoins as a replica holds nothing of its own any more (its new master's
+// data, which a failover to it copies). `State` is what a reader keeps per (node, key).
+template <typename State>
+class NodeRoles {
+ public:
+  using States = std::map<std::pair<std::int64_t, std::string>, State>;  // (node, key) -> its copy's state
+
+  void on_fault(const FaultEvent& fault, States& states) {
+    if (fault.is(sim::FaultFollowUp::rejoin)) erase_node(fault.node, states);
+    if (!fault.is(sim::FaultKind::failover)) return;
+    LOCKCHECK_ASSERT(fault.from >= 0 && fault.node >= 0);  // the history reader refuses a failover without them
+    erase_node(fault.node, states);
+    States copied;
+    for (const auto& [id, state] : states) {
+      if (id.first == fault.from) copied[{fault.node, id.second}] = state;
+    }
+    states.merge(copied);
+    losses_.on_failover(fault);
+  }
+  // A `lost` line on an old master at its failover's time: the promoted node never had that copy.
+  void on_lost(const ServerEvent& event, States& states) const {
+    if (const auto promoted = losses_.promoted_for(event)) states.erase({*promoted, event.key});
+  }
+
+ private:
+  static void erase_node(std::int64_t node, States& states) {
+    std::erase_if(states, [node](const auto& entry) { return entry.first.first == node; });
+  }
+  FailoverLosses losses_;
 };
 
 // Node clock faults on `node` in (from_us, to_us], in words ("node 0's clock jumped +2000 ms at t=1.5s"), or "".

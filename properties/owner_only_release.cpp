@@ -27,35 +27,6 @@ struct Owner {
 };
 using Owners = std::map<std::pair<std::int64_t, std::string>, Owner>;  // (node, key) -> current instance
 
-// Replicas record no key events (sim/README.md), so the owners follow the roles: a promoted node holds what its
-// old master held (what it lacked comes as the old master's `lost` lines at the failover's time), and a node that
-// rejoins as a replica holds nothing of its own any more (its new master's data, which a failover to it copies).
-class RoleFollower {
- public:
-  void on_fault(const FaultEvent& fault, Owners& owners) {
-    if (fault.is(sim::FaultFollowUp::rejoin)) erase_node(fault.node, owners);
-    if (!fault.is(sim::FaultKind::failover)) return;
-    LOCKCHECK_ASSERT(fault.from >= 0 && fault.node >= 0);  // the history reader refuses a failover without them
-    erase_node(fault.node, owners);
-    Owners copied;
-    for (const auto& [id, owner] : owners) {
-      if (id.first == fault.from) copied[{fault.node, id.second}] = owner;
-    }
-    owners.merge(copied);
-    losses_.on_failover(fault);
-  }
-  // A `lost` line on an old master at its failover's time: the promoted node never had that instance.
-  void on_lost(const ServerEvent& event, Owners& owners) const {
-    if (const auto promoted = losses_.promoted_for(event)) owners.erase({*promoted, event.key});
-  }
-
- private:
-  static void erase_node(std::int64_t node, Owners& owners) {
-    std::erase_if(owners, [node](const auto& entry) { return entry.first.first == node; });
-  }
-  FailoverLosses losses_;
-};
-
 }  // namespace
 
 Verdict check_owner_only_release(const History& history) {
@@ -64,7 +35,7 @@ Verdict check_owner_only_release(const History& history) {
   verdict.property = "owner_only_release";
   std::set<std::string> keys = lock_keys(history);
   Owners owners;
-  RoleFollower roles;
+  NodeRoles<Owner> roles;
   // One reader deleting a readers' key while another still holds a read lease frees that reader's hold too
   // (F18), which the readers' exemption does not excuse.
   SharedKeyReaders readers(history);

@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "properties/describe.hpp"
+#include "properties/history_facts.hpp"
 
 namespace lockcheck::explore {
 namespace {
@@ -34,6 +35,14 @@ class Story {
     for (const Event& event : history.events) {
       if (const auto* op = std::get_if<Op>(&event); op && !op->token.empty()) token_process_.emplace(op->token, op->process);
     }
+    // A token no reply named (its process crashed, or its reply was lost) is still its writer's.
+    for (const Event& event : history.events) {
+      const auto* server = std::get_if<ServerEvent>(&event);
+      if (server == nullptr || server->by < 0 || server->replicated || server->value.empty()) continue;
+      if (server->event == properties::ServerEventKind::created || server->event == properties::ServerEventKind::overwritten) {
+        token_process_.emplace(server->value, server->by);
+      }
+    }
   }
 
   std::vector<std::string> tell(const properties::Verdict& verdict) {
@@ -42,7 +51,8 @@ class Story {
     for (const Event& event : history_.events) {
       if (witnesses.count(properties::event_index(event)) > 0) last_us = std::max(last_us, properties::event_time(event));
     }
-    std::map<std::pair<std::int64_t, std::string>, KeyState> keys;  // (node, key) -> state
+    properties::NodeRoles<KeyState>::States keys;  // (node, key) -> state
+    properties::NodeRoles<KeyState> roles;  // a promoted node holds its old master's keys
     struct Change {
       std::int64_t t = -1, by = -1;
       KeyState before;  // the key before the first line of this (t, by)
@@ -61,10 +71,12 @@ class Story {
         if (change.t != server->t || change.by != server->by) change = Change{server->t, server->by, state};
         const KeyState before = change.before;
         after(*server, state);
+        if (server->event == properties::ServerEventKind::lost) roles.on_lost(*server, keys);
         if (witness && server->by >= 0 && !server->replicated) said(describe_change(*server, before, state));
         continue;
       }
       if (const auto* fault = std::get_if<FaultEvent>(&event)) {
+        roles.on_fault(*fault, keys);
         if (fault->t <= last_us) clock_fault(*fault);
         continue;
       }
