@@ -33,6 +33,7 @@ constexpr MarkRow kMarks[kMarkCount] = {
     {"renewal_lost", "a renewal found the lock gone"},
     {"lock_key_evicted", "the lock key was evicted under maxmemory"},
     {"release_while_other_holds", "a client sent a release while another client held the lock"},
+    {"release_near_other_expiry", "a release or renewal was sent while another client's key had under a tenth of its TTL left"},
 };
 
 // A holder: a process, or one of its threads when they share one lock object.
@@ -51,7 +52,7 @@ struct HolderState {
 
 class Walk {
  public:
-  explicit Walk(const History& history) {
+  explicit Walk(const History& history) : ttl_us_(history.meta.ttl_ms * 1000) {
     for (const Meta::DerivedKey& derived : history.meta.lock_keys) lock_keys_.insert(derived.key);
   }
 
@@ -154,6 +155,7 @@ class Walk {
 
   void on(const ServerEvent& event) {
     if (event.replicated || lock_keys_.count(event.key) == 0) return;
+    track_deadline(event);
     switch (event.event) {
       case ServerEventKind::expired:
         for (const auto& [holder, state] : holders_) {
@@ -184,6 +186,7 @@ class Walk {
       case OpFn::release:
         ++out_.releases;
         state.release_pending = true;
+        if (near_anothers_expiry(op)) mark(Mark::release_near_other_expiry);
         if (state.depth > 0 && state.valid_until_us > 0 && op.t > state.valid_until_us) mark(Mark::release_after_expiry);
         for (const auto& [other, other_state] : holders_) {
           if (other.first != op.process && other_state.depth > 0 && !(state.shared && other_state.shared)) {
@@ -196,9 +199,46 @@ class Walk {
         ++out_.renews;
         state.renew_pending = true;
         renew_pending_.insert(op.process);
+        if (near_anothers_expiry(op)) mark(Mark::release_near_other_expiry);
         break;
       default: break;
     }
+  }
+
+  // When each node's copy of a lock key runs out in true time (as its last line that set a TTL says; a clock
+  // that drifts after it moves the true deadline, which this does not follow), and who put it there.
+  void track_deadline(const ServerEvent& event) {
+    const std::pair<std::int64_t, std::string> id{event.node, event.key};
+    switch (event.event) {
+      case ServerEventKind::deleted:
+      case ServerEventKind::expired:
+      case ServerEventKind::evicted:
+      case ServerEventKind::lost:
+      case ServerEventKind::expire_removed: deadlines_.erase(id); return;
+      case ServerEventKind::created:
+      case ServerEventKind::overwritten: deadlines_[id].owner = event.by; break;
+      case ServerEventKind::modified:
+      case ServerEventKind::expire_set: break;
+    }
+    const auto it = deadlines_.find(id);
+    if (it == deadlines_.end()) return;
+    if (event.expire_at_ms < 0) {
+      deadlines_.erase(it);
+    } else {
+      it->second.deadline_us = event.t + (event.expire_at_ms - event.node_time_ms) * 1000;
+    }
+  }
+
+  // Whether `op`'s key, on some node, is another process's with under a tenth of the TTL left: the boundary where
+  // a release or renewal that misjudges whose key it is, or how long it has, does its harm.
+  bool near_anothers_expiry(const Op& op) const {
+    if (ttl_us_ <= 0) return false;
+    for (const auto& [id, key] : deadlines_) {
+      if (id.second != op.key || key.owner < 0 || key.owner == op.process) continue;
+      const std::int64_t left_us = key.deadline_us - op.t;
+      if (left_us >= 0 && left_us * 10 < ttl_us_) return true;
+    }
+    return false;
   }
 
   // A background renewal names no thread: it extends the process's holds.
@@ -245,7 +285,14 @@ class Walk {
     });
   }
 
+  struct KeyDeadline {
+    std::int64_t owner = -1;        // the process that created or overwrote the key
+    std::int64_t deadline_us = -1;  // when it runs out in true time
+  };
+
   Exercise out_;
+  std::int64_t ttl_us_ = 0;
+  std::map<std::pair<std::int64_t, std::string>, KeyDeadline> deadlines_;  // (node, key) -> its copy's deadline
   std::vector<sim::FaultKind> lasting_;  // kinds of faults that began with nothing under way, not yet met
   std::map<Holder, HolderState> holders_;
   std::set<std::int64_t> renew_pending_;

@@ -32,9 +32,10 @@ enum class Mark : std::uint8_t {
   renewal_lost,                // a renewal found the lock gone
   lock_key_evicted,            // the lock key was evicted under maxmemory
   release_while_other_holds,   // a client sent a release while another client held the lock
+  release_near_other_expiry,   // a release or renewal was sent while another client's key had under a tenth of its TTL left
 };
 
-inline constexpr std::size_t kMarkCount = 16;
+inline constexpr std::size_t kMarkCount = 17;
 
 std::string_view to_string(Mark mark);
 std::string_view describe(Mark mark);  // one sentence for reports

@@ -111,6 +111,23 @@ TEST(Exercise, AReleaseSentWhileAnotherClientHoldsIsMarked) {
   EXPECT_EQ(exercise.count(Mark::expired_while_held), 1);
 }
 
+// A release sent in the last tenth of another client's key's TTL is marked (in true time, from the line that set
+// the TTL); one sent earlier, or on the sender's own key, is not.
+TEST(Exercise, AReleaseNearAnotherClientsExpiryIsMarked) {
+  const auto releases_at = [](std::int64_t release_us, std::int64_t releaser) {
+    HistoryBuilder h;  // TTL 1000 ms (the builder's meta)
+    h.invoke(100, 1, "acquire");
+    h.server(1'000'000, 0, "created", 1, "b", 5000, 6000);  // node time 5 s: the key runs out at true 2 s
+    h.acquire_ok(1'000'100, 1, "b", 2'000'000);
+    h.invoke(release_us, releaser, "release", "a");
+    return exercise_of(h.parse()).count(Mark::release_near_other_expiry);
+  };
+  EXPECT_EQ(releases_at(1'950'000, 0), 1);  // 50 ms left
+  EXPECT_EQ(releases_at(1'500'000, 0), 0);  // 500 ms left
+  EXPECT_EQ(releases_at(2'000'100, 0), 0);  // run out
+  EXPECT_EQ(releases_at(1'950'000, 1), 0);  // its own key
+}
+
 TEST(Exercise, AFaultDuringAnAcquireInFlightMetTheLock) {
   // Redlock's pause during acquisition: no one holds yet, but the fault lands on the lock's work.
   HistoryBuilder h;

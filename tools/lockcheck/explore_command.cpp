@@ -91,7 +91,8 @@ std::vector<Target> targets_of(const ExploreCommandOptions& options) {
 
 // One lock (your scripts, a scenario, a variant): 2,000 runs, enough for a bug that needs a crash after a renewal
 // (explore_bench: the user-script corpus by defaults). The whole catalogue: 300 runs per lock.
-std::uint64_t default_budget_runs(const ExploreCommandOptions& options) { return options.variant == "all" ? 300 : 2000; }
+std::uint64_t default_budget_runs(const ExploreCommandOptions& options) { return options.variant == "all" ? explore::kDefaultBudgetRunsEach : explore::kDefaultBudgetRuns;
+}
 
 struct TargetOutcome {
   Target target;

@@ -389,9 +389,9 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::ExistingFile);
   explore->add_option("--budget-s", budget_s, "Stop after this many seconds (per lock)")->check(CLI::PositiveNumber);
-  explore->add_option("--budget-runs", budget_runs, "Stop after this many runs (per lock; without --budget-s the default is 2000, 300 with --variant all; with "
-                                                    "--shard, the shards' total): "
-                                                    "with --seed, the same result on every machine")
+  explore->add_option("--budget-runs", budget_runs, fmt::format("Stop after this many runs (per lock; without --budget-s the default is {}, {} with --variant all; "
+                                                                "with --shard, the shards' total): with --seed, the same result on every machine",
+                                                                explore::kDefaultBudgetRuns, explore::kDefaultBudgetRunsEach))
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
   explore->add_option("--seed", explore_seed, "The search's seed (default 1)");
   explore->add_option("--jobs,-j", explore_options.search.jobs, "Runs in parallel (the result does not depend on it)")

@@ -7,9 +7,10 @@
 // of the bug's property: no shrink, no decision by the reference (the strategies' figure of merit).
 //
 // Then the defaults: each user-script bug (and each correct set) explored exactly as `lockcheck explore
-// --scripts ...` with no other flag does (guided, every property, the reference decides, finds shrunk, 2,000
-// runs), from each root seed. A bug counts as found when the search's first own bug is one of its properties;
-// a correct set must show no own bug. The clock covers the whole search, decision and shrink included.
+// --scripts ...` with no other flag does (guided, every property, the reference decides, finds shrunk, the
+// command's run budget, explore::kDefaultBudgetRuns), from each root seed. A bug counts as found when the
+// search's first own bug is one of its properties; a correct set must show no own bug. The clock covers the
+// whole search, decision and shrink included.
 //
 //   explore_bench [--roots 20] [--cap-s 60] [--jobs 2] [--only NAME] [--corpus DIR] [--strategies all-on,swarm,guided]
 //                 [--quick] [--first N]
@@ -18,7 +19,7 @@
 // mutants), so that runs_per_cpu.sh can set this bench beside an older build's on the same bugs.
 //
 // --quick: CI's form: 2 root seeds, the defaults section only, no CPU cap (a run budget: the same result on
-// any machine and under any load): the bugs with the command's 2,000 runs, the correct sets with 300.
+// any machine and under any load): the bugs with the command's default run budget, the correct sets with 300.
 // Exit status 1 when a target is missed: a user-script bug found by the defaults from fewer than 95% of the
 // root seeds, a correct set with an own bug, or (all three strategies run) guided's corpus median less than
 // 3x faster than all-on's. Prints a table per bug and summary lines, among them each strategy's runs per
@@ -164,6 +165,11 @@ std::vector<Bug> corpus(const std::string& scripts, const std::string& mutants) 
                  {"mutual_exclusion_server", "mutual_exclusion_resource"}),
       // PX given ARGV[3] (the wall clock) for ARGV[2] (the TTL): a holder that dies leaves the lock taken.
       script_bug("ttl-argument-typo", "bounded_unavailability", mutants + "/ttl_argument_typo_acquire.lua", good_release, ""),
+      // A release that also deletes a key with under 50 ms left, whoever's it is: a holder's key has that little
+      // left when its node's clock runs fast or its process is slow; the release of a client whose own lock has
+      // lapsed then deletes it (the key is gone for a waiter to take, 50 ms early at most).
+      script_bug("cleans-expiring-release", "owner_only_release", good_acquire, mutants + "/cleans_expiring_release.lua", "",
+                 {"mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource"}),
       // Redisson's synchronizers (issue 37), after the older corpus so that --first 19 is still that corpus.
       // A synchronizer's documented bug is the clause of its property it breaks (properties/clauses.hpp).
       catalogue_bug("redisson-latch", "latch/never_opened"),
@@ -289,7 +295,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::uint64_t correct_budget_runs = 2000;
+  std::uint64_t correct_budget_runs = explore::kDefaultBudgetRuns;
   if (quick) {
     roots = 2;
     cap = 1e9;
@@ -376,7 +382,7 @@ int main(int argc, char** argv) {
     std::vector<DefaultsSearch> searches(static_cast<std::size_t>(roots));
     for_each_root(roots, jobs, [&](int r) {
       searches[static_cast<std::size_t>(r)] =
-          defaults_search(bug, static_cast<std::uint64_t>(r + 1), cap, bug.correct ? correct_budget_runs : 2000);
+          defaults_search(bug, static_cast<std::uint64_t>(r + 1), cap, bug.correct ? correct_budget_runs : explore::kDefaultBudgetRuns);
     });
     std::vector<double> seconds;
     std::vector<std::uint64_t> runs;
