@@ -208,33 +208,29 @@ class Walk {
   // When each node's copy of a lock key runs out in true time (as its last line that set a TTL says; a clock
   // that drifts after it moves the true deadline, which this does not follow), and who put it there.
   void track_deadline(const ServerEvent& event) {
-    const std::pair<std::int64_t, std::string> id{event.node, event.key};
-    switch (event.event) {
-      case ServerEventKind::deleted:
-      case ServerEventKind::expired:
-      case ServerEventKind::evicted:
-      case ServerEventKind::lost:
-      case ServerEventKind::expire_removed: deadlines_.erase(id); return;
-      case ServerEventKind::created:
-      case ServerEventKind::overwritten: deadlines_[id].owner = event.by; break;
-      case ServerEventKind::modified:
-      case ServerEventKind::expire_set: break;
+    const auto it = std::find_if(deadlines_.begin(), deadlines_.end(), [&](const KeyDeadline& key) {
+      return key.node == event.node && key.key == event.key;
+    });
+    const bool creates = event.event == ServerEventKind::created || event.event == ServerEventKind::overwritten;
+    const bool sets_ttl = creates || event.event == ServerEventKind::modified || event.event == ServerEventKind::expire_set;
+    if (!sets_ttl || event.expire_at_ms < 0 || (it == deadlines_.end() && !creates)) {
+      if (it != deadlines_.end()) {  // freed, or no longer expiring
+        *it = deadlines_.back();
+        deadlines_.pop_back();
+      }
+      return;
     }
-    const auto it = deadlines_.find(id);
-    if (it == deadlines_.end()) return;
-    if (event.expire_at_ms < 0) {
-      deadlines_.erase(it);
-    } else {
-      it->second.deadline_us = event.t + (event.expire_at_ms - event.node_time_ms) * 1000;
-    }
+    KeyDeadline& key = it != deadlines_.end() ? *it : deadlines_.emplace_back(KeyDeadline{event.node, event.key});
+    if (creates) key.owner = event.by;
+    key.deadline_us = event.t + (event.expire_at_ms - event.node_time_ms) * 1000;
   }
 
   // Whether `op`'s key, on some node, is another process's with under a tenth of the TTL left: the boundary where
   // a release or renewal that misjudges whose key it is, or how long it has, does its harm.
   bool near_anothers_expiry(const Op& op) const {
     if (ttl_us_ <= 0) return false;
-    for (const auto& [id, key] : deadlines_) {
-      if (id.second != op.key || key.owner < 0 || key.owner == op.process) continue;
+    for (const KeyDeadline& key : deadlines_) {
+      if (key.key != op.key || key.owner < 0 || key.owner == op.process) continue;
       const std::int64_t left_us = key.deadline_us - op.t;
       if (left_us >= 0 && left_us * 10 < ttl_us_) return true;
     }
@@ -286,13 +282,15 @@ class Walk {
   }
 
   struct KeyDeadline {
+    std::int64_t node = -1;
+    std::string_view key;           // the history's text, which outlives the walk
     std::int64_t owner = -1;        // the process that created or overwrote the key
     std::int64_t deadline_us = -1;  // when it runs out in true time
   };
 
   Exercise out_;
   std::int64_t ttl_us_ = 0;
-  std::map<std::pair<std::int64_t, std::string>, KeyDeadline> deadlines_;  // (node, key) -> its copy's deadline
+  std::vector<KeyDeadline> deadlines_;  // one per node's copy of a lock key with a deadline (a handful)
   std::vector<sim::FaultKind> lasting_;  // kinds of faults that began with nothing under way, not yet met
   std::map<Holder, HolderState> holders_;
   std::set<std::int64_t> renew_pending_;

@@ -60,6 +60,7 @@ class Story {
     std::map<std::pair<std::int64_t, std::string>, Change> last_change;  // (node, key) -> its latest command's
     std::map<std::pair<std::int64_t, int>, const Op*> invoked;      // (process, fn) -> its pending invoke
     std::map<std::pair<std::int64_t, int>, const Op*> unknown;      // (process, fn) -> its last info reply
+    std::map<std::int64_t, PendingRuns> pending;                    // process -> what its pending operation ran
     for (const Event& event : history_.events) {
       const std::int64_t index = properties::event_index(event);
       const bool witness = witnesses.count(index) > 0;
@@ -73,6 +74,7 @@ class Story {
         after(*server, state);
         if (server->event == properties::ServerEventKind::lost) roles.on_lost(*server, keys);
         if (witness && server->by >= 0 && !server->replicated) said(describe_change(*server, before, state));
+        if (server->by >= 0 && !server->replicated) ran(*server, witness, pending);
         continue;
       }
       if (const auto* fault = std::get_if<FaultEvent>(&event)) {
@@ -92,8 +94,10 @@ class Story {
           unknown.erase(lost);
         }
         invoked[id] = op;
+        pending[op->process] = PendingRuns{op, {}};
         continue;
       }
+      if (const auto it = pending.find(op->process); it != pending.end() && it->second.op->fn == op->fn) pending.erase(it);
       if (op->type == OpType::info) unknown[id] = op;
       if (witness && op->type == OpType::ok) said(describe_answer(*op, invoked[id], keys));
     }
@@ -112,6 +116,30 @@ class Story {
         std::find(sentences_.begin(), sentences_.end(), sentence) == sentences_.end()) {
       sentences_.push_back(std::move(sentence));
     }
+  }
+
+  // A client that gets no reply sends its command again within the same operation (the history then shows one
+  // invoke, and the command running twice): said when the second run is the violation's.
+  struct PendingRuns {
+    const Op* op = nullptr;
+    std::vector<const ServerEvent*> runs;  // its commands' first lines, in order
+  };
+  void ran(const ServerEvent& server, bool witness, std::map<std::int64_t, PendingRuns>& pending) {
+    const auto it = pending.find(server.by);
+    if (it == pending.end()) return;
+    std::vector<const ServerEvent*>& runs = it->second.runs;
+    if (!runs.empty() && runs.back()->t == server.t && runs.back()->node == server.node) return;  // the same command
+    const auto same = std::find_if(runs.begin(), runs.end(), [&](const ServerEvent* earlier) {
+      return earlier->node == server.node && earlier->script == server.script && earlier->command == server.command;
+    });
+    if (witness && same != runs.end()) {
+      const Op& op = *it->second.op;
+      lost_replies_.push_back(fmt::format("process {}'s {} (sent at t={}) ran {} on node {} at t={} and again at t={}: "
+                                          "the client sent it again, no reply having come",
+                                          op.process, op.f, properties::format_time_us(op.t), what_ran(server), server.node,
+                                          properties::format_time_us((*same)->t), properties::format_time_us(server.t)));
+    }
+    runs.push_back(&server);
   }
 
   static void after(const ServerEvent& server, KeyState& state) {

@@ -50,5 +50,26 @@ TEST(ExplainFind, APromotedNodeLacksWhatTheOldMastersLostLinesSay) {
   EXPECT_NE(story.find("on node 1: the key held nothing before, nothing after"), std::string::npos) << story;
 }
 
+// A release whose reply was lost is sent again within the same operation: the history shows one invoke and the
+// script running twice, the second time on another process's key. The story says so.
+TEST(ExplainFind, AScriptSentAgainWithinOneOperationIsTold) {
+  std::string text = std::string(kMeta) + "\n";
+  text += R"({"i":1,"t":993979,"kind":"op","type":"invoke","process":1,"f":"release","key":"lock","local":993979,"token":"b2e1d537d7612ac3e5361715cb4fdf76"})" "\n";
+  text += R"({"i":2,"t":994178,"kind":"server","node":0,"event":"deleted","key":"lock","value":"","by":1,"command":"GETDEL","script":"c6747285e42bbe8fc9b03b77214f0c01b60dce4a","node_time_ms":994,"expire_at_ms":-1})" "\n";
+  text += R"({"i":3,"t":1017691,"kind":"server","node":0,"event":"created","key":"lock","value":"0b6cd916000000000000000000000000","by":0,"command":"SET","node_time_ms":1017,"expire_at_ms":2017})" "\n";
+  text += R"({"i":4,"t":1496173,"kind":"server","node":0,"event":"deleted","key":"lock","value":"","by":1,"command":"GETDEL","script":"c6747285e42bbe8fc9b03b77214f0c01b60dce4a","node_time_ms":1496,"expire_at_ms":-1})" "\n";
+  text += R"({"i":5,"t":1496389,"kind":"op","type":"ok","process":1,"f":"release","key":"lock","local":1496389,"token":"b2e1d537d7612ac3e5361715cb4fdf76","result":"released"})" "\n";
+  text += R"({"i":6,"t":2000000,"kind":"end"})" "\n";
+  properties::Verdict verdict;
+  verdict.property = "owner_only_release";
+  verdict.witnesses = {3, 4};
+  std::string story;
+  for (const std::string& sentence : explain_find(properties::parse_history(text), verdict)) story += sentence + "\n";
+  EXPECT_NE(story.find("process 1's release (sent at t=0.993979s) ran cleanup_release.lua (GETDEL) on node 0 at "
+                       "t=0.994178s and again at t=1.496173s"),
+            std::string::npos)
+      << story;
+}
+
 }  // namespace
 }  // namespace lockcheck::explore
