@@ -170,6 +170,11 @@ std::vector<Bug> corpus(const std::string& scripts, const std::string& mutants) 
       // lapsed then deletes it (the key is gone for a waiter to take, 50 ms early at most).
       script_bug("cleans-expiring-release", "owner_only_release", good_acquire, mutants + "/cleans_expiring_release.lua", "",
                  {"mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource"}),
+      // One-command forms that act before they check: GETDEL deletes whatever it read, GETEX ... PX extends it.
+      script_bug("getdel-release", "owner_only_release", good_acquire, mutants + "/getdel_release.lua", "",
+                 {"mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource"}),
+      script_bug("getex-renew", "owner_only_release", good_acquire, good_release, mutants + "/getex_renew.lua",
+                 {"mutual_exclusion_server", "mutual_exclusion_client", "mutual_exclusion_resource", "renewal"}),
       // Redisson's synchronizers (issue 37), after the older corpus so that --first 19 is still that corpus.
       // A synchronizer's documented bug is the clause of its property it breaks (properties/clauses.hpp).
       catalogue_bug("redisson-latch", "latch/never_opened"),
