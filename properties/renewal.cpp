@@ -131,6 +131,19 @@ Verdict check_renewal(const History& history) {
   // since its invoke ((d) asks whether one is in flight, (e) what it did); and the acquisitions the nodes'
   // lines show, (process, token, key).
   std::set<std::tuple<std::int64_t, std::string, std::string>> shown_acquisitions;
+  // Per (process, token, key): the nodes where lines showed it written, and the commands (and scripts) that wrote
+  // it. A creation of that token on a node it was never written to, by one of those commands, is its acquire's
+  // request landing late (a quorum lock granted without that node, whose SET a slow node delayed), not (f).
+  struct TokenWrites {
+    std::set<std::int64_t> nodes;
+    std::set<std::pair<std::string, std::string>> commands;  // (command, script)
+  };
+  std::map<std::tuple<std::int64_t, std::string, std::string>, TokenWrites> token_writes;
+  const auto late_write_of_its_acquire = [&](const ServerEvent& created) {
+    const auto writes = token_writes.find({created.by, created.value, created.key});
+    return writes != token_writes.end() && writes->second.nodes.count(created.node) == 0 &&
+           writes->second.commands.count({created.command, created.script}) > 0;
+  };
   struct RenewInFlight {
     const Op* invoke = nullptr;
     bool moved_deadline = false;
@@ -182,10 +195,16 @@ Verdict check_renewal(const History& history) {
           for (RenewInFlight& renew : renew_moves[{server->by, server->key}]) renew.moved_deadline = true;
         }
         if (server->event == ServerEventKind::created && keys_of_locks.count(server->key) > 0 &&
-            !late_attempt_of_a_doubted_acquire(server->by, server->t)) {
+            !late_attempt_of_a_doubted_acquire(server->by, server->t) && !late_write_of_its_acquire(*server)) {
           for (RenewInFlight& renew : renew_moves[{server->by, server->key}]) {
             if (renew.created_key == nullptr && renew.invoke->token == server->value) renew.created_key = server;
           }
+        }
+        if ((server->event == ServerEventKind::created || server->event == ServerEventKind::overwritten) &&
+            !server->value.empty()) {
+          TokenWrites& writes = token_writes[{server->by, server->value, server->key}];
+          writes.nodes.insert(server->node);
+          writes.commands.insert({server->command, server->script});
         }
         if (server->event == ServerEventKind::expire_removed) {
           for (RenewInFlight& renew : renew_moves[{server->by, server->key}]) {

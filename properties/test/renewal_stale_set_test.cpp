@@ -163,5 +163,37 @@ TEST(RenewalChecker, ALateDuplicateAcquireRelistingItsReleasedTokenIsNoRenewal) 
   }
 }
 
+// A quorum lock's acquire is granted by two nodes of three while its SET to the third, delayed by a slow node,
+// lands only once the holder's renewal is in flight: that creation is the acquire's, not the renewal bringing its
+// key back ((f)). Found by `lockcheck explore --variant all` on redlock (slow_node on node 2 from t=0), where it
+// was called redlock's own renewal bug. A renew that creates its key again on a node where its acquire had
+// written is still (f); so is one whose creation runs another command than the acquire's there.
+History quorum_acquire_landing_late(const std::string& late_command, bool acquired_there_before) {
+  HistoryBuilder h;
+  h.invoke(100, 1, "acquire");
+  for (const std::int64_t node : {0, 1}) h.server(200, node, "created", 1, "a", 1, 1001);
+  if (acquired_there_before) h.server(250, 2, "created", 1, "a", 1, 1001);
+  h.acquire_ok(300, 1, "a", 900'000);
+  if (acquired_there_before) h.server(300'000, 2, "expired", -1, "", 300, -1, "");
+  h.op(333'000, {{"type", "invoke"}, {"process", 1}, {"f", "renew"}, {"key", "lock"}, {"local", 333'000}, {"token", "a"}});
+  h.server(400'100, 2, "created", 1, "a", 400, 1400, late_command);
+  for (const std::int64_t node : {0, 1}) h.pexpire(400'200, 1, "a", 1000, node);
+  h.renew_ok(1'134'000, 1, "a", 1'300'000);
+  h.invoke(1'200'000, 1, "release", "a");
+  for (const std::int64_t node : {0, 1, 2}) h.server(1'200'100, node, "deleted", 1, "", 1200, -1, "DEL");
+  h.complete(1'200'200, 1, "release", "ok", "released", "a");
+  return h.parse();
+}
+
+TEST(RenewalChecker, AQuorumAcquiresSetLandingLateDuringARenewalIsNoKeyBroughtBack) {
+  const Verdict late_set = check_renewal(quorum_acquire_landing_late("SET", false));
+  EXPECT_EQ(late_set.outcome, Outcome::holds) << late_set.cause;
+  const Verdict created_again = check_renewal(quorum_acquire_landing_late("SET", true));
+  EXPECT_EQ(created_again.outcome, Outcome::violated) << created_again.summary;
+  EXPECT_NE(created_again.cause.find("created 'lock' again on node 2"), std::string::npos) << created_again.cause;
+  const Verdict other_command = check_renewal(quorum_acquire_landing_late("EVALSHA", false));
+  EXPECT_EQ(other_command.outcome, Outcome::violated) << other_command.summary;
+}
+
 }  // namespace
 }  // namespace lockcheck::properties
