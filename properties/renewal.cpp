@@ -25,7 +25,11 @@
 //      extended, the key's is not. Judged only where the nodes' lines show the holder's acquire (a key created
 //      or overwritten with its token by the process): there they show every deadline the process set. A renewal
 //      that removed the key's expiry instead (SET ... XX without KEEPTTL or PX) is told as such: that key never
-//      expires.
+//      expires. Not when the key, on a node that holds it, had as long left on its node's clock while the
+//      renewal was under way as the validity the renewal's answer left (the clock read from the lines and clock
+//      faults, node_clocks.hpp): after a node clock stepped back, a renew that sets the TTL only when longer
+//      (reentrant-maxttl's) rightly has nothing to extend. Nor when the lines show no copy of the key at all (a
+//      node restarted from its AOF holds keys no line names).
 //  (f) A renewal that answered ok after bringing its key back: the renew created the key again with its token
 //      (a `created` by the process on a lock key, between the renew's invoke and its ok), so the key had gone
 //      (expired, or taken and released by another holder meanwhile), and the holder now believes it held the
@@ -42,6 +46,7 @@
 
 #include "beliefs.hpp"
 #include "checkers.hpp"
+#include "node_clocks.hpp"
 #include "describe.hpp"
 #include "history_facts.hpp"
 
@@ -168,7 +173,57 @@ Verdict check_renewal(const History& history) {
     verdict.witnesses = std::move(witnesses);
     verdict.cause = std::move(cause);
   };
+  // Each node's copy of a lock key, whose value and node-clock deadline (-1: none), and the nodes' clocks: (e)
+  // asks whether a renewal that moved no deadline had anything to extend. Where the key, on some node's clock,
+  // already had as long left when the renewal was sent as the validity it answered with, a renew that sets the
+  // TTL only when longer rightly changes nothing (a node clock stepped back). Whether that node clock then runs
+  // fast enough to expire the key inside the validity is the mutual-exclusion properties' to judge.
+  struct KeyCopy {
+    std::string value;
+    std::int64_t expire_at_ms = -1;
+  };
+  NodeRoles<KeyCopy>::States key_copies;  // a promoted node holds its old master's copies
+  NodeRoles<KeyCopy> roles;
+  NodeClocks clocks;
+  // Whether the renewal may rightly have changed nothing: some node's copy of the key had the validity left, or
+  // the lines show no copy of it anywhere (a node restarted from its AOF holds what no line says: nothing to judge).
+  const auto nothing_to_extend = [&](const Op& invoke, const Op& ok) {
+    // The validity left when the answer came, as the holder counts it on its own clock (a client clock running
+    // slow stretches it in true time, which the mutual-exclusion properties judge, a known limit), and counted
+    // from the answer (a renewal retried after a partition counts its validity from the attempt that ran).
+    const bool local = ok.valid_until_local_us && ok.local_us;
+    if (!local && !ok.valid_until_us) return false;
+    const double validity_ms =
+        static_cast<double>(local ? *ok.valid_until_local_us - *ok.local_us : *ok.valid_until_us - ok.t) / 1000.0;
+    bool copy_shown = false;
+    for (const auto& [place, copy] : key_copies) {
+      if (place.second != ok.key || copy.value != ok.token || copy.expire_at_ms < 0) continue;
+      copy_shown = true;
+      const std::optional<double> node_ms = clocks.least_read_ms(place.first, invoke.t, ok.t);  // when it ran
+      if (node_ms && static_cast<double>(copy.expire_at_ms) - *node_ms >= validity_ms) return true;
+    }
+    return !copy_shown;
+  };
   for (const Event& event : history.events) {
+    if (const auto* fault = std::get_if<FaultEvent>(&event)) {
+      clocks.on(*fault);
+      roles.on_fault(*fault, key_copies);
+    }
+    if (const auto* server = std::get_if<ServerEvent>(&event); server && !server->replicated) {
+      clocks.on(*server);
+      const std::pair<std::int64_t, std::string> place{server->node, server->key};
+      switch (server->event) {
+        case ServerEventKind::lost: roles.on_lost(*server, key_copies); [[fallthrough]];
+        case ServerEventKind::deleted:
+        case ServerEventKind::expired:
+        case ServerEventKind::evicted: key_copies.erase(place); break;
+        default: {
+          KeyCopy& copy = key_copies[place];
+          if (!server->value.empty()) copy.value = server->value;
+          copy.expire_at_ms = server->expire_at_ms;
+        }
+      }
+    }
     if (const auto* fault = std::get_if<FaultEvent>(&event); fault && fault->is(sim::FaultKind::crash)) {
       for (auto& [holder, holds] : depth) {
         if (std::get<0>(holder) == fault->process) holds = 0;
@@ -276,7 +331,7 @@ Verdict check_renewal(const History& history) {
                  fmt::format("{}, but it removed the deadline of '{}' on node {} at t={} ({}) and set none: the key no "
                              "longer expires, so a holder that dies after this renewal keeps the lock forever",
                              answered, op->key, removed->node, format_time_us(removed->t), what_ran(*removed)));
-          } else {
+          } else if (!nothing_to_extend(*renew.invoke, *op)) {
             flag({renew.invoke->i, op->i},
                  fmt::format("{} but moved no deadline of '{}': no deadline change by process {} reached any node in "
                              "between, so the key still expires when it would have, inside the validity the holder now "

@@ -195,5 +195,33 @@ TEST(RenewalChecker, AQuorumAcquiresSetLandingLateDuringARenewalIsNoKeyBroughtBa
   EXPECT_EQ(other_command.outcome, Outcome::violated) << other_command.summary;
 }
 
+// (e) judges the key against the validity: a renewal that moved no deadline because the key, its node's clock
+// stepped back, had more than a TTL left is no renewal that answers yes without extending. Found by `lockcheck
+// explore --variant all` on reentrant-maxttl (a renew that sets the TTL only when longer), after a -542 ms jump
+// of the node's clock, where it was called that lock's own renewal bug.
+History renewal_after_node_clock_jump(std::int64_t jump_ms) {
+  HistoryBuilder h;
+  h.invoke(900'000, 1, "acquire");
+  h.server(919'379, 0, "created", 1, "a", 919, 1919);
+  h.acquire_ok(919'500, 1, "a", 1'900'000);
+  if (jump_ms != 0) h.fault(953'000, {{"fault", "node_clock_jump"}, {"node", 0}, {"delta_us", jump_ms * 1000}});
+  h.op(1'236'597, {{"type", "invoke"}, {"process", 1}, {"f", "renew"}, {"key", "lock"}, {"local", 1'236'597}, {"token", "a"}});
+  h.renew_ok(1'269'465, 1, "a", 2'224'597);
+  h.invoke(1'400'000, 1, "release", "a");
+  h.server(1'400'100, 0, "deleted", 1, "", 858, -1, "DEL");
+  h.complete(1'400'200, 1, "release", "ok", "released", "a");
+  return h.parse();
+}
+
+TEST(RenewalChecker, ARenewalWithNothingToExtendAfterANodeClockSteppedBackIsNoSilentRenewal) {
+  const Verdict stepped_back = check_renewal(renewal_after_node_clock_jump(-542));
+  EXPECT_EQ(stepped_back.outcome, Outcome::holds) << stepped_back.cause;
+  const Verdict no_jump = check_renewal(renewal_after_node_clock_jump(0));  // 650 ms left: it had to extend
+  EXPECT_EQ(no_jump.outcome, Outcome::violated) << no_jump.summary;
+  EXPECT_NE(no_jump.cause.find("moved no deadline"), std::string::npos) << no_jump.cause;
+  const Verdict stepped_back_little = check_renewal(renewal_after_node_clock_jump(-200));  // 850 ms: still short
+  EXPECT_EQ(stepped_back_little.outcome, Outcome::violated) << stepped_back_little.summary;
+}
+
 }  // namespace
 }  // namespace lockcheck::properties
