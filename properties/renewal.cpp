@@ -211,6 +211,10 @@ Verdict check_renewal(const History& history) {
     }
     if (const auto* server = std::get_if<ServerEvent>(&event); server && !server->replicated) {
       clocks.on(*server);
+    }
+    // Only lock keys' copies: (e) asks about the key a renewal names (a reentrant lock's request keys are many).
+    if (const auto* server = std::get_if<ServerEvent>(&event);
+        server && !server->replicated && keys_of_locks.count(server->key) > 0) {
       const std::pair<std::int64_t, std::string> place{server->node, server->key};
       switch (server->event) {
         case ServerEventKind::lost: roles.on_lost(*server, key_copies); [[fallthrough]];
@@ -219,7 +223,7 @@ Verdict check_renewal(const History& history) {
         case ServerEventKind::evicted: key_copies.erase(place); break;
         default: {
           KeyCopy& copy = key_copies[place];
-          if (!server->value.empty()) copy.value = server->value;
+          if (!server->value.empty() && copy.value != server->value) copy.value = server->value;
           copy.expire_at_ms = server->expire_at_ms;
         }
       }
