@@ -133,12 +133,11 @@ Verdict check_renewal(const History& history) {
   std::map<std::int64_t, std::int64_t> doubted_acquire_end;
   std::map<std::tuple<std::int64_t, std::string>, std::pair<std::int64_t, std::int64_t>> created_at;  // (node, key) -> (t, by)
   // Per (process, key) its unanswered renews, each with whether the process has moved that key's deadline
-  // since its invoke ((d) asks whether one is in flight, (e) what it did); and the acquisitions the nodes'
-  // lines show, (process, token, key).
-  std::set<std::tuple<std::int64_t, std::string, std::string>> shown_acquisitions;
-  // Per (process, token, key): the nodes where lines showed it written, and the commands (and scripts) that wrote
-  // it. A creation of that token on a node it was never written to, by one of those commands, is its acquire's
-  // request landing late (a quorum lock granted without that node, whose SET a slow node delayed), not (f).
+  // since its invoke ((d) asks whether one is in flight, (e) what it did).
+  // Per (process, token, key), the acquisitions the nodes' lines show ((e) judges only those): the nodes where
+  // lines showed it written, and the commands (and scripts) that wrote it. A creation of that token on a node it
+  // was never written to, by one of those commands, is its acquire's request landing late (a quorum lock granted
+  // without that node, whose SET a slow node delayed), not (f).
   struct TokenWrites {
     std::set<std::int64_t> nodes;
     std::set<std::pair<std::string, std::string>> commands;  // (command, script)
@@ -175,8 +174,8 @@ Verdict check_renewal(const History& history) {
   };
   // Each node's copy of a lock key, whose value and node-clock deadline (-1: none), and the nodes' clocks: (e)
   // asks whether a renewal that moved no deadline had anything to extend. Where the key, on some node's clock,
-  // already had as long left when the renewal was sent as the validity it answered with, a renew that sets the
-  // TTL only when longer rightly changes nothing (a node clock stepped back). Whether that node clock then runs
+  // already had as long left while the renewal was under way as the validity its answer left, a renew that sets
+  // the TTL only when longer rightly changes nothing (a node clock stepped back). Whether that node clock then runs
   // fast enough to expire the key inside the validity is the mutual-exclusion properties' to judge.
   struct KeyCopy {
     std::string value;
@@ -209,22 +208,21 @@ Verdict check_renewal(const History& history) {
       clocks.on(*fault);
       roles.on_fault(*fault, key_copies);
     }
+    // Only lock keys' copies: (e) asks about the key a renewal names (a reentrant lock's request keys are many).
     if (const auto* server = std::get_if<ServerEvent>(&event); server && !server->replicated) {
       clocks.on(*server);
-    }
-    // Only lock keys' copies: (e) asks about the key a renewal names (a reentrant lock's request keys are many).
-    if (const auto* server = std::get_if<ServerEvent>(&event);
-        server && !server->replicated && keys_of_locks.count(server->key) > 0) {
-      const std::pair<std::int64_t, std::string> place{server->node, server->key};
-      switch (server->event) {
-        case ServerEventKind::lost: roles.on_lost(*server, key_copies); [[fallthrough]];
-        case ServerEventKind::deleted:
-        case ServerEventKind::expired:
-        case ServerEventKind::evicted: key_copies.erase(place); break;
-        default: {
-          KeyCopy& copy = key_copies[place];
-          if (!server->value.empty() && copy.value != server->value) copy.value = server->value;
-          copy.expire_at_ms = server->expire_at_ms;
+      if (keys_of_locks.count(server->key) > 0) {
+        const std::pair<std::int64_t, std::string> place{server->node, server->key};
+        switch (server->event) {
+          case ServerEventKind::lost: roles.on_lost(*server, key_copies); [[fallthrough]];
+          case ServerEventKind::deleted:
+          case ServerEventKind::expired:
+          case ServerEventKind::evicted: key_copies.erase(place); break;
+          default: {
+            KeyCopy& copy = key_copies[place];
+            if (!server->value.empty() && copy.value != server->value) copy.value = server->value;
+            copy.expire_at_ms = server->expire_at_ms;
+          }
         }
       }
     }
@@ -246,10 +244,6 @@ Verdict check_renewal(const History& history) {
       const auto created = created_at.find(place);
       const bool set_by_creation = created != created_at.end() && created->second == std::pair{server->t, server->by};
       if (!server->replicated && server->by >= 0) {
-        if ((server->event == ServerEventKind::created || server->event == ServerEventKind::overwritten) &&
-            !server->value.empty()) {
-          shown_acquisitions.insert({server->by, server->value, server->key});
-        }
         if (server->event == ServerEventKind::expire_set) {
           for (RenewInFlight& renew : renew_moves[{server->by, server->key}]) renew.moved_deadline = true;
         }
@@ -328,7 +322,7 @@ Verdict check_renewal(const History& history) {
                            answered_ok(), op->key, created.node, format_time_us(created.t), what_ran(created)));
         }
         // (e) a renew ok that moved no deadline of its key.
-        if (same_token && op->type == OpType::ok && !renew.moved_deadline && shown_acquisitions.count({op->process, op->token, op->key}) > 0) {
+        if (same_token && op->type == OpType::ok && !renew.moved_deadline && token_writes.count({op->process, op->token, op->key}) > 0) {
           const std::string answered = answered_ok();
           if (const ServerEvent* removed = renew.removed_deadline) {
             flag({renew.invoke->i, removed->i, op->i},
